@@ -1,0 +1,134 @@
+# libseer - one Makefile.  `make help` lists the targets.
+PREFIX  ?= /usr/local
+CC      ?= cc
+CLANG   ?= clang
+NVCC    ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+CUDA    ?= /usr/local/cuda
+OPT     ?= -O2 -g
+SAN     ?=
+CFLAGS  ?=
+LDFLAGS ?=
+B       ?= build
+
+SONAME_MAJOR = 0
+VERSION = $(shell sed -n 's/^\#define SEER_VERSION_STRING "\(.*\)"/\1/p' include/seer.h)
+
+WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+ALLFLAGS = $(WARN) $(OPT) $(SAN) -D_POSIX_C_SOURCE=200809L -Iinclude -Ilibseer \
+           -isystem /usr/include/libsvm $(CFLAGS)
+LIBCFLAGS = $(ALLFLAGS) -fPIC -fvisibility=hidden -DSEER_BUILDING
+LIBS     = -lsvm -lm -lpthread
+
+LIB_SRC  = $(sort $(wildcard libseer/*.c))
+LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o)
+TOOL_SRC = $(sort $(wildcard tools/*.c))
+TOOL_OBJ = $(TOOL_SRC:%.c=$(B)/%.o)
+TEST_SRC = $(sort $(wildcard tests/*.c))
+FUZZ_SRC = $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_NAMES = $(patsubst fuzz/fuzz_%.c,%,$(FUZZ_SRC))
+TEST_OBJ = $(TEST_SRC:%.c=$(B)/%.o) $(FUZZ_SRC:%.c=$(B)/%.o)
+
+SHLIB = $(B)/libseer.so.$(VERSION)
+STLIB = $(B)/libseer.a
+SEER  = $(B)/seer
+RUNNER = $(B)/seer-tests
+MODELS = a100-pcie-80gb v100-pcie-32gb t4 v100-sxm2-16gb gtx1080ti
+DATA  ?= ../shared/data
+
+.PHONY: all lib test bench eval models install uninstall clean asan ubsan fuzz help bench-gpu test-gpu
+all: lib $(SEER) $(B)/seer.pc gpu-tools
+
+lib: $(SHLIB) $(STLIB)
+
+$(B)/libseer/%.o: libseer/%.c include/seer.h $(wildcard libseer/*.h) | $(B)/libseer
+	$(CC) $(LIBCFLAGS) -c $< -o $@
+$(B)/tools/%.o: tools/%.c include/seer.h $(wildcard tools/*.h) | $(B)/tools
+	$(CC) $(ALLFLAGS) -c $< -o $@
+$(B)/tests/%.o: tests/%.c include/seer.h $(wildcard tests/*.h libseer/*.h) | $(B)/tests
+	$(CC) $(ALLFLAGS) -Itests -c $< -o $@
+$(B)/fuzz/%.o: fuzz/%.c include/seer.h | $(B)/fuzz
+	$(CC) $(ALLFLAGS) -c $< -o $@
+
+$(B)/libseer $(B)/tools $(B)/tests $(B)/fuzz:
+	mkdir -p $@
+
+$(SHLIB): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libseer.so.$(SONAME_MAJOR) $(SAN) $(LDFLAGS) -o $@ $^ $(LIBS)
+	ln -sf libseer.so.$(VERSION) $(B)/libseer.so.$(SONAME_MAJOR)
+	ln -sf libseer.so.$(SONAME_MAJOR) $(B)/libseer.so
+$(STLIB): $(LIB_OBJ)
+	rm -f $@; ar rcs $@ $^
+
+# The CLI and the tests link the static library: no rpath games, and the
+# tests can reach internal functions.
+$(SEER): $(TOOL_OBJ) $(STLIB)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(STLIB) $(LIBS)
+$(RUNNER): $(TEST_OBJ) $(STLIB)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $(TEST_OBJ) $(STLIB) $(LIBS)
+
+$(B)/seer.pc: Makefile include/seer.h
+	@mkdir -p $(B)
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: seer\nDescription: GPU kernel time prediction for cuDNN convolutions\nVersion: %s\nLibs: -L$${libdir} -lseer\nLibs.private: -lsvm -lm -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)' > $@
+
+test: $(RUNNER) $(SEER)
+	SEER_DATA=$(DATA) SEER_BIN=$(SEER) $(RUNNER)
+
+asan:
+	$(MAKE) B=build-asan SAN="-fsanitize=address -fno-omit-frame-pointer" OPT="-O1 -g" test
+ubsan:
+	$(MAKE) B=build-ubsan SAN="-fsanitize=undefined -fno-sanitize-recover=all" OPT="-O1 -g" test
+
+# libFuzzer targets (clang).  make fuzz FUZZ_SECONDS=60 runs each for that long.
+FUZZ_SECONDS ?= 30
+fuzz:
+	$(MAKE) B=build-fuzz CC=$(CLANG) SAN="-fsanitize=fuzzer-no-link,address,undefined" OPT="-O1 -g" lib
+	@set -e; for f in $(FUZZ_NAMES); do \
+	  $(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -DSEER_LIBFUZZER -Iinclude -Ilibseer \
+	    -isystem /usr/include/libsvm fuzz/fuzz_$$f.c build-fuzz/libseer.a $(LIBS) -o build-fuzz/fuzz_$$f; \
+	  mkdir -p build-fuzz/corpus-$$f; \
+	  build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-$$f fuzz/corpus/$$f; \
+	done
+
+models: $(SEER)
+	@for g in $(MODELS); do \
+	  echo "train $$g"; $(SEER) train --gpu $$g --data $(DATA)/conv/$$g.csv --out models/$$g.seer || exit 1; \
+	done
+
+eval: $(SEER)
+	sh tools/eval.sh $(SEER) $(DATA) > docs/accuracy.md
+	@echo "wrote docs/accuracy.md"
+
+bench: $(B)/seer-speed
+	$(B)/seer-speed models/a100-pcie-80gb.seer
+$(B)/seer-speed: tools/bench/speed.c $(STLIB)
+	$(CC) $(ALLFLAGS) -o $@ $< $(STLIB) $(LIBS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/seer/models
+	install -m 644 include/seer.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libseer.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libseer.so.$(SONAME_MAJOR)
+	ln -sf libseer.so.$(SONAME_MAJOR) $(DESTDIR)$(PREFIX)/lib/libseer.so
+	install -m 644 $(STLIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(B)/seer.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 755 $(SEER) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 models/*.seer $(DESTDIR)$(PREFIX)/share/seer/models/
+	-[ -x $(B)/seer-bench ] && install -m 755 $(B)/seer-bench $(DESTDIR)$(PREFIX)/bin/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/include/seer.h $(DESTDIR)$(PREFIX)/lib/libseer.* \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig/seer.pc $(DESTDIR)$(PREFIX)/bin/seer $(DESTDIR)$(PREFIX)/bin/seer-bench
+	rm -rf $(DESTDIR)$(PREFIX)/share/seer
+
+clean:
+	rm -rf build build-asan build-ubsan build-fuzz
+
+# ---- GPU side (kernels/, bench/): built only where nvcc exists -------------
+# BEGIN GPU SECTION (owned by seer-bench)
+gpu-tools:
+	@true
+# END GPU SECTION
+
+help:
+	@echo "targets: all test bench eval models install uninstall clean asan ubsan fuzz test-gpu"

@@ -1,0 +1,406 @@
+/*
+ * seer.h - libseer public API.
+ *
+ * libseer predicts how long the GPU kernels of a cuDNN convolution take,
+ * from the convolution's shape alone, on the CPU.  It follows SEER (PACT
+ * 2021): each convolution is seen as the kernels cuDNN launches for it;
+ * every kernel gets a launch (grid, block, registers, shared memory), its
+ * work (FLOPs, DRAM bytes), waves and occupancy, a class (compute-bound,
+ * DRAM-bound, under-utilized) and a time from a per-class hybrid model
+ * whose coefficients were fitted to real measurements.
+ *
+ * Conventions (cuDNN's):
+ *   - every function returns a seer_status_t; results come back through
+ *     out-parameters, which are written only on SEER_STATUS_SUCCESS;
+ *   - objects are opaque pointers made by *_create / *_load and released
+ *     by *_destroy / *_free, which accept NULL;
+ *   - a failing call that was given a handle records a message naming the
+ *     offending field, line or value; read it with seer_get_last_error().
+ *
+ * Thread safety: a seer_model_t is immutable once loaded or trained and
+ * may be shared by any number of threads.  A seer_handle_t may be used by
+ * several threads at once; only its last-error message is shared (and
+ * guarded by a lock).  A seer_conv_desc_t must not be modified while
+ * another thread reads it.  Predictions are deterministic: the same
+ * inputs give bit-identical outputs in every thread and every run.
+ *
+ * No CUDA header is needed to use this file.
+ */
+#ifndef SEER_H
+#define SEER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(SEER_BUILDING) && defined(__GNUC__)
+#define SEER_API __attribute__((visibility("default")))
+#else
+#define SEER_API
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Version                                                             */
+/* ------------------------------------------------------------------ */
+
+#define SEER_VERSION_MAJOR 0
+#define SEER_VERSION_MINOR 1
+#define SEER_VERSION_PATCH 0
+#define SEER_VERSION_NUMBER \
+    (SEER_VERSION_MAJOR * 10000 + SEER_VERSION_MINOR * 100 + SEER_VERSION_PATCH)
+#define SEER_VERSION_STRING "0.1.0"
+
+/* SEER_VERSION_NUMBER of the library actually linked. */
+SEER_API unsigned seer_version(void);
+
+/* ------------------------------------------------------------------ */
+/* Status codes.  Values are fixed forever once released: new codes    */
+/* are only ever appended.                                             */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+    SEER_STATUS_SUCCESS = 0,
+    SEER_STATUS_BAD_PARAM = 1,          /* NULL pointer, enum out of range, bad flag value */
+    SEER_STATUS_ALLOC_FAILED = 2,       /* out of memory */
+    SEER_STATUS_BAD_SHAPE = 3,          /* impossible shape: non-positive size, empty output */
+    SEER_STATUS_OVERFLOW = 4,           /* a size or product of sizes overflows the limits */
+    SEER_STATUS_BAD_GROUPS = 5,         /* groups does not divide the channels */
+    SEER_STATUS_UNSUPPORTED = 6,        /* dtype/layout/direction/algo combination cuDNN lacks */
+    SEER_STATUS_UNKNOWN_GPU = 7,        /* GPU id not in the GPU table */
+    SEER_STATUS_IO_ERROR = 8,           /* a file could not be opened, read or written */
+    SEER_STATUS_MODEL_TRUNCATED = 9,    /* model file ends early */
+    SEER_STATUS_MODEL_CORRUPT = 10,     /* bad magic, checksum mismatch, inconsistent content */
+    SEER_STATUS_MODEL_VERSION = 11,     /* model file format version not supported */
+    SEER_STATUS_CSV_EMPTY = 12,         /* CSV input has no header or no data */
+    SEER_STATUS_CSV_MISSING_COLUMN = 13,/* a required CSV column is absent */
+    SEER_STATUS_CSV_BAD_VALUE = 14,     /* a CSV field does not parse or is out of range */
+    SEER_STATUS_CSV_SYNTAX = 15,        /* unterminated quote, wrong field count, NUL byte */
+    SEER_STATUS_NO_DATA = 16,           /* training: too few usable rows */
+    SEER_STATUS_NOT_CALIBRATED = 17,    /* the model has nothing for this algo/dtype/direction */
+    SEER_STATUS_INTERNAL = 18,          /* a bug in libseer: please report */
+    SEER_STATUS_BUFFER_TOO_SMALL = 19   /* an output array is too small; the count says how big */
+} seer_status_t;
+
+/* A static English description of a status ("SEER_STATUS_BAD_SHAPE: ..."). */
+SEER_API const char *seer_status_string(seer_status_t status);
+
+/* ------------------------------------------------------------------ */
+/* Enumerations                                                        */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+    SEER_DTYPE_FP32 = 0,        /* fp32 data, fp32 math (no tensor cores) */
+    SEER_DTYPE_TF32 = 1,        /* fp32 data, TF32 tensor-core math */
+    SEER_DTYPE_FP16 = 2,        /* fp16 data, tensor-core math */
+    SEER_DTYPE_BF16 = 3,        /* bf16 data, tensor-core math */
+    SEER_DTYPE_FP16_PSEUDO = 4  /* fp16 data, fp32 math ("pseudo half") */
+} seer_dtype_t;
+
+typedef enum { SEER_LAYOUT_NCHW = 0, SEER_LAYOUT_NHWC = 1 } seer_layout_t;
+
+typedef enum {
+    SEER_DIR_FWD = 0,
+    SEER_DIR_BWD_DATA = 1,
+    SEER_DIR_BWD_FILTER = 2
+} seer_direction_t;
+
+/* Algorithms use cuDNN's own enum values, per direction. */
+enum {
+    SEER_FWD_ALGO_IMPLICIT_GEMM = 0,
+    SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM = 1,
+    SEER_FWD_ALGO_GEMM = 2,
+    SEER_FWD_ALGO_DIRECT = 3,
+    SEER_FWD_ALGO_FFT = 4,
+    SEER_FWD_ALGO_FFT_TILING = 5,
+    SEER_FWD_ALGO_WINOGRAD = 6,
+    SEER_FWD_ALGO_WINOGRAD_NONFUSED = 7,
+    SEER_FWD_ALGO_COUNT = 8
+};
+enum {
+    SEER_BWD_DATA_ALGO_0 = 0,
+    SEER_BWD_DATA_ALGO_1 = 1,
+    SEER_BWD_DATA_ALGO_FFT = 2,
+    SEER_BWD_DATA_ALGO_FFT_TILING = 3,
+    SEER_BWD_DATA_ALGO_WINOGRAD = 4,
+    SEER_BWD_DATA_ALGO_WINOGRAD_NONFUSED = 5,
+    SEER_BWD_DATA_ALGO_COUNT = 6
+};
+enum {
+    SEER_BWD_FILTER_ALGO_0 = 0,
+    SEER_BWD_FILTER_ALGO_1 = 1,
+    SEER_BWD_FILTER_ALGO_FFT = 2,
+    SEER_BWD_FILTER_ALGO_3 = 3,
+    SEER_BWD_FILTER_ALGO_WINOGRAD = 4,
+    SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED = 5,
+    SEER_BWD_FILTER_ALGO_FFT_TILING = 6,
+    SEER_BWD_FILTER_ALGO_COUNT = 7
+};
+
+/* Kernel classes (SEER). */
+typedef enum {
+    SEER_CLASS_COMPUTE = 0,     /* bound by the FMA / tensor pipes */
+    SEER_CLASS_DRAM = 1,        /* bound by DRAM bandwidth */
+    SEER_CLASS_UNDER = 2        /* under-utilized: neither (latency, few waves, launch) */
+} seer_class_t;
+
+/* What a kernel does inside a convolution. */
+typedef enum {
+    SEER_ROLE_MAIN = 0,         /* the GEMM / convolution kernel */
+    SEER_ROLE_INPUT_TRANSFORM = 1,  /* im2col, Winograd/FFT data transform */
+    SEER_ROLE_FILTER_TRANSFORM = 2, /* Winograd/FFT filter transform */
+    SEER_ROLE_OUTPUT_TRANSFORM = 3, /* Winograd/FFT output transform, split-k reduce */
+    SEER_ROLE_HELPER = 4            /* anything else (layout conversion, memset) */
+} seer_kernel_role_t;
+
+/* Names: "fp32", "nchw", "fwd", "bwd_data", "bwd_filter", "IMPLICIT_GEMM",
+ * "compute", "main", ... as used in the CSV formats.  Unknown values give
+ * the string "?". */
+SEER_API const char *seer_dtype_name(seer_dtype_t dtype);
+SEER_API const char *seer_layout_name(seer_layout_t layout);
+SEER_API const char *seer_direction_name(seer_direction_t dir);
+SEER_API const char *seer_class_name(seer_class_t cls);
+SEER_API const char *seer_role_name(seer_kernel_role_t role);
+/* cuDNN name of an algorithm of a direction, e.g. (FWD, 7) ->
+ * "WINOGRAD_NONFUSED", (BWD_DATA, 1) -> "ALGO_1". */
+SEER_API const char *seer_algo_name(seer_direction_t dir, int algo);
+
+/* Parse the names above (case-insensitive).  Return SEER_STATUS_BAD_PARAM
+ * for an unknown name. */
+SEER_API seer_status_t seer_dtype_from_name(const char *name, seer_dtype_t *dtype);
+SEER_API seer_status_t seer_layout_from_name(const char *name, seer_layout_t *layout);
+SEER_API seer_status_t seer_direction_from_name(const char *name, seer_direction_t *dir);
+/* Accepts the CSV spellings, with or without cuDNN's prefix, for fwd
+ * names also in the other directions where cuDNN has a twin ("FFT",
+ * "WINOGRAD_NONFUSED", "FFT_TILING"); "IMPLICIT_GEMM" maps to ALGO_0 and
+ * "IMPLICIT_PRECOMP_GEMM" to ALGO_1 in the backward directions. */
+SEER_API seer_status_t seer_algo_from_name(seer_direction_t dir, const char *name, int *algo);
+
+/* ------------------------------------------------------------------ */
+/* Handle                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct seer_context *seer_handle_t;
+
+/* Make a handle.  BAD_PARAM if handle is NULL; ALLOC_FAILED. */
+SEER_API seer_status_t seer_create(seer_handle_t *handle);
+/* Release a handle (NULL is fine).  Models are not owned by the handle. */
+SEER_API seer_status_t seer_destroy(seer_handle_t handle);
+
+/* The message of the last failing call made with this handle ("" when
+ * none).  The pointer stays valid until the next failing call on the
+ * handle; use seer_get_last_error_copy from several threads. */
+SEER_API const char *seer_get_last_error(const seer_handle_t handle);
+/* Copy the last message into buf (always NUL-terminated, truncated to
+ * size).  BAD_PARAM if handle or buf is NULL or size is 0. */
+SEER_API seer_status_t seer_get_last_error_copy(const seer_handle_t handle, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* GPU table (datasheet facts)                                         */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    char id[32];                /* "a100-pcie-80gb" */
+    char name[64];              /* "NVIDIA A100 80GB PCIe" */
+    char arch[16];              /* "ampere" */
+    int cc_major, cc_minor;     /* compute capability */
+    int sms;                    /* streaming multiprocessors */
+    double boost_mhz;           /* boost clock */
+    double fp32_tflops;         /* peak FP32 FMA rate (2 flops per FMA) */
+    double fp16_tflops;         /* peak FP16 tensor-core rate, dense; 0 if none */
+    double bf16_tflops;         /* peak BF16 tensor-core rate, dense; 0 if none */
+    double tf32_tflops;         /* peak TF32 tensor-core rate, dense; 0 if none */
+    double fp16_simt_tflops;    /* peak FP16 rate without tensor cores */
+    double dram_gbps;           /* peak DRAM bandwidth, GB/s (1e9 B/s) */
+    double dram_gib;            /* DRAM capacity, GiB */
+    int l2_bytes;               /* L2 cache size */
+    int regs_per_sm;            /* 32-bit registers per SM */
+    int regs_per_block;         /* max registers per block */
+    int max_regs_per_thread;
+    int reg_alloc_unit;         /* register allocation granularity (per warp) */
+    int smem_per_sm;            /* shared memory per SM usable by blocks, bytes */
+    int smem_per_block;         /* max shared memory per block (opt-in), bytes */
+    int smem_reserved_per_block;/* shared memory the driver reserves per block */
+    int smem_alloc_unit;        /* shared memory allocation granularity */
+    int threads_per_sm;
+    int threads_per_block;
+    int blocks_per_sm;
+    int warps_per_sm;
+} seer_gpu_info_t;
+
+/* Number of GPUs in the table. BAD_PARAM if count is NULL. */
+SEER_API seer_status_t seer_gpu_count(int *count);
+/* Entry by index 0..count-1; BAD_PARAM if out of range or info NULL. */
+SEER_API seer_status_t seer_gpu_get(int index, seer_gpu_info_t *info);
+/* Entry by id (case-insensitive, also accepts a few aliases such as
+ * "a100" for "a100-sxm4-40gb"); UNKNOWN_GPU otherwise, with a message on
+ * handle if handle is not NULL. */
+SEER_API seer_status_t seer_gpu_find(seer_handle_t handle, const char *id, seer_gpu_info_t *info);
+
+/* ------------------------------------------------------------------ */
+/* Convolution descriptor                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct seer_conv *seer_conv_desc_t;
+
+SEER_API seer_status_t seer_conv_desc_create(seer_conv_desc_t *desc);
+SEER_API seer_status_t seer_conv_desc_destroy(seer_conv_desc_t desc);
+
+/* Describe a 2-D convolution: input n x c x h x w, filter k x (c/groups)
+ * x r x s, as cudnnSetConvolution2dDescriptor and
+ * cudnnSetConvolutionGroupCount.  Validates and on failure leaves desc
+ * unchanged: BAD_SHAPE (size <= 0, stride/dilation < 1, pad < 0, empty
+ * output), BAD_GROUPS (groups < 1 or not dividing c and k), OVERFLOW
+ * (any tensor over 2^31-1 elements or sizes over 2^24), BAD_PARAM
+ * (dtype/layout out of range or NULL desc).  The message names the field. */
+SEER_API seer_status_t seer_conv_desc_set(seer_handle_t handle, seer_conv_desc_t desc,
+                                          seer_dtype_t dtype, seer_layout_t layout,
+                                          int n, int c, int h, int w, int k, int r, int s,
+                                          int pad_h, int pad_w, int stride_h, int stride_w,
+                                          int dil_h, int dil_w, int groups);
+
+/* Output height and width (P, Q). BAD_PARAM if desc was never set. */
+SEER_API seer_status_t seer_conv_desc_get_output(const seer_conv_desc_t desc, int *p, int *q);
+
+/* Work of one direction: multiply-add FLOPs (2 per MAC) and the minimum
+ * DRAM bytes (each tensor read or written once). */
+SEER_API seer_status_t seer_conv_work(const seer_conv_desc_t desc, seer_direction_t dir,
+                                      double *flops, double *min_bytes);
+
+/* ------------------------------------------------------------------ */
+/* Occupancy and roofline                                              */
+/* ------------------------------------------------------------------ */
+
+/* Resident blocks per SM for a kernel on a GPU, as the CUDA occupancy
+ * calculator computes it (warps, registers with allocation granularity,
+ * shared memory with reservation, block limit).  BAD_PARAM if the launch
+ * cannot run at all (block too big, too many registers / shared memory). */
+SEER_API seer_status_t seer_occupancy(const seer_gpu_info_t *gpu, int threads_per_block,
+                                      int regs_per_thread, int smem_per_block,
+                                      int *blocks_per_sm);
+
+/* Waves of a launch: waves = ceil(blocks / B_max) with B_max =
+ * blocks_per_sm * sms; last_fill = fraction of B_max the last wave fills. */
+SEER_API seer_status_t seer_waves(long long blocks, long long bmax, double *waves,
+                                  double *last_fill);
+
+/* Datasheet roofline bound of one conv direction on a GPU, ms:
+ * max(flops / peak(dtype), min_bytes / bandwidth). */
+SEER_API seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gpu,
+                                          const seer_conv_desc_t desc, seer_direction_t dir,
+                                          double *time_ms);
+
+/* ------------------------------------------------------------------ */
+/* Models                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct seer_model *seer_model_t;
+
+typedef struct {
+    char gpu_id[32];            /* the GPU the model was trained for */
+    unsigned format_version;    /* model file format version */
+    unsigned lib_version;       /* SEER_VERSION_NUMBER of the trainer */
+    int n_families;             /* kernel families with fitted coefficients */
+    int n_svm;                  /* LIBSVM models inside */
+    long long n_rows;           /* training rows used */
+    uint32_t checksum;          /* CRC-32 of the payload */
+    char provenance[512];       /* data files, sources and row counts, trainer */
+} seer_model_info_t;
+
+/* Load a model file (docs/model-format.md).  IO_ERROR, MODEL_TRUNCATED,
+ * MODEL_CORRUPT (magic, checksum, content), MODEL_VERSION, UNKNOWN_GPU,
+ * ALLOC_FAILED, BAD_PARAM.  Never returns a partial model. */
+SEER_API seer_status_t seer_model_load(seer_handle_t handle, const char *path, seer_model_t *model);
+/* The same from memory. */
+SEER_API seer_status_t seer_model_load_buffer(seer_handle_t handle, const void *data, size_t size,
+                                              seer_model_t *model);
+/* Write a model file; IO_ERROR. */
+SEER_API seer_status_t seer_model_save(seer_handle_t handle, const seer_model_t model,
+                                       const char *path);
+SEER_API seer_status_t seer_model_free(seer_model_t model);
+SEER_API seer_status_t seer_model_get_info(const seer_model_t model, seer_model_info_t *info);
+/* The GPU table entry of the model's GPU. */
+SEER_API seer_status_t seer_model_get_gpu(const seer_model_t model, seer_gpu_info_t *gpu);
+
+/* ------------------------------------------------------------------ */
+/* Prediction                                                          */
+/* ------------------------------------------------------------------ */
+
+/* One predicted kernel. */
+typedef struct {
+    seer_kernel_role_t role;
+    char name[48];              /* kernel family, e.g. "winograd_nonfused_gemm_128x128" */
+    int grid[3];
+    int block[3];
+    int regs_per_thread;
+    int smem_bytes;             /* static + dynamic shared memory per block */
+    double flops;               /* useful FLOPs of the kernel */
+    double dram_bytes;          /* estimated DRAM bytes moved */
+    int blocks_per_sm;          /* occupancy */
+    long long bmax;             /* blocks_per_sm * SMs */
+    double waves;               /* ceil(blocks / bmax) */
+    double last_fill;           /* epsilon: fill of the last wave, (0, 1] */
+    seer_class_t cls;
+    double time_ms;
+} seer_kernel_pred_t;
+
+/* Predict one convolution direction with a given algorithm (cuDNN's enum
+ * value for that direction).  *time_ms receives the total over all the
+ * kernels.  If kernels is not NULL, up to kernels_cap kernel predictions
+ * are written and *n_kernels receives how many the convolution has
+ * (BUFFER_TOO_SMALL if more than kernels_cap; time_ms is still written).
+ * n_kernels may be NULL when kernels is NULL.
+ * Returns BAD_PARAM, UNSUPPORTED (the algorithm does not exist for this
+ * direction, dtype, layout or shape in cuDNN), NOT_CALIBRATED (the model
+ * has no data for it), OVERFLOW. Thread-safe; deterministic. */
+SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model_t model,
+                                         const seer_conv_desc_t desc, seer_direction_t dir,
+                                         int algo, double *time_ms,
+                                         seer_kernel_pred_t *kernels, int kernels_cap,
+                                         int *n_kernels);
+
+/* A kernel known by its launch and work. */
+typedef struct {
+    int grid[3];
+    int block[3];
+    int regs_per_thread;
+    int smem_bytes;
+    double flops;
+    double dram_bytes;          /* read + written */
+    seer_dtype_t dtype;         /* math type (selects the peak rate) */
+} seer_kernel_desc_t;
+
+/* Predict one kernel: occupancy, waves, class (from the model's
+ * classifier) and time from the model's generic per-class formulas.
+ * BAD_PARAM for impossible launches (zero sizes, too many threads or
+ * registers or shared memory for the GPU). */
+SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_model_t model,
+                                           const seer_kernel_desc_t *kernel,
+                                           seer_kernel_pred_t *pred);
+
+/* ------------------------------------------------------------------ */
+/* Training (what `seer train` does)                                   */
+/* ------------------------------------------------------------------ */
+
+/* Train a model for gpu_id from conv timing CSV v1 files and kernel
+ * trace CSV files (docs/formats.md; the kind is told by the header).
+ * Rows of other GPUs are ignored.  Deterministic: the same files give a
+ * byte-identical model.  CSV_* statuses name file and line; NO_DATA if
+ * nothing usable is left; UNKNOWN_GPU. If holdout_test is nonzero, rows
+ * whose shape hashes into the 20 % test split are left out (see
+ * seer_row_in_test_split). */
+SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
+                                  const char *const *paths, int n_paths, int holdout_test,
+                                  seer_model_t *model);
+
+/* 1 if a conv shape falls in the deterministic 20 % held-out test split
+ * (FNV-1a hash of the shape fields, not of the time), else 0. */
+SEER_API int seer_conv_in_test_split(const seer_conv_desc_t desc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SEER_H */

@@ -1,0 +1,137 @@
+/* Status strings, names of enums, the handle and its last-error message. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+
+unsigned seer_version(void) { return SEER_VERSION_NUMBER; }
+
+const char *seer_status_string(seer_status_t st)
+{
+    switch (st) {
+    case SEER_STATUS_SUCCESS: return "SEER_STATUS_SUCCESS: success";
+    case SEER_STATUS_BAD_PARAM: return "SEER_STATUS_BAD_PARAM: bad parameter";
+    case SEER_STATUS_ALLOC_FAILED: return "SEER_STATUS_ALLOC_FAILED: out of memory";
+    case SEER_STATUS_BAD_SHAPE: return "SEER_STATUS_BAD_SHAPE: impossible shape";
+    case SEER_STATUS_OVERFLOW: return "SEER_STATUS_OVERFLOW: size overflows the limits";
+    case SEER_STATUS_BAD_GROUPS: return "SEER_STATUS_BAD_GROUPS: groups do not divide the channels";
+    case SEER_STATUS_UNSUPPORTED: return "SEER_STATUS_UNSUPPORTED: combination not supported by cuDNN";
+    case SEER_STATUS_UNKNOWN_GPU: return "SEER_STATUS_UNKNOWN_GPU: GPU not in the table";
+    case SEER_STATUS_IO_ERROR: return "SEER_STATUS_IO_ERROR: file could not be read or written";
+    case SEER_STATUS_MODEL_TRUNCATED: return "SEER_STATUS_MODEL_TRUNCATED: model file ends early";
+    case SEER_STATUS_MODEL_CORRUPT: return "SEER_STATUS_MODEL_CORRUPT: model file is corrupt";
+    case SEER_STATUS_MODEL_VERSION: return "SEER_STATUS_MODEL_VERSION: model format version not supported";
+    case SEER_STATUS_CSV_EMPTY: return "SEER_STATUS_CSV_EMPTY: CSV input is empty";
+    case SEER_STATUS_CSV_MISSING_COLUMN: return "SEER_STATUS_CSV_MISSING_COLUMN: required CSV column missing";
+    case SEER_STATUS_CSV_BAD_VALUE: return "SEER_STATUS_CSV_BAD_VALUE: bad value in CSV field";
+    case SEER_STATUS_CSV_SYNTAX: return "SEER_STATUS_CSV_SYNTAX: malformed CSV";
+    case SEER_STATUS_NO_DATA: return "SEER_STATUS_NO_DATA: not enough usable data";
+    case SEER_STATUS_NOT_CALIBRATED: return "SEER_STATUS_NOT_CALIBRATED: model not calibrated for this case";
+    case SEER_STATUS_INTERNAL: return "SEER_STATUS_INTERNAL: internal error";
+    case SEER_STATUS_BUFFER_TOO_SMALL: return "SEER_STATUS_BUFFER_TOO_SMALL: output array too small";
+    }
+    return "SEER_STATUS_?: unknown status";
+}
+
+seer_status_t seer_create(seer_handle_t *handle)
+{
+    if (!handle) return SEER_STATUS_BAD_PARAM;
+    struct seer_context *h = calloc(1, sizeof *h);
+    if (!h) return SEER_STATUS_ALLOC_FAILED;
+    if (pthread_mutex_init(&h->lock, NULL) != 0) {
+        free(h);
+        return SEER_STATUS_ALLOC_FAILED;
+    }
+    *handle = h;
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_destroy(seer_handle_t h)
+{
+    if (!h) return SEER_STATUS_SUCCESS;
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+    return SEER_STATUS_SUCCESS;
+}
+
+const char *seer_get_last_error(const seer_handle_t h)
+{
+    return h ? h->msg : "";
+}
+
+seer_status_t seer_get_last_error_copy(const seer_handle_t h, char *buf, size_t size)
+{
+    if (!h || !buf || size == 0) return SEER_STATUS_BAD_PARAM;
+    pthread_mutex_lock(&h->lock);
+    seer_strlcpy(buf, h->msg, size);
+    pthread_mutex_unlock(&h->lock);
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_error(seer_handle_t h, seer_status_t st, const char *fmt, ...)
+{
+    if (!h) return st;
+    char tmp[sizeof h->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&h->lock);
+    memcpy(h->msg, tmp, sizeof tmp);
+    pthread_mutex_unlock(&h->lock);
+    return st;
+}
+
+int seer_mul_ok(int64_t a, int64_t b, int64_t *out)
+{
+    if (a < 0 || b < 0) return 0;
+    if (a != 0 && b > INT64_MAX / a) return 0;
+    *out = a * b;
+    return 1;
+}
+
+int seer_add_ok(int64_t a, int64_t b, int64_t *out)
+{
+    if (a < 0 || b < 0 || a > INT64_MAX - b) return 0;
+    *out = a + b;
+    return 1;
+}
+
+uint32_t seer_crc32(uint32_t crc, const void *data, size_t size)
+{
+    const unsigned char *p = data;
+    crc = ~crc;
+    while (size--) {
+        crc ^= *p++;
+        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+uint64_t seer_fnv1a(uint64_t h, const void *data, size_t size)
+{
+    const unsigned char *p = data;
+    while (size--) {
+        h ^= *p++;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+int seer_streq_ci(const char *a, const char *b)
+{
+    if (!a || !b) return 0;
+    while (*a && lower((unsigned char)*a) == lower((unsigned char)*b)) a++, b++;
+    return *a == 0 && *b == 0;
+}
+
+void seer_strlcpy(char *dst, const char *src, size_t size)
+{
+    if (!size) return;
+    size_t n = strlen(src);
+    if (n >= size) n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}

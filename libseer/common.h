@@ -1,0 +1,39 @@
+/* Internal helpers shared by every libseer module: error recording,
+ * checked arithmetic, CRC-32, small string utilities. */
+#ifndef SEER_COMMON_H
+#define SEER_COMMON_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include "seer.h"
+
+struct seer_context {
+    pthread_mutex_t lock;   /* guards msg: handles are shared by threads */
+    char msg[1024];
+};
+
+/* Record a formatted message on handle (which may be NULL) and return st,
+ * so error paths read `return seer_error(h, SEER_STATUS_X, "...", ...)`. */
+seer_status_t seer_error(seer_handle_t h, seer_status_t st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* a * b and a + b on non-negative int64, returning 0 on overflow. */
+int seer_mul_ok(int64_t a, int64_t b, int64_t *out);
+int seer_add_ok(int64_t a, int64_t b, int64_t *out);
+
+/* CRC-32 (IEEE 802.3, as zlib's crc32) of a buffer, continuing from crc. */
+uint32_t seer_crc32(uint32_t crc, const void *data, size_t size);
+
+/* FNV-1a 64-bit hash over a byte range, continuing from h (start with
+ * SEER_FNV_OFFSET). */
+#define SEER_FNV_OFFSET 1469598103934665603ULL
+uint64_t seer_fnv1a(uint64_t h, const void *data, size_t size);
+
+/* ASCII case-insensitive string equality (no locale). */
+int seer_streq_ci(const char *a, const char *b);
+
+/* Bounded copy that always NUL-terminates. */
+void seer_strlcpy(char *dst, const char *src, size_t size);
+
+#endif

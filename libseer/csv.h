@@ -1,0 +1,104 @@
+/* CSV readers: an RFC 4180 tokenizer and the row formats of
+ * docs/formats.md (conv timing CSV v1, kernel trace CSV v1, GEMM timing
+ * CSV v1).  Every error names the input, line and column. */
+#ifndef SEER_CSV_H
+#define SEER_CSV_H
+#include <stddef.h>
+#include "seer.h"
+
+/* ---- tokenizer ---- */
+typedef struct seer_csv seer_csv_t;
+
+/* Open over memory (copied) or a file.  name is used in messages.  Reads
+ * the header line: CSV_EMPTY if there is none. */
+seer_status_t seer_csv_open_buffer(seer_handle_t h, const char *name, const char *data,
+                                   size_t size, seer_csv_t **out);
+seer_status_t seer_csv_open_file(seer_handle_t h, const char *path, seer_csv_t **out);
+void seer_csv_close(seer_csv_t *c);
+/* Index of a header column (exact, case-sensitive), or -1. */
+int seer_csv_col(const seer_csv_t *c, const char *name);
+int seer_csv_ncols(const seer_csv_t *c);
+/* Advance to the next record.  Returns SUCCESS with *eof = 0 and a row,
+ * SUCCESS with *eof = 1 at the end, or CSV_SYNTAX (unterminated quote,
+ * field count differs from the header, NUL byte, text after a closing
+ * quote).  Blank lines are skipped. */
+seer_status_t seer_csv_next(seer_handle_t h, seer_csv_t *c, int *eof);
+/* Field i of the current record (unquoted, NUL-terminated; "" if i is -1). */
+const char *seer_csv_field(const seer_csv_t *c, int i);
+/* 1-based line number where the current record starts. */
+long seer_csv_line(const seer_csv_t *c);
+const char *seer_csv_name(const seer_csv_t *c);
+
+/* Typed field access with messages "FILE:LINE: column 'NAME': ..." on
+ * failure (CSV_BAD_VALUE).  int: decimal within [lo, hi]; dbl: finite. */
+seer_status_t seer_csv_int(seer_handle_t h, const seer_csv_t *c, int col, const char *colname,
+                           long lo, long hi, int *out);
+seer_status_t seer_csv_dbl(seer_handle_t h, const seer_csv_t *c, int col, const char *colname,
+                           double *out);
+
+/* ---- conv timing CSV v1 ---- */
+#define SEER_ALGO_NONE (-1)       /* empty algo column: cuDNN chose */
+#define SEER_ALGO_UNKNOWN (-2)    /* MIXED, UNKNOWN or a name libseer does not know */
+
+typedef struct {
+    char gpu[32];
+    seer_direction_t dir;
+    seer_dtype_t dtype;
+    seer_layout_t layout;
+    int n, c, h, w, k, r, s, pad_h, pad_w, stride_h, stride_w, dil_h, dil_w, groups;
+    int algo;                   /* cuDNN enum value for dir, or SEER_ALGO_* */
+    double time_ms;             /* < 0 when the column is absent (prediction input) */
+    char main_kernel[160];      /* "" when not recorded */
+    int grid[3], block[3];      /* 0 when not recorded */
+    int n_kernels;              /* kernels listed in `kernels`, 0 if not recorded */
+    char source[64];
+    long line;                  /* line in the file, for messages */
+} seer_conv_row_t;
+
+/* Read all rows.  Required columns: gpu direction dtype layout n c h w k r s
+ * pad_h pad_w stride_h stride_w dil_h dil_w groups algo (time_ms and the
+ * launch columns are optional; unknown extra columns are ignored).  The
+ * shape of each row is validated like seer_conv_desc_set (BAD_SHAPE,
+ * BAD_GROUPS, OVERFLOW with the line).  *rows is malloc'ed; free() it. */
+seer_status_t seer_conv_csv_read(seer_handle_t h, const char *path, seer_conv_row_t **rows,
+                                 size_t *n);
+seer_status_t seer_conv_csv_parse(seer_handle_t h, const char *name, const char *data,
+                                  size_t size, seer_conv_row_t **rows, size_t *n);
+
+/* ---- kernel trace CSV v1 (written by seer-bench) ---- */
+typedef struct {
+    seer_conv_row_t conv;       /* the call's shape, direction, algo; time_ms = kernel time */
+    long call_id;               /* kernels of one call share it */
+    int kernel_index;           /* 0-based launch order within the call */
+    char kernel_name[160];
+    int regs_per_thread;
+    int smem_bytes;             /* static + dynamic */
+    double dram_read_bytes, dram_write_bytes; /* < 0 when not measured */
+    double sm_pct, dram_pct, occupancy_pct, tensor_pct; /* < 0 when not measured */
+} seer_kernel_row_t;
+
+seer_status_t seer_kernel_csv_read(seer_handle_t h, const char *path, seer_kernel_row_t **rows,
+                                   size_t *n);
+seer_status_t seer_kernel_csv_parse(seer_handle_t h, const char *name, const char *data,
+                                    size_t size, seer_kernel_row_t **rows, size_t *n);
+
+/* ---- GEMM timing CSV v1 ---- */
+typedef struct {
+    char gpu[32];
+    char op[16];                /* linear, bmm, gemm */
+    seer_dtype_t dtype;
+    int batch, m, n, k;
+    int trans_a, trans_b;       /* 1 for T */
+    int bias;
+    double time_ms;
+    char main_kernel[160];
+    int grid[3], block[3];
+    char source[64];
+    long line;
+} seer_gemm_row_t;
+
+seer_status_t seer_gemm_csv_read(seer_handle_t h, const char *path, seer_gemm_row_t **rows,
+                                 size_t *n);
+seer_status_t seer_gemm_csv_parse(seer_handle_t h, const char *name, const char *data,
+                                  size_t size, seer_gemm_row_t **rows, size_t *n);
+#endif

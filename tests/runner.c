@@ -1,0 +1,76 @@
+/* Test runner: runs every registered test (or those whose name contains
+ * argv[1]) and ends with the line "N passed, N failed, N skipped". */
+#include <stdlib.h>
+#include "test.h"
+
+#define MAX_TESTS 1024
+static struct { const char *name, *file; test_fn fn; } tests[MAX_TESTS];
+static int n_tests, cur_failed, cur_skipped;
+
+void test_register(const char *name, const char *file, test_fn fn)
+{
+    if (n_tests < MAX_TESTS) {
+        tests[n_tests].name = name;
+        tests[n_tests].file = file;
+        tests[n_tests].fn = fn;
+        n_tests++;
+    }
+}
+
+void test_fail(const char *file, int line, const char *expr)
+{
+    printf("    FAIL %s:%d: %s\n", file, line, expr);
+    cur_failed++;
+}
+
+void test_skip(const char *why)
+{
+    printf("    skip: %s\n", why);
+    cur_skipped = 1;
+}
+
+const char *test_data_dir(void)
+{
+    const char *d = getenv("SEER_DATA");
+    return d && *d ? d : "../shared/data";
+}
+
+const char *test_seer_bin(void)
+{
+    const char *d = getenv("SEER_BIN");
+    return d && *d ? d : "build/seer";
+}
+
+static int by_file_then_order(const void *a, const void *b)
+{
+    const char *fa = *(const char *const *)a, *fb = *(const char *const *)b;
+    return strcmp(fa, fb);
+}
+
+int main(int argc, char **argv)
+{
+    int passed = 0, failed = 0, skipped = 0;
+    /* Constructors run in link order; sort by file (insertion sort keeps
+     * registration order within a file) so the output order is fixed. */
+    int order[MAX_TESTS];
+    for (int i = 0; i < n_tests; i++) order[i] = i;
+    for (int i = 1; i < n_tests; i++) /* insertion sort: stable */
+        for (int j = i; j > 0 && by_file_then_order(&tests[order[j - 1]].file, &tests[order[j]].file) > 0; j--) {
+            int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+        }
+    for (int oi = 0; oi < n_tests; oi++) {
+        int i = order[oi];
+        if (argc > 1 && !strstr(tests[i].name, argv[1])) continue;
+        cur_failed = 0;
+        cur_skipped = 0;
+        printf("%-40s ", tests[i].name);
+        fflush(stdout);
+        tests[i].fn();
+        if (cur_failed) { printf("  FAILED (%s)\n", tests[i].file); failed++; }
+        else if (cur_skipped) { printf("  skipped\n"); skipped++; }
+        else { printf("ok\n"); passed++; }
+        fflush(stdout);
+    }
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    return failed ? 1 : 0;
+}

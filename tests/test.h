@@ -1,0 +1,33 @@
+/* A tiny self-registering test runner (hiredis-style).  Each test file
+ * defines TEST(name) { ... } blocks; CHECK() records a failure and goes
+ * on, REQUIRE() records it and leaves the test. */
+#ifndef SEER_TEST_H
+#define SEER_TEST_H
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+#include "seer.h"
+
+typedef void (*test_fn)(void);
+void test_register(const char *name, const char *file, test_fn fn);
+void test_fail(const char *file, int line, const char *expr);
+void test_skip(const char *why);
+/* Directory of the shared data (SEER_DATA, default ../shared/data). */
+const char *test_data_dir(void);
+/* Path of the built seer CLI (SEER_BIN, default build/seer). */
+const char *test_seer_bin(void);
+
+#define TEST(name)                                                        \
+    static void test_##name(void);                                        \
+    __attribute__((constructor)) static void test_reg_##name(void)        \
+    { test_register(#name, __FILE__, test_##name); }                      \
+    static void test_##name(void)
+
+#define CHECK(expr) do { if (!(expr)) test_fail(__FILE__, __LINE__, #expr); } while (0)
+#define REQUIRE(expr) do { if (!(expr)) { test_fail(__FILE__, __LINE__, #expr); return; } } while (0)
+#define CHECK_STATUS(call, want) do { seer_status_t st_ = (call);           \
+    if (st_ != (want)) { char b_[256]; snprintf(b_, sizeof b_, "%s == %s (got %s)", \
+        #call, #want, seer_status_string(st_)); test_fail(__FILE__, __LINE__, b_); } } while (0)
+#define CHECK_NEAR(a, b, rel) CHECK(fabs((double)(a) - (double)(b)) <= (rel) * fabs((double)(b)) + 1e-300)
+#define SKIP(why) do { test_skip(why); return; } while (0)
+#endif
