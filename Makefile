@@ -46,7 +46,7 @@ $(B)/tools/%.o: tools/%.c include/seer.h $(wildcard tools/*.h) | $(B)/tools
 	$(CC) $(ALLFLAGS) -c $< -o $@
 $(B)/tests/%.o: tests/%.c include/seer.h $(wildcard tests/*.h libseer/*.h) | $(B)/tests
 	$(CC) $(ALLFLAGS) -Itests -c $< -o $@
-$(B)/fuzz/%.o: fuzz/%.c include/seer.h | $(B)/fuzz
+$(B)/fuzz/%.o: fuzz/%.c fuzz/fuzz.h include/seer.h $(wildcard libseer/*.h) | $(B)/fuzz
 	$(CC) $(ALLFLAGS) -c $< -o $@
 
 $(B)/libseer $(B)/tools $(B)/tests $(B)/fuzz:

@@ -74,3 +74,42 @@ int main(int argc, char **argv)
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;
 }
+
+#include <dirent.h>
+#include <stdint.h>
+
+void test_replay_corpus(const char *name, int (*fn)(const uint8_t *, size_t))
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "fuzz/corpus/%s", name);
+    DIR *d = opendir(dir);
+    if (!d) { test_fail(__FILE__, __LINE__, "corpus directory missing"); return; }
+    int files = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "rb");
+        if (!f) continue;
+        uint8_t *buf = NULL;
+        size_t len = 0, cap = 0, got;
+        uint8_t chunk[4096];
+        while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+            if (len + got > cap) {
+                cap = (len + got) * 2;
+                uint8_t *nb = realloc(buf, cap);
+                if (!nb) break;
+                buf = nb;
+            }
+            memcpy(buf + len, chunk, got);
+            len += got;
+        }
+        fclose(f);
+        fn(buf ? buf : (const uint8_t *)"", len);
+        free(buf);
+        files++;
+    }
+    closedir(d);
+    if (!files) test_fail(__FILE__, __LINE__, "corpus directory empty");
+}
