@@ -1,0 +1,43 @@
+/* Fuzz the CSV tokenizer and all three row readers on one input. */
+#include <stdlib.h>
+#include "csv.h"
+#include "fuzz.h"
+
+int seer_fuzz_csv(const uint8_t *data, size_t size);
+
+int seer_fuzz_csv(const uint8_t *data, size_t size)
+{
+    seer_handle_t h;
+    if (seer_create(&h)) return 0;
+    const char *text = (const char *)data;
+
+    seer_conv_row_t *conv;
+    seer_kernel_row_t *kern;
+    seer_gemm_row_t *gemm;
+    size_t n;
+    if (seer_conv_csv_parse(h, "fuzz", text, size, &conv, &n) == SEER_STATUS_SUCCESS) free(conv);
+    if (seer_kernel_csv_parse(h, "fuzz", text, size, &kern, &n) == SEER_STATUS_SUCCESS) free(kern);
+    if (seer_gemm_csv_parse(h, "fuzz", text, size, &gemm, &n) == SEER_STATUS_SUCCESS) free(gemm);
+
+    /* The tokenizer and typed accessors directly, on every field. */
+    seer_csv_t *c;
+    if (seer_csv_open_buffer(h, NULL, text, size, &c) == SEER_STATUS_SUCCESS) {
+        int eof = 0;
+        volatile size_t sink = 0;
+        while (seer_csv_next(h, c, &eof) == SEER_STATUS_SUCCESS && !eof) {
+            for (int i = -1; i <= seer_csv_ncols(c); i++) {
+                int v;
+                double d;
+                sink += strlen(seer_csv_field(c, i));
+                if (seer_csv_int(h, c, i, "f", -1000, 1000, &v) == SEER_STATUS_SUCCESS) sink += (size_t)v;
+                if (seer_csv_dbl(h, c, i, "f", &d) == SEER_STATUS_SUCCESS) sink += d > 0;
+            }
+            sink += (size_t)seer_csv_line(c);
+        }
+        seer_csv_close(c);
+    }
+    seer_destroy(h);
+    return 0;
+}
+
+SEER_FUZZ_TARGET(csv)
