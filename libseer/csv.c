@@ -110,8 +110,8 @@ static seer_status_t read_record(seer_handle_t h, seer_csv_t *c, int *eof)
             for (;;) {
                 if (c->pos >= c->size)
                     return seer_error(h, SEER_STATUS_CSV_SYNTAX,
-                                      "%s:%ld: unterminated quoted field (the quote opened on line %ld)",
-                                      c->name, open_line, open_line);
+                                      "%s:%ld: unterminated quoted field: the quote opened on "
+                                      "this line is never closed", c->name, open_line);
                 char ch = c->buf[c->pos];
                 if (ch == '"') {
                     if (c->pos + 1 < c->size && c->buf[c->pos + 1] == '"') {
