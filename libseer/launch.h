@@ -1,0 +1,30 @@
+/* The kernel view of a convolution: which kernels cuDNN launches for a
+ * (direction, algorithm), the GEMM each main kernel computes, and the
+ * work of each kernel.  Tile sizes and occupancy are properties of the
+ * kernel variant and come from the model; this module only knows the
+ * algorithm's structure. */
+#ifndef SEER_LAUNCH_H
+#define SEER_LAUNCH_H
+#include "seer.h"
+#include "conv.h"
+
+#define SEER_MAX_KERNELS 4
+
+typedef struct {
+    seer_kernel_role_t role;
+    const char *what;           /* "gemm", "im2col", "data_transform", ... */
+    /* For the main kernel: the (batched) GEMM it computes. */
+    double gm, gn, gk, gbatch;
+    double flops;               /* work of the kernel */
+    double bytes;               /* minimum DRAM bytes it moves */
+} seer_kview_t;
+
+/* Fill up to SEER_MAX_KERNELS kernels; kernel 0 is the main one.
+ * UNSUPPORTED (with a message naming the reason) when cuDNN has no such
+ * algorithm for this direction/shape, BAD_PARAM for an algo out of range. */
+seer_status_t seer_conv_kernels(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
+                                int algo, seer_kview_t *k, int *nk);
+
+/* Number of algorithms of a direction (cuDNN's enum count). */
+int seer_algo_count(seer_direction_t dir);
+#endif

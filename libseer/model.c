@@ -1,0 +1,524 @@
+/* Model evaluation, the public prediction calls, and model files.
+ *
+ * A conv prediction: kernels of the algorithm (launch.c) -> the variant
+ * cuDNN launches (C-SVC) -> its launch, waves and last-wave fill -> the
+ * class (C-SVC) -> the per-class analytical formula -> the learned
+ * correction (eps-SVR on the log ratio) -> per-kernel times. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "gpu.h"
+#include "model.h"
+#include "svmio.h"
+
+int seer_dtype_math(seer_dtype_t dt)
+{
+    return dt == SEER_DTYPE_FP16 || dt == SEER_DTYPE_BF16 || dt == SEER_DTYPE_TF32;
+}
+
+const seer_family_t *seer_model_family(const struct seer_model *m, seer_direction_t dir,
+                                       int algo, seer_dtype_t dt)
+{
+    int math = seer_dtype_math(dt);
+    for (int i = 0; i < m->nfam; i++)
+        if (m->fam[i].dir == (int)dir && m->fam[i].algo == algo && m->fam[i].math == math)
+            return &m->fam[i];
+    return NULL;
+}
+
+static double lg(double x) { return log(x > 1e-30 ? x : 1e-30); }
+
+seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
+                                 const struct seer_conv *cv, seer_direction_t dir, int algo,
+                                 seer_terms_t *t)
+{
+    memset(t, 0, sizeof *t);
+    seer_status_t st = seer_conv_kernels(h, cv, dir, algo, t->kv, &t->nk);
+    if (st) return st;
+    double peak = seer_gpu_peak_flops(&m->gpu, cv->dtype), bw = seer_gpu_dram_bw(&m->gpu);
+    if (peak <= 0)
+        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
+                          seer_dtype_name(cv->dtype));
+    double bytes = 0;
+    for (int i = 0; i < t->nk; i++) bytes += t->kv[i].bytes;
+    t->es = seer_dtype_size(cv->dtype);
+    t->main_flops_ms = t->kv[0].flops / peak * 1e3;
+    t->bytes_ms = bytes / bw * 1e3;
+    double *f = t->f;
+    f[0] = lg(cv->n); f[1] = lg(cv->c); f[2] = lg(cv->h); f[3] = lg(cv->w); f[4] = lg(cv->k);
+    f[5] = lg((double)cv->r * cv->s);
+    f[6] = lg((double)cv->stride_h * cv->stride_w);
+    f[7] = lg(cv->groups);
+    f[8] = lg((double)cv->dil_h * cv->dil_w);
+    f[9] = lg(t->main_flops_ms);
+    f[10] = lg(t->bytes_ms);
+    return SEER_STATUS_SUCCESS;
+}
+
+void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_terms_t *t)
+{
+    const seer_kview_t *k = &t->kv[0];
+    double es = t->es;
+    double peak_ms = t->main_flops_ms > 0 ? k->flops / t->main_flops_ms : 1; /* flop per ms */
+    double bw_ms = seer_gpu_dram_bw(&m->gpu) / 1e3;
+    double cplx = strcmp(k->what, "cgemm") == 0 ? 4 : 1;
+    t->blocks = ceil(k->gm / v->tm) * ceil(k->gn / v->tn) * (k->gbatch > 0 ? k->gbatch : 1);
+    t->bmax = (long long)v->bps * m->gpu.sms;
+    t->waves = ceil(t->blocks / (double)t->bmax);
+    t->fill = (t->blocks - (t->waves - 1) * (double)t->bmax) / (double)t->bmax;
+    double flop_pb = 2.0 * v->tm * v->tn * k->gk * cplx;
+    double bytes_pb = (double)(v->tm + v->tn) * k->gk * es * cplx;
+    double helper = 0;
+    for (int i = 1; i < t->nk; i++) helper += t->kv[i].bytes;
+    t->x[0] = t->waves * (double)t->bmax * flop_pb / peak_ms;
+    t->x[1] = t->waves * 1e-3;
+    t->x[2] = (t->waves - 1 + t->fill) * (double)t->bmax * bytes_pb / bw_ms;
+    t->x[3] = helper / bw_ms;
+    t->x[4] = 1e-2;
+    t->f[11] = lg(t->waves);
+    t->f[12] = t->fill;
+}
+
+void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct svm_node *x)
+{
+    for (int i = 0; i < nf; i++) {
+        x[i].index = i + 1;
+        x[i].value = (raw[i] - f->mu[i]) / f->sd[i];
+    }
+    x[nf].index = -1;
+}
+
+int seer_family_variant(const seer_family_t *f, const seer_terms_t *t)
+{
+    if (!f->vclf || f->nvar < 2) return 0;
+    struct svm_node x[SEER_NF + 1];
+    seer_family_nodes(f, t->f, SEER_NF_SHAPE, x);
+    int v = (int)svm_predict(f->vclf, x);
+    return v >= 0 && v < f->nvar ? v : 0;
+}
+
+int seer_family_class(const seer_family_t *f, const seer_terms_t *t)
+{
+    if (!f->cclf) return SEER_ALL_CLASSES;
+    struct svm_node x[SEER_NF + 1];
+    seer_family_nodes(f, t->f, SEER_NF_CLASS, x);
+    int c = (int)svm_predict(f->cclf, x);
+    return c >= 0 && c < 3 ? c : SEER_ALL_CLASSES;
+}
+
+double seer_family_base(const seer_variant_t *v, int cls, const seer_terms_t *t)
+{
+    const double *c = v->has[cls] ? v->coef[cls] : v->coef[SEER_ALL_CLASSES];
+    double s = 0;
+    for (int i = 0; i < SEER_NTERMS; i++) s += c[i] * t->x[i];
+    return s > 1e-4 ? s : 1e-4; /* nothing on a GPU takes less than a microsecond or so */
+}
+
+double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, double base)
+{
+    if (!f->svr) return 1.0;
+    double raw[SEER_NF];
+    memcpy(raw, t->f, sizeof raw);
+    raw[13] = lg(base);
+    struct svm_node x[SEER_NF + 1];
+    seer_family_nodes(f, raw, SEER_NF, x);
+    double r = svm_predict(f->svr, x);
+    /* A correction is a correction: never more than a factor of 3. */
+    if (r > 1.1) r = 1.1;
+    if (r < -1.1) r = -1.1;
+    return exp(r);
+}
+
+/* Class of a kernel with no classifier: which roofline term dominates,
+ * unless it cannot fill the GPU. */
+static seer_class_t static_class(double blocks, long long bmax, double flops_ms, double bytes_ms)
+{
+    if (blocks < 0.5 * (double)bmax) return SEER_CLASS_UNDER;
+    return flops_ms >= bytes_ms ? SEER_CLASS_COMPUTE : SEER_CLASS_DRAM;
+}
+
+seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+                                seer_direction_t dir, int algo, double *time_ms,
+                                seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
+{
+    if (!m || !desc || !time_ms)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_conv: %s is NULL",
+                          !m ? "model" : !desc ? "desc" : "time_ms");
+    if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "conv descriptor was never set");
+    if ((unsigned)dir > SEER_DIR_BWD_FILTER)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
+    if (kernels && kernels_cap < 0)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
+    seer_terms_t t;
+    seer_status_t st = seer_model_kernels(h, m, desc, dir, algo, &t);
+    if (st) return st;
+    const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype);
+    if (!f)
+        return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
+                          "model %s has no data for %s %s with %s math", m->gpu_id,
+                          seer_direction_name(dir), seer_algo_name(dir, algo),
+                          seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
+    const seer_variant_t *v = &f->var[seer_family_variant(f, &t)];
+    seer_model_terms(m, v, &t);
+    int cls = seer_family_class(f, &t);
+    double base = seer_family_base(v, cls, &t);
+    double corr = seer_family_correction(f, &t, base);
+    *time_ms = base * corr;
+    if (n_kernels) *n_kernels = t.nk;
+    if (!kernels) return SEER_STATUS_SUCCESS;
+
+    /* Split the total over the kernels as the formula does: helpers get
+     * the helper term in proportion to their bytes, the main kernel the
+     * rest (its compute/wave/DRAM terms and the per-call constant). */
+    const double *c = v->has[cls] ? v->coef[cls] : v->coef[SEER_ALL_CLASSES];
+    double helper_ms = c[3] * t.x[3], hb = 0;
+    for (int i = 1; i < t.nk; i++) hb += t.kv[i].bytes;
+    for (int i = 0; i < t.nk && i < kernels_cap; i++) {
+        seer_kernel_pred_t *o = &kernels[i];
+        const seer_kview_t *kv = &t.kv[i];
+        memset(o, 0, sizeof *o);
+        o->role = kv->role;
+        o->flops = kv->flops;
+        o->dram_bytes = kv->bytes;
+        if (i == 0) {
+            snprintf(o->name, sizeof o->name, "%s", v->name);
+            o->grid[0] = (int)fmin(ceil(kv->gm / v->tm), 2147483647.0);
+            o->grid[1] = (int)fmin(ceil(kv->gn / v->tn), 65535.0);
+            o->grid[2] = (int)fmin(kv->gbatch > 0 ? kv->gbatch : 1, 65535.0);
+            o->block[0] = v->threads;
+            o->blocks_per_sm = v->bps;
+            o->bmax = t.bmax;
+            o->waves = t.waves;
+            o->last_fill = t.fill;
+            o->cls = cls < 3 ? (seer_class_t)cls
+                             : static_class(t.blocks, t.bmax, t.main_flops_ms, t.x[2]);
+            o->time_ms = (*time_ms - helper_ms * corr);
+        } else {
+            /* Helpers are elementwise: one thread per 4 elements, 256 per block. */
+            double blocks = ceil(kv->bytes / 4 / 4 / 256);
+            snprintf(o->name, sizeof o->name, "%s", kv->what);
+            o->grid[0] = (int)fmin(fmax(blocks, 1), 2147483647.0);
+            o->grid[1] = o->grid[2] = 1;
+            o->block[0] = 256;
+            o->blocks_per_sm = m->gpu.threads_per_sm / 256;
+            o->bmax = (long long)o->blocks_per_sm * m->gpu.sms;
+            o->waves = ceil(o->grid[0] / (double)o->bmax);
+            o->last_fill = (o->grid[0] - (o->waves - 1) * (double)o->bmax) / (double)o->bmax;
+            o->cls = SEER_CLASS_DRAM;
+            o->time_ms = hb > 0 ? helper_ms * corr * kv->bytes / hb : 0;
+        }
+        o->block[1] = o->block[2] = 1;
+    }
+    if (t.nk > kernels_cap)
+        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t.nk,
+                          kernels_cap);
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model_t m, const seer_kernel_desc_t *k,
+                                  seer_kernel_pred_t *pred)
+{
+    if (!m || !k || !pred)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_kernel: NULL argument");
+    long long blocks = 1;
+    int threads = 1;
+    for (int i = 0; i < 3; i++) {
+        if (k->grid[i] < 1 || k->block[i] < 1)
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "%s[%d] must be >= 1 (got %d)",
+                              k->grid[i] < 1 ? "grid" : "block", i,
+                              k->grid[i] < 1 ? k->grid[i] : k->block[i]);
+        blocks *= k->grid[i];
+        if (threads > (1 << 20) / k->block[i])
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "block has too many threads");
+        threads *= k->block[i];
+    }
+    if (!(k->flops >= 0) || !(k->dram_bytes >= 0) || !isfinite(k->flops) || !isfinite(k->dram_bytes))
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "flops and dram_bytes must be finite and >= 0");
+    if ((unsigned)k->dtype > SEER_DTYPE_FP16_PSEUDO)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "dtype %d out of range", (int)k->dtype);
+    int bps;
+    seer_status_t st = seer_occupancy(&m->gpu, threads, k->regs_per_thread, k->smem_bytes, &bps);
+    if (st)
+        return seer_error(h, st, "launch cannot run on %s: %d threads, %d registers, %d B shared",
+                          m->gpu.id, threads, k->regs_per_thread, k->smem_bytes);
+    double peak = seer_gpu_peak_flops(&m->gpu, k->dtype);
+    if (peak <= 0)
+        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
+                          seer_dtype_name(k->dtype));
+    double bw = seer_gpu_dram_bw(&m->gpu);
+    memset(pred, 0, sizeof *pred);
+    pred->role = SEER_ROLE_MAIN;
+    snprintf(pred->name, sizeof pred->name, "kernel");
+    memcpy(pred->grid, k->grid, sizeof pred->grid);
+    memcpy(pred->block, k->block, sizeof pred->block);
+    pred->regs_per_thread = k->regs_per_thread;
+    pred->smem_bytes = k->smem_bytes;
+    pred->flops = k->flops;
+    pred->dram_bytes = k->dram_bytes;
+    pred->blocks_per_sm = bps;
+    pred->bmax = (long long)bps * m->gpu.sms;
+    seer_waves(blocks, pred->bmax, &pred->waves, &pred->last_fill);
+    double fpb = k->flops / (double)blocks, bpb = k->dram_bytes / (double)blocks;
+    double x[SEER_NTERMS] = {pred->waves * (double)pred->bmax * fpb / peak * 1e3, pred->waves * 1e-3,
+                             (pred->waves - 1 + pred->last_fill) * (double)pred->bmax * bpb / bw * 1e3,
+                             0, 1e-2};
+    pred->cls = static_class((double)blocks, pred->bmax, k->flops / peak * 1e3, x[2]);
+    double t = 0;
+    for (int i = 0; i < SEER_NTERMS; i++) t += m->kcoef[pred->cls][i] * x[i];
+    pred->time_ms = t > 1e-4 ? t : 1e-4;
+    return SEER_STATUS_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- files */
+
+static void w_family(seer_wbuf_t *b, const seer_family_t *f)
+{
+    seer_w_i32(b, f->dir);
+    seer_w_i32(b, f->algo);
+    seer_w_i32(b, f->math);
+    seer_w_i32(b, f->n_rows);
+    seer_w_i32(b, f->nvar);
+    for (int i = 0; i < f->nvar; i++) {
+        const seer_variant_t *v = &f->var[i];
+        seer_w_str(b, v->name);
+        seer_w_i32(b, v->tm);
+        seer_w_i32(b, v->tn);
+        seer_w_i32(b, v->threads);
+        seer_w_i32(b, v->bps);
+        for (int c = 0; c < 4; c++) {
+            seer_w_i32(b, v->has[c]);
+            for (int j = 0; j < SEER_NTERMS; j++) seer_w_f64(b, v->coef[c][j]);
+        }
+    }
+    for (int i = 0; i < SEER_NF; i++) seer_w_f64(b, f->mu[i]);
+    for (int i = 0; i < SEER_NF; i++) seer_w_f64(b, f->sd[i]);
+    seer_w_svm(b, f->vclf);
+    seer_w_svm(b, f->cclf);
+    seer_w_svm(b, f->svr);
+}
+
+int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t *size)
+{
+    seer_wbuf_t p = {0};
+    seer_w_str(&p, m->gpu_id);
+    seer_w_u32(&p, m->lib_version);
+    seer_w_str(&p, m->provenance);
+    seer_w_u64(&p, (uint64_t)m->n_rows);
+    for (int c = 0; c < 3; c++)
+        for (int j = 0; j < SEER_NTERMS; j++) seer_w_f64(&p, m->kcoef[c][j]);
+    seer_w_u32(&p, (uint32_t)m->nfam);
+    for (int i = 0; i < m->nfam; i++) w_family(&p, &m->fam[i]);
+    seer_wbuf_t out = {0};
+    seer_w_bytes(&out, SEER_MODEL_MAGIC, 8);
+    seer_w_u32(&out, SEER_MODEL_FORMAT);
+    seer_w_u64(&out, p.n);
+    seer_w_u32(&out, seer_crc32(0, p.p, p.n));
+    seer_w_bytes(&out, p.p, p.n);
+    free(p.p);
+    if (p.oom || out.oom) { free(out.p); return 0; }
+    *buf = out.p;
+    *size = out.n;
+    return 1;
+}
+
+void seer_family_free(seer_family_t *f)
+{
+    seer_svm_free(f->vclf);
+    seer_svm_free(f->cclf);
+    seer_svm_free(f->svr);
+    f->vclf = f->cclf = f->svr = NULL;
+}
+
+seer_status_t seer_model_free(seer_model_t m)
+{
+    if (!m) return SEER_STATUS_SUCCESS;
+    for (int i = 0; i < m->nfam; i++) seer_family_free(&m->fam[i]);
+    free(m->fam);
+    free(m);
+    return SEER_STATUS_SUCCESS;
+}
+
+static void r_family(seer_rbuf_t *r, seer_family_t *f)
+{
+    f->dir = seer_r_i32(r, "family direction", 0, 2);
+    f->algo = seer_r_i32(r, "family algo", -1, 7);
+    f->math = seer_r_i32(r, "family math", 0, 1);
+    f->n_rows = seer_r_i32(r, "family rows", 0, 1 << 30);
+    f->nvar = seer_r_i32(r, "variant count", 1, SEER_MAX_VARIANTS);
+    for (int i = 0; i < f->nvar && !r->st; i++) {
+        seer_variant_t *v = &f->var[i];
+        seer_r_str(r, "variant name", v->name, sizeof v->name);
+        v->tm = seer_r_i32(r, "variant tile", 1, 4096);
+        v->tn = seer_r_i32(r, "variant tile", 1, 4096);
+        v->threads = seer_r_i32(r, "variant threads", 1, 1024);
+        v->bps = seer_r_i32(r, "variant blocks per SM", 1, 64);
+        for (int c = 0; c < 4; c++) {
+            v->has[c] = seer_r_i32(r, "class flag", 0, 1);
+            for (int j = 0; j < SEER_NTERMS; j++) v->coef[c][j] = seer_r_f64(r, "coefficient");
+        }
+    }
+    for (int i = 0; i < SEER_NF; i++) f->mu[i] = seer_r_f64(r, "feature mean");
+    for (int i = 0; i < SEER_NF; i++) {
+        f->sd[i] = seer_r_f64(r, "feature scale");
+        if (!r->st && !(f->sd[i] > 0)) seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, "feature scale");
+    }
+    f->vclf = seer_r_svm(r, SEER_NF);
+    f->cclf = seer_r_svm(r, SEER_NF);
+    f->svr = seer_r_svm(r, SEER_NF);
+    /* A classifier must only name classes/variants that exist. */
+    if (!r->st && f->vclf)
+        for (int i = 0; i < f->vclf->nr_class; i++)
+            if (!f->vclf->label || f->vclf->label[i] < 0 || f->vclf->label[i] >= f->nvar)
+                seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, "variant classifier labels");
+    if (!r->st && f->cclf)
+        for (int i = 0; i < f->cclf->nr_class; i++)
+            if (!f->cclf->label || f->cclf->label[i] < 0 || f->cclf->label[i] > 2)
+                seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, "class classifier labels");
+    if (!r->st && f->svr && f->svr->param.svm_type != EPSILON_SVR)
+        seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, "correction model type");
+}
+
+seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t size,
+                                     seer_model_t *out)
+{
+    if (!data || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "model buffer or out is NULL");
+    const unsigned char *d = data;
+    if (size < 24) {
+        if (size >= 8 && memcmp(d, SEER_MODEL_MAGIC, 8) != 0)
+            return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "not a libseer model (bad magic)");
+        return seer_error(h, SEER_STATUS_MODEL_TRUNCATED, "model file has %zu bytes, header needs 24",
+                          size);
+    }
+    if (memcmp(d, SEER_MODEL_MAGIC, 8) != 0)
+        return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "not a libseer model (bad magic)");
+    seer_rbuf_t hr = {d, size, 8, SEER_STATUS_SUCCESS, ""};
+    uint32_t ver = seer_r_u32(&hr, "version");
+    uint64_t plen = seer_r_u64(&hr, "payload length");
+    uint32_t crc = seer_r_u32(&hr, "checksum");
+    if (ver != SEER_MODEL_FORMAT)
+        return seer_error(h, SEER_STATUS_MODEL_VERSION,
+                          "model format version %u, this libseer reads version %d", ver,
+                          SEER_MODEL_FORMAT);
+    if (plen > size - 24)
+        return seer_error(h, SEER_STATUS_MODEL_TRUNCATED,
+                          "model payload is %llu bytes but only %zu follow the header",
+                          (unsigned long long)plen, size - 24);
+    if (plen < size - 24)
+        return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "%zu unexpected bytes after the payload",
+                          (size_t)(size - 24 - plen));
+    if (seer_crc32(0, d + 24, (size_t)plen) != crc)
+        return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "model checksum mismatch");
+
+    struct seer_model *m = calloc(1, sizeof *m);
+    if (!m) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
+    m->checksum = crc;
+    seer_rbuf_t r = {d + 24, (size_t)plen, 0, SEER_STATUS_SUCCESS, ""};
+    seer_r_str(&r, "gpu id", m->gpu_id, sizeof m->gpu_id);
+    m->lib_version = seer_r_u32(&r, "library version");
+    seer_r_str(&r, "provenance", m->provenance, sizeof m->provenance);
+    m->n_rows = (int64_t)(seer_r_u64(&r, "row count") & 0x7fffffffffffffffULL);
+    for (int c = 0; c < 3; c++)
+        for (int j = 0; j < SEER_NTERMS; j++) m->kcoef[c][j] = seer_r_f64(&r, "kernel coefficient");
+    uint32_t nfam = seer_r_u32(&r, "family count");
+    if (!r.st && (nfam < 1 || nfam > 1024)) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "family count");
+    if (!r.st) {
+        m->fam = calloc(nfam, sizeof *m->fam);
+        if (!m->fam) seer_r_fail(&r, SEER_STATUS_ALLOC_FAILED, "families");
+    }
+    for (uint32_t i = 0; i < nfam && !r.st; i++) {
+        r_family(&r, &m->fam[i]);
+        m->nfam = (int)i + 1;
+    }
+    if (!r.st && r.off != r.n) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "trailing payload bytes");
+    if (!r.st) {
+        const seer_gpu_info_t *g = seer_gpu_lookup(m->gpu_id);
+        if (!g) {
+            seer_model_free(m);
+            return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "model is for GPU '%s', not in the GPU table",
+                              m->gpu_id);
+        }
+        m->gpu = *g;
+    }
+    if (r.st) {
+        /* checksum passed, so this is a bug in the writer or a crafted file */
+        seer_status_t st = r.st;
+        char why[160];
+        snprintf(why, sizeof why, "%s", r.why);
+        seer_model_free(m);
+        return seer_error(h, st, "model payload: bad %s", why);
+    }
+    *out = m;
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_model_load(seer_handle_t h, const char *path, seer_model_t *out)
+{
+    if (!path || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "path or model is NULL");
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot open model '%s'", path);
+    unsigned char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            if (cap >= ((size_t)1 << 30)) break;
+            cap = cap ? cap * 2 : 1 << 16;
+            unsigned char *nb = realloc(buf, cap);
+            if (!nb) { free(buf); fclose(fp); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model file"); }
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, cap - n, fp);
+        n += got;
+        if (got == 0) break;
+    }
+    int err = ferror(fp);
+    fclose(fp);
+    if (err) { free(buf); return seer_error(h, SEER_STATUS_IO_ERROR, "cannot read model '%s'", path); }
+    seer_status_t st = seer_model_load_buffer(h, buf ? buf : (unsigned char *)"", n, out);
+    free(buf);
+    if (st && h) {
+        char msg[900];
+        seer_strlcpy(msg, h->msg, sizeof msg);
+        seer_error(h, st, "%s: %s", path, msg);
+    }
+    return st;
+}
+
+seer_status_t seer_model_save(seer_handle_t h, const seer_model_t m, const char *path)
+{
+    if (!m || !path) return seer_error(h, SEER_STATUS_BAD_PARAM, "model or path is NULL");
+    unsigned char *buf;
+    size_t n;
+    if (!seer_model_serialize(m, &buf, &n)) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
+    FILE *fp = fopen(path, "wb");
+    if (!fp) { free(buf); return seer_error(h, SEER_STATUS_IO_ERROR, "cannot create '%s'", path); }
+    int ok = fwrite(buf, 1, n, fp) == n;
+    ok = (fclose(fp) == 0) && ok;
+    free(buf);
+    if (!ok) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot write '%s'", path);
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_model_get_info(const seer_model_t m, seer_model_info_t *info)
+{
+    if (!m || !info) return SEER_STATUS_BAD_PARAM;
+    memset(info, 0, sizeof *info);
+    seer_strlcpy(info->gpu_id, m->gpu_id, sizeof info->gpu_id);
+    info->format_version = SEER_MODEL_FORMAT;
+    info->lib_version = m->lib_version;
+    info->n_families = m->nfam;
+    for (int i = 0; i < m->nfam; i++)
+        info->n_svm += !!m->fam[i].vclf + !!m->fam[i].cclf + !!m->fam[i].svr;
+    info->n_rows = m->n_rows;
+    info->checksum = m->checksum;
+    seer_strlcpy(info->provenance, m->provenance, sizeof info->provenance);
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_model_get_gpu(const seer_model_t m, seer_gpu_info_t *gpu)
+{
+    if (!m || !gpu) return SEER_STATUS_BAD_PARAM;
+    *gpu = m->gpu;
+    return SEER_STATUS_SUCCESS;
+}

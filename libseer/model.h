@@ -1,0 +1,90 @@
+/* In-memory model: per kernel family (direction, algorithm, math type)
+ * the kernel variants cuDNN launches with their per-class coefficients,
+ * and the LIBSVM parts (variant classifier, class classifier, learned
+ * correction). */
+#ifndef SEER_MODEL_H
+#define SEER_MODEL_H
+#include <stdint.h>
+#include <svm.h>
+#include "seer.h"
+#include "conv.h"
+#include "launch.h"
+
+#define SEER_MODEL_MAGIC "SEERMODL"
+#define SEER_MODEL_FORMAT 1
+#define SEER_NTERMS 5           /* compute, per-wave, dram, helpers, constant */
+#define SEER_NF_SHAPE 11        /* features known before the variant */
+#define SEER_NF_CLASS 13        /* + waves, last-wave fill of the main kernel */
+#define SEER_NF 14              /* + log of the analytical prediction */
+#define SEER_MAX_VARIANTS 8
+#define SEER_ALL_CLASSES 3      /* coef[3]: fit over every class */
+
+typedef struct {
+    char name[48];              /* main kernel name (variant), "default" if unknown */
+    int tm, tn;                 /* GEMM tile of the main kernel */
+    int threads;                /* threads per block */
+    int bps;                    /* resident blocks per SM, fitted to the waves in the data */
+    int has[4];                 /* coef[c] was fitted */
+    double coef[4][SEER_NTERMS];
+} seer_variant_t;
+
+typedef struct {
+    int dir, algo, math;        /* math: 0 SIMT, 1 tensor cores; algo -1: cuDNN's choice */
+    int nvar;
+    seer_variant_t var[SEER_MAX_VARIANTS];
+    double mu[SEER_NF], sd[SEER_NF];
+    struct svm_model *vclf;     /* C-SVC: variant from shape (NULL if one variant) */
+    struct svm_model *cclf;     /* C-SVC: class from shape and waves (NULL if one class) */
+    struct svm_model *svr;      /* eps-SVR: log(measured / analytical) (NULL if it did not help) */
+    int n_rows;
+} seer_family_t;
+
+struct seer_model {
+    char gpu_id[32];
+    seer_gpu_info_t gpu;
+    unsigned lib_version;
+    char provenance[512];
+    int64_t n_rows;
+    int nfam;
+    seer_family_t *fam;
+    double kcoef[3][SEER_NTERMS]; /* generic per-class kernel formula */
+    uint32_t checksum;
+};
+
+/* Math class of a dtype: 1 when it runs on tensor cores. */
+int seer_dtype_math(seer_dtype_t dt);
+
+/* Everything the model computes for one conv with one variant. */
+typedef struct {
+    seer_kview_t kv[SEER_MAX_KERNELS];
+    int nk;
+    double x[SEER_NTERMS];      /* terms of the analytical formula, ms */
+    double f[SEER_NF];          /* raw (unstandardized) features */
+    double blocks, waves, fill;
+    long long bmax;
+    double main_flops_ms, bytes_ms;
+    double es;                  /* bytes per element */
+} seer_terms_t;
+
+/* Kernels and shape features of a conv (variant-independent part). */
+seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
+                                 const struct seer_conv *cv, seer_direction_t dir, int algo,
+                                 seer_terms_t *t);
+/* Fill the variant-dependent terms and features. */
+void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_terms_t *t);
+const seer_family_t *seer_model_family(const struct seer_model *m, seer_direction_t dir,
+                                       int algo, seer_dtype_t dt);
+/* Variant index and class the model picks (uses the classifiers). */
+int seer_family_variant(const seer_family_t *f, const seer_terms_t *t);
+int seer_family_class(const seer_family_t *f, const seer_terms_t *t);
+/* Analytical time (ms) of the family for variant/class, and the
+ * learned correction factor. */
+double seer_family_base(const seer_variant_t *v, int cls, const seer_terms_t *t);
+double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, double base);
+/* Standardized svm_node vector of the first nf features. */
+void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct svm_node *x);
+
+void seer_family_free(seer_family_t *f);
+/* Serialize the whole model (header + payload + checksum). */
+int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t *size);
+#endif

@@ -1,0 +1,523 @@
+/* Training: fit every kernel family of a GPU from measured layer times
+ * (conv timing CSV v1) and kernel traces (kernel trace CSV v1, summed per
+ * call).  Deterministic: rows are processed in file order, LIBSVM's
+ * solvers are deterministic, and no random numbers are drawn. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "csv.h"
+#include "gpu.h"
+#include "model.h"
+#include "svmio.h"
+
+#define MIN_FAMILY_ROWS 8
+#define MIN_VARIANT_ROWS 5
+#define MIN_CLASS_ROWS 30
+#define SVM_MAX_ROWS 900        /* bounds support vectors, hence prediction time */
+/* Class labels from measured time (no profiler metrics): the share of the
+ * measured time the roofline term would explain. */
+#define CLASS_SHARE 0.5
+
+typedef struct {
+    seer_conv_row_t row;
+    struct seer_conv cv;
+    seer_terms_t t;
+    int var;                    /* true variant (from main_kernel) */
+    int cls;                    /* label */
+    int pvar, pcls;             /* what the classifiers predict */
+    double base;
+    int check;                  /* 1: in the validation part used to accept the SVR */
+} trow_t;
+
+static void quiet(const char *s) { (void)s; }
+
+/* ---- relative least squares with non-negative coefficients ---------- */
+
+/* Solve the n x n system G b = g (Gaussian elimination with pivoting). */
+static int solve(int n, double G[][SEER_NTERMS], double *g, double *b)
+{
+    double A[SEER_NTERMS][SEER_NTERMS + 1];
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) A[i][j] = G[i][j];
+        A[i][n] = g[i];
+    }
+    for (int c = 0; c < n; c++) {
+        int p = c;
+        for (int i = c + 1; i < n; i++) if (fabs(A[i][c]) > fabs(A[p][c])) p = i;
+        if (fabs(A[p][c]) < 1e-300) return 0;
+        for (int j = 0; j <= n; j++) { double t = A[c][j]; A[c][j] = A[p][j]; A[p][j] = t; }
+        for (int i = 0; i < n; i++) {
+            if (i == c) continue;
+            double f = A[i][c] / A[c][c];
+            for (int j = c; j <= n; j++) A[i][j] -= f * A[c][j];
+        }
+    }
+    for (int i = 0; i < n; i++) b[i] = A[i][n] / A[i][i];
+    return 1;
+}
+
+/* Fit coef minimizing sum(((x.coef - y)/y)^2) over the rows with
+ * coef >= 0 (SEER fits on relative error; negative times are not
+ * physical).  Returns the mean absolute relative error of the fit. */
+static double fit_rel(trow_t **rows, int n, double *coef)
+{
+    double G[SEER_NTERMS][SEER_NTERMS] = {{0}}, g[SEER_NTERMS] = {0};
+    for (int r = 0; r < n; r++) {
+        double a[SEER_NTERMS], y = rows[r]->row.time_ms;
+        for (int i = 0; i < SEER_NTERMS; i++) a[i] = rows[r]->t.x[i] / y;
+        for (int i = 0; i < SEER_NTERMS; i++) {
+            g[i] += a[i];
+            for (int j = 0; j < SEER_NTERMS; j++) G[i][j] += a[i] * a[j];
+        }
+    }
+    int active[SEER_NTERMS], na = 0;
+    for (int i = 0; i < SEER_NTERMS; i++) if (G[i][i] > 0) active[na++] = i;
+    memset(coef, 0, sizeof(double) * SEER_NTERMS);
+    while (na > 0) {
+        double Gs[SEER_NTERMS][SEER_NTERMS], gs[SEER_NTERMS], b[SEER_NTERMS];
+        for (int i = 0; i < na; i++) {
+            gs[i] = g[active[i]];
+            for (int j = 0; j < na; j++)
+                Gs[i][j] = G[active[i]][active[j]] + (i == j ? 1e-9 * G[active[i]][active[i]] : 0);
+        }
+        if (!solve(na, Gs, gs, b)) { na--; continue; }
+        int worst = -1;
+        for (int i = 0; i < na; i++) if (b[i] < 0 && (worst < 0 || b[i] < b[worst])) worst = i;
+        if (worst < 0) {
+            for (int i = 0; i < na; i++) coef[active[i]] = b[i];
+            break;
+        }
+        for (int i = worst; i < na - 1; i++) active[i] = active[i + 1];
+        na--;
+    }
+    double e = 0;
+    for (int r = 0; r < n; r++) {
+        double p = 0;
+        for (int i = 0; i < SEER_NTERMS; i++) p += coef[i] * rows[r]->t.x[i];
+        e += fabs(p / rows[r]->row.time_ms - 1);
+    }
+    return n ? e / n : 0;
+}
+
+/* ---- LIBSVM -------------------------------------------------------- */
+
+/* Train on at most SVM_MAX_ROWS rows (an even stride through them), dense
+ * standardized features 0..nf-1 with targets y. */
+static struct svm_model *svm_fit(const seer_family_t *f, trow_t **rows, const double *y, int n,
+                                 int nf, int type, double C, double gamma, double p)
+{
+    int step = n > SVM_MAX_ROWS ? (n + SVM_MAX_ROWS - 1) / SVM_MAX_ROWS : 1;
+    int m = (n + step - 1) / step;
+    struct svm_problem prob = {m, calloc((size_t)m, sizeof(double)),
+                               calloc((size_t)m, sizeof(struct svm_node *))};
+    struct svm_node *nodes = calloc((size_t)m * (size_t)(nf + 1), sizeof *nodes);
+    struct svm_model *out = NULL;
+    if (prob.y && prob.x && nodes) {
+        for (int i = 0; i < m; i++) {
+            const trow_t *r = rows[i * step];
+            double raw[SEER_NF];
+            memcpy(raw, r->t.f, sizeof raw);
+            raw[13] = log(r->base > 1e-30 ? r->base : 1e-30);
+            prob.x[i] = nodes + (size_t)i * (size_t)(nf + 1);
+            seer_family_nodes(f, raw, nf, prob.x[i]);
+            prob.y[i] = y[i * step];
+        }
+        struct svm_parameter par = {0};
+        par.svm_type = type;
+        par.kernel_type = RBF;
+        par.gamma = gamma;
+        par.cache_size = 64;
+        par.eps = 1e-3;
+        par.C = C;
+        par.p = p;
+        par.shrinking = 1;
+        if (!svm_check_parameter(&prob, &par)) {
+            struct svm_model *tm = svm_train(&prob, &par);
+            if (tm) {
+                out = seer_svm_clone(tm, SEER_NF); /* self-owned, as after a load */
+                svm_free_and_destroy_model(&tm);
+            }
+        }
+    }
+    free(prob.y);
+    free(prob.x);
+    free(nodes);
+    return out;
+}
+
+/* ---- variants ------------------------------------------------------ */
+
+static void parse_tile(const char *name, int *tm, int *tn)
+{
+    *tm = 128;
+    *tn = 64;
+    for (const char *p = name; *p; p++) {
+        if (*p < '0' || *p > '9' || (p > name && p[-1] >= '0' && p[-1] <= '9')) continue;
+        char *e;
+        long a = strtol(p, &e, 10);
+        if (*e == 'x' && e[1] >= '0' && e[1] <= '9') {
+            long b = strtol(e + 1, NULL, 10);
+            if (a >= 8 && a <= 512 && b >= 8 && b <= 512) { *tm = (int)a; *tn = (int)b; return; }
+        }
+    }
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+    const int *x = a, *y = b; /* {count, first index} */
+    return x[0] != y[0] ? y[0] - x[0] : x[1] - y[1];
+}
+
+static void find_variants(seer_family_t *f, trow_t **rows, int n)
+{
+    /* Count distinct main kernel names in order of first appearance. */
+    int (*cnt)[2] = calloc((size_t)n, sizeof *cnt);
+    int nd = 0;
+    int *id = calloc((size_t)n, sizeof *id);
+    if (!cnt || !id) { free(cnt); free(id); f->nvar = 0; return; }
+    for (int i = 0; i < n; i++) {
+        int j;
+        for (j = 0; j < nd; j++)
+            if (!strcmp(rows[cnt[j][1]]->row.main_kernel, rows[i]->row.main_kernel)) break;
+        if (j == nd) { cnt[nd][0] = 0; cnt[nd][1] = i; nd++; }
+        cnt[j][0]++;
+        id[i] = j;
+    }
+    int (*sorted)[2] = calloc((size_t)nd, sizeof *sorted);
+    if (!sorted) { free(cnt); free(id); f->nvar = 0; return; }
+    memcpy(sorted, cnt, (size_t)nd * sizeof *sorted);
+    qsort(sorted, (size_t)nd, sizeof *sorted, cmp_count);
+    int min = MIN_VARIANT_ROWS > n / 50 ? MIN_VARIANT_ROWS : n / 50;
+    f->nvar = 0;
+    for (int s = 0; s < nd && f->nvar < SEER_MAX_VARIANTS; s++) {
+        if (f->nvar > 0 && sorted[s][0] < min) break;
+        seer_variant_t *v = &f->var[f->nvar++];
+        const char *name = rows[sorted[s][1]]->row.main_kernel;
+        seer_strlcpy(v->name, *name ? name : "default", sizeof v->name);
+        parse_tile(name, &v->tm, &v->tn);
+        v->threads = 256;
+        /* threads: the most common block size among its rows */
+        int best = 0;
+        for (int i = 0; i < n; i++) {
+            if (strcmp(rows[i]->row.main_kernel, name)) continue;
+            int th = rows[i]->row.block[0] * (rows[i]->row.block[1] ? rows[i]->row.block[1] : 1) *
+                     (rows[i]->row.block[2] ? rows[i]->row.block[2] : 1);
+            if (th < 32 || th > 1024) continue;
+            int c = 0;
+            for (int j = 0; j < n; j++)
+                if (!strcmp(rows[j]->row.main_kernel, name) &&
+                    rows[j]->row.block[0] * (rows[j]->row.block[1] ? rows[j]->row.block[1] : 1) *
+                    (rows[j]->row.block[2] ? rows[j]->row.block[2] : 1) == th) c++;
+            if (c > best) { best = c; v->threads = th; }
+            break; /* the first row's block size is representative enough */
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        rows[i]->var = 0;
+        for (int v = 0; v < f->nvar; v++)
+            if (!strcmp(f->var[v].name, *rows[i]->row.main_kernel ? rows[i]->row.main_kernel : "default"))
+                rows[i]->var = v;
+    }
+    free(cnt);
+    free(id);
+    free(sorted);
+}
+
+/* ---- families ------------------------------------------------------ */
+
+static void standardize(seer_family_t *f, trow_t **rows, int n, int lo, int hi)
+{
+    for (int i = lo; i < hi; i++) {
+        double s = 0, ss = 0;
+        for (int r = 0; r < n; r++) {
+            double v = i == 13 ? log(rows[r]->base) : rows[r]->t.f[i];
+            s += v;
+            ss += v * v;
+        }
+        double mu = s / n, var = ss / n - mu * mu;
+        f->mu[i] = mu;
+        f->sd[i] = var > 1e-12 ? sqrt(var) : 1.0;
+    }
+}
+
+static double mape_of(trow_t **rows, int n, int check, const seer_family_t *f, int corrected)
+{
+    double e = 0;
+    int m = 0;
+    for (int r = 0; r < n; r++) {
+        if (rows[r]->check != check) continue;
+        double p = rows[r]->base * (corrected ? seer_family_correction(f, &rows[r]->t, rows[r]->base) : 1);
+        e += fabs(p / rows[r]->row.time_ms - 1);
+        m++;
+    }
+    return m ? e / m : 0;
+}
+
+static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, trow_t **rows, int n)
+{
+    f->n_rows = n;
+    find_variants(f, rows, n);
+    if (f->nvar < 1) return SEER_STATUS_ALLOC_FAILED;
+    standardize(f, rows, n, 0, SEER_NF_SHAPE);
+    double *y = malloc((size_t)n * sizeof *y);
+    trow_t **sub = malloc((size_t)n * sizeof *sub);
+    if (!y || !sub) { free(y); free(sub); return SEER_STATUS_ALLOC_FAILED; }
+
+    if (f->nvar > 1) {
+        for (int r = 0; r < n; r++) y[r] = rows[r]->var;
+        f->vclf = svm_fit(f, rows, y, n, SEER_NF_SHAPE, C_SVC, 10, 1.0 / SEER_NF_SHAPE, 0);
+    }
+
+    /* Per variant: resident blocks per SM from the wave pattern, then the
+     * all-class and per-class coefficients. */
+    for (int v = 0; v < f->nvar; v++) {
+        seer_variant_t *var = &f->var[v];
+        int nv = 0;
+        for (int r = 0; r < n; r++) if (rows[r]->var == v) sub[nv++] = rows[r];
+        static const int cand[] = {1, 2, 3, 4, 6, 8, 12, 16};
+        double best = INFINITY;
+        int limit = m->gpu.threads_per_sm / var->threads;
+        if (limit > m->gpu.blocks_per_sm) limit = m->gpu.blocks_per_sm;
+        if (limit < 1) limit = 1;
+        for (size_t c = 0; c < sizeof cand / sizeof *cand && cand[c] <= limit; c++) {
+            seer_variant_t trial = *var;
+            trial.bps = cand[c];
+            for (int r = 0; r < nv; r++) seer_model_terms(m, &trial, &sub[r]->t);
+            double coef[SEER_NTERMS];
+            double e = fit_rel(sub, nv, coef);
+            if (e < best - 1e-9) { best = e; var->bps = cand[c]; }
+        }
+        if (!var->bps) var->bps = 1;
+        for (int r = 0; r < nv; r++) seer_model_terms(m, var, &sub[r]->t);
+        fit_rel(sub, nv, var->coef[SEER_ALL_CLASSES]);
+        var->has[SEER_ALL_CLASSES] = 1;
+        for (int r = 0; r < nv; r++) {
+            double y_ = sub[r]->row.time_ms;
+            sub[r]->cls = sub[r]->t.main_flops_ms >= CLASS_SHARE * y_ ? SEER_CLASS_COMPUTE
+                        : sub[r]->t.bytes_ms >= CLASS_SHARE * y_      ? SEER_CLASS_DRAM
+                                                                       : SEER_CLASS_UNDER;
+        }
+        for (int c = 0; c < 3; c++) {
+            int nc = 0;
+            for (int r = 0; r < nv; r++) if (sub[r]->cls == c) sub[nc++] = sub[r];
+            if (nc >= MIN_CLASS_ROWS) { fit_rel(sub, nc, var->coef[c]); var->has[c] = 1; }
+            nc = 0; /* restore the variant's rows for the next class */
+            for (int r = 0; r < n; r++) if (rows[r]->var == v) sub[nc++] = rows[r];
+        }
+    }
+
+    /* Class classifier over the family, on the true variants' features. */
+    int per[3] = {0}, ncls = 0;
+    for (int r = 0; r < n; r++) per[rows[r]->cls]++;
+    for (int c = 0; c < 3; c++) ncls += per[c] >= 10;
+    standardize(f, rows, n, SEER_NF_SHAPE, SEER_NF_CLASS);
+    if (ncls >= 2) {
+        for (int r = 0; r < n; r++) y[r] = rows[r]->cls;
+        f->cclf = svm_fit(f, rows, y, n, SEER_NF_CLASS, C_SVC, 10, 1.0 / SEER_NF_CLASS, 0);
+    }
+
+    /* What the pipeline predicts without the correction, as at prediction time. */
+    for (int r = 0; r < n; r++) {
+        trow_t *t = rows[r];
+        t->pvar = seer_family_variant(f, &t->t);
+        seer_model_terms(m, &f->var[t->pvar], &t->t);
+        t->pcls = seer_family_class(f, &t->t);
+        t->base = seer_family_base(&f->var[t->pvar], t->pcls, &t->t);
+        t->check = (seer_fnv1a(SEER_FNV_OFFSET, &t->row.line, sizeof t->row.line) >> 7) % 5 == 0;
+        y[r] = log(t->row.time_ms / t->base);
+    }
+    standardize(f, rows, n, SEER_NF_CLASS, SEER_NF);
+
+    /* The learned correction, kept only where it measurably helps on rows
+     * it was not fitted on. */
+    if (n >= 40) {
+        int nf = 0;
+        for (int r = 0; r < n; r++) if (!rows[r]->check) { sub[nf] = rows[r]; y[nf] = log(rows[r]->row.time_ms / rows[r]->base); nf++; }
+        f->svr = svm_fit(f, sub, y, nf, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05);
+        double before = mape_of(rows, n, 1, f, 0), after = mape_of(rows, n, 1, f, 1);
+        seer_svm_free(f->svr);
+        f->svr = NULL;
+        if (after < 0.98 * before) {
+            for (int r = 0; r < n; r++) y[r] = log(rows[r]->row.time_ms / rows[r]->base);
+            f->svr = svm_fit(f, rows, y, n, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05);
+        }
+    }
+    free(y);
+    free(sub);
+    return SEER_STATUS_SUCCESS;
+}
+
+/* ---- reading ------------------------------------------------------- */
+
+static int is_kernel_trace(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    char line[4096];
+    int r = fgets(line, sizeof line, fp) && strstr(line, "call_id") && strstr(line, "kernel_index");
+    fclose(fp);
+    return r;
+}
+
+/* Kernel traces become layer rows: one per call, time summed, the
+ * longest kernel as the main one. */
+static seer_status_t read_trace(seer_handle_t h, const char *path, seer_conv_row_t **out, size_t *nout)
+{
+    seer_kernel_row_t *k;
+    size_t nk;
+    seer_status_t st = seer_kernel_csv_read(h, path, &k, &nk);
+    if (st) return st;
+    seer_conv_row_t *rows = calloc(nk ? nk : 1, sizeof *rows);
+    if (!rows) { free(k); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "trace rows"); }
+    size_t n = 0;
+    double longest = 0;
+    for (size_t i = 0; i < nk; i++) {
+        if (i == 0 || k[i].call_id != k[i - 1].call_id) {
+            rows[n++] = k[i].conv;
+            rows[n - 1].time_ms = 0;
+            rows[n - 1].n_kernels = 0;
+            longest = -1;
+        }
+        seer_conv_row_t *r = &rows[n - 1];
+        r->time_ms += k[i].conv.time_ms;
+        r->n_kernels++;
+        if (k[i].conv.time_ms > longest) {
+            longest = k[i].conv.time_ms;
+            seer_strlcpy(r->main_kernel, k[i].kernel_name, sizeof r->main_kernel);
+            memcpy(r->grid, k[i].conv.grid, sizeof r->grid);
+            memcpy(r->block, k[i].conv.block, sizeof r->block);
+        }
+    }
+    free(k);
+    *out = rows;
+    *nout = n;
+    return SEER_STATUS_SUCCESS;
+}
+
+static int same_gpu(const char *a, const seer_gpu_info_t *g)
+{
+    const seer_gpu_info_t *x = seer_gpu_lookup(a);
+    return x && !strcmp(x->id, g->id);
+}
+
+seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const *paths, int n_paths,
+                         int holdout_test, seer_model_t *out)
+{
+    if (!gpu_id || !paths || n_paths < 1 || !out)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: gpu_id, paths and model are required");
+    const seer_gpu_info_t *g = seer_gpu_lookup(gpu_id);
+    if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
+    struct seer_model *m = calloc(1, sizeof *m);
+    if (!m) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
+    seer_strlcpy(m->gpu_id, g->id, sizeof m->gpu_id);
+    m->gpu = *g;
+    m->lib_version = SEER_VERSION_NUMBER;
+    svm_set_print_string_function(quiet);
+
+    trow_t *all = NULL;
+    size_t nall = 0, skipped = 0;
+    seer_status_t st = SEER_STATUS_SUCCESS;
+    char prov[512];
+    int pn = snprintf(prov, sizeof prov, "libseer %s; %s; data:", SEER_VERSION_STRING,
+                      holdout_test ? "20%% test split held out" : "all rows");
+    for (int p = 0; p < n_paths && !st; p++) {
+        seer_conv_row_t *rows = NULL;
+        size_t nr = 0;
+        st = is_kernel_trace(paths[p]) ? read_trace(h, paths[p], &rows, &nr)
+                                       : seer_conv_csv_read(h, paths[p], &rows, &nr);
+        if (st) break;
+        trow_t *grown = realloc(all, (nall + nr + 1) * sizeof *all);
+        if (!grown) { free(rows); st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "training rows"); break; }
+        all = grown;
+        size_t used = 0;
+        char src[64] = "";
+        for (size_t i = 0; i < nr; i++) {
+            const seer_conv_row_t *r = &rows[i];
+            if (!same_gpu(r->gpu, g) || r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) { skipped++; continue; }
+            trow_t *t = &all[nall];
+            memset(t, 0, sizeof *t);
+            t->row = *r;
+            if (seer_conv_init(NULL, &t->cv, r->dtype, r->layout, r->n, r->c, r->h, r->w, r->k, r->r,
+                               r->s, r->pad_h, r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w,
+                               r->groups)) { skipped++; continue; }
+            if (holdout_test && seer_conv_in_test_split(&t->cv)) { skipped++; continue; }
+            /* An empty algo (cuDNN chose) trains the pseudo-family -1,
+             * costed with the structure of the direction's plain GEMM. */
+            int algo = r->algo == SEER_ALGO_NONE ? 0 : r->algo;
+            if (seer_model_kernels(NULL, m, &t->cv, r->dir, algo, &t->t)) { skipped++; continue; }
+            if (!src[0]) {
+                seer_strlcpy(src, r->source, sizeof src);
+                char *colon = strchr(src, ':');
+                if (colon) *colon = 0;
+            }
+            nall++;
+            used++;
+        }
+        free(rows);
+        const char *base = strrchr(paths[p], '/');
+        if (pn < (int)sizeof prov)
+            pn += snprintf(prov + pn, sizeof prov - (size_t)pn, " %s (%zu rows, %s)", base ? base + 1 : paths[p],
+                           used, src[0] ? src : "no source");
+    }
+    seer_strlcpy(m->provenance, prov, sizeof m->provenance);
+    if (!st && nall == 0)
+        st = seer_error(h, SEER_STATUS_NO_DATA, "no usable rows for GPU %s (%zu skipped)", g->id, skipped);
+
+    /* Families in a fixed order: direction, algo, math. */
+    trow_t **fr = st ? NULL : malloc(nall * sizeof *fr);
+    if (!st && !fr) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
+    for (int dir = 0; dir < 3 && !st; dir++)
+        for (int algo = -1; algo < 8 && !st; algo++)
+            for (int math = 0; math < 2 && !st; math++) {
+                int n = 0;
+                for (size_t i = 0; i < nall; i++)
+                    if ((int)all[i].row.dir == dir && all[i].row.algo == algo &&
+                        seer_dtype_math(all[i].row.dtype) == math)
+                        fr[n++] = &all[i];
+                if (n < MIN_FAMILY_ROWS) continue;
+                seer_family_t *nf = realloc(m->fam, (size_t)(m->nfam + 1) * sizeof *nf);
+                if (!nf) { st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "families"); break; }
+                m->fam = nf;
+                seer_family_t *f = &m->fam[m->nfam++];
+                memset(f, 0, sizeof *f);
+                f->dir = dir;
+                f->algo = algo;
+                f->math = math;
+                st = train_family(m, f, fr, n);
+                if (st) seer_error(h, st, "training family %s %s", seer_direction_name(dir),
+                                   algo < 0 ? "(cuDNN's choice)" : seer_algo_name(dir, algo));
+                m->n_rows += n;
+            }
+    if (!st && m->nfam == 0)
+        st = seer_error(h, SEER_STATUS_NO_DATA, "GPU %s: %zu rows, but no family has %d rows",
+                        g->id, nall, MIN_FAMILY_ROWS);
+
+    /* The generic kernel formula (seer_predict_kernel): per class, a fit of
+     * the main-kernel terms over every row of that class. */
+    if (!st) {
+        for (int c = 0; c < 3; c++) {
+            int n = 0;
+            for (size_t i = 0; i < nall; i++) if (all[i].cls == c) fr[n++] = &all[i];
+            if (n < MIN_CLASS_ROWS) {
+                n = 0;
+                for (size_t i = 0; i < nall; i++) fr[n++] = &all[i];
+            }
+            for (int i = 0; i < n; i++) fr[i]->t.x[3] = 0; /* no helpers in a single kernel */
+            fit_rel(fr, n, m->kcoef[c]);
+        }
+    }
+    free(fr);
+    free(all);
+    if (st) { seer_model_free(m); return st; }
+    /* Round-trip through the file format: a trained model is exactly what
+     * loading its file gives back, and gets its checksum. */
+    unsigned char *buf;
+    size_t size;
+    if (!seer_model_serialize(m, &buf, &size)) { seer_model_free(m); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model"); }
+    seer_model_free(m);
+    st = seer_model_load_buffer(h, buf, size, out);
+    free(buf);
+    return st;
+}
