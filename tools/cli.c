@@ -1,0 +1,371 @@
+/* Shared helpers of the seer CLI (see cli.h). */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include "cli.h"
+#include "gpu.h"
+
+#ifndef SEER_PREFIX
+#define SEER_PREFIX "/usr/local"
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+/* ------------------------------------------------------------------ */
+
+static void vmsg(const char *cmd, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "seer%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(cmd, fmt, ap);
+    va_end(ap);
+    return CLI_USAGE;
+}
+
+int cli_fail(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(cmd, fmt, ap);
+    va_end(ap);
+    return CLI_FAIL;
+}
+
+int cli_lib_error(seer_handle_t h, seer_status_t st)
+{
+    const char *msg = h ? seer_get_last_error(h) : "";
+    if (msg && *msg)
+        fprintf(stderr, "seer: %s: %s\n", seer_status_string(st), msg);
+    else
+        fprintf(stderr, "seer: %s\n", seer_status_string(st));
+    return CLI_FAIL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Option parsing                                                      */
+/* ------------------------------------------------------------------ */
+
+static int is_option(const char *s) { return s[0] == '-' && s[1] != '\0'; }
+
+void cli_args_init(cli_args_t *a, const char *cmd, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    a->cmd = cmd;
+    a->argc = argc;
+    a->argv = argv;
+}
+
+int cli_next(cli_args_t *a)
+{
+    static char name[64];
+    a->opt = a->inline_val = a->pos = NULL;
+    if (a->i >= a->argc) return 0;
+    const char *s = a->argv[a->i++];
+    if (!is_option(s)) {
+        a->pos = s;
+        return 1;
+    }
+    const char *eq = strchr(s, '=');
+    if (eq && (size_t)(eq - s) < sizeof name) {
+        memcpy(name, s, (size_t)(eq - s));
+        name[eq - s] = '\0';
+        a->opt = name;
+        a->inline_val = eq + 1;
+    } else {
+        a->opt = s;
+    }
+    return 1;
+}
+
+int cli_is(const cli_args_t *a, const char *name)
+{
+    return a->opt && strcmp(a->opt, name) == 0;
+}
+
+const char *cli_value(cli_args_t *a)
+{
+    if (a->inline_val) return a->inline_val;
+    /* A value may look like an option only if it is a negative number,
+     * so `--pad -1` reaches the shape check instead of "missing value". */
+    if (a->i < a->argc) {
+        const char *v = a->argv[a->i];
+        if (!is_option(v) || (v[0] == '-' && v[1] >= '0' && v[1] <= '9')) {
+            a->i++;
+            return v;
+        }
+    }
+    cli_usage_error(a->cmd, "option %s needs a value", a->opt);
+    return NULL;
+}
+
+int cli_flag(cli_args_t *a)
+{
+    if (a->inline_val) {
+        cli_usage_error(a->cmd, "option %s takes no value", a->opt);
+        return 0;
+    }
+    return 1;
+}
+
+int cli_int(cli_args_t *a, long lo, long hi, int *out)
+{
+    const char *v = cli_value(a);
+    if (!v) return 0;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || errno || x < lo || x > hi) {
+        cli_usage_error(a->cmd, "option %s: expected an integer in [%ld, %ld], got '%s'", a->opt,
+                        lo, hi, v);
+        return 0;
+    }
+    *out = (int)x;
+    return 1;
+}
+
+int cli_choice(cli_args_t *a, const char *const *choices)
+{
+    const char *v = cli_value(a);
+    if (!v) return -1;
+    for (int i = 0; choices[i]; i++)
+        if (strcmp(v, choices[i]) == 0) return i;
+    char list[256] = "";
+    for (int i = 0; choices[i]; i++) {
+        if (i) strncat(list, "|", sizeof list - strlen(list) - 1);
+        strncat(list, choices[i], sizeof list - strlen(list) - 1);
+    }
+    cli_usage_error(a->cmd, "option %s: expected %s, got '%s'", a->opt, list, v);
+    return -1;
+}
+
+static int push(const char ***list, int *n, const char *v)
+{
+    const char **nl = realloc(*list, (size_t)(*n + 1) * sizeof *nl);
+    if (!nl) return 0;
+    nl[(*n)++] = v;
+    *list = nl;
+    return 1;
+}
+
+int cli_values(cli_args_t *a, const char ***list, int *n)
+{
+    const char *v = cli_value(a);
+    if (!v) return 0;
+    if (!push(list, n, v)) goto oom;
+    if (a->inline_val) return 1;
+    while (a->i < a->argc && !is_option(a->argv[a->i]))
+        if (!push(list, n, a->argv[a->i++])) goto oom;
+    return 1;
+oom:
+    cli_fail(a->cmd, "out of memory");
+    return 0;
+}
+
+int cli_unknown(const cli_args_t *a)
+{
+    if (a->pos) return cli_usage_error(a->cmd, "unexpected argument '%s' (see seer %s --help)", a->pos, a->cmd);
+    return cli_usage_error(a->cmd, "unknown option %s (see seer %s --help)", a->opt, a->cmd);
+}
+
+/* ------------------------------------------------------------------ */
+/* Output escaping                                                     */
+/* ------------------------------------------------------------------ */
+
+void cli_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        default:
+            if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+            else fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+void cli_json_num(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, "%.6g", v);
+    else fputs("null", f);
+}
+
+void cli_csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Models                                                              */
+/* ------------------------------------------------------------------ */
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *cli_models_dir(const char *dir_opt)
+{
+    if (dir_opt && *dir_opt) return dir_opt;
+    const char *env = getenv("SEER_MODELS");
+    if (env && *env) return env;
+    if (is_dir("models")) return "models";
+    return SEER_PREFIX "/share/seer/models";
+}
+
+const char *cli_model_path(const char *cmd, const char *model_opt, const char *gpu_opt,
+                           const char *models_opt)
+{
+    static char path[4096];
+    if (model_opt) return model_opt;
+    if (!gpu_opt) {
+        cli_usage_error(cmd, "give --model FILE or --gpu GPU");
+        return NULL;
+    }
+    seer_gpu_info_t g;
+    if (seer_gpu_find(NULL, gpu_opt, &g) != SEER_STATUS_SUCCESS) {
+        cli_usage_error(cmd, "option --gpu: unknown GPU '%s' (see seer gpus)", gpu_opt);
+        return NULL;
+    }
+    int len = snprintf(path, sizeof path, "%s/%s.seer", cli_models_dir(models_opt), g.id);
+    if (len < 0 || (size_t)len >= sizeof path) {
+        cli_usage_error(cmd, "option --models: directory name too long");
+        return NULL;
+    }
+    return path;
+}
+
+int cli_same_gpu(const char *a, const char *b)
+{
+    const seer_gpu_info_t *ga = seer_gpu_lookup(a), *gb = seer_gpu_lookup(b);
+    if (ga && gb) return ga == gb || strcmp(ga->id, gb->id) == 0;
+    return strcasecmp(a, b) == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Prediction                                                          */
+/* ------------------------------------------------------------------ */
+
+int cli_algo_count(seer_direction_t dir)
+{
+    switch (dir) {
+    case SEER_DIR_FWD: return SEER_FWD_ALGO_COUNT;
+    case SEER_DIR_BWD_DATA: return SEER_BWD_DATA_ALGO_COUNT;
+    case SEER_DIR_BWD_FILTER: return SEER_BWD_FILTER_ALGO_COUNT;
+    }
+    return 0;
+}
+
+int cli_soft_failure(seer_status_t st)
+{
+    return st == SEER_STATUS_UNSUPPORTED || st == SEER_STATUS_NOT_CALIBRATED;
+}
+
+/* The main kernel: the one with role MAIN, else the longest. */
+static int main_kernel(const seer_kernel_pred_t *k, int n)
+{
+    int best = -1;
+    for (int i = 0; i < n; i++)
+        if (k[i].role == SEER_ROLE_MAIN) return i;
+    for (int i = 0; i < n; i++)
+        if (best < 0 || k[i].time_ms > k[best].time_ms) best = i;
+    return best;
+}
+
+seer_status_t cli_predict(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
+                          seer_direction_t dir, int algo, int want_kernels, cli_pred_t *p)
+{
+    /* The class needs the kernels even when the caller does not. */
+    int cap = 16, nk = 0;
+    double t = 0;
+    seer_kernel_pred_t *k = NULL;
+    seer_status_t st;
+    for (;;) {
+        seer_kernel_pred_t *nkp = realloc(k, (size_t)cap * sizeof *k);
+        if (!nkp) {
+            free(k);
+            return SEER_STATUS_ALLOC_FAILED;
+        }
+        k = nkp;
+        st = seer_predict_conv(h, m, d, dir, algo, &t, k, cap, &nk);
+        if (st != SEER_STATUS_BUFFER_TOO_SMALL || nk <= cap || nk > 4096) break;
+        cap = nk;
+    }
+    if (st != SEER_STATUS_SUCCESS) {
+        free(k);
+        return st;
+    }
+    p->algo = algo;
+    p->time_ms = t;
+    p->n_kernels = nk;
+    int mk = main_kernel(k, nk);
+    p->cls = mk >= 0 ? k[mk].cls : (seer_class_t)-1;
+    if (want_kernels) {
+        p->kernels = k;
+    } else {
+        p->kernels = NULL;
+        free(k);
+    }
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
+                                  seer_direction_t dir, int want_kernels, cli_pred_t *p)
+{
+    int found = 0, uncal = 0;
+    cli_pred_t best = {0};
+    for (int a = 0; a < cli_algo_count(dir); a++) {
+        cli_pred_t q = {0};
+        seer_status_t st = cli_predict(h, m, d, dir, a, want_kernels, &q);
+        if (st == SEER_STATUS_NOT_CALIBRATED) uncal = 1;
+        if (cli_soft_failure(st)) continue;
+        if (st != SEER_STATUS_SUCCESS) {
+            free(best.kernels);
+            return st;
+        }
+        if (!found || q.time_ms < best.time_ms) {
+            free(best.kernels);
+            best = q;
+            found = 1;
+        } else {
+            free(q.kernels);
+        }
+    }
+    if (!found) return uncal ? SEER_STATUS_NOT_CALIBRATED : SEER_STATUS_UNSUPPORTED;
+    *p = best;
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *r, seer_conv_desc_t d)
+{
+    return seer_conv_desc_set(h, d, r->dtype, r->layout, r->n, r->c, r->h, r->w, r->k, r->r, r->s,
+                              r->pad_h, r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w,
+                              r->groups);
+}

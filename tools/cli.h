@@ -1,0 +1,105 @@
+/* Shared pieces of the seer command-line tool: option parsing, error
+ * reporting with the CLI's exit codes, output escaping, model lookup and
+ * the "predict one convolution, every algorithm if need be" helper used by
+ * `seer predict` and `seer eval`. */
+#ifndef SEER_CLI_H
+#define SEER_CLI_H
+#include <stdio.h>
+#include "seer.h"
+#include "csv.h"
+
+/* Exit codes of every subcommand. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* ---- option parsing ----
+ * Options are GNU-style long options: `--name value` or `--name=value`.
+ * Anything not starting with "--" is a positional argument. */
+typedef struct {
+    const char *cmd;            /* "predict", for messages */
+    int argc;
+    char **argv;
+    int i;                      /* next argv index */
+    const char *opt;            /* current option ("--n"), NULL for a positional */
+    const char *inline_val;     /* text after '=' in --name=value, or NULL */
+    const char *pos;            /* current positional argument */
+} cli_args_t;
+
+void cli_args_init(cli_args_t *a, const char *cmd, int argc, char **argv);
+/* 1 with a->opt or a->pos set, 0 at the end. */
+int cli_next(cli_args_t *a);
+/* Is the current option `name`? */
+int cli_is(const cli_args_t *a, const char *name);
+/* The option's value; NULL (after printing a usage error) if missing. */
+const char *cli_value(cli_args_t *a);
+/* A flag: 1 if fine, 0 (after a usage error) if it was given a value. */
+int cli_flag(cli_args_t *a);
+/* Integer value of the current option within [lo, hi]: 1 ok, 0 after a
+ * usage error. */
+int cli_int(cli_args_t *a, long lo, long hi, int *out);
+/* The value, which must be one of the NULL-terminated choices: index, or
+ * -1 after a usage error. */
+int cli_choice(cli_args_t *a, const char *const *choices);
+/* Every value of a multi-value option (`--data A B C` or repeated
+ * `--data A --data B`), appended to *list.  1 ok, 0 after an error. */
+int cli_values(cli_args_t *a, const char ***list, int *n);
+/* "seer CMD: unknown option --x" and CLI_USAGE. */
+int cli_unknown(const cli_args_t *a);
+
+/* Print "seer CMD: message" to stderr; return CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print "seer: <status string>: <last error>" to stderr; return CLI_FAIL. */
+int cli_lib_error(seer_handle_t h, seer_status_t st);
+/* Print "seer CMD: message" to stderr; return CLI_FAIL. */
+int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- output ---- */
+void cli_json_str(FILE *f, const char *s);     /* quoted, escaped */
+void cli_json_num(FILE *f, double v);          /* null when not finite */
+void cli_csv_field(FILE *f, const char *s);    /* quoted only when needed */
+
+/* ---- models ----
+ * Directory of the shipped models: dir_opt, else $SEER_MODELS, else
+ * ./models if it exists, else SEER_PREFIX/share/seer/models. */
+const char *cli_models_dir(const char *dir_opt);
+/* Path of the model to use: model_opt if given, else DIR/<gpu>.seer where
+ * gpu_opt is resolved through the GPU table (aliases allowed).  Writes a
+ * usage error and returns NULL when neither is given or the GPU is
+ * unknown.  The result is static storage or model_opt. */
+const char *cli_model_path(const char *cmd, const char *model_opt, const char *gpu_opt,
+                           const char *models_opt);
+/* 1 if the GPU ids name the same table entry (aliases resolved). */
+int cli_same_gpu(const char *a, const char *b);
+
+/* ---- prediction ---- */
+typedef struct {
+    int algo;                   /* algorithm predicted with */
+    double time_ms;
+    seer_class_t cls;           /* class of the main kernel */
+    int n_kernels;
+    seer_kernel_pred_t *kernels;/* malloc'ed when asked for, else NULL */
+} cli_pred_t;
+
+/* Number of algorithms of a direction. */
+int cli_algo_count(seer_direction_t dir);
+/* Predict with one algorithm.  Fills p (kernels only if want_kernels) and
+ * returns the library status; p->kernels must be freed by the caller. */
+seer_status_t cli_predict(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
+                          seer_direction_t dir, int algo, int want_kernels, cli_pred_t *p);
+/* Predict every algorithm and keep the fastest that succeeds.  Returns
+ * SUCCESS, the status of the failures when every algorithm was
+ * UNSUPPORTED or NOT_CALIBRATED (NOT_CALIBRATED if any was), or the first
+ * other error. */
+seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
+                                  seer_direction_t dir, int want_kernels, cli_pred_t *p);
+/* Is this a per-algorithm failure to list rather than a hard error? */
+int cli_soft_failure(seer_status_t st);
+/* Build a descriptor from a CSV row's shape, dtype and layout only. */
+seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *row, seer_conv_desc_t d);
+
+/* ---- subcommands ---- */
+int cli_eval(int argc, char **argv);
+/* Log-log scatter of predicted vs measured times (tools/svg.c).  keys[i]
+ * is the legend group of point i.  Returns 0, or -1 with errno set. */
+int cli_svg_scatter(const char *path, const char *title, const double *meas, const double *pred,
+                    const char *const *keys, int n);
+#endif

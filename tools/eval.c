@@ -1,0 +1,443 @@
+/* seer eval: score a model against measured conv timings.
+ *
+ * The prediction of a row is made from its shape, dtype, layout,
+ * direction and algo only; time_ms is read to score it and nothing else
+ * of the measurement (source, main_kernel, grid, block, kernels) reaches
+ * the model.  A roofline scaled by one fitted constant is reported beside
+ * it so the numbers have a baseline. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+typedef struct {
+    double meas, pred, roof;    /* roof: NAN when the roofline is unavailable */
+    const char *file;
+    int dir, algo_rank, cls_rank;
+    char algo_key[48];
+} point_t;
+
+typedef struct {
+    int n;
+    double mape, rmspe, median, p90;
+} metrics_t;
+
+typedef struct {
+    int rank;
+    char key[48];
+    metrics_t m;
+} group_t;
+
+static void usage_eval(FILE *f)
+{
+    fprintf(f,
+            "usage: seer eval (--model FILE | --gpu GPU [--models DIR]) --data CSV...\n"
+            "                 [--source PREFIX] [--split test|train|all] [--given-launch]\n"
+            "                 [--format text|json] [--plot FILE.svg]\n"
+            "\n"
+            "Predict every measured row of the model's GPU in conv timing CSV v1\n"
+            "files from its shape and algorithm alone and compare with time_ms.\n"
+            "  --data CSV...    one or more files (or repeat --data)\n"
+            "  --source PREFIX  only rows whose source starts with PREFIX\n"
+            "  --split S        test: only rows in the 20%% held-out test split\n"
+            "                   (seer_conv_in_test_split), train: the others,\n"
+            "                   all (default)\n"
+            "  --given-launch   use the measured launch columns (not supported by\n"
+            "                   the current model API: reported as such)\n"
+            "  --format F       text (default) or json\n"
+            "  --plot FILE.svg  log-log scatter of predicted vs measured times\n"
+            "Rows with algo MIXED/UNKNOWN or without time_ms are skipped; rows with\n"
+            "an empty algo use the fastest predicted algorithm.  Metrics are\n"
+            "fractions: ape = |pred - meas| / meas; MAPE = mean ape, RMSPE = root\n"
+            "mean square ape, p90 by nearest rank.  baseline_roofline scales the\n"
+            "datasheet roofline by exp(median(log(meas / roofline))).\n");
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median of a sorted array. */
+static double median_sorted(const double *v, int n)
+{
+    if (n <= 0) return NAN;
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Metrics of the absolute percentage errors ape[0..n-1] (reordered). */
+static void metrics(double *ape, int n, metrics_t *m)
+{
+    m->n = n;
+    if (n == 0) {
+        m->mape = m->rmspe = m->median = m->p90 = NAN;
+        return;
+    }
+    double s = 0, s2 = 0;
+    for (int i = 0; i < n; i++) {
+        s += ape[i];
+        s2 += ape[i] * ape[i];
+    }
+    qsort(ape, (size_t)n, sizeof *ape, cmp_dbl);
+    m->mape = s / n;
+    m->rmspe = sqrt(s2 / n);
+    m->median = median_sorted(ape, n);
+    int rank = (int)ceil(0.9 * n); /* nearest rank */
+    m->p90 = ape[(rank < 1 ? 1 : rank) - 1];
+}
+
+static double ape_of(double pred, double meas) { return fabs(pred - meas) / meas; }
+
+/* Group the points by an integer rank (which also orders the groups). */
+enum { BY_DIR, BY_ALGO, BY_CLASS };
+
+static int point_rank(const point_t *p, int by)
+{
+    return by == BY_DIR ? p->dir : by == BY_ALGO ? p->algo_rank : p->cls_rank;
+}
+
+static void point_key(const point_t *p, int by, char *key, size_t size)
+{
+    if (by == BY_DIR) snprintf(key, size, "%s", seer_direction_name((seer_direction_t)p->dir));
+    else if (by == BY_ALGO) snprintf(key, size, "%s", p->algo_key);
+    else if (p->cls_rank < 3) snprintf(key, size, "%s", seer_class_name((seer_class_t)p->cls_rank));
+    else snprintf(key, size, "unknown");
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Groups of `by` into *out (malloc'ed); returns the count or -1. */
+static int make_groups(const point_t *pts, int n, int by, double *scratch, group_t **out)
+{
+    int *ranks = malloc((size_t)(n ? n : 1) * sizeof *ranks);
+    group_t *g = malloc((size_t)(n ? n : 1) * sizeof *g);
+    int ng = 0;
+    if (!ranks || !g) {
+        free(ranks);
+        free(g);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) ranks[i] = point_rank(&pts[i], by);
+    qsort(ranks, (size_t)n, sizeof *ranks, cmp_int);
+    for (int i = 0; i < n; i++) {
+        if (i && ranks[i] == ranks[i - 1]) continue;
+        int m = 0, first = -1;
+        for (int j = 0; j < n; j++)
+            if (point_rank(&pts[j], by) == ranks[i]) {
+                if (first < 0) first = j;
+                scratch[m++] = ape_of(pts[j].pred, pts[j].meas);
+            }
+        g[ng].rank = ranks[i];
+        point_key(&pts[first], by, g[ng].key, sizeof g[ng].key);
+        metrics(scratch, m, &g[ng].m);
+        ng++;
+    }
+    free(ranks);
+    *out = g;
+    return ng;
+}
+
+static void json_metrics(const metrics_t *m)
+{
+    printf("\"n\": %d, \"mape\": ", m->n);
+    cli_json_num(stdout, m->mape);
+    printf(", \"rmspe\": ");
+    cli_json_num(stdout, m->rmspe);
+    printf(", \"median_ape\": ");
+    cli_json_num(stdout, m->median);
+    printf(", \"p90_ape\": ");
+    cli_json_num(stdout, m->p90);
+}
+
+static void json_groups(const char *name, const group_t *g, int n, int last)
+{
+    printf("  \"%s\": [", name);
+    for (int i = 0; i < n; i++) {
+        printf("%s\n    {\"key\": ", i ? "," : "");
+        cli_json_str(stdout, g[i].key);
+        printf(", ");
+        json_metrics(&g[i].m);
+        printf("}");
+    }
+    printf("]%s\n", last ? "" : ",");
+}
+
+static void text_row(const char *key, int w, const metrics_t *m)
+{
+    printf("%-*s %6d %8.1f %8.1f %8.1f %8.1f\n", w, key, m->n, 100 * m->mape, 100 * m->rmspe,
+           100 * m->median, 100 * m->p90);
+}
+
+static void text_groups(const char *title, const group_t *g, int n)
+{
+    int w = 8;
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(g[i].key) > w) w = (int)strlen(g[i].key);
+    printf("\nby %s\n%-*s %6s %8s %8s %8s %8s\n", title, w, "key", "n", "MAPE %", "RMSPE %",
+           "median %", "p90 %");
+    for (int i = 0; i < n; i++) text_row(g[i].key, w, &g[i].m);
+}
+
+#define MAX_FAIL_LIST 10
+
+int cli_eval(int argc, char **argv)
+{
+    static const char *const splits[] = {"all", "test", "train", NULL};
+    static const char *const formats[] = {"text", "json", NULL};
+    cli_args_t a;
+    const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL, *source = NULL;
+    const char *plot = NULL;
+    const char **data = NULL;
+    int n_data = 0, split = 0, json = 0, given_launch = 0, rc = CLI_USAGE;
+
+    seer_handle_t h = NULL;
+    seer_model_t model = NULL;
+    seer_conv_desc_t d = NULL;
+    seer_conv_row_t **rows = NULL;
+    size_t *nrows = NULL;
+    point_t *pts = NULL;
+    double *scratch = NULL;
+    group_t *groups[3] = {NULL, NULL, NULL};
+    int ngroups[3] = {0, 0, 0};
+    const char **plot_keys = NULL;
+    double *plot_meas = NULL, *plot_pred = NULL;
+    char fail_list[MAX_FAIL_LIST][256];
+    seer_status_t st;
+
+    cli_args_init(&a, "eval", argc, argv);
+    while (cli_next(&a)) {
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
+            usage_eval(stdout);
+            rc = CLI_OK;
+            goto out;
+        } else if (cli_is(&a, "--model")) {
+            if (!(model_opt = cli_value(&a))) goto out;
+        } else if (cli_is(&a, "--gpu")) {
+            if (!(gpu_opt = cli_value(&a))) goto out;
+        } else if (cli_is(&a, "--models")) {
+            if (!(models_opt = cli_value(&a))) goto out;
+        } else if (cli_is(&a, "--data")) {
+            if (!cli_values(&a, &data, &n_data)) goto out;
+        } else if (cli_is(&a, "--source")) {
+            if (!(source = cli_value(&a))) goto out;
+        } else if (cli_is(&a, "--split")) {
+            if ((split = cli_choice(&a, splits)) < 0) goto out;
+        } else if (cli_is(&a, "--format")) {
+            int f = cli_choice(&a, formats);
+            if (f < 0) goto out;
+            json = f == 1;
+        } else if (cli_is(&a, "--plot")) {
+            if (!(plot = cli_value(&a))) goto out;
+        } else if (cli_is(&a, "--given-launch")) {
+            if (!cli_flag(&a)) goto out;
+            given_launch = 1;
+        } else {
+            rc = cli_unknown(&a);
+            goto out;
+        }
+    }
+    if (!n_data) {
+        rc = cli_usage_error("eval", "option --data is required");
+        goto out;
+    }
+    const char *model_path = cli_model_path("eval", model_opt, gpu_opt, models_opt);
+    if (!model_path) goto out;
+
+    if ((st = seer_create(&h))) {
+        rc = cli_lib_error(NULL, st);
+        goto out;
+    }
+    /* Data first: a malformed file is reported whatever the model. */
+    rows = calloc((size_t)n_data, sizeof *rows);
+    nrows = calloc((size_t)n_data, sizeof *nrows);
+    if (!rows || !nrows) goto oom;
+    size_t total = 0;
+    for (int f = 0; f < n_data; f++) {
+        if ((st = seer_conv_csv_read(h, data[f], &rows[f], &nrows[f]))) goto lib_error;
+        total += nrows[f];
+    }
+    seer_model_info_t info;
+    seer_gpu_info_t gpu;
+    if ((st = seer_model_load(h, model_path, &model)) || (st = seer_model_get_info(model, &info)) ||
+        (st = seer_model_get_gpu(model, &gpu)) || (st = seer_conv_desc_create(&d)))
+        goto lib_error;
+    if (gpu_opt && model_opt && !cli_same_gpu(gpu_opt, info.gpu_id)) {
+        rc = cli_usage_error("eval", "option --gpu: %s does not match the model's GPU %s", gpu_opt,
+                             info.gpu_id);
+        goto out;
+    }
+
+    pts = malloc((total ? total : 1) * sizeof *pts);
+    scratch = malloc((total ? total : 1) * sizeof *scratch);
+    if (!pts || !scratch) goto oom;
+    int n = 0;
+    long skipped = 0, failed = 0;
+    size_t src_len = source ? strlen(source) : 0;
+    for (int f = 0; f < n_data; f++)
+        for (size_t i = 0; i < nrows[f]; i++) {
+            const seer_conv_row_t *r = &rows[f][i];
+            if (!cli_same_gpu(r->gpu, info.gpu_id)) continue;
+            if (source && strncmp(r->source, source, src_len) != 0) continue;
+            if ((st = cli_desc_from_row(h, r, d))) goto lib_error;
+            if (split && seer_conv_in_test_split(d) != (split == 1)) continue;
+            if (r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) {
+                skipped++;
+                continue;
+            }
+            cli_pred_t p = {0};
+            if (r->algo >= 0) st = cli_predict(h, model, d, r->dir, r->algo, 0, &p);
+            else st = cli_predict_fastest(h, model, d, r->dir, 0, &p);
+            if (cli_soft_failure(st) || (st == SEER_STATUS_SUCCESS && !isfinite(p.time_ms))) {
+                if (failed < MAX_FAIL_LIST)
+                    snprintf(fail_list[failed], sizeof fail_list[0], "%s:%ld: %s %s: %s", data[f],
+                             r->line, seer_direction_name(r->dir),
+                             r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "(every algorithm)",
+                             st ? seer_status_string(st) : "non-finite prediction");
+                failed++;
+                continue;
+            }
+            if (st) goto lib_error;
+            point_t *pt = &pts[n++];
+            pt->meas = r->time_ms;
+            pt->pred = p.time_ms;
+            pt->file = data[f];
+            pt->dir = (int)r->dir;
+            pt->cls_rank = (int)p.cls >= 0 && (int)p.cls < 3 ? (int)p.cls : 3;
+            pt->algo_rank = pt->dir * 100 + (r->algo >= 0 ? r->algo : 99);
+            snprintf(pt->algo_key, sizeof pt->algo_key, "%s/%s", seer_direction_name(r->dir),
+                     r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "auto");
+            double roof;
+            pt->roof = seer_roofline_conv(h, &gpu, d, r->dir, &roof) == SEER_STATUS_SUCCESS &&
+                               roof > 0 && isfinite(roof)
+                           ? roof
+                           : NAN;
+        }
+
+    /* Overall metrics, roofline baseline, groups. */
+    metrics_t all, base;
+    for (int i = 0; i < n; i++) scratch[i] = ape_of(pts[i].pred, pts[i].meas);
+    metrics(scratch, n, &all);
+    int nb = 0;
+    for (int i = 0; i < n; i++)
+        if (!isnan(pts[i].roof)) scratch[nb++] = log(pts[i].meas / pts[i].roof);
+    qsort(scratch, (size_t)nb, sizeof *scratch, cmp_dbl);
+    double scale = nb ? exp(median_sorted(scratch, nb)) : NAN;
+    nb = 0;
+    for (int i = 0; i < n; i++)
+        if (!isnan(pts[i].roof)) scratch[nb++] = ape_of(pts[i].roof * scale, pts[i].meas);
+    metrics(scratch, nb, &base);
+    for (int by = 0; by < 3; by++)
+        if ((ngroups[by] = make_groups(pts, n, by, scratch, &groups[by])) < 0) goto oom;
+
+    static const char *const split_names[] = {"all", "test", "train"};
+    const char *given = "not supported by this model";
+    if (json) {
+        printf("{\"gpu\": ");
+        cli_json_str(stdout, info.gpu_id);
+        printf(", \"model\": ");
+        cli_json_str(stdout, model_path);
+        printf(", \"split\": \"%s\", \"source\": ", split_names[split]);
+        if (source) cli_json_str(stdout, source);
+        else printf("null");
+        printf(", \"data\": [");
+        for (int f = 0; f < n_data; f++) {
+            if (f) printf(", ");
+            cli_json_str(stdout, data[f]);
+        }
+        printf("],\n");
+        if (given_launch) printf("  \"given_launch\": \"%s\",\n", given);
+        printf("  \"n\": %d, \"skipped\": %ld, \"failed\": %ld,\n  \"mape\": ", n, skipped, failed);
+        cli_json_num(stdout, all.mape);
+        printf(", \"rmspe\": ");
+        cli_json_num(stdout, all.rmspe);
+        printf(", \"median_ape\": ");
+        cli_json_num(stdout, all.median);
+        printf(", \"p90_ape\": ");
+        cli_json_num(stdout, all.p90);
+        printf(",\n  \"baseline_roofline\": {\"scale\": ");
+        cli_json_num(stdout, scale);
+        printf(", ");
+        json_metrics(&base);
+        printf("},\n");
+        json_groups("by_direction", groups[BY_DIR], ngroups[BY_DIR], 0);
+        json_groups("by_algo", groups[BY_ALGO], ngroups[BY_ALGO], 0);
+        json_groups("by_class", groups[BY_CLASS], ngroups[BY_CLASS], 0);
+        printf("  \"failed_rows\": [");
+        for (long i = 0; i < failed && i < MAX_FAIL_LIST; i++) {
+            printf("%s\n    ", i ? "," : "");
+            cli_json_str(stdout, fail_list[i]);
+        }
+        printf("]\n}\n");
+    } else {
+        printf("model     %s (gpu %s)\n", model_path, info.gpu_id);
+        for (int f = 0; f < n_data; f++) printf("data      %s\n", data[f]);
+        printf("split     %s%s%s\n", split_names[split], source ? ", source " : "",
+               source ? source : "");
+        if (given_launch) printf("given_launch: %s\n", given);
+        printf("rows      %d scored, %ld skipped (algo unknown or no time), %ld failed\n", n,
+               skipped, failed);
+        for (long i = 0; i < failed && i < MAX_FAIL_LIST; i++) printf("  failed: %s\n", fail_list[i]);
+        if (failed > MAX_FAIL_LIST) printf("  ... and %ld more\n", failed - MAX_FAIL_LIST);
+        printf("\n%-22s %6s %8s %8s %8s %8s\n", "", "n", "MAPE %", "RMSPE %", "median %", "p90 %");
+        text_row("seer", 22, &all);
+        char label[64];
+        snprintf(label, sizeof label, "roofline x %.3g", scale);
+        text_row(label, 22, &base);
+        text_groups("direction", groups[BY_DIR], ngroups[BY_DIR]);
+        text_groups("algo", groups[BY_ALGO], ngroups[BY_ALGO]);
+        text_groups("class", groups[BY_CLASS], ngroups[BY_CLASS]);
+    }
+
+    if (plot) {
+        plot_keys = malloc((size_t)(n ? n : 1) * sizeof *plot_keys);
+        plot_meas = malloc((size_t)(n ? n : 1) * sizeof *plot_meas);
+        plot_pred = malloc((size_t)(n ? n : 1) * sizeof *plot_pred);
+        if (!plot_keys || !plot_meas || !plot_pred) goto oom;
+        for (int i = 0; i < n; i++) {
+            plot_keys[i] = pts[i].algo_key;
+            plot_meas[i] = pts[i].meas;
+            plot_pred[i] = pts[i].pred;
+        }
+        char title[160];
+        snprintf(title, sizeof title, "%s: predicted vs measured (n=%d, split %s, MAPE %.1f%%)",
+                 info.gpu_id, n, split_names[split], 100 * all.mape);
+        if (cli_svg_scatter(plot, title, plot_meas, plot_pred, plot_keys, n)) {
+            rc = cli_fail("eval", "cannot write %s: %s", plot, strerror(errno));
+            goto out;
+        }
+    }
+    if (n == 0) {
+        rc = cli_fail("eval", "no rows of GPU %s left to score (%ld skipped, %ld failed)",
+                      info.gpu_id, skipped, failed);
+        goto out;
+    }
+    rc = CLI_OK;
+    goto out;
+oom:
+    rc = cli_fail("eval", "out of memory");
+    goto out;
+lib_error:
+    rc = cli_lib_error(h, st);
+out:
+    if (rows)
+        for (int f = 0; f < n_data; f++) free(rows[f]);
+    free(rows);
+    free(nrows);
+    free(pts);
+    free(scratch);
+    for (int by = 0; by < 3; by++) free(groups[by]);
+    free(plot_keys);
+    free(plot_meas);
+    free(plot_pred);
+    free(data);
+    seer_conv_desc_destroy(d);
+    seer_model_free(model);
+    seer_destroy(h);
+    return rc;
+}

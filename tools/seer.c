@@ -1,0 +1,796 @@
+/* seer - command-line front end of libseer.
+ *
+ *   seer gpus     the GPU table and which GPUs have a model
+ *   seer train    fit a model to measured conv timings
+ *   seer info     what a model file holds
+ *   seer predict  predict one convolution, or every row of a CSV
+ *   seer eval     score a model against measured timings (tools/eval.c)
+ *
+ * Exit codes: 0 ok, 1 library or data error, 2 usage error.  Only this
+ * program prints and exits; the library never does. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cli.h"
+
+static const char *const formats_table_csv_json[] = {"table", "csv", "json", NULL};
+static const char *const formats_table_json[] = {"table", "json", NULL};
+static const char *const formats_csv_json[] = {"csv", "json", NULL};
+
+static void usage_main(FILE *f)
+{
+    fprintf(f,
+            "usage: seer COMMAND [OPTIONS]\n"
+            "\n"
+            "Predict cuDNN convolution times on the CPU (libseer %s).\n"
+            "\n"
+            "commands:\n"
+            "  gpus      list the GPU table and which GPUs have a model\n"
+            "  train     fit a model to conv timing CSV files\n"
+            "  info      show what a model file holds\n"
+            "  predict   predict one convolution, or every row of a CSV\n"
+            "  eval      score a model against measured timings\n"
+            "\n"
+            "`seer COMMAND --help` describes each command.  Exit status: 0 ok,\n"
+            "1 library or data error, 2 usage error.\n",
+            SEER_VERSION_STRING);
+}
+
+/* ------------------------------------------------------------------ */
+/* seer gpus                                                           */
+/* ------------------------------------------------------------------ */
+
+static void usage_gpus(FILE *f)
+{
+    fprintf(f,
+            "usage: seer gpus [--format table|csv|json] [--models DIR]\n"
+            "\n"
+            "List the GPU table (datasheet facts) and whether a model file\n"
+            "DIR/<id>.seer exists for each GPU.  DIR: --models, else $SEER_MODELS,\n"
+            "else ./models if it exists, else PREFIX/share/seer/models.\n");
+}
+
+static int has_model(const char *dir, const char *id)
+{
+    char path[4096];
+    struct stat st;
+    int len = snprintf(path, sizeof path, "%s/%s.seer", dir, id);
+    return len > 0 && (size_t)len < sizeof path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int cmd_gpus(int argc, char **argv)
+{
+    cli_args_t a;
+    int format = 0;
+    const char *models_opt = NULL;
+    cli_args_init(&a, "gpus", argc, argv);
+    while (cli_next(&a)) {
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
+            usage_gpus(stdout);
+            return CLI_OK;
+        } else if (cli_is(&a, "--format")) {
+            if ((format = cli_choice(&a, formats_table_csv_json)) < 0) return CLI_USAGE;
+        } else if (cli_is(&a, "--models")) {
+            if (!(models_opt = cli_value(&a))) return CLI_USAGE;
+        } else {
+            return cli_unknown(&a);
+        }
+    }
+    const char *dir = cli_models_dir(models_opt);
+    int n = 0;
+    seer_status_t st = seer_gpu_count(&n);
+    if (st) return cli_lib_error(NULL, st);
+
+    if (format == 1)
+        printf("id,name,arch,cc,sms,boost_mhz,fp32_tflops,fp16_tflops,bf16_tflops,tf32_tflops,"
+               "dram_gbps,l2_mb,model\n");
+    else if (format == 2)
+        printf("{\"models_dir\": "), cli_json_str(stdout, dir), printf(", \"gpus\": [\n");
+    else
+        printf("%-16s %-28s %-8s %-4s %4s %6s %7s %7s %7s %7s %6s %5s %s\n", "id", "name", "arch",
+               "cc", "SMs", "MHz", "fp32", "fp16", "bf16", "tf32", "GB/s", "L2MB", "model");
+    for (int i = 0; i < n; i++) {
+        seer_gpu_info_t g;
+        if ((st = seer_gpu_get(i, &g))) return cli_lib_error(NULL, st);
+        int model = has_model(dir, g.id);
+        double l2 = g.l2_bytes / (1024.0 * 1024.0);
+        if (format == 1) {
+            cli_csv_field(stdout, g.id);
+            putchar(',');
+            cli_csv_field(stdout, g.name);
+            putchar(',');
+            cli_csv_field(stdout, g.arch);
+            printf(",%d.%d,%d,%g,%g,%g,%g,%g,%g,%g,%s\n", g.cc_major, g.cc_minor, g.sms, g.boost_mhz,
+                   g.fp32_tflops, g.fp16_tflops, g.bf16_tflops, g.tf32_tflops, g.dram_gbps, l2,
+                   model ? "yes" : "no");
+        } else if (format == 2) {
+            printf("  {\"id\": ");
+            cli_json_str(stdout, g.id);
+            printf(", \"name\": ");
+            cli_json_str(stdout, g.name);
+            printf(", \"arch\": ");
+            cli_json_str(stdout, g.arch);
+            printf(", \"cc\": \"%d.%d\", \"sms\": %d, \"boost_mhz\": %g, \"fp32_tflops\": %g, "
+                   "\"fp16_tflops\": %g, \"bf16_tflops\": %g, \"tf32_tflops\": %g, "
+                   "\"dram_gbps\": %g, \"l2_mb\": %g, \"model\": %s}%s\n",
+                   g.cc_major, g.cc_minor, g.sms, g.boost_mhz, g.fp32_tflops, g.fp16_tflops,
+                   g.bf16_tflops, g.tf32_tflops, g.dram_gbps, l2, model ? "true" : "false",
+                   i + 1 < n ? "," : "");
+        } else {
+            printf("%-16s %-28.28s %-8s %d.%-2d %4d %6.0f %7.1f %7.1f %7.1f %7.1f %6.0f %5.1f %s\n",
+                   g.id, g.name, g.arch, g.cc_major, g.cc_minor, g.sms, g.boost_mhz, g.fp32_tflops,
+                   g.fp16_tflops, g.bf16_tflops, g.tf32_tflops, g.dram_gbps, l2,
+                   model ? "yes" : "-");
+        }
+    }
+    if (format == 2) printf("]}\n");
+    else if (format == 0) printf("\nTFLOPS are dense peak rates; models from %s\n", dir);
+    return CLI_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* seer train                                                          */
+/* ------------------------------------------------------------------ */
+
+static void usage_train(FILE *f)
+{
+    fprintf(f,
+            "usage: seer train --gpu GPU --data FILE... --out MODEL [--holdout]\n"
+            "\n"
+            "Fit a model for GPU to conv timing CSV v1 and kernel trace CSV files\n"
+            "(rows of other GPUs are ignored) and write it to MODEL.\n"
+            "  --data FILE...  one or more files (or repeat --data)\n"
+            "  --holdout       leave out the 20%% test split (seer_conv_in_test_split),\n"
+            "                  so `seer eval --split test` scores unseen shapes\n");
+}
+
+static int cmd_train(int argc, char **argv)
+{
+    cli_args_t a;
+    const char *gpu = NULL, *out = NULL;
+    const char **data = NULL;
+    int n_data = 0, holdout = 0, rc = CLI_USAGE;
+    cli_args_init(&a, "train", argc, argv);
+    while (cli_next(&a)) {
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
+            usage_train(stdout);
+            rc = CLI_OK;
+            goto done;
+        } else if (cli_is(&a, "--gpu")) {
+            if (!(gpu = cli_value(&a))) goto done;
+        } else if (cli_is(&a, "--data")) {
+            if (!cli_values(&a, &data, &n_data)) goto done;
+        } else if (cli_is(&a, "--out")) {
+            if (!(out = cli_value(&a))) goto done;
+        } else if (cli_is(&a, "--holdout")) {
+            if (!cli_flag(&a)) goto done;
+            holdout = 1;
+        } else {
+            rc = cli_unknown(&a);
+            goto done;
+        }
+    }
+    seer_gpu_info_t g;
+    if (!gpu) { rc = cli_usage_error("train", "option --gpu is required"); goto done; }
+    if (seer_gpu_find(NULL, gpu, &g)) {
+        rc = cli_usage_error("train", "option --gpu: unknown GPU '%s' (see seer gpus)", gpu);
+        goto done;
+    }
+    if (!n_data) { rc = cli_usage_error("train", "option --data is required"); goto done; }
+    if (!out) { rc = cli_usage_error("train", "option --out is required"); goto done; }
+
+    seer_handle_t h = NULL;
+    seer_model_t m = NULL;
+    seer_status_t st = seer_create(&h);
+    if (st) { rc = cli_lib_error(NULL, st); goto done; }
+    if ((st = seer_train(h, gpu, data, n_data, holdout, &m)) ||
+        (st = seer_model_save(h, m, out))) {
+        rc = cli_lib_error(h, st);
+    } else {
+        seer_model_info_t info;
+        if ((st = seer_model_get_info(m, &info))) {
+            rc = cli_lib_error(h, st);
+        } else {
+            printf("%s: %lld rows, %d families, %d SVMs%s -> %s\n", info.gpu_id, info.n_rows,
+                   info.n_families, info.n_svm, holdout ? " (test split held out)" : "", out);
+            rc = CLI_OK;
+        }
+    }
+    seer_model_free(m);
+    seer_destroy(h);
+done:
+    free(data);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* seer info                                                           */
+/* ------------------------------------------------------------------ */
+
+static void usage_info(FILE *f)
+{
+    fprintf(f,
+            "usage: seer info MODEL\n"
+            "\n"
+            "Show what a model file holds: GPU, format and library versions, kernel\n"
+            "families, SVMs, training rows, checksum and provenance.\n");
+}
+
+static int cmd_info(int argc, char **argv)
+{
+    cli_args_t a;
+    const char *path = NULL;
+    cli_args_init(&a, "info", argc, argv);
+    while (cli_next(&a)) {
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
+            usage_info(stdout);
+            return CLI_OK;
+        } else if (a.pos && !path) {
+            path = a.pos;
+        } else {
+            return cli_unknown(&a);
+        }
+    }
+    if (!path) return cli_usage_error("info", "a model file is required (seer info MODEL)");
+    seer_handle_t h = NULL;
+    seer_model_t m = NULL;
+    seer_model_info_t info;
+    seer_status_t st = seer_create(&h);
+    if (st) return cli_lib_error(NULL, st);
+    if ((st = seer_model_load(h, path, &m)) || (st = seer_model_get_info(m, &info))) {
+        int rc = cli_lib_error(h, st);
+        seer_model_free(m);
+        seer_destroy(h);
+        return rc;
+    }
+    printf("file            %s\n", path);
+    printf("gpu             %s\n", info.gpu_id);
+    printf("format version  %u\n", info.format_version);
+    printf("lib version     %u.%u.%u\n", info.lib_version / 10000, info.lib_version / 100 % 100,
+           info.lib_version % 100);
+    printf("families        %d\n", info.n_families);
+    printf("svms            %d\n", info.n_svm);
+    printf("rows            %lld\n", info.n_rows);
+    printf("checksum        0x%08x\n", (unsigned)info.checksum);
+    printf("provenance      %s\n", info.provenance);
+    seer_model_free(m);
+    seer_destroy(h);
+    return CLI_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* seer predict                                                        */
+/* ------------------------------------------------------------------ */
+
+static void usage_predict(FILE *f)
+{
+    fprintf(f,
+            "usage: seer predict (--model FILE | --gpu GPU [--models DIR])\n"
+            "                    --n N --c C --h H --w W --k K [conv options]\n"
+            "                    [--algo NAME|auto] [--kernels] [--format table|json]\n"
+            "       seer predict (--model FILE | --gpu GPU) --data CSV [--format csv|json]\n"
+            "\n"
+            "Predict the time of one cuDNN convolution, or of every row of a conv\n"
+            "timing CSV (output: the input plus pred_algo and pred_ms columns; rows\n"
+            "with an empty or unknown algo use the fastest predicted algorithm).\n"
+            "\n"
+            "  --gpu GPU          use DIR/GPU.seer (see seer gpus for DIR)\n"
+            "  --direction D      fwd (default), bwd_data, bwd_filter\n"
+            "  --dtype T          fp32 (default), tf32, fp16, bf16, fp16_pseudo\n"
+            "  --layout L         nchw (default), nhwc\n"
+            "  --r R --s S        filter size (default 3 x 3)\n"
+            "  --pad P            both paddings (default 1); --pad-h, --pad-w\n"
+            "  --stride S         both strides (default 1); --stride-h, --stride-w\n"
+            "  --dil D            both dilations (default 1); --dil-h, --dil-w\n"
+            "  --groups G         group count (default 1)\n"
+            "  --algo NAME|auto   one cuDNN algorithm (IMPLICIT_GEMM, ..., ALGO_0) or\n"
+            "                     auto (default): every algorithm, fastest first\n"
+            "  --kernels          show the predicted kernels of each algorithm\n");
+}
+
+typedef struct {
+    int set;
+    int v;
+} opt_int_t;
+
+static int pick(opt_int_t specific, opt_int_t both, int dflt)
+{
+    return specific.set ? specific.v : both.set ? both.v : dflt;
+}
+
+static const char *status_word(seer_status_t st)
+{
+    return st == SEER_STATUS_UNSUPPORTED ? "unsupported"
+           : st == SEER_STATUS_NOT_CALIBRATED ? "not calibrated" : "error";
+}
+
+static const char *class_name(int cls)
+{
+    return cls < 0 ? "-" : seer_class_name((seer_class_t)cls);
+}
+
+typedef struct {
+    int algo;
+    seer_status_t st;
+    cli_pred_t p;
+} algo_result_t;
+
+static int by_time(const void *x, const void *y)
+{
+    const algo_result_t *a = x, *b = y;
+    int fa = a->st != SEER_STATUS_SUCCESS, fb = b->st != SEER_STATUS_SUCCESS;
+    if (fa != fb) return fa - fb;
+    if (!fa && a->p.time_ms != b->p.time_ms) return a->p.time_ms < b->p.time_ms ? -1 : 1;
+    return a->algo - b->algo;
+}
+
+static void print_kernels_table(const seer_kernel_pred_t *k, int n)
+{
+    printf("  %-16s %-40s %-14s %-11s %4s %6s %6s %5s %-7s %10s\n", "role", "name", "grid", "block",
+           "regs", "smem", "waves", "fill", "class", "ms");
+    for (int i = 0; i < n; i++) {
+        char grid[40], block[40];
+        snprintf(grid, sizeof grid, "%dx%dx%d", k[i].grid[0], k[i].grid[1], k[i].grid[2]);
+        snprintf(block, sizeof block, "%dx%dx%d", k[i].block[0], k[i].block[1], k[i].block[2]);
+        printf("  %-16s %-40s %-14s %-11s %4d %6d %6.0f %5.2f %-7s %10.4f\n",
+               seer_role_name(k[i].role), k[i].name, grid, block, k[i].regs_per_thread,
+               k[i].smem_bytes, k[i].waves, k[i].last_fill, seer_class_name(k[i].cls),
+               k[i].time_ms);
+    }
+}
+
+static void print_kernels_json(const seer_kernel_pred_t *k, int n)
+{
+    printf(", \"kernels\": [");
+    for (int i = 0; i < n; i++) {
+        printf("%s\n      {\"role\": ", i ? "," : "");
+        cli_json_str(stdout, seer_role_name(k[i].role));
+        printf(", \"name\": ");
+        cli_json_str(stdout, k[i].name);
+        printf(", \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d], \"regs\": %d, \"smem\": %d, "
+               "\"flops\": ",
+               k[i].grid[0], k[i].grid[1], k[i].grid[2], k[i].block[0], k[i].block[1],
+               k[i].block[2], k[i].regs_per_thread, k[i].smem_bytes);
+        cli_json_num(stdout, k[i].flops);
+        printf(", \"dram_bytes\": ");
+        cli_json_num(stdout, k[i].dram_bytes);
+        printf(", \"blocks_per_sm\": %d, \"waves\": ", k[i].blocks_per_sm);
+        cli_json_num(stdout, k[i].waves);
+        printf(", \"last_fill\": ");
+        cli_json_num(stdout, k[i].last_fill);
+        printf(", \"class\": ");
+        cli_json_str(stdout, seer_class_name(k[i].cls));
+        printf(", \"time_ms\": ");
+        cli_json_num(stdout, k[i].time_ms);
+        printf("}");
+    }
+    printf("]");
+}
+
+/* One convolution: every algorithm (auto) or one. */
+static int predict_one(seer_handle_t h, seer_model_t m, const char *model_path, seer_conv_desc_t d,
+                       seer_direction_t dir, int algo, int kernels, int json)
+{
+    algo_result_t res[16];
+    int n = 0, ok = 0, rc = CLI_OK;
+    int lo = algo >= 0 ? algo : 0, hi = algo >= 0 ? algo + 1 : cli_algo_count(dir);
+    for (int a = lo; a < hi; a++) {
+        res[n].algo = a;
+        memset(&res[n].p, 0, sizeof res[n].p);
+        res[n].st = cli_predict(h, m, d, dir, a, kernels, &res[n].p);
+        if (res[n].st == SEER_STATUS_SUCCESS) ok++;
+        else if (algo >= 0 || !cli_soft_failure(res[n].st)) {
+            rc = cli_lib_error(h, res[n].st);
+            n++;
+            goto done;
+        }
+        n++;
+    }
+    if (!ok) {
+        fprintf(stderr, "seer predict: no algorithm of %s could be predicted by this model\n",
+                seer_direction_name(dir));
+        rc = CLI_FAIL;
+        goto done;
+    }
+    qsort(res, (size_t)n, sizeof res[0], by_time);
+
+    seer_model_info_t info;
+    seer_gpu_info_t g;
+    seer_status_t st;
+    if ((st = seer_model_get_info(m, &info)) || (st = seer_model_get_gpu(m, &g))) {
+        rc = cli_lib_error(h, st);
+        goto done;
+    }
+    int p = 0, q = 0;
+    double flops = NAN, bytes = NAN, roof = NAN;
+    seer_conv_desc_get_output(d, &p, &q);
+    if (seer_conv_work(d, dir, &flops, &bytes)) flops = bytes = NAN;
+    if (seer_roofline_conv(h, &g, d, dir, &roof)) roof = NAN;
+
+    if (json) {
+        printf("{\"gpu\": ");
+        cli_json_str(stdout, info.gpu_id);
+        printf(", \"model\": ");
+        cli_json_str(stdout, model_path);
+        printf(", \"direction\": \"%s\", \"p\": %d, \"q\": %d, \"flops\": ", seer_direction_name(dir),
+               p, q);
+        cli_json_num(stdout, flops);
+        printf(", \"min_bytes\": ");
+        cli_json_num(stdout, bytes);
+        printf(", \"roofline_ms\": ");
+        cli_json_num(stdout, roof);
+        printf(",\n  \"predictions\": [");
+        for (int i = 0; i < n; i++) {
+            printf("%s\n    {\"algo\": ", i ? "," : "");
+            cli_json_str(stdout, seer_algo_name(dir, res[i].algo));
+            printf(", \"algo_id\": %d, ", res[i].algo);
+            if (res[i].st == SEER_STATUS_SUCCESS) {
+                printf("\"status\": \"ok\", \"time_ms\": ");
+                cli_json_num(stdout, res[i].p.time_ms);
+                printf(", \"class\": ");
+                cli_json_str(stdout, class_name((int)res[i].p.cls));
+                if (kernels) print_kernels_json(res[i].p.kernels, res[i].p.n_kernels);
+            } else {
+                printf("\"status\": ");
+                cli_json_str(stdout, res[i].st == SEER_STATUS_UNSUPPORTED ? "unsupported"
+                                                                          : "not_calibrated");
+                printf(", \"time_ms\": null");
+            }
+            printf("}");
+        }
+        printf("]}\n");
+        goto done;
+    }
+    printf("model     %s (%s)\n", model_path, info.gpu_id);
+    printf("output    p=%d q=%d\n", p, q);
+    printf("work      %.4g GFLOP, %.4g MB minimum DRAM traffic\n", flops / 1e9, bytes / 1e6);
+    printf("roofline  %.4g ms\n\n", roof);
+    printf("%-4s %-24s %12s %8s  %s\n", "rank", "algo", "ms", "kernels", "main class");
+    for (int i = 0; i < n; i++) {
+        if (res[i].st == SEER_STATUS_SUCCESS)
+            printf("%-4d %-24s %12.4f %8d  %s\n", i + 1, seer_algo_name(dir, res[i].algo),
+                   res[i].p.time_ms, res[i].p.n_kernels, class_name((int)res[i].p.cls));
+        else
+            printf("%-4s %-24s %12s\n", "-", seer_algo_name(dir, res[i].algo),
+                   status_word(res[i].st));
+    }
+    if (kernels)
+        for (int i = 0; i < n; i++) {
+            if (res[i].st != SEER_STATUS_SUCCESS) continue;
+            printf("\n%s: %.4f ms\n", seer_algo_name(dir, res[i].algo), res[i].p.time_ms);
+            print_kernels_table(res[i].p.kernels, res[i].p.n_kernels);
+        }
+done:
+    for (int i = 0; i < n; i++) free(res[i].p.kernels);
+    return rc;
+}
+
+/* Echo a CSV verbatim with pred_algo and pred_ms appended.  The
+ * tokenizer consumes the header, so it reads the file behind a made-up
+ * header of the right width: the real header then comes back as the
+ * first record, and every record sits one line below its original. */
+static int echo_csv(seer_handle_t h, const char *path, const seer_conv_row_t *rows, size_t n,
+                    const int *palgo, const double *pred)
+{
+    seer_csv_t *c = NULL;
+    char *buf = NULL, *all = NULL;
+    size_t size = 0, cap = 0, got;
+    seer_status_t st;
+    FILE *f = fopen(path, "rb");
+    if (!f) return cli_fail("predict", "%s: %s", path, strerror(errno));
+    for (;;) {
+        if (size + 65536 > cap) {
+            char *nb = realloc(buf, cap = (size + 65536) * 2);
+            if (!nb) {
+                fclose(f);
+                free(buf);
+                return cli_fail("predict", "out of memory");
+            }
+            buf = nb;
+        }
+        if (!(got = fread(buf + size, 1, cap - size, f))) break;
+        size += got;
+    }
+    fclose(f);
+    if ((st = seer_csv_open_buffer(h, path, buf, size, &c))) goto done;
+    int nc = seer_csv_ncols(c);
+    seer_csv_close(c);
+    c = NULL;
+    size_t hdr = (size_t)nc * 12 + 2, len = 0;
+    if (!(all = malloc(hdr + size + 1))) { st = SEER_STATUS_ALLOC_FAILED; goto done; }
+    for (int i = 0; i < nc; i++) len += (size_t)sprintf(all + len, "%sc%d", i ? "," : "", i);
+    all[len++] = '\n';
+    memcpy(all + len, buf, size);
+    if ((st = seer_csv_open_buffer(h, path, all, len + size, &c))) goto done;
+    size_t j = 0;
+    for (int first = 1;; first = 0) {
+        int eof = 0;
+        if ((st = seer_csv_next(h, c, &eof)) || eof) break;
+        for (int i = 0; i < nc; i++) {
+            if (i) putchar(',');
+            cli_csv_field(stdout, seer_csv_field(c, i));
+        }
+        if (first) {
+            printf(",pred_algo,pred_ms\n");
+            continue;
+        }
+        long line = seer_csv_line(c) - 1;
+        while (j < n && rows[j].line < line) j++;
+        if (j < n && rows[j].line == line && palgo[j] >= 0)
+            printf(",%s,%.6g\n", seer_algo_name(rows[j].dir, palgo[j]), pred[j]);
+        else
+            printf(",,\n");
+    }
+done:
+    seer_csv_close(c);
+    free(buf);
+    free(all);
+    return st ? cli_lib_error(h, st) : CLI_OK;
+}
+
+/* Every row of a conv timing CSV. */
+static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int json)
+{
+    seer_conv_row_t *rows = NULL;
+    size_t n = 0;
+    double *pred = NULL;
+    int *palgo = NULL, rc = CLI_OK;
+    long other_gpu = 0, failed = 0;
+    seer_conv_desc_t d = NULL;
+    seer_model_info_t info;
+    seer_status_t st;
+    if ((st = seer_model_get_info(m, &info)) || (st = seer_conv_csv_read(h, path, &rows, &n)) ||
+        (st = seer_conv_desc_create(&d)))
+        goto lib_error;
+    pred = malloc((n ? n : 1) * sizeof *pred);
+    palgo = malloc((n ? n : 1) * sizeof *palgo);
+    if (!pred || !palgo) {
+        rc = cli_fail("predict", "out of memory");
+        goto done;
+    }
+    /* Predict everything before printing anything: no partial output. */
+    for (size_t i = 0; i < n; i++) {
+        const seer_conv_row_t *r = &rows[i];
+        cli_pred_t p = {0};
+        pred[i] = NAN;
+        palgo[i] = -1;
+        if (!cli_same_gpu(r->gpu, info.gpu_id)) {
+            other_gpu++;
+            continue;
+        }
+        if ((st = cli_desc_from_row(h, r, d))) goto lib_error;
+        if (r->algo >= 0) st = cli_predict(h, m, d, r->dir, r->algo, 0, &p);
+        else st = cli_predict_fastest(h, m, d, r->dir, 0, &p);
+        if (cli_soft_failure(st)) {
+            failed++;
+            continue;
+        }
+        if (st) goto lib_error;
+        pred[i] = p.time_ms;
+        palgo[i] = p.algo;
+    }
+    if (json) {
+        printf("[");
+        for (size_t i = 0; i < n; i++) {
+            const seer_conv_row_t *r = &rows[i];
+            printf("%s\n  {\"line\": %ld, \"gpu\": ", i ? "," : "", r->line);
+            cli_json_str(stdout, r->gpu);
+            printf(", \"direction\": \"%s\", \"dtype\": \"%s\", \"layout\": \"%s\", \"n\": %d, "
+                   "\"c\": %d, \"h\": %d, \"w\": %d, \"k\": %d, \"r\": %d, \"s\": %d, "
+                   "\"pad_h\": %d, \"pad_w\": %d, \"stride_h\": %d, \"stride_w\": %d, "
+                   "\"dil_h\": %d, \"dil_w\": %d, \"groups\": %d, \"algo\": ",
+                   seer_direction_name(r->dir), seer_dtype_name(r->dtype),
+                   seer_layout_name(r->layout), r->n, r->c, r->h, r->w, r->k, r->r, r->s, r->pad_h,
+                   r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w, r->groups);
+            if (r->algo >= 0) cli_json_str(stdout, seer_algo_name(r->dir, r->algo));
+            else printf("null");
+            printf(", \"time_ms\": ");
+            cli_json_num(stdout, r->time_ms >= 0 ? r->time_ms : NAN);
+            printf(", \"pred_algo\": ");
+            if (palgo[i] >= 0) cli_json_str(stdout, seer_algo_name(r->dir, palgo[i]));
+            else printf("null");
+            printf(", \"pred_ms\": ");
+            cli_json_num(stdout, pred[i]);
+            printf("}");
+        }
+        printf("]\n");
+    } else {
+        if ((rc = echo_csv(h, path, rows, n, palgo, pred))) goto done;
+    }
+    if (other_gpu)
+        fprintf(stderr, "seer predict: %ld rows of other GPUs than %s left without prediction\n",
+                other_gpu, info.gpu_id);
+    if (failed)
+        fprintf(stderr, "seer predict: %ld rows could not be predicted (unsupported or not calibrated)\n",
+                failed);
+    goto done;
+lib_error:
+    rc = cli_lib_error(h, st);
+done:
+    seer_conv_desc_destroy(d);
+    free(rows);
+    free(pred);
+    free(palgo);
+    return rc;
+}
+
+static int cmd_predict(int argc, char **argv)
+{
+    static const char *const dirs[] = {"fwd", "bwd_data", "bwd_filter", NULL};
+    cli_args_t a;
+    const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL, *data = NULL;
+    const char *dtype_s = "fp32", *layout_s = "nchw", *algo_s = "auto";
+    int dir = 0, kernels = 0, format = -1;
+    opt_int_t n = {0, 0}, c = {0, 0}, hh = {0, 0}, w = {0, 0}, k = {0, 0}, r = {0, 0}, s = {0, 0};
+    opt_int_t pad = {0, 0}, pad_h = {0, 0}, pad_w = {0, 0}, stride = {0, 0}, stride_h = {0, 0},
+              stride_w = {0, 0}, dil = {0, 0}, dil_h = {0, 0}, dil_w = {0, 0}, groups = {0, 0};
+    struct { const char *name; opt_int_t *v; } ints[] = {
+        {"--n", &n}, {"--c", &c}, {"--h", &hh}, {"--w", &w}, {"--k", &k}, {"--r", &r},
+        {"--s", &s}, {"--pad", &pad}, {"--pad-h", &pad_h}, {"--pad-w", &pad_w},
+        {"--stride", &stride}, {"--stride-h", &stride_h}, {"--stride-w", &stride_w},
+        {"--dil", &dil}, {"--dil-h", &dil_h}, {"--dil-w", &dil_w}, {"--groups", &groups},
+    };
+    const char *format_s = NULL;
+
+    cli_args_init(&a, "predict", argc, argv);
+    while (cli_next(&a)) {
+        size_t i;
+        for (i = 0; i < sizeof ints / sizeof ints[0]; i++)
+            if (cli_is(&a, ints[i].name)) break;
+        if (i < sizeof ints / sizeof ints[0]) {
+            if (!cli_int(&a, INT_MIN, INT_MAX, &ints[i].v->v)) return CLI_USAGE;
+            ints[i].v->set = 1;
+        } else if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
+            usage_predict(stdout);
+            return CLI_OK;
+        } else if (cli_is(&a, "--model")) {
+            if (!(model_opt = cli_value(&a))) return CLI_USAGE;
+        } else if (cli_is(&a, "--gpu")) {
+            if (!(gpu_opt = cli_value(&a))) return CLI_USAGE;
+        } else if (cli_is(&a, "--models")) {
+            if (!(models_opt = cli_value(&a))) return CLI_USAGE;
+        } else if (cli_is(&a, "--data")) {
+            if (!(data = cli_value(&a))) return CLI_USAGE;
+        } else if (cli_is(&a, "--direction")) {
+            if ((dir = cli_choice(&a, dirs)) < 0) return CLI_USAGE;
+        } else if (cli_is(&a, "--dtype")) {
+            if (!(dtype_s = cli_value(&a))) return CLI_USAGE;
+        } else if (cli_is(&a, "--layout")) {
+            if (!(layout_s = cli_value(&a))) return CLI_USAGE;
+        } else if (cli_is(&a, "--algo")) {
+            if (!(algo_s = cli_value(&a))) return CLI_USAGE;
+        } else if (cli_is(&a, "--kernels")) {
+            if (!cli_flag(&a)) return CLI_USAGE;
+            kernels = 1;
+        } else if (cli_is(&a, "--format")) {
+            if (!(format_s = cli_value(&a))) return CLI_USAGE;
+        } else {
+            return cli_unknown(&a);
+        }
+    }
+
+    /* Validate everything that needs no model first, so a bad shape is
+     * reported as such even when the model is missing. */
+    const char *const *fmts = data ? formats_csv_json : formats_table_json;
+    if (format_s) {
+        for (format = 0; fmts[format] && strcmp(fmts[format], format_s); format++) {}
+        if (!fmts[format])
+            return cli_usage_error("predict", "option --format: expected %s, got '%s'",
+                                   data ? "csv|json" : "table|json", format_s);
+    } else {
+        format = 0;
+    }
+    int json = strcmp(fmts[format], "json") == 0;
+    const char *path = cli_model_path("predict", model_opt, gpu_opt, models_opt);
+    if (!path) return CLI_USAGE;
+
+    seer_handle_t h = NULL;
+    seer_model_t m = NULL;
+    seer_conv_desc_t d = NULL;
+    seer_status_t st = seer_create(&h);
+    int rc;
+    if (st) return cli_lib_error(NULL, st);
+
+    if (data) {
+        for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+            if (ints[i].v->set) {
+                rc = cli_usage_error("predict", "option %s cannot be combined with --data",
+                                     ints[i].name);
+                goto out;
+            }
+        if ((st = seer_model_load(h, path, &m))) goto lib_error;
+        if (gpu_opt && model_opt) {
+            seer_model_info_t info;
+            if ((st = seer_model_get_info(m, &info))) goto lib_error;
+            if (!cli_same_gpu(info.gpu_id, gpu_opt)) {
+                rc = cli_usage_error("predict", "option --gpu: %s does not match the model's GPU %s",
+                                     gpu_opt, info.gpu_id);
+                goto out;
+            }
+        }
+        rc = predict_csv(h, m, data, json);
+        goto out;
+    }
+
+    seer_dtype_t dtype;
+    seer_layout_t layout;
+    int algo = -1;
+    if (seer_dtype_from_name(dtype_s, &dtype)) {
+        rc = cli_usage_error("predict", "option --dtype: unknown dtype '%s' "
+                             "(fp32, tf32, fp16, bf16, fp16_pseudo)", dtype_s);
+        goto out;
+    }
+    if (seer_layout_from_name(layout_s, &layout)) {
+        rc = cli_usage_error("predict", "option --layout: unknown layout '%s' (nchw, nhwc)",
+                             layout_s);
+        goto out;
+    }
+    if (strcmp(algo_s, "auto") != 0 &&
+        seer_algo_from_name((seer_direction_t)dir, algo_s, &algo)) {
+        rc = cli_usage_error("predict", "option --algo: '%s' is not a %s algorithm", algo_s,
+                             dirs[dir]);
+        goto out;
+    }
+    const char *required[] = {"--n", "--c", "--h", "--w", "--k"};
+    opt_int_t *req[] = {&n, &c, &hh, &w, &k};
+    for (int i = 0; i < 5; i++)
+        if (!req[i]->set) {
+            rc = cli_usage_error("predict", "option %s is required (or --data CSV)", required[i]);
+            goto out;
+        }
+    opt_int_t unset = {0, 0};
+    if ((st = seer_conv_desc_create(&d)) ||
+        (st = seer_conv_desc_set(h, d, dtype, layout, n.v, c.v, hh.v, w.v, k.v, pick(r, unset, 3),
+                                 pick(s, unset, 3), pick(pad_h, pad, 1), pick(pad_w, pad, 1),
+                                 pick(stride_h, stride, 1), pick(stride_w, stride, 1),
+                                 pick(dil_h, dil, 1), pick(dil_w, dil, 1), pick(groups, unset, 1))))
+        goto lib_error;
+    if ((st = seer_model_load(h, path, &m))) goto lib_error;
+    if (gpu_opt && model_opt) {
+        seer_model_info_t info;
+        if ((st = seer_model_get_info(m, &info))) goto lib_error;
+        if (!cli_same_gpu(info.gpu_id, gpu_opt)) {
+            rc = cli_usage_error("predict", "option --gpu: %s does not match the model's GPU %s",
+                                 gpu_opt, info.gpu_id);
+            goto out;
+        }
+    }
+    rc = predict_one(h, m, path, d, (seer_direction_t)dir, algo, kernels, json);
+    goto out;
+lib_error:
+    rc = cli_lib_error(h, st);
+out:
+    seer_conv_desc_destroy(d);
+    seer_model_free(m);
+    seer_destroy(h);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+
+int main(int argc, char **argv)
+{
+    static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
+        {"gpus", cmd_gpus}, {"train", cmd_train}, {"info", cmd_info},
+        {"predict", cmd_predict}, {"eval", cli_eval},
+    };
+    if (argc < 2) {
+        usage_main(stderr);
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage_main(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        unsigned v = seer_version();
+        printf("seer %u.%u.%u\n", v / 10000, v / 100 % 100, v % 100);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (!strcmp(argv[1], cmds[i].name)) return cmds[i].fn(argc - 2, argv + 2);
+    return cli_usage_error(NULL, "unknown command '%s' (see seer --help)", argv[1]);
+}
