@@ -139,6 +139,12 @@ enum {
     SEER_BWD_FILTER_ALGO_COUNT = 7
 };
 
+/* Pseudo-algorithm for every direction: "whatever cuDNN's own heuristic
+ * launches".  Only models trained on rows whose algo was not recorded
+ * (DeepBench's backward passes) know it; it is costed with the kernel
+ * structure of the direction's algorithm 0. */
+#define SEER_ALGO_CUDNN_CHOICE (-1)
+
 /* Kernel classes (SEER). */
 typedef enum {
     SEER_CLASS_COMPUTE = 0,     /* bound by the FMA / tensor pipes */
@@ -352,6 +358,7 @@ typedef struct {
  * are written and *n_kernels receives how many the convolution has
  * (BUFFER_TOO_SMALL if more than kernels_cap; time_ms is still written).
  * n_kernels may be NULL when kernels is NULL.
+ * algo may be SEER_ALGO_CUDNN_CHOICE.
  * Returns BAD_PARAM, UNSUPPORTED (the algorithm does not exist for this
  * direction, dtype, layout or shape in cuDNN), NOT_CALIBRATED (the model
  * has no data for it), OVERFLOW. Thread-safe; deterministic. */

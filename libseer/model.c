@@ -152,13 +152,14 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const see
     if (kernels && kernels_cap < 0)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
     seer_terms_t t;
-    seer_status_t st = seer_model_kernels(h, m, desc, dir, algo, &t);
+    seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t);
     if (st) return st;
     const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype);
     if (!f)
         return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
                           "model %s has no data for %s %s with %s math", m->gpu_id,
-                          seer_direction_name(dir), seer_algo_name(dir, algo),
+                          seer_direction_name(dir),
+                          algo == SEER_ALGO_CUDNN_CHOICE ? "(cuDNN's choice)" : seer_algo_name(dir, algo),
                           seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
     const seer_variant_t *v = &f->var[seer_family_variant(f, &t)];
     seer_model_terms(m, v, &t);

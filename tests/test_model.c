@@ -1,0 +1,308 @@
+/* Training, prediction, model files and their failure modes. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "test.h"
+
+static seer_model_t trained(seer_handle_t h, const char *gpu)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/conv/%s.csv", test_data_dir(), gpu);
+    if (access(path, R_OK) != 0) return NULL;
+    const char *p = path;
+    seer_model_t m = NULL;
+    if (seer_train(h, gpu, &p, 1, 1, &m) != SEER_STATUS_SUCCESS) return NULL;
+    return m;
+}
+
+static seer_conv_desc_t conv(seer_handle_t h, int n, int c, int hw, int k)
+{
+    seer_conv_desc_t d;
+    if (seer_conv_desc_create(&d)) return NULL;
+    if (seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, n, c, hw, hw, k, 3, 3, 1, 1, 1,
+                           1, 1, 1, 1)) {
+        seer_conv_desc_destroy(d);
+        return NULL;
+    }
+    return d;
+}
+
+static char *write_tmp(const void *data, size_t n)
+{
+    static char path[64];
+    strcpy(path, "/tmp/seer-test-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0) return NULL;
+    if (write(fd, data, n) != (ssize_t)n) { close(fd); return NULL; }
+    close(fd);
+    return path;
+}
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc((size_t)len + 1);
+    *n = b ? fread(b, 1, (size_t)len, f) : 0;
+    fclose(f);
+    return b;
+}
+
+TEST(model_train_predict_roundtrip)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = trained(h, "t4");
+    if (!m) { seer_destroy(h); SKIP("shared data not found"); }
+    seer_model_info_t info;
+    CHECK_STATUS(seer_model_get_info(m, &info), SEER_STATUS_SUCCESS);
+    CHECK(strcmp(info.gpu_id, "t4") == 0);
+    CHECK(info.n_families >= 3);
+    CHECK(info.n_rows > 1000);
+    CHECK(strstr(info.provenance, "t4.csv") != NULL);
+
+    seer_conv_desc_t d = conv(h, 32, 256, 28, 256);
+    REQUIRE(d != NULL);
+    double t1, t2;
+    seer_kernel_pred_t k[4];
+    int nk = 0;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &t1, k, 4, &nk),
+                 SEER_STATUS_SUCCESS);
+    CHECK(t1 > 0.01 && t1 < 100);
+    CHECK(nk == 4);
+    CHECK(k[0].role == SEER_ROLE_MAIN && k[0].waves >= 1 && k[0].last_fill > 0 && k[0].last_fill <= 1);
+    double sum = 0;
+    for (int i = 0; i < nk; i++) sum += k[i].time_ms;
+    CHECK_NEAR(sum, t1, 1e-9);
+    /* bigger work takes longer */
+    seer_conv_desc_t d2 = conv(h, 64, 256, 28, 256);
+    CHECK_STATUS(seer_predict_conv(h, m, d2, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &t2, NULL, 0, NULL),
+                 SEER_STATUS_SUCCESS);
+    CHECK(t2 > t1);
+
+    /* save, load, same predictions bit for bit; saving is deterministic */
+    char a[] = "/tmp/seer-model-XXXXXX";
+    int fd = mkstemp(a);
+    REQUIRE(fd >= 0);
+    close(fd);
+    CHECK_STATUS(seer_model_save(h, m, a), SEER_STATUS_SUCCESS);
+    seer_model_t m2;
+    CHECK_STATUS(seer_model_load(h, a, &m2), SEER_STATUS_SUCCESS);
+    double t3;
+    CHECK_STATUS(seer_predict_conv(h, m2, d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &t3, NULL, 0, NULL),
+                 SEER_STATUS_SUCCESS);
+    CHECK(memcmp(&t1, &t3, sizeof t1) == 0);
+    seer_model_info_t i2;
+    seer_model_get_info(m2, &i2);
+    CHECK(i2.checksum == info.checksum);
+
+    /* a second training run gives the same model */
+    seer_model_t m3 = trained(h, "t4");
+    REQUIRE(m3 != NULL);
+    seer_model_info_t i3;
+    seer_model_get_info(m3, &i3);
+    CHECK(i3.checksum == info.checksum);
+
+    /* buffer too small: total still written, status says so */
+    double t4 = 0;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &t4, k, 2, &nk),
+                 SEER_STATUS_BUFFER_TOO_SMALL);
+    CHECK(nk == 4 && t4 == t1);
+
+    unlink(a);
+    seer_model_free(m);
+    seer_model_free(m2);
+    seer_model_free(m3);
+    seer_conv_desc_destroy(d);
+    seer_conv_desc_destroy(d2);
+    seer_destroy(h);
+}
+
+TEST(model_predict_errors)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = trained(h, "t4");
+    if (!m) { seer_destroy(h); SKIP("shared data not found"); }
+    seer_conv_desc_t d = conv(h, 8, 64, 28, 64), unset;
+    REQUIRE(d != NULL);
+    double t;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, 3, &t, NULL, 0, NULL), SEER_STATUS_UNSUPPORTED);
+    CHECK(strstr(seer_get_last_error(h), "DIRECT") != NULL);
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, 99, &t, NULL, 0, NULL), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_predict_conv(h, m, d, (seer_direction_t)7, 0, &t, NULL, 0, NULL), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_WINOGRAD, &t, NULL, 0, NULL),
+                 SEER_STATUS_UNSUPPORTED);
+    /* NeuSight data is forward only: backward is not calibrated */
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, 1, &t, NULL, 0, NULL), SEER_STATUS_NOT_CALIBRATED);
+    CHECK(strstr(seer_get_last_error(h), "bwd_data") != NULL);
+    CHECK_STATUS(seer_predict_conv(h, m, NULL, SEER_DIR_FWD, 0, &t, NULL, 0, NULL), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_conv_desc_create(&unset), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, m, unset, SEER_DIR_FWD, 0, &t, NULL, 0, NULL), SEER_STATUS_BAD_PARAM);
+    /* Winograd needs 3x3 stride 1 */
+    seer_conv_desc_t s2;
+    seer_conv_desc_create(&s2);
+    CHECK_STATUS(seer_conv_desc_set(h, s2, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 8, 64, 28, 28, 64, 3, 3, 1, 1, 2, 2, 1, 1, 1),
+                 SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, m, s2, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD, &t, NULL, 0, NULL),
+                 SEER_STATUS_UNSUPPORTED);
+    CHECK(strstr(seer_get_last_error(h), "stride") != NULL);
+    /* T4 has no BF16 */
+    CHECK_STATUS(seer_conv_desc_set(h, s2, SEER_DTYPE_BF16, SEER_LAYOUT_NCHW, 8, 64, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1),
+                 SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, m, s2, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &t, NULL, 0, NULL),
+                 SEER_STATUS_UNSUPPORTED);
+    CHECK(strstr(seer_get_last_error(h), "bf16") != NULL);
+    seer_conv_desc_destroy(s2);
+    seer_conv_desc_destroy(unset);
+    seer_conv_desc_destroy(d);
+    seer_model_free(m);
+    seer_destroy(h);
+}
+
+TEST(model_train_errors)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = NULL;
+    const char *missing = "/nonexistent/x.csv";
+    CHECK_STATUS(seer_train(h, "t4", &missing, 1, 0, &m), SEER_STATUS_IO_ERROR);
+    CHECK_STATUS(seer_train(h, "no-such-gpu", &missing, 1, 0, &m), SEER_STATUS_UNKNOWN_GPU);
+    CHECK(strstr(seer_get_last_error(h), "no-such-gpu") != NULL);
+    const char csv[] = "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,algo,time_ms\n"
+                       "t4,fwd,fp32,nchw,1,8,8,8,8,3,3,1,1,1,1,1,1,1,IMPLICIT_GEMM,0.1\n";
+    const char *p = write_tmp(csv, sizeof csv - 1);
+    REQUIRE(p != NULL);
+    char path[64];
+    strcpy(path, p);
+    const char *pp = path;
+    CHECK_STATUS(seer_train(h, "a100-pcie-80gb", &pp, 1, 0, &m), SEER_STATUS_NO_DATA);
+    CHECK_STATUS(seer_train(h, "t4", &pp, 1, 0, &m), SEER_STATUS_NO_DATA);
+    CHECK(m == NULL);
+    unlink(path);
+    seer_destroy(h);
+}
+
+TEST(model_load_bad_files)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = NULL;
+    CHECK_STATUS(seer_model_load(h, "/nonexistent.seer", &m), SEER_STATUS_IO_ERROR);
+    CHECK(strstr(seer_get_last_error(h), "/nonexistent.seer") != NULL);
+    CHECK_STATUS(seer_model_load_buffer(h, "", 0, &m), SEER_STATUS_MODEL_TRUNCATED);
+    CHECK_STATUS(seer_model_load_buffer(h, "SEERMODL", 8, &m), SEER_STATUS_MODEL_TRUNCATED);
+    CHECK_STATUS(seer_model_load_buffer(h, "not a model at all, clearly", 27, &m), SEER_STATUS_MODEL_CORRUPT);
+    CHECK(strstr(seer_get_last_error(h), "magic") != NULL);
+
+    seer_model_t good = trained(h, "gtx1080ti");
+    if (!good) { seer_destroy(h); SKIP("shared data not found"); }
+    char a[] = "/tmp/seer-model-XXXXXX";
+    int fd = mkstemp(a);
+    REQUIRE(fd >= 0);
+    close(fd);
+    REQUIRE(seer_model_save(h, good, a) == SEER_STATUS_SUCCESS);
+    size_t n;
+    unsigned char *b = slurp(a, &n);
+    REQUIRE(b != NULL && n > 100);
+    CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_SUCCESS);
+    seer_model_free(m);
+    m = NULL;
+    /* every truncation is reported as such, never a crash or a model */
+    for (size_t cut = 0; cut < n; cut += 1 + cut / 8) {
+        seer_status_t st = seer_model_load_buffer(h, b, cut, &m);
+        CHECK(st == SEER_STATUS_MODEL_TRUNCATED);
+        CHECK(m == NULL);
+    }
+    b[8] = 7; /* version */
+    CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_VERSION);
+    CHECK(strstr(seer_get_last_error(h), "version 7") != NULL);
+    b[8] = 1;
+    b[n / 2] ^= 0x10; /* payload byte */
+    CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_CORRUPT);
+    CHECK(strstr(seer_get_last_error(h), "checksum") != NULL);
+    CHECK(m == NULL);
+    free(b);
+    unlink(a);
+    seer_model_free(good);
+    CHECK_STATUS(seer_model_free(NULL), SEER_STATUS_SUCCESS);
+    seer_destroy(h);
+}
+
+/* 8 threads on one handle and one model give bit-identical results to a
+ * serial run. */
+#define NSHAPES 64
+struct job { seer_handle_t h; seer_model_t m; seer_conv_desc_t *d; double out[NSHAPES][8]; };
+
+static void *worker(void *arg)
+{
+    struct job *j = arg;
+    for (int rep = 0; rep < 3; rep++)
+        for (int i = 0; i < NSHAPES; i++)
+            for (int a = 0; a < 8; a++) {
+                double t = -1;
+                if (seer_predict_conv(j->h, j->m, j->d[i], SEER_DIR_FWD, a, &t, NULL, 0, NULL)) t = -1;
+                j->out[i][a] = t;
+            }
+    return NULL;
+}
+
+TEST(model_threads_bit_identical)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = trained(h, "a100-pcie-80gb");
+    if (!m) { seer_destroy(h); SKIP("shared data not found"); }
+    seer_conv_desc_t d[NSHAPES];
+    for (int i = 0; i < NSHAPES; i++) d[i] = conv(h, 1 + i % 17, 3 + i * 29 % 500, 5 + i * 7 % 60, 8 + i * 37 % 700);
+    static struct job serial, par[8];
+    serial.h = h; serial.m = m; serial.d = d;
+    worker(&serial);
+    pthread_t th[8];
+    for (int t = 0; t < 8; t++) {
+        par[t].h = h; par[t].m = m; par[t].d = d;
+        REQUIRE(pthread_create(&th[t], NULL, worker, &par[t]) == 0);
+    }
+    for (int t = 0; t < 8; t++) pthread_join(th[t], NULL);
+    for (int t = 0; t < 8; t++) CHECK(memcmp(serial.out, par[t].out, sizeof serial.out) == 0);
+    int some = 0;
+    for (int i = 0; i < NSHAPES; i++) some += serial.out[i][7] > 0;
+    CHECK(some > NSHAPES / 2);
+    for (int i = 0; i < NSHAPES; i++) seer_conv_desc_destroy(d[i]);
+    seer_model_free(m);
+    seer_destroy(h);
+}
+
+TEST(model_predict_kernel)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = trained(h, "t4");
+    if (!m) { seer_destroy(h); SKIP("shared data not found"); }
+    seer_kernel_desc_t k = {{160, 1, 1}, {256, 1, 1}, 64, 8192, 4e9, 1e8, SEER_DTYPE_FP32};
+    seer_kernel_pred_t p;
+    CHECK_STATUS(seer_predict_kernel(h, m, &k, &p), SEER_STATUS_SUCCESS);
+    CHECK(p.blocks_per_sm == 4);
+    CHECK(p.bmax == 160 && p.waves == 1 && p.last_fill == 1);
+    CHECK(p.time_ms > 0);
+    seer_kernel_desc_t k2 = k;
+    k2.grid[0] = 1600;
+    seer_kernel_pred_t p2;
+    k2.flops *= 10;
+    k2.dram_bytes *= 10;
+    CHECK_STATUS(seer_predict_kernel(h, m, &k2, &p2), SEER_STATUS_SUCCESS);
+    CHECK(p2.waves == 10 && p2.time_ms > p.time_ms);
+    k2.block[0] = 2048;
+    CHECK_STATUS(seer_predict_kernel(h, m, &k2, &p2), SEER_STATUS_BAD_PARAM);
+    k2.block[0] = 256;
+    k2.grid[1] = 0;
+    CHECK_STATUS(seer_predict_kernel(h, m, &k2, &p2), SEER_STATUS_BAD_PARAM);
+    CHECK(strstr(seer_get_last_error(h), "grid[1]") != NULL);
+    seer_model_free(m);
+    seer_destroy(h);
+}
