@@ -14,8 +14,9 @@
 
 /* Per-SM limits by compute capability: CUDA C++ Programming Guide,
  * "Technical Specifications per Compute Capability", and cuda_occupancy.h
- * (CUDA 12) for the allocation granularities and the per-block shared
- * memory reservation (1 KB from Ampere on). */
+ * for the allocation granularities and the per-block shared memory
+ * reservation (1 KB from Ampere on).  255 registers per thread is the
+ * guide's (and ptxas') limit; cuda_occupancy.h checks against 256. */
 #define COMMON_LIMITS                                                       \
     .regs_per_sm = 65536, .regs_per_block = 65536, .max_regs_per_thread = 255, \
     .reg_alloc_unit = 256, .threads_per_block = 1024
@@ -53,13 +54,12 @@
     .smem_per_block = 227 * KIB, .smem_reserved_per_block = 1 * KIB, .smem_alloc_unit = 128, \
     .threads_per_sm = 2048, .blocks_per_sm = 32, .warps_per_sm = 64
 
-/* Non-tensor FP16 rate relative to FP32 (whitepapers): GP100, Volta,
- * Turing and Hopper run half2 at twice the FP32 rate, GA100 at four
- * times, GA10x and Ada at the same rate, and GP10x at 1/64. */
-
 /* Tensor rates are the datasheet's dense figures (half the "with
  * sparsity" ones), with FP32 accumulation: GeForce parts run that at half
- * their FP16-accumulate rate, so their figure is the lower one. */
+ * their FP16-accumulate rate, so their figure is the lower one.  The
+ * non-tensor FP16 rate relative to FP32 (whitepapers): GP100, Volta,
+ * Turing and Hopper run half2 at twice the FP32 rate, GA100 at four
+ * times, GA10x and Ada at the same rate, and GP10x at 1/64. */
 static const seer_gpu_info_t gpu_table[] = {
     /* ---- Pascal ---- */
     { .id = "tesla-p4", .name = "NVIDIA Tesla P4", .arch = "pascal", CC_6_1,
