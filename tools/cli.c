@@ -127,8 +127,11 @@ int cli_int(cli_args_t *a, long lo, long hi, int *out)
     errno = 0;
     long x = strtol(v, &end, 10);
     if (!*v || *end || errno || x < lo || x > hi) {
-        cli_usage_error(a->cmd, "option %s: expected an integer in [%ld, %ld], got '%s'", a->opt,
-                        lo, hi, v);
+        if (lo <= INT_MIN && hi >= INT_MAX)
+            cli_usage_error(a->cmd, "option %s: expected an integer, got '%s'", a->opt, v);
+        else
+            cli_usage_error(a->cmd, "option %s: expected an integer in [%ld, %ld], got '%s'",
+                            a->opt, lo, hi, v);
         return 0;
     }
     *out = (int)x;

@@ -335,6 +335,12 @@ int cli_eval(int argc, char **argv)
     for (int by = 0; by < 3; by++)
         if ((ngroups[by] = make_groups(pts, n, by, scratch, &groups[by])) < 0) goto oom;
 
+    if (n == 0) {
+        rc = cli_fail("eval", "no rows of GPU %s left to score (%ld skipped, %ld failed%s%s)",
+                      info.gpu_id, skipped, failed, failed ? "; first: " : "",
+                      failed ? fail_list[0] : "");
+        goto out;
+    }
     static const char *const split_names[] = {"all", "test", "train"};
     const char *given = "not supported by this model";
     if (json) {
@@ -411,11 +417,6 @@ int cli_eval(int argc, char **argv)
             rc = cli_fail("eval", "cannot write %s: %s", plot, strerror(errno));
             goto out;
         }
-    }
-    if (n == 0) {
-        rc = cli_fail("eval", "no rows of GPU %s left to score (%ld skipped, %ld failed)",
-                      info.gpu_id, skipped, failed);
-        goto out;
     }
     rc = CLI_OK;
     goto out;

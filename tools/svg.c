@@ -8,7 +8,7 @@
 #include <string.h>
 #include "cli.h"
 
-#define W 720
+#define W 800
 #define H 560
 #define PLOT 420                /* square plot area, px */
 #define X0 80                   /* left edge of the plot area */
