@@ -214,11 +214,11 @@ static void find_variants(seer_family_t *f, trow_t **rows, int n)
             break; /* the first row's block size is representative enough */
         }
     }
+    /* Rows of variants too rare to model go with the most common one. */
     for (int i = 0; i < n; i++) {
         rows[i]->var = 0;
         for (int v = 0; v < f->nvar; v++)
-            if (!strcmp(f->var[v].name, *rows[i]->row.main_kernel ? rows[i]->row.main_kernel : "default"))
-                rows[i]->var = v;
+            if (sorted[v][1] == cnt[id[i]][1]) rows[i]->var = v;
     }
     free(cnt);
     free(id);
