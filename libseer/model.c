@@ -311,6 +311,16 @@ int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t
         for (int j = 0; j < SEER_NTERMS; j++) seer_w_f64(&p, m->kcoef[c][j]);
     seer_w_u32(&p, (uint32_t)m->nfam);
     for (int i = 0; i < m->nfam; i++) w_family(&p, &m->fam[i]);
+    for (int i = 0; i < 2; i++) {
+        const seer_gemm_fit_t *g = &m->gemm[i];
+        seer_w_i32(&p, g->present);
+        seer_w_i32(&p, g->tm);
+        seer_w_i32(&p, g->tn);
+        seer_w_i32(&p, g->bps);
+        for (int j = 0; j < SEER_GEMM_TERMS; j++) seer_w_f64(&p, g->coef[j]);
+        seer_w_i32(&p, g->n_rows);
+        seer_w_str(&p, g->source_gpu);
+    }
     seer_wbuf_t out = {0};
     seer_w_bytes(&out, SEER_MODEL_MAGIC, 8);
     seer_w_u32(&out, SEER_MODEL_FORMAT);
@@ -431,6 +441,18 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     for (uint32_t i = 0; i < nfam && !r.st; i++) {
         r_family(&r, &m->fam[i]);
         m->nfam = (int)i + 1;
+    }
+    for (int i = 0; i < 2 && !r.st; i++) {
+        seer_gemm_fit_t *g = &m->gemm[i];
+        g->present = seer_r_i32(&r, "gemm flag", 0, 1);
+        g->tm = seer_r_i32(&r, "gemm tile", 0, 4096);
+        g->tn = seer_r_i32(&r, "gemm tile", 0, 4096);
+        g->bps = seer_r_i32(&r, "gemm blocks per SM", 0, 64);
+        for (int j = 0; j < SEER_GEMM_TERMS; j++) g->coef[j] = seer_r_f64(&r, "gemm coefficient");
+        g->n_rows = seer_r_i32(&r, "gemm rows", 0, 1 << 30);
+        seer_r_str(&r, "gemm source", g->source_gpu, sizeof g->source_gpu);
+        if (!r.st && g->present && (g->tm < 1 || g->tn < 1 || g->bps < 1))
+            seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "gemm tile");
     }
     if (!r.st && r.off != r.n) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "trailing payload bytes");
     if (!r.st) {

@@ -39,6 +39,18 @@ typedef struct {
     int n_rows;
 } seer_family_t;
 
+/* GEMM model (fully connected layers, batched matmuls): per math type, a
+ * tiled GEMM with the same per-wave terms as a conv main kernel.  Trained
+ * by gemm.c from GEMM timing CSV rows. */
+#define SEER_GEMM_TERMS 5
+typedef struct {
+    int present;
+    int tm, tn, bps;            /* representative tile and residency */
+    double coef[SEER_GEMM_TERMS];
+    int n_rows;
+    char source_gpu[32];        /* GPU whose rows trained it (may differ: see gemm.c) */
+} seer_gemm_fit_t;
+
 struct seer_model {
     char gpu_id[32];
     seer_gpu_info_t gpu;
@@ -48,6 +60,7 @@ struct seer_model {
     int nfam;
     seer_family_t *fam;
     double kcoef[3][SEER_NTERMS]; /* generic per-class kernel formula */
+    seer_gemm_fit_t gemm[2];    /* [math] */
     uint32_t checksum;
 };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "common.h"
 #include "csv.h"
+#include "gemm.h"
 #include "gpu.h"
 #include "model.h"
 #include "svmio.h"
@@ -351,12 +352,18 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
 
 /* ---- reading ------------------------------------------------------- */
 
-static int is_kernel_trace(const char *path)
+/* The kind of a CSV file, from its header: 'k' kernel trace, 'g' GEMM
+ * timing, 'c' conv timing. */
+static int csv_kind(const char *path)
 {
     FILE *fp = fopen(path, "rb");
-    if (!fp) return 0;
+    if (!fp) return 'c'; /* the conv reader reports the error */
     char line[4096];
-    int r = fgets(line, sizeof line, fp) && strstr(line, "call_id") && strstr(line, "kernel_index");
+    int r = 'c';
+    if (fgets(line, sizeof line, fp)) {
+        if (strstr(line, "call_id") && strstr(line, "kernel_index")) r = 'k';
+        else if (strstr(line, "trans_a") && strstr(line, ",op,")) r = 'g';
+    }
     fclose(fp);
     return r;
 }
@@ -417,7 +424,8 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
     svm_set_print_string_function(quiet);
 
     trow_t *all = NULL;
-    size_t nall = 0, skipped = 0;
+    size_t nall = 0, skipped = 0, ngemm = 0;
+    seer_gemm_row_t *gemm = NULL;
     seer_status_t st = SEER_STATUS_SUCCESS;
     char prov[512];
     int pn = snprintf(prov, sizeof prov, "libseer %s; %s; data:", SEER_VERSION_STRING,
@@ -425,8 +433,24 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
     for (int p = 0; p < n_paths && !st; p++) {
         seer_conv_row_t *rows = NULL;
         size_t nr = 0;
-        st = is_kernel_trace(paths[p]) ? read_trace(h, paths[p], &rows, &nr)
-                                       : seer_conv_csv_read(h, paths[p], &rows, &nr);
+        int kind = csv_kind(paths[p]);
+        const char *base = strrchr(paths[p], '/');
+        if (kind == 'g') {
+            seer_gemm_row_t *gr;
+            size_t ng;
+            if ((st = seer_gemm_csv_read(h, paths[p], &gr, &ng))) break;
+            seer_gemm_row_t *grown = realloc(gemm, (ngemm + ng + 1) * sizeof *gemm);
+            if (!grown) { free(gr); st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "GEMM rows"); break; }
+            gemm = grown;
+            memcpy(gemm + ngemm, gr, ng * sizeof *gr);
+            ngemm += ng;
+            free(gr);
+            if (pn < (int)sizeof prov)
+                pn += snprintf(prov + pn, sizeof prov - (size_t)pn, " %s (GEMM, %zu rows)",
+                               base ? base + 1 : paths[p], ng);
+            continue;
+        }
+        st = kind == 'k' ? read_trace(h, paths[p], &rows, &nr) : seer_conv_csv_read(h, paths[p], &rows, &nr);
         if (st) break;
         trow_t *grown = realloc(all, (nall + nr + 1) * sizeof *all);
         if (!grown) { free(rows); st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "training rows"); break; }
@@ -456,7 +480,6 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
             used++;
         }
         free(rows);
-        const char *base = strrchr(paths[p], '/');
         if (pn < (int)sizeof prov)
             pn += snprintf(prov + pn, sizeof prov - (size_t)pn, " %s (%zu rows, %s)", base ? base + 1 : paths[p],
                            used, src[0] ? src : "no source");
@@ -508,6 +531,8 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
             fit_rel(fr, n, m->kcoef[c]);
         }
     }
+    if (!st && ngemm) st = seer_gemm_fit(h, m, gemm, ngemm, m->gemm);
+    free(gemm);
     free(fr);
     free(all);
     if (st) { seer_model_free(m); return st; }
