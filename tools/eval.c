@@ -343,6 +343,24 @@ int cli_eval(int argc, char **argv)
     }
     static const char *const split_names[] = {"all", "test", "train"};
     const char *given = "not supported by this model";
+    if (plot) {
+        plot_keys = malloc((size_t)(n ? n : 1) * sizeof *plot_keys);
+        plot_meas = malloc((size_t)(n ? n : 1) * sizeof *plot_meas);
+        plot_pred = malloc((size_t)(n ? n : 1) * sizeof *plot_pred);
+        if (!plot_keys || !plot_meas || !plot_pred) goto oom;
+        for (int i = 0; i < n; i++) {
+            plot_keys[i] = pts[i].algo_key;
+            plot_meas[i] = pts[i].meas;
+            plot_pred[i] = pts[i].pred;
+        }
+        char title[160];
+        snprintf(title, sizeof title, "%s: predicted vs measured (n=%d, split %s, MAPE %.1f%%)",
+                 info.gpu_id, n, split_names[split], 100 * all.mape);
+        if (cli_svg_scatter(plot, title, plot_meas, plot_pred, plot_keys, n)) {
+            rc = cli_fail("eval", "cannot write %s: %s", plot, strerror(errno));
+            goto out;
+        }
+    }
     if (json) {
         printf("{\"gpu\": ");
         cli_json_str(stdout, info.gpu_id);
@@ -400,24 +418,6 @@ int cli_eval(int argc, char **argv)
         text_groups("class", groups[BY_CLASS], ngroups[BY_CLASS]);
     }
 
-    if (plot) {
-        plot_keys = malloc((size_t)(n ? n : 1) * sizeof *plot_keys);
-        plot_meas = malloc((size_t)(n ? n : 1) * sizeof *plot_meas);
-        plot_pred = malloc((size_t)(n ? n : 1) * sizeof *plot_pred);
-        if (!plot_keys || !plot_meas || !plot_pred) goto oom;
-        for (int i = 0; i < n; i++) {
-            plot_keys[i] = pts[i].algo_key;
-            plot_meas[i] = pts[i].meas;
-            plot_pred[i] = pts[i].pred;
-        }
-        char title[160];
-        snprintf(title, sizeof title, "%s: predicted vs measured (n=%d, split %s, MAPE %.1f%%)",
-                 info.gpu_id, n, split_names[split], 100 * all.mape);
-        if (cli_svg_scatter(plot, title, plot_meas, plot_pred, plot_keys, n)) {
-            rc = cli_fail("eval", "cannot write %s: %s", plot, strerror(errno));
-            goto out;
-        }
-    }
     rc = CLI_OK;
     goto out;
 oom:
