@@ -91,7 +91,7 @@ fuzz:
 
 models: $(SEER)
 	@for g in $(MODELS); do \
-	  echo "train $$g"; $(SEER) train --gpu $$g --data $(DATA)/conv/$$g.csv --out models/$$g.seer || exit 1; \
+	  echo "train $$g"; $(SEER) train --holdout --gpu $$g --data $(DATA)/conv/$$g.csv --out models/$$g.seer || exit 1; \
 	done
 
 eval: $(SEER)
