@@ -149,5 +149,8 @@ Models trained on these data ship under the same credits.
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
 EOF
 printf '%s' "$summary"
+if [ -z "$summary" ]; then
+    printf '\nNo shipped model found (models/GPU.seer for %s): run `make models`.\n' "$GPUS"
+fi
 printf '%s' "$sections"
 exit $status
