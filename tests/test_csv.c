@@ -532,3 +532,35 @@ TEST(csv_conv_reader_rejects_gemm_file)
     CHECK(msg_has("gtx1080ti.csv:1:") && msg_has("'direction'"));
     CHECK(rows == NULL);
 }
+
+TEST(csv_file_readers)
+{
+    char path[] = "/tmp/seer-test-csv-XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    REQUIRE(f);
+    fputs("\xEF\xBB\xBF" GEMM_HDR "\r\nt4,gemm,fp32,1,2,3,4,N,T,0,0.5\r\n\r\n", f);
+    fclose(f);
+    seer_gemm_row_t *g = NULL;
+    size_t n = 0;
+    CHECK_STATUS(seer_gemm_csv_read(handle(), path, &g, &n), SEER_STATUS_SUCCESS);
+    CHECK(n == 1 && g && g->trans_b == 1 && g->line == 2);
+    free(g);
+    seer_kernel_row_t *k = NULL;
+    CHECK_STATUS(seer_kernel_csv_read(handle(), path, &k, &n), SEER_STATUS_CSV_MISSING_COLUMN);
+    CHECK(msg_has(path) && k == NULL);
+    remove(path);
+
+    CHECK_STATUS(seer_kernel_csv_read(handle(), path, &k, &n), SEER_STATUS_IO_ERROR);
+    CHECK(msg_has(path) && msg_has("cannot open"));
+    CHECK_STATUS(seer_gemm_csv_read(handle(), "/", &g, &n), SEER_STATUS_IO_ERROR);
+    CHECK_STATUS(seer_gemm_csv_read(handle(), NULL, &g, &n), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_gemm_csv_read(handle(), path, NULL, &n), SEER_STATUS_BAD_PARAM);
+
+    /* The 1 GiB limit is checked before the data is touched. */
+    seer_csv_t *c = NULL;
+    CHECK_STATUS(seer_csv_open_buffer(handle(), "huge", "x", ((size_t)1 << 30) + 1, &c),
+                 SEER_STATUS_IO_ERROR);
+    CHECK(c == NULL && msg_has("huge") && msg_has("1 GiB"));
+}
