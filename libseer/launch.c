@@ -96,8 +96,8 @@ seer_status_t seer_conv_kernels(seer_handle_t h, const struct seer_conv *cv, see
     case K_GEMM_PRECOMP:
         k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", gm, gn, gk, g, flops,
                                 (in_e + other_e + out_e) * es};
-        if (kind == K_GEMM_PRECOMP) /* offset table for the implicit GEMM */
-            k[n++] = (seer_kview_t){SEER_ROLE_HELPER, "precompute", 0, 0, 0, 0, 0, R * S * C / g * 8};
+        if (kind == K_GEMM_PRECOMP) /* offset table and filter layout for the implicit GEMM */
+            k[n++] = (seer_kview_t){SEER_ROLE_HELPER, "precompute", 0, 0, 0, 0, 0, we * es};
         break;
     case K_GEMM_EXPLICIT: {
         double cols = gm * gk * g; /* im2col matrix, elements */
@@ -148,8 +148,11 @@ seer_status_t seer_conv_kernels(seer_handle_t h, const struct seer_conv *cv, see
     case K_FFT_TILING: {
         /* FFT: one transform of the whole padded image; FFT_TILING: 32x32
          * tiles overlapping by the filter size. */
-        double side = kind == K_FFT ? pow2_at_least(fmax(H + 2 * cv->pad_h, W + 2 * cv->pad_w)) : 32;
-        double tiles = kind == K_FFT ? 1 : cdiv(P, 32 - R + 1) * cdiv(Q, 32 - S + 1);
+        /* cuDNN's FFT_TILING uses 16x16 transforms for small images (seen
+         * in the grids of recorded kernels), 32x32 otherwise. */
+        double side = kind == K_FFT ? pow2_at_least(fmax(H + 2 * cv->pad_h, W + 2 * cv->pad_w))
+                                    : fmax(H, W) <= 16 ? 16 : 32;
+        double tiles = kind == K_FFT ? 1 : cdiv(P, side - R + 1) * cdiv(Q, side - S + 1);
         double freq = side * (side / 2 + 1), ce = 8; /* complex fp32 */
         double bm = N * tiles, c_in = dir == SEER_DIR_BWD_DATA ? K : C,
                c_out = dir == SEER_DIR_BWD_DATA ? C : K;

@@ -44,6 +44,8 @@ seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
     double bytes = 0;
     for (int i = 0; i < t->nk; i++) bytes += t->kv[i].bytes;
     t->es = seer_dtype_size(cv->dtype);
+    t->cv = cv;
+    t->dir = (int)dir;
     t->main_flops_ms = t->kv[0].flops / peak * 1e3;
     t->bytes_ms = bytes / bw * 1e3;
     double *f = t->f;
@@ -57,26 +59,72 @@ seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
     return SEER_STATUS_SUCCESS;
 }
 
+static double cdiv(double a, double b) { return ceil(a / b); }
+
+/* Which helper term (input, output, weights side) a helper kernel feeds. */
+static int helper_slot(seer_kernel_role_t r)
+{
+    return r == SEER_ROLE_INPUT_TRANSFORM ? 0 : r == SEER_ROLE_OUTPUT_TRANSFORM ? 1 : 2;
+}
+
 void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_terms_t *t)
 {
     const seer_kview_t *k = &t->kv[0];
+    const struct seer_conv *cv = t->cv;
     double es = t->es;
     double peak_ms = t->main_flops_ms > 0 ? k->flops / t->main_flops_ms : 1; /* flop per ms */
     double bw_ms = seer_gpu_dram_bw(&m->gpu) / 1e3;
-    double cplx = strcmp(k->what, "cgemm") == 0 ? 4 : 1;
-    t->blocks = ceil(k->gm / v->tm) * ceil(k->gn / v->tn) * (k->gbatch > 0 ? k->gbatch : 1);
+    double batch = k->gbatch > 0 ? k->gbatch : 1;
+    double flop_pb, bytes_pb;
+    /* Channels in and out of the direction's main GEMM. */
+    double c_out = t->dir == SEER_DIR_BWD_DATA ? cv->c : cv->k;
+    double c_in = t->dir == SEER_DIR_BWD_DATA ? cv->k : cv->c;
+    double P = t->dir == SEER_DIR_BWD_DATA ? cv->h : cv->p, Q = t->dir == SEER_DIR_BWD_DATA ? cv->w : cv->q;
+    int geo = v->geo;
+    if (t->dir == SEER_DIR_BWD_FILTER && geo != SEER_GEO_FFT) geo = SEER_GEO_TILED;
+    switch (geo) {
+    case SEER_GEO_WINO_NF: {
+        /* the tile GEMM pads the batch to a multiple of 16 images */
+        double m_ = k->gm / cv->n * (ceil(cv->n / 16.0) * 16);
+        t->blocks = cdiv(m_, v->tm) * cdiv(k->gn, v->tn) * batch;
+        flop_pb = 2.0 * v->tm * v->tn * k->gk;
+        bytes_pb = (double)(v->tm + v->tn) * k->gk * es;
+        break;
+    }
+    case SEER_GEO_WINO_148:
+    case SEER_GEO_WINO_442: {
+        int t148 = geo == SEER_GEO_WINO_148;
+        t->blocks = (t148 ? cv->n : cdiv(cv->n, 4)) * cdiv(c_out, 32) * cdiv(Q, 8) * cdiv(P, t148 ? 16 : 4);
+        flop_pb = 2.0 * 128 * 32 * 9 * c_in;
+        bytes_pb = ((t148 ? 180.0 : 240.0) * c_in + 32.0 * 16 * c_in) * es;
+        break;
+    }
+    case SEER_GEO_FFT:
+        t->blocks = cdiv(k->gn, v->tm) * batch;
+        flop_pb = 8.0 * v->tm * k->gm * k->gk;
+        bytes_pb = (v->tm + k->gm) * k->gk * 8.0;
+        break;
+    default:
+        t->blocks = cdiv(k->gm, v->tm) * cdiv(k->gn, v->tn) * batch;
+        flop_pb = 2.0 * v->tm * v->tn * k->gk * (strcmp(k->what, "cgemm") == 0 ? 4 : 1);
+        bytes_pb = (double)(v->tm + v->tn) * k->gk * es;
+        break;
+    }
     t->bmax = (long long)v->bps * m->gpu.sms;
     t->waves = ceil(t->blocks / (double)t->bmax);
     t->fill = (t->blocks - (t->waves - 1) * (double)t->bmax) / (double)t->bmax;
-    double flop_pb = 2.0 * v->tm * v->tn * k->gk * cplx;
-    double bytes_pb = (double)(v->tm + v->tn) * k->gk * es * cplx;
-    double helper = 0;
-    for (int i = 1; i < t->nk; i++) helper += t->kv[i].bytes;
+    double h[3] = {0, 0, 0}; /* helper bytes: input side, output side, weights */
+    for (int i = 1; i < t->nk; i++) {
+        seer_kernel_role_t r = t->kv[i].role;
+        h[helper_slot(r)] += t->kv[i].bytes;
+    }
     t->x[0] = t->waves * (double)t->bmax * flop_pb / peak_ms;
     t->x[1] = t->waves * 1e-3;
     t->x[2] = (t->waves - 1 + t->fill) * (double)t->bmax * bytes_pb / bw_ms;
-    t->x[3] = helper / bw_ms;
-    t->x[4] = 1e-2;
+    t->x[3] = h[0] / bw_ms;
+    t->x[4] = h[1] / bw_ms;
+    t->x[5] = h[2] / bw_ms;
+    t->x[SEER_T_CONST] = 1e-2;
     t->f[11] = lg(t->waves);
     t->f[12] = t->fill;
 }
@@ -174,8 +222,9 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const see
      * the helper term in proportion to their bytes, the main kernel the
      * rest (its compute/wave/DRAM terms and the per-call constant). */
     const double *c = v->has[cls] ? v->coef[cls] : v->coef[SEER_ALL_CLASSES];
-    double helper_ms = c[3] * t.x[3], hb = 0;
-    for (int i = 1; i < t.nk; i++) hb += t.kv[i].bytes;
+    double hms[3] = {c[3] * t.x[3], c[4] * t.x[4], c[5] * t.x[5]}, hb[3] = {0, 0, 0};
+    double helper_ms = hms[0] + hms[1] + hms[2];
+    for (int i = 1; i < t.nk; i++) hb[helper_slot(t.kv[i].role)] += t.kv[i].bytes;
     for (int i = 0; i < t.nk && i < kernels_cap; i++) {
         seer_kernel_pred_t *o = &kernels[i];
         const seer_kview_t *kv = &t.kv[i];
@@ -208,7 +257,8 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const see
             o->waves = ceil(o->grid[0] / (double)o->bmax);
             o->last_fill = (o->grid[0] - (o->waves - 1) * (double)o->bmax) / (double)o->bmax;
             o->cls = SEER_CLASS_DRAM;
-            o->time_ms = hb > 0 ? helper_ms * corr * kv->bytes / hb : 0;
+            int sl = helper_slot(kv->role);
+            o->time_ms = hb[sl] > 0 ? hms[sl] * corr * kv->bytes / hb[sl] : 0;
         }
         o->block[1] = o->block[2] = 1;
     }
@@ -264,7 +314,7 @@ seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model_t m, const s
     double fpb = k->flops / (double)blocks, bpb = k->dram_bytes / (double)blocks;
     double x[SEER_NTERMS] = {pred->waves * (double)pred->bmax * fpb / peak * 1e3, pred->waves * 1e-3,
                              (pred->waves - 1 + pred->last_fill) * (double)pred->bmax * bpb / bw * 1e3,
-                             0, 1e-2};
+                             0, 0, 0, 1e-2};
     pred->cls = static_class((double)blocks, pred->bmax, k->flops / peak * 1e3, x[2]);
     double t = 0;
     for (int i = 0; i < SEER_NTERMS; i++) t += m->kcoef[pred->cls][i] * x[i];
@@ -287,6 +337,7 @@ static void w_family(seer_wbuf_t *b, const seer_family_t *f)
         seer_w_i32(b, v->tm);
         seer_w_i32(b, v->tn);
         seer_w_i32(b, v->threads);
+        seer_w_i32(b, v->geo);
         seer_w_i32(b, v->bps);
         for (int c = 0; c < 4; c++) {
             seer_w_i32(b, v->has[c]);
@@ -364,6 +415,7 @@ static void r_family(seer_rbuf_t *r, seer_family_t *f)
         v->tm = seer_r_i32(r, "variant tile", 1, 4096);
         v->tn = seer_r_i32(r, "variant tile", 1, 4096);
         v->threads = seer_r_i32(r, "variant threads", 1, 1024);
+        v->geo = seer_r_i32(r, "variant geometry", SEER_GEO_TILED, SEER_GEO_FFT);
         v->bps = seer_r_i32(r, "variant blocks per SM", 1, 64);
         for (int c = 0; c < 4; c++) {
             v->has[c] = seer_r_i32(r, "class flag", 0, 1);

@@ -12,7 +12,18 @@
 
 #define SEER_MODEL_MAGIC "SEERMODL"
 #define SEER_MODEL_FORMAT 1
-#define SEER_NTERMS 5           /* compute, per-wave, dram, helpers, constant */
+#define SEER_NTERMS 7           /* compute, per-wave, dram, helpers in/out/weights, constant */
+#define SEER_T_CONST 6
+
+/* How a variant's grid follows from the conv (matched to the grids
+ * recorded in the training data). */
+enum {
+    SEER_GEO_TILED = 0,         /* ceil(M/tm) x ceil(N/tn) x batch */
+    SEER_GEO_WINO_NF = 1,       /* non-fused Winograd GEMM: batch padded to 16 images */
+    SEER_GEO_WINO_148 = 2,      /* fused Winograd tile148t: n*ceil(k/32), ceil(Q/8), ceil(P/16) */
+    SEER_GEO_WINO_442 = 3,      /* fused Winograd tile442t: ceil(n/4)*ceil(k/32), ceil(Q/8), ceil(P/4) */
+    SEER_GEO_FFT = 4            /* gcgemm: ceil(N/tm) x frequencies, all of M per block */
+};
 #define SEER_NF_SHAPE 11        /* features known before the variant */
 #define SEER_NF_CLASS 13        /* + waves, last-wave fill of the main kernel */
 #define SEER_NF 14              /* + log of the analytical prediction */
@@ -23,6 +34,7 @@ typedef struct {
     char name[48];              /* main kernel name (variant), "default" if unknown */
     int tm, tn;                 /* GEMM tile of the main kernel */
     int threads;                /* threads per block */
+    int geo;                    /* SEER_GEO_* */
     int bps;                    /* resident blocks per SM, fitted to the waves in the data */
     int has[4];                 /* coef[c] was fitted */
     double coef[4][SEER_NTERMS];
@@ -77,6 +89,8 @@ typedef struct {
     long long bmax;
     double main_flops_ms, bytes_ms;
     double es;                  /* bytes per element */
+    const struct seer_conv *cv;
+    int dir;
 } seer_terms_t;
 
 /* Kernels and shape features of a conv (variant-independent part). */

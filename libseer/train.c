@@ -14,7 +14,7 @@
 #include "svmio.h"
 
 #define MIN_FAMILY_ROWS 8
-#define MIN_VARIANT_ROWS 5
+#define MIN_VARIANT_ROWS 8
 #define MIN_CLASS_ROWS 30
 #define SVM_MAX_ROWS 900        /* bounds support vectors, hence prediction time */
 /* Class labels from measured time (no profiler metrics): the share of the
@@ -62,7 +62,7 @@ static int solve(int n, double G[][SEER_NTERMS], double *g, double *b)
 /* Fit coef minimizing sum(((x.coef - y)/y)^2) over the rows with
  * coef >= 0 (SEER fits on relative error; negative times are not
  * physical).  Returns the mean absolute relative error of the fit. */
-static double fit_rel(trow_t **rows, int n, double *coef)
+static double fit_rel_mask(trow_t **rows, int n, double *coef, unsigned mask)
 {
     double G[SEER_NTERMS][SEER_NTERMS] = {{0}}, g[SEER_NTERMS] = {0};
     for (int r = 0; r < n; r++) {
@@ -74,7 +74,7 @@ static double fit_rel(trow_t **rows, int n, double *coef)
         }
     }
     int active[SEER_NTERMS], na = 0;
-    for (int i = 0; i < SEER_NTERMS; i++) if (G[i][i] > 0) active[na++] = i;
+    for (int i = 0; i < SEER_NTERMS; i++) if (G[i][i] > 0 && (mask >> i & 1)) active[na++] = i;
     memset(coef, 0, sizeof(double) * SEER_NTERMS);
     while (na > 0) {
         double Gs[SEER_NTERMS][SEER_NTERMS], gs[SEER_NTERMS], b[SEER_NTERMS];
@@ -93,13 +93,23 @@ static double fit_rel(trow_t **rows, int n, double *coef)
         for (int i = worst; i < na - 1; i++) active[i] = active[i + 1];
         na--;
     }
+    /* root mean squared relative error of the fit */
     double e = 0;
     for (int r = 0; r < n; r++) {
         double p = 0;
         for (int i = 0; i < SEER_NTERMS; i++) p += coef[i] * rows[r]->t.x[i];
-        e += fabs(p / rows[r]->row.time_ms - 1);
+        e += (p / rows[r]->row.time_ms - 1) * (p / rows[r]->row.time_ms - 1);
     }
-    return n ? e / n : 0;
+    return n ? sqrt(e / n) : 0;
+}
+
+/* Few rows cannot pin down seven terms: small variants keep compute,
+ * DRAM and the constant only. */
+#define SMALL_VARIANT_ROWS 40
+#define SMALL_MASK ((1u << 0) | (1u << 2) | (1u << SEER_T_CONST))
+static double fit_rel(trow_t **rows, int n, double *coef)
+{
+    return fit_rel_mask(rows, n, coef, n < SMALL_VARIANT_ROWS ? SMALL_MASK : ~0u);
 }
 
 /* ---- LIBSVM -------------------------------------------------------- */
@@ -150,19 +160,30 @@ static struct svm_model *svm_fit(const seer_family_t *f, trow_t **rows, const do
 
 /* ---- variants ------------------------------------------------------ */
 
-static void parse_tile(const char *name, int *tm, int *tn)
+/* Tile and grid geometry of a kernel variant from its name.  cuDNN's
+ * names carry the tile ("128x64"); the legacy implicit/explicit/
+ * precomputed kernels use 32x32 tiles whatever their template says. */
+static void parse_variant(const char *name, seer_variant_t *v)
 {
-    *tm = 128;
-    *tn = 64;
+    v->tm = 128;
+    v->tn = 64;
+    v->geo = SEER_GEO_TILED;
+    if (strstr(name, "convolve_sgemm") || strstr(name, "convolve_hgemm")) {
+        v->tm = v->tn = 32;
+        return;
+    }
     for (const char *p = name; *p; p++) {
         if (*p < '0' || *p > '9' || (p > name && p[-1] >= '0' && p[-1] <= '9')) continue;
         char *e;
         long a = strtol(p, &e, 10);
         if (*e == 'x' && e[1] >= '0' && e[1] <= '9') {
             long b = strtol(e + 1, NULL, 10);
-            if (a >= 8 && a <= 512 && b >= 8 && b <= 512) { *tm = (int)a; *tn = (int)b; return; }
+            if (a >= 8 && a <= 512 && b >= 8 && b <= 512) { v->tm = (int)a; v->tn = (int)b; break; }
         }
     }
+    if (strstr(name, "winograd") && strstr(name, "tile148")) v->geo = SEER_GEO_WINO_148;
+    else if (strstr(name, "winograd") && strstr(name, "tile442")) v->geo = SEER_GEO_WINO_442;
+    else if (strstr(name, "gcgemm")) v->geo = SEER_GEO_FFT;
 }
 
 static int cmp_count(const void *a, const void *b)
@@ -197,7 +218,11 @@ static void find_variants(seer_family_t *f, trow_t **rows, int n)
         seer_variant_t *v = &f->var[f->nvar++];
         const char *name = rows[sorted[s][1]]->row.main_kernel;
         seer_strlcpy(v->name, *name ? name : "default", sizeof v->name);
-        parse_tile(name, &v->tm, &v->tn);
+        parse_variant(name, v);
+        /* Winograd's non-fused GEMM is a plain sgemm whose grid pads the batch. */
+        if (f->algo >= 0 && v->geo == SEER_GEO_TILED &&
+            !strcmp(seer_algo_name((seer_direction_t)f->dir, f->algo), "WINOGRAD_NONFUSED"))
+            v->geo = SEER_GEO_WINO_NF;
         v->threads = 256;
         /* threads: the most common block size among its rows */
         int best = 0;
@@ -268,7 +293,7 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
 
     if (f->nvar > 1) {
         for (int r = 0; r < n; r++) y[r] = rows[r]->var;
-        f->vclf = svm_fit(f, rows, y, n, SEER_NF_SHAPE, C_SVC, 10, 1.0 / SEER_NF_SHAPE, 0);
+        f->vclf = svm_fit(f, rows, y, n, SEER_NF_SHAPE, C_SVC, 100, 0.2, 0);
     }
 
     /* Per variant: resident blocks per SM from the wave pattern, then the
@@ -277,7 +302,7 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
         seer_variant_t *var = &f->var[v];
         int nv = 0;
         for (int r = 0; r < n; r++) if (rows[r]->var == v) sub[nv++] = rows[r];
-        static const int cand[] = {1, 2, 3, 4, 6, 8, 12, 16};
+        static const int cand[] = {1, 2, 3, 4, 5, 6, 8, 12, 16};
         double best = INFINITY;
         int limit = m->gpu.threads_per_sm / var->threads;
         if (limit > m->gpu.blocks_per_sm) limit = m->gpu.blocks_per_sm;
@@ -429,7 +454,7 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
     seer_status_t st = SEER_STATUS_SUCCESS;
     char prov[512];
     int pn = snprintf(prov, sizeof prov, "libseer %s; %s; data:", SEER_VERSION_STRING,
-                      holdout_test ? "20%% test split held out" : "all rows");
+                      holdout_test ? "20% test split held out" : "all rows");
     for (int p = 0; p < n_paths && !st; p++) {
         seer_conv_row_t *rows = NULL;
         size_t nr = 0;
@@ -527,7 +552,8 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
                 n = 0;
                 for (size_t i = 0; i < nall; i++) fr[n++] = &all[i];
             }
-            for (int i = 0; i < n; i++) fr[i]->t.x[3] = 0; /* no helpers in a single kernel */
+            for (int i = 0; i < n; i++) /* no helpers in a single kernel */
+                fr[i]->t.x[3] = fr[i]->t.x[4] = fr[i]->t.x[5] = 0;
             fit_rel(fr, n, m->kcoef[c]);
         }
     }
