@@ -80,6 +80,7 @@ const char *seer_algo_name(seer_direction_t dir, int algo)
 {
     int count;
     const char *const *names = algo_names(dir, &count);
+    if (names && algo == SEER_ALGO_CUDNN_CHOICE) return "CUDNN_CHOICE";
     return names ? name_of(names, count, algo) : "?";
 }
 

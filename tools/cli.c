@@ -361,6 +361,13 @@ seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model_t m, const s
             free(q.kernels);
         }
     }
+    /* A model trained on rows without an algo (DeepBench's backward
+     * passes) knows only what cuDNN's heuristic launched: use that. */
+    if (!found && uncal) {
+        seer_status_t st = cli_predict(h, m, d, dir, SEER_ALGO_CUDNN_CHOICE, want_kernels, &best);
+        if (st == SEER_STATUS_SUCCESS) found = 1;
+        else if (!cli_soft_failure(st)) return st;
+    }
     if (!found) return uncal ? SEER_STATUS_NOT_CALIBRATED : SEER_STATUS_UNSUPPORTED;
     *p = best;
     return SEER_STATUS_SUCCESS;
