@@ -81,7 +81,13 @@ typedef enum {
     SEER_STATUS_NO_DATA = 16,           /* training: too few usable rows */
     SEER_STATUS_NOT_CALIBRATED = 17,    /* the model has nothing for this algo/dtype/direction */
     SEER_STATUS_INTERNAL = 18,          /* a bug in libseer: please report */
-    SEER_STATUS_BUFFER_TOO_SMALL = 19   /* an output array is too small; the count says how big */
+    SEER_STATUS_BUFFER_TOO_SMALL = 19,  /* an output array is too small; the count says how big */
+    SEER_STATUS_NET_PARSE = 20,         /* network text: syntax, unknown layer/option, bad value, duplicate name */
+    SEER_STATUS_UNKNOWN_NETWORK = 21,   /* no built-in network of that name */
+    SEER_STATUS_NET_INPUT = 22,         /* a layer's input is missing or not defined above it */
+    SEER_STATUS_NET_SHAPE = 23,         /* layer shapes do not fit (add/concat mismatch, empty output) */
+    SEER_STATUS_NO_ALGORITHM = 24,      /* picker: no algorithm supports the shape within the workspace limit */
+    SEER_STATUS_WORKSPACE_LIMIT = 25    /* picker entry: the algorithm needs more workspace than allowed */
 } seer_status_t;
 
 /* A static English description of a status ("SEER_STATUS_BAD_SHAPE: ..."). */
@@ -170,7 +176,8 @@ SEER_API const char *seer_direction_name(seer_direction_t dir);
 SEER_API const char *seer_class_name(seer_class_t cls);
 SEER_API const char *seer_role_name(seer_kernel_role_t role);
 /* cuDNN name of an algorithm of a direction, e.g. (FWD, 7) ->
- * "WINOGRAD_NONFUSED", (BWD_DATA, 1) -> "ALGO_1". */
+ * "WINOGRAD_NONFUSED", (BWD_DATA, 1) -> "ALGO_1";
+ * SEER_ALGO_CUDNN_CHOICE -> "CUDNN_CHOICE". */
 SEER_API const char *seer_algo_name(seer_direction_t dir, int algo);
 
 /* Parse the names above (case-insensitive).  Return SEER_STATUS_BAD_PARAM
@@ -196,8 +203,10 @@ SEER_API seer_status_t seer_create(seer_handle_t *handle);
 SEER_API seer_status_t seer_destroy(seer_handle_t handle);
 
 /* The message of the last failing call made with this handle ("" when
- * none).  The pointer stays valid until the next failing call on the
- * handle; use seer_get_last_error_copy from several threads. */
+ * none; successful calls leave it alone; "" for a NULL handle).  The
+ * pointer lives until seer_destroy, but the next failing call on the
+ * handle overwrites the text; use seer_get_last_error_copy from several
+ * threads. */
 SEER_API const char *seer_get_last_error(const seer_handle_t handle);
 /* Copy the last message into buf (always NUL-terminated, truncated to
  * size).  BAD_PARAM if handle or buf is NULL or size is 0. */
@@ -242,7 +251,7 @@ SEER_API seer_status_t seer_gpu_count(int *count);
 SEER_API seer_status_t seer_gpu_get(int index, seer_gpu_info_t *info);
 /* Entry by id (case-insensitive, also accepts a few aliases such as
  * "a100" for "a100-sxm4-40gb"); UNKNOWN_GPU otherwise, with a message on
- * handle if handle is not NULL. */
+ * handle if handle is not NULL; BAD_PARAM if id or info is NULL. */
 SEER_API seer_status_t seer_gpu_find(seer_handle_t handle, const char *id, seer_gpu_info_t *info);
 
 /* ------------------------------------------------------------------ */
@@ -293,7 +302,8 @@ SEER_API seer_status_t seer_waves(long long blocks, long long bmax, double *wave
                                   double *last_fill);
 
 /* Datasheet roofline bound of one conv direction on a GPU, ms:
- * max(flops / peak(dtype), min_bytes / bandwidth). */
+ * max(flops / peak(dtype), min_bytes / bandwidth).  BAD_PARAM;
+ * UNSUPPORTED if the GPU has no peak rate for the dtype's math. */
 SEER_API seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gpu,
                                           const seer_conv_desc_t desc, seer_direction_t dir,
                                           double *time_ms);
@@ -322,7 +332,7 @@ SEER_API seer_status_t seer_model_load(seer_handle_t handle, const char *path, s
 /* The same from memory. */
 SEER_API seer_status_t seer_model_load_buffer(seer_handle_t handle, const void *data, size_t size,
                                               seer_model_t *model);
-/* Write a model file; IO_ERROR. */
+/* Write a model file; IO_ERROR, BAD_PARAM, ALLOC_FAILED. */
 SEER_API seer_status_t seer_model_save(seer_handle_t handle, const seer_model_t model,
                                        const char *path);
 SEER_API seer_status_t seer_model_free(seer_model_t model);
@@ -337,7 +347,7 @@ SEER_API seer_status_t seer_model_get_gpu(const seer_model_t model, seer_gpu_inf
 /* One predicted kernel. */
 typedef struct {
     seer_kernel_role_t role;
-    char name[48];              /* kernel family, e.g. "winograd_nonfused_gemm_128x128" */
+    char name[48];              /* main: kernel variant, e.g. "volta_sgemm_128x64_nn"; helpers: "im2col", ... */
     int grid[3];
     int block[3];
     int regs_per_thread;
@@ -355,18 +365,29 @@ typedef struct {
 /* Predict one convolution direction with a given algorithm (cuDNN's enum
  * value for that direction).  *time_ms receives the total over all the
  * kernels.  If kernels is not NULL, up to kernels_cap kernel predictions
- * are written and *n_kernels receives how many the convolution has
- * (BUFFER_TOO_SMALL if more than kernels_cap; time_ms is still written).
- * n_kernels may be NULL when kernels is NULL.
+ * are written (BUFFER_TOO_SMALL if the convolution has more; time_ms and
+ * n_kernels are still written).  If n_kernels is not NULL it receives how
+ * many kernels the convolution has, also when kernels is NULL.
  * algo may be SEER_ALGO_CUDNN_CHOICE.
- * Returns BAD_PARAM, UNSUPPORTED (the algorithm does not exist for this
- * direction, dtype, layout or shape in cuDNN), NOT_CALIBRATED (the model
- * has no data for it), OVERFLOW. Thread-safe; deterministic. */
+ * Returns BAD_PARAM (also for an algo out of range), UNSUPPORTED (the
+ * algorithm does not exist for this direction, dtype or shape in cuDNN, or
+ * the model's GPU cannot run the dtype's math), NOT_CALIBRATED (the model
+ * has no data for it). Thread-safe; deterministic. */
 SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model_t model,
                                          const seer_conv_desc_t desc, seer_direction_t dir,
                                          int algo, double *time_ms,
                                          seer_kernel_pred_t *kernels, int kernels_cap,
                                          int *n_kernels);
+
+/* The class SEER's training rule gives a measured call (docs/method.md):
+ * compute-bound when the main kernel's FLOPs at the datasheet peak explain
+ * at least half of measured_ms, else DRAM-bound when the minimum bytes of
+ * all its kernels at the datasheet bandwidth do, else under-utilized.
+ * Lets a user score the class that seer_predict_conv reports against
+ * their own measurements.  BAD_PARAM, UNSUPPORTED. */
+SEER_API seer_status_t seer_classify_measured(seer_handle_t handle, const seer_model_t model,
+                                              const seer_conv_desc_t desc, seer_direction_t dir,
+                                              int algo, double measured_ms, seer_class_t *cls);
 
 /* A kernel known by its launch and work. */
 typedef struct {
@@ -379,10 +400,12 @@ typedef struct {
     seer_dtype_t dtype;         /* math type (selects the peak rate) */
 } seer_kernel_desc_t;
 
-/* Predict one kernel: occupancy, waves, class (from the model's
- * classifier) and time from the model's generic per-class formulas.
+/* Predict one kernel: occupancy, waves, class (under-utilized if the grid
+ * fills less than half a wave, else compute- or DRAM-bound by the larger
+ * roofline term) and time from the model's generic per-class formulas.
  * BAD_PARAM for impossible launches (zero sizes, too many threads or
- * registers or shared memory for the GPU). */
+ * registers or shared memory for the GPU); UNSUPPORTED if the GPU cannot
+ * run the dtype's math. */
 SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_model_t model,
                                            const seer_kernel_desc_t *kernel,
                                            seer_kernel_pred_t *pred);
@@ -394,10 +417,11 @@ SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_mode
 /* Train a model for gpu_id from conv timing CSV v1 files and kernel
  * trace CSV files (docs/formats.md; the kind is told by the header).
  * Rows of other GPUs are ignored.  Deterministic: the same files give a
- * byte-identical model.  CSV_* statuses name file and line; NO_DATA if
- * nothing usable is left; UNKNOWN_GPU. If holdout_test is nonzero, rows
- * whose shape hashes into the 20 % test split are left out (see
- * seer_row_in_test_split). */
+ * byte-identical model.  CSV_* statuses name file and line (as do
+ * BAD_SHAPE, BAD_GROUPS, OVERFLOW for an impossible row shape); NO_DATA if
+ * nothing usable is left; UNKNOWN_GPU; IO_ERROR; BAD_PARAM; ALLOC_FAILED.
+ * If holdout_test is nonzero, rows whose shape hashes into the 20 % test
+ * split are left out (see seer_conv_in_test_split). */
 SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
                                   const char *const *paths, int n_paths, int holdout_test,
                                   seer_model_t *model);
@@ -405,6 +429,207 @@ SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
 /* 1 if a conv shape falls in the deterministic 20 % held-out test split
  * (FNV-1a hash of the shape fields, not of the time), else 0. */
 SEER_API int seer_conv_in_test_split(const seer_conv_desc_t desc);
+
+/* ================================================================== */
+/* BEGIN networks, GEMM and algorithm picker (issue 4: libseer/net.c,  */
+/* zoo.c, gemm.c, picker.c; docs/networks.md, docs/picker.md)          */
+/* ================================================================== */
+
+/* ---- GEMM (fully connected layers) -------------------------------- */
+
+/* Predict `batch` independent products C[m x n] = op(A)[m x k] . op(B)[k x n]
+ * (BLAS convention; trans_a / trans_b: 0 = N, 1 = T), plus a bias vector
+ * added to C when bias is 1 (nn.Linear).  The math type follows dtype
+ * (SIMT for fp32 / fp16_pseudo, tensor cores for fp16 / bf16 / tf32).
+ * NOT_CALIBRATED when the model has no GEMM fit for that math type (it
+ * was trained without GEMM timing CSV files); BAD_SHAPE for a size < 1;
+ * BAD_PARAM for flags other than 0/1; OVERFLOW past 2^31 elements in one
+ * matrix. */
+SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model_t model, int batch,
+                                         int m, int n, int k, seer_dtype_t dtype, int trans_a,
+                                         int trans_b, int bias, double *time_ms);
+
+/* ---- Networks ------------------------------------------------------ */
+
+/* A CNN described layer by layer (docs/networks.md); the batch size, data
+ * type and layout are given at prediction time.  Immutable once made:
+ * share it between threads freely. */
+typedef struct seer_network *seer_network_t;
+
+typedef enum {
+    SEER_OP_INPUT = 0,
+    SEER_OP_CONV = 1,
+    SEER_OP_BATCHNORM = 2,
+    SEER_OP_ACTIVATION = 3,     /* relu, relu6, sigmoid, tanh, gelu, silu */
+    SEER_OP_POOL = 4,           /* max / avg, windowed, adaptive or global */
+    SEER_OP_ADD = 5,
+    SEER_OP_CONCAT = 6,
+    SEER_OP_FC = 7,             /* fully connected (a GEMM) */
+    SEER_OP_SOFTMAX = 8,        /* softmax (with the loss in training) */
+    SEER_OP_DROPOUT = 9,
+    SEER_OP_FLATTEN = 10
+} seer_op_t;
+
+/* "conv", "batchnorm", ...; "?" for an unknown value. */
+SEER_API const char *seer_op_name(seer_op_t op);
+
+typedef struct {
+    char name[48];
+    seer_op_t op;
+    int line;                   /* line of the description it came from */
+    int n_inputs;
+    int input0;                 /* index of the first input layer, -1 for SEER_OP_INPUT */
+    int in_c, in_h, in_w;       /* shape of the first input, per sample */
+    int c, h, w;                /* output shape, per sample */
+    /* conv: all of these; pool: r s pads strides; fc: k (outputs) */
+    int k, r, s, pad_h, pad_w, stride_h, stride_w, dil_h, dil_w, groups;
+    int bias;                   /* conv / fc: 1 if it adds a bias */
+    long long params;           /* learnable parameters of this layer */
+} seer_layer_info_t;
+
+typedef struct {
+    char name[48];              /* from a `network name=...` line, or the zoo name */
+    int n_layers;               /* including input layers */
+    int n_conv, n_fc;
+    long long params;           /* learnable parameters (no BN running statistics) */
+    double fwd_flops;           /* per sample, convolutions and fully connected layers */
+    int in_c, in_h, in_w;       /* shape of the first input layer */
+} seer_network_info_t;
+
+/* Parse a network description of len bytes (need not be NUL-terminated).
+ * NET_PARSE (syntax, unknown layer or option, bad or repeated value,
+ * duplicate name), NET_INPUT (an input not defined on an earlier line;
+ * since inputs must come first, cycles cannot be written), NET_SHAPE
+ * (shapes do not fit), BAD_GROUPS, OVERFLOW (absurd sizes); the message
+ * names the line ("line 12: ...").  Never returns a partial network. */
+SEER_API seer_status_t seer_network_create(seer_handle_t handle, const char *text, size_t len,
+                                           seer_network_t *net);
+/* A built-in network (seer_network_zoo_name) for an input of
+ * resolution x resolution pixels; resolution 0 takes the network's own
+ * (224; 299 for inception_v3).  UNKNOWN_NETWORK; NET_SHAPE if the
+ * resolution is too small for the network. */
+SEER_API seer_status_t seer_network_create_zoo(seer_handle_t handle, const char *name,
+                                               int resolution, seer_network_t *net);
+/* The description text of a built-in network: up to size bytes including
+ * the NUL go to buf (which may be NULL when size is 0); *length receives
+ * the text's length without the NUL.  BUFFER_TOO_SMALL when it does not
+ * fit (length still written). */
+SEER_API seer_status_t seer_network_zoo_text(seer_handle_t handle, const char *name, int resolution,
+                                             char *buf, size_t size, size_t *length);
+/* Name of built-in network i (0, 1, ...), NULL past the last. */
+SEER_API const char *seer_network_zoo_name(int index);
+SEER_API seer_status_t seer_network_destroy(seer_network_t net);
+SEER_API seer_status_t seer_network_layer_count(const seer_network_t net, int *count);
+SEER_API seer_status_t seer_network_get_layer(const seer_network_t net, int index,
+                                              seer_layer_info_t *info);
+SEER_API seer_status_t seer_network_get_info(const seer_network_t net, seer_network_info_t *info);
+
+typedef enum { SEER_MODE_INFER = 0, SEER_MODE_TRAIN = 1 } seer_mode_t;
+
+/* algo_policy of seer_predict_network: the picker's fastest algorithm
+ * per convolution and direction.  Any other value >= 0 is a fixed cuDNN
+ * algorithm index used in every direction where it exists (where it does
+ * not support a layer or is not calibrated, the picker's choice is used
+ * and the result says so); SEER_ALGO_CUDNN_CHOICE uses the model's "what
+ * cuDNN's heuristic launched" family where it has one. */
+#define SEER_ALGO_AUTO (-2)
+/* algo of a result row that is no convolution. */
+#define SEER_ALGO_NA (-3)
+
+/* flags of a result row (docs/networks.md: fallbacks and their limits). */
+#define SEER_RESULT_GEMM_ROOFLINE 0x1u  /* fc: no GEMM fit, roofline at a documented efficiency */
+#define SEER_RESULT_BWD_FROM_FWD 0x2u   /* conv backward not calibrated: a * fwd + b */
+#define SEER_RESULT_ALGO_REPLACED 0x4u  /* the fixed algorithm could not be used here */
+#define SEER_RESULT_MEMORY_BOUND 0x8u   /* bytes / (bandwidth x documented efficiency) */
+#define SEER_RESULT_GRAD_ACCUM 0x10u    /* summing gradients of a tensor used several times */
+
+/* One kernel group of one layer in one direction. */
+typedef struct {
+    int layer;                  /* index in the network */
+    char name[48];              /* layer name */
+    seer_op_t op;
+    seer_direction_t direction; /* non-conv layers: FWD forward, BWD_DATA backward */
+    int algo;                   /* conv: cuDNN algo of the direction, or SEER_ALGO_CUDNN_CHOICE;
+                                   else SEER_ALGO_NA */
+    int n_kernels;              /* kernels launched (0: not known) */
+    seer_class_t cls;           /* class of the main kernel */
+    double flops;               /* useful FLOPs */
+    double bytes;               /* minimum DRAM bytes (memory-bound layers: the bytes costed) */
+    double time_ms;
+    unsigned flags;             /* SEER_RESULT_* */
+} seer_layer_result_t;
+
+/* Predict one forward pass (SEER_MODE_INFER) or one training iteration
+ * (SEER_MODE_TRAIN: forward, then backward in reverse layer order:
+ * backward-data of every conv / fc whose input needs a gradient, i.e. not
+ * of the first conv, backward-filter of every conv, and the backward
+ * kernels of the other layers) for batch samples.  Rows come in execution
+ * order.  *total_ms is the sum of the rows' times and *count the number of
+ * rows.  results may be NULL (capacity 0) to ask for the count; when
+ * capacity is too small, BUFFER_TOO_SMALL with *count and *total_ms
+ * written and results untouched.  NOT_CALIBRATED when the model cannot
+ * predict some layer's forward convolution (the message names it);
+ * BAD_SHAPE / OVERFLOW for a batch that makes a tensor too big.
+ * Thread-safe and deterministic. */
+SEER_API seer_status_t seer_predict_network(seer_handle_t handle, const seer_model_t model,
+                                            const seer_network_t net, int batch,
+                                            seer_dtype_t dtype, seer_layout_t layout,
+                                            seer_mode_t mode, int algo_policy,
+                                            seer_layer_result_t *results, int capacity,
+                                            int *count, double *total_ms);
+
+/* ---- The convolution algorithm picker ----------------------------- */
+
+/* cudnnMathType_t values. */
+enum { SEER_MATH_DEFAULT = 0, SEER_MATH_TENSOR_OP = 1, SEER_MATH_TENSOR_OP_ALLOW_CONVERSION = 2,
+       SEER_MATH_FMA = 3 };
+
+/* The fields of cudnnConvolution{Fwd,BwdData,BwdFilter}AlgoPerf_t. */
+typedef struct {
+    int algo;                   /* cuDNN's enum value of the direction */
+    seer_status_t status;       /* SUCCESS, NOT_CALIBRATED, WORKSPACE_LIMIT, UNSUPPORTED */
+    double time;                /* predicted ms; -1 when not predicted */
+    size_t memory;              /* workspace bytes (docs/picker.md); 0 when unsupported */
+    int determinism;            /* 1 deterministic, 0 not (cudnnDeterminism_t) */
+    int math_type;              /* SEER_MATH_* (cudnnMathType_t) */
+} seer_conv_algo_perf_t;
+
+/* Workspace an algorithm needs for a direction (documented formulas, not
+ * measured): UNSUPPORTED when cuDNN has no such algorithm for the shape. */
+SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer_conv_desc_t desc,
+                                                seer_direction_t dir, int algo, size_t *bytes);
+
+/* Rank every algorithm of the direction, like
+ * cudnnGetConvolution*Algorithm_v7: perf[0..*returned-1] sorted by
+ * predicted time, then algorithms the model cannot time
+ * (NOT_CALIBRATED), then those over workspace_limit_bytes
+ * (WORKSPACE_LIMIT; their time is still predicted), then unsupported ones
+ * (UNSUPPORTED).  Up to capacity entries are written (the best ones).  A
+ * limit of 0 admits only algorithms that need no workspace.  Returns
+ * SUCCESS when perf[0] is usable, NO_ALGORITHM when no supported
+ * algorithm fits the limit, UNSUPPORTED when none supports the shape,
+ * NOT_CALIBRATED when some fit but none can be timed by this model; perf
+ * and *returned are written in all four cases. */
+SEER_API seer_status_t seer_pick_conv_algo(seer_handle_t handle, const seer_model_t model,
+                                           const seer_conv_desc_t desc,
+                                           size_t workspace_limit_bytes,
+                                           seer_conv_algo_perf_t *perf, int capacity,
+                                           int *returned);
+SEER_API seer_status_t seer_pick_conv_bwd_data_algo(seer_handle_t handle, const seer_model_t model,
+                                                    const seer_conv_desc_t desc,
+                                                    size_t workspace_limit_bytes,
+                                                    seer_conv_algo_perf_t *perf, int capacity,
+                                                    int *returned);
+SEER_API seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t handle,
+                                                      const seer_model_t model,
+                                                      const seer_conv_desc_t desc,
+                                                      size_t workspace_limit_bytes,
+                                                      seer_conv_algo_perf_t *perf, int capacity,
+                                                      int *returned);
+
+/* ================================================================== */
+/* END networks, GEMM and algorithm picker                             */
+/* ================================================================== */
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,12 @@ const char *seer_status_string(seer_status_t st)
     case SEER_STATUS_NOT_CALIBRATED: return "SEER_STATUS_NOT_CALIBRATED: model not calibrated for this case";
     case SEER_STATUS_INTERNAL: return "SEER_STATUS_INTERNAL: internal error";
     case SEER_STATUS_BUFFER_TOO_SMALL: return "SEER_STATUS_BUFFER_TOO_SMALL: output array too small";
+    case SEER_STATUS_NET_PARSE: return "SEER_STATUS_NET_PARSE: malformed network description";
+    case SEER_STATUS_UNKNOWN_NETWORK: return "SEER_STATUS_UNKNOWN_NETWORK: no built-in network of that name";
+    case SEER_STATUS_NET_INPUT: return "SEER_STATUS_NET_INPUT: layer input missing or not defined above";
+    case SEER_STATUS_NET_SHAPE: return "SEER_STATUS_NET_SHAPE: layer shapes do not fit";
+    case SEER_STATUS_NO_ALGORITHM: return "SEER_STATUS_NO_ALGORITHM: no algorithm fits the shape and workspace limit";
+    case SEER_STATUS_WORKSPACE_LIMIT: return "SEER_STATUS_WORKSPACE_LIMIT: algorithm needs more workspace than allowed";
     }
     return "SEER_STATUS_?: unknown status";
 }

@@ -179,6 +179,30 @@ double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, dou
     return exp(r);
 }
 
+seer_class_t seer_class_of_measured(const seer_terms_t *t, double ms)
+{
+    if (t->main_flops_ms >= SEER_CLASS_SHARE * ms) return SEER_CLASS_COMPUTE;
+    if (t->bytes_ms >= SEER_CLASS_SHARE * ms) return SEER_CLASS_DRAM;
+    return SEER_CLASS_UNDER;
+}
+
+seer_status_t seer_classify_measured(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+                                     seer_direction_t dir, int algo, double measured_ms,
+                                     seer_class_t *cls)
+{
+    if (!m || !desc || !cls || !desc->set)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_classify_measured: NULL or unset argument");
+    if (!(measured_ms > 0) || !isfinite(measured_ms))
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "measured_ms must be a positive number");
+    if ((unsigned)dir > SEER_DIR_BWD_FILTER)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
+    seer_terms_t t;
+    seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t);
+    if (st) return st;
+    *cls = seer_class_of_measured(&t, measured_ms);
+    return SEER_STATUS_SUCCESS;
+}
+
 /* Class of a kernel with no classifier: which roofline term dominates,
  * unless it cannot fill the GPU. */
 static seer_class_t static_class(double blocks, long long bmax, double flops_ms, double bytes_ms)

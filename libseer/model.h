@@ -111,6 +111,12 @@ double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, dou
 /* Standardized svm_node vector of the first nf features. */
 void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct svm_node *x);
 
+/* SEER's class rule applied to a measured time (docs/method.md): the
+ * share of it that the main kernel's FLOPs at peak, or all kernels'
+ * minimum bytes at bandwidth, would explain. */
+#define SEER_CLASS_SHARE 0.5
+seer_class_t seer_class_of_measured(const seer_terms_t *t, double measured_ms);
+
 void seer_family_free(seer_family_t *f);
 /* Serialize the whole model (header + payload + checksum). */
 int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t *size);

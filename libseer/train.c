@@ -17,9 +17,6 @@
 #define MIN_VARIANT_ROWS 8
 #define MIN_CLASS_ROWS 30
 #define SVM_MAX_ROWS 900        /* bounds support vectors, hence prediction time */
-/* Class labels from measured time (no profiler metrics): the share of the
- * measured time the roofline term would explain. */
-#define CLASS_SHARE 0.5
 
 typedef struct {
     seer_conv_row_t row;
@@ -319,12 +316,7 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
         for (int r = 0; r < nv; r++) seer_model_terms(m, var, &sub[r]->t);
         fit_rel(sub, nv, var->coef[SEER_ALL_CLASSES]);
         var->has[SEER_ALL_CLASSES] = 1;
-        for (int r = 0; r < nv; r++) {
-            double y_ = sub[r]->row.time_ms;
-            sub[r]->cls = sub[r]->t.main_flops_ms >= CLASS_SHARE * y_ ? SEER_CLASS_COMPUTE
-                        : sub[r]->t.bytes_ms >= CLASS_SHARE * y_      ? SEER_CLASS_DRAM
-                                                                       : SEER_CLASS_UNDER;
-        }
+        for (int r = 0; r < nv; r++) sub[r]->cls = seer_class_of_measured(&sub[r]->t, sub[r]->row.time_ms);
         for (int c = 0; c < 3; c++) {
             int nc = 0;
             for (int r = 0; r < nv; r++) if (sub[r]->cls == c) sub[nc++] = sub[r];

@@ -277,7 +277,7 @@ int cli_eval(int argc, char **argv)
     scratch = malloc((total ? total : 1) * sizeof *scratch);
     if (!pts || !scratch) goto oom;
     int n = 0;
-    long skipped = 0, failed = 0;
+    long skipped = 0, failed = 0, cls_n = 0, cls_hit = 0;
     size_t src_len = source ? strlen(source) : 0;
     for (int f = 0; f < n_data; f++)
         for (size_t i = 0; i < nrows[f]; i++) {
@@ -312,6 +312,13 @@ int cli_eval(int argc, char **argv)
             pt->algo_rank = pt->dir * 100 + (r->algo >= 0 ? r->algo : 99);
             snprintf(pt->algo_key, sizeof pt->algo_key, "%s/%s", seer_direction_name(r->dir),
                      r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "auto");
+            /* The classifier against the class the training rule gives
+             * the measured time. */
+            seer_class_t mc;
+            if (seer_classify_measured(h, model, d, r->dir, p.algo, r->time_ms, &mc) == SEER_STATUS_SUCCESS) {
+                cls_n++;
+                cls_hit += mc == p.cls;
+            }
             double roof;
             pt->roof = seer_roofline_conv(h, &gpu, d, r->dir, &roof) == SEER_STATUS_SUCCESS &&
                                roof > 0 && isfinite(roof)
@@ -389,6 +396,9 @@ int cli_eval(int argc, char **argv)
         printf(", ");
         json_metrics(&base);
         printf("},\n");
+        printf("  \"class_accuracy\": ");
+        cli_json_num(stdout, cls_n ? (double)cls_hit / cls_n : NAN);
+        printf(",\n");
         json_groups("by_direction", groups[BY_DIR], ngroups[BY_DIR], 0);
         json_groups("by_algo", groups[BY_ALGO], ngroups[BY_ALGO], 0);
         json_groups("by_class", groups[BY_CLASS], ngroups[BY_CLASS], 0);
@@ -413,6 +423,9 @@ int cli_eval(int argc, char **argv)
         char label[64];
         snprintf(label, sizeof label, "roofline x %.3g", scale);
         text_row(label, 22, &base);
+        if (cls_n)
+            printf("\nclass classifier: %.1f %% of %ld rows agree with the class of the measured time\n",
+                   100.0 * cls_hit / cls_n, cls_n);
         text_groups("direction", groups[BY_DIR], ngroups[BY_DIR]);
         text_groups("algo", groups[BY_ALGO], ngroups[BY_ALGO]);
         text_groups("class", groups[BY_CLASS], ngroups[BY_CLASS]);
