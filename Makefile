@@ -126,8 +126,47 @@ clean:
 
 # ---- GPU side (kernels/, bench/): built only where nvcc exists -------------
 # BEGIN GPU SECTION (owned by seer-bench)
+# seer-bench: C host code in bench/ (C11, same warnings), CUDA in kernels/.
+# Links cudart, cuDNN, CUPTI and cuBLAS from $(CUDA); never -lcuda.
+BENCH       = $(B)/seer-bench
+BENCH_CSRC  = $(sort $(wildcard bench/*.c))
+BENCH_CU    = $(sort $(wildcard kernels/*.cu))
+BENCH_OBJ   = $(BENCH_CSRC:%.c=$(B)/%.o) $(BENCH_CU:%.cu=$(B)/%.cu.o)
+BENCH_CFLAGS = $(WARN) $(OPT) -D_POSIX_C_SOURCE=200809L -Iinclude -Ibench -Ikernels \
+               -Ibench/shim -isystem $(CUDA)/include $(CFLAGS)
+# CUDA 13 targets Turing and newer; the PTX of the last one JITs on later GPUs.
+NVCC_ARCH  ?= -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
+              -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89 \
+              -gencode arch=compute_90,code=[sm_90,compute_90]
+NVCCFLAGS  ?= -O3 -std=c++17 $(NVCC_ARCH) -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings
+BENCH_LIBS  = -L$(CUDA)/lib64 -Wl,-rpath,$(CUDA)/lib64 -lcudnn -lcublas -lcupti -lcudart \
+              -lstdc++ -lm -lpthread -ldl
+BENCH_OUT  ?= $(B)/seer-bench-out
+
+ifneq ($(strip $(NVCC)),)
+gpu-tools: $(BENCH)
+else
 gpu-tools:
-	@true
+	@echo "gpu-tools: nvcc not found (CUDA=$(CUDA)); seer-bench not built"
+endif
+
+$(B)/bench/%.o: bench/%.c bench/bench.h bench/gpu.h kernels/micro.h include/seer.h | $(B)/bench
+	$(CC) $(BENCH_CFLAGS) -c $< -o $@
+$(B)/kernels/%.cu.o: kernels/%.cu kernels/micro.h | $(B)/kernels
+	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
+$(B)/bench $(B)/kernels:
+	mkdir -p $@
+$(BENCH): $(BENCH_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(BENCH_LIBS)
+
+# On a machine with a GPU only (never in CI): microbenchmark sanity, CUPTI
+# kernel sums against CUDA events, kill-and-resume equivalence.
+test-gpu: gpu-tools
+	sh bench/test-gpu.sh $(BENCH)
+
+# The default calibration (about 10 minutes on an H100) into $(BENCH_OUT).
+bench-gpu: gpu-tools
+	$(BENCH) --out $(BENCH_OUT)
 # END GPU SECTION
 
 help:

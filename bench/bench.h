@@ -1,0 +1,114 @@
+/* bench/bench.h - seer-bench internals shared by its modules.
+ *
+ * Layering: plan.c, csv.c and gpuid.c are plain C with no CUDA (they run
+ * for --help and --dry-run, before CUDA is touched); trace.c (CUPTI
+ * Activity), metrics.c (CUPTI Range Profiler), conv.c (cuDNN) and
+ * profile.c (microbenchmarks) need the GPU; main.c ties them together. */
+#ifndef SEER_BENCH_H
+#define SEER_BENCH_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "seer.h"   /* enum values of dtype, layout, direction only */
+
+#define SEER_BENCH_NDIR 3
+#define SEER_BENCH_NDTYPE 5
+enum { SEER_BENCH_PART_CNN = 0, SEER_BENCH_PART_RANDOM = 1 };
+
+/* One plan entry: one convolution shape in one direction. */
+typedef struct {
+    int dir;                    /* seer_direction_t */
+    int dtype;                  /* seer_dtype_t */
+    int layout;                 /* seer_layout_t */
+    int n, c, h, w, k, r, s;
+    int pad_h, pad_w, stride_h, stride_w, dil_h, dil_w, groups;
+    int part;                   /* SEER_BENCH_PART_* */
+    char layer[48];             /* "resnet50/layer3.0.conv2"; "" when none */
+} seer_bench_conv_t;
+
+typedef struct {
+    seer_bench_conv_t *v;
+    size_t n, cap;
+} seer_bench_plan_t;
+
+/* ---- plan.c ---- */
+extern const char *const seer_bench_dir_names[SEER_BENCH_NDIR];
+extern const char *const seer_bench_dtype_names[SEER_BENCH_NDTYPE];
+extern const char *const seer_bench_layout_names[2];
+extern const char *const seer_bench_part_names[2];
+
+/* The default sweep: layers of common CNNs (cnn_copies configurations of
+ * each network) and n_random random shapes, every shape in all three
+ * directions, shapes in a seed-determined order.  No generated call does
+ * more than max_flops or has a tensor over 1 GiB.  0 or -1 (no memory). */
+int seer_bench_plan_generate(uint64_t seed, int n_random, int cnn_copies, double max_flops,
+                             seer_bench_plan_t *plan);
+/* Read a plan file (docs/seer-bench.md).  0, or -1 with a message naming
+ * file, line and column in err. */
+int seer_bench_plan_load(const char *path, seer_bench_plan_t *plan, char *err, size_t errlen);
+/* The plan as CSV (the plan file format), gpu column = gpu ("" allowed). */
+void seer_bench_plan_print(FILE *f, const seer_bench_plan_t *plan, const char *gpu);
+void seer_bench_plan_free(seer_bench_plan_t *plan);
+/* 0 if the shape is valid (positive sizes, groups divide c and k, output
+ * at least 1x1), else -1 with the reason in err. */
+int seer_bench_conv_check(const seer_bench_conv_t *cv, char *err, size_t errlen);
+void seer_bench_conv_output(const seer_bench_conv_t *cv, int *p, int *q);
+/* Forward FLOPs (2 per multiply-add; the same for every direction). */
+double seer_bench_conv_flops(const seer_bench_conv_t *cv);
+/* Element counts of input, filter and output. */
+void seer_bench_conv_elems(const seer_bench_conv_t *cv, size_t *x, size_t *wt, size_t *y);
+/* Bytes per element of the dtype's data. */
+int seer_bench_dtype_bytes(int dtype);
+/* "dir,dtype,layout,n,...,groups" (no gpu, no algo): identity of an entry. */
+void seer_bench_conv_key(const seer_bench_conv_t *cv, char *buf, size_t len);
+/* Index of name in names[0..n-1] (case-insensitive), or -1. */
+int seer_bench_name_index(const char *const *names, int n, const char *name);
+
+/* ---- csv.c ---- */
+/* Write one CSV field, quoted when it holds a comma, quote or newline. */
+void seer_bench_csv_str(FILE *f, const char *s);
+/* Split one CSV record in place (line without its newline).  Returns the
+ * number of fields (at most max), or -1 on a quoting error. */
+int seer_bench_csv_split(char *line, char **fields, int max);
+/* Column index of name in a split header, or -1. */
+int seer_bench_csv_col(char **hdr, int nhdr, const char *name);
+/* fflush + fsync: the row is on disk before the next measurement. */
+int seer_bench_sync(FILE *f);
+/* Cut a file after its last newline (a crash can leave half a row). */
+int seer_bench_repair_tail(const char *path);
+/* Read one whole line of any length; NULL at EOF.  *buf grows as needed. */
+char *seer_bench_getline(FILE *f, char **buf, size_t *cap);
+
+/* A set of strings (resume keys). */
+typedef struct {
+    char **slot;
+    size_t n, cap;
+} seer_bench_set_t;
+int seer_bench_set_add(seer_bench_set_t *s, const char *key);  /* 0, 1 if present, -1 */
+int seer_bench_set_has(const seer_bench_set_t *s, const char *key);
+void seer_bench_set_free(seer_bench_set_t *s);
+
+/* ---- gpuid.c ---- */
+/* libseer GPU-table id for a CUDA device name and memory size, e.g.
+ * ("NVIDIA H100 80GB HBM3", 80) -> "h100-sxm5-80gb".  Unknown names give a
+ * slug of the name ("nvidia-rtx-6000-ada" style) and return 1; else 0. */
+int seer_bench_gpu_id(const char *name, double mem_gib, char *id, size_t len);
+
+/* ---- options ---- */
+typedef struct {
+    uint64_t seed;
+    const char *plan_path;
+    const char *out_dir;
+    const char *gpu_id;         /* NULL: from the device name */
+    int device;
+    int workspace_mb;
+    double minutes;             /* 0: no budget */
+    int resume, metrics, dry_run;
+    int warmup, reps;
+    int n_random, cnn_copies;
+    int micro;                  /* 1 run microbenchmarks, 0 skip, 2 only them */
+    int find;                   /* run cudnnFind*AlgorithmEx */
+    double max_gflop;           /* FLOP cap of generated shapes */
+} seer_bench_opts_t;
+
+#endif

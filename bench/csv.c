@@ -1,0 +1,149 @@
+/* bench/csv.c - the little CSV and file plumbing seer-bench needs:
+ * RFC 4180 fields out, records in, durable appends, resume key sets. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "bench.h"
+
+void seer_bench_csv_str(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int seer_bench_csv_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        if (n == max) return n;
+        char *out = p;
+        fields[n++] = out;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (!*p) return -1; /* unterminated quote */
+                if (*p == '"') {
+                    if (p[1] == '"') { *out++ = '"'; p += 2; continue; }
+                    p++;
+                    break;
+                }
+                *out++ = *p++;
+            }
+            if (*p && *p != ',') return -1;
+        } else {
+            while (*p && *p != ',') {
+                if (*p == '"') return -1;
+                *out++ = *p++;
+            }
+        }
+        int more = *p == ',';
+        *out = 0;
+        if (!more) return n;
+        p++;
+    }
+}
+
+int seer_bench_csv_col(char **hdr, int nhdr, const char *name)
+{
+    for (int i = 0; i < nhdr; i++)
+        if (strcasecmp(hdr[i], name) == 0) return i;
+    return -1;
+}
+
+int seer_bench_sync(FILE *f)
+{
+    if (fflush(f) != 0) return -1;
+    return fsync(fileno(f));
+}
+
+int seer_bench_repair_tail(const char *path)
+{
+    FILE *f = fopen(path, "r+b");
+    if (!f) return errno == ENOENT ? 0 : -1;
+    long keep = 0, pos = 0;
+    int c;
+    while ((c = fgetc(f)) != EOF) {
+        pos++;
+        if (c == '\n') keep = pos;
+    }
+    int rc = 0;
+    if (keep != pos) rc = ftruncate(fileno(f), keep);
+    if (fclose(f) != 0) rc = -1;
+    return rc;
+}
+
+char *seer_bench_getline(FILE *f, char **buf, size_t *cap)
+{
+    size_t len = 0;
+    for (;;) {
+        if (*cap - len < 2 || !*buf) {
+            size_t ncap = *cap ? 2 * *cap : 1024;
+            char *nb = realloc(*buf, ncap);
+            if (!nb) return NULL;
+            *buf = nb;
+            *cap = ncap;
+        }
+        if (!fgets(*buf + len, (int)(*cap - len), f)) return len ? *buf : NULL;
+        len += strlen(*buf + len);
+        if (len && (*buf)[len - 1] == '\n') return *buf;
+    }
+}
+
+/* ---- string set: open addressing, FNV-1a ---- */
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static size_t set_find(char **slot, size_t cap, const char *key)
+{
+    size_t i = (size_t)fnv1a(key) & (cap - 1);
+    while (slot[i] && strcmp(slot[i], key) != 0) i = (i + 1) & (cap - 1);
+    return i;
+}
+
+int seer_bench_set_has(const seer_bench_set_t *s, const char *key)
+{
+    return s->cap && s->slot[set_find(s->slot, s->cap, key)] != NULL;
+}
+
+int seer_bench_set_add(seer_bench_set_t *s, const char *key)
+{
+    if (2 * (s->n + 1) > s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 1024;
+        char **slot = calloc(cap, sizeof *slot);
+        if (!slot) return -1;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slot[i]) slot[set_find(slot, cap, s->slot[i])] = s->slot[i];
+        free(s->slot);
+        s->slot = slot;
+        s->cap = cap;
+    }
+    size_t i = set_find(s->slot, s->cap, key);
+    if (s->slot[i]) return 1;
+    if (!(s->slot[i] = strdup(key))) return -1;
+    s->n++;
+    return 0;
+}
+
+void seer_bench_set_free(seer_bench_set_t *s)
+{
+    for (size_t i = 0; i < s->cap; i++) free(s->slot[i]);
+    free(s->slot);
+    memset(s, 0, sizeof *s);
+}

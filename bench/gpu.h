@@ -1,0 +1,91 @@
+/* bench/gpu.h - seer-bench modules that talk to the GPU (CUDA, cuDNN,
+ * CUPTI, cuBLAS).  Only main.c and these modules include CUDA headers. */
+#ifndef SEER_BENCH_GPU_H
+#define SEER_BENCH_GPU_H
+#include <cuda_runtime_api.h>
+#include "bench.h"
+
+/* ---- trace.c: CUPTI Activity API ---- */
+
+typedef struct {
+    uint64_t ext_id;            /* external correlation id, 0 if none was seen */
+    uint32_t corr;              /* CUPTI correlation id of the launching API call */
+    uint64_t start, end;        /* ns, CUPTI clock */
+    int grid[3], block[3];
+    int regs, smem_static, smem_dynamic;
+    char *name;                 /* mangled, as CUPTI reports it (owned) */
+} seer_bench_kernel_rec_t;
+
+/* Register buffers and enable kernel, API and external-correlation
+ * records.  0, or -1 with the CUPTI error in err. */
+int seer_bench_trace_init(char *err, size_t errlen);
+/* Tag every CUDA call made until trace_pop with ext_id. */
+int seer_bench_trace_push(uint64_t ext_id);
+int seer_bench_trace_pop(void);
+/* Flush CUPTI's buffers (call after synchronizing the device), then hand
+ * over the kernel records collected since the last take, their external
+ * ids resolved.  Caller frees with seer_bench_trace_release. */
+int seer_bench_trace_take(seer_bench_kernel_rec_t **recs, size_t *n);
+void seer_bench_trace_release(seer_bench_kernel_rec_t *recs, size_t n);
+/* Stop or restart recording kernels (the metrics pass replays kernels). */
+int seer_bench_trace_kernels(int on);
+uint64_t seer_bench_trace_now(void);          /* CUPTI timestamp, ns */
+size_t seer_bench_trace_dropped(void);        /* records CUPTI dropped so far */
+void seer_bench_trace_shutdown(void);
+const char *seer_bench_cupti_error(int result); /* "CUPTI_ERROR_..." */
+
+/* ---- metrics.c: CUPTI Range Profiler ---- */
+
+enum { SEER_METRIC_DRAM_READ, SEER_METRIC_DRAM_WRITE, SEER_METRIC_SM_PCT, SEER_METRIC_DRAM_PCT,
+       SEER_METRIC_OCC_PCT, SEER_METRIC_TENSOR_PCT, SEER_METRIC_COUNT };
+#define SEER_METRICS_MAX_RANGES 64
+
+/* Set up the Range Profiler for the current device.  0: ready.  -1: not
+ * available (message in msg: counters refused, unsupported, ...). */
+int seer_bench_metrics_init(int device, char *msg, size_t len);
+/* Profile the kernels launched between begin and end (auto ranges: one per
+ * kernel, kernel replay).  end writes vals[kernel][metric] for up to
+ * SEER_METRICS_MAX_RANGES kernels (NaN where a metric is unavailable) and
+ * their count.  -1 with msg on failure; after a privilege error further
+ * calls fail at once. */
+int seer_bench_metrics_begin(char *msg, size_t len);
+int seer_bench_metrics_end(double vals[][SEER_METRIC_COUNT], int *n_kernels, char *msg,
+                           size_t len);
+void seer_bench_metrics_shutdown(void);
+/* The metric names asked for (those the chip accepted) and passes needed. */
+const char *seer_bench_metrics_names(void);
+int seer_bench_metrics_passes(void);
+
+/* ---- conv.c: cuDNN sweep ---- */
+
+typedef struct seer_bench_run seer_bench_run_t;
+
+/* Output files and resume state of one sweep. */
+typedef struct {
+    FILE *layers, *kernels, *picks;
+    seer_bench_set_t done;      /* "entry key|algo" rows already in layers.csv */
+    seer_bench_set_t picked;    /* entry keys already in picks.csv */
+    long long next_call_id;
+    char gpu[32];
+    char source[96];            /* seer-bench:<gpu>:<seed> */
+    long long rows, failures, kernel_rows, unattributed;
+} seer_bench_out_t;
+
+int seer_bench_run_create(const seer_bench_opts_t *o, seer_bench_out_t *out, int metrics,
+                          seer_bench_run_t **run, char *err, size_t errlen);
+/* Measure one plan entry: picks, then every usable algorithm.  Returns 0;
+ * 1 if nothing was left to measure (resume); -1 on a fatal error (the
+ * CUDA context is lost or a file cannot be written), message in err. */
+int seer_bench_run_entry(seer_bench_run_t *run, const seer_bench_conv_t *cv, char *err,
+                         size_t errlen);
+void seer_bench_run_destroy(seer_bench_run_t *run);
+void seer_bench_layers_header(FILE *f);
+void seer_bench_kernels_header(FILE *f);
+void seer_bench_picks_header(FILE *f);
+
+/* ---- profile.c: microbenchmarks -> profile.txt ---- */
+/* Run the microbenchmarks and write the profile file.  Failures of single
+ * benchmarks leave their keys empty and are reported on stderr. */
+int seer_bench_profile(const char *path, const char *gpu_id, int device, char *err,
+                       size_t errlen);
+#endif

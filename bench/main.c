@@ -1,0 +1,603 @@
+/* bench/main.c - seer-bench: the calibration harness (docs/seer-bench.md).
+ *
+ * --help, --dry-run and --gpu-name run before any CUDA call, so they work
+ * on machines without a GPU; a measuring run without one exits 2. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cublas_v2.h>
+#include <cudnn.h>
+#include <cupti.h>
+#include "gpu.h"
+
+enum { EXIT_USAGE = 1, EXIT_NO_DEVICE = 2, EXIT_FATAL = 3 };
+/* paths are --out (at most OUT_MAX bytes) plus a file name */
+#define OUT_MAX 1000
+#define PATH_CAP 1100
+#define ERR_CAP 2048
+
+static void usage(FILE *f)
+{
+    fputs(
+"usage: seer-bench [options]\n"
+"Measure cuDNN convolutions (all directions, all algorithms), their kernels\n"
+"(CUPTI) and the GPU's peak rates, for training libseer.  docs/seer-bench.md\n"
+"\n"
+"  --out DIR          output directory (default seer-bench-out)\n"
+"  --seed N           seed of the generated plan (default 1)\n"
+"  --plan FILE        measure the convolutions listed in FILE instead\n"
+"  --random N         random shapes in the generated plan (default 120)\n"
+"  --cnn-copies N     configurations of each CNN in the generated plan (default 1)\n"
+"  --max-gflop G      largest forward GFLOP of a generated shape (default 200)\n"
+"  --minutes M        time budget of the whole run; 0 = none (default 9)\n"
+"  --workspace-mb N   cuDNN workspace limit in MiB (default 1024)\n"
+"  --warmup N         untimed calls before timing (default 2)\n"
+"  --reps N           timed calls, median/min/max reported (default 5)\n"
+"  --metrics          CUPTI Range Profiler counters per kernel (slow)\n"
+"  --no-find          skip cudnnFind*AlgorithmEx (picks.csv gets v7 rows only)\n"
+"  --no-micro         skip the microbenchmarks (no profile.txt)\n"
+"  --micro-only       only the microbenchmarks\n"
+"  --resume           continue a run in --out, skipping what layers.csv has\n"
+"  --device N         CUDA device (default 0)\n"
+"  --gpu-id ID        GPU id written to the CSV files (default: from the name)\n"
+"  --dry-run          print the plan as CSV and exit (no GPU needed)\n"
+"  --gpu-name NAME    print the GPU id seer-bench uses for a device name\n"
+"  --help             this text\n"
+"\n"
+"exit status: 0 done (also when the budget ended it early), 1 bad usage or\n"
+"I/O error, 2 no CUDA device, 3 stopped early by a GPU failure or a signal\n"
+"(rerun with --resume)\n", f);
+}
+
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig) { (void)sig; interrupted = 1; }
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void utc_stamp(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tmv;
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tmv));
+}
+
+static int parse_num(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = v ? strtod(v, &end) : 0;
+    if (!v || end == v || *end || errno || !(d >= lo && d <= hi)) {
+        fprintf(stderr, "seer-bench: %s needs a number in [%g, %g], got '%s'\n", opt, lo, hi,
+                v ? v : "");
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+    char buf[PATH_CAP];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* ---- resume ---------------------------------------------------------------- */
+
+static const char *const KEYCOLS[17] = {"direction", "dtype", "layout", "n", "c", "h", "w", "k", "r",
+                                        "s", "pad_h", "pad_w", "stride_h", "stride_w", "dil_h",
+                                        "dil_w", "groups"};
+
+/* Keys of an existing layers.csv ("entry|algo") or picks.csv ("entry"). */
+static int load_keys(const char *path, int with_algo, seer_bench_set_t *set, long long *max_id,
+                     char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL, *hdr = NULL, *fl[128], *hl[128];
+    size_t cap = 0;
+    int col[17], calg = -1, cid = -1, nh = 0, rc = -1;
+    long lineno = 0;
+    if (!f) return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1);
+    while (seer_bench_getline(f, &line, &cap)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        if (!hdr) {
+            if (!(hdr = strdup(line)) || (nh = seer_bench_csv_split(hdr, hl, 128)) < 0) goto bad;
+            for (int i = 0; i < 17; i++)
+                if ((col[i] = seer_bench_csv_col(hl, nh, KEYCOLS[i])) < 0) goto bad;
+            calg = seer_bench_csv_col(hl, nh, "algo");
+            cid = seer_bench_csv_col(hl, nh, "call_id");
+            if (with_algo && (calg < 0 || cid < 0)) goto bad;
+            continue;
+        }
+        int nf = seer_bench_csv_split(line, fl, 128);
+        if (nf < nh) goto bad;
+        char key[320];
+        size_t o = 0;
+        for (int i = 0; i < 17; i++)
+            o += (size_t)snprintf(key + o, sizeof key - o, "%s%s", i ? "," : "", fl[col[i]]);
+        if (with_algo) {
+            snprintf(key + o, sizeof key - o, "|%s", fl[calg]);
+            long long id = atoll(fl[cid]);
+            if (id > *max_id) *max_id = id;
+        }
+        if (seer_bench_set_add(set, key) < 0) goto bad;
+    }
+    rc = 0;
+    goto out;
+bad:
+    snprintf(err, errlen, "%s:%ld: not a seer-bench file (cannot resume from it)", path, lineno);
+out:
+    free(line);
+    free(hdr);
+    fclose(f);
+    return rc;
+}
+
+/* Kernel rows written just before a crash whose layer row never made it
+ * (call_id above the last one in layers.csv) are removed. */
+static int drop_orphan_kernels(const char *path, long long max_id, char *err, size_t errlen)
+{
+    FILE *in = fopen(path, "r"), *out = NULL;
+    char tmp[PATH_CAP + 8], *line = NULL, *copy = NULL, *fl[128];
+    size_t cap = 0;
+    int cid = -1, rc = -1, first = 1;
+    long dropped = 0;
+    if (!in) return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (!(out = fopen(tmp, "w"))) {
+        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        goto out;
+    }
+    while (seer_bench_getline(in, &line, &cap)) {
+        free(copy);
+        if (!(copy = strdup(line))) goto out;
+        copy[strcspn(copy, "\r\n")] = 0;
+        int nf = seer_bench_csv_split(copy, fl, 128);
+        if (first) {
+            first = 0;
+            if (nf < 0 || (cid = seer_bench_csv_col(fl, nf, "call_id")) < 0) {
+                snprintf(err, errlen, "%s: no call_id column", path);
+                goto out;
+            }
+        } else if (nf > cid && atoll(fl[cid]) > max_id) {
+            dropped++;
+            continue;
+        }
+        fputs(line, out);
+    }
+    if (seer_bench_sync(out) != 0 || fclose(out) != 0) {
+        out = NULL;
+        snprintf(err, errlen, "%s: write failed", tmp);
+        goto out;
+    }
+    out = NULL;
+    if (rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        goto out;
+    }
+    if (dropped) fprintf(stderr, "seer-bench: resume: dropped %ld kernel rows of an unfinished call\n", dropped);
+    rc = 0;
+out:
+    if (out) fclose(out);
+    fclose(in);
+    free(line);
+    free(copy);
+    return rc;
+}
+
+/* Open an output for appending; a new or empty file gets its header. */
+static FILE *open_out(const char *dir, const char *name, void (*header)(FILE *), char *err, size_t errlen)
+{
+    char path[PATH_CAP];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (seer_bench_repair_tail(path) != 0) {
+        snprintf(err, errlen, "%s: cannot repair", path);
+        return NULL;
+    }
+    int fresh = stat(path, &st) != 0 || st.st_size == 0;
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    /* one measurement's rows leave in one write(): a kill cannot cut a
+     * call in half (the tail repair handles a cut line anyway) */
+    setvbuf(f, NULL, _IOFBF, 1 << 20);
+    if (fresh) {
+        header(f);
+        if (seer_bench_sync(f) != 0) {
+            snprintf(err, errlen, "%s: write failed", path);
+            fclose(f);
+            return NULL;
+        }
+    }
+    return f;
+}
+
+/* ---- manifest -------------------------------------------------------------------- */
+
+typedef struct {
+    const seer_bench_opts_t *o;
+    const char *status, *metrics;
+    char gpu[32], name[256], started[32];
+    int cc_major, cc_minor, sms, clk, mclk, drv, rt;
+    size_t plan_n, plan_cnn, plan_random, run, skipped, dropped, not_reached;
+    double t0;
+    seer_bench_out_t *out;
+} manifest_t;
+
+static int write_manifest(const manifest_t *m, char *err, size_t errlen)
+{
+    char path[PATH_CAP], tmp[PATH_CAP + 8], fin[32];
+    size_t dnn = cudnnGetVersion();
+    uint32_t cupti = 0;
+    int cb[3] = {0, 0, 0};
+    if (cuptiGetVersion(&cupti) != CUPTI_SUCCESS) cupti = 0;
+    if (cublasGetProperty(MAJOR_VERSION, &cb[0]) != CUBLAS_STATUS_SUCCESS ||
+        cublasGetProperty(MINOR_VERSION, &cb[1]) != CUBLAS_STATUS_SUCCESS ||
+        cublasGetProperty(PATCH_LEVEL, &cb[2]) != CUBLAS_STATUS_SUCCESS)
+        cb[0] = cb[1] = cb[2] = 0;
+    utc_stamp(fin, sizeof fin);
+    snprintf(path, sizeof path, "%s/manifest.txt", m->o->out_dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    const seer_bench_out_t *out = m->out;
+    fprintf(f, "# seer-bench run manifest (docs/seer-bench.md)\nformat=1\ntool=seer-bench %s\n",
+            SEER_VERSION_STRING);
+    fprintf(f, "status=%s\ngpu=%s\ngpu_name=%s\ndevice=%d\ncc=%d.%d\nsms=%d\n", m->status, m->gpu,
+            m->name, m->o->device, m->cc_major, m->cc_minor, m->sms);
+    fprintf(f, "sm_clock_mhz=%d\nmem_clock_mhz=%d\n", m->clk / 1000, m->mclk / 1000);
+    fprintf(f, "driver=%d.%d\ncuda_runtime=%d.%d\ncudnn=%zu.%zu.%zu\ncudnn_header=%d.%d.%d\n",
+            m->drv / 1000, m->drv % 1000 / 10, m->rt / 1000, m->rt % 1000 / 10, dnn / 10000,
+            dnn % 10000 / 100, dnn % 100, CUDNN_MAJOR, CUDNN_MINOR, CUDNN_PATCHLEVEL);
+    fprintf(f, "cupti_api=%u\ncublas=%d.%d.%d\n", cupti, cb[0], cb[1], cb[2]);
+    fprintf(f, "seed=%llu\nplan=%s\nplan_entries=%zu\nplan_cnn=%zu\nplan_random=%zu\n",
+            (unsigned long long)m->o->seed, m->o->plan_path ? m->o->plan_path : "generated",
+            m->plan_n, m->plan_cnn, m->plan_random);
+    fprintf(f, "random=%d\ncnn_copies=%d\nmax_gflop=%g\nworkspace_mb=%d\nminutes=%g\nwarmup=%d\nreps=%d\n",
+            m->o->n_random, m->o->cnn_copies, m->o->max_gflop, m->o->workspace_mb, m->o->minutes,
+            m->o->warmup, m->o->reps);
+    fprintf(f, "find=%d\nmetrics=%s\nresume=%d\n", m->o->find, m->metrics, m->o->resume);
+    fprintf(f, "started=%s\nfinished=%s\nelapsed_s=%.1f\n", m->started,
+            strcmp(m->status, "running") ? fin : "", now_s() - m->t0);
+    fprintf(f, "entries_run=%zu\nentries_skipped_resume=%zu\nentries_dropped_budget=%zu\n"
+               "entries_not_reached=%zu\n", m->run, m->skipped, m->dropped, m->not_reached);
+    if (out)
+        fprintf(f, "layer_rows=%lld\nfailed_rows=%lld\nkernel_rows=%lld\nunattributed_kernels=%lld\n"
+                   "cupti_dropped_records=%zu\n", out->rows, out->failures, out->kernel_rows,
+                out->unattributed, seer_bench_trace_dropped());
+    if (seer_bench_sync(f) != 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
+        snprintf(err, errlen, "cannot write %s", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- progress --------------------------------------------------------------------- */
+
+static void fmt_time(char *b, size_t n, double s)
+{
+    if (!(s >= 0) || s > 1e6) { snprintf(b, n, "--:--"); return; }
+    long t = (long)(s + 0.5);
+    snprintf(b, n, "%ld:%02ld", t / 60, t % 60);
+}
+
+static void progress(size_t done, size_t total, double elapsed, double eta, size_t dropped)
+{
+    char e[32], r[32], bar[31];
+    int w = total ? (int)(30.0 * done / total) : 30;
+    for (int i = 0; i < 30; i++) bar[i] = i < w ? '#' : '.';
+    bar[30] = 0;
+    fmt_time(e, sizeof e, elapsed);
+    fmt_time(r, sizeof r, eta);
+    fprintf(stderr, "\r[%s] %zu/%zu  %s elapsed  ETA %s", bar, done, total, e, r);
+    if (dropped) fprintf(stderr, "  (%zu dropped for time)", dropped);
+    fputs("   ", stderr);
+}
+
+/* ---- main --------------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    seer_bench_opts_t o = {
+        .seed = 1, .out_dir = "seer-bench-out", .workspace_mb = 1024, .minutes = 9,
+        .warmup = 2, .reps = 5, .n_random = 120, .cnn_copies = 1, .micro = 1, .find = 1,
+        .max_gflop = 200,
+    };
+    const char *gpu_name = NULL;
+    char err[ERR_CAP];
+    double t0 = now_s();
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        double d;
+#define NUM(opt, lo, hi, dst) if (!strcmp(a, opt)) { if (parse_num(opt, v, lo, hi, &d)) return EXIT_USAGE; dst; i++; continue; }
+#define STR(opt, dst) if (!strcmp(a, opt)) { if (!v) { fprintf(stderr, "seer-bench: %s needs a value\n", opt); return EXIT_USAGE; } dst = v; i++; continue; }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+        NUM("--seed", 0, 9007199254740992.0, o.seed = (uint64_t)d)
+        NUM("--random", 0, 1000000, o.n_random = (int)d)
+        NUM("--cnn-copies", 0, 100, o.cnn_copies = (int)d)
+        NUM("--max-gflop", 0.001, 1e6, o.max_gflop = d)
+        NUM("--minutes", 0, 1e6, o.minutes = d)
+        NUM("--workspace-mb", 0, 1 << 20, o.workspace_mb = (int)d)
+        NUM("--warmup", 1, 100, o.warmup = (int)d)
+        NUM("--reps", 1, 64, o.reps = (int)d)
+        NUM("--device", 0, 1024, o.device = (int)d)
+        STR("--out", o.out_dir)
+        STR("--plan", o.plan_path)
+        STR("--gpu-id", o.gpu_id)
+        STR("--gpu-name", gpu_name)
+        if (!strcmp(a, "--metrics")) { o.metrics = 1; continue; }
+        if (!strcmp(a, "--no-find")) { o.find = 0; continue; }
+        if (!strcmp(a, "--no-micro")) { o.micro = 0; continue; }
+        if (!strcmp(a, "--micro-only")) { o.micro = 2; continue; }
+        if (!strcmp(a, "--resume")) { o.resume = 1; continue; }
+        if (!strcmp(a, "--dry-run")) { o.dry_run = 1; continue; }
+        fprintf(stderr, "seer-bench: unknown option '%s' (see --help)\n", a);
+        return EXIT_USAGE;
+#undef NUM
+#undef STR
+    }
+    if (o.gpu_id && (!*o.gpu_id || strlen(o.gpu_id) >= 32 || strpbrk(o.gpu_id, ",\"\n\r:"))) {
+        fprintf(stderr, "seer-bench: --gpu-id must be 1-31 characters without , \" or :\n");
+        return EXIT_USAGE;
+    }
+    if (strlen(o.out_dir) > OUT_MAX) {
+        fprintf(stderr, "seer-bench: --out path longer than %d bytes\n", OUT_MAX);
+        return EXIT_USAGE;
+    }
+    if (gpu_name) {
+        char id[32];
+        seer_bench_gpu_id(gpu_name, 0, id, sizeof id);
+        printf("%s\n", id);
+        return 0;
+    }
+
+    seer_bench_plan_t plan = {0};
+    if (o.micro != 2) {
+        if (o.plan_path ? seer_bench_plan_load(o.plan_path, &plan, err, sizeof err)
+                        : seer_bench_plan_generate(o.seed, o.n_random, o.cnn_copies, o.max_gflop * 1e9,
+                                                   &plan)) {
+            fprintf(stderr, "seer-bench: %s\n", o.plan_path ? err : "out of memory");
+            return EXIT_USAGE;
+        }
+    }
+    if (o.dry_run) {
+        seer_bench_plan_print(stdout, &plan, o.gpu_id);
+        seer_bench_plan_free(&plan);
+        return fflush(stdout) == 0 ? 0 : EXIT_USAGE;
+    }
+
+    /* ---- from here on the GPU is needed ---- */
+    int ndev = 0;
+    cudaError_t ce = cudaGetDeviceCount(&ndev);
+    if (ce != cudaSuccess || ndev <= o.device) {
+        if (ce != cudaSuccess) fprintf(stderr, "no CUDA device: %s\n", cudaGetErrorString(ce));
+        else fprintf(stderr, "no CUDA device: device %d requested, %d present\n", o.device, ndev);
+        seer_bench_plan_free(&plan);
+        return EXIT_NO_DEVICE;
+    }
+    struct cudaDeviceProp prop;
+    manifest_t m = {.o = &o, .status = "running", .metrics = o.metrics ? "on" : "off", .t0 = t0};
+    if ((ce = cudaSetDevice(o.device)) != cudaSuccess || (ce = cudaFree(NULL)) != cudaSuccess ||
+        (ce = cudaGetDeviceProperties(&prop, o.device)) != cudaSuccess ||
+        (ce = cudaDeviceGetAttribute(&m.clk, cudaDevAttrClockRate, o.device)) != cudaSuccess ||
+        (ce = cudaDeviceGetAttribute(&m.mclk, cudaDevAttrMemoryClockRate, o.device)) != cudaSuccess ||
+        (ce = cudaDriverGetVersion(&m.drv)) != cudaSuccess ||
+        (ce = cudaRuntimeGetVersion(&m.rt)) != cudaSuccess) {
+        fprintf(stderr, "no CUDA device: %s\n", cudaGetErrorString(ce));
+        seer_bench_plan_free(&plan);
+        return EXIT_NO_DEVICE;
+    }
+    snprintf(m.name, sizeof m.name, "%s", prop.name);
+    m.cc_major = prop.major;
+    m.cc_minor = prop.minor;
+    m.sms = prop.multiProcessorCount;
+    if (o.gpu_id) snprintf(m.gpu, sizeof m.gpu, "%s", o.gpu_id);
+    else if (seer_bench_gpu_id(prop.name, (double)prop.totalGlobalMem / (1u << 30), m.gpu, sizeof m.gpu))
+        fprintf(stderr, "seer-bench: '%s' is not in the GPU id table; using id '%s' (see --gpu-id)\n",
+                prop.name, m.gpu);
+    utc_stamp(m.started, sizeof m.started);
+    m.plan_n = plan.n;
+    for (size_t i = 0; i < plan.n; i++) {
+        if (plan.v[i].part == SEER_BENCH_PART_CNN) m.plan_cnn++;
+        else m.plan_random++;
+    }
+
+    char path[PATH_CAP];
+    struct stat st;
+    if (mkdir_p(o.out_dir) != 0) {
+        fprintf(stderr, "seer-bench: cannot create %s: %s\n", o.out_dir, strerror(errno));
+        return EXIT_USAGE;
+    }
+    snprintf(path, sizeof path, "%s/layers.csv", o.out_dir);
+    if (!o.resume && stat(path, &st) == 0 && st.st_size > 0) {
+        fprintf(stderr, "seer-bench: %s already has results: add --resume or use another --out\n", o.out_dir);
+        return EXIT_USAGE;
+    }
+    if (write_manifest(&m, err, sizeof err) != 0) {
+        fprintf(stderr, "seer-bench: %s\n", err);
+        return EXIT_USAGE;
+    }
+
+    /* microbenchmarks first: CUPTI tracing would slow the launches */
+    snprintf(path, sizeof path, "%s/profile.txt", o.out_dir);
+    if (o.micro && !(o.resume && stat(path, &st) == 0)) {
+        if (seer_bench_profile(path, m.gpu, o.device, err, sizeof err) != 0) {
+            fprintf(stderr, "seer-bench: %s\n", err);
+            m.status = "fatal";
+            (void)write_manifest(&m, err, sizeof err);
+            return EXIT_FATAL;
+        }
+    }
+    if (o.micro == 2) {
+        m.status = "complete";
+        if (write_manifest(&m, err, sizeof err) != 0) { fprintf(stderr, "seer-bench: %s\n", err); return EXIT_USAGE; }
+        return 0;
+    }
+
+    /* outputs, resume state */
+    seer_bench_out_t out;
+    memset(&out, 0, sizeof out);
+    snprintf(out.gpu, sizeof out.gpu, "%s", m.gpu);
+    snprintf(out.source, sizeof out.source, "seer-bench:%s:%llu", m.gpu, (unsigned long long)o.seed);
+    long long max_id = -1;
+    static const char *const names[3] = {"layers.csv", "kernels.csv", "picks.csv"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", o.out_dir, names[i]);
+        if (seer_bench_repair_tail(path) != 0) {
+            fprintf(stderr, "seer-bench: %s: cannot repair\n", path);
+            return EXIT_USAGE;
+        }
+    }
+    if (o.resume) {
+        snprintf(path, sizeof path, "%s/layers.csv", o.out_dir);
+        int rc = load_keys(path, 1, &out.done, &max_id, err, sizeof err);
+        snprintf(path, sizeof path, "%s/picks.csv", o.out_dir);
+        if (!rc) rc = load_keys(path, 0, &out.picked, &max_id, err, sizeof err);
+        snprintf(path, sizeof path, "%s/kernels.csv", o.out_dir);
+        if (!rc) rc = drop_orphan_kernels(path, max_id, err, sizeof err);
+        if (rc) {
+            fprintf(stderr, "seer-bench: %s\n", err);
+            return EXIT_USAGE;
+        }
+    }
+    out.next_call_id = max_id + 1;
+    if (!(out.layers = open_out(o.out_dir, "layers.csv", seer_bench_layers_header, err, sizeof err)) ||
+        !(out.kernels = open_out(o.out_dir, "kernels.csv", seer_bench_kernels_header, err, sizeof err)) ||
+        !(out.picks = open_out(o.out_dir, "picks.csv", seer_bench_picks_header, err, sizeof err))) {
+        fprintf(stderr, "seer-bench: %s\n", err);
+        return EXIT_USAGE;
+    }
+    m.out = &out;
+
+    if (seer_bench_trace_init(err, sizeof err) != 0) {
+        fprintf(stderr, "seer-bench: CUPTI activity tracing unavailable: %s\n", err);
+        m.status = "fatal";
+        (void)write_manifest(&m, err, sizeof err);
+        return EXIT_FATAL;
+    }
+    int metrics = 0;
+    static char metrics_note[600];
+    if (o.metrics) {
+        char msg[512];
+        if (seer_bench_metrics_init(o.device, msg, sizeof msg) == 0) {
+            metrics = 1;
+            snprintf(metrics_note, sizeof metrics_note, "on (%d passes: %s)", seer_bench_metrics_passes(),
+                     seer_bench_metrics_names());
+        } else {
+            fprintf(stderr, "seer-bench: metrics unavailable (%s): timings only\n", msg);
+            snprintf(metrics_note, sizeof metrics_note, "unavailable: %s", msg);
+        }
+        m.metrics = metrics_note;
+    }
+    seer_bench_run_t *run = NULL;
+    if (seer_bench_run_create(&o, &out, metrics, &run, err, sizeof err) != 0) {
+        fprintf(stderr, "seer-bench: %s\n", err);
+        m.status = "fatal";
+        (void)write_manifest(&m, err, sizeof err);
+        return EXIT_FATAL;
+    }
+    if (write_manifest(&m, err, sizeof err) != 0) {
+        fprintf(stderr, "seer-bench: %s\n", err);
+        return EXIT_USAGE;
+    }
+
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    int tty = isatty(STDERR_FILENO), rc = 0;
+    double budget = o.minutes * 60.0, spent = 0;
+    size_t measured = 0, processed = 0, i, left;
+    char *dropped = calloc(plan.n ? plan.n : 1, 1);
+    if (!dropped) {
+        fprintf(stderr, "seer-bench: out of memory\n");
+        return EXIT_USAGE;
+    }
+    m.status = "complete";
+    for (i = 0; i < plan.n; i++) {
+        if (dropped[i]) continue;
+        if (interrupted) { m.status = "interrupted"; break; }
+        double elapsed = now_s() - t0, avg = measured ? spent / (double)measured : 0;
+        left = 0;
+        for (size_t j = i; j < plan.n; j++) left += !dropped[j];
+        if (budget > 0 && measured >= 5) {
+            /* over budget at the current pace: random shapes go first,
+             * from the end of the plan */
+            for (size_t j = plan.n; j-- > i && elapsed + avg * (double)left > budget;)
+                if (!dropped[j] && plan.v[j].part == SEER_BENCH_PART_RANDOM) {
+                    dropped[j] = 1;
+                    m.dropped++;
+                    left--;
+                }
+            if (dropped[i]) continue;
+        }
+        if (budget > 0 && elapsed + avg > budget) { m.status = "budget"; break; }
+        double te = now_s();
+        int r = seer_bench_run_entry(run, &plan.v[i], err, sizeof err);
+        if (r < 0) {
+            if (tty) fputc('\n', stderr);
+            fprintf(stderr, "seer-bench: %s\n", err);
+            m.status = "fatal";
+            rc = EXIT_FATAL;
+            i++;
+            break;
+        }
+        if (r == 0) { measured++; spent += now_s() - te; m.run++; }
+        else m.skipped++;
+        processed++;
+        if (tty) {
+            avg = measured ? spent / (double)measured : 0;
+            progress(processed, plan.n - m.dropped, now_s() - t0, avg * (double)(left - 1), m.dropped);
+        }
+    }
+    if (tty) fputc('\n', stderr);
+    for (size_t j = i; j < plan.n; j++) m.not_reached += !dropped[j];
+    if (!strcmp(m.status, "interrupted")) rc = EXIT_FATAL;
+    seer_bench_run_destroy(run);
+    seer_bench_metrics_shutdown();
+    seer_bench_trace_shutdown();
+    int close_bad = 0;
+    close_bad |= fclose(out.layers) != 0;
+    close_bad |= fclose(out.kernels) != 0;
+    close_bad |= fclose(out.picks) != 0;
+    if (close_bad && !rc) {
+        fprintf(stderr, "seer-bench: error closing output files\n");
+        rc = EXIT_USAGE;
+    }
+    if (write_manifest(&m, err, sizeof err) != 0) {
+        fprintf(stderr, "seer-bench: %s\n", err);
+        if (!rc) rc = EXIT_USAGE;
+    }
+    fprintf(stderr, "seer-bench: %s: %zu entries measured, %zu skipped (resume), %zu dropped (budget), "
+                    "%zu not reached; %lld rows (%lld failed) in %s, %.0f s\n",
+            m.status, m.run, m.skipped, m.dropped, m.not_reached, out.rows, out.failures, o.out_dir,
+            now_s() - t0);
+    seer_bench_set_free(&out.done);
+    seer_bench_set_free(&out.picked);
+    seer_bench_plan_free(&plan);
+    free(dropped);
+    return rc;
+}
