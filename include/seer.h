@@ -323,6 +323,9 @@ typedef struct {
     long long n_rows;           /* training rows used */
     uint32_t checksum;          /* CRC-32 of the payload */
     char provenance[512];       /* data files, sources and row counts, trainer */
+    int transferred;            /* 0: calibrated on this GPU's data; 1: transferred
+                                 * from other GPUs' models (seer_model_transfer) */
+    char source_gpus[128];      /* GPUs whose data fitted the coefficients, comma-separated */
 } seer_model_info_t;
 
 /* Load a model file (docs/model-format.md).  IO_ERROR, MODEL_TRUNCATED,
@@ -337,6 +340,29 @@ SEER_API seer_status_t seer_model_save(seer_handle_t handle, const seer_model_t 
                                        const char *path);
 SEER_API seer_status_t seer_model_free(seer_model_t model);
 SEER_API seer_status_t seer_model_get_info(const seer_model_t model, seer_model_info_t *info);
+/* Transfer: a model for a GPU nobody has calibrated.  For every kernel
+ * family (direction, algorithm, math type) known to any source model, take
+ * the family of the source GPU nearest in architecture (compute
+ * capability; among equals, the one with more rows) and evaluate its
+ * formulas with the target GPU's datasheet facts: waves from the target's
+ * SMs and occupancy limits, compute terms at its peak, DRAM terms at its
+ * bandwidth, per-wave costs scaled by the clock ratio.  The classifiers see
+ * features on the source GPU's scale.  See docs/transfer.md.
+ * BAD_PARAM (no sources, NULL), UNKNOWN_GPU, NO_DATA (no source family
+ * usable), ALLOC_FAILED.  The result does not refer to the sources: free
+ * them whenever. */
+SEER_API seer_status_t seer_model_transfer(seer_handle_t handle, const seer_model_t *sources,
+                                           int n_sources, const char *target_gpu_id,
+                                           seer_model_t *model);
+
+/* What libseer answers for a GPU: models_dir/<gpu-id>.seer when it exists
+ * (calibrated), else a transfer from every other *.seer in models_dir
+ * (seer_model_info_t.transferred tells which).  UNKNOWN_GPU, IO_ERROR (no
+ * readable models_dir), NO_DATA (nothing to transfer from), and the load
+ * statuses of a calibrated model file. */
+SEER_API seer_status_t seer_model_open(seer_handle_t handle, const char *models_dir,
+                                       const char *gpu_id, seer_model_t *model);
+
 /* The GPU table entry of the model's GPU. */
 SEER_API seer_status_t seer_model_get_gpu(const seer_model_t model, seer_gpu_info_t *gpu);
 

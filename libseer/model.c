@@ -46,6 +46,7 @@ seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
     t->es = seer_dtype_size(cv->dtype);
     t->cv = cv;
     t->dir = (int)dir;
+    t->src = &m->gpu;
     t->main_flops_ms = t->kv[0].flops / peak * 1e3;
     t->bytes_ms = bytes / bw * 1e3;
     double *f = t->f;
@@ -57,6 +58,17 @@ seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
     f[9] = lg(t->main_flops_ms);
     f[10] = lg(t->bytes_ms);
     return SEER_STATUS_SUCCESS;
+}
+
+/* Features on the scale of the GPU whose data fitted the family, so a
+ * transferred family's classifiers see values like those they learned. */
+static void family_features(const struct seer_model *m, const seer_family_t *f, seer_terms_t *t)
+{
+    t->src = &m->src[f->src];
+    if (t->src == &m->gpu || !strcmp(t->src->id, m->gpu.id)) return;
+    double peak = seer_gpu_peak_flops(t->src, t->cv->dtype), bw = seer_gpu_dram_bw(t->src);
+    if (peak > 0) t->f[9] = lg(t->kv[0].flops / peak * 1e3);
+    t->f[10] = lg(t->bytes_ms * seer_gpu_dram_bw(&m->gpu) / bw);
 }
 
 static double cdiv(double a, double b) { return ceil(a / b); }
@@ -119,7 +131,8 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
         h[helper_slot(r)] += t->kv[i].bytes;
     }
     t->x[0] = t->waves * (double)t->bmax * flop_pb / peak_ms;
-    t->x[1] = t->waves * 1e-3;
+    /* per-wave cost: fitted on the source GPU, cycles scale with the clock */
+    t->x[1] = t->waves * 1e-3 * (t->src->boost_mhz / m->gpu.boost_mhz);
     t->x[2] = (t->waves - 1 + t->fill) * (double)t->bmax * bytes_pb / bw_ms;
     t->x[3] = h[0] / bw_ms;
     t->x[4] = h[1] / bw_ms;
@@ -233,6 +246,7 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const see
                           seer_direction_name(dir),
                           algo == SEER_ALGO_CUDNN_CHOICE ? "(cuDNN's choice)" : seer_algo_name(dir, algo),
                           seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
+    family_features(m, f, &t);
     const seer_variant_t *v = &f->var[seer_family_variant(f, &t)];
     seer_model_terms(m, v, &t);
     int cls = seer_family_class(f, &t);
@@ -354,6 +368,7 @@ static void w_family(seer_wbuf_t *b, const seer_family_t *f)
     seer_w_i32(b, f->algo);
     seer_w_i32(b, f->math);
     seer_w_i32(b, f->n_rows);
+    seer_w_i32(b, f->src);
     seer_w_i32(b, f->nvar);
     for (int i = 0; i < f->nvar; i++) {
         const seer_variant_t *v = &f->var[i];
@@ -384,6 +399,9 @@ int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t
     seer_w_u64(&p, (uint64_t)m->n_rows);
     for (int c = 0; c < 3; c++)
         for (int j = 0; j < SEER_NTERMS; j++) seer_w_f64(&p, m->kcoef[c][j]);
+    seer_w_i32(&p, m->transferred);
+    seer_w_i32(&p, m->nsrc);
+    for (int i = 0; i < m->nsrc; i++) seer_w_str(&p, m->src[i].id);
     seer_w_u32(&p, (uint32_t)m->nfam);
     for (int i = 0; i < m->nfam; i++) w_family(&p, &m->fam[i]);
     for (int i = 0; i < 2; i++) {
@@ -406,6 +424,19 @@ int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t
     if (p.oom || out.oom) { free(out.p); return 0; }
     *buf = out.p;
     *size = out.n;
+    return 1;
+}
+
+int seer_family_copy(seer_family_t *dst, const seer_family_t *src)
+{
+    *dst = *src;
+    dst->vclf = src->vclf ? seer_svm_clone(src->vclf, SEER_NF) : NULL;
+    dst->cclf = src->cclf ? seer_svm_clone(src->cclf, SEER_NF) : NULL;
+    dst->svr = src->svr ? seer_svm_clone(src->svr, SEER_NF) : NULL;
+    if ((src->vclf && !dst->vclf) || (src->cclf && !dst->cclf) || (src->svr && !dst->svr)) {
+        seer_family_free(dst);
+        return 0;
+    }
     return 1;
 }
 
@@ -432,6 +463,7 @@ static void r_family(seer_rbuf_t *r, seer_family_t *f)
     f->algo = seer_r_i32(r, "family algo", -1, 7);
     f->math = seer_r_i32(r, "family math", 0, 1);
     f->n_rows = seer_r_i32(r, "family rows", 0, 1 << 30);
+    f->src = seer_r_i32(r, "family source", 0, SEER_MAX_SOURCES - 1);
     f->nvar = seer_r_i32(r, "variant count", 1, SEER_MAX_VARIANTS);
     for (int i = 0; i < f->nvar && !r->st; i++) {
         seer_variant_t *v = &f->var[i];
@@ -508,6 +540,15 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     m->n_rows = (int64_t)(seer_r_u64(&r, "row count") & 0x7fffffffffffffffULL);
     for (int c = 0; c < 3; c++)
         for (int j = 0; j < SEER_NTERMS; j++) m->kcoef[c][j] = seer_r_f64(&r, "kernel coefficient");
+    m->transferred = seer_r_i32(&r, "transfer flag", 0, 1);
+    m->nsrc = seer_r_i32(&r, "source count", 1, SEER_MAX_SOURCES);
+    for (int i = 0; i < m->nsrc && !r.st; i++) {
+        char id[32];
+        seer_r_str(&r, "source gpu", id, sizeof id);
+        const seer_gpu_info_t *g = seer_gpu_lookup(id);
+        if (!r.st && !g) seer_r_fail(&r, SEER_STATUS_UNKNOWN_GPU, "source GPU id");
+        if (g) m->src[i] = *g;
+    }
     uint32_t nfam = seer_r_u32(&r, "family count");
     if (!r.st && (nfam < 1 || nfam > 1024)) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "family count");
     if (!r.st) {
@@ -517,6 +558,7 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     for (uint32_t i = 0; i < nfam && !r.st; i++) {
         r_family(&r, &m->fam[i]);
         m->nfam = (int)i + 1;
+        if (!r.st && m->fam[i].src >= m->nsrc) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "family source");
     }
     for (int i = 0; i < 2 && !r.st; i++) {
         seer_gemm_fit_t *g = &m->gemm[i];
@@ -534,9 +576,10 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     if (!r.st) {
         const seer_gpu_info_t *g = seer_gpu_lookup(m->gpu_id);
         if (!g) {
+            seer_error(h, SEER_STATUS_UNKNOWN_GPU, "model is for GPU '%s', not in the GPU table",
+                       m->gpu_id);
             seer_model_free(m);
-            return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "model is for GPU '%s', not in the GPU table",
-                              m->gpu_id);
+            return SEER_STATUS_UNKNOWN_GPU;
         }
         m->gpu = *g;
     }
@@ -612,6 +655,12 @@ seer_status_t seer_model_get_info(const seer_model_t m, seer_model_info_t *info)
     info->n_rows = m->n_rows;
     info->checksum = m->checksum;
     seer_strlcpy(info->provenance, m->provenance, sizeof info->provenance);
+    info->transferred = m->transferred;
+    for (int i = 0; i < m->nsrc; i++) {
+        size_t len = strlen(info->source_gpus);
+        snprintf(info->source_gpus + len, sizeof info->source_gpus - len, "%s%s", i ? "," : "",
+                 m->src[i].id);
+    }
     return SEER_STATUS_SUCCESS;
 }
 

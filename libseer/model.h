@@ -49,6 +49,7 @@ typedef struct {
     struct svm_model *cclf;     /* C-SVC: class from shape and waves (NULL if one class) */
     struct svm_model *svr;      /* eps-SVR: log(measured / analytical) (NULL if it did not help) */
     int n_rows;
+    int src;                    /* index into model->src: the GPU whose data fitted it */
 } seer_family_t;
 
 /* GEMM model (fully connected layers, batched matmuls): per math type, a
@@ -71,6 +72,12 @@ struct seer_model {
     int64_t n_rows;
     int nfam;
     seer_family_t *fam;
+    /* GPUs whose data fitted the families: src[0] is the model's own GPU
+     * for a calibrated model; a transferred model lists its sources. */
+#define SEER_MAX_SOURCES 8
+    int nsrc;
+    seer_gpu_info_t src[SEER_MAX_SOURCES];
+    int transferred;
     double kcoef[3][SEER_NTERMS]; /* generic per-class kernel formula */
     seer_gemm_fit_t gemm[2];    /* [math] */
     uint32_t checksum;
@@ -91,14 +98,18 @@ typedef struct {
     double es;                  /* bytes per element */
     const struct seer_conv *cv;
     int dir;
+    const seer_gpu_info_t *src;  /* GPU of the family's coefficients */
 } seer_terms_t;
 
 /* Kernels and shape features of a conv (variant-independent part). */
 seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
                                  const struct seer_conv *cv, seer_direction_t dir, int algo,
                                  seer_terms_t *t);
-/* Fill the variant-dependent terms and features. */
+/* Fill the variant-dependent terms and features (t->src must be set:
+ * seer_model_family_terms does it). */
 void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_terms_t *t);
+/* Deep copy of a family (LIBSVM models cloned). */
+int seer_family_copy(seer_family_t *dst, const seer_family_t *src);
 const seer_family_t *seer_model_family(const struct seer_model *m, seer_direction_t dir,
                                        int algo, seer_dtype_t dt);
 /* Variant index and class the model picks (uses the classifiers). */

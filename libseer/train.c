@@ -437,6 +437,8 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
     if (!m) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
     seer_strlcpy(m->gpu_id, g->id, sizeof m->gpu_id);
     m->gpu = *g;
+    m->nsrc = 1;
+    m->src[0] = *g;
     m->lib_version = SEER_VERSION_NUMBER;
     svm_set_print_string_function(quiet);
 

@@ -1,0 +1,156 @@
+/* Models for GPUs nobody has calibrated: families of calibrated GPUs
+ * evaluated with the target GPU's datasheet facts (docs/transfer.md). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "gpu.h"
+#include "model.h"
+
+/* Architectural distance: compute capability apart, in tenths. */
+static int cc_distance(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
+{
+    int x = a->cc_major * 10 + a->cc_minor, y = b->cc_major * 10 + b->cc_minor;
+    return x > y ? x - y : y - x;
+}
+
+/* A family trained on fewer rows than this is a last resort as a source. */
+#define SOLID_FAMILY_ROWS 100
+
+static int better_source(const seer_family_t *cand, const seer_gpu_info_t *cg,
+                         const seer_family_t *best, const seer_gpu_info_t *bg,
+                         const seer_gpu_info_t *target)
+{
+    int cs = cand->n_rows >= SOLID_FAMILY_ROWS, bs = best->n_rows >= SOLID_FAMILY_ROWS;
+    if (cs != bs) return cs > bs;
+    int cd = cc_distance(cg, target), bd = cc_distance(bg, target);
+    if (cd != bd) return cd < bd;
+    if (cand->n_rows != best->n_rows) return cand->n_rows > best->n_rows;
+    return strcmp(cg->id, bg->id) < 0; /* deterministic whatever the order of sources */
+}
+
+seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, int n_sources,
+                                  const char *target_gpu_id, seer_model_t *out)
+{
+    if (!sources || n_sources < 1 || !target_gpu_id || !out)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_transfer: sources, target and model are required");
+    const seer_gpu_info_t *tg = seer_gpu_lookup(target_gpu_id);
+    if (!tg) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", target_gpu_id);
+    for (int i = 0; i < n_sources; i++)
+        if (!sources[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "source model %d is NULL", i);
+
+    struct seer_model *m = calloc(1, sizeof *m);
+    if (!m) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
+    seer_strlcpy(m->gpu_id, tg->id, sizeof m->gpu_id);
+    m->gpu = *tg;
+    m->lib_version = SEER_VERSION_NUMBER;
+    m->transferred = 1;
+    int pn = snprintf(m->provenance, sizeof m->provenance, "transferred to %s from:", tg->id);
+
+    /* Every family key any source knows, in a fixed order. */
+    for (int dir = 0; dir < 3; dir++)
+        for (int algo = -1; algo < 8; algo++)
+            for (int math = 0; math < 2; math++) {
+                const seer_family_t *best = NULL;
+                const struct seer_model *bm = NULL;
+                for (int i = 0; i < n_sources; i++) {
+                    const struct seer_model *s = sources[i];
+                    if (s->transferred) continue; /* transfer only what was measured */
+                    for (int j = 0; j < s->nfam; j++) {
+                        const seer_family_t *f = &s->fam[j];
+                        if (f->dir != dir || f->algo != algo || f->math != math) continue;
+                        if (!best || better_source(f, &s->gpu, best, &bm->gpu, tg)) { best = f; bm = s; }
+                    }
+                }
+                if (!best) continue;
+                /* the source GPU's slot */
+                int si;
+                for (si = 0; si < m->nsrc; si++) if (!strcmp(m->src[si].id, bm->gpu.id)) break;
+                if (si == m->nsrc) {
+                    if (m->nsrc == SEER_MAX_SOURCES) continue;
+                    m->src[m->nsrc++] = bm->gpu;
+                    if (pn < (int)sizeof m->provenance)
+                        pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn, " %s", bm->gpu.id);
+                }
+                seer_family_t *nf = realloc(m->fam, (size_t)(m->nfam + 1) * sizeof *nf);
+                if (!nf) { seer_model_free(m); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "families"); }
+                m->fam = nf;
+                if (!seer_family_copy(&m->fam[m->nfam], best)) {
+                    seer_model_free(m);
+                    return seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
+                }
+                m->fam[m->nfam].src = si;
+                m->n_rows += best->n_rows;
+                m->nfam++;
+                if (!m->gemm[math].present && bm->gemm[math].present) m->gemm[math] = bm->gemm[math];
+            }
+    if (m->nfam == 0) {
+        seer_model_free(m);
+        return seer_error(h, SEER_STATUS_NO_DATA, "no calibrated source model to transfer to %s from", tg->id);
+    }
+    /* the generic kernel formula: from the nearest source */
+    const struct seer_model *near = NULL;
+    for (int i = 0; i < n_sources; i++)
+        if (!sources[i]->transferred && (!near || cc_distance(&sources[i]->gpu, tg) < cc_distance(&near->gpu, tg)))
+            near = sources[i];
+    memcpy(m->kcoef, near->kcoef, sizeof m->kcoef);
+    /* Round-trip through the format, as training does: checksum, and a
+     * model identical to what its saved file gives back. */
+    unsigned char *buf;
+    size_t size;
+    int ok = seer_model_serialize(m, &buf, &size);
+    seer_model_free(m);
+    if (!ok) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
+    seer_status_t st = seer_model_load_buffer(h, buf, size, out);
+    free(buf);
+    return st;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *out)
+{
+    if (!dir || !gpu_id || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_open: NULL argument");
+    const seer_gpu_info_t *g = seer_gpu_lookup(gpu_id);
+    if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s.seer", dir, g->id) >= (int)sizeof path)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "models directory name too long");
+    FILE *fp = fopen(path, "rb");
+    if (fp) {
+        fclose(fp);
+        return seer_model_load(h, path, out);
+    }
+    DIR *d = opendir(dir);
+    if (!d) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot read models directory '%s'", dir);
+    /* Sources in name order, so the result never depends on readdir. */
+    char *names[64];
+    int nn = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && nn < 64) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && !strcmp(e->d_name + len - 5, ".seer") && (names[nn] = strdup(e->d_name))) nn++;
+    }
+    closedir(d);
+    qsort(names, (size_t)nn, sizeof *names, cmp_str);
+    seer_model_t src[64];
+    int ns = 0;
+    seer_status_t st = SEER_STATUS_SUCCESS;
+    for (int i = 0; i < nn; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        seer_model_t m;
+        seer_status_t ls = seer_model_load(h, path, &m);
+        if (ls == SEER_STATUS_ALLOC_FAILED) { st = ls; break; }
+        if (ls == SEER_STATUS_SUCCESS) src[ns++] = m; /* a bad file elsewhere is not this GPU's problem */
+    }
+    for (int i = 0; i < nn; i++) free(names[i]);
+    if (!st && ns == 0)
+        st = seer_error(h, SEER_STATUS_NO_DATA, "no model for %s and none to transfer from in '%s'", g->id, dir);
+    if (!st) st = seer_model_transfer(h, src, ns, g->id, out);
+    for (int i = 0; i < ns; i++) seer_model_free(src[i]);
+    return st;
+}
