@@ -325,7 +325,7 @@ typedef struct {
     char provenance[512];       /* data files, sources and row counts, trainer */
     int transferred;            /* 0: calibrated on this GPU's data; 1: transferred
                                  * from other GPUs' models (seer_model_transfer) */
-    char source_gpus[128];      /* GPUs whose data fitted the coefficients, comma-separated */
+    char source_gpus[128];      /* GPUs whose data fitted the coefficients, space-separated */
 } seer_model_info_t;
 
 /* Load a model file (docs/model-format.md).  IO_ERROR, MODEL_TRUNCATED,

@@ -658,7 +658,7 @@ seer_status_t seer_model_get_info(const seer_model_t m, seer_model_info_t *info)
     info->transferred = m->transferred;
     for (int i = 0; i < m->nsrc; i++) {
         size_t len = strlen(info->source_gpus);
-        snprintf(info->source_gpus + len, sizeof info->source_gpus - len, "%s%s", i ? "," : "",
+        snprintf(info->source_gpus + len, sizeof info->source_gpus - len, "%s%s", i ? " " : "",
                  m->src[i].id);
     }
     return SEER_STATUS_SUCCESS;

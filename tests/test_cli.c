@@ -137,7 +137,8 @@ TEST(cli_gpus_formats)
     CHECK(strstr(r.out, ",model\n") != NULL);
     CHECK(strstr(r.out, "\na100-pcie-80gb,") != NULL);
     CHECK(strstr(r.out, "\nt4,NVIDIA T4,turing,7.5,40,") != NULL);
-    CHECK(strstr(r.out, ",yes\n") == NULL); /* no models in a missing directory */
+    CHECK(strstr(r.out, ",calibrated\n") == NULL); /* no models in a missing directory */
+    CHECK(strstr(r.out, ",transferred\n") == NULL);
     run_free(&r);
     run(&r, "gpus", "--format=json", NULL);
     CHECK(r.rc == 0);
@@ -163,12 +164,15 @@ TEST(cli_gpus_model_column)
     run(&r, "gpus", "--format", "csv", "--models", dir, NULL);
     CHECK(r.rc == 0);
     const char *t4 = strstr(r.out, "\nt4,");
-    CHECK(t4 != NULL && strncmp(strchr(t4 + 1, '\n') - 4, ",yes", 4) == 0);
-    CHECK(strstr(r.out, ",yes\n") == strchr(t4 + 1, '\n') - 4);
+    CHECK(t4 != NULL && strncmp(strchr(t4 + 1, '\n') - 11, ",calibrated", 11) == 0);
+    CHECK(strstr(r.out, ",calibrated\n") == strchr(t4 + 1, '\n') - 11);
+    /* every other GPU would be served by a transfer from t4 */
+    CHECK(strstr(r.out, "\nh100-sxm5-80gb,") != NULL &&
+          strstr(strstr(r.out, "\nh100-sxm5-80gb,"), ",transferred\n") != NULL);
     run_free(&r);
     setenv("SEER_MODELS", dir, 1);
     run(&r, "gpus", "--format", "csv", NULL);
-    CHECK(strstr(r.out, ",yes\n") != NULL);
+    CHECK(strstr(r.out, ",calibrated\n") != NULL);
     unsetenv("SEER_MODELS");
     run_free(&r);
     unlink(path);

@@ -265,6 +265,13 @@ const char *cli_model_path(const char *cmd, const char *model_opt, const char *g
     return path;
 }
 
+seer_status_t cli_load_model(seer_handle_t h, const char *model_opt, const char *gpu_opt,
+                             const char *models_opt, seer_model_t *m)
+{
+    if (model_opt) return seer_model_load(h, model_opt, m);
+    return seer_model_open(h, cli_models_dir(models_opt), gpu_opt, m);
+}
+
 int cli_same_gpu(const char *a, const char *b)
 {
     const seer_gpu_info_t *ga = seer_gpu_lookup(a), *gb = seer_gpu_lookup(b);

@@ -264,7 +264,7 @@ int cli_eval(int argc, char **argv)
     }
     seer_model_info_t info;
     seer_gpu_info_t gpu;
-    if ((st = seer_model_load(h, model_path, &model)) || (st = seer_model_get_info(model, &info)) ||
+    if ((st = cli_load_model(h, model_opt, gpu_opt, models_opt, &model)) || (st = seer_model_get_info(model, &info)) ||
         (st = seer_model_get_gpu(model, &gpu)) || (st = seer_conv_desc_create(&d)))
         goto lib_error;
     if (gpu_opt && model_opt && !cli_same_gpu(gpu_opt, info.gpu_id)) {
@@ -372,7 +372,10 @@ int cli_eval(int argc, char **argv)
         printf("{\"gpu\": ");
         cli_json_str(stdout, info.gpu_id);
         printf(", \"model\": ");
-        cli_json_str(stdout, model_path);
+        if (model_opt) cli_json_str(stdout, model_path);
+        else printf("null");
+        printf(", \"served\": \"%s\", \"source_gpus\": ", info.transferred ? "transferred" : "calibrated");
+        cli_json_str(stdout, info.source_gpus);
         printf(", \"split\": \"%s\", \"source\": ", split_names[split]);
         if (source) cli_json_str(stdout, source);
         else printf("null");
@@ -409,7 +412,11 @@ int cli_eval(int argc, char **argv)
         }
         printf("]\n}\n");
     } else {
-        printf("model     %s (gpu %s)\n", model_path, info.gpu_id);
+        if (info.transferred)
+            printf("model     transferred to %s from %s (no calibrated model in the models directory)\n",
+                   info.gpu_id, info.source_gpus);
+        else
+            printf("model     %s (gpu %s)\n", model_opt ? model_path : "calibrated", info.gpu_id);
         for (int f = 0; f < n_data; f++) printf("data      %s\n", data[f]);
         printf("split     %s%s%s\n", split_names[split], source ? ", source " : "",
                source ? source : "");

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
@@ -61,6 +62,21 @@ static int has_model(const char *dir, const char *id)
     return len > 0 && (size_t)len < sizeof path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* Whether the directory holds any model to transfer from. */
+static int any_model(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    struct dirent *e;
+    int any = 0;
+    while (!any && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        any = len > 5 && !strcmp(e->d_name + len - 5, ".seer");
+    }
+    closedir(d);
+    return any;
+}
+
 static int cmd_gpus(int argc, char **argv)
 {
     cli_args_t a;
@@ -80,6 +96,7 @@ static int cmd_gpus(int argc, char **argv)
         }
     }
     const char *dir = cli_models_dir(models_opt);
+    int transfer = any_model(dir);
     int n = 0;
     seer_status_t st = seer_gpu_count(&n);
     if (st) return cli_lib_error(NULL, st);
@@ -95,7 +112,8 @@ static int cmd_gpus(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         seer_gpu_info_t g;
         if ((st = seer_gpu_get(i, &g))) return cli_lib_error(NULL, st);
-        int model = has_model(dir, g.id);
+        /* what libseer would answer for this GPU (seer_model_open) */
+        const char *kind = has_model(dir, g.id) ? "calibrated" : transfer ? "transferred" : NULL;
         double l2 = g.l2_bytes / (1024.0 * 1024.0);
         if (format == 1) {
             cli_csv_field(stdout, g.id);
@@ -105,7 +123,7 @@ static int cmd_gpus(int argc, char **argv)
             cli_csv_field(stdout, g.arch);
             printf(",%d.%d,%d,%g,%g,%g,%g,%g,%g,%g,%s\n", g.cc_major, g.cc_minor, g.sms, g.boost_mhz,
                    g.fp32_tflops, g.fp16_tflops, g.bf16_tflops, g.tf32_tflops, g.dram_gbps, l2,
-                   model ? "yes" : "no");
+                   kind ? kind : "none");
         } else if (format == 2) {
             printf("  {\"id\": ");
             cli_json_str(stdout, g.id);
@@ -115,19 +133,21 @@ static int cmd_gpus(int argc, char **argv)
             cli_json_str(stdout, g.arch);
             printf(", \"cc\": \"%d.%d\", \"sms\": %d, \"boost_mhz\": %g, \"fp32_tflops\": %g, "
                    "\"fp16_tflops\": %g, \"bf16_tflops\": %g, \"tf32_tflops\": %g, "
-                   "\"dram_gbps\": %g, \"l2_mb\": %g, \"model\": %s}%s\n",
+                   "\"dram_gbps\": %g, \"l2_mb\": %g, \"model\": %s%s%s}%s\n",
                    g.cc_major, g.cc_minor, g.sms, g.boost_mhz, g.fp32_tflops, g.fp16_tflops,
-                   g.bf16_tflops, g.tf32_tflops, g.dram_gbps, l2, model ? "true" : "false",
-                   i + 1 < n ? "," : "");
+                   g.bf16_tflops, g.tf32_tflops, g.dram_gbps, l2, kind ? "\"" : "",
+                   kind ? kind : "null", kind ? "\"" : "", i + 1 < n ? "," : "");
         } else {
             printf("%-16s %-28.28s %-8s %d.%-2d %4d %6.0f %7.1f %7.1f %7.1f %7.1f %6.0f %5.1f %s\n",
                    g.id, g.name, g.arch, g.cc_major, g.cc_minor, g.sms, g.boost_mhz, g.fp32_tflops,
                    g.fp16_tflops, g.bf16_tflops, g.tf32_tflops, g.dram_gbps, l2,
-                   model ? "yes" : "-");
+                   kind ? kind : "-");
         }
     }
     if (format == 2) printf("]}\n");
-    else if (format == 0) printf("\nTFLOPS are dense peak rates; models from %s\n", dir);
+    else if (format == 0)
+        printf("\nTFLOPS are dense peak rates; models from %s (calibrated: trained on that GPU's\n"
+               "measurements; transferred: other GPUs' models evaluated with its datasheet facts)\n", dir);
     return CLI_OK;
 }
 
@@ -701,7 +721,7 @@ static int cmd_predict(int argc, char **argv)
                                      ints[i].name);
                 goto out;
             }
-        if ((st = seer_model_load(h, path, &m))) goto lib_error;
+        if ((st = cli_load_model(h, model_opt, gpu_opt, models_opt, &m))) goto lib_error;
         if (gpu_opt && model_opt) {
             seer_model_info_t info;
             if ((st = seer_model_get_info(m, &info))) goto lib_error;
@@ -748,7 +768,7 @@ static int cmd_predict(int argc, char **argv)
                                  pick(stride_h, stride, 1), pick(stride_w, stride, 1),
                                  pick(dil_h, dil, 1), pick(dil_w, dil, 1), pick(groups, unset, 1))))
         goto lib_error;
-    if ((st = seer_model_load(h, path, &m))) goto lib_error;
+    if ((st = cli_load_model(h, model_opt, gpu_opt, models_opt, &m))) goto lib_error;
     if (gpu_opt && model_opt) {
         seer_model_info_t info;
         if ((st = seer_model_get_info(m, &info))) goto lib_error;

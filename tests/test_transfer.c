@@ -1,0 +1,110 @@
+/* Models for uncalibrated GPUs (seer_model_transfer, seer_model_open). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "test.h"
+
+static int load2(seer_handle_t h, seer_model_t m[2])
+{
+    return seer_model_load(h, "models/t4.seer", &m[0]) == SEER_STATUS_SUCCESS &&
+           seer_model_load(h, "models/a100-pcie-80gb.seer", &m[1]) == SEER_STATUS_SUCCESS;
+}
+
+TEST(transfer_to_hopper)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t src[2] = {NULL, NULL}, x = NULL, y = NULL;
+    if (!load2(h, src)) { seer_model_free(src[0]); seer_destroy(h); SKIP("shipped models missing"); }
+    CHECK_STATUS(seer_model_transfer(h, src, 2, "h100", &x), SEER_STATUS_SUCCESS);
+    seer_model_info_t info;
+    CHECK_STATUS(seer_model_get_info(x, &info), SEER_STATUS_SUCCESS);
+    CHECK(info.transferred == 1);
+    CHECK(strcmp(info.gpu_id, "h100-sxm5-80gb") == 0);
+    CHECK(strstr(info.source_gpus, "a100-pcie-80gb") != NULL); /* nearest architecture first */
+    /* the same sources in another order give the same model */
+    seer_model_t rev[2] = {src[1], src[0]};
+    CHECK_STATUS(seer_model_transfer(h, rev, 2, "h100-sxm5-80gb", &y), SEER_STATUS_SUCCESS);
+    seer_model_info_t iy;
+    seer_model_get_info(y, &iy);
+    CHECK(iy.checksum == info.checksum);
+
+    /* a big conv is faster on the H100 than on the A100 it came from */
+    seer_conv_desc_t d;
+    seer_conv_desc_create(&d);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 64, 256, 56, 56, 256, 3, 3, 1, 1,
+                               1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    double th = 0, ta = 0;
+    CHECK_STATUS(seer_predict_conv(h, x, d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &th, NULL, 0, NULL),
+                 SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, src[1], d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &ta, NULL, 0, NULL),
+                 SEER_STATUS_SUCCESS);
+    CHECK(th > 0 && th < ta);
+    /* the kernels' waves use the target's 132 SMs */
+    seer_kernel_pred_t k[4];
+    int nk;
+    CHECK_STATUS(seer_predict_conv(h, x, d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &th, k, 4, &nk),
+                 SEER_STATUS_SUCCESS);
+    CHECK(k[0].bmax % 132 == 0);
+    seer_conv_desc_destroy(d);
+    seer_model_free(x);
+    seer_model_free(y);
+    seer_model_free(src[0]);
+    seer_model_free(src[1]);
+    seer_destroy(h);
+}
+
+TEST(transfer_bad_input)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t src[2] = {NULL, NULL}, x = NULL;
+    CHECK_STATUS(seer_model_transfer(h, NULL, 1, "h100", &x), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_model_transfer(h, src, 0, "h100", &x), SEER_STATUS_BAD_PARAM);
+    if (!load2(h, src)) { seer_model_free(src[0]); seer_destroy(h); SKIP("shipped models missing"); }
+    CHECK_STATUS(seer_model_transfer(h, src, 2, "h900", &x), SEER_STATUS_UNKNOWN_GPU);
+    CHECK(strstr(seer_get_last_error(h), "h900") != NULL);
+    CHECK(x == NULL);
+    /* a dtype the target cannot run: BF16 on a Pascal GPU */
+    CHECK_STATUS(seer_model_transfer(h, src, 2, "titan-xp", &x), SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d;
+    seer_conv_desc_create(&d);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_BF16, SEER_LAYOUT_NCHW, 8, 64, 28, 28, 64, 3, 3, 1, 1, 1,
+                               1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    double t;
+    CHECK_STATUS(seer_predict_conv(h, x, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &t, NULL, 0, NULL),
+                 SEER_STATUS_UNSUPPORTED);
+    CHECK(strstr(seer_get_last_error(h), "titan-xp") != NULL);
+    seer_conv_desc_destroy(d);
+    seer_model_free(x);
+    seer_model_free(src[0]);
+    seer_model_free(src[1]);
+    seer_destroy(h);
+}
+
+TEST(model_open_calibrated_or_transferred)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    if (access("models/t4.seer", R_OK) != 0) { seer_destroy(h); SKIP("shipped models missing"); }
+    seer_model_t m = NULL;
+    seer_model_info_t info;
+    CHECK_STATUS(seer_model_open(h, "models", "t4", &m), SEER_STATUS_SUCCESS);
+    seer_model_get_info(m, &info);
+    CHECK(info.transferred == 0 && strcmp(info.source_gpus, "t4") == 0);
+    seer_model_free(m);
+    CHECK_STATUS(seer_model_open(h, "models", "l4", &m), SEER_STATUS_SUCCESS);
+    seer_model_get_info(m, &info);
+    CHECK(info.transferred == 1 && strcmp(info.gpu_id, "l4") == 0);
+    seer_model_free(m);
+    m = NULL;
+    CHECK_STATUS(seer_model_open(h, "/nonexistent-models", "l4", &m), SEER_STATUS_IO_ERROR);
+    CHECK_STATUS(seer_model_open(h, "models", "no-such-gpu", &m), SEER_STATUS_UNKNOWN_GPU);
+    char dir[] = "/tmp/seer-empty-XXXXXX";
+    REQUIRE(mkdtemp(dir) != NULL);
+    CHECK_STATUS(seer_model_open(h, dir, "l4", &m), SEER_STATUS_NO_DATA);
+    CHECK(m == NULL);
+    rmdir(dir);
+    seer_destroy(h);
+}
