@@ -633,11 +633,24 @@ seer_status_t seer_model_save(seer_handle_t h, const seer_model_t m, const char 
     unsigned char *buf;
     size_t n;
     if (!seer_model_serialize(m, &buf, &n)) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
-    FILE *fp = fopen(path, "wb");
-    if (!fp) { free(buf); return seer_error(h, SEER_STATUS_IO_ERROR, "cannot create '%s'", path); }
+    /* Write beside the target and rename: a failed write never leaves a
+     * half model under the real name. */
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    if (!tmp) { free(buf); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "path"); }
+    snprintf(tmp, plen + 16, "%s.tmp", path);
+    FILE *fp = fopen(tmp, "wb");
+    if (!fp) {
+        free(buf);
+        free(tmp);
+        return seer_error(h, SEER_STATUS_IO_ERROR, "cannot create '%s'", path);
+    }
     int ok = fwrite(buf, 1, n, fp) == n;
     ok = (fclose(fp) == 0) && ok;
+    ok = ok && rename(tmp, path) == 0;
+    if (!ok) remove(tmp);
     free(buf);
+    free(tmp);
     if (!ok) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot write '%s'", path);
     return SEER_STATUS_SUCCESS;
 }

@@ -123,10 +123,12 @@ static const char *skip_prefix_ci(const char *s, const char *prefix)
 
 seer_status_t seer_algo_from_name(seer_direction_t dir, const char *name, int *algo)
 {
+    /* The backward names keep "ALGO_": cuDNN's CUDNN_CONVOLUTION_BWD_DATA_ALGO_0
+     * is our ALGO_0, and ..._BWD_DATA_ALGO_FFT is FFT (tried both ways). */
     static const char *const prefixes[] = {
         "CUDNN_CONVOLUTION_FWD_ALGO_",
-        "CUDNN_CONVOLUTION_BWD_DATA_ALGO_",
-        "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_",
+        "CUDNN_CONVOLUTION_BWD_DATA_",
+        "CUDNN_CONVOLUTION_BWD_FILTER_",
     };
     int count;
     const char *const *names = algo_names(dir, &count);
@@ -137,6 +139,11 @@ seer_status_t seer_algo_from_name(seer_direction_t dir, const char *name, int *a
     if (rest) name = rest;
     int v;
     if (index_of(names, count, name, &v) == SEER_STATUS_SUCCESS) {
+        *algo = v;
+        return SEER_STATUS_SUCCESS;
+    }
+    if (rest && dir != SEER_DIR_FWD && (rest = skip_prefix_ci(name, "ALGO_")) &&
+        index_of(names, count, rest, &v) == SEER_STATUS_SUCCESS) {
         *algo = v;
         return SEER_STATUS_SUCCESS;
     }

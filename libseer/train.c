@@ -431,6 +431,8 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
 {
     if (!gpu_id || !paths || n_paths < 1 || !out)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: gpu_id, paths and model are required");
+    for (int i = 0; i < n_paths; i++)
+        if (!paths[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: paths[%d] is NULL", i);
     const seer_gpu_info_t *g = seer_gpu_lookup(gpu_id);
     if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
     struct seer_model *m = calloc(1, sizeof *m);

@@ -170,7 +170,9 @@ TEST(model_train_errors)
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     seer_model_t m = NULL;
-    const char *missing = "/nonexistent/x.csv";
+    const char *missing = "/nonexistent/x.csv", *nullpath[2] = {"/nonexistent/x.csv", NULL};
+    CHECK_STATUS(seer_train(h, "t4", nullpath, 2, 0, &m), SEER_STATUS_BAD_PARAM);
+    CHECK(strstr(seer_get_last_error(h), "paths[1]") != NULL);
     CHECK_STATUS(seer_train(h, "t4", &missing, 1, 0, &m), SEER_STATUS_IO_ERROR);
     CHECK_STATUS(seer_train(h, "no-such-gpu", &missing, 1, 0, &m), SEER_STATUS_UNKNOWN_GPU);
     CHECK(strstr(seer_get_last_error(h), "no-such-gpu") != NULL);

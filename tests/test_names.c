@@ -157,3 +157,15 @@ TEST(names_algo_values)
     CHECK_STATUS(seer_algo_from_name((seer_direction_t)-1, "GEMM", &a), SEER_STATUS_BAD_PARAM);
     CHECK(a == 42);
 }
+
+TEST(names_algo_full_cudnn_names)
+{
+    int a = -1;
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_BWD_DATA, "CUDNN_CONVOLUTION_BWD_DATA_ALGO_0", &a), SEER_STATUS_SUCCESS);
+    CHECK(a == SEER_BWD_DATA_ALGO_0);
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_BWD_FILTER, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_3", &a), SEER_STATUS_SUCCESS);
+    CHECK(a == SEER_BWD_FILTER_ALGO_3);
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_BWD_FILTER, "cudnn_convolution_bwd_filter_algo_fft_tiling", &a), SEER_STATUS_SUCCESS);
+    CHECK(a == SEER_BWD_FILTER_ALGO_FFT_TILING);
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_BWD_DATA, "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0", &a), SEER_STATUS_BAD_PARAM);
+}
