@@ -23,7 +23,7 @@ typedef struct {
     int n, c, h, w, k, r, s;
     int pad_h, pad_w, stride_h, stride_w, dil_h, dil_w, groups;
     int part;                   /* SEER_BENCH_PART_* */
-    char layer[48];             /* "resnet50/layer3.0.conv2"; "" when none */
+    char layer[80];             /* "resnet50/layer3.0.conv2"; "" when none */
 } seer_bench_conv_t;
 
 typedef struct {

@@ -669,7 +669,10 @@ int seer_bench_run_entry(seer_bench_run_t *run, const seer_bench_conv_t *cv, cha
         todo += !seer_bench_set_has(&o->done, done);
     }
     snprintf(done, sizeof done, "%s|", key);
-    if (picked && (!todo || seer_bench_set_has(&o->done, done))) { rc = 1; goto out; } /* resumed */
+    if (picked && ((na && !todo) || seer_bench_set_has(&o->done, done))) { /* resumed */
+        rc = 1;
+        goto out;
+    }
 
     int b = buffers(run, cv, key_seed(key), c->status, sizeof c->status);
     if (b != 0) {

@@ -320,6 +320,20 @@ static void progress(size_t done, size_t total, double elapsed, double eta, size
 
 /* ---- main --------------------------------------------------------------------------- */
 
+/* What main allocates, released at exit on every path. */
+static seer_bench_plan_t plan;
+static seer_bench_out_t out;
+static char *dropped;
+
+static void cleanup(void)
+{
+    seer_bench_plan_free(&plan);
+    seer_bench_set_free(&out.done);
+    seer_bench_set_free(&out.picked);
+    free(dropped);
+    dropped = NULL;
+}
+
 int main(int argc, char **argv)
 {
     seer_bench_opts_t o = {
@@ -330,6 +344,7 @@ int main(int argc, char **argv)
     const char *gpu_name = NULL;
     char err[ERR_CAP];
     double t0 = now_s();
+    atexit(cleanup);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -376,7 +391,6 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    seer_bench_plan_t plan = {0};
     if (o.micro != 2) {
         if (o.plan_path ? seer_bench_plan_load(o.plan_path, &plan, err, sizeof err)
                         : seer_bench_plan_generate(o.seed, o.n_random, o.cnn_copies, o.max_gflop * 1e9,
@@ -387,7 +401,6 @@ int main(int argc, char **argv)
     }
     if (o.dry_run) {
         seer_bench_plan_print(stdout, &plan, o.gpu_id);
-        seer_bench_plan_free(&plan);
         return fflush(stdout) == 0 ? 0 : EXIT_USAGE;
     }
 
@@ -397,7 +410,6 @@ int main(int argc, char **argv)
     if (ce != cudaSuccess || ndev <= o.device) {
         if (ce != cudaSuccess) fprintf(stderr, "no CUDA device: %s\n", cudaGetErrorString(ce));
         else fprintf(stderr, "no CUDA device: device %d requested, %d present\n", o.device, ndev);
-        seer_bench_plan_free(&plan);
         return EXIT_NO_DEVICE;
     }
     struct cudaDeviceProp prop;
@@ -409,7 +421,6 @@ int main(int argc, char **argv)
         (ce = cudaDriverGetVersion(&m.drv)) != cudaSuccess ||
         (ce = cudaRuntimeGetVersion(&m.rt)) != cudaSuccess) {
         fprintf(stderr, "no CUDA device: %s\n", cudaGetErrorString(ce));
-        seer_bench_plan_free(&plan);
         return EXIT_NO_DEVICE;
     }
     snprintf(m.name, sizeof m.name, "%s", prop.name);
@@ -460,8 +471,6 @@ int main(int argc, char **argv)
     }
 
     /* outputs, resume state */
-    seer_bench_out_t out;
-    memset(&out, 0, sizeof out);
     snprintf(out.gpu, sizeof out.gpu, "%s", m.gpu);
     snprintf(out.source, sizeof out.source, "seer-bench:%s:%llu", m.gpu, (unsigned long long)o.seed);
     long long max_id = -1;
@@ -531,7 +540,7 @@ int main(int argc, char **argv)
     int tty = isatty(STDERR_FILENO), rc = 0;
     double budget = o.minutes * 60.0, spent = 0;
     size_t measured = 0, processed = 0, i, left;
-    char *dropped = calloc(plan.n ? plan.n : 1, 1);
+    dropped = calloc(plan.n ? plan.n : 1, 1);
     if (!dropped) {
         fprintf(stderr, "seer-bench: out of memory\n");
         return EXIT_USAGE;
@@ -595,9 +604,5 @@ int main(int argc, char **argv)
                     "%zu not reached; %lld rows (%lld failed) in %s, %.0f s\n",
             m.status, m.run, m.skipped, m.dropped, m.not_reached, out.rows, out.failures, o.out_dir,
             now_s() - t0);
-    seer_bench_set_free(&out.done);
-    seer_bench_set_free(&out.picked);
-    seer_bench_plan_free(&plan);
-    free(dropped);
     return rc;
 }

@@ -170,7 +170,7 @@ static int rng_pick(uint64_t *s, const int *vals, const int *weights, int n)
 
 typedef struct {
     const char *net;
-    char name[40];
+    char name[48];
     int c, h, w, k, r, s, ph, pw, sh, sw, g;
 } layer_t;
 
@@ -213,7 +213,7 @@ static const char NET_R18[] = "resnet18", NET_R50[] = "resnet50", NET_VGG[] = "v
 static int resnet(layers_t *ls, const char *net, int bottleneck)
 {
     static const int planes[4] = {64, 128, 256, 512};
-    char nm[40];
+    char nm[48];
     int in = 64, hw = 56;
     TRY(L(ls, net, "conv1", 3, 224, 64, 7, 7, 3, 3, 2, 1));
     for (int st = 0; st < 4; st++) {
@@ -249,7 +249,7 @@ static int vgg16(layers_t *ls)
 {
     static const int cfg[] = {64, 64, 0, 128, 128, 0, 256, 256, 256, 0, 512, 512, 512, 0,
                               512, 512, 512};
-    char nm[40];
+    char nm[48];
     int in = 3, hw = 224, idx = 0;
     for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++) {
         if (!cfg[i]) { hw /= 2; continue; }
@@ -263,7 +263,7 @@ static int vgg16(layers_t *ls)
 static int inception_v3(layers_t *ls)
 {
     const char *n = NET_INC;
-    char nm[40];
+    char nm[48];
     TRY(L(ls, n, "Conv2d_1a_3x3", 3, 299, 32, 3, 3, 0, 0, 2, 1));
     TRY(L(ls, n, "Conv2d_2a_3x3", 32, 149, 32, 3, 3, 0, 0, 1, 1));
     TRY(L(ls, n, "Conv2d_2b_3x3", 32, 147, 64, 3, 3, 1, 1, 1, 1));
@@ -325,7 +325,7 @@ static int mobilenet_v2(layers_t *ls)
     static const int cfg[7][4] = {{1, 16, 1, 1}, {6, 24, 2, 2}, {6, 32, 3, 2}, {6, 64, 4, 2},
                                   {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
     const char *n = NET_MB2;
-    char nm[40];
+    char nm[48];
     int in = 32, hw = 112, idx = 1;
     TRY(L(ls, n, "features.0", 3, 224, 32, 3, 3, 1, 1, 2, 1));
     for (int i = 0; i < 7; i++)
@@ -350,7 +350,7 @@ static int densenet121(layers_t *ls)
 {
     static const int blocks[4] = {6, 12, 24, 16};
     const char *n = NET_D121;
-    char nm[40];
+    char nm[48];
     int c = 64, hw = 56;
     TRY(L(ls, n, "features.conv0", 3, 224, 64, 7, 7, 3, 3, 2, 1));
     for (int b = 0; b < 4; b++) {
