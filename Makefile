@@ -143,8 +143,13 @@ BENCH_LIBS  = -L$(CUDA)/lib64 -Wl,-rpath,$(CUDA)/lib64 -lcudnn -lcublas -lcupti 
               -lstdc++ -lm -lpthread -ldl
 BENCH_OUT  ?= $(B)/seer-bench-out
 
+# seer-bench-sim: the same host code linked against bench/sim/cuda_sim.c, a
+# pretend GPU, so tests/test_bench.c can drive the sweep without one.
+BENCH_SIM   = $(B)/seer-bench-sim
+BENCH_COBJ  = $(BENCH_CSRC:%.c=$(B)/%.o)
+
 ifneq ($(strip $(NVCC)),)
-gpu-tools: $(BENCH)
+gpu-tools: $(BENCH) $(BENCH_SIM)
 else
 gpu-tools:
 	@echo "gpu-tools: nvcc not found (CUDA=$(CUDA)); seer-bench not built"
@@ -154,10 +159,14 @@ $(B)/bench/%.o: bench/%.c bench/bench.h bench/gpu.h kernels/micro.h include/seer
 	$(CC) $(BENCH_CFLAGS) -c $< -o $@
 $(B)/kernels/%.cu.o: kernels/%.cu kernels/micro.h | $(B)/kernels
 	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
-$(B)/bench $(B)/kernels:
+$(B)/bench/sim/%.o: bench/sim/%.c kernels/micro.h | $(B)/bench/sim
+	$(CC) $(BENCH_CFLAGS) -c $< -o $@
+$(B)/bench $(B)/kernels $(B)/bench/sim:
 	mkdir -p $@
 $(BENCH): $(BENCH_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(BENCH_LIBS)
+$(BENCH_SIM): $(BENCH_COBJ) $(B)/bench/sim/cuda_sim.o
+	$(CC) $(LDFLAGS) -o $@ $(BENCH_COBJ) $(B)/bench/sim/cuda_sim.o -lstdc++ -lm -lpthread
 
 # On a machine with a GPU only (never in CI): microbenchmark sanity, CUPTI
 # kernel sums against CUDA events, kill-and-resume equivalence.

@@ -1,7 +1,10 @@
 /* seer-bench without a GPU: the parts that must work anywhere (--help,
- * --dry-run, plan files, GPU ids) and the clean refusal to measure.  The
- * measuring paths are checked on a GPU by bench/test-gpu.sh (make test-gpu).
- * Every test skips when seer-bench was not built (no nvcc). */
+ * --dry-run, plan files, GPU ids) and the clean refusal to measure; then
+ * the whole sweep (outputs, crash and --resume, metrics, fallbacks) against
+ * build/seer-bench-sim, the same host code linked with a pretend GPU
+ * (bench/sim/cuda_sim.c).  Real measurements are checked on a GPU by
+ * bench/test-gpu.sh (make test-gpu).  Every test skips when its binary was
+ * not built (no nvcc). */
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -181,4 +184,373 @@ TEST(bench_no_gpu_exits_2)
     CHECK(access(out_dir, F_OK) != 0); /* nothing written without a GPU */
     free(err);
     rmdir(dir);
+}
+
+/* ---- the sweep against the pretend GPU ---------------------------------- */
+
+static const char *sim_bin(void)
+{
+    const char *b = getenv("SEER_BENCH_SIM");
+    return b && *b ? b : "build/seer-bench-sim";
+}
+
+static const char SIM_PLAN[] =
+    "direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,part,layer\n"
+    ",fp32,nchw,64,64,56,56,64,3,3,1,1,1,1,1,1,1,cnn,resnet50/layer1.0.conv2\n"
+    ",fp16,nhwc,64,256,56,56,64,1,1,0,0,1,1,1,1,1,cnn,resnet50/layer1.1.conv1\n"
+    ",bf16,nhwc,64,512,14,14,512,3,3,1,1,2,2,1,1,1,random,\n"
+    ",tf32,nchw,16,96,56,56,96,3,3,1,1,1,1,1,1,96,random,\n";
+
+typedef struct {
+    char **line;                /* data lines, without newline */
+    int n;
+    char *hdr;
+} lines_t;
+
+static void lines_free(lines_t *l)
+{
+    for (int i = 0; i < l->n; i++) free(l->line[i]);
+    free(l->line);
+    free(l->hdr);
+    memset(l, 0, sizeof *l);
+}
+
+static int read_lines(const char *path, lines_t *l)
+{
+    FILE *f = fopen(path, "r");
+    char buf[1 << 14];
+    memset(l, 0, sizeof *l);
+    if (!f) return -1;
+    while (fgets(buf, sizeof buf, f)) {
+        buf[strcspn(buf, "\n")] = 0;
+        char *copy = strdup(buf);
+        if (!l->hdr) { l->hdr = copy; continue; }
+        char **nl = realloc(l->line, (size_t)(l->n + 1) * sizeof *nl);
+        if (!nl || !copy) { free(copy); break; }
+        l->line = nl;
+        l->line[l->n++] = copy;
+    }
+    fclose(f);
+    return l->hdr ? 0 : -1;
+}
+
+/* RFC 4180 split of a copy of line; fields point into *store. */
+static int split(const char *line, char **store, char **f, int max)
+{
+    char *p = *store = strdup(line), *o;
+    int n = 0;
+    if (!p) return 0;
+    while (n < max) {
+        f[n++] = o = p;
+        if (*p == '"') {
+            for (p++; *p && !(*p == '"' && p[1] != '"'); p++) {
+                if (*p == '"') p++;
+                *o++ = *p;
+            }
+            if (*p) p++;
+        } else {
+            while (*p && *p != ',') *o++ = *p++;
+        }
+        int more = *p == ',';
+        *o = 0;
+        if (!more) break;
+        p++;
+    }
+    return n;
+}
+
+static int col(const lines_t *l, const char *name)
+{
+    char *store, *f[64];
+    int n = split(l->hdr, &store, f, 64), c = -1;
+    for (int i = 0; i < n && c < 0; i++)
+        if (!strcmp(f[i], name)) c = i;
+    free(store);
+    return c;
+}
+
+/* Field `c` of data line i, copied into buf. */
+static const char *field(const lines_t *l, int i, int c, char *buf, size_t len)
+{
+    char *store, *f[64];
+    int n = split(l->line[i], &store, f, 64);
+    snprintf(buf, len, "%s", c >= 0 && c < n ? f[c] : "");
+    free(store);
+    return buf;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The identity of every row: the first `nkey` fields plus one more named
+ * column (status or algo); sorted, newline-joined. */
+static char *identity(const char *path, int nkey, const char *extra)
+{
+    lines_t l;
+    if (read_lines(path, &l) != 0) return NULL;
+    int ce = col(&l, extra);
+    char **k = calloc((size_t)l.n + 1, sizeof *k);
+    size_t total = 1;
+    for (int i = 0; i < l.n; i++) {
+        char *store, *f[64], e[256];
+        int n = split(l.line[i], &store, f, 64);
+        size_t len = 0;
+        k[i] = calloc(1, 2048);
+        for (int j = 0; j < nkey && j < n; j++)
+            len += (size_t)snprintf(k[i] + len, 2048 - len, "%s,", f[j]);
+        snprintf(k[i] + len, 2048 - len, "%s", field(&l, i, ce, e, sizeof e));
+        total += strlen(k[i]) + 1;
+        free(store);
+    }
+    qsort(k, (size_t)l.n, sizeof *k, cmp_str);
+    char *out = calloc(1, total);
+    for (int i = 0; i < l.n; i++) {
+        strcat(out, k[i]);
+        strcat(out, "\n");
+        free(k[i]);
+    }
+    free(k);
+    lines_free(&l);
+    return out;
+}
+
+static int file_has(const char *path, const char *text)
+{
+    lines_t l;
+    int found = 0;
+    if (read_lines(path, &l) != 0) return 0;
+    found = strstr(l.hdr, text) != NULL;
+    for (int i = 0; i < l.n && !found; i++) found = strstr(l.line[i], text) != NULL;
+    lines_free(&l);
+    return found;
+}
+
+/* Every kernels.csv call id has its layers.csv row; layer call ids unique. */
+static int calls_consistent(const char *dir)
+{
+    char p1[256], p2[256], a[64], b[64];
+    lines_t L, K;
+    snprintf(p1, sizeof p1, "%s/layers.csv", dir);
+    snprintf(p2, sizeof p2, "%s/kernels.csv", dir);
+    if (read_lines(p1, &L) || read_lines(p2, &K)) return 0;
+    int cl = col(&L, "call_id"), ck = col(&K, "call_id"), ok = cl >= 0 && ck >= 0;
+    for (int i = 0; i < L.n && ok; i++)
+        for (int j = i + 1; j < L.n && ok; j++)
+            ok = strcmp(field(&L, i, cl, a, sizeof a), field(&L, j, cl, b, sizeof b)) != 0;
+    for (int i = 0; i < K.n && ok; i++) {
+        int hit = 0;
+        field(&K, i, ck, a, sizeof a);
+        for (int j = 0; j < L.n && !hit; j++) hit = !strcmp(a, field(&L, j, cl, b, sizeof b));
+        ok = hit;
+    }
+    lines_free(&L);
+    lines_free(&K);
+    return ok;
+}
+
+static void rm_out(const char *dir)
+{
+    static const char *const files[] = {"layers.csv", "kernels.csv", "picks.csv", "profile.txt",
+                                        "manifest.txt", "plan.csv"};
+    char p[256];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        remove(p);
+    }
+    rmdir(dir);
+}
+
+static int sim_setup(char *dir, char *plan, size_t len)
+{
+    if (!mkdtemp(dir)) return -1;
+    snprintf(plan, len, "%s/plan.csv", dir);
+    FILE *f = fopen(plan, "w");
+    if (!f) return -1;
+    fputs(SIM_PLAN, f);
+    return fclose(f);
+}
+
+TEST(bench_sim_sweep_outputs)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-sim-XXXXXX", plan[128], out[160], path[200], cmd[1024], v[256];
+    int st;
+    REQUIRE(sim_setup(dir, plan, sizeof plan) == 0);
+    snprintf(out, sizeof out, "%s/o", dir);
+    snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --metrics 2>&1", sim_bin(), plan, out);
+    char *log = run(cmd, &st);
+    REQUIRE(log);
+    CHECK(st == 0);
+    CHECK(strstr(log, "tf32 GEMM benchmark failed")); /* reported, not fatal */
+    free(log);
+
+    lines_t L;
+    snprintf(path, sizeof path, "%s/layers.csv", out);
+    REQUIRE(read_lines(path, &L) == 0);
+    CHECK(strcmp(L.hdr, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,"
+                        "dil_h,dil_w,groups,algo,time_ms,main_kernel,grid_x,grid_y,grid_z,block_x,"
+                        "block_y,block_z,kernels,source,time_min_ms,time_max_ms,reps,status,part,"
+                        "call_id,kernel_sum_ms,workspace_bytes,layer") == 0);
+    CHECK(L.n > 20);
+    int c_gpu = col(&L, "gpu"), c_algo = col(&L, "algo"), c_status = col(&L, "status"),
+        c_main = col(&L, "main_kernel"), c_part = col(&L, "part"), c_time = col(&L, "time_ms");
+    int failed = 0, tiling = 0, demangled = 0, parts = 0;
+    for (int i = 0; i < L.n; i++) {
+        CHECK(!strcmp(field(&L, i, c_gpu, v, sizeof v), "h100-sxm5-80gb"));
+        if (!strcmp(field(&L, i, c_status, v, sizeof v), "CUDNN_STATUS_EXECUTION_FAILED")) {
+            failed++;
+            CHECK(!*field(&L, i, c_time, v, sizeof v)); /* no time for a failure */
+        } else {
+            CHECK(*field(&L, i, c_time, v, sizeof v));
+        }
+        tiling += !strcmp(field(&L, i, c_algo, v, sizeof v), "FFT_TILING"); /* 4 GiB workspace */
+        demangled += !strncmp(field(&L, i, c_main, v, sizeof v), "implicit_convolve_sgemm<float, float, 128,", 42);
+        field(&L, i, c_part, v, sizeof v);
+        parts += !strcmp(v, "cnn") || !strcmp(v, "random");
+    }
+    CHECK(failed == 4);       /* forward FFT of each shape */
+    CHECK(tiling == 0);
+    CHECK(demangled > 0);
+    CHECK(parts == L.n);
+    lines_free(&L);
+
+    snprintf(path, sizeof path, "%s/kernels.csv", out);
+    CHECK(file_has(path, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,"
+                         "dil_h,dil_w,groups,algo,call_id,kernel_index,kernel_name,grid_x,grid_y,"
+                         "grid_z,block_x,block_y,block_z,regs_per_thread,smem_static,smem_dynamic,"
+                         "time_ms,dram_read_bytes,dram_write_bytes,sm_pct,dram_pct,occupancy_pct,"
+                         "tensor_pct,source"));
+    /* metrics on, dram__throughput unknown to the chip: empty dram_pct */
+    CHECK(file_has(path, ",1000,2000,3000,,4000,5000,seer-bench:h100-sxm5-80gb:1"));
+    CHECK(file_has(path, "\"implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1, false, false, true>\""));
+    CHECK(calls_consistent(out));
+    snprintf(path, sizeof path, "%s/picks.csv", out);
+    CHECK(file_has(path, ",v7,0,IMPLICIT_GEMM,,0,,FMA"));
+    CHECK(file_has(path, ",find,5,FFT_TILING,0.6,4294967296,,FMA"));
+    snprintf(path, sizeof path, "%s/profile.txt", out);
+    CHECK(file_has(path, "fp32_tflops=60"));
+    CHECK(file_has(path, "tf32_tflops="));
+    CHECK(file_has(path, "gpu=h100-sxm5-80gb"));
+    snprintf(path, sizeof path, "%s/manifest.txt", out);
+    CHECK(file_has(path, "status=complete"));
+    CHECK(file_has(path, "unattributed_kernels=0"));
+    CHECK(file_has(path, "metrics=on (8 passes: dram__bytes_read.sum;"));
+
+    /* an existing result directory is not overwritten without --resume */
+    snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --no-micro 2>&1", sim_bin(), plan, out);
+    log = run(cmd, &st);
+    CHECK(st == 1 && log && strstr(log, "--resume"));
+    free(log);
+    rm_out(out);
+    rm_out(dir);
+}
+
+TEST(bench_sim_crash_and_resume)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-sim-XXXXXX", plan[128], a[160], b[160], cmd[1024], p1[200], p2[200];
+    int st;
+    REQUIRE(sim_setup(dir, plan, sizeof plan) == 0);
+    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(b, sizeof b, "%s/b", dir);
+    snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --no-micro 2>/dev/null", sim_bin(), plan, a);
+    free(run(cmd, &st));
+    REQUIRE(st == 0);
+
+    /* die (as if SIGKILLed) twice at different points, then finish */
+    static const char *const crash[] = {"37", "101", ""};
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "SEER_SIM_CRASH_AFTER=%s %s --plan %s --out %s --no-micro%s 2>/dev/null",
+                 crash[i], sim_bin(), plan, b, i ? " --resume" : "");
+        free(run(cmd, &st));
+        CHECK(st == (crash[i][0] ? 137 : 0));
+        if (i == 0) { /* and leave half a line behind, as a kill inside write() could */
+            snprintf(p1, sizeof p1, "%s/layers.csv", b);
+            FILE *f = fopen(p1, "a");
+            REQUIRE(f);
+            fputs("h100-sxm5-80gb,fwd,fp3", f);
+            fclose(f);
+        }
+    }
+    static const char *const files[2] = {"layers.csv", "picks.csv"};
+    static const int keys[2] = {19, 19};
+    static const char *const extra[2] = {"status", "algo"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(p1, sizeof p1, "%s/%s", a, files[i]);
+        snprintf(p2, sizeof p2, "%s/%s", b, files[i]);
+        char *x = identity(p1, keys[i], extra[i]), *y = identity(p2, keys[i], extra[i]);
+        REQUIRE(x && y);
+        CHECK(strlen(x) > 100);
+        CHECK(strcmp(x, y) == 0); /* same rows as the uninterrupted run */
+        free(x);
+        free(y);
+    }
+    snprintf(p1, sizeof p1, "%s/kernels.csv", a);
+    snprintf(p2, sizeof p2, "%s/kernels.csv", b);
+    char *x = identity(p1, 19, "kernel_name"), *y = identity(p2, 19, "kernel_name");
+    CHECK(x && y && strcmp(x, y) == 0);
+    free(x);
+    free(y);
+    CHECK(calls_consistent(b));
+    snprintf(p2, sizeof p2, "%s/manifest.txt", b);
+    CHECK(file_has(p2, "status=complete"));
+    CHECK(file_has(p2, "resume=1"));
+
+    /* resuming a finished run measures nothing */
+    snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --no-micro --resume 2>&1", sim_bin(), plan, b);
+    char *log = run(cmd, &st);
+    CHECK(st == 0 && log && strstr(log, "0 entries measured, 12 skipped"));
+    free(log);
+    rm_out(a);
+    rm_out(b);
+    rm_out(dir);
+}
+
+TEST(bench_sim_fallbacks)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-sim-XXXXXX", plan[128], o[160], p[200], cmd[1024];
+    int st;
+    REQUIRE(sim_setup(dir, plan, sizeof plan) == 0);
+    snprintf(o, sizeof o, "%s/o", dir);
+
+    /* counters refused: said once, timings still written */
+    snprintf(cmd, sizeof cmd, "SEER_SIM_METRICS=denied %s --plan %s --out %s --no-micro --metrics 2>&1",
+             sim_bin(), plan, o);
+    char *log = run(cmd, &st);
+    CHECK(st == 0 && log && strstr(log, "metrics unavailable") && strstr(log, "INSUFFICIENT_PRIVILEGES"));
+    snprintf(p, sizeof p, "%s/manifest.txt", o);
+    CHECK(file_has(p, "metrics=unavailable: "));
+    snprintf(p, sizeof p, "%s/kernels.csv", o);
+    CHECK(file_has(p, ",,,,,,,seer-bench:"));
+    free(log);
+    rm_out(o);
+
+    /* no external-correlation records: kernels still tied by time window */
+    snprintf(cmd, sizeof cmd, "SEER_SIM_NOEXT=1 %s --plan %s --out %s --no-micro 2>&1", sim_bin(), plan, o);
+    free(run(cmd, &st));
+    CHECK(st == 0);
+    snprintf(p, sizeof p, "%s/manifest.txt", o);
+    CHECK(file_has(p, "unattributed_kernels=0"));
+    CHECK(calls_consistent(o));
+    rm_out(o);
+
+    /* out of memory on the tensors: a failure row per entry, not a crash */
+    snprintf(cmd, sizeof cmd, "SEER_SIM_OOM_BYTES=50000000 %s --plan %s --out %s --no-micro --workspace-mb 32 2>&1",
+             sim_bin(), plan, o);
+    free(run(cmd, &st));
+    CHECK(st == 0);
+    snprintf(p, sizeof p, "%s/layers.csv", o);
+    CHECK(file_has(p, ",,,,,,,,,,seer-bench:h100-sxm5-80gb:1,,,,OOM,cnn,"));
+    rm_out(o);
+
+    /* no driver: exit 2, nothing written */
+    snprintf(cmd, sizeof cmd, "SEER_SIM_NODEV=1 %s --plan %s --out %s 2>&1", sim_bin(), plan, o);
+    log = run(cmd, &st);
+    CHECK(st == 2 && log && !strncmp(log, "no CUDA device: ", 16));
+    CHECK(access(o, F_OK) != 0);
+    free(log);
+    rm_out(dir);
 }
