@@ -280,8 +280,7 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const see
             o->bmax = t.bmax;
             o->waves = t.waves;
             o->last_fill = t.fill;
-            o->cls = cls < 3 ? (seer_class_t)cls
-                             : static_class(t.blocks, t.bmax, t.main_flops_ms, t.x[2]);
+            o->cls = (seer_class_t)(cls < 3 ? cls : f->major_cls);
             o->time_ms = (*time_ms - helper_ms * corr);
         } else {
             /* Helpers are elementwise: one thread per 4 elements, 256 per block. */
@@ -369,6 +368,7 @@ static void w_family(seer_wbuf_t *b, const seer_family_t *f)
     seer_w_i32(b, f->math);
     seer_w_i32(b, f->n_rows);
     seer_w_i32(b, f->src);
+    seer_w_i32(b, f->major_cls);
     seer_w_i32(b, f->nvar);
     for (int i = 0; i < f->nvar; i++) {
         const seer_variant_t *v = &f->var[i];
@@ -464,6 +464,7 @@ static void r_family(seer_rbuf_t *r, seer_family_t *f)
     f->math = seer_r_i32(r, "family math", 0, 1);
     f->n_rows = seer_r_i32(r, "family rows", 0, 1 << 30);
     f->src = seer_r_i32(r, "family source", 0, SEER_MAX_SOURCES - 1);
+    f->major_cls = seer_r_i32(r, "family class", 0, 2);
     f->nvar = seer_r_i32(r, "variant count", 1, SEER_MAX_VARIANTS);
     for (int i = 0; i < f->nvar && !r->st; i++) {
         seer_variant_t *v = &f->var[i];

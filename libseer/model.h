@@ -50,6 +50,7 @@ typedef struct {
     struct svm_model *svr;      /* eps-SVR: log(measured / analytical) (NULL if it did not help) */
     int n_rows;
     int src;                    /* index into model->src: the GPU whose data fitted it */
+    int major_cls;              /* most common training class: the class when there is no classifier */
 } seer_family_t;
 
 /* GEMM model (fully connected layers, batched matmuls): per math type, a

@@ -329,7 +329,10 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
     /* Class classifier over the family, on the true variants' features. */
     int per[3] = {0}, ncls = 0;
     for (int r = 0; r < n; r++) per[rows[r]->cls]++;
-    for (int c = 0; c < 3; c++) ncls += per[c] >= 10;
+    for (int c = 0; c < 3; c++) {
+        ncls += per[c] >= 10;
+        if (per[c] > per[f->major_cls]) f->major_cls = c;
+    }
     standardize(f, rows, n, SEER_NF_SHAPE, SEER_NF_CLASS);
     if (ncls >= 2) {
         for (int r = 0; r < n; r++) y[r] = rows[r]->cls;
