@@ -632,10 +632,11 @@ SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer
  * (WORKSPACE_LIMIT; their time is still predicted), then unsupported ones
  * (UNSUPPORTED).  Up to capacity entries are written (the best ones).  A
  * limit of 0 admits only algorithms that need no workspace.  Returns
- * SUCCESS when perf[0] is usable, NO_ALGORITHM when no supported
- * algorithm fits the limit, UNSUPPORTED when none supports the shape,
- * NOT_CALIBRATED when some fit but none can be timed by this model; perf
- * and *returned are written in all four cases. */
+ * SUCCESS when perf[0] is usable (timed and within the limit);
+ * NO_ALGORITHM when every algorithm the model can time needs more
+ * workspace than the limit; NOT_CALIBRATED when the model can time none
+ * of them; UNSUPPORTED when none supports the shape.  perf and *returned
+ * are written in all four cases. */
 SEER_API seer_status_t seer_pick_conv_algo(seer_handle_t handle, const seer_model_t model,
                                            const seer_conv_desc_t desc,
                                            size_t workspace_limit_bytes,

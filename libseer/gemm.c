@@ -1,11 +1,254 @@
-/* GEMM model: placeholder until fully-connected layers are modelled. */
+/* GEMM model (fully connected layers, batched matmuls).
+ *
+ * A cuBLAS GEMM is one tiled kernel: blocks = ceil(m/tm) * ceil(n/tn) *
+ * batch, each computing a tm x tn tile of C over the whole k, B_max =
+ * bps * SMs of them resident at once.  The time follows the conv main
+ * kernel's formula (model.c), per math type:
+ *
+ *   T = c0 * waves * B_max * 2*tm*tn*k / peak            compute per wave
+ *     + c1 * waves * 1 us                                 per-wave latency
+ *     + c2 * (waves - 1 + fill) * B_max * (tm+tn)*k*es / bw   operand traffic
+ *     + c3 * (1 + 2*bias) * batch*m*n*es / bw             C written; bias pass
+ *     + c4 * 10 us                                        launch, per call
+ *
+ * with c >= 0 fitted on relative error (SEER fits relative error), and
+ * (tm, tn, bps) chosen by a grid search on the training error: one
+ * representative tile per math type, since the data rarely say which of
+ * cuBLAS's kernels ran and a prediction cannot know.  Transposition is
+ * accepted but does not change the formula.
+ *
+ * Which rows train a GPU's GEMM part (recorded in source_gpu):
+ *   1. the GPU's own rows of that math type, when there are any;
+ *   2. otherwise rows of a sibling GPU: same architecture, same SM count
+ *      and same boost clock, i.e. the same compute peak and tile waves,
+ *      differing at most in memory size and bandwidth (A100 40GB PCIe
+ *      rows train the A100 80GB PCIe).  The terms are computed with the
+ *      sibling's own datasheet, so the fitted coefficients are
+ *      efficiencies that carry over; predictions use the model GPU's
+ *      bandwidth.  Among several siblings the one with most rows wins
+ *      (ties: the smaller id).
+ * Rows of any other GPU are ignored. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include "common.h"
+#include "conv.h"
 #include "gemm.h"
+#include "gpu.h"
+
+#define MIN_GEMM_ROWS 8
+#define NT SEER_GEMM_TERMS
+
+static void terms(const seer_gpu_info_t *g, int tm, int tn, int bps, double batch, double m,
+                  double n, double k, seer_dtype_t dt, int bias, double x[NT], double *blocks,
+                  double *bmax)
+{
+    double peak_ms = seer_gpu_peak_flops(g, dt) / 1e3, bw_ms = seer_gpu_dram_bw(g) / 1e3;
+    double es = seer_dtype_size(dt);
+    double b = ceil(m / tm) * ceil(n / tn) * batch, bm = (double)bps * g->sms;
+    double waves = ceil(b / bm), fill = (b - (waves - 1) * bm) / bm;
+    x[0] = waves * bm * 2.0 * tm * tn * k / peak_ms;
+    x[1] = waves * 1e-3;
+    x[2] = (waves - 1 + fill) * bm * (double)(tm + tn) * k * es / bw_ms;
+    x[3] = (1 + 2 * (bias != 0)) * batch * m * n * es / bw_ms;
+    x[4] = 1e-2;
+    if (blocks) *blocks = b;
+    if (bmax) *bmax = bm;
+}
+
+double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double batch, double m,
+                      double n, double k, seer_dtype_t dt, int bias, seer_class_t *cls)
+{
+    double x[NT], blocks, bmax, t = 0;
+    terms(g, f->tm, f->tn, f->bps, batch, m, n, k, dt, bias, x, &blocks, &bmax);
+    for (int i = 0; i < NT; i++) t += f->coef[i] * x[i];
+    if (cls)
+        *cls = blocks < 0.5 * bmax ? SEER_CLASS_UNDER
+             : f->coef[0] * x[0] >= f->coef[2] * x[2] + f->coef[3] * x[3] ? SEER_CLASS_COMPUTE
+                                                                          : SEER_CLASS_DRAM;
+    return t > 1e-4 ? t : 1e-4;
+}
+
+/* ---- relative least squares with non-negative coefficients ---------- */
+
+static int solve(int n, double A[NT][NT + 1], double *b)
+{
+    for (int c = 0; c < n; c++) {
+        int p = c;
+        for (int i = c + 1; i < n; i++) if (fabs(A[i][c]) > fabs(A[p][c])) p = i;
+        if (fabs(A[p][c]) < 1e-300) return 0;
+        for (int j = 0; j <= n; j++) { double t = A[c][j]; A[c][j] = A[p][j]; A[p][j] = t; }
+        for (int i = 0; i < n; i++) {
+            if (i == c) continue;
+            double f = A[i][c] / A[c][c];
+            for (int j = c; j <= n; j++) A[i][j] -= f * A[c][j];
+        }
+    }
+    for (int i = 0; i < n; i++) b[i] = A[i][n] / A[i][i];
+    return 1;
+}
+
+/* Minimize sum((x.c / y - 1)^2) over c >= 0 given the normal equations
+ * G = sum(a a'), g = sum(a), a = x / y: drop the most negative
+ * coefficient until none is left (a small active-set method). */
+static void nnls(double G[NT][NT], const double g[NT], double coef[NT])
+{
+    int active[NT], na = 0;
+    for (int i = 0; i < NT; i++) if (G[i][i] > 0) active[na++] = i;
+    memset(coef, 0, sizeof(double) * NT);
+    while (na > 0) {
+        double A[NT][NT + 1], b[NT];
+        for (int i = 0; i < na; i++) {
+            for (int j = 0; j < na; j++)
+                A[i][j] = G[active[i]][active[j]] + (i == j ? 1e-9 * G[active[i]][active[i]] : 0);
+            A[i][na] = g[active[i]];
+        }
+        if (!solve(na, A, b)) { na--; continue; }
+        int worst = -1;
+        for (int i = 0; i < na; i++) if (b[i] < 0 && (worst < 0 || b[i] < b[worst])) worst = i;
+        if (worst < 0) {
+            for (int i = 0; i < na; i++) coef[active[i]] = b[i];
+            return;
+        }
+        for (int i = worst; i < na - 1; i++) active[i] = active[i + 1];
+        na--;
+    }
+}
+
+typedef struct {
+    double batch, m, n, k, y;
+    seer_dtype_t dt;
+    int bias;
+} grow_t;
+
+/* Fit coefficients for one (tile, bps); returns the mean relative error. */
+static double fit_one(const seer_gpu_info_t *g, const grow_t *r, size_t n, int tm, int tn, int bps,
+                      double coef[NT])
+{
+    double G[NT][NT] = {{0}}, gv[NT] = {0}, x[NT];
+    for (size_t i = 0; i < n; i++) {
+        terms(g, tm, tn, bps, r[i].batch, r[i].m, r[i].n, r[i].k, r[i].dt, r[i].bias, x, NULL, NULL);
+        for (int a = 0; a < NT; a++) {
+            double xa = x[a] / r[i].y;
+            gv[a] += xa;
+            for (int b = 0; b < NT; b++) G[a][b] += xa * x[b] / r[i].y;
+        }
+    }
+    nnls(G, gv, coef);
+    double e = 0;
+    for (size_t i = 0; i < n; i++) {
+        terms(g, tm, tn, bps, r[i].batch, r[i].m, r[i].n, r[i].k, r[i].dt, r[i].bias, x, NULL, NULL);
+        double p = 0;
+        for (int a = 0; a < NT; a++) p += coef[a] * x[a];
+        e += fabs(p / r[i].y - 1);
+    }
+    return n ? e / (double)n : INFINITY;
+}
+
+static int usable(const seer_gemm_row_t *r, int math)
+{
+    return seer_dtype_math(r->dtype) == math && r->time_ms > 0 && isfinite(r->time_ms) &&
+           r->batch >= 1 && r->m >= 1 && r->n >= 1 && r->k >= 1;
+}
+
+/* The GPU whose rows train the math type (see the rule above), or NULL. */
+static const seer_gpu_info_t *source_gpu(const seer_gpu_info_t *target, const seer_gemm_row_t *rows,
+                                         size_t n, int math)
+{
+    const seer_gpu_info_t *best = NULL;
+    size_t best_n = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!usable(&rows[i], math)) continue;
+        const seer_gpu_info_t *g = seer_gpu_lookup(rows[i].gpu);
+        if (!g) continue;
+        if (!strcmp(g->id, target->id)) return g; /* own rows always win */
+        if (strcmp(g->arch, target->arch) || g->sms != target->sms || g->boost_mhz != target->boost_mhz)
+            continue;
+        if (best && !strcmp(best->id, g->id)) continue;
+        size_t cnt = 0;
+        for (size_t j = 0; j < n; j++) {
+            const seer_gpu_info_t *x = usable(&rows[j], math) ? seer_gpu_lookup(rows[j].gpu) : NULL;
+            cnt += x == g;
+        }
+        if (!best || cnt > best_n || (cnt == best_n && strcmp(g->id, best->id) < 0)) {
+            best = g;
+            best_n = cnt;
+        }
+    }
+    return best;
+}
 
 seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const seer_gemm_row_t *rows,
                             size_t n, seer_gemm_fit_t out[2])
 {
-    (void)h; (void)m; (void)rows; (void)n;
+    static const int tiles[] = {32, 64, 128, 256};
+    static const int bpss[] = {1, 2, 3, 4, 6, 8};
     memset(out, 0, 2 * sizeof *out);
+    if (!m || (n && !rows)) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_gemm_fit: NULL argument");
+    grow_t *r = malloc((n ? n : 1) * sizeof *r);
+    if (!r) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "GEMM rows");
+    for (int math = 0; math < 2; math++) {
+        const seer_gpu_info_t *src = source_gpu(&m->gpu, rows, n, math);
+        if (!src) continue;
+        size_t nr = 0;
+        for (size_t i = 0; i < n; i++) {
+            const seer_gpu_info_t *g = usable(&rows[i], math) ? seer_gpu_lookup(rows[i].gpu) : NULL;
+            if (g != src || seer_gpu_peak_flops(src, rows[i].dtype) <= 0) continue;
+            r[nr++] = (grow_t){rows[i].batch, rows[i].m, rows[i].n, rows[i].k, rows[i].time_ms,
+                               rows[i].dtype, rows[i].bias};
+        }
+        if (nr < MIN_GEMM_ROWS) continue;
+        seer_gemm_fit_t *f = &out[math];
+        double best = INFINITY;
+        for (size_t a = 0; a < sizeof tiles / sizeof *tiles; a++)
+            for (size_t b = 0; b < sizeof tiles / sizeof *tiles; b++)
+                for (size_t c = 0; c < sizeof bpss / sizeof *bpss; c++) {
+                    if (bpss[c] > src->blocks_per_sm) continue;
+                    double coef[NT];
+                    double e = fit_one(src, r, nr, tiles[a], tiles[b], bpss[c], coef);
+                    if (e < best - 1e-12) {
+                        best = e;
+                        f->tm = tiles[a];
+                        f->tn = tiles[b];
+                        f->bps = bpss[c];
+                        memcpy(f->coef, coef, sizeof coef);
+                    }
+                }
+        if (!isfinite(best)) continue;
+        f->present = 1;
+        f->n_rows = (int)(nr < (size_t)1 << 30 ? nr : (size_t)1 << 30);
+        seer_strlcpy(f->source_gpu, src->id, sizeof f->source_gpu);
+    }
+    free(r);
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model_t m, int batch, int mm, int n,
+                                int k, seer_dtype_t dt, int trans_a, int trans_b, int bias,
+                                double *time_ms)
+{
+    if (!m || !time_ms)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_gemm: %s is NULL", !m ? "model" : "time_ms");
+    if ((unsigned)dt > SEER_DTYPE_FP16_PSEUDO)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "dtype %d out of range", (int)dt);
+    if ((trans_a | trans_b | bias) & ~1)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "%s must be 0 or 1",
+                          trans_a & ~1 ? "trans_a" : trans_b & ~1 ? "trans_b" : "bias");
+    const struct { const char *name; int v; } d[] = {{"batch", batch}, {"m", mm}, {"n", n}, {"k", k}};
+    for (int i = 0; i < 4; i++)
+        if (d[i].v < 1)
+            return seer_error(h, SEER_STATUS_BAD_SHAPE, "GEMM %s must be >= 1 (got %d)", d[i].name, d[i].v);
+    if ((double)mm * k > INT32_MAX || (double)k * n > INT32_MAX || (double)mm * n > INT32_MAX)
+        return seer_error(h, SEER_STATUS_OVERFLOW, "GEMM %dx%dx%d: a matrix has over 2^31-1 elements",
+                          mm, n, k);
+    if (seer_gpu_peak_flops(&m->gpu, dt) <= 0)
+        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
+                          seer_dtype_name(dt));
+    const seer_gemm_fit_t *f = &m->gemm[seer_dtype_math(dt)];
+    if (!f->present)
+        return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
+                          "model %s has no GEMM fit for %s math (train it with GEMM timing CSV files)",
+                          m->gpu_id, seer_dtype_math(dt) ? "tensor-core" : "fp32");
+    *time_ms = seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, NULL);
     return SEER_STATUS_SUCCESS;
 }

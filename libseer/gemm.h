@@ -10,4 +10,10 @@
  * out[i].present = 0 where there is no data.  Deterministic. */
 seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const seer_gemm_row_t *rows,
                             size_t n, seer_gemm_fit_t out[2]);
+
+/* Time (ms) of batch GEMMs C[m x n] += A[m x k] B[k x n] on GPU g with a
+ * present fit f of dtype's math type; *cls gets the class of the kernel
+ * (which term dominates) when cls is not NULL. */
+double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double batch, double m,
+                      double n, double k, seer_dtype_t dt, int bias, seer_class_t *cls);
 #endif

@@ -793,9 +793,14 @@ out:
 
 int main(int argc, char **argv)
 {
+    /* net, pick, eval-net, eval-picker: tools/net.c (declared in tools/net.h) */
+    int seer_cli_net(int, char **), seer_cli_pick(int, char **), seer_cli_eval_net(int, char **),
+        seer_cli_eval_picker(int, char **);
     static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
         {"gpus", cmd_gpus}, {"train", cmd_train}, {"info", cmd_info},
         {"predict", cmd_predict}, {"eval", cli_eval},
+        {"net", seer_cli_net}, {"pick", seer_cli_pick}, {"eval-net", seer_cli_eval_net},
+        {"eval-picker", seer_cli_eval_picker},
     };
     if (argc < 2) {
         usage_main(stderr);

@@ -1,0 +1,238 @@
+/* The convolution algorithm picker (cudnnGetConvolution*Algorithm_v7 from
+ * the model instead of cuDNN's heuristics): every algorithm of the
+ * direction is predicted, its workspace computed from the formulas below
+ * (docs/picker.md), and the list sorted: usable by time, then the ones
+ * the model cannot time, then those over the workspace limit, then the
+ * unsupported ones. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "launch.h"
+#include "model.h"
+#include "picker.h"
+
+static int is_soft(seer_status_t st)
+{
+    return st == SEER_STATUS_UNSUPPORTED || st == SEER_STATUS_NOT_CALIBRATED;
+}
+
+void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
+                         seer_direction_t dir, int algo, seer_algo_eval_t *out)
+{
+    seer_kernel_pred_t k[SEER_MAX_KERNELS];
+    int nk = 0;
+    double t = 0;
+    memset(out, 0, sizeof *out);
+    out->algo = algo;
+    /* A NULL handle: failures here are answers, not errors to report. */
+    out->st = seer_predict_conv(NULL, (seer_model_t)m, (seer_conv_desc_t)cv, dir, algo, &t, k,
+                                SEER_MAX_KERNELS, &nk);
+    if (out->st) return;
+    out->time_ms = t;
+    out->n_kernels = nk;
+    int main = 0;
+    for (int i = 0; i < nk; i++)
+        if (k[i].role == SEER_ROLE_MAIN) { main = i; break; }
+    out->cls = nk ? k[main].cls : SEER_CLASS_UNDER;
+}
+
+int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                     seer_algo_eval_t out[SEER_MAX_ALGOS])
+{
+    int n = seer_algo_count(dir);
+    for (int a = 0; a < n; a++) seer_picker_predict(m, cv, dir, a, &out[a]);
+    return n;
+}
+
+int seer_algo_deterministic(seer_direction_t dir, int algo)
+{
+    /* cuDNN: the backward implicit GEMMs ALGO_0 (and filter ALGO_3)
+     * accumulate with atomics; everything else is deterministic. */
+    if (dir == SEER_DIR_BWD_DATA) return algo != SEER_BWD_DATA_ALGO_0;
+    if (dir == SEER_DIR_BWD_FILTER) return algo != SEER_BWD_FILTER_ALGO_0 && algo != SEER_BWD_FILTER_ALGO_3;
+    return 1;
+}
+
+int seer_algo_math_type(seer_dtype_t dt)
+{
+    switch (dt) {
+    case SEER_DTYPE_FP16:
+    case SEER_DTYPE_BF16: return SEER_MATH_TENSOR_OP;
+    case SEER_DTYPE_TF32: return SEER_MATH_DEFAULT; /* cuDNN's default math allows TF32 */
+    default: return SEER_MATH_FMA;
+    }
+}
+
+static double pow2_at_least(double x) { double p = 1; while (p < x) p *= 2; return p; }
+
+/* What an algorithm keeps in its workspace (docs/picker.md).  The shapes
+ * of the intermediate tensors are those of launch.c's kernel view. */
+seer_status_t seer_workspace_bytes(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
+                                   int algo, size_t *bytes)
+{
+    seer_kview_t kv[SEER_MAX_KERNELS];
+    int nk;
+    seer_status_t st = seer_conv_kernels(h, cv, dir, algo, kv, &nk); /* support check */
+    if (st) return st;
+    double es = seer_dtype_size(cv->dtype), g = cv->groups;
+    double N = cv->n, C = cv->c, H = cv->h, W = cv->w, K = cv->k, R = cv->r, S = cv->s;
+    double P = cv->p, Q = cv->q, ws = 0;
+    enum { IMPL, PRECOMP, GEMM, FFT, FFT_TILING, WINO, WINO_NF } kind;
+    static const int fwd[] = {IMPL, PRECOMP, GEMM, -1, FFT, FFT_TILING, WINO, WINO_NF};
+    static const int bd[] = {IMPL, PRECOMP, FFT, FFT_TILING, WINO, WINO_NF};
+    static const int bf[] = {IMPL, PRECOMP, FFT, GEMM, -1, WINO_NF, FFT_TILING};
+    kind = dir == SEER_DIR_FWD ? fwd[algo] : dir == SEER_DIR_BWD_DATA ? bd[algo] : bf[algo];
+    switch (kind) {
+    case IMPL: ws = 0; break;
+    case PRECOMP:
+        /* forward only: a table of filter-tap offsets, 8 bytes per (c, r, s);
+         * the backward ALGO_1s need none */
+        ws = dir == SEER_DIR_FWD ? 8.0 * (C / g) * R * S : 0;
+        break;
+    case GEMM: /* the whole im2col matrix: (C/g * R * S) x (N * P * Q) per group */
+        ws = C * R * S * N * P * Q * es;
+        break;
+    case FFT: case FFT_TILING: {
+        /* data, filter and output transformed to complex fp32 (8 bytes) */
+        double side = kind == FFT ? pow2_at_least(fmax(H + 2 * cv->pad_h, W + 2 * cv->pad_w)) : 32;
+        double tiles = kind == FFT ? 1 : ceil(P / (32 - R + 1)) * ceil(Q / (32 - S + 1));
+        ws = side * (side / 2 + 1) * 8 * (N * tiles * (C + K) + K * C);
+        break;
+    }
+    case WINO: /* fused F(2x2, 3x3): only the transformed filter, alpha = 4 */
+        ws = 16 * K * C * es;
+        break;
+    case WINO_NF: {
+        /* F(4x4, r x r): transformed data, filter and output, alpha = 3 + r */
+        double a = 3 + R, ph = dir == SEER_DIR_BWD_DATA ? H : P, pw = dir == SEER_DIR_BWD_DATA ? W : Q;
+        double tiles = N * ceil(ph / 4) * ceil(pw / 4);
+        ws = a * a * (tiles * (C + K) + K * C) * es;
+        break;
+    }
+    default:
+        return seer_error(h, SEER_STATUS_INTERNAL, "no workspace formula for %s %s",
+                          seer_direction_name(dir), seer_algo_name(dir, algo));
+    }
+    *bytes = ws >= 1.8e19 ? SIZE_MAX : (size_t)ws;
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_conv_workspace_size(seer_handle_t h, const seer_conv_desc_t desc,
+                                       seer_direction_t dir, int algo, size_t *bytes)
+{
+    if (!desc || !bytes)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_workspace_size: %s is NULL",
+                          !desc ? "desc" : "bytes");
+    if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "conv descriptor was never set");
+    if ((unsigned)dir > SEER_DIR_BWD_FILTER)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
+    return seer_workspace_bytes(h, desc, dir, algo, bytes);
+}
+
+/* Sort rank of a status: usable, untimed, over the limit, unsupported. */
+static int rank_of(seer_status_t st)
+{
+    return st == SEER_STATUS_SUCCESS ? 0 : st == SEER_STATUS_NOT_CALIBRATED ? 1
+         : st == SEER_STATUS_WORKSPACE_LIMIT ? 2 : 3;
+}
+
+static int by_rank(const void *x, const void *y)
+{
+    const seer_conv_algo_perf_t *a = x, *b = y;
+    int ra = rank_of(a->status), rb = rank_of(b->status);
+    if (ra != rb) return ra - rb;
+    int ta = a->time >= 0, tb = b->time >= 0;
+    if (ta != tb) return tb - ta;
+    if (ta && a->time != b->time) return a->time < b->time ? -1 : 1;
+    return a->algo - b->algo;
+}
+
+static seer_status_t pick(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+                          seer_direction_t dir, size_t limit, seer_conv_algo_perf_t *perf,
+                          int capacity, int *returned)
+{
+    static const char *const fn[] = {"seer_pick_conv_algo", "seer_pick_conv_bwd_data_algo",
+                                     "seer_pick_conv_bwd_filter_algo"};
+    if (!m || !desc || !perf || !returned)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: %s is NULL", fn[dir],
+                          !m ? "model" : !desc ? "desc" : !perf ? "perf" : "returned");
+    if (capacity < 1)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: capacity must be >= 1 (got %d)", fn[dir],
+                          capacity);
+    if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "conv descriptor was never set");
+    seer_algo_eval_t ev[SEER_MAX_ALGOS];
+    seer_conv_algo_perf_t all[SEER_MAX_ALGOS];
+    int n = seer_picker_eval(m, desc, dir, ev);
+    int usable = 0, untimed = 0, over = 0, timed_over = 0;
+    size_t smallest = SIZE_MAX;
+    for (int i = 0; i < n; i++) {
+        seer_conv_algo_perf_t *p = &all[i];
+        memset(p, 0, sizeof *p);
+        p->algo = ev[i].algo;
+        p->determinism = seer_algo_deterministic(dir, p->algo);
+        p->math_type = seer_algo_math_type(desc->dtype);
+        p->time = -1;
+        size_t ws = 0;
+        seer_status_t wst = seer_workspace_bytes(NULL, desc, dir, p->algo, &ws);
+        /* A real error (not an answer about this algorithm): say it with the handle. */
+        if (ev[i].st && !is_soft(ev[i].st))
+            return seer_predict_conv(h, m, desc, dir, p->algo, &p->time, NULL, 0, NULL);
+        if (wst && !is_soft(wst)) return seer_workspace_bytes(h, desc, dir, p->algo, &ws);
+        p->status = ev[i].st ? ev[i].st : wst;
+        if (p->status == SEER_STATUS_UNSUPPORTED) continue;
+        p->memory = ws;
+        if (p->status == SEER_STATUS_SUCCESS) p->time = ev[i].time_ms;
+        if (ws > limit) {
+            if (p->status == SEER_STATUS_SUCCESS) {
+                timed_over++;
+                if (ws < smallest) smallest = ws;
+            }
+            p->status = SEER_STATUS_WORKSPACE_LIMIT;
+            over++;
+        } else if (p->status == SEER_STATUS_SUCCESS) {
+            usable++;
+        } else {
+            untimed++;
+        }
+    }
+    qsort(all, (size_t)n, sizeof *all, by_rank);
+    int r = n < capacity ? n : capacity;
+    memcpy(perf, all, (size_t)r * sizeof *perf);
+    *returned = r;
+    if (usable) return SEER_STATUS_SUCCESS;
+    if (timed_over)
+        return seer_error(h, SEER_STATUS_NO_ALGORITHM,
+                          "no %s algorithm the model can time fits the workspace limit of %zu bytes "
+                          "(the smallest needs %zu; %d untimed ones fit)", seer_direction_name(dir),
+                          limit, smallest, untimed);
+    if (untimed || over)
+        return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
+                          "model %s cannot time any %s algorithm for %s", m->gpu_id,
+                          seer_direction_name(dir), seer_dtype_name(desc->dtype));
+    return seer_error(h, SEER_STATUS_UNSUPPORTED, "no %s algorithm supports this %s convolution on %s",
+                      seer_direction_name(dir), seer_dtype_name(desc->dtype), m->gpu_id);
+}
+
+seer_status_t seer_pick_conv_algo(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+                                  size_t limit, seer_conv_algo_perf_t *perf, int capacity,
+                                  int *returned)
+{
+    return pick(h, m, desc, SEER_DIR_FWD, limit, perf, capacity, returned);
+}
+
+seer_status_t seer_pick_conv_bwd_data_algo(seer_handle_t h, const seer_model_t m,
+                                           const seer_conv_desc_t desc, size_t limit,
+                                           seer_conv_algo_perf_t *perf, int capacity, int *returned)
+{
+    return pick(h, m, desc, SEER_DIR_BWD_DATA, limit, perf, capacity, returned);
+}
+
+seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t h, const seer_model_t m,
+                                             const seer_conv_desc_t desc, size_t limit,
+                                             seer_conv_algo_perf_t *perf, int capacity,
+                                             int *returned)
+{
+    return pick(h, m, desc, SEER_DIR_BWD_FILTER, limit, perf, capacity, returned);
+}

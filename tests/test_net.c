@@ -1,0 +1,582 @@
+/* Networks: the description parser and its errors, the zoo, GEMM
+ * prediction, and seer_predict_network with models trained from the
+ * shared data (skipped when it is missing). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "test.h"
+#include "common.h"
+#include "gemm.h"
+#include "gpu.h"
+#include "net.h"
+
+static seer_handle_t handle(void)
+{
+    seer_handle_t h = NULL;
+    seer_create(&h);
+    return h;
+}
+
+/* Parse text; on failure the status, with the message in msg. */
+static seer_status_t parse(seer_handle_t h, const char *text, seer_network_t *net, char *msg, size_t size)
+{
+    seer_network_t sentinel = (seer_network_t)(uintptr_t)0x1;
+    *net = sentinel;
+    seer_status_t st = seer_network_create(h, text, strlen(text), net);
+    if (st) {
+        if (*net != sentinel) test_fail(__FILE__, __LINE__, "net written on failure");
+        *net = NULL;
+        seer_get_last_error_copy(h, msg, size);
+    }
+    return st;
+}
+
+/* A model trained from the shared data (conv CSV of gpu, plus gemm CSV
+ * gemm if not NULL), once per process; NULL when the data is missing. */
+static seer_model_t model_for(const char *gpu, const char *gemm)
+{
+    static struct { char key[96]; seer_model_t m; int tried; } cache[8];
+    char key[96];
+    snprintf(key, sizeof key, "%s+%s", gpu, gemm ? gemm : "");
+    int i;
+    for (i = 0; i < 8 && cache[i].tried; i++)
+        if (!strcmp(cache[i].key, key)) return cache[i].m;
+    if (i == 8) return NULL;
+    cache[i].tried = 1;
+    snprintf(cache[i].key, sizeof cache[i].key, "%s", key);
+    char conv[512], gm[512];
+    snprintf(conv, sizeof conv, "%s/conv/%s.csv", test_data_dir(), gpu);
+    snprintf(gm, sizeof gm, "%s/gemm/%s.csv", test_data_dir(), gemm ? gemm : "");
+    if (access(conv, R_OK) != 0 || (gemm && access(gm, R_OK) != 0)) return NULL;
+    const char *paths[2] = {conv, gm};
+    seer_handle_t h = handle();
+    if (seer_train(h, gpu, paths, gemm ? 2 : 1, 1, &cache[i].m)) cache[i].m = NULL;
+    seer_destroy(h);
+    return cache[i].m;
+}
+
+/* ---------------------------------------------------------------- parser */
+
+TEST(net_parse_valid_and_shapes)
+{
+    seer_handle_t h = handle();
+    char msg[1024];
+    seer_network_t net;
+    const char *text =
+        "# a small network\r\n"
+        "network name=tiny\n"
+        "input name=data c=3 h=32 w=32\n"
+        "\tconv name=c1 k=16 size=3 pad=1   # same size\n"
+        "bn\n"
+        "relu name=r1\n"
+        "conv name=c2 in=r1 k=16 r=1 s=1\n"
+        "conv name=c3 in=r1 k=8 r=3 s=3 pad=1 stride=2 groups=8\n"
+        "pool name=p1 in=c2 max size=3 stride=2 ceil=1\n"
+        "concat name=cat in=p1,c3\n"
+        "add name=sum in=cat,cat\n"
+        "pool avg global\n"
+        "flatten\n"
+        "dropout p=0.5\n"
+        "fc name=fc k=10\n"
+        "softmax\n";
+    REQUIRE(parse(h, text, &net, msg, sizeof msg) == SEER_STATUS_SUCCESS);
+    seer_network_info_t info;
+    CHECK_STATUS(seer_network_get_info(net, &info), SEER_STATUS_SUCCESS);
+    CHECK(strcmp(info.name, "tiny") == 0);
+    CHECK(info.n_layers == 14);
+    CHECK(info.n_conv == 3 && info.n_fc == 1);
+    CHECK(info.in_c == 3 && info.in_h == 32);
+    /* c1 432 + bn 32 + c2 256 + c3 8*2*9=144 + fc 24*10+10 = 250 */
+    CHECK(info.params == 432 + 32 + 256 + 144 + 250);
+    seer_layer_info_t L;
+    CHECK_STATUS(seer_network_get_layer(net, 4, &L), SEER_STATUS_SUCCESS); /* c2 */
+    CHECK(strcmp(L.name, "c2") == 0 && L.line == 7 && L.c == 16 && L.h == 32);
+    CHECK_STATUS(seer_network_get_layer(net, 6, &L), SEER_STATUS_SUCCESS); /* p1: ceil((32-3)/2)+1 */
+    CHECK(L.op == SEER_OP_POOL && L.h == 16 && L.w == 16);
+    CHECK_STATUS(seer_network_get_layer(net, 5, &L), SEER_STATUS_SUCCESS); /* c3 */
+    CHECK(L.h == 16 && L.groups == 8 && L.in_c == 16);
+    CHECK_STATUS(seer_network_get_layer(net, 7, &L), SEER_STATUS_SUCCESS); /* cat */
+    CHECK(L.c == 24 && L.n_inputs == 2);
+    CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS); /* bn, default name */
+    CHECK(L.op == SEER_OP_BATCHNORM && strcmp(L.name, "bn_L5") == 0 && L.input0 == 1);
+    CHECK_STATUS(seer_network_get_layer(net, 12, &L), SEER_STATUS_SUCCESS); /* fc */
+    CHECK(L.op == SEER_OP_FC && L.in_c == 24 && L.k == 10 && L.c == 10 && L.params == 250);
+    CHECK_STATUS(seer_network_get_layer(net, 14, &L), SEER_STATUS_BAD_PARAM);
+    int n;
+    CHECK_STATUS(seer_network_layer_count(net, &n), SEER_STATUS_SUCCESS);
+    CHECK(n == 14);
+    seer_network_destroy(net);
+    CHECK_STATUS(seer_network_destroy(NULL), SEER_STATUS_SUCCESS);
+    seer_destroy(h);
+}
+
+TEST(net_parse_errors_status_and_line)
+{
+    static const struct { const char *text; seer_status_t st; const char *needle; } cases[] = {
+        {"", SEER_STATUS_NET_PARSE, "no layers"},
+        {"# only a comment\n\n", SEER_STATUS_NET_PARSE, "no layers"},
+        {"input c=3 h=8 w=8\nconvolution k=3\n", SEER_STATUS_NET_PARSE, "line 2"},
+        {"input c=3 h=8 w=8\nconv k=3 size=3 colour=red\n", SEER_STATUS_NET_PARSE, "unknown option 'colour'"},
+        {"input c=3 h=8 w=8\nconv k=3 size=3 k=4\n", SEER_STATUS_NET_PARSE, "given twice"},
+        {"input c=3 h=8 w=8\nconv k=x size=3\n", SEER_STATUS_NET_PARSE, "expected an integer"},
+        {"input c=3 h=8 w=8\nconv k=0 size=3\n", SEER_STATUS_NET_PARSE, "k must be >= 1"},
+        {"input c=3 h=8 w=8\nconv size=3\n", SEER_STATUS_NET_PARSE, "needs k="},
+        {"input c=3 h=8 w=8\nconv k=4\n", SEER_STATUS_NET_PARSE, "needs a window"},
+        {"input c=3 h=8\n", SEER_STATUS_NET_PARSE, "needs c=, h= and w="},
+        {"input name=a c=3 h=8 w=8\nrelu name=a\n", SEER_STATUS_NET_PARSE, "already used on line 1"},
+        {"input name=a c=3 h=8 w=8\nrelu name=b@c\n", SEER_STATUS_NET_PARSE, "line 2"},
+        {"input c=3 h=8 w=8\npool size=2\n", SEER_STATUS_NET_PARSE, "max or avg"},
+        {"input c=3 h=8 w=8\npool max global size=2\n", SEER_STATUS_NET_PARSE, "no window options"},
+        {"input c=3 h=8 w=8\ndropout p=1.5\n", SEER_STATUS_NET_PARSE, "probability"},
+        {"input c=3 h=8 w=8\nrelu in=data,data\n", SEER_STATUS_NET_INPUT, "not defined above"},
+        {"input name=data c=3 h=8 w=8\nrelu name=r in=data,data\n", SEER_STATUS_NET_PARSE, "takes one input"},
+        {"conv k=3 size=3\n", SEER_STATUS_NET_INPUT, "has no input"},
+        {"input name=d c=3 h=8 w=8\nrelu name=x in=y\nrelu name=y in=x\n", SEER_STATUS_NET_INPUT, "line 2"},
+        {"input name=d c=3 h=8 w=8\nrelu name=x in=x\n", SEER_STATUS_NET_INPUT, "cannot use itself"},
+        {"input name=d c=3 h=8 w=8\nadd in=d\n", SEER_STATUS_NET_INPUT, "at least two"},
+        {"input name=a c=3 h=8 w=8\ninput name=b c=4 h=8 w=8\nadd in=a,b\n", SEER_STATUS_NET_SHAPE, "line 3"},
+        {"input name=a c=3 h=8 w=8\ninput name=b c=3 h=4 w=4\nconcat in=a,b\n", SEER_STATUS_NET_SHAPE, "must agree"},
+        {"input c=3 h=8 w=8\nconv k=4 size=11\n", SEER_STATUS_NET_SHAPE, "does not fit"},
+        {"input c=3 h=8 w=8\npool max size=16\n", SEER_STATUS_NET_SHAPE, "does not fit"},
+        {"input c=6 h=8 w=8\nconv k=4 size=3 groups=4\n", SEER_STATUS_BAD_GROUPS, "groups=4"},
+        {"input c=3 h=8 w=8\nconv k=99999999999 size=3\n", SEER_STATUS_OVERFLOW, "over the limit"},
+        {"input c=16777216 h=16777216 w=8\n", SEER_STATUS_OVERFLOW, "2^31-1"},
+        {"input c=4096 h=4096 w=4096\n", SEER_STATUS_OVERFLOW, "line 1"},
+        {"network name=a\nnetwork name=b\n", SEER_STATUS_NET_PARSE, "named again"},
+    };
+    seer_handle_t h = handle();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char msg[1024] = "";
+        seer_network_t net;
+        seer_status_t st = seer_network_create(h, cases[i].text, strlen(cases[i].text), &net);
+        if (st) seer_get_last_error_copy(h, msg, sizeof msg);
+        else seer_network_destroy(net);
+        if (st != cases[i].st || !strstr(msg, cases[i].needle)) {
+            printf("    case %zu: got %s '%s'\n", i, seer_status_string(st), msg);
+            test_fail(__FILE__, __LINE__, "parser error status / message");
+        }
+    }
+    seer_network_t net;
+    static const char nul[] = "input c=3 h=8 w=8\nrelu\0\n";
+    CHECK_STATUS(seer_network_create(h, nul, sizeof nul - 1, &net), SEER_STATUS_NET_PARSE);
+    CHECK(strstr(seer_get_last_error(h), "line 2: NUL byte") != NULL);
+    CHECK_STATUS(seer_network_create(h, NULL, 3, &net), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_network_create(h, "input c=1 h=1 w=1", 17, NULL), SEER_STATUS_BAD_PARAM);
+    seer_destroy(h);
+}
+
+/* ------------------------------------------------------------------ zoo */
+
+TEST(net_zoo_counts_and_params)
+{
+    static const struct { const char *name; int conv, fc; long long params; } want[] = {
+        {"alexnet", 5, 3, 61100840},      {"vgg16", 13, 3, 138357544},
+        {"resnet18", 20, 1, 11689512},    {"resnet50", 53, 1, 25557032},
+        {"resnet101", 104, 1, 44549160},  {"inception_v3", 94, 1, 23834568},
+        {"mobilenet_v2", 52, 1, 3504872}, {"densenet121", 120, 1, 7978856},
+    };
+    static const int res[] = {0, 224, 160, 320};
+    seer_handle_t h = handle();
+    int n = 0;
+    while (seer_network_zoo_name(n)) n++;
+    CHECK(n == 8);
+    CHECK(seer_network_zoo_name(-1) == NULL);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        for (size_t r = 0; r < sizeof res / sizeof res[0]; r++) {
+            seer_network_t net = NULL;
+            seer_status_t st = seer_network_create_zoo(h, want[i].name, res[r], &net);
+            if (st) printf("    %s at %d: %s\n", want[i].name, res[r], seer_get_last_error(h));
+            REQUIRE(st == SEER_STATUS_SUCCESS);
+            seer_network_info_t info;
+            seer_network_get_info(net, &info);
+            CHECK(info.n_conv == want[i].conv);
+            CHECK(info.n_fc == want[i].fc);
+            CHECK(info.params == want[i].params); /* adaptive pooling: independent of resolution */
+            CHECK(strcmp(info.name, want[i].name) == 0);
+            int expect_res = res[r] ? res[r] : !strcmp(want[i].name, "inception_v3") ? 299 : 224;
+            CHECK(info.in_h == expect_res && info.in_w == expect_res && info.in_c == 3);
+            seer_layer_info_t last;
+            seer_network_get_layer(net, info.n_layers - 1, &last);
+            CHECK(last.op == SEER_OP_SOFTMAX && last.c == 1000);
+            seer_network_destroy(net);
+        }
+    /* resnet50's forward: 4.09 GMAC per image at 224 */
+    seer_network_t net;
+    REQUIRE(seer_network_create_zoo(h, "ResNet50", 0, &net) == SEER_STATUS_SUCCESS);
+    seer_network_info_t info;
+    seer_network_get_info(net, &info);
+    CHECK(info.fwd_flops > 8.1e9 && info.fwd_flops < 8.3e9);
+    seer_network_destroy(net);
+    seer_destroy(h);
+}
+
+TEST(net_zoo_errors_and_text)
+{
+    seer_handle_t h = handle();
+    seer_network_t net = NULL;
+    CHECK_STATUS(seer_network_create_zoo(h, "resnet51", 0, &net), SEER_STATUS_UNKNOWN_NETWORK);
+    CHECK(strstr(seer_get_last_error(h), "resnet50") != NULL); /* lists the known ones */
+    CHECK(net == NULL);
+    CHECK_STATUS(seer_network_create_zoo(h, "inception_v3", 64, &net), SEER_STATUS_NET_SHAPE);
+    CHECK(strstr(seer_get_last_error(h), "too small") != NULL);
+    CHECK_STATUS(seer_network_create_zoo(h, "resnet50", -1, &net), SEER_STATUS_BAD_SHAPE);
+    CHECK_STATUS(seer_network_create_zoo(h, NULL, 0, &net), SEER_STATUS_BAD_PARAM);
+    /* the text round-trips through the parser */
+    size_t len = 0;
+    CHECK_STATUS(seer_network_zoo_text(h, "densenet121", 0, NULL, 0, &len), SEER_STATUS_BUFFER_TOO_SMALL);
+    REQUIRE(len > 1000);
+    char *text = malloc(len + 1);
+    REQUIRE(text != NULL);
+    size_t len2 = 0;
+    CHECK_STATUS(seer_network_zoo_text(h, "densenet121", 0, text, len, &len2), SEER_STATUS_BUFFER_TOO_SMALL);
+    CHECK_STATUS(seer_network_zoo_text(h, "densenet121", 0, text, len + 1, &len2), SEER_STATUS_SUCCESS);
+    CHECK(len2 == len && strlen(text) == len);
+    CHECK(strstr(text, "concat name=features.denseblock1.denselayer2.cat") != NULL);
+    REQUIRE(seer_network_create(h, text, len, &net) == SEER_STATUS_SUCCESS);
+    seer_network_info_t info;
+    seer_network_get_info(net, &info);
+    CHECK(info.n_conv == 120);
+    seer_network_destroy(net);
+    free(text);
+    CHECK(strcmp(seer_op_name(SEER_OP_CONV), "conv") == 0);
+    CHECK(strcmp(seer_op_name((seer_op_t)99), "?") == 0);
+    seer_destroy(h);
+}
+
+/* ------------------------------------------------------------------ GEMM */
+
+TEST(net_gemm_model)
+{
+    seer_model_t m = model_for("a100-pcie-80gb", "a100-pcie-40gb");
+    seer_model_t bare = model_for("a100-pcie-80gb", NULL);
+    seer_model_t other = model_for("a100-pcie-80gb", "t4");
+    if (!m || !bare || !other) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    double t1 = 0, t2 = 0, t3 = 0;
+    /* same architecture and SM count: the 40 GB card's rows train the 80 GB model */
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 1000, 2048, SEER_DTYPE_FP32, 0, 1, 1, &t1), SEER_STATUS_SUCCESS);
+    CHECK(t1 > 0.001 && t1 < 10);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 4096, 4096, 4096, SEER_DTYPE_FP32, 0, 0, 0, &t2), SEER_STATUS_SUCCESS);
+    /* 137 GFLOP at 19.5 TFLOP/s: several ms, not far from the roofline */
+    CHECK(t2 > 5 && t2 < 30);
+    CHECK_STATUS(seer_predict_gemm(h, m, 8, 4096, 4096, 4096, SEER_DTYPE_FP32, 0, 0, 0, &t3), SEER_STATUS_SUCCESS);
+    CHECK(t3 > 6 * t2);
+    /* no tensor-core GEMM rows for Ampere */
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP16, 0, 0, 0, &t1), SEER_STATUS_NOT_CALIBRATED);
+    /* no GEMM files, or only another architecture's */
+    CHECK_STATUS(seer_predict_gemm(h, bare, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, 0, 0, &t1), SEER_STATUS_NOT_CALIBRATED);
+    CHECK_STATUS(seer_predict_gemm(h, other, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, 0, 0, &t1), SEER_STATUS_NOT_CALIBRATED);
+    CHECK(strstr(seer_get_last_error(h), "GEMM") != NULL);
+    CHECK_STATUS(seer_predict_gemm(h, m, 0, 64, 64, 64, SEER_DTYPE_FP32, 0, 0, 0, &t1), SEER_STATUS_BAD_SHAPE);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP32, 2, 0, 0, &t1), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 1 << 20, 1 << 20, 4, SEER_DTYPE_FP32, 0, 0, 0, &t1), SEER_STATUS_OVERFLOW);
+    CHECK_STATUS(seer_predict_gemm(h, NULL, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, 0, 0, &t1), SEER_STATUS_BAD_PARAM);
+    /* the fit survives the model file */
+    char path[] = "/tmp/seer-test-net-XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    close(fd);
+    seer_model_t back = NULL;
+    CHECK_STATUS(seer_model_save(h, m, path), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_model_load(h, path, &back), SEER_STATUS_SUCCESS);
+    unlink(path);
+    double tb = 0;
+    CHECK_STATUS(seer_predict_gemm(h, back, 1, 4096, 4096, 4096, SEER_DTYPE_FP32, 0, 0, 0, &tb), SEER_STATUS_SUCCESS);
+    CHECK(tb == t2);
+    seer_model_free(back);
+    seer_destroy(h);
+}
+
+/* Held-out accuracy of the GEMM fit: train on 80 % of the A100 40GB
+ * rows (hash of the shape), score the rest.  A regression gate, and the
+ * figure docs/networks.md quotes (printed with SEER_VERBOSE=1). */
+TEST(net_gemm_heldout_accuracy)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/gemm/a100-pcie-40gb.csv", test_data_dir());
+    if (access(path, R_OK) != 0) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    seer_gemm_row_t *rows = NULL;
+    size_t n = 0;
+    REQUIRE(seer_gemm_csv_read(h, path, &rows, &n) == SEER_STATUS_SUCCESS);
+    seer_gemm_row_t *tr = malloc(n * sizeof *tr), *te = malloc(n * sizeof *te);
+    REQUIRE(tr && te);
+    size_t ntr = 0, nte = 0;
+    for (size_t i = 0; i < n; i++) {
+        int key[4] = {rows[i].batch, rows[i].m, rows[i].n, rows[i].k};
+        if (seer_fnv1a(SEER_FNV_OFFSET, key, sizeof key) % 5 == 0) te[nte++] = rows[i];
+        else tr[ntr++] = rows[i];
+    }
+    struct seer_model m;
+    memset(&m, 0, sizeof m);
+    m.gpu = *seer_gpu_lookup("a100-pcie-80gb");
+    seer_gemm_fit_t fit[2];
+    CHECK_STATUS(seer_gemm_fit(h, &m, tr, ntr, fit), SEER_STATUS_SUCCESS);
+    REQUIRE(fit[0].present && !fit[1].present);
+    CHECK(strcmp(fit[0].source_gpu, "a100-pcie-40gb") == 0);
+    const seer_gpu_info_t *src = seer_gpu_lookup("a100-pcie-40gb");
+    double e = 0, e2 = 0;
+    for (size_t i = 0; i < nte; i++) {
+        double p = seer_gemm_time(src, &fit[0], te[i].batch, te[i].m, te[i].n, te[i].k, te[i].dtype,
+                                  te[i].bias, NULL);
+        double a = fabs(p / te[i].time_ms - 1);
+        e += a;
+        e2 += a * a;
+    }
+    double mape = e / (double)nte, rmspe = sqrt(e2 / (double)nte);
+    if (getenv("SEER_VERBOSE"))
+        printf("    GEMM a100-pcie-40gb held out: %zu rows, MAPE %.1f %%, RMSPE %.1f %%\n", nte, 100 * mape, 100 * rmspe);
+    CHECK(nte > 3000);
+    CHECK(mape < 0.15);
+    CHECK(rmspe < 0.25);
+    free(tr);
+    free(te);
+    free(rows);
+    seer_destroy(h);
+}
+
+/* The shipped backward-from-forward table is what the data gives. */
+TEST(net_bwd_ratio_table_matches_data)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/conv/v100-sxm2-16gb.csv", test_data_dir());
+    if (access(path, R_OK) != 0) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    seer_conv_row_t *rows = NULL;
+    size_t n = 0;
+    REQUIRE(seer_conv_csv_read(h, path, &rows, &n) == SEER_STATUS_SUCCESS);
+    seer_bwd_ratio_t fit[2][2];
+    seer_bwd_ratio_fit(rows, n, fit);
+    int same = 1;
+    for (int d = 0; d < 2; d++)
+        for (int m = 0; m < 2; m++) {
+            CHECK(fit[d][m].n > 50);
+            CHECK(fit[d][m].a > 0.3 && fit[d][m].a < 3);
+            same &= fit[d][m].n == seer_bwd_ratio[d][m].n &&
+                    fabs(fit[d][m].a - seer_bwd_ratio[d][m].a) <= 1e-12 * fit[d][m].a &&
+                    fabs(fit[d][m].b - seer_bwd_ratio[d][m].b) <= 1e-12 + 1e-12 * fit[d][m].b;
+        }
+    if (!same) {
+        printf("    libseer/net.c's seer_bwd_ratio is stale; the data gives:\n");
+        for (int d = 0; d < 2; d++)
+            printf("    {{%.17g, %.17g, %d}, {%.17g, %.17g, %d}},\n", fit[d][0].a, fit[d][0].b, fit[d][0].n,
+                   fit[d][1].a, fit[d][1].b, fit[d][1].n);
+        test_fail(__FILE__, __LINE__, "seer_bwd_ratio matches seer_bwd_ratio_fit(v100-sxm2-16gb.csv)");
+    }
+    free(rows);
+    seer_destroy(h);
+}
+
+/* -------------------------------------------------------------- predict */
+
+static double sum_rows(const seer_layer_result_t *r, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++) s += r[i].time_ms;
+    return s;
+}
+
+static seer_layer_result_t *predict(seer_handle_t h, seer_model_t m, seer_network_t net, int batch,
+                                    seer_dtype_t dt, seer_mode_t mode, int policy, int *n, double *total,
+                                    seer_status_t *st)
+{
+    *st = seer_predict_network(h, m, net, batch, dt, SEER_LAYOUT_NCHW, mode, policy, NULL, 0, n, total);
+    if (*st) return NULL;
+    seer_layer_result_t *r = calloc((size_t)*n + 1, sizeof *r);
+    if (!r) return NULL;
+    *st = seer_predict_network(h, m, net, batch, dt, SEER_LAYOUT_NCHW, mode, policy, r, *n, n, total);
+    if (*st) { free(r); return NULL; }
+    return r;
+}
+
+TEST(net_predict_zoo_infer_and_train)
+{
+    seer_model_t m = model_for("a100-pcie-80gb", "a100-pcie-40gb");
+    if (!m) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    static const int batches[] = {1, 32};
+    for (int i = 0; seer_network_zoo_name(i); i++)
+        for (size_t b = 0; b < 2; b++) {
+            seer_network_t net;
+            REQUIRE(seer_network_create_zoo(h, seer_network_zoo_name(i), i == 5 ? 0 : 192, &net) == 0);
+            seer_network_info_t info;
+            seer_network_get_info(net, &info);
+            int ni = 0, nt = 0;
+            double ti = 0, tt = 0;
+            seer_status_t st;
+            seer_layer_result_t *ri = predict(h, m, net, batches[b], SEER_DTYPE_FP32, SEER_MODE_INFER,
+                                              SEER_ALGO_AUTO, &ni, &ti, &st);
+            if (st) printf("    %s: %s\n", info.name, seer_get_last_error(h));
+            seer_layer_result_t *rt = predict(h, m, net, batches[b], SEER_DTYPE_FP32, SEER_MODE_TRAIN,
+                                              SEER_ALGO_AUTO, &nt, &tt, &st);
+            REQUIRE(ri && rt);
+            CHECK(ti > 0 && tt > ti);
+            CHECK(nt > ni);
+            CHECK(ti == sum_rows(ri, ni)); /* summed in row order */
+            CHECK(tt == sum_rows(rt, nt));
+            int conv_fwd = 0, conv_bd = 0, conv_bf = 0, fc_rows = 0, first_conv = -1;
+            for (int k = 0; k < nt; k++) {
+                const seer_layer_result_t *x = &rt[k];
+                CHECK(x->time_ms > 0 && isfinite(x->time_ms));
+                CHECK(x->layer >= 0 && x->layer < info.n_layers);
+                if (x->flags & SEER_RESULT_GRAD_ACCUM) { /* summing the gradients of a reused output */
+                    CHECK(x->direction == SEER_DIR_BWD_DATA && x->n_kernels >= 1);
+                } else if (x->op == SEER_OP_CONV) {
+                    if (first_conv < 0) first_conv = x->layer;
+                    conv_fwd += x->direction == SEER_DIR_FWD;
+                    conv_bd += x->direction == SEER_DIR_BWD_DATA;
+                    conv_bf += x->direction == SEER_DIR_BWD_FILTER;
+                    if (x->direction == SEER_DIR_BWD_DATA) CHECK(x->layer != first_conv);
+                    /* NeuSight data is forward-only: backward comes from forward */
+                    if (x->direction != SEER_DIR_FWD) CHECK(x->flags & SEER_RESULT_BWD_FROM_FWD);
+                    else CHECK(x->algo >= 0 && x->n_kernels >= 1 && !(x->flags & SEER_RESULT_BWD_FROM_FWD));
+                } else {
+                    CHECK(x->algo == SEER_ALGO_NA);
+                }
+                if (x->op == SEER_OP_FC) {
+                    fc_rows++;
+                    CHECK(!(x->flags & SEER_RESULT_GEMM_ROOFLINE));
+                }
+                if (x->op == SEER_OP_BATCHNORM) CHECK(x->flags & SEER_RESULT_MEMORY_BOUND);
+            }
+            CHECK(conv_fwd == info.n_conv && conv_bf == info.n_conv && conv_bd == info.n_conv - 1);
+            CHECK(fc_rows == 3 * info.n_fc);
+            /* forward rows come first, in layer order */
+            for (int k = 1; k < ni; k++) CHECK(ri[k].layer > ri[k - 1].layer);
+            free(ri);
+            free(rt);
+            seer_network_destroy(net);
+        }
+    seer_destroy(h);
+}
+
+TEST(net_predict_policies_fallbacks_errors)
+{
+    seer_model_t m = model_for("a100-pcie-80gb", NULL);
+    seer_model_t v = model_for("v100-sxm2-16gb", "v100-sxm2-16gb");
+    if (!m || !v) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    seer_network_t net;
+    REQUIRE(seer_network_create_zoo(h, "resnet18", 0, &net) == SEER_STATUS_SUCCESS);
+    int n;
+    double t, t2;
+    seer_status_t st;
+    /* no GEMM fit: the fc comes from the roofline, flagged */
+    seer_layer_result_t *r = predict(h, m, net, 16, SEER_DTYPE_FP32, SEER_MODE_INFER, SEER_ALGO_AUTO, &n, &t, &st);
+    REQUIRE(r);
+    int flagged = 0;
+    for (int i = 0; i < n; i++) flagged += r[i].op == SEER_OP_FC && (r[i].flags & SEER_RESULT_GEMM_ROOFLINE);
+    CHECK(flagged == 1);
+    free(r);
+    /* fixed algorithm: Winograd cannot run the 1x1 and strided convs */
+    r = predict(h, m, net, 16, SEER_DTYPE_FP32, SEER_MODE_INFER, SEER_FWD_ALGO_WINOGRAD, &n, &t, &st);
+    REQUIRE(r);
+    int wino = 0, replaced = 0;
+    for (int i = 0; i < n; i++) {
+        if (r[i].op != SEER_OP_CONV) continue;
+        wino += r[i].algo == SEER_FWD_ALGO_WINOGRAD;
+        replaced += !!(r[i].flags & SEER_RESULT_ALGO_REPLACED);
+        CHECK((r[i].algo == SEER_FWD_ALGO_WINOGRAD) == !(r[i].flags & SEER_RESULT_ALGO_REPLACED));
+    }
+    CHECK(wino > 0 && replaced > 0);
+    free(r);
+    /* DeepBench rows time the backward passes as cuDNN's choice */
+    r = predict(h, v, net, 16, SEER_DTYPE_FP32, SEER_MODE_TRAIN, SEER_ALGO_AUTO, &n, &t, &st);
+    REQUIRE(r);
+    int choice = 0;
+    for (int i = 0; i < n; i++)
+        if (r[i].op == SEER_OP_CONV && r[i].direction != SEER_DIR_FWD) {
+            choice += r[i].algo == SEER_ALGO_CUDNN_CHOICE && !(r[i].flags & SEER_RESULT_BWD_FROM_FWD);
+        }
+    CHECK(choice == 2 * 20 - 1);
+    free(r);
+    CHECK_STATUS(seer_predict_network(h, v, net, 16, SEER_DTYPE_FP16, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
+                                      SEER_ALGO_CUDNN_CHOICE, NULL, 0, &n, &t2), SEER_STATUS_SUCCESS);
+    /* the A100 model has no fp16 data at all: a clear error naming the layer */
+    CHECK_STATUS(seer_predict_network(h, m, net, 16, SEER_DTYPE_FP16, SEER_LAYOUT_NCHW, SEER_MODE_INFER,
+                                      SEER_ALGO_AUTO, NULL, 0, &n, &t), SEER_STATUS_NOT_CALIBRATED);
+    CHECK(strstr(seer_get_last_error(h), "layer 'conv1'") != NULL);
+    /* a batch that makes a tensor too big */
+    CHECK_STATUS(seer_predict_network(h, m, net, 1 << 20, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER,
+                                      SEER_ALGO_AUTO, NULL, 0, &n, &t), SEER_STATUS_OVERFLOW);
+    CHECK(strstr(seer_get_last_error(h), "conv1") != NULL);
+    /* parameters */
+    CHECK_STATUS(seer_predict_network(h, NULL, net, 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER,
+                                      SEER_ALGO_AUTO, NULL, 0, &n, &t), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_predict_network(h, m, net, 0, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER,
+                                      SEER_ALGO_AUTO, NULL, 0, &n, &t), SEER_STATUS_BAD_SHAPE);
+    CHECK_STATUS(seer_predict_network(h, m, net, 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, (seer_mode_t)2,
+                                      SEER_ALGO_AUTO, NULL, 0, &n, &t), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_predict_network(h, m, net, 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER,
+                                      99, NULL, 0, &n, &t), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_predict_network(h, m, net, 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER,
+                                      SEER_ALGO_AUTO, NULL, 5, &n, &t), SEER_STATUS_BAD_PARAM);
+    /* too small an array: count and total, results untouched */
+    seer_layer_result_t few[3];
+    memset(few, 0xab, sizeof few);
+    int cnt = 0;
+    double tot = 0, ref = 0;
+    CHECK_STATUS(seer_predict_network(h, m, net, 4, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER,
+                                      SEER_ALGO_AUTO, NULL, 0, &n, &ref), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_network(h, m, net, 4, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER,
+                                      SEER_ALGO_AUTO, few, 3, &cnt, &tot), SEER_STATUS_BUFFER_TOO_SMALL);
+    CHECK(cnt == n && tot == ref);
+    unsigned char ab[sizeof few];
+    memset(ab, 0xab, sizeof ab);
+    CHECK(memcmp(few, ab, sizeof few) == 0);
+    seer_network_destroy(net);
+    seer_destroy(h);
+}
+
+typedef struct {
+    seer_model_t m;
+    seer_network_t net;
+    seer_layer_result_t *r;
+    int n;
+    double total;
+    seer_status_t st;
+} job_t;
+
+static void *run_job(void *arg)
+{
+    job_t *j = arg;
+    seer_handle_t h = handle();
+    for (int rep = 0; rep < 3 && !j->st; rep++)
+        j->st = seer_predict_network(h, j->m, j->net, 32, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
+                                     SEER_ALGO_AUTO, j->r, j->n, &j->n, &j->total);
+    seer_destroy(h);
+    return NULL;
+}
+
+TEST(net_predict_8_threads_bit_identical)
+{
+    seer_model_t m = model_for("a100-pcie-80gb", "a100-pcie-40gb");
+    if (!m) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    seer_network_t net;
+    REQUIRE(seer_network_create_zoo(h, "inception_v3", 0, &net) == SEER_STATUS_SUCCESS);
+    int n;
+    double total;
+    seer_status_t st;
+    seer_layer_result_t *ref = predict(h, m, net, 32, SEER_DTYPE_FP32, SEER_MODE_TRAIN, SEER_ALGO_AUTO, &n, &total, &st);
+    REQUIRE(ref);
+    job_t jobs[8];
+    pthread_t tid[8];
+    for (int i = 0; i < 8; i++) {
+        jobs[i] = (job_t){m, net, calloc((size_t)n, sizeof *ref), n, 0, SEER_STATUS_SUCCESS};
+        REQUIRE(jobs[i].r != NULL);
+        REQUIRE(pthread_create(&tid[i], NULL, run_job, &jobs[i]) == 0);
+    }
+    for (int i = 0; i < 8; i++) pthread_join(tid[i], NULL);
+    for (int i = 0; i < 8; i++) {
+        CHECK(jobs[i].st == SEER_STATUS_SUCCESS);
+        CHECK(jobs[i].n == n && jobs[i].total == total);
+        CHECK(memcmp(jobs[i].r, ref, (size_t)n * sizeof *ref) == 0);
+        free(jobs[i].r);
+    }
+    free(ref);
+    seer_network_destroy(net);
+    seer_destroy(h);
+}

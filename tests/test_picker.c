@@ -1,0 +1,542 @@
+/* The algorithm picker (seer_pick_conv_*, workspace formulas), and the
+ * CLI of tools/net.c run as a program: seer net, pick, eval-net and
+ * eval-picker (on a small hand-written sweep: no real seer-bench sweep
+ * exists yet). */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "test.h"
+
+static seer_handle_t handle(void)
+{
+    seer_handle_t h = NULL;
+    seer_create(&h);
+    return h;
+}
+
+/* The A100 model from the shared data (conv + the A100 40GB GEMM rows),
+ * trained once and saved to a temp file for the CLI tests. */
+static seer_model_t a100(const char **path_out)
+{
+    static seer_model_t m;
+    static int tried;
+    static char path[64];
+    if (!tried) {
+        tried = 1;
+        char conv[512], gemm[512];
+        snprintf(conv, sizeof conv, "%s/conv/a100-pcie-80gb.csv", test_data_dir());
+        snprintf(gemm, sizeof gemm, "%s/gemm/a100-pcie-40gb.csv", test_data_dir());
+        if (access(conv, R_OK) == 0 && access(gemm, R_OK) == 0) {
+            const char *p[2] = {conv, gemm};
+            seer_handle_t h = handle();
+            if (seer_train(h, "a100-pcie-80gb", p, 2, 1, &m)) m = NULL;
+            strcpy(path, "/tmp/seer-test-a100-XXXXXX");
+            int fd = m ? mkstemp(path) : -1;
+            if (fd >= 0) {
+                close(fd);
+                if (seer_model_save(h, m, path)) path[0] = 0;
+            } else {
+                path[0] = 0;
+            }
+            seer_destroy(h);
+        }
+    }
+    if (path_out) *path_out = path[0] ? path : NULL;
+    return m;
+}
+
+static seer_conv_desc_t desc(seer_dtype_t dt, int n, int c, int hw, int k, int r, int pad, int stride)
+{
+    seer_conv_desc_t d = NULL;
+    if (seer_conv_desc_create(&d)) return NULL;
+    if (seer_conv_desc_set(NULL, d, dt, SEER_LAYOUT_NCHW, n, c, hw, hw, k, r, r, pad, pad, stride, stride,
+                           1, 1, 1)) {
+        seer_conv_desc_destroy(d);
+        return NULL;
+    }
+    return d;
+}
+
+static int rank_of(seer_status_t st)
+{
+    return st == SEER_STATUS_SUCCESS ? 0 : st == SEER_STATUS_NOT_CALIBRATED ? 1
+         : st == SEER_STATUS_WORKSPACE_LIMIT ? 2 : st == SEER_STATUS_UNSUPPORTED ? 3 : 99;
+}
+
+static void check_sorted(const seer_conv_algo_perf_t *p, int n)
+{
+    for (int i = 1; i < n; i++) {
+        CHECK(rank_of(p[i - 1].status) <= rank_of(p[i].status));
+        if (p[i].status == SEER_STATUS_SUCCESS && p[i - 1].status == SEER_STATUS_SUCCESS)
+            CHECK(p[i - 1].time <= p[i].time);
+    }
+    for (int i = 0; i < n; i++) {
+        CHECK(rank_of(p[i].status) < 99);
+        CHECK((p[i].time >= 0) == (p[i].status == SEER_STATUS_SUCCESS ||
+                                   (p[i].status == SEER_STATUS_WORKSPACE_LIMIT && p[i].time >= 0)));
+        for (int j = 0; j < i; j++) CHECK(p[i].algo != p[j].algo);
+    }
+}
+
+TEST(picker_forward_sorted_fields)
+{
+    seer_model_t m = a100(NULL);
+    if (!m) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    seer_conv_desc_t d = desc(SEER_DTYPE_FP32, 32, 256, 14, 256, 3, 1, 1);
+    REQUIRE(d != NULL);
+    seer_conv_algo_perf_t p[8];
+    int n = 0;
+    CHECK_STATUS(seer_pick_conv_algo(h, m, d, SIZE_MAX, p, 8, &n), SEER_STATUS_SUCCESS);
+    REQUIRE(n == SEER_FWD_ALGO_COUNT);
+    check_sorted(p, n);
+    CHECK(p[0].status == SEER_STATUS_SUCCESS && p[0].time > 0);
+    CHECK(p[n - 1].algo == SEER_FWD_ALGO_DIRECT && p[n - 1].status == SEER_STATUS_UNSUPPORTED &&
+          p[n - 1].memory == 0);
+    for (int i = 0; i < n; i++) {
+        CHECK(p[i].determinism == 1);
+        CHECK(p[i].math_type == SEER_MATH_FMA);
+        size_t ws = 0;
+        if (p[i].status == SEER_STATUS_UNSUPPORTED) continue;
+        CHECK_STATUS(seer_conv_workspace_size(h, d, SEER_DIR_FWD, p[i].algo, &ws), SEER_STATUS_SUCCESS);
+        CHECK(ws == p[i].memory);
+        if (p[i].algo == SEER_FWD_ALGO_IMPLICIT_GEMM) CHECK(ws == 0);
+        if (p[i].algo == SEER_FWD_ALGO_GEMM) CHECK(ws == (size_t)256 * 9 * 32 * 14 * 14 * 4); /* im2col */
+        if (p[i].algo == SEER_FWD_ALGO_WINOGRAD) CHECK(ws == (size_t)16 * 256 * 256 * 4);
+    }
+    /* the pick agrees with seer_predict_conv */
+    double t = 0;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, p[0].algo, &t, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+    CHECK(t == p[0].time);
+    /* fewer slots: the best ones */
+    seer_conv_algo_perf_t q[3];
+    int nq = 0;
+    CHECK_STATUS(seer_pick_conv_algo(h, m, d, SIZE_MAX, q, 3, &nq), SEER_STATUS_SUCCESS);
+    CHECK(nq == 3 && memcmp(q, p, sizeof q) == 0);
+    /* a 1x1 stride-2 conv: no Winograd, no FFT */
+    seer_conv_desc_t d1 = desc(SEER_DTYPE_FP32, 32, 256, 28, 512, 1, 0, 2);
+    REQUIRE(d1 != NULL);
+    CHECK_STATUS(seer_pick_conv_algo(h, m, d1, SIZE_MAX, p, 8, &n), SEER_STATUS_SUCCESS);
+    check_sorted(p, n);
+    int unsupported = 0;
+    for (int i = 0; i < n; i++) unsupported += p[i].status == SEER_STATUS_UNSUPPORTED;
+    CHECK(unsupported == 5); /* DIRECT, FFT, FFT_TILING, WINOGRAD, WINOGRAD_NONFUSED */
+    /* parameters */
+    CHECK_STATUS(seer_pick_conv_algo(h, m, d, SIZE_MAX, NULL, 8, &n), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_pick_conv_algo(h, m, d, SIZE_MAX, p, 0, &n), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_pick_conv_algo(h, NULL, d, SIZE_MAX, p, 8, &n), SEER_STATUS_BAD_PARAM);
+    seer_conv_desc_t unset;
+    REQUIRE(seer_conv_desc_create(&unset) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_pick_conv_algo(h, m, unset, SIZE_MAX, p, 8, &n), SEER_STATUS_BAD_PARAM);
+    seer_conv_desc_destroy(unset);
+    seer_conv_desc_destroy(d);
+    seer_conv_desc_destroy(d1);
+    seer_destroy(h);
+}
+
+TEST(picker_workspace_limit)
+{
+    seer_model_t m = a100(NULL);
+    if (!m) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    seer_conv_desc_t d = desc(SEER_DTYPE_FP32, 32, 128, 28, 128, 3, 1, 1);
+    REQUIRE(d != NULL);
+    seer_conv_algo_perf_t p[8], all[8];
+    int n = 0, na = 0;
+    CHECK_STATUS(seer_pick_conv_algo(h, m, d, SIZE_MAX, all, 8, &na), SEER_STATUS_SUCCESS);
+    /* 0 is a legal limit: only algorithms without workspace qualify */
+    CHECK_STATUS(seer_pick_conv_algo(h, m, d, 0, p, 8, &n), SEER_STATUS_SUCCESS);
+    REQUIRE(n == na);
+    check_sorted(p, n);
+    CHECK(p[0].memory == 0 && p[0].algo == SEER_FWD_ALGO_IMPLICIT_GEMM);
+    int over = 0;
+    for (int i = 0; i < n; i++) {
+        if (p[i].status == SEER_STATUS_SUCCESS) CHECK(p[i].memory == 0);
+        if (p[i].status == SEER_STATUS_WORKSPACE_LIMIT) {
+            over++;
+            CHECK(p[i].memory > 0);
+            /* its time is still predicted when the model can */
+            for (int j = 0; j < na; j++)
+                if (all[j].algo == p[i].algo) CHECK(p[i].time == all[j].time);
+        }
+    }
+    CHECK(over >= 4);
+    /* a limit between: exactly the algorithms within it */
+    size_t limit = 5u << 20;
+    CHECK_STATUS(seer_pick_conv_algo(h, m, d, limit, p, 8, &n), SEER_STATUS_SUCCESS);
+    for (int i = 0; i < n; i++)
+        if (p[i].status != SEER_STATUS_UNSUPPORTED)
+            CHECK((p[i].memory > limit) == (p[i].status == SEER_STATUS_WORKSPACE_LIMIT));
+    seer_conv_desc_destroy(d);
+    seer_destroy(h);
+}
+
+TEST(picker_backward_statuses)
+{
+    seer_model_t m = a100(NULL);
+    if (!m) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    seer_conv_desc_t d = desc(SEER_DTYPE_FP32, 32, 64, 56, 64, 3, 1, 1);
+    REQUIRE(d != NULL);
+    seer_conv_algo_perf_t p[8];
+    int n = 0;
+    /* NeuSight data is forward-only: nothing to rank, but the list is there */
+    CHECK_STATUS(seer_pick_conv_bwd_data_algo(h, m, d, SIZE_MAX, p, 8, &n), SEER_STATUS_NOT_CALIBRATED);
+    REQUIRE(n == SEER_BWD_DATA_ALGO_COUNT);
+    check_sorted(p, n);
+    for (int i = 0; i < n; i++) {
+        CHECK(p[i].status == SEER_STATUS_NOT_CALIBRATED);
+        CHECK(p[i].determinism == (p[i].algo != SEER_BWD_DATA_ALGO_0));
+    }
+    CHECK_STATUS(seer_pick_conv_bwd_filter_algo(h, m, d, SIZE_MAX, p, 8, &n), SEER_STATUS_NOT_CALIBRATED);
+    REQUIRE(n == SEER_BWD_FILTER_ALGO_COUNT);
+    for (int i = 0; i < n; i++) {
+        CHECK(p[i].determinism == (p[i].algo != SEER_BWD_FILTER_ALGO_0 && p[i].algo != SEER_BWD_FILTER_ALGO_3));
+        if (p[i].algo == SEER_BWD_FILTER_ALGO_WINOGRAD) CHECK(p[i].status == SEER_STATUS_UNSUPPORTED);
+    }
+    check_sorted(p, n);
+    size_t ws = 0;
+    CHECK_STATUS(seer_conv_workspace_size(h, d, SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_3, &ws), SEER_STATUS_SUCCESS);
+    CHECK(ws == (size_t)64 * 9 * 32 * 56 * 56 * 4);
+    CHECK_STATUS(seer_conv_workspace_size(h, d, SEER_DIR_FWD, SEER_FWD_ALGO_DIRECT, &ws), SEER_STATUS_UNSUPPORTED);
+    CHECK_STATUS(seer_conv_workspace_size(h, d, SEER_DIR_FWD, 9, &ws), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_conv_workspace_size(h, NULL, SEER_DIR_FWD, 0, &ws), SEER_STATUS_BAD_PARAM);
+    /* tensor-core math types */
+    seer_conv_desc_t d16 = desc(SEER_DTYPE_FP16, 32, 64, 56, 64, 3, 1, 1);
+    REQUIRE(d16 != NULL);
+    CHECK_STATUS(seer_pick_conv_algo(h, m, d16, SIZE_MAX, p, 8, &n), SEER_STATUS_NOT_CALIBRATED);
+    for (int i = 0; i < n; i++) CHECK(p[i].math_type == SEER_MATH_TENSOR_OP);
+    seer_conv_desc_destroy(d16);
+    seer_conv_desc_destroy(d);
+    seer_destroy(h);
+}
+
+/* A model that can time only GEMM (which needs workspace): with a limit
+ * of 0 nothing it can time qualifies. */
+TEST(picker_no_algorithm_and_unsupported)
+{
+    char csv[4096];
+    int len = snprintf(csv, sizeof csv, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,"
+                                        "stride_w,dil_h,dil_w,groups,algo,time_ms\n");
+    for (int i = 0; i < 16; i++)
+        len += snprintf(csv + len, sizeof csv - (size_t)len, "t4,fwd,fp32,nchw,%d,%d,%d,%d,%d,3,3,1,1,1,1,1,1,1,GEMM,%g\n",
+                        1 + i % 8, 16 << (i % 4), 14 + 2 * i, 14 + 2 * i, 32 << (i % 3), 0.05 + 0.03 * i);
+    char path[] = "/tmp/seer-test-pick-XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    REQUIRE(write(fd, csv, (size_t)len) == len);
+    close(fd);
+    seer_handle_t h = handle();
+    seer_model_t m = NULL;
+    const char *p = path;
+    seer_status_t st = seer_train(h, "t4", &p, 1, 0, &m);
+    unlink(path);
+    if (st) printf("    %s\n", seer_get_last_error(h));
+    REQUIRE(st == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d = desc(SEER_DTYPE_FP32, 8, 64, 28, 64, 3, 1, 1);
+    REQUIRE(d != NULL);
+    seer_conv_algo_perf_t perf[8];
+    int n = 0;
+    CHECK_STATUS(seer_pick_conv_algo(h, m, d, SIZE_MAX, perf, 8, &n), SEER_STATUS_SUCCESS);
+    CHECK(perf[0].algo == SEER_FWD_ALGO_GEMM);
+    CHECK_STATUS(seer_pick_conv_algo(h, m, d, 0, perf, 8, &n), SEER_STATUS_NO_ALGORITHM);
+    CHECK(strstr(seer_get_last_error(h), "workspace limit") != NULL);
+    REQUIRE(n == 8);
+    check_sorted(perf, n);
+    CHECK(perf[0].algo == SEER_FWD_ALGO_IMPLICIT_GEMM && perf[0].status == SEER_STATUS_NOT_CALIBRATED);
+    /* bf16 on a T4: no algorithm can run it */
+    seer_conv_desc_t b = desc(SEER_DTYPE_BF16, 8, 64, 28, 64, 3, 1, 1);
+    REQUIRE(b != NULL);
+    CHECK_STATUS(seer_pick_conv_algo(h, m, b, SIZE_MAX, perf, 8, &n), SEER_STATUS_UNSUPPORTED);
+    REQUIRE(n == 8);
+    for (int i = 0; i < n; i++) CHECK(perf[i].status == SEER_STATUS_UNSUPPORTED);
+    seer_conv_desc_destroy(b);
+    seer_conv_desc_destroy(d);
+    seer_model_free(m);
+    seer_destroy(h);
+}
+
+/* ----------------------------------------------------------------- CLI */
+
+typedef struct {
+    int rc;
+    char *out, *err;
+} run_t;
+
+static char *slurp_fd(int fd)
+{
+    size_t len = 0, cap = 4096;
+    char *b = malloc(cap);
+    ssize_t got;
+    if (!b) return NULL;
+    lseek(fd, 0, SEEK_SET);
+    while ((got = read(fd, b + len, cap - len - 1)) > 0) {
+        len += (size_t)got;
+        if (len + 1 == cap) {
+            char *nb = realloc(b, cap *= 2);
+            if (!nb) break;
+            b = nb;
+        }
+    }
+    b[len] = 0;
+    return b;
+}
+
+/* Run `seer ARGS...` (NULL-terminated), capturing stdout and stderr. */
+static void run(run_t *r, ...)
+{
+    const char *argv[64];
+    int argc = 0;
+    va_list ap;
+    argv[argc++] = test_seer_bin();
+    va_start(ap, r);
+    for (const char *s; argc < 63 && (s = va_arg(ap, const char *));) argv[argc++] = s;
+    va_end(ap);
+    argv[argc] = NULL;
+    char op[] = "/tmp/seer-test-outXXXXXX", ep[] = "/tmp/seer-test-errXXXXXX";
+    int fo = mkstemp(op), fe = mkstemp(ep);
+    r->rc = -1;
+    r->out = r->err = NULL;
+    if (fo >= 0 && fe >= 0) {
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            dup2(fo, 1);
+            dup2(fe, 2);
+            execv(argv[0], (char *const *)argv);
+            _exit(127);
+        }
+        int status;
+        if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)) r->rc = WEXITSTATUS(status);
+        r->out = slurp_fd(fo);
+        r->err = slurp_fd(fe);
+    }
+    if (fo >= 0) { close(fo); unlink(op); }
+    if (fe >= 0) { close(fe); unlink(ep); }
+    if (!r->out) r->out = calloc(1, 1);
+    if (!r->err) r->err = calloc(1, 1);
+}
+
+static void run_free(run_t *r) { free(r->out); free(r->err); }
+
+static int write_temp(char path[64], const char *text)
+{
+    snprintf(path, 64, "/tmp/seer-test-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0) return 0;
+    size_t len = strlen(text);
+    int ok = write(fd, text, len) == (ssize_t)len;
+    close(fd);
+    return ok;
+}
+
+TEST(cli_net_formats_and_errors)
+{
+    if (access(test_seer_bin(), X_OK) != 0) SKIP("seer binary not built");
+    run_t r;
+    /* no model needed for these */
+    run(&r, "net", "--help", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "usage: seer net") != NULL);
+    run_free(&r);
+    run(&r, "net", "resnet50", "--print", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "network name=resnet50") != NULL && strstr(r.out, "layer4.2.conv3") != NULL);
+    run_free(&r);
+    run(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--mode", "sideways", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--mode") != NULL);
+    run_free(&r);
+    run(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--algo", "bogus", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--algo") != NULL);
+    run_free(&r);
+    run(&r, "net", "lenet", "--gpu", "a100-pcie-80gb", NULL);
+    CHECK(r.rc == 1 && strstr(r.err, "neither a built-in network") != NULL);
+    run_free(&r);
+    char bad[64];
+    REQUIRE(write_temp(bad, "input c=3 h=32 w=32\nconv k=8 size=3\nadd in=conv_L2,nothere\n"));
+    run(&r, "net", bad, "--gpu", "a100-pcie-80gb", NULL);
+    CHECK(r.rc == 1 && strstr(r.err, "line 3") != NULL && strstr(r.err, "NET_INPUT") != NULL);
+    run_free(&r);
+    unlink(bad);
+
+    const char *mp = NULL;
+    if (!a100(&mp) || !mp) SKIP("shared data not found");
+    run(&r, "net", "resnet50", "--model", mp, "--batch", "8", "--mode", "train", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "layers by time") && strstr(r.out, "by operation") && strstr(r.out, "by class"));
+    CHECK(strstr(r.out, "conv bwd_filter") != NULL && strstr(r.out, "total ") != NULL);
+    CHECK(strstr(r.out, "B  the model has no data for this backward direction") != NULL);
+    run_free(&r);
+    run(&r, "net", "mobilenet_v2", "--model", mp, "--batch", "4", "--format", "csv", NULL);
+    CHECK(r.rc == 0 && strncmp(r.out, "rank,index,layer,op,direction,algo", 34) == 0);
+    CHECK(strstr(r.out, ",,total,") != NULL);
+    run_free(&r);
+    run(&r, "net", "vgg16", "--model", mp, "--batch", "2", "--format", "json", "--sort", "order", "--algo", "0", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\"network\": \"vgg16\"") && strstr(r.out, "\"total_ms\": "));
+    CHECK(strstr(r.out, "\"algo\": \"IMPLICIT_GEMM\"") != NULL);
+    run_free(&r);
+    run(&r, "net", "resnet18", "--model", mp, "--bench", "3", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "prediction takes median") != NULL);
+    run_free(&r);
+    run(&r, "net", "resnet18", "--model", mp, "--dtype", "fp16", NULL);
+    CHECK(r.rc == 1 && strstr(r.err, "NOT_CALIBRATED") != NULL && strstr(r.err, "conv1") != NULL);
+    run_free(&r);
+    char good[64];
+    REQUIRE(write_temp(good, "network name=mine\ninput c=3 h=32 w=32\nconv k=8 size=3 pad=1\nrelu\npool avg global\nfc k=10\n"));
+    run(&r, "net", good, "--model", mp, "--batch", "16", "--mode", "train", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "network   mine") != NULL);
+    run_free(&r);
+    run(&r, "net", good, "--model", mp, "--res", "64", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--res") != NULL);
+    run_free(&r);
+    unlink(good);
+}
+
+TEST(cli_pick)
+{
+    const char *mp = NULL;
+    if (access(test_seer_bin(), X_OK) != 0) SKIP("seer binary not built");
+    if (!a100(&mp) || !mp) SKIP("shared data not found");
+    run_t r;
+    run(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "pick      ") != NULL && strstr(r.out, "DIRECT") != NULL);
+    run_free(&r);
+    run(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64",
+        "--workspace-mb", "0", "--format", "json", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\"status\": \"over_limit\"") != NULL);
+    run_free(&r);
+    run(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64",
+        "--direction", "bwd_data", NULL);
+    CHECK(r.rc == 1 && strstr(r.err, "NOT_CALIBRATED") != NULL && strstr(r.out, "not_calibrated") != NULL);
+    run_free(&r);
+    run(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--k") != NULL);
+    run_free(&r);
+    run(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64",
+        "--workspace-mb", "-3", NULL);
+    CHECK(r.rc == 2);
+    run_free(&r);
+}
+
+TEST(cli_eval_net)
+{
+    const char *mp = NULL;
+    if (access(test_seer_bin(), X_OK) != 0) SKIP("seer binary not built");
+    if (!a100(&mp) || !mp) SKIP("shared data not found");
+    char csv[64];
+    REQUIRE(write_temp(csv, "network,gpu,dtype,batch,mode,measured_ms\n"
+                            "resnet50,a100-pcie-80gb,fp32,32,train,80\n"
+                            "resnet50,a100-pcie-80gb,fp32,32,infer,25\n"
+                            "vgg16,a100-pcie-80gb,fp32,16,infer,20\n"
+                            "resnet50,t4,fp32,32,train,300\n"));
+    run_t r;
+    run(&r, "eval-net", "--model", mp, "--data", csv, NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "resnet50") && strstr(r.out, "vgg16") && strstr(r.out, "MAPE"));
+    CHECK(strstr(r.err, "1 rows of other GPUs") != NULL);
+    run_free(&r);
+    run(&r, "eval-net", "--model", mp, "--data", csv, "--format", "json", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\"all\": {\"rows\": 3") != NULL);
+    run_free(&r);
+    unlink(csv);
+    REQUIRE(write_temp(csv, "network,gpu,dtype,batch,mode,measured_ms\nresnet50,a100-pcie-80gb,fp32,32,sideways,80\n"));
+    run(&r, "eval-net", "--model", mp, "--data", csv, NULL);
+    CHECK(r.rc == 1 && strstr(r.err, ":2:") != NULL && strstr(r.err, "mode") != NULL);
+    run_free(&r);
+    unlink(csv);
+    REQUIRE(write_temp(csv, "network,gpu,batch,mode,measured_ms\nresnet50,a100-pcie-80gb,32,train,80\n"));
+    run(&r, "eval-net", "--model", mp, "--data", csv, NULL);
+    CHECK(r.rc == 1 && strstr(r.err, "dtype") != NULL);
+    run_free(&r);
+    unlink(csv);
+}
+
+/* A hand-made sweep of two shapes whose measured times are set from
+ * libseer's own ranking, so the expected scores are known whatever the
+ * model predicts. */
+TEST(cli_eval_picker_synthetic_sweep)
+{
+    const char *mp = NULL;
+    if (access(test_seer_bin(), X_OK) != 0) SKIP("seer binary not built");
+    seer_model_t m = a100(&mp);
+    if (!m || !mp) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    static const char *const names[] = {"IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT", "FFT",
+                                        "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
+    const int hw[2] = {28, 14};
+    char layers[8192], picks[4096];
+    int nl = snprintf(layers, sizeof layers, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,"
+                                             "stride_w,dil_h,dil_w,groups,algo,time_ms,status\n");
+    int np = snprintf(picks, sizeof picks, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,"
+                                           "stride_w,dil_h,dil_w,groups,source,rank,algo,time_ms,status\n");
+    for (int s = 0; s < 2; s++) {
+        seer_conv_desc_t d = desc(SEER_DTYPE_FP32, 16, 128, hw[s], 128, 3, 1, 1);
+        REQUIRE(d != NULL);
+        seer_conv_algo_perf_t p[8];
+        int n = 0;
+        REQUIRE(seer_pick_conv_algo(h, m, d, SIZE_MAX, p, 8, &n) == SEER_STATUS_SUCCESS);
+        REQUIRE(n >= 3 && p[1].status == SEER_STATUS_SUCCESS);
+        int mine = p[0].algo, other = p[1].algo;
+        /* shape 0: libseer's pick is fastest, cuDNN picks `other` (2x: wrong);
+         * shape 1: `other` is fastest and cuDNN's pick, libseer's 1.5x (wrong) */
+        for (int i = 0; i < n; i++) {
+            if (p[i].status == SEER_STATUS_UNSUPPORTED) continue;
+            double t = s == 0 ? (p[i].algo == mine ? 1.0 : 2.0)
+                              : (p[i].algo == other ? 1.0 : p[i].algo == mine ? 1.5 : 3.0);
+            nl += snprintf(layers + nl, sizeof layers - (size_t)nl,
+                           "a100-pcie-80gb,fwd,fp32,nchw,16,128,%d,%d,128,3,3,1,1,1,1,1,1,1,%s,%g,\n",
+                           hw[s], hw[s], names[p[i].algo], t);
+        }
+        /* noise that must be ignored: a failed row, another GPU */
+        nl += snprintf(layers + nl, sizeof layers - (size_t)nl,
+                       "a100-pcie-80gb,fwd,fp32,nchw,16,128,%d,%d,128,3,3,1,1,1,1,1,1,1,%s,0.001,"
+                       "CUDNN_STATUS_ALLOC_FAILED\n", hw[s], hw[s], names[mine]);
+        nl += snprintf(layers + nl, sizeof layers - (size_t)nl,
+                       "t4,fwd,fp32,nchw,16,128,%d,%d,128,3,3,1,1,1,1,1,1,1,%s,0.001,\n", hw[s], hw[s], names[mine]);
+        /* cuDNN's v7 ranking as seer-bench writes it: rank 0 is marked
+         * unusable, rank 1 was never measured (DIRECT), rank 2 is its pick */
+        np += snprintf(picks + np, sizeof picks - (size_t)np,
+                       "a100-pcie-80gb,fwd,fp32,nchw,16,128,%d,%d,128,3,3,1,1,1,1,1,1,1,v7,0,%s,,CUDNN_STATUS_NOT_SUPPORTED\n"
+                       "a100-pcie-80gb,fwd,fp32,nchw,16,128,%d,%d,128,3,3,1,1,1,1,1,1,1,v7,1,DIRECT,,\n"
+                       "a100-pcie-80gb,fwd,fp32,nchw,16,128,%d,%d,128,3,3,1,1,1,1,1,1,1,v7,2,%s,,\n"
+                       "a100-pcie-80gb,fwd,fp32,nchw,16,128,%d,%d,128,3,3,1,1,1,1,1,1,1,find,,,,CUDNN_STATUS_ALLOC_FAILED\n"
+                       "a100-pcie-80gb,fwd,fp32,nchw,16,128,%d,%d,128,3,3,1,1,1,1,1,1,1,find,0,%s,0.5,\n",
+                       hw[s], hw[s], names[s ? mine : other], hw[s], hw[s], hw[s], hw[s], names[other], hw[s],
+                       hw[s], hw[s], hw[s], names[s ? other : mine]);
+        seer_conv_desc_destroy(d);
+    }
+    /* a shape with a single measured algorithm is not scored */
+    nl += snprintf(layers + nl, sizeof layers - (size_t)nl,
+                   "a100-pcie-80gb,fwd,fp32,nchw,4,64,7,7,64,3,3,1,1,1,1,1,1,1,IMPLICIT_GEMM,0.01,\n");
+    char lp[64], pp[64];
+    REQUIRE(write_temp(lp, layers));
+    REQUIRE(write_temp(pp, picks));
+    run_t r;
+    run(&r, "eval-picker", "--model", mp, "--data", lp, "--picks", pp, "--format", "json", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "\"shapes\": 2, \"without_v7_pick\": 0, \"without_libseer_pick\": 0") != NULL);
+    CHECK(strstr(r.out, "{\"picker\": \"libseer\", \"direction\": \"all\", \"shapes\": 2, \"wrong\": 1, "
+                        "\"wrong_rate\": 0.5, \"regret\": 1.25}") != NULL);
+    CHECK(strstr(r.out, "{\"picker\": \"cudnn_v7\", \"direction\": \"all\", \"shapes\": 2, \"wrong\": 1, "
+                        "\"wrong_rate\": 0.5, \"regret\": 1.5}") != NULL);
+    if (r.rc) printf("    %s%s\n", r.out, r.err);
+    run_free(&r);
+    run(&r, "eval-picker", "--model", mp, "--data", lp, "--picks", pp, NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "libseer") && strstr(r.out, "cudnn_v7") && strstr(r.out, "50.00%"));
+    run_free(&r);
+    /* picks without the source (method) column */
+    char bad[64];
+    REQUIRE(write_temp(bad, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
+                            "dil_w,groups,algo\n"
+                            "a100-pcie-80gb,fwd,fp32,nchw,16,128,28,28,128,3,3,1,1,1,1,1,1,1,GEMM\n"));
+    run(&r, "eval-picker", "--model", mp, "--data", lp, "--picks", bad, NULL);
+    CHECK(r.rc == 1 && strstr(r.err, "source") != NULL);
+    run_free(&r);
+    run(&r, "eval-picker", "--model", mp, "--data", lp, NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--picks") != NULL);
+    run_free(&r);
+    unlink(lp);
+    unlink(pp);
+    unlink(bad);
+    seer_destroy(h);
+}

@@ -1,0 +1,1166 @@
+/* seer net, seer pick, seer eval-net, seer eval-picker: whole networks and
+ * the algorithm picker from the command line (docs/networks.md,
+ * docs/picker.md).  Everything is predicted before anything is printed:
+ * an error never leaves half a table behind. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include "cli.h"
+#include "net.h"
+#include "../libseer/net.h"
+
+/* ------------------------------------------------------------------ */
+/* Shared pieces                                                       */
+/* ------------------------------------------------------------------ */
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0, got;
+    for (;;) {
+        if (n + 65536 > cap) {
+            char *nb = realloc(buf, cap = (n + 65536) * 2);
+            if (!nb) { free(buf); fclose(f); errno = ENOMEM; return NULL; }
+            buf = nb;
+        }
+        if (!(got = fread(buf + n, 1, cap - n - 1, f))) break;
+        n += got;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) { free(buf); errno = EIO; return NULL; }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+static int zoo_has(const char *name)
+{
+    for (int i = 0; seer_network_zoo_name(i); i++)
+        if (!strcasecmp(name, seer_network_zoo_name(i))) return 1;
+    return 0;
+}
+
+static void zoo_list(char *buf, size_t size)
+{
+    buf[0] = 0;
+    for (int i = 0; seer_network_zoo_name(i); i++) {
+        strncat(buf, i ? ", " : "", size - strlen(buf) - 1);
+        strncat(buf, seer_network_zoo_name(i), size - strlen(buf) - 1);
+    }
+}
+
+/* A built-in network by name, else a description file.  Prints the
+ * error and returns CLI_FAIL / CLI_USAGE on failure. */
+static int open_net(seer_handle_t h, const char *cmd, const char *what, int res, seer_network_t *net)
+{
+    seer_status_t st;
+    if (zoo_has(what)) {
+        if ((st = seer_network_create_zoo(h, what, res, net))) return cli_lib_error(h, st);
+        return CLI_OK;
+    }
+    size_t len;
+    char *text = read_file(what, &len);
+    if (!text) {
+        char known[256];
+        zoo_list(known, sizeof known);
+        if (errno == ENOENT)
+            return cli_fail(cmd, "'%s' is neither a built-in network (%s) nor a file", what, known);
+        return cli_fail(cmd, "%s: %s", what, strerror(errno));
+    }
+    if (res) {
+        free(text);
+        return cli_usage_error(cmd, "option --res applies to built-in networks only (a file sets "
+                               "its own input size)");
+    }
+    st = seer_network_create(h, text, len, net);
+    free(text);
+    if (st) {
+        fprintf(stderr, "seer %s: %s: %s: %s\n", cmd, what, seer_status_string(st), seer_get_last_error(h));
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+/* --algo: auto, cudnn, fixed (= 0) or an index 0..7. */
+static int parse_policy(const char *cmd, const char *s, int *policy)
+{
+    char *end;
+    if (!strcmp(s, "auto")) { *policy = SEER_ALGO_AUTO; return 1; }
+    if (!strcmp(s, "cudnn")) { *policy = SEER_ALGO_CUDNN_CHOICE; return 1; }
+    if (!strcmp(s, "fixed")) { *policy = 0; return 1; }
+    long v = strtol(s, &end, 10);
+    if (*s && !*end && v >= 0 && v < SEER_FWD_ALGO_COUNT) { *policy = (int)v; return 1; }
+    cli_usage_error(cmd, "option --algo: expected auto, cudnn, fixed or an algorithm index 0..%d, "
+                    "got '%s'", SEER_FWD_ALGO_COUNT - 1, s);
+    return 0;
+}
+
+static int load_model(seer_handle_t h, const char *cmd, const char *model_opt, const char *gpu_opt,
+                      const char *models_opt, seer_model_t *m)
+{
+    const char *path = cli_model_path(cmd, model_opt, gpu_opt, models_opt);
+    if (!path) return CLI_USAGE;
+    seer_status_t st = seer_model_load(h, path, m);
+    if (st) return cli_lib_error(h, st);
+    if (gpu_opt && model_opt) {
+        seer_model_info_t info;
+        seer_model_get_info(*m, &info);
+        if (!cli_same_gpu(info.gpu_id, gpu_opt)) {
+            seer_model_free(*m);
+            *m = NULL;
+            return cli_usage_error(cmd, "option --gpu: %s does not match the model's GPU %s", gpu_opt,
+                                   info.gpu_id);
+        }
+    }
+    return CLI_OK;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* ------------------------------------------------------------------ */
+/* seer net                                                            */
+/* ------------------------------------------------------------------ */
+
+static void usage_net(FILE *f)
+{
+    fprintf(f,
+            "usage: seer net NAME|FILE (--gpu GPU [--models DIR] | --model FILE)\n"
+            "                [--batch N] [--dtype T] [--layout L] [--mode infer|train]\n"
+            "                [--algo auto|cudnn|fixed|INDEX] [--res PIXELS]\n"
+            "                [--format table|csv|json] [--sort time|order] [--top N]\n"
+            "                [--rows] [--bench N] [--print]\n"
+            "\n"
+            "Predict one forward pass (infer) or one training iteration (train:\n"
+            "forward, backward-data, backward-filter and the other layers' backward\n"
+            "kernels) of a CNN, layer by layer.  NAME is a built-in network\n"
+            "(alexnet, vgg16, resnet18, resnet50, resnet101, inception_v3,\n"
+            "mobilenet_v2, densenet121); FILE a description (docs/networks.md).\n"
+            "\n"
+            "  --batch N      samples per iteration (default 64)\n"
+            "  --dtype T      fp32 (default), tf32, fp16, bf16, fp16_pseudo\n"
+            "  --layout L     nchw (default), nhwc\n"
+            "  --mode M       infer (default) or train\n"
+            "  --algo A       auto (default): the fastest predicted algorithm per conv and\n"
+            "                 direction; cudnn: the model's cuDNN-heuristic family;\n"
+            "                 INDEX 0..7 (fixed = 0): that cuDNN algorithm in every\n"
+            "                 direction, the fastest where it cannot be used\n"
+            "  --res PIXELS   input resolution of a built-in network (default: its own)\n"
+            "  --sort S       time (default): the layers that dominate first; order:\n"
+            "                 execution order\n"
+            "  --top N        table lines to show (default 25; 0: all); csv/json list all\n"
+            "  --rows         table of (layer, direction) rows instead of whole layers\n"
+            "  --bench N      time N predictions and print the median, not the table\n"
+            "  --print        print the network's description and exit\n"
+            "Table marks: B backward estimated from forward (the model has no backward\n"
+            "data), M memory-bound estimate, R fc from the roofline (no GEMM fit),\n"
+            "X fixed algorithm not usable here, G gradient sum of a reused tensor.\n");
+}
+
+static void flag_str(unsigned f, char *b)
+{
+    int n = 0;
+    if (f & SEER_RESULT_BWD_FROM_FWD) b[n++] = 'B';
+    if (f & SEER_RESULT_MEMORY_BOUND) b[n++] = 'M';
+    if (f & SEER_RESULT_GEMM_ROOFLINE) b[n++] = 'R';
+    if (f & SEER_RESULT_ALGO_REPLACED) b[n++] = 'X';
+    if (f & SEER_RESULT_GRAD_ACCUM) b[n++] = 'G';
+    b[n] = 0;
+}
+
+static const char *algo_str(const seer_layer_result_t *r)
+{
+    return r->algo == SEER_ALGO_NA ? "-" : seer_algo_name(r->direction, r->algo);
+}
+
+static const seer_layer_result_t *g_rows;
+static int by_time_desc(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    if (g_rows[a].time_ms != g_rows[b].time_ms) return g_rows[a].time_ms > g_rows[b].time_ms ? -1 : 1;
+    return a - b;
+}
+
+typedef struct {
+    char key[40];
+    int rows;
+    double ms;
+} group_t;
+
+static int group_add(group_t *g, int *ng, const char *key, double ms)
+{
+    for (int i = 0; i < *ng; i++)
+        if (!strcmp(g[i].key, key)) { g[i].rows++; g[i].ms += ms; return i; }
+    snprintf(g[*ng].key, sizeof g[*ng].key, "%s", key);
+    g[*ng].rows = 1;
+    g[*ng].ms = ms;
+    return (*ng)++;
+}
+
+static int by_group_ms(const void *x, const void *y)
+{
+    const group_t *a = x, *b = y;
+    if (a->ms != b->ms) return a->ms > b->ms ? -1 : 1;
+    return strcmp(a->key, b->key);
+}
+
+static void op_key(const seer_layer_result_t *r, char *key, size_t size)
+{
+    if (r->flags & SEER_RESULT_GRAD_ACCUM) snprintf(key, size, "gradient sums");
+    else if (r->op == SEER_OP_CONV || r->op == SEER_OP_FC)
+        snprintf(key, size, "%s %s", seer_op_name(r->op), seer_direction_name(r->direction));
+    else snprintf(key, size, "%s %s", seer_op_name(r->op), r->direction == SEER_DIR_FWD ? "fwd" : "bwd");
+}
+
+int seer_cli_net(int argc, char **argv)
+{
+    static const char *const modes[] = {"infer", "train", NULL};
+    static const char *const formats[] = {"table", "csv", "json", NULL};
+    static const char *const sorts[] = {"time", "order", NULL};
+    cli_args_t a;
+    const char *what = NULL, *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL;
+    const char *dtype_s = "fp32", *layout_s = "nchw";
+    int batch = 64, mode = 0, format = 0, sort = 0, top = 25, res = 0, bench = 0, print = 0, rows_view = 0;
+    int policy = SEER_ALGO_AUTO;
+    cli_args_init(&a, "net", argc, argv);
+    while (cli_next(&a)) {
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_net(stdout); return CLI_OK; }
+        else if (a.pos && !what) what = a.pos;
+        else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--gpu")) { if (!(gpu_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--models")) { if (!(models_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--batch")) { if (!cli_int(&a, 1, 1 << 24, &batch)) return CLI_USAGE; }
+        else if (cli_is(&a, "--dtype")) { if (!(dtype_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--layout")) { if (!(layout_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--mode")) { if ((mode = cli_choice(&a, modes)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--format")) { if ((format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--sort")) { if ((sort = cli_choice(&a, sorts)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--top")) { if (!cli_int(&a, 0, INT_MAX, &top)) return CLI_USAGE; }
+        else if (cli_is(&a, "--res")) { if (!cli_int(&a, 1, 1 << 24, &res)) return CLI_USAGE; }
+        else if (cli_is(&a, "--bench")) { if (!cli_int(&a, 1, 1000000, &bench)) return CLI_USAGE; }
+        else if (cli_is(&a, "--print")) { if (!cli_flag(&a)) return CLI_USAGE; print = 1; }
+        else if (cli_is(&a, "--rows")) { if (!cli_flag(&a)) return CLI_USAGE; rows_view = 1; }
+        else if (cli_is(&a, "--algo")) {
+            const char *v = cli_value(&a);
+            if (!v || !parse_policy("net", v, &policy)) return CLI_USAGE;
+        } else return cli_unknown(&a);
+    }
+    if (!what) return cli_usage_error("net", "a network name or file is required (seer net NAME|FILE)");
+    seer_dtype_t dtype;
+    seer_layout_t layout;
+    if (seer_dtype_from_name(dtype_s, &dtype))
+        return cli_usage_error("net", "option --dtype: unknown dtype '%s' (fp32, tf32, fp16, bf16, "
+                               "fp16_pseudo)", dtype_s);
+    if (seer_layout_from_name(layout_s, &layout))
+        return cli_usage_error("net", "option --layout: unknown layout '%s' (nchw, nhwc)", layout_s);
+
+    seer_handle_t h = NULL;
+    seer_model_t m = NULL;
+    seer_network_t net = NULL;
+    seer_layer_result_t *r = NULL;
+    int *order = NULL, rc;
+    seer_status_t st = seer_create(&h);
+    if (st) return cli_lib_error(NULL, st);
+    if (print) {
+        if (!zoo_has(what)) { rc = cli_usage_error("net", "--print needs a built-in network"); goto out; }
+        size_t len;
+        if ((st = seer_network_zoo_text(h, what, res, NULL, 0, &len)) != SEER_STATUS_BUFFER_TOO_SMALL &&
+            st) { rc = cli_lib_error(h, st); goto out; }
+        char *text = malloc(len + 1);
+        if (!text) { rc = cli_fail("net", "out of memory"); goto out; }
+        if ((st = seer_network_zoo_text(h, what, res, text, len + 1, &len))) {
+            free(text);
+            rc = cli_lib_error(h, st);
+            goto out;
+        }
+        fputs(text, stdout);
+        free(text);
+        rc = CLI_OK;
+        goto out;
+    }
+    if ((rc = open_net(h, "net", what, res, &net))) goto out;
+    if ((rc = load_model(h, "net", model_opt, gpu_opt, models_opt, &m))) goto out;
+
+    int n = 0;
+    double total = 0;
+    if ((st = seer_predict_network(h, m, net, batch, dtype, layout, (seer_mode_t)mode, policy, NULL, 0,
+                                   &n, &total))) { rc = cli_lib_error(h, st); goto out; }
+    r = malloc((size_t)(n ? n : 1) * sizeof *r);
+    order = malloc((size_t)(n ? n : 1) * sizeof *order);
+    if (!r || !order) { rc = cli_fail("net", "out of memory"); goto out; }
+    if ((st = seer_predict_network(h, m, net, batch, dtype, layout, (seer_mode_t)mode, policy, r, n, &n,
+                                   &total))) { rc = cli_lib_error(h, st); goto out; }
+    seer_model_info_t mi;
+    seer_network_info_t ni;
+    seer_model_get_info(m, &mi);
+    seer_network_get_info(net, &ni);
+
+    if (bench) {
+        double *ts = malloc((size_t)bench * sizeof *ts);
+        if (!ts) { rc = cli_fail("net", "out of memory"); goto out; }
+        for (int i = 0; i < bench; i++) {
+            double t0 = now_s();
+            int c2;
+            double t2;
+            st = seer_predict_network(h, m, net, batch, dtype, layout, (seer_mode_t)mode, policy, r, n,
+                                      &c2, &t2);
+            ts[i] = (now_s() - t0) * 1e3;
+            if (st) { free(ts); rc = cli_lib_error(h, st); goto out; }
+        }
+        qsort(ts, (size_t)bench, sizeof *ts, cmp_dbl);
+        printf("%s %s batch %d %s on %s (algo %s): %d rows, predicted %.3f ms; "
+               "prediction takes median %.3f ms, min %.3f ms over %d runs\n",
+               ni.name, modes[mode], batch, dtype_s, mi.gpu_id,
+               policy == SEER_ALGO_AUTO ? "auto" : policy == SEER_ALGO_CUDNN_CHOICE ? "cudnn" : "fixed",
+               n, total, ts[bench / 2], ts[0], bench);
+        free(ts);
+        rc = CLI_OK;
+        goto out;
+    }
+
+    for (int i = 0; i < n; i++) order[i] = i;
+    if (sort == 0) { g_rows = r; qsort(order, (size_t)n, sizeof *order, by_time_desc); }
+    group_t ops[64], cls[3];
+    int nops = 0, ncls = 0;
+    memset(cls, 0, sizeof cls);
+    unsigned any = 0;
+    for (int i = 0; i < n; i++) {
+        char key[40];
+        op_key(&r[i], key, sizeof key);
+        if (nops < 64) group_add(ops, &nops, key, r[i].time_ms);
+        group_add(cls, &ncls, seer_class_name(r[i].cls), r[i].time_ms);
+        any |= r[i].flags;
+    }
+    qsort(ops, (size_t)nops, sizeof *ops, by_group_ms);
+    qsort(cls, (size_t)ncls, sizeof *cls, by_group_ms);
+    const char *policy_s = policy == SEER_ALGO_AUTO ? "auto" : policy == SEER_ALGO_CUDNN_CHOICE ? "cudnn" : "fixed";
+
+    /* Per layer: all its rows summed (the default table). */
+    typedef struct { int layer, first; double ms[3], total, top; seer_class_t cls; unsigned flags; } per_t;
+    int nl = ni.n_layers, nper = 0;
+    per_t *per = calloc((size_t)(nl ? nl : 1), sizeof *per);
+    int *pidx = malloc((size_t)(nl ? nl : 1) * sizeof *pidx);
+    if (!per || !pidx) { free(per); free(pidx); rc = cli_fail("net", "out of memory"); goto out; }
+    for (int i = 0; i < nl; i++) per[i].first = -1;
+    for (int i = 0; i < n; i++) {
+        per_t *p = &per[r[i].layer];
+        if (p->first < 0) { p->first = i; p->layer = r[i].layer; nper++; }
+        p->ms[r[i].direction] += r[i].time_ms;
+        p->total += r[i].time_ms;
+        p->flags |= r[i].flags;
+        if (r[i].time_ms > p->top) { p->top = r[i].time_ms; p->cls = r[i].cls; }
+    }
+    nper = 0;
+    for (int i = 0; i < nl; i++) if (per[i].first >= 0) pidx[nper++] = i;
+    if (sort == 0) /* insertion sort by total, descending; stable */
+        for (int i = 1; i < nper; i++)
+            for (int j = i; j > 0 && per[pidx[j]].total > per[pidx[j - 1]].total; j--) {
+                int t = pidx[j]; pidx[j] = pidx[j - 1]; pidx[j - 1] = t;
+            }
+
+    if (format == 1) {
+        printf("rank,index,layer,op,direction,algo,kernels,class,flops,bytes,time_ms,share,flags\n");
+        for (int i = 0; i < n; i++) {
+            const seer_layer_result_t *x = &r[order[i]];
+            char fl[8];
+            flag_str(x->flags, fl);
+            printf("%d,%d,", i + 1, order[i]);
+            cli_csv_field(stdout, x->name);
+            printf(",%s,%s,%s,%d,%s,%.6g,%.6g,%.6g,%.6g,%s\n", seer_op_name(x->op),
+                   seer_direction_name(x->direction), algo_str(x), x->n_kernels,
+                   seer_class_name(x->cls), x->flops, x->bytes, x->time_ms,
+                   total > 0 ? x->time_ms / total : 0, fl);
+        }
+        printf(",,total,,,,,,,,%.6g,1,\n", total);
+    } else if (format == 2) {
+        printf("{\"network\": ");
+        cli_json_str(stdout, ni.name);
+        printf(", \"gpu\": ");
+        cli_json_str(stdout, mi.gpu_id);
+        printf(", \"batch\": %d, \"dtype\": \"%s\", \"layout\": \"%s\", \"mode\": \"%s\", \"algo\": \"%s\", "
+               "\"params\": %lld, \"total_ms\": ", batch, seer_dtype_name(dtype), seer_layout_name(layout),
+               modes[mode], policy_s, ni.params);
+        cli_json_num(stdout, total);
+        printf(",\n  \"layers\": [");
+        for (int i = 0; i < n; i++) {
+            const seer_layer_result_t *x = &r[order[i]];
+            char fl[8];
+            flag_str(x->flags, fl);
+            printf("%s\n    {\"index\": %d, \"layer\": ", i ? "," : "", order[i]);
+            cli_json_str(stdout, x->name);
+            printf(", \"op\": \"%s\", \"direction\": \"%s\", \"algo\": ", seer_op_name(x->op),
+                   seer_direction_name(x->direction));
+            if (x->algo == SEER_ALGO_NA) printf("null");
+            else cli_json_str(stdout, algo_str(x));
+            printf(", \"kernels\": %d, \"class\": \"%s\", \"flops\": ", x->n_kernels, seer_class_name(x->cls));
+            cli_json_num(stdout, x->flops);
+            printf(", \"bytes\": ");
+            cli_json_num(stdout, x->bytes);
+            printf(", \"time_ms\": ");
+            cli_json_num(stdout, x->time_ms);
+            printf(", \"flags\": \"%s\"}", fl);
+        }
+        printf("],\n  \"by_op\": [");
+        for (int i = 0; i < nops; i++) {
+            printf("%s{\"op\": \"%s\", \"rows\": %d, \"time_ms\": ", i ? ", " : "", ops[i].key, ops[i].rows);
+            cli_json_num(stdout, ops[i].ms);
+            printf("}");
+        }
+        printf("],\n  \"by_class\": [");
+        for (int i = 0; i < ncls; i++) {
+            printf("%s{\"class\": \"%s\", \"rows\": %d, \"time_ms\": ", i ? ", " : "", cls[i].key, cls[i].rows);
+            cli_json_num(stdout, cls[i].ms);
+            printf("}");
+        }
+        printf("]}\n");
+    } else {
+        int shown = top && top < n ? top : n;
+        if (!rows_view) shown = top && top < nper ? top : nper;
+        printf("network   %s: %d layers (%d conv, %d fc), %.2f M parameters, %.3g GFLOP/sample forward\n",
+               ni.name, ni.n_layers, ni.n_conv, ni.n_fc, ni.params / 1e6, ni.fwd_flops / 1e9);
+        printf("model     %s\n", mi.gpu_id);
+        printf("predict   %s, batch %d, %s, %s, algo %s\n\n", modes[mode], batch, seer_dtype_name(dtype),
+               seer_layout_name(layout), policy_s);
+        if (!rows_view) {
+            printf("%s, forward and backward summed (%d of %d layers; --rows: per direction)\n",
+                   sort == 0 ? "layers by time" : "layers in execution order", shown, nper);
+            printf("%4s  %-36s %-10s %-22s %10s %10s %10s %10s %6s %6s %-7s %s\n", "rank", "layer", "op",
+                   "fwd algo", "fwd ms", "bwd_d ms", "bwd_f ms", "total ms", "share", "cum", "class", "mark");
+            double cum = 0;
+            for (int i = 0; i < shown; i++) {
+                const per_t *p = &per[pidx[i]];
+                const seer_layer_result_t *x = &r[p->first];
+                char fl[8];
+                flag_str(p->flags, fl);
+                cum += p->total;
+                printf("%4d  %-36.36s %-10s %-22s %10.4f %10.4f %10.4f %10.4f %5.1f%% %5.1f%% %-7s %s\n",
+                       i + 1, x->name, seer_op_name(x->op), algo_str(x), p->ms[0], p->ms[1], p->ms[2],
+                       p->total, total > 0 ? 100 * p->total / total : 0, total > 0 ? 100 * cum / total : 0,
+                       seer_class_name(p->cls), fl);
+            }
+            if (shown < nper) printf("      ... %d more layers (--top 0 shows all)\n", nper - shown);
+        } else {
+        printf("%s (%d of %d rows)\n", sort == 0 ? "rows by time" : "rows in execution order", shown, n);
+        printf("%4s  %-36s %-10s %-10s %-22s %4s %-7s %10s %6s %6s %s\n", "rank", "layer", "op", "dir",
+               "algo", "kern", "class", "ms", "share", "cum", "mark");
+        double cum = 0;
+        for (int i = 0; i < shown; i++) {
+            const seer_layer_result_t *x = &r[order[i]];
+            char fl[8];
+            flag_str(x->flags, fl);
+            cum += x->time_ms;
+            printf("%4d  %-36.36s %-10s %-10s %-22s %4d %-7s %10.4f %5.1f%% %5.1f%% %s\n", i + 1, x->name,
+                   seer_op_name(x->op), seer_direction_name(x->direction), algo_str(x), x->n_kernels,
+                   seer_class_name(x->cls), x->time_ms, total > 0 ? 100 * x->time_ms / total : 0,
+                   total > 0 ? 100 * cum / total : 0, fl);
+        }
+        if (shown < n) printf("      ... %d more rows (--top 0 shows all)\n", n - shown);
+        }
+        printf("\nby operation\n%-24s %5s %10s %6s\n", "op", "rows", "ms", "share");
+        for (int i = 0; i < nops; i++)
+            printf("%-24s %5d %10.3f %5.1f%%\n", ops[i].key, ops[i].rows, ops[i].ms,
+                   total > 0 ? 100 * ops[i].ms / total : 0);
+        printf("\nby class of the main kernel\n%-24s %5s %10s %6s\n", "class", "rows", "ms", "share");
+        for (int i = 0; i < ncls; i++)
+            printf("%-24s %5d %10.3f %5.1f%%\n", cls[i].key, cls[i].rows, cls[i].ms,
+                   total > 0 ? 100 * cls[i].ms / total : 0);
+        if (any & (SEER_RESULT_BWD_FROM_FWD | SEER_RESULT_MEMORY_BOUND | SEER_RESULT_GEMM_ROOFLINE |
+                   SEER_RESULT_ALGO_REPLACED)) {
+            printf("\nestimates:\n");
+            if (any & SEER_RESULT_BWD_FROM_FWD)
+                printf("  B  the model has no data for this backward direction: a * forward + b,\n"
+                       "     a and b fitted on %s\n", seer_bwd_ratio_source);
+            if (any & SEER_RESULT_MEMORY_BOUND)
+                printf("  M  memory-bound layer: bytes at %.0f%% of DRAM bandwidth + %.0f us per kernel\n"
+                       "     (documented constants; no measurements of these kernels yet)\n",
+                       100 * SEER_NET_MEM_EFFICIENCY, 1e3 * SEER_NET_KERNEL_MS);
+            if (any & SEER_RESULT_GEMM_ROOFLINE)
+                printf("  R  the model has no GEMM fit: fc from the roofline at %.0f%% of peak\n",
+                       100 * SEER_NET_GEMM_EFFICIENCY);
+            if (any & SEER_RESULT_ALGO_REPLACED)
+                printf("  X  the fixed algorithm does not support or is not calibrated for this\n"
+                       "     layer: the fastest predicted one is used instead\n");
+        }
+        printf("\ntotal     %.3f ms per %s (batch %d): %.1f samples/s\n", total,
+               mode ? "training iteration" : "forward pass", batch, total > 0 ? batch / total * 1e3 : 0);
+    }
+    free(per);
+    free(pidx);
+    rc = CLI_OK;
+out:
+    free(r);
+    free(order);
+    seer_network_destroy(net);
+    seer_model_free(m);
+    seer_destroy(h);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* seer pick                                                           */
+/* ------------------------------------------------------------------ */
+
+static void usage_pick(FILE *f)
+{
+    fprintf(f,
+            "usage: seer pick (--model FILE | --gpu GPU [--models DIR])\n"
+            "                 --n N --c C --h H --w W --k K [conv options]\n"
+            "                 [--direction D] [--workspace-mb MB] [--format table|json]\n"
+            "\n"
+            "Rank the cuDNN algorithms of one convolution direction by predicted time,\n"
+            "like cudnnGetConvolution*Algorithm_v7 (docs/picker.md).  Conv options as\n"
+            "in seer predict: --dtype --layout --r --s --pad --pad-h --pad-w --stride\n"
+            "--stride-h --stride-w --dil --dil-h --dil-w --groups.\n"
+            "  --direction D      fwd (default), bwd_data, bwd_filter\n"
+            "  --workspace-mb MB  workspace limit in MiB (default: none; 0 admits only\n"
+            "                     algorithms without workspace)\n"
+            "Exit status 1 when no algorithm can be picked (the table still shows why).\n");
+}
+
+static const char *math_name(int mt)
+{
+    return mt == SEER_MATH_TENSOR_OP ? "tensor_op" : mt == SEER_MATH_FMA ? "fma"
+         : mt == SEER_MATH_TENSOR_OP_ALLOW_CONVERSION ? "tensor_op_conv" : "default";
+}
+
+static const char *perf_status(seer_status_t st)
+{
+    switch (st) {
+    case SEER_STATUS_SUCCESS: return "ok";
+    case SEER_STATUS_NOT_CALIBRATED: return "not_calibrated";
+    case SEER_STATUS_WORKSPACE_LIMIT: return "over_limit";
+    case SEER_STATUS_UNSUPPORTED: return "unsupported";
+    default: return "error";
+    }
+}
+
+int seer_cli_pick(int argc, char **argv)
+{
+    static const char *const dirs[] = {"fwd", "bwd_data", "bwd_filter", NULL};
+    static const char *const formats[] = {"table", "json", NULL};
+    cli_args_t a;
+    const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL;
+    const char *dtype_s = "fp32", *layout_s = "nchw", *ws_s = NULL;
+    int dir = 0, format = 0;
+    struct { const char *name; int v, set; } o[] = {
+        {"--n", 0, 0}, {"--c", 0, 0}, {"--h", 0, 0}, {"--w", 0, 0}, {"--k", 0, 0}, {"--r", 3, 0},
+        {"--s", 3, 0}, {"--pad", 1, 0}, {"--pad-h", 0, 0}, {"--pad-w", 0, 0}, {"--stride", 1, 0},
+        {"--stride-h", 0, 0}, {"--stride-w", 0, 0}, {"--dil", 1, 0}, {"--dil-h", 0, 0},
+        {"--dil-w", 0, 0}, {"--groups", 1, 0}};
+    enum { N, C, H, W, K, R, S, PAD, PH, PW, STR, SH, SW, DIL, DH, DW, G, NO };
+    cli_args_init(&a, "pick", argc, argv);
+    while (cli_next(&a)) {
+        int i;
+        for (i = 0; i < NO && !cli_is(&a, o[i].name); i++) {}
+        if (i < NO) {
+            if (!cli_int(&a, INT_MIN, INT_MAX, &o[i].v)) return CLI_USAGE;
+            o[i].set = 1;
+        } else if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_pick(stdout); return CLI_OK; }
+        else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--gpu")) { if (!(gpu_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--models")) { if (!(models_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--dtype")) { if (!(dtype_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--layout")) { if (!(layout_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--direction")) { if ((dir = cli_choice(&a, dirs)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--workspace-mb")) { if (!(ws_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--format")) { if ((format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
+        else return cli_unknown(&a);
+    }
+    for (int i = N; i <= K; i++)
+        if (!o[i].set) return cli_usage_error("pick", "option %s is required", o[i].name);
+    seer_dtype_t dtype;
+    seer_layout_t layout;
+    if (seer_dtype_from_name(dtype_s, &dtype))
+        return cli_usage_error("pick", "option --dtype: unknown dtype '%s'", dtype_s);
+    if (seer_layout_from_name(layout_s, &layout))
+        return cli_usage_error("pick", "option --layout: unknown layout '%s'", layout_s);
+    size_t limit = SIZE_MAX;
+    if (ws_s) {
+        char *end;
+        errno = 0;
+        double mb = strtod(ws_s, &end);
+        if (!*ws_s || *end || errno || !(mb >= 0) || mb > 1e12)
+            return cli_usage_error("pick", "option --workspace-mb: expected a size in MiB >= 0, got '%s'", ws_s);
+        limit = (size_t)(mb * 1048576.0);
+    }
+#define PICK2(one, both) (o[one].set ? o[one].v : o[both].v)
+    seer_handle_t h = NULL;
+    seer_model_t m = NULL;
+    seer_conv_desc_t d = NULL;
+    int rc;
+    seer_status_t st = seer_create(&h);
+    if (st) return cli_lib_error(NULL, st);
+    if ((st = seer_conv_desc_create(&d)) ||
+        (st = seer_conv_desc_set(h, d, dtype, layout, o[N].v, o[C].v, o[H].v, o[W].v, o[K].v, o[R].v,
+                                 o[S].v, PICK2(PH, PAD), PICK2(PW, PAD), PICK2(SH, STR), PICK2(SW, STR),
+                                 PICK2(DH, DIL), PICK2(DW, DIL), o[G].v))) {
+        rc = cli_lib_error(h, st);
+        goto out;
+    }
+    if ((rc = load_model(h, "pick", model_opt, gpu_opt, models_opt, &m))) goto out;
+    seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
+    int n = 0;
+    seer_status_t (*fn[])(seer_handle_t, const seer_model_t, const seer_conv_desc_t, size_t,
+                          seer_conv_algo_perf_t *, int, int *) = {
+        seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
+    st = fn[dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &n);
+    int picked = st == SEER_STATUS_SUCCESS;
+    if (!picked && st != SEER_STATUS_NO_ALGORITHM && st != SEER_STATUS_NOT_CALIBRATED &&
+        st != SEER_STATUS_UNSUPPORTED) { rc = cli_lib_error(h, st); goto out; }
+    char why[1024] = "";
+    if (!picked) seer_get_last_error_copy(h, why, sizeof why);
+    seer_model_info_t mi;
+    seer_model_get_info(m, &mi);
+    if (format == 1) {
+        printf("{\"gpu\": ");
+        cli_json_str(stdout, mi.gpu_id);
+        printf(", \"direction\": \"%s\", \"workspace_limit\": ", dirs[dir]);
+        if (limit == SIZE_MAX) printf("null");
+        else printf("%zu", limit);
+        printf(", \"status\": ");
+        cli_json_str(stdout, seer_status_string(st));
+        printf(",\n  \"perf\": [");
+        for (int i = 0; i < n; i++) {
+            printf("%s\n    {\"algo\": ", i ? "," : "");
+            cli_json_str(stdout, seer_algo_name((seer_direction_t)dir, perf[i].algo));
+            printf(", \"algo_id\": %d, \"status\": \"%s\", \"time_ms\": ", perf[i].algo, perf_status(perf[i].status));
+            cli_json_num(stdout, perf[i].time >= 0 ? perf[i].time : NAN);
+            printf(", \"workspace_bytes\": %zu, \"deterministic\": %s, \"math_type\": \"%s\"}",
+                   perf[i].memory, perf[i].determinism ? "true" : "false", math_name(perf[i].math_type));
+        }
+        printf("]}\n");
+    } else {
+        printf("model     %s\n", mi.gpu_id);
+        printf("direction %s, workspace limit ", dirs[dir]);
+        if (limit == SIZE_MAX) printf("none\n\n");
+        else printf("%.6g MiB\n\n", limit / 1048576.0);
+        printf("%-4s %-24s %-15s %12s %14s %-6s %s\n", "rank", "algo", "status", "ms", "workspace MiB",
+               "determ", "math");
+        for (int i = 0; i < n; i++) {
+            char t[32] = "-", wsb[32] = "-";
+            if (perf[i].time >= 0) snprintf(t, sizeof t, "%.4f", perf[i].time);
+            if (perf[i].status != SEER_STATUS_UNSUPPORTED) snprintf(wsb, sizeof wsb, "%.3f", perf[i].memory / 1048576.0);
+            printf("%-4d %-24s %-15s %12s %14s %-6s %s\n", i + 1,
+                   seer_algo_name((seer_direction_t)dir, perf[i].algo), perf_status(perf[i].status), t, wsb,
+                   perf[i].determinism ? "yes" : "no", math_name(perf[i].math_type));
+        }
+        if (picked) printf("\npick      %s\n", seer_algo_name((seer_direction_t)dir, perf[0].algo));
+    }
+    if (!picked) {
+        fprintf(stderr, "seer pick: %s: %s\n", seer_status_string(st), why);
+        rc = CLI_FAIL;
+    }
+out:
+    seer_conv_desc_destroy(d);
+    seer_model_free(m);
+    seer_destroy(h);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* seer eval-net                                                       */
+/* ------------------------------------------------------------------ */
+
+static void usage_eval_net(FILE *f)
+{
+    fprintf(f,
+            "usage: seer eval-net (--model FILE | [--models DIR]) --data CSV [--algo A]\n"
+            "                     [--format table|json]\n"
+            "\n"
+            "Compare predicted network times with measured ones.  CSV columns:\n"
+            "network,gpu,dtype,batch,mode,measured_ms, and optionally res (input\n"
+            "resolution), layout.  network: a built-in name or a description file;\n"
+            "mode: infer or train; measured_ms: one forward pass or training iteration.\n"
+            "With --model only rows of the model's GPU are scored; otherwise each row\n"
+            "uses DIR/<gpu>.seer.  Prints each row's error, then MAPE per network.\n");
+}
+
+typedef struct {
+    char network[256], gpu[32];
+    seer_dtype_t dtype;
+    seer_layout_t layout;
+    int batch, mode, res;
+    double meas, pred;
+    long line;
+} netrow_t;
+
+int seer_cli_eval_net(int argc, char **argv)
+{
+    static const char *const formats[] = {"table", "json", NULL};
+    cli_args_t a;
+    const char *model_opt = NULL, *models_opt = NULL, *data = NULL;
+    int format = 0, policy = SEER_ALGO_AUTO;
+    cli_args_init(&a, "eval-net", argc, argv);
+    while (cli_next(&a)) {
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_eval_net(stdout); return CLI_OK; }
+        else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--models")) { if (!(models_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--data")) { if (!(data = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--format")) { if ((format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--algo")) {
+            const char *v = cli_value(&a);
+            if (!v || !parse_policy("eval-net", v, &policy)) return CLI_USAGE;
+        } else return cli_unknown(&a);
+    }
+    if (!data) return cli_usage_error("eval-net", "option --data is required");
+    seer_handle_t h = NULL;
+    seer_csv_t *c = NULL;
+    netrow_t *rows = NULL;
+    size_t n = 0, cap = 0;
+    int rc = CLI_OK;
+    struct { char gpu[32]; seer_model_t m; } models[32];
+    int nmodels = 0;
+    seer_status_t st = seer_create(&h);
+    if (st) return cli_lib_error(NULL, st);
+    seer_model_t fixed = NULL;
+    seer_model_info_t fixed_info;
+    if (model_opt) {
+        if ((rc = load_model(h, "eval-net", model_opt, NULL, NULL, &fixed))) goto out;
+        seer_model_get_info(fixed, &fixed_info);
+    }
+    if ((st = seer_csv_open_file(h, data, &c))) { rc = cli_lib_error(h, st); goto out; }
+    static const char *const req[] = {"network", "gpu", "dtype", "batch", "mode", "measured_ms"};
+    int col[6];
+    for (int i = 0; i < 6; i++)
+        if ((col[i] = seer_csv_col(c, req[i])) < 0) {
+            rc = cli_fail("eval-net", "%s: missing column '%s' (need network,gpu,dtype,batch,mode,measured_ms)",
+                          data, req[i]);
+            goto out;
+        }
+    int col_res = seer_csv_col(c, "res"), col_layout = seer_csv_col(c, "layout");
+    long skipped = 0;
+    for (;;) {
+        int eof = 0;
+        if ((st = seer_csv_next(h, c, &eof))) { rc = cli_lib_error(h, st); goto out; }
+        if (eof) break;
+        if (n == cap) {
+            netrow_t *nr = realloc(rows, (cap = cap ? 2 * cap : 64) * sizeof *nr);
+            if (!nr) { rc = cli_fail("eval-net", "out of memory"); goto out; }
+            rows = nr;
+        }
+        netrow_t *r = &rows[n];
+        memset(r, 0, sizeof *r);
+        r->line = seer_csv_line(c);
+        snprintf(r->network, sizeof r->network, "%s", seer_csv_field(c, col[0]));
+        snprintf(r->gpu, sizeof r->gpu, "%s", seer_csv_field(c, col[1]));
+        const char *mode = seer_csv_field(c, col[4]);
+        if (seer_dtype_from_name(seer_csv_field(c, col[2]), &r->dtype)) {
+            rc = cli_fail("eval-net", "%s:%ld: column 'dtype': unknown dtype '%s'", data, r->line,
+                          seer_csv_field(c, col[2]));
+            goto out;
+        }
+        if (strcmp(mode, "infer") && strcmp(mode, "train")) {
+            rc = cli_fail("eval-net", "%s:%ld: column 'mode': expected infer or train, got '%s'", data,
+                          r->line, mode);
+            goto out;
+        }
+        r->mode = mode[0] == 't';
+        r->layout = SEER_LAYOUT_NCHW;
+        if (col_layout >= 0 && *seer_csv_field(c, col_layout) &&
+            seer_layout_from_name(seer_csv_field(c, col_layout), &r->layout)) {
+            rc = cli_fail("eval-net", "%s:%ld: column 'layout': unknown layout", data, r->line);
+            goto out;
+        }
+        if ((st = seer_csv_int(h, c, col[3], "batch", 1, 1 << 24, &r->batch)) ||
+            (st = seer_csv_dbl(h, c, col[5], "measured_ms", &r->meas)) ||
+            (col_res >= 0 && *seer_csv_field(c, col_res) &&
+             (st = seer_csv_int(h, c, col_res, "res", 1, 1 << 24, &r->res)))) {
+            rc = cli_lib_error(h, st);
+            goto out;
+        }
+        if (!(r->meas > 0)) {
+            rc = cli_fail("eval-net", "%s:%ld: column 'measured_ms' must be > 0", data, r->line);
+            goto out;
+        }
+        if (fixed && !cli_same_gpu(r->gpu, fixed_info.gpu_id)) { skipped++; continue; }
+        n++;
+    }
+    /* Predict everything before printing. */
+    for (size_t i = 0; i < n; i++) {
+        netrow_t *r = &rows[i];
+        seer_model_t m = fixed;
+        if (!m) {
+            for (int j = 0; j < nmodels && !m; j++)
+                if (cli_same_gpu(models[j].gpu, r->gpu)) m = models[j].m;
+            if (!m) {
+                if (nmodels == 32) { rc = cli_fail("eval-net", "more than 32 GPUs"); goto out; }
+                if ((rc = load_model(h, "eval-net", NULL, r->gpu, models_opt, &m))) {
+                    fprintf(stderr, "seer eval-net: (row at %s:%ld)\n", data, r->line);
+                    goto out;
+                }
+                snprintf(models[nmodels].gpu, sizeof models[nmodels].gpu, "%s", r->gpu);
+                models[nmodels++].m = m;
+            }
+        }
+        seer_network_t net = NULL;
+        if ((rc = open_net(h, "eval-net", r->network, r->res, &net))) {
+            fprintf(stderr, "seer eval-net: (row at %s:%ld)\n", data, r->line);
+            goto out;
+        }
+        int cnt;
+        st = seer_predict_network(h, m, net, r->batch, r->dtype, r->layout, (seer_mode_t)r->mode, policy,
+                                  NULL, 0, &cnt, &r->pred);
+        seer_network_destroy(net);
+        if (st) {
+            fprintf(stderr, "seer eval-net: %s:%ld: %s: %s\n", data, r->line, seer_status_string(st),
+                    seer_get_last_error(h));
+            rc = CLI_FAIL;
+            goto out;
+        }
+    }
+    if (!n) {
+        rc = cli_fail("eval-net", "%s: no rows to score%s", data, skipped ? " (none of the model's GPU)" : "");
+        goto out;
+    }
+    /* Per network (and mode): MAPE. */
+    double s_all = 0, s2_all = 0;
+    if (format == 1) printf("{\"rows\": [");
+    else printf("%-16s %-16s %-6s %5s %-5s %12s %12s %8s\n", "network", "gpu", "dtype", "batch", "mode",
+                "measured_ms", "pred_ms", "error");
+    for (size_t i = 0; i < n; i++) {
+        netrow_t *r = &rows[i];
+        double e = (r->pred - r->meas) / r->meas;
+        s_all += fabs(e);
+        s2_all += e * e;
+        if (format == 1) {
+            printf("%s\n  {\"line\": %ld, \"network\": ", i ? "," : "", r->line);
+            cli_json_str(stdout, r->network);
+            printf(", \"gpu\": ");
+            cli_json_str(stdout, r->gpu);
+            printf(", \"dtype\": \"%s\", \"batch\": %d, \"mode\": \"%s\", \"measured_ms\": ",
+                   seer_dtype_name(r->dtype), r->batch, r->mode ? "train" : "infer");
+            cli_json_num(stdout, r->meas);
+            printf(", \"pred_ms\": ");
+            cli_json_num(stdout, r->pred);
+            printf(", \"error\": ");
+            cli_json_num(stdout, e);
+            printf("}");
+        } else {
+            printf("%-16.16s %-16.16s %-6s %5d %-5s %12.3f %12.3f %+7.1f%%\n", r->network, r->gpu,
+                   seer_dtype_name(r->dtype), r->batch, r->mode ? "train" : "infer", r->meas, r->pred, 100 * e);
+        }
+    }
+    if (format == 1) printf("],\n \"networks\": [");
+    else printf("\n%-16s %5s %8s %8s\n", "network", "rows", "MAPE", "RMSPE");
+    int first = 1;
+    for (size_t i = 0; i < n; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) seen = !strcmp(rows[j].network, rows[i].network);
+        if (seen) continue;
+        double s = 0, s2 = 0;
+        int k = 0;
+        for (size_t j = i; j < n; j++)
+            if (!strcmp(rows[j].network, rows[i].network)) {
+                double e = (rows[j].pred - rows[j].meas) / rows[j].meas;
+                s += fabs(e);
+                s2 += e * e;
+                k++;
+            }
+        if (format == 1) {
+            printf("%s\n  {\"network\": ", first ? "" : ",");
+            cli_json_str(stdout, rows[i].network);
+            printf(", \"rows\": %d, \"mape\": %.6g, \"rmspe\": %.6g}", k, s / k, sqrt(s2 / k));
+        } else {
+            printf("%-16.16s %5d %7.1f%% %7.1f%%\n", rows[i].network, k, 100 * s / k, 100 * sqrt(s2 / k));
+        }
+        first = 0;
+    }
+    if (format == 1) printf("],\n \"all\": {\"rows\": %zu, \"mape\": %.6g, \"rmspe\": %.6g}}\n", n, s_all / n, sqrt(s2_all / n));
+    else printf("%-16s %5zu %7.1f%% %7.1f%%\n", "all", n, 100 * s_all / n, 100 * sqrt(s2_all / n));
+    if (skipped)
+        fprintf(stderr, "seer eval-net: %ld rows of other GPUs than %s skipped\n", skipped, fixed_info.gpu_id);
+    rc = CLI_OK;
+out:
+    seer_csv_close(c);
+    free(rows);
+    for (int j = 0; j < nmodels; j++) seer_model_free(models[j].m);
+    seer_model_free(fixed);
+    seer_destroy(h);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* seer eval-picker                                                    */
+/* ------------------------------------------------------------------ */
+
+static void usage_eval_picker(FILE *f)
+{
+    fprintf(f,
+            "usage: seer eval-picker (--model FILE | --gpu GPU [--models DIR])\n"
+            "                        --data LAYERS.csv --picks PICKS.csv\n"
+            "                        [--workspace-mb MB] [--format table|json]\n"
+            "\n"
+            "Score libseer's picker against cuDNN's on a seer-bench sweep\n"
+            "(docs/picker.md): LAYERS.csv holds measured times of every algorithm\n"
+            "per shape (conv timing CSV v1; rows with a non-empty status or no time\n"
+            "are skipped), PICKS.csv cuDNN's rankings per shape as seer-bench writes\n"
+            "them (the conv shape columns plus source = v7|find, rank, algo, status;\n"
+            "rows with a status are skipped).  For every shape of the\n"
+            "model's GPU with at least two measured algorithms: a pick is wrong when\n"
+            "its measured time exceeds 1.10 x the fastest measured; regret = sum of\n"
+            "picked times / sum of fastest.  Each picker's pick is its best-ranked\n"
+            "algorithm that was measured.\n");
+}
+
+typedef struct {
+    seer_conv_row_t r;
+    int method;                 /* picks: 0 v7, 1 find */
+    int rank;
+} prow_t;
+
+static int shape_cmp(const seer_conv_row_t *a, const seer_conv_row_t *b)
+{
+    int x[] = {a->dir, a->dtype, a->layout, a->n, a->c, a->h, a->w, a->k, a->r, a->s, a->pad_h,
+               a->pad_w, a->stride_h, a->stride_w, a->dil_h, a->dil_w, a->groups};
+    int y[] = {b->dir, b->dtype, b->layout, b->n, b->c, b->h, b->w, b->k, b->r, b->s, b->pad_h,
+               b->pad_w, b->stride_h, b->stride_w, b->dil_h, b->dil_w, b->groups};
+    for (size_t i = 0; i < sizeof x / sizeof *x; i++)
+        if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+static int prow_cmp(const void *x, const void *y)
+{
+    const prow_t *a = x, *b = y;
+    int c = shape_cmp(&a->r, &b->r);
+    if (c) return c;
+    if (a->method != b->method) return a->method - b->method;
+    if (a->rank != b->rank) return a->rank - b->rank;
+    return a->r.line < b->r.line ? -1 : a->r.line > b->r.line;
+}
+
+/* Read a conv-shaped CSV plus the per-line extra columns. picks: method
+ * and rank required; else status (optional) filters rows. */
+static int read_rows(seer_handle_t h, const char *path, int picks, const char *gpu, prow_t **out, size_t *nout)
+{
+    seer_conv_row_t *cr = NULL;
+    size_t n = 0;
+    seer_csv_t *c = NULL;
+    prow_t *p = NULL;
+    seer_status_t st;
+    if ((st = seer_conv_csv_read(h, path, &cr, &n))) return cli_lib_error(h, st);
+    if ((st = seer_csv_open_file(h, path, &c))) { free(cr); return cli_lib_error(h, st); }
+    /* seer-bench names the method column `source` (docs/seer-bench.md) */
+    int cm = seer_csv_col(c, "method"), ck = seer_csv_col(c, "rank"), cs = seer_csv_col(c, "status");
+    if (cm < 0) cm = seer_csv_col(c, "source");
+    if (picks && (cm < 0 || ck < 0)) {
+        seer_csv_close(c);
+        free(cr);
+        return cli_fail("eval-picker", "%s: missing column '%s' (picks need source (v7|find) and rank)",
+                        path, cm < 0 ? "source" : "rank");
+    }
+    p = malloc((n ? n : 1) * sizeof *p);
+    if (!p) { seer_csv_close(c); free(cr); return cli_fail("eval-picker", "out of memory"); }
+    size_t j = 0, k = 0;
+    for (;;) {
+        int eof = 0;
+        if ((st = seer_csv_next(h, c, &eof))) { free(p); free(cr); seer_csv_close(c); return cli_lib_error(h, st); }
+        if (eof) break;
+        long line = seer_csv_line(c);
+        while (j < n && cr[j].line < line) j++;
+        if (j >= n || cr[j].line != line) continue;
+        const seer_conv_row_t *r = &cr[j];
+        if (!cli_same_gpu(r->gpu, gpu)) continue;
+        prow_t *o = &p[k];
+        o->r = *r;
+        o->method = 0;
+        o->rank = 0;
+        if (picks) {
+            const char *mth = seer_csv_field(c, cm);
+            if (!strcasecmp(mth, "v7") || !strcasecmp(mth, "heuristic")) o->method = 0;
+            else if (!strcasecmp(mth, "find")) o->method = 1;
+            else continue; /* other methods are not scored */
+            /* a failed Find (empty rank) or an entry cuDNN marks unusable */
+            if (!*seer_csv_field(c, ck) || (cs >= 0 && *seer_csv_field(c, cs))) continue;
+            int rank;
+            if ((st = seer_csv_int(h, c, ck, "rank", 0, 1000, &rank))) {
+                free(p); free(cr); seer_csv_close(c);
+                return cli_lib_error(h, st);
+            }
+            o->rank = rank;
+            if (r->algo < 0) continue;
+        } else {
+            if (cs >= 0 && *seer_csv_field(c, cs)) continue;
+            if (!(r->time_ms > 0) || r->algo < 0) continue;
+        }
+        k++;
+    }
+    seer_csv_close(c);
+    free(cr);
+    qsort(p, k, sizeof *p, prow_cmp);
+    *out = p;
+    *nout = k;
+    return CLI_OK;
+}
+
+typedef struct {
+    long shapes, wrong;
+    double picked, fastest;
+} score_t;
+
+static void score(score_t *s, double picked, double fastest)
+{
+    s->shapes++;
+    s->wrong += picked > 1.10 * fastest;
+    s->picked += picked;
+    s->fastest += fastest;
+}
+
+int seer_cli_eval_picker(int argc, char **argv)
+{
+    static const char *const formats[] = {"table", "json", NULL};
+    cli_args_t a;
+    const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL, *data = NULL, *picks = NULL, *ws_s = NULL;
+    int format = 0;
+    cli_args_init(&a, "eval-picker", argc, argv);
+    while (cli_next(&a)) {
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_eval_picker(stdout); return CLI_OK; }
+        else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--gpu")) { if (!(gpu_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--models")) { if (!(models_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--data")) { if (!(data = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--picks")) { if (!(picks = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--workspace-mb")) { if (!(ws_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--format")) { if ((format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
+        else return cli_unknown(&a);
+    }
+    if (!data) return cli_usage_error("eval-picker", "option --data is required (layers.csv)");
+    if (!picks) return cli_usage_error("eval-picker", "option --picks is required (picks.csv)");
+    size_t limit = SIZE_MAX;
+    if (ws_s) {
+        char *end;
+        double mb = strtod(ws_s, &end);
+        if (!*ws_s || *end || !(mb >= 0) || mb > 1e12)
+            return cli_usage_error("eval-picker", "option --workspace-mb: expected a size in MiB >= 0, got '%s'", ws_s);
+        limit = (size_t)(mb * 1048576.0);
+    }
+    seer_handle_t h = NULL;
+    seer_model_t m = NULL;
+    prow_t *L = NULL, *P = NULL;
+    size_t nl = 0, np = 0;
+    seer_conv_desc_t d = NULL;
+    int rc;
+    seer_status_t st = seer_create(&h);
+    if (st) return cli_lib_error(NULL, st);
+    if ((rc = load_model(h, "eval-picker", model_opt, gpu_opt, models_opt, &m))) goto out;
+    seer_model_info_t mi;
+    seer_model_get_info(m, &mi);
+    if ((rc = read_rows(h, data, 0, mi.gpu_id, &L, &nl)) || (rc = read_rows(h, picks, 1, mi.gpu_id, &P, &np)))
+        goto out;
+    if ((st = seer_conv_desc_create(&d))) { rc = cli_lib_error(h, st); goto out; }
+
+    score_t sc[2][4]; /* [libseer, v7][dir 0..2, all] */
+    memset(sc, 0, sizeof sc);
+    long shapes = 0, no_v7 = 0, no_seer = 0;
+    size_t pj = 0;
+    for (size_t i = 0; i < nl;) {
+        size_t e = i;
+        while (e < nl && !shape_cmp(&L[e].r, &L[i].r)) e++;
+        double meas[SEER_FWD_ALGO_COUNT];
+        int nmeas = 0;
+        for (int k = 0; k < SEER_FWD_ALGO_COUNT; k++) meas[k] = -1;
+        for (size_t j = i; j < e; j++) {
+            int al = L[j].r.algo;
+            if (al >= 0 && al < SEER_FWD_ALGO_COUNT && (meas[al] < 0 || L[j].r.time_ms < meas[al])) {
+                nmeas += meas[al] < 0;
+                meas[al] = L[j].r.time_ms;
+            }
+        }
+        const seer_conv_row_t *r = &L[i].r;
+        i = e;
+        if (nmeas < 2) continue;
+        shapes++;
+        double fastest = INFINITY;
+        for (int k = 0; k < SEER_FWD_ALGO_COUNT; k++) if (meas[k] > 0 && meas[k] < fastest) fastest = meas[k];
+        /* cuDNN v7: best-ranked measured */
+        while (pj < np && shape_cmp(&P[pj].r, r) < 0) pj++;
+        double v7 = -1;
+        for (size_t q = pj; q < np && !shape_cmp(&P[q].r, r); q++)
+            if (P[q].method == 0 && P[q].r.algo < SEER_FWD_ALGO_COUNT && meas[P[q].r.algo] > 0) {
+                v7 = meas[P[q].r.algo];
+                break;
+            }
+        /* libseer */
+        if ((st = cli_desc_from_row(h, r, d))) { rc = cli_lib_error(h, st); goto out; }
+        seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
+        int np2 = 0;
+        seer_status_t (*fn[])(seer_handle_t, const seer_model_t, const seer_conv_desc_t, size_t,
+                              seer_conv_algo_perf_t *, int, int *) = {
+            seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
+        st = fn[r->dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &np2);
+        double mine = -1;
+        if (st == SEER_STATUS_SUCCESS)
+            for (int q = 0; q < np2 && perf[q].status == SEER_STATUS_SUCCESS; q++)
+                if (meas[perf[q].algo] > 0) { mine = meas[perf[q].algo]; break; }
+        no_v7 += v7 < 0;
+        no_seer += mine < 0;
+        if (v7 < 0 || mine < 0) continue;
+        score(&sc[0][r->dir], mine, fastest);
+        score(&sc[0][3], mine, fastest);
+        score(&sc[1][r->dir], v7, fastest);
+        score(&sc[1][3], v7, fastest);
+    }
+    if (!sc[0][3].shapes) {
+        rc = cli_fail("eval-picker", "no shape could be scored: %ld shapes with >= 2 measured "
+                      "algorithms, %ld without a measured v7 pick, %ld without a measured libseer pick",
+                      shapes, no_v7, no_seer);
+        goto out;
+    }
+    static const char *const who[] = {"libseer", "cudnn_v7"};
+    static const char *const grp[] = {"fwd", "bwd_data", "bwd_filter", "all"};
+    if (format == 1) {
+        printf("{\"gpu\": ");
+        cli_json_str(stdout, mi.gpu_id);
+        printf(", \"shapes\": %ld, \"without_v7_pick\": %ld, \"without_libseer_pick\": %ld, \"scores\": [",
+               shapes, no_v7, no_seer);
+        int first = 1;
+        for (int g = 0; g < 4; g++)
+            for (int w = 0; w < 2; w++) {
+                const score_t *s = &sc[w][g];
+                if (!s->shapes) continue;
+                printf("%s\n  {\"picker\": \"%s\", \"direction\": \"%s\", \"shapes\": %ld, \"wrong\": %ld, "
+                       "\"wrong_rate\": %.6g, \"regret\": %.6g}", first ? "" : ",", who[w], grp[g], s->shapes,
+                       s->wrong, (double)s->wrong / s->shapes, s->picked / s->fastest);
+                first = 0;
+            }
+        printf("]}\n");
+    } else {
+        printf("model     %s\n", mi.gpu_id);
+        printf("shapes    %ld with >= 2 measured algorithms; %ld scored (%ld without a measured v7 "
+               "pick, %ld without a measured libseer pick)\n\n", shapes, sc[0][3].shapes, no_v7, no_seer);
+        printf("%-11s %-9s %7s %7s %8s %8s\n", "direction", "picker", "shapes", "wrong", "rate", "regret");
+        for (int g = 0; g < 4; g++)
+            for (int w = 0; w < 2; w++) {
+                const score_t *s = &sc[w][g];
+                if (!s->shapes) continue;
+                printf("%-11s %-9s %7ld %7ld %7.2f%% %8.4f\n", grp[g], who[w], s->shapes, s->wrong,
+                       100.0 * s->wrong / s->shapes, s->picked / s->fastest);
+            }
+    }
+    rc = CLI_OK;
+out:
+    seer_conv_desc_destroy(d);
+    free(L);
+    free(P);
+    seer_model_free(m);
+    seer_destroy(h);
+    return rc;
+}
