@@ -106,9 +106,8 @@ static int parse_policy(const char *cmd, const char *s, int *policy)
 static int load_model(seer_handle_t h, const char *cmd, const char *model_opt, const char *gpu_opt,
                       const char *models_opt, seer_model_t *m)
 {
-    const char *path = cli_model_path(cmd, model_opt, gpu_opt, models_opt);
-    if (!path) return CLI_USAGE;
-    seer_status_t st = seer_model_load(h, path, m);
+    if (!cli_model_path(cmd, model_opt, gpu_opt, models_opt)) return CLI_USAGE;
+    seer_status_t st = cli_load_model(h, model_opt, gpu_opt, models_opt, m);
     if (st) return cli_lib_error(h, st);
     if (gpu_opt && model_opt) {
         seer_model_info_t info;
@@ -395,6 +394,8 @@ int seer_cli_net(int argc, char **argv)
         cli_json_str(stdout, ni.name);
         printf(", \"gpu\": ");
         cli_json_str(stdout, mi.gpu_id);
+        printf(", \"served\": \"%s\", \"source_gpus\": ", mi.transferred ? "transferred" : "calibrated");
+        cli_json_str(stdout, mi.source_gpus);
         printf(", \"batch\": %d, \"dtype\": \"%s\", \"layout\": \"%s\", \"mode\": \"%s\", \"algo\": \"%s\", "
                "\"params\": %lld, \"total_ms\": ", batch, seer_dtype_name(dtype), seer_layout_name(layout),
                modes[mode], policy_s, ni.params);
@@ -436,7 +437,7 @@ int seer_cli_net(int argc, char **argv)
         if (!rows_view) shown = top && top < nper ? top : nper;
         printf("network   %s: %d layers (%d conv, %d fc), %.2f M parameters, %.3g GFLOP/sample forward\n",
                ni.name, ni.n_layers, ni.n_conv, ni.n_fc, ni.params / 1e6, ni.fwd_flops / 1e9);
-        printf("model     %s\n", mi.gpu_id);
+        printf("model     %s (%s%s)\n", mi.gpu_id, mi.transferred ? "transferred from " : "calibrated", mi.transferred ? mi.source_gpus : "");
         printf("predict   %s, batch %d, %s, %s, algo %s\n\n", modes[mode], batch, seer_dtype_name(dtype),
                seer_layout_name(layout), policy_s);
         if (!rows_view) {
@@ -632,6 +633,8 @@ int seer_cli_pick(int argc, char **argv)
     if (format == 1) {
         printf("{\"gpu\": ");
         cli_json_str(stdout, mi.gpu_id);
+        printf(", \"served\": \"%s\", \"source_gpus\": ", mi.transferred ? "transferred" : "calibrated");
+        cli_json_str(stdout, mi.source_gpus);
         printf(", \"direction\": \"%s\", \"workspace_limit\": ", dirs[dir]);
         if (limit == SIZE_MAX) printf("null");
         else printf("%zu", limit);
@@ -648,7 +651,7 @@ int seer_cli_pick(int argc, char **argv)
         }
         printf("]}\n");
     } else {
-        printf("model     %s\n", mi.gpu_id);
+        printf("model     %s (%s%s)\n", mi.gpu_id, mi.transferred ? "transferred from " : "calibrated", mi.transferred ? mi.source_gpus : "");
         printf("direction %s, workspace limit ", dirs[dir]);
         if (limit == SIZE_MAX) printf("none\n\n");
         else printf("%.6g MiB\n\n", limit / 1048576.0);
@@ -1143,7 +1146,7 @@ int seer_cli_eval_picker(int argc, char **argv)
             }
         printf("]}\n");
     } else {
-        printf("model     %s\n", mi.gpu_id);
+        printf("model     %s (%s%s)\n", mi.gpu_id, mi.transferred ? "transferred from " : "calibrated", mi.transferred ? mi.source_gpus : "");
         printf("shapes    %ld with >= 2 measured algorithms; %ld scored (%ld without a measured v7 "
                "pick, %ld without a measured libseer pick)\n\n", shapes, sc[0][3].shapes, no_v7, no_seer);
         printf("%-11s %-9s %7s %7s %8s %8s\n", "direction", "picker", "shapes", "wrong", "rate", "regret");

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "net.h"
 
 static const char *const formats_table_csv_json[] = {"table", "csv", "json", NULL};
 static const char *const formats_table_json[] = {"table", "json", NULL};
@@ -30,10 +31,14 @@ static void usage_main(FILE *f)
             "\n"
             "commands:\n"
             "  gpus      list the GPU table and which GPUs have a model\n"
-            "  train     fit a model to conv timing CSV files\n"
+            "  train     fit a model to conv/GEMM timing CSVs or kernel traces\n"
             "  info      show what a model file holds\n"
             "  predict   predict one convolution, or every row of a CSV\n"
             "  eval      score a model against measured timings\n"
+            "  net       predict a CNN's inference or training iteration, per layer\n"
+            "  pick      rank the algorithms of a conv like cudnnGet...Algorithm_v7\n"
+            "  eval-net  compare network predictions with measured iterations\n"
+            "  eval-picker  score the picker against a seer-bench sweep\n"
             "\n"
             "`seer COMMAND --help` describes each command.  Exit status: 0 ok,\n"
             "1 library or data error, 2 usage error.\n",
@@ -434,7 +439,10 @@ static int predict_one(seer_handle_t h, seer_model_t m, const char *model_path, 
         printf("{\"gpu\": ");
         cli_json_str(stdout, info.gpu_id);
         printf(", \"model\": ");
-        cli_json_str(stdout, model_path);
+        if (info.transferred) printf("null");
+        else cli_json_str(stdout, model_path);
+        printf(", \"served\": \"%s\", \"source_gpus\": ", info.transferred ? "transferred" : "calibrated");
+        cli_json_str(stdout, info.source_gpus);
         printf(", \"direction\": \"%s\", \"p\": %d, \"q\": %d, \"flops\": ", seer_direction_name(dir),
                p, q);
         cli_json_num(stdout, flops);
@@ -464,7 +472,10 @@ static int predict_one(seer_handle_t h, seer_model_t m, const char *model_path, 
         printf("]}\n");
         goto done;
     }
-    printf("model     %s (%s)\n", model_path, info.gpu_id);
+    if (info.transferred)
+        printf("model     transferred to %s from %s (no calibrated model)\n", info.gpu_id, info.source_gpus);
+    else
+        printf("model     %s (%s)\n", model_path, info.gpu_id);
     printf("output    p=%d q=%d\n", p, q);
     printf("work      %.4g GFLOP, %.4g MB minimum DRAM traffic\n", flops / 1e9, bytes / 1e6);
     printf("roofline  %.4g ms\n\n", roof);
@@ -793,9 +804,6 @@ out:
 
 int main(int argc, char **argv)
 {
-    /* net, pick, eval-net, eval-picker: tools/net.c (declared in tools/net.h) */
-    int seer_cli_net(int, char **), seer_cli_pick(int, char **), seer_cli_eval_net(int, char **),
-        seer_cli_eval_picker(int, char **);
     static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
         {"gpus", cmd_gpus}, {"train", cmd_train}, {"info", cmd_info},
         {"predict", cmd_predict}, {"eval", cli_eval},
