@@ -33,6 +33,7 @@
 #include <string.h>
 #include "common.h"
 #include "conv.h"
+#include "fit.h"
 #include "gemm.h"
 #include "gpu.h"
 
@@ -69,52 +70,6 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
     return t > 1e-4 ? t : 1e-4;
 }
 
-/* ---- relative least squares with non-negative coefficients ---------- */
-
-static int solve(int n, double A[NT][NT + 1], double *b)
-{
-    for (int c = 0; c < n; c++) {
-        int p = c;
-        for (int i = c + 1; i < n; i++) if (fabs(A[i][c]) > fabs(A[p][c])) p = i;
-        if (fabs(A[p][c]) < 1e-300) return 0;
-        for (int j = 0; j <= n; j++) { double t = A[c][j]; A[c][j] = A[p][j]; A[p][j] = t; }
-        for (int i = 0; i < n; i++) {
-            if (i == c) continue;
-            double f = A[i][c] / A[c][c];
-            for (int j = c; j <= n; j++) A[i][j] -= f * A[c][j];
-        }
-    }
-    for (int i = 0; i < n; i++) b[i] = A[i][n] / A[i][i];
-    return 1;
-}
-
-/* Minimize sum((x.c / y - 1)^2) over c >= 0 given the normal equations
- * G = sum(a a'), g = sum(a), a = x / y: drop the most negative
- * coefficient until none is left (a small active-set method). */
-static void nnls(double G[NT][NT], const double g[NT], double coef[NT])
-{
-    int active[NT], na = 0;
-    for (int i = 0; i < NT; i++) if (G[i][i] > 0) active[na++] = i;
-    memset(coef, 0, sizeof(double) * NT);
-    while (na > 0) {
-        double A[NT][NT + 1], b[NT];
-        for (int i = 0; i < na; i++) {
-            for (int j = 0; j < na; j++)
-                A[i][j] = G[active[i]][active[j]] + (i == j ? 1e-9 * G[active[i]][active[i]] : 0);
-            A[i][na] = g[active[i]];
-        }
-        if (!solve(na, A, b)) { na--; continue; }
-        int worst = -1;
-        for (int i = 0; i < na; i++) if (b[i] < 0 && (worst < 0 || b[i] < b[worst])) worst = i;
-        if (worst < 0) {
-            for (int i = 0; i < na; i++) coef[active[i]] = b[i];
-            return;
-        }
-        for (int i = worst; i < na - 1; i++) active[i] = active[i + 1];
-        na--;
-    }
-}
-
 typedef struct {
     double batch, m, n, k, y;
     seer_dtype_t dt;
@@ -125,16 +80,14 @@ typedef struct {
 static double fit_one(const seer_gpu_info_t *g, const grow_t *r, size_t n, int tm, int tn, int bps,
                       double coef[NT])
 {
-    double G[NT][NT] = {{0}}, gv[NT] = {0}, x[NT];
+    double x[NT];
+    seer_relfit_t fit;
+    seer_relfit_init(&fit, NT);
     for (size_t i = 0; i < n; i++) {
         terms(g, tm, tn, bps, r[i].batch, r[i].m, r[i].n, r[i].k, r[i].dt, r[i].bias, x, NULL, NULL);
-        for (int a = 0; a < NT; a++) {
-            double xa = x[a] / r[i].y;
-            gv[a] += xa;
-            for (int b = 0; b < NT; b++) G[a][b] += xa * x[b] / r[i].y;
-        }
+        seer_relfit_add(&fit, x, r[i].y);
     }
-    nnls(G, gv, coef);
+    seer_relfit_solve(&fit, ~0u, coef);
     double e = 0;
     for (size_t i = 0; i < n; i++) {
         terms(g, tm, tn, bps, r[i].batch, r[i].m, r[i].n, r[i].k, r[i].dt, r[i].bias, x, NULL, NULL);

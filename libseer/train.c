@@ -8,6 +8,7 @@
 #include <string.h>
 #include "common.h"
 #include "csv.h"
+#include "fit.h"
 #include "gemm.h"
 #include "gpu.h"
 #include "model.h"
@@ -31,65 +32,16 @@ typedef struct {
 
 static void quiet(const char *s) { (void)s; }
 
-/* ---- relative least squares with non-negative coefficients ---------- */
+/* ---- fitting -------------------------------------------------------- */
 
-/* Solve the n x n system G b = g (Gaussian elimination with pivoting). */
-static int solve(int n, double G[][SEER_NTERMS], double *g, double *b)
-{
-    double A[SEER_NTERMS][SEER_NTERMS + 1];
-    for (int i = 0; i < n; i++) {
-        for (int j = 0; j < n; j++) A[i][j] = G[i][j];
-        A[i][n] = g[i];
-    }
-    for (int c = 0; c < n; c++) {
-        int p = c;
-        for (int i = c + 1; i < n; i++) if (fabs(A[i][c]) > fabs(A[p][c])) p = i;
-        if (fabs(A[p][c]) < 1e-300) return 0;
-        for (int j = 0; j <= n; j++) { double t = A[c][j]; A[c][j] = A[p][j]; A[p][j] = t; }
-        for (int i = 0; i < n; i++) {
-            if (i == c) continue;
-            double f = A[i][c] / A[c][c];
-            for (int j = c; j <= n; j++) A[i][j] -= f * A[c][j];
-        }
-    }
-    for (int i = 0; i < n; i++) b[i] = A[i][n] / A[i][i];
-    return 1;
-}
-
-/* Fit coef minimizing sum(((x.coef - y)/y)^2) over the rows with
- * coef >= 0 (SEER fits on relative error; negative times are not
- * physical).  Returns the mean absolute relative error of the fit. */
+/* Fit coef over the rows (fit.h) and return the root mean squared
+ * relative error of the fit. */
 static double fit_rel_mask(trow_t **rows, int n, double *coef, unsigned mask)
 {
-    double G[SEER_NTERMS][SEER_NTERMS] = {{0}}, g[SEER_NTERMS] = {0};
-    for (int r = 0; r < n; r++) {
-        double a[SEER_NTERMS], y = rows[r]->row.time_ms;
-        for (int i = 0; i < SEER_NTERMS; i++) a[i] = rows[r]->t.x[i] / y;
-        for (int i = 0; i < SEER_NTERMS; i++) {
-            g[i] += a[i];
-            for (int j = 0; j < SEER_NTERMS; j++) G[i][j] += a[i] * a[j];
-        }
-    }
-    int active[SEER_NTERMS], na = 0;
-    for (int i = 0; i < SEER_NTERMS; i++) if (G[i][i] > 0 && (mask >> i & 1)) active[na++] = i;
-    memset(coef, 0, sizeof(double) * SEER_NTERMS);
-    while (na > 0) {
-        double Gs[SEER_NTERMS][SEER_NTERMS], gs[SEER_NTERMS], b[SEER_NTERMS];
-        for (int i = 0; i < na; i++) {
-            gs[i] = g[active[i]];
-            for (int j = 0; j < na; j++)
-                Gs[i][j] = G[active[i]][active[j]] + (i == j ? 1e-9 * G[active[i]][active[i]] : 0);
-        }
-        if (!solve(na, Gs, gs, b)) { na--; continue; }
-        int worst = -1;
-        for (int i = 0; i < na; i++) if (b[i] < 0 && (worst < 0 || b[i] < b[worst])) worst = i;
-        if (worst < 0) {
-            for (int i = 0; i < na; i++) coef[active[i]] = b[i];
-            break;
-        }
-        for (int i = worst; i < na - 1; i++) active[i] = active[i + 1];
-        na--;
-    }
+    seer_relfit_t fit;
+    seer_relfit_init(&fit, SEER_NTERMS);
+    for (int r = 0; r < n; r++) seer_relfit_add(&fit, rows[r]->t.x, rows[r]->row.time_ms);
+    seer_relfit_solve(&fit, mask, coef);
     /* root mean squared relative error of the fit */
     double e = 0;
     for (int r = 0; r < n; r++) {

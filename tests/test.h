@@ -17,6 +17,19 @@ const char *test_data_dir(void);
 /* Path of the built seer CLI (SEER_BIN, default build/seer). */
 const char *test_seer_bin(void);
 
+/* Run the seer CLI (test_seer_bin()) with NULL-terminated arguments,
+ * capturing its exit status (-1 if it did not exit) and output. */
+typedef struct {
+    int rc;
+    char *out, *err;            /* NUL-terminated, malloc'ed */
+} test_run_t;
+void test_run_seer(test_run_t *r, ...);
+void test_run_free(test_run_t *r);
+/* A whole file, malloc'ed and NUL-terminated, or NULL. */
+char *test_slurp(const char *path);
+/* A temp file holding text; path receives its name.  1 on success. */
+int test_write_temp(char path[64], const char *text);
+
 #define TEST(name)                                                        \
     static void test_##name(void);                                        \
     __attribute__((constructor)) static void test_reg_##name(void)        \

@@ -1,103 +1,12 @@
 /* The seer CLI, run as a program: exit codes, messages, output formats.
  * Tests that need a trained model use models/t4.seer when it exists, or
  * train one from the shared data into /tmp, and skip otherwise. */
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "test.h"
 
-typedef struct {
-    int rc;                     /* exit status, -1 if it did not exit */
-    char *out, *err;            /* NUL-terminated, malloc'ed */
-} run_t;
-
-static char *slurp_fd(int fd)
-{
-    size_t len = 0, cap = 4096;
-    char *b = malloc(cap);
-    ssize_t got;
-    if (!b) return NULL;
-    lseek(fd, 0, SEEK_SET);
-    while ((got = read(fd, b + len, cap - len - 1)) > 0) {
-        len += (size_t)got;
-        if (len + 1 == cap) {
-            char *nb = realloc(b, cap *= 2);
-            if (!nb) break;
-            b = nb;
-        }
-    }
-    b[len] = '\0';
-    return b;
-}
-
-static char *slurp(const char *path)
-{
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) return NULL;
-    char *b = slurp_fd(fd);
-    close(fd);
-    return b;
-}
-
-/* Run `seer ARGS...` (NULL-terminated) capturing stdout and stderr. */
-static void run(run_t *r, ...)
-{
-    const char *argv[64];
-    int argc = 0;
-    va_list ap;
-    argv[argc++] = test_seer_bin();
-    va_start(ap, r);
-    for (const char *s; argc < 63 && (s = va_arg(ap, const char *));) argv[argc++] = s;
-    va_end(ap);
-    argv[argc] = NULL;
-
-    char out_path[] = "/tmp/seer-test-outXXXXXX", err_path[] = "/tmp/seer-test-errXXXXXX";
-    int fo = mkstemp(out_path), fe = mkstemp(err_path);
-    r->rc = -1;
-    r->out = r->err = NULL;
-    if (fo >= 0 && fe >= 0) {
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid == 0) {
-            dup2(fo, 1);
-            dup2(fe, 2);
-            execv(argv[0], (char *const *)argv);
-            _exit(127);
-        }
-        int status;
-        if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
-            r->rc = WEXITSTATUS(status);
-        r->out = slurp_fd(fo);
-        r->err = slurp_fd(fe);
-    }
-    if (fo >= 0) { close(fo); unlink(out_path); }
-    if (fe >= 0) { close(fe); unlink(err_path); }
-    if (!r->out) r->out = calloc(1, 1);
-    if (!r->err) r->err = calloc(1, 1);
-}
-
-static void run_free(run_t *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
 static int have_bin(void) { return access(test_seer_bin(), X_OK) == 0; }
-
-/* A temp file holding text; path receives its name. */
-static int write_temp(char path[64], const char *text)
-{
-    snprintf(path, 64, "/tmp/seer-test-XXXXXX");
-    int fd = mkstemp(path);
-    if (fd < 0) return 0;
-    size_t len = strlen(text);
-    int ok = write(fd, text, len) == (ssize_t)len;
-    close(fd);
-    return ok;
-}
 
 static const char conv_header[] =
     "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,"
@@ -107,31 +16,31 @@ TEST(cli_help)
 {
     if (!have_bin()) SKIP("seer binary not built");
     static const char *const cmds[] = {"gpus", "train", "info", "predict", "eval"};
-    run_t r;
-    run(&r, "--help", NULL);
+    test_run_t r;
+    test_run_seer(&r, "--help", NULL);
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "usage") != NULL);
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         CHECK(strstr(r.out, cmds[i]) != NULL);
-    run_free(&r);
+    test_run_free(&r);
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-        run(&r, cmds[i], "--help", NULL);
+        test_run_seer(&r, cmds[i], "--help", NULL);
         CHECK(r.rc == 0);
         CHECK(strstr(r.out, "usage: seer") != NULL);
         CHECK(strstr(r.out, cmds[i]) != NULL);
         CHECK(r.err[0] == '\0');
-        run_free(&r);
+        test_run_free(&r);
     }
-    run(&r, NULL);
+    test_run_seer(&r, NULL);
     CHECK(r.rc == 2);
-    run_free(&r);
+    test_run_free(&r);
 }
 
 TEST(cli_gpus_formats)
 {
     if (!have_bin()) SKIP("seer binary not built");
-    run_t r;
-    run(&r, "gpus", "--format", "csv", "--models", "/nonexistent-dir", NULL);
+    test_run_t r;
+    test_run_seer(&r, "gpus", "--format", "csv", "--models", "/nonexistent-dir", NULL);
     CHECK(r.rc == 0);
     CHECK(strncmp(r.out, "id,name,arch,cc,sms,", 20) == 0);
     CHECK(strstr(r.out, ",model\n") != NULL);
@@ -139,16 +48,16 @@ TEST(cli_gpus_formats)
     CHECK(strstr(r.out, "\nt4,NVIDIA T4,turing,7.5,40,") != NULL);
     CHECK(strstr(r.out, ",calibrated\n") == NULL); /* no models in a missing directory */
     CHECK(strstr(r.out, ",transferred\n") == NULL);
-    run_free(&r);
-    run(&r, "gpus", "--format=json", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "gpus", "--format=json", NULL);
     CHECK(r.rc == 0);
     CHECK(r.out[0] == '{');
     CHECK(strstr(r.out, "\"id\": \"v100-sxm2-16gb\"") != NULL);
-    run_free(&r);
-    run(&r, "gpus", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "gpus", NULL);
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "gtx1080ti") != NULL);
-    run_free(&r);
+    test_run_free(&r);
 }
 
 TEST(cli_gpus_model_column)
@@ -160,8 +69,8 @@ TEST(cli_gpus_model_column)
     FILE *f = fopen(path, "w");
     REQUIRE(f != NULL);
     fclose(f);
-    run_t r;
-    run(&r, "gpus", "--format", "csv", "--models", dir, NULL);
+    test_run_t r;
+    test_run_seer(&r, "gpus", "--format", "csv", "--models", dir, NULL);
     CHECK(r.rc == 0);
     const char *t4 = strstr(r.out, "\nt4,");
     CHECK(t4 != NULL && strncmp(strchr(t4 + 1, '\n') - 11, ",calibrated", 11) == 0);
@@ -169,12 +78,12 @@ TEST(cli_gpus_model_column)
     /* every other GPU would be served by a transfer from t4 */
     CHECK(strstr(r.out, "\nh100-sxm5-80gb,") != NULL &&
           strstr(strstr(r.out, "\nh100-sxm5-80gb,"), ",transferred\n") != NULL);
-    run_free(&r);
+    test_run_free(&r);
     setenv("SEER_MODELS", dir, 1);
-    run(&r, "gpus", "--format", "csv", NULL);
+    test_run_seer(&r, "gpus", "--format", "csv", NULL);
     CHECK(strstr(r.out, ",calibrated\n") != NULL);
     unsetenv("SEER_MODELS");
-    run_free(&r);
+    test_run_free(&r);
     unlink(path);
     rmdir(dir);
 }
@@ -182,68 +91,68 @@ TEST(cli_gpus_model_column)
 TEST(cli_usage_errors)
 {
     if (!have_bin()) SKIP("seer binary not built");
-    run_t r;
-    run(&r, "gpus", "--bogus", NULL);
+    test_run_t r;
+    test_run_seer(&r, "gpus", "--bogus", NULL);
     CHECK(r.rc == 2);
     CHECK(strstr(r.err, "--bogus") != NULL);
     CHECK(r.out[0] == '\0');
-    run_free(&r);
-    run(&r, "gpus", "--format", "xml", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "gpus", "--format", "xml", NULL);
     CHECK(r.rc == 2);
     CHECK(strstr(r.err, "--format") != NULL);
-    run_free(&r);
-    run(&r, "frobnicate", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "frobnicate", NULL);
     CHECK(r.rc == 2);
     CHECK(strstr(r.err, "frobnicate") != NULL);
-    run_free(&r);
-    run(&r, "predict", "--model", "x.seer", "--n", "two", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--model", "x.seer", "--n", "two", NULL);
     CHECK(r.rc == 2);
     CHECK(strstr(r.err, "--n") != NULL);
-    run_free(&r);
-    run(&r, "predict", "--model", "x.seer", "--n", "1", "--c", "3", "--h", "8", "--w", "8", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--model", "x.seer", "--n", "1", "--c", "3", "--h", "8", "--w", "8", NULL);
     CHECK(r.rc == 2);
     CHECK(strstr(r.err, "--k") != NULL);
-    run_free(&r);
-    run(&r, "predict", "--model", "x.seer", "--n", "1", "--c", "3", "--h", "8", "--w", "8", "--k",
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--model", "x.seer", "--n", "1", "--c", "3", "--h", "8", "--w", "8", "--k",
         "4", "--algo", "NOT_AN_ALGO", NULL);
     CHECK(r.rc == 2);
     CHECK(strstr(r.err, "--algo") != NULL);
-    run_free(&r);
-    run(&r, "predict", "--gpu", "no-such-gpu", "--n", "1", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--gpu", "no-such-gpu", "--n", "1", NULL);
     CHECK(r.rc == 2);
     CHECK(strstr(r.err, "--gpu") != NULL);
-    run_free(&r);
-    run(&r, "train", "--gpu", "t4", "--out", "/tmp/x.seer", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "train", "--gpu", "t4", "--out", "/tmp/x.seer", NULL);
     CHECK(r.rc == 2);
     CHECK(strstr(r.err, "--data") != NULL);
-    run_free(&r);
-    run(&r, "train", "--gpu", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "train", "--gpu", NULL);
     CHECK(r.rc == 2);
     CHECK(strstr(r.err, "--gpu") != NULL);
-    run_free(&r);
-    run(&r, "eval", "--model", "x.seer", "--data", "y.csv", "--split", "half", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "eval", "--model", "x.seer", "--data", "y.csv", "--split", "half", NULL);
     CHECK(r.rc == 2);
     CHECK(strstr(r.err, "--split") != NULL);
-    run_free(&r);
-    run(&r, "eval", "--model", "x.seer", "--given-launch=yes", "--data", "y.csv", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "eval", "--model", "x.seer", "--given-launch=yes", "--data", "y.csv", NULL);
     CHECK(r.rc == 2);
     CHECK(strstr(r.err, "--given-launch") != NULL);
-    run_free(&r);
+    test_run_free(&r);
 }
 
 TEST(cli_info_missing_file)
 {
     if (!have_bin()) SKIP("seer binary not built");
-    run_t r;
-    run(&r, "info", "/nonexistent/dir/model.seer", NULL);
+    test_run_t r;
+    test_run_seer(&r, "info", "/nonexistent/dir/model.seer", NULL);
     CHECK(r.rc == 1);
     CHECK(strncmp(r.err, "seer: SEER_STATUS_", 18) == 0);
     CHECK(strstr(r.err, "/nonexistent/dir/model.seer") != NULL);
     CHECK(r.out[0] == '\0');
-    run_free(&r);
-    run(&r, "info", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "info", NULL);
     CHECK(r.rc == 2);
-    run_free(&r);
+    test_run_free(&r);
 }
 
 TEST(cli_eval_malformed_csv)
@@ -254,44 +163,44 @@ TEST(cli_eval_malformed_csv)
              "%st4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,1.0\n"
              "t4,fwd,fp32,nchw,8,sixty,56,56,64,3,3,1,1,1,1,1,1,1,,1.0\n",
              conv_header);
-    REQUIRE(write_temp(csv, text));
+    REQUIRE(test_write_temp(csv, text));
     char want[80];
     snprintf(want, sizeof want, "%s:3", csv);
-    run_t r;
+    test_run_t r;
     /* The data is read before the model: the CSV error is what shows. */
-    run(&r, "eval", "--model", "/nonexistent.seer", "--data", csv, NULL);
+    test_run_seer(&r, "eval", "--model", "/nonexistent.seer", "--data", csv, NULL);
     CHECK(r.rc == 1);
     CHECK(strstr(r.err, want) != NULL);
     CHECK(r.out[0] == '\0');
-    run_free(&r);
+    test_run_free(&r);
     unlink(csv);
 
     /* A field-count error is a syntax error naming its line too. */
     snprintf(text, sizeof text, "%st4,fwd,fp32\n", conv_header);
-    REQUIRE(write_temp(csv, text));
+    REQUIRE(test_write_temp(csv, text));
     snprintf(want, sizeof want, "%s:2", csv);
-    run(&r, "eval", "--model", "/nonexistent.seer", "--data", csv, NULL);
+    test_run_seer(&r, "eval", "--model", "/nonexistent.seer", "--data", csv, NULL);
     CHECK(r.rc == 1);
     CHECK(strstr(r.err, want) != NULL);
-    run_free(&r);
+    test_run_free(&r);
     unlink(csv);
 }
 
 TEST(cli_predict_bad_shape)
 {
     if (!have_bin()) SKIP("seer binary not built");
-    run_t r;
-    run(&r, "predict", "--model", "/nonexistent.seer", "--n", "1", "--c", "3", "--h", "8", "--w",
+    test_run_t r;
+    test_run_seer(&r, "predict", "--model", "/nonexistent.seer", "--n", "1", "--c", "3", "--h", "8", "--w",
         "8", "--k", "4", "--groups", "2", NULL);
     CHECK(r.rc != 0);
     CHECK(strstr(r.err, "groups") != NULL);
     CHECK(r.out[0] == '\0');
-    run_free(&r);
-    run(&r, "predict", "--model", "/nonexistent.seer", "--n", "1", "--c", "3", "--h", "8", "--w",
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--model", "/nonexistent.seer", "--n", "1", "--c", "3", "--h", "8", "--w",
         "8", "--k", "4", "--pad-h", "-1", NULL);
     CHECK(r.rc == 1);
     CHECK(strstr(r.err, "pad_h") != NULL);
-    run_free(&r);
+    test_run_free(&r);
 }
 
 /* ---- with a model ---- */
@@ -306,11 +215,11 @@ static const char *t4_model(char path[64], int *trained)
     char data[512];
     snprintf(data, sizeof data, "%s/conv/t4.csv", test_data_dir());
     if (access(data, R_OK) != 0) return NULL;
-    if (!write_temp(path, "")) return NULL;
-    run_t r;
-    run(&r, "train", "--gpu", "t4", "--data", data, "--out", path, "--holdout", NULL);
+    if (!test_write_temp(path, "")) return NULL;
+    test_run_t r;
+    test_run_seer(&r, "train", "--gpu", "t4", "--data", data, "--out", path, "--holdout", NULL);
     int ok = r.rc == 0 && strstr(r.out, "rows") != NULL;
-    run_free(&r);
+    test_run_free(&r);
     if (!ok) {
         unlink(path);
         return NULL;
@@ -327,29 +236,29 @@ TEST(cli_with_model)
     const char *model = t4_model(tmp, &trained);
     if (!model) SKIP("no models/t4.seer and no shared data to train one");
     snprintf(data, sizeof data, "%s/conv/t4.csv", test_data_dir());
-    run_t r;
+    test_run_t r;
 
-    run(&r, "info", model, NULL);
+    test_run_seer(&r, "info", model, NULL);
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "gpu             t4\n") != NULL);
     CHECK(strstr(r.out, "checksum        0x") != NULL);
-    run_free(&r);
+    test_run_free(&r);
 
     /* Every algorithm, fastest first; unsupported ones listed as such. */
-    run(&r, "predict", "--model", model, "--n", "32", "--c", "64", "--h", "56", "--w", "56",
+    test_run_seer(&r, "predict", "--model", model, "--n", "32", "--c", "64", "--h", "56", "--w", "56",
         "--k", "64", NULL);
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "rank") != NULL);
     CHECK(strstr(r.out, "\n1    ") != NULL);
     CHECK(strstr(r.out, "DIRECT") != NULL);
-    run_free(&r);
-    run(&r, "predict", "--model", model, "--n", "32", "--c", "64", "--h", "56", "--w", "56",
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--model", model, "--n", "32", "--c", "64", "--h", "56", "--w", "56",
         "--k", "64", "--algo", "IMPLICIT_PRECOMP_GEMM", "--kernels", "--format", "json", NULL);
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "\"algo\": \"IMPLICIT_PRECOMP_GEMM\"") != NULL);
     CHECK(strstr(r.out, "\"kernels\": [") != NULL);
     CHECK(strstr(r.out, "\"role\": \"main\"") != NULL);
-    run_free(&r);
+    test_run_free(&r);
 
     /* Every row of a CSV: the input echoed plus the prediction. */
     char csv[64], text[1024];
@@ -357,12 +266,12 @@ TEST(cli_with_model)
              "%st4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,1.0\n"
              "t4,fwd,fp32,nchw,8,64,28,28,128,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,\n",
              conv_header);
-    REQUIRE(write_temp(csv, text));
-    run(&r, "predict", "--model", model, "--data", csv, NULL);
+    REQUIRE(test_write_temp(csv, text));
+    test_run_seer(&r, "predict", "--model", model, "--data", csv, NULL);
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "algo,time_ms,pred_algo,pred_ms\n") == r.out + strlen(conv_header) - 13);
     CHECK(strstr(r.out, ",IMPLICIT_PRECOMP_GEMM,,IMPLICIT_PRECOMP_GEMM,") != NULL);
-    run_free(&r);
+    test_run_free(&r);
     unlink(csv);
 
     if (access(data, R_OK) != 0) {
@@ -370,7 +279,7 @@ TEST(cli_with_model)
         SKIP("eval part: shared data not found");
     }
     /* eval: one JSON object with the metrics and the baseline. */
-    run(&r, "eval", "--model", model, "--data", data, "--split", "test", "--format", "json", NULL);
+    test_run_seer(&r, "eval", "--model", model, "--data", data, "--split", "test", "--format", "json", NULL);
     CHECK(r.rc == 0);
     static const char *const keys[] = {"\"n\":", "\"mape\":", "\"rmspe\":", "\"median_ape\":",
                                        "\"p90_ape\":", "\"baseline_roofline\":", "\"by_direction\":",
@@ -380,26 +289,26 @@ TEST(cli_with_model)
     CHECK(r.out[0] == '{');
     const char *n = strstr(r.out, "\"n\": ");
     CHECK(n && atoi(n + 5) > 0);
-    run_free(&r);
+    test_run_free(&r);
 
     /* Text tables and the plot. */
     char svg[64];
-    REQUIRE(write_temp(svg, ""));
-    run(&r, "eval", "--model", model, "--data", data, "--split", "test", "--given-launch",
+    REQUIRE(test_write_temp(svg, ""));
+    test_run_seer(&r, "eval", "--model", model, "--data", data, "--split", "test", "--given-launch",
         "--plot", svg, NULL);
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "by direction") && strstr(r.out, "by algo") && strstr(r.out, "by class"));
     CHECK(strstr(r.out, "given_launch: not supported by this model") != NULL);
-    run_free(&r);
-    char *s = slurp(svg);
+    test_run_free(&r);
+    char *s = test_slurp(svg);
     CHECK(s && strstr(s, "<svg") && strstr(s, "</svg>") && strstr(s, "<circle"));
     free(s);
     unlink(svg);
 
     /* --source filters to nothing: an error, not an empty report. */
-    run(&r, "eval", "--model", model, "--data", data, "--source", "no-such-source", NULL);
+    test_run_seer(&r, "eval", "--model", model, "--data", data, "--source", "no-such-source", NULL);
     CHECK(r.rc == 1);
     CHECK(r.out[0] == '\0');
-    run_free(&r);
+    test_run_free(&r);
     if (trained) unlink(tmp);
 }

@@ -260,135 +260,63 @@ TEST(picker_no_algorithm_and_unsupported)
 
 /* ----------------------------------------------------------------- CLI */
 
-typedef struct {
-    int rc;
-    char *out, *err;
-} run_t;
-
-static char *slurp_fd(int fd)
-{
-    size_t len = 0, cap = 4096;
-    char *b = malloc(cap);
-    ssize_t got;
-    if (!b) return NULL;
-    lseek(fd, 0, SEEK_SET);
-    while ((got = read(fd, b + len, cap - len - 1)) > 0) {
-        len += (size_t)got;
-        if (len + 1 == cap) {
-            char *nb = realloc(b, cap *= 2);
-            if (!nb) break;
-            b = nb;
-        }
-    }
-    b[len] = 0;
-    return b;
-}
-
-/* Run `seer ARGS...` (NULL-terminated), capturing stdout and stderr. */
-static void run(run_t *r, ...)
-{
-    const char *argv[64];
-    int argc = 0;
-    va_list ap;
-    argv[argc++] = test_seer_bin();
-    va_start(ap, r);
-    for (const char *s; argc < 63 && (s = va_arg(ap, const char *));) argv[argc++] = s;
-    va_end(ap);
-    argv[argc] = NULL;
-    char op[] = "/tmp/seer-test-outXXXXXX", ep[] = "/tmp/seer-test-errXXXXXX";
-    int fo = mkstemp(op), fe = mkstemp(ep);
-    r->rc = -1;
-    r->out = r->err = NULL;
-    if (fo >= 0 && fe >= 0) {
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid == 0) {
-            dup2(fo, 1);
-            dup2(fe, 2);
-            execv(argv[0], (char *const *)argv);
-            _exit(127);
-        }
-        int status;
-        if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)) r->rc = WEXITSTATUS(status);
-        r->out = slurp_fd(fo);
-        r->err = slurp_fd(fe);
-    }
-    if (fo >= 0) { close(fo); unlink(op); }
-    if (fe >= 0) { close(fe); unlink(ep); }
-    if (!r->out) r->out = calloc(1, 1);
-    if (!r->err) r->err = calloc(1, 1);
-}
-
-static void run_free(run_t *r) { free(r->out); free(r->err); }
-
-static int write_temp(char path[64], const char *text)
-{
-    snprintf(path, 64, "/tmp/seer-test-XXXXXX");
-    int fd = mkstemp(path);
-    if (fd < 0) return 0;
-    size_t len = strlen(text);
-    int ok = write(fd, text, len) == (ssize_t)len;
-    close(fd);
-    return ok;
-}
-
 TEST(cli_net_formats_and_errors)
 {
     if (access(test_seer_bin(), X_OK) != 0) SKIP("seer binary not built");
-    run_t r;
+    test_run_t r;
     /* no model needed for these */
-    run(&r, "net", "--help", NULL);
+    test_run_seer(&r, "net", "--help", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "usage: seer net") != NULL);
-    run_free(&r);
-    run(&r, "net", "resnet50", "--print", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "net", "resnet50", "--print", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "network name=resnet50") != NULL && strstr(r.out, "layer4.2.conv3") != NULL);
-    run_free(&r);
-    run(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--mode", "sideways", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--mode", "sideways", NULL);
     CHECK(r.rc == 2 && strstr(r.err, "--mode") != NULL);
-    run_free(&r);
-    run(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--algo", "bogus", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--algo", "bogus", NULL);
     CHECK(r.rc == 2 && strstr(r.err, "--algo") != NULL);
-    run_free(&r);
-    run(&r, "net", "lenet", "--gpu", "a100-pcie-80gb", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "net", "lenet", "--gpu", "a100-pcie-80gb", NULL);
     CHECK(r.rc == 1 && strstr(r.err, "neither a built-in network") != NULL);
-    run_free(&r);
+    test_run_free(&r);
     char bad[64];
-    REQUIRE(write_temp(bad, "input c=3 h=32 w=32\nconv k=8 size=3\nadd in=conv_L2,nothere\n"));
-    run(&r, "net", bad, "--gpu", "a100-pcie-80gb", NULL);
+    REQUIRE(test_write_temp(bad, "input c=3 h=32 w=32\nconv k=8 size=3\nadd in=conv_L2,nothere\n"));
+    test_run_seer(&r, "net", bad, "--gpu", "a100-pcie-80gb", NULL);
     CHECK(r.rc == 1 && strstr(r.err, "line 3") != NULL && strstr(r.err, "NET_INPUT") != NULL);
-    run_free(&r);
+    test_run_free(&r);
     unlink(bad);
 
     const char *mp = NULL;
     if (!a100(&mp) || !mp) SKIP("shared data not found");
-    run(&r, "net", "resnet50", "--model", mp, "--batch", "8", "--mode", "train", NULL);
+    test_run_seer(&r, "net", "resnet50", "--model", mp, "--batch", "8", "--mode", "train", NULL);
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "layers by time") && strstr(r.out, "by operation") && strstr(r.out, "by class"));
     CHECK(strstr(r.out, "conv bwd_filter") != NULL && strstr(r.out, "total ") != NULL);
     CHECK(strstr(r.out, "B  the model has no data for this backward direction") != NULL);
-    run_free(&r);
-    run(&r, "net", "mobilenet_v2", "--model", mp, "--batch", "4", "--format", "csv", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "net", "mobilenet_v2", "--model", mp, "--batch", "4", "--format", "csv", NULL);
     CHECK(r.rc == 0 && strncmp(r.out, "rank,index,layer,op,direction,algo", 34) == 0);
     CHECK(strstr(r.out, ",,total,") != NULL);
-    run_free(&r);
-    run(&r, "net", "vgg16", "--model", mp, "--batch", "2", "--format", "json", "--sort", "order", "--algo", "0", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "net", "vgg16", "--model", mp, "--batch", "2", "--format", "json", "--sort", "order", "--algo", "0", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "\"network\": \"vgg16\"") && strstr(r.out, "\"total_ms\": "));
     CHECK(strstr(r.out, "\"algo\": \"IMPLICIT_GEMM\"") != NULL);
-    run_free(&r);
-    run(&r, "net", "resnet18", "--model", mp, "--bench", "3", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "net", "resnet18", "--model", mp, "--bench", "3", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "prediction takes median") != NULL);
-    run_free(&r);
-    run(&r, "net", "resnet18", "--model", mp, "--dtype", "fp16", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "net", "resnet18", "--model", mp, "--dtype", "fp16", NULL);
     CHECK(r.rc == 1 && strstr(r.err, "NOT_CALIBRATED") != NULL && strstr(r.err, "conv1") != NULL);
-    run_free(&r);
+    test_run_free(&r);
     char good[64];
-    REQUIRE(write_temp(good, "network name=mine\ninput c=3 h=32 w=32\nconv k=8 size=3 pad=1\nrelu\npool avg global\nfc k=10\n"));
-    run(&r, "net", good, "--model", mp, "--batch", "16", "--mode", "train", NULL);
+    REQUIRE(test_write_temp(good, "network name=mine\ninput c=3 h=32 w=32\nconv k=8 size=3 pad=1\nrelu\npool avg global\nfc k=10\n"));
+    test_run_seer(&r, "net", good, "--model", mp, "--batch", "16", "--mode", "train", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "network   mine") != NULL);
-    run_free(&r);
-    run(&r, "net", good, "--model", mp, "--res", "64", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "net", good, "--model", mp, "--res", "64", NULL);
     CHECK(r.rc == 2 && strstr(r.err, "--res") != NULL);
-    run_free(&r);
+    test_run_free(&r);
     unlink(good);
 }
 
@@ -397,25 +325,25 @@ TEST(cli_pick)
     const char *mp = NULL;
     if (access(test_seer_bin(), X_OK) != 0) SKIP("seer binary not built");
     if (!a100(&mp) || !mp) SKIP("shared data not found");
-    run_t r;
-    run(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64", NULL);
+    test_run_t r;
+    test_run_seer(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "pick      ") != NULL && strstr(r.out, "DIRECT") != NULL);
-    run_free(&r);
-    run(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64",
+    test_run_free(&r);
+    test_run_seer(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64",
         "--workspace-mb", "0", "--format", "json", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "\"status\": \"over_limit\"") != NULL);
-    run_free(&r);
-    run(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64",
+    test_run_free(&r);
+    test_run_seer(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64",
         "--direction", "bwd_data", NULL);
     CHECK(r.rc == 1 && strstr(r.err, "NOT_CALIBRATED") != NULL && strstr(r.out, "not_calibrated") != NULL);
-    run_free(&r);
-    run(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", NULL);
     CHECK(r.rc == 2 && strstr(r.err, "--k") != NULL);
-    run_free(&r);
-    run(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64",
+    test_run_free(&r);
+    test_run_seer(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64",
         "--workspace-mb", "-3", NULL);
     CHECK(r.rc == 2);
-    run_free(&r);
+    test_run_free(&r);
 }
 
 TEST(cli_eval_net)
@@ -424,30 +352,30 @@ TEST(cli_eval_net)
     if (access(test_seer_bin(), X_OK) != 0) SKIP("seer binary not built");
     if (!a100(&mp) || !mp) SKIP("shared data not found");
     char csv[64];
-    REQUIRE(write_temp(csv, "network,gpu,dtype,batch,mode,measured_ms\n"
+    REQUIRE(test_write_temp(csv, "network,gpu,dtype,batch,mode,measured_ms\n"
                             "resnet50,a100-pcie-80gb,fp32,32,train,80\n"
                             "resnet50,a100-pcie-80gb,fp32,32,infer,25\n"
                             "vgg16,a100-pcie-80gb,fp32,16,infer,20\n"
                             "resnet50,t4,fp32,32,train,300\n"));
-    run_t r;
-    run(&r, "eval-net", "--model", mp, "--data", csv, NULL);
+    test_run_t r;
+    test_run_seer(&r, "eval-net", "--model", mp, "--data", csv, NULL);
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "resnet50") && strstr(r.out, "vgg16") && strstr(r.out, "MAPE"));
     CHECK(strstr(r.err, "1 rows of other GPUs") != NULL);
-    run_free(&r);
-    run(&r, "eval-net", "--model", mp, "--data", csv, "--format", "json", NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "eval-net", "--model", mp, "--data", csv, "--format", "json", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "\"all\": {\"rows\": 3") != NULL);
-    run_free(&r);
+    test_run_free(&r);
     unlink(csv);
-    REQUIRE(write_temp(csv, "network,gpu,dtype,batch,mode,measured_ms\nresnet50,a100-pcie-80gb,fp32,32,sideways,80\n"));
-    run(&r, "eval-net", "--model", mp, "--data", csv, NULL);
+    REQUIRE(test_write_temp(csv, "network,gpu,dtype,batch,mode,measured_ms\nresnet50,a100-pcie-80gb,fp32,32,sideways,80\n"));
+    test_run_seer(&r, "eval-net", "--model", mp, "--data", csv, NULL);
     CHECK(r.rc == 1 && strstr(r.err, ":2:") != NULL && strstr(r.err, "mode") != NULL);
-    run_free(&r);
+    test_run_free(&r);
     unlink(csv);
-    REQUIRE(write_temp(csv, "network,gpu,batch,mode,measured_ms\nresnet50,a100-pcie-80gb,32,train,80\n"));
-    run(&r, "eval-net", "--model", mp, "--data", csv, NULL);
+    REQUIRE(test_write_temp(csv, "network,gpu,batch,mode,measured_ms\nresnet50,a100-pcie-80gb,32,train,80\n"));
+    test_run_seer(&r, "eval-net", "--model", mp, "--data", csv, NULL);
     CHECK(r.rc == 1 && strstr(r.err, "dtype") != NULL);
-    run_free(&r);
+    test_run_free(&r);
     unlink(csv);
 }
 
@@ -509,10 +437,10 @@ TEST(cli_eval_picker_synthetic_sweep)
     nl += snprintf(layers + nl, sizeof layers - (size_t)nl,
                    "a100-pcie-80gb,fwd,fp32,nchw,4,64,7,7,64,3,3,1,1,1,1,1,1,1,IMPLICIT_GEMM,0.01,\n");
     char lp[64], pp[64];
-    REQUIRE(write_temp(lp, layers));
-    REQUIRE(write_temp(pp, picks));
-    run_t r;
-    run(&r, "eval-picker", "--model", mp, "--data", lp, "--picks", pp, "--format", "json", NULL);
+    REQUIRE(test_write_temp(lp, layers));
+    REQUIRE(test_write_temp(pp, picks));
+    test_run_t r;
+    test_run_seer(&r, "eval-picker", "--model", mp, "--data", lp, "--picks", pp, "--format", "json", NULL);
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "\"shapes\": 2, \"without_v7_pick\": 0, \"without_libseer_pick\": 0") != NULL);
     CHECK(strstr(r.out, "{\"picker\": \"libseer\", \"direction\": \"all\", \"shapes\": 2, \"wrong\": 1, "
@@ -520,21 +448,21 @@ TEST(cli_eval_picker_synthetic_sweep)
     CHECK(strstr(r.out, "{\"picker\": \"cudnn_v7\", \"direction\": \"all\", \"shapes\": 2, \"wrong\": 1, "
                         "\"wrong_rate\": 0.5, \"regret\": 1.5}") != NULL);
     if (r.rc) printf("    %s%s\n", r.out, r.err);
-    run_free(&r);
-    run(&r, "eval-picker", "--model", mp, "--data", lp, "--picks", pp, NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "eval-picker", "--model", mp, "--data", lp, "--picks", pp, NULL);
     CHECK(r.rc == 0 && strstr(r.out, "libseer") && strstr(r.out, "cudnn_v7") && strstr(r.out, "50.00%"));
-    run_free(&r);
+    test_run_free(&r);
     /* picks without the source (method) column */
     char bad[64];
-    REQUIRE(write_temp(bad, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
+    REQUIRE(test_write_temp(bad, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
                             "dil_w,groups,algo\n"
                             "a100-pcie-80gb,fwd,fp32,nchw,16,128,28,28,128,3,3,1,1,1,1,1,1,1,GEMM\n"));
-    run(&r, "eval-picker", "--model", mp, "--data", lp, "--picks", bad, NULL);
+    test_run_seer(&r, "eval-picker", "--model", mp, "--data", lp, "--picks", bad, NULL);
     CHECK(r.rc == 1 && strstr(r.err, "source") != NULL);
-    run_free(&r);
-    run(&r, "eval-picker", "--model", mp, "--data", lp, NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "eval-picker", "--model", mp, "--data", lp, NULL);
     CHECK(r.rc == 2 && strstr(r.err, "--picks") != NULL);
-    run_free(&r);
+    test_run_free(&r);
     unlink(lp);
     unlink(pp);
     unlink(bad);
