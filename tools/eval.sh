@@ -189,4 +189,18 @@ features trained on three GPUs score 18-22 % on a fourth.
 | --- | --- | ---: | ---: | ---: | ---: | ---: |
 EOF
 printf '%s' "$logo"
+cat <<EOF
+
+## GEMM, networks and the algorithm picker
+
+- **GEMM** (fully connected layers): held-out figures per GPU are in
+  [networks.md](networks.md#the-gemm-model) (11–12 % MAPE on the A100 and
+  V100 NeuSight rows, 20 % on T4).
+- **Whole networks** (\`seer eval-net\`) and **the picker against cuDNN**
+  (\`seer eval-picker\`: wrong-pick rate and time regret of libseer and of
+  cuDNN's \`_v7\` ranking): no measured iteration times and no sweep that
+  times every algorithm of a shape exist for any GPU yet (\`../shared/data\`
+  has neither; no GPU has been lent to run \`seer-bench\`), so there are no
+  figures here.  Both commands are tested on small hand-written inputs.
+EOF
 exit $status
