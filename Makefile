@@ -103,8 +103,10 @@ eval: $(SEER)
 	sh tools/eval.sh $(SEER) $(DATA) > docs/accuracy.md
 	@echo "wrote docs/accuracy.md"
 
-bench: $(B)/seer-speed
-	$(B)/seer-speed models/a100-pcie-80gb.seer
+bench: $(B)/seer-speed $(SEER)
+	$(B)/seer-speed models/*.seer
+	@echo "ResNet-50 training iteration, picker over every algorithm and direction:"
+	$(SEER) net resnet50 --gpu a100-pcie-80gb --batch 64 --mode train --bench 200
 $(B)/seer-speed: tools/bench/speed.c $(STLIB)
 	$(CC) $(ALLFLAGS) -o $@ $< $(STLIB) $(LIBS)
 

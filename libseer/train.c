@@ -17,7 +17,7 @@
 #define MIN_FAMILY_ROWS 8
 #define MIN_VARIANT_ROWS 8
 #define MIN_CLASS_ROWS 30
-#define SVM_MAX_ROWS 900        /* bounds support vectors, hence prediction time */
+#define SVM_MAX_ROWS 500        /* bounds support vectors, hence prediction time (make bench) */
 
 typedef struct {
     seer_conv_row_t row;
