@@ -66,9 +66,11 @@ $(SEER): $(TOOL_OBJ) $(STLIB)
 $(RUNNER): $(TEST_OBJ) $(STLIB)
 	$(CC) $(SAN) $(LDFLAGS) -o $@ $(TEST_OBJ) $(STLIB) $(LIBS)
 
+# seer.pc for PREFIX; install writes it again for the PREFIX it installs to.
+SEER_PC = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: seer\nDescription: GPU kernel time prediction for cuDNN convolutions\nVersion: %s\nLibs: -L$${libdir} -lseer\nLibs.private: -lsvm -lm -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)'
 $(B)/seer.pc: Makefile include/seer.h
 	@mkdir -p $(B)
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: seer\nDescription: GPU kernel time prediction for cuDNN convolutions\nVersion: %s\nLibs: -L$${libdir} -lseer\nLibs.private: -lsvm -lm -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)' > $@
+	$(SEER_PC) > $@
 
 # gpu-tools: seer-bench must build wherever nvcc exists (CI included); its
 # tests run it without a GPU and skip when it could not be built.
@@ -115,18 +117,18 @@ $(B)/seer-speed: tools/bench/speed.c $(STLIB)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/seer/models
-	install -m 644 include/seer.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 include/seer.h include/seer_cudnn.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libseer.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libseer.so.$(SONAME_MAJOR)
 	ln -sf libseer.so.$(SONAME_MAJOR) $(DESTDIR)$(PREFIX)/lib/libseer.so
 	install -m 644 $(STLIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(B)/seer.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	$(SEER_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/seer.pc
 	install -m 755 $(SEER) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 models/*.seer $(DESTDIR)$(PREFIX)/share/seer/models/
 	-[ -x $(B)/seer-bench ] && install -m 755 $(B)/seer-bench $(DESTDIR)$(PREFIX)/bin/
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/include/seer.h $(DESTDIR)$(PREFIX)/lib/libseer.* \
+	rm -f $(DESTDIR)$(PREFIX)/include/seer.h $(DESTDIR)$(PREFIX)/include/seer_cudnn.h $(DESTDIR)$(PREFIX)/lib/libseer.* \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig/seer.pc $(DESTDIR)$(PREFIX)/bin/seer $(DESTDIR)$(PREFIX)/bin/seer-bench
 	rm -rf $(DESTDIR)$(PREFIX)/share/seer
 

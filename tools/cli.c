@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include "cli.h"
@@ -240,6 +241,18 @@ const char *cli_models_dir(const char *dir_opt)
     const char *env = getenv("SEER_MODELS");
     if (env && *env) return env;
     if (is_dir("models")) return "models";
+    /* Installed: the models sit at ../share/seer/models from the binary,
+     * wherever PREFIX was. */
+    static char beside[4096];
+    ssize_t n = readlink("/proc/self/exe", beside, sizeof beside - 32);
+    if (n > 0) {
+        beside[n] = 0;
+        char *slash = strrchr(beside, '/');
+        if (slash) {
+            strcpy(slash, "/../share/seer/models");
+            if (is_dir(beside)) return beside;
+        }
+    }
     return SEER_PREFIX "/share/seer/models";
 }
 
