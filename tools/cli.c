@@ -278,11 +278,25 @@ const char *cli_model_path(const char *cmd, const char *model_opt, const char *g
     return path;
 }
 
-seer_status_t cli_load_model(seer_handle_t h, const char *model_opt, const char *gpu_opt,
-                             const char *models_opt, seer_model_t *m)
+int cli_open_model(seer_handle_t h, const char *cmd, const char *model_opt, const char *gpu_opt,
+                   const char *models_opt, seer_model_t *m)
 {
-    if (model_opt) return seer_model_load(h, model_opt, m);
-    return seer_model_open(h, cli_models_dir(models_opt), gpu_opt, m);
+    *m = NULL;
+    if (!cli_model_path(cmd, model_opt, gpu_opt, models_opt)) return CLI_USAGE;
+    seer_status_t st = model_opt ? seer_model_load(h, model_opt, m)
+                                 : seer_model_open(h, cli_models_dir(models_opt), gpu_opt, m);
+    if (st) return cli_lib_error(h, st);
+    if (gpu_opt && model_opt) {
+        seer_model_info_t info;
+        seer_model_get_info(*m, &info);
+        if (!cli_same_gpu(info.gpu_id, gpu_opt)) {
+            seer_model_free(*m);
+            *m = NULL;
+            return cli_usage_error(cmd, "option --gpu: %s does not match the model's GPU %s", gpu_opt,
+                                   info.gpu_id);
+        }
+    }
+    return CLI_OK;
 }
 
 int cli_same_gpu(const char *a, const char *b)

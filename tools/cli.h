@@ -68,9 +68,11 @@ const char *cli_models_dir(const char *dir_opt);
 const char *cli_model_path(const char *cmd, const char *model_opt, const char *gpu_opt,
                            const char *models_opt);
 /* --model FILE, else what libseer answers for --gpu: the calibrated model
- * in the models directory, or one transferred from the others there. */
-seer_status_t cli_load_model(seer_handle_t h, const char *model_opt, const char *gpu_opt,
-                             const char *models_opt, seer_model_t *m);
+ * in the models directory, or one transferred from the others there.
+ * With both, the model must be for that GPU.  Prints any error and
+ * returns the exit code (CLI_OK with *m set). */
+int cli_open_model(seer_handle_t h, const char *cmd, const char *model_opt, const char *gpu_opt,
+                   const char *models_opt, seer_model_t *m);
 /* 1 if the GPU ids name the same table entry (aliases resolved). */
 int cli_same_gpu(const char *a, const char *b);
 

@@ -264,14 +264,11 @@ int cli_eval(int argc, char **argv)
     }
     seer_model_info_t info;
     seer_gpu_info_t gpu;
-    if ((st = cli_load_model(h, model_opt, gpu_opt, models_opt, &model)) || (st = seer_model_get_info(model, &info)) ||
-        (st = seer_model_get_gpu(model, &gpu)) || (st = seer_conv_desc_create(&d)))
+    if ((rc = cli_open_model(h, "eval", model_opt, gpu_opt, models_opt, &model))) goto out;
+    rc = CLI_FAIL;
+    if ((st = seer_model_get_info(model, &info)) || (st = seer_model_get_gpu(model, &gpu)) ||
+        (st = seer_conv_desc_create(&d)))
         goto lib_error;
-    if (gpu_opt && model_opt && !cli_same_gpu(gpu_opt, info.gpu_id)) {
-        rc = cli_usage_error("eval", "option --gpu: %s does not match the model's GPU %s", gpu_opt,
-                             info.gpu_id);
-        goto out;
-    }
 
     pts = malloc((total ? total : 1) * sizeof *pts);
     scratch = malloc((total ? total : 1) * sizeof *scratch);

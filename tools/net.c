@@ -103,25 +103,6 @@ static int parse_policy(const char *cmd, const char *s, int *policy)
     return 0;
 }
 
-static int load_model(seer_handle_t h, const char *cmd, const char *model_opt, const char *gpu_opt,
-                      const char *models_opt, seer_model_t *m)
-{
-    if (!cli_model_path(cmd, model_opt, gpu_opt, models_opt)) return CLI_USAGE;
-    seer_status_t st = cli_load_model(h, model_opt, gpu_opt, models_opt, m);
-    if (st) return cli_lib_error(h, st);
-    if (gpu_opt && model_opt) {
-        seer_model_info_t info;
-        seer_model_get_info(*m, &info);
-        if (!cli_same_gpu(info.gpu_id, gpu_opt)) {
-            seer_model_free(*m);
-            *m = NULL;
-            return cli_usage_error(cmd, "option --gpu: %s does not match the model's GPU %s", gpu_opt,
-                                   info.gpu_id);
-        }
-    }
-    return CLI_OK;
-}
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -296,7 +277,7 @@ int seer_cli_net(int argc, char **argv)
         goto out;
     }
     if ((rc = open_net(h, "net", what, res, &net))) goto out;
-    if ((rc = load_model(h, "net", model_opt, gpu_opt, models_opt, &m))) goto out;
+    if ((rc = cli_open_model(h, "net", model_opt, gpu_opt, models_opt, &m))) goto out;
 
     int n = 0;
     double total = 0;
@@ -616,7 +597,7 @@ int seer_cli_pick(int argc, char **argv)
         rc = cli_lib_error(h, st);
         goto out;
     }
-    if ((rc = load_model(h, "pick", model_opt, gpu_opt, models_opt, &m))) goto out;
+    if ((rc = cli_open_model(h, "pick", model_opt, gpu_opt, models_opt, &m))) goto out;
     seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
     int n = 0;
     seer_status_t (*fn[])(seer_handle_t, const seer_model_t, const seer_conv_desc_t, size_t,
@@ -736,7 +717,7 @@ int seer_cli_eval_net(int argc, char **argv)
     seer_model_t fixed = NULL;
     seer_model_info_t fixed_info;
     if (model_opt) {
-        if ((rc = load_model(h, "eval-net", model_opt, NULL, NULL, &fixed))) goto out;
+        if ((rc = cli_open_model(h, "eval-net", model_opt, NULL, NULL, &fixed))) goto out;
         seer_model_get_info(fixed, &fixed_info);
     }
     if ((st = seer_csv_open_file(h, data, &c))) { rc = cli_lib_error(h, st); goto out; }
@@ -805,7 +786,7 @@ int seer_cli_eval_net(int argc, char **argv)
                 if (cli_same_gpu(models[j].gpu, r->gpu)) m = models[j].m;
             if (!m) {
                 if (nmodels == 32) { rc = cli_fail("eval-net", "more than 32 GPUs"); goto out; }
-                if ((rc = load_model(h, "eval-net", NULL, r->gpu, models_opt, &m))) {
+                if ((rc = cli_open_model(h, "eval-net", NULL, r->gpu, models_opt, &m))) {
                     fprintf(stderr, "seer eval-net: (row at %s:%ld)\n", data, r->line);
                     goto out;
                 }
@@ -1063,7 +1044,7 @@ int seer_cli_eval_picker(int argc, char **argv)
     int rc;
     seer_status_t st = seer_create(&h);
     if (st) return cli_lib_error(NULL, st);
-    if ((rc = load_model(h, "eval-picker", model_opt, gpu_opt, models_opt, &m))) goto out;
+    if ((rc = cli_open_model(h, "eval-picker", model_opt, gpu_opt, models_opt, &m))) goto out;
     seer_model_info_t mi;
     seer_model_get_info(m, &mi);
     if ((rc = read_rows(h, data, 0, mi.gpu_id, &L, &nl)) || (rc = read_rows(h, picks, 1, mi.gpu_id, &P, &np)))

@@ -732,16 +732,7 @@ static int cmd_predict(int argc, char **argv)
                                      ints[i].name);
                 goto out;
             }
-        if ((st = cli_load_model(h, model_opt, gpu_opt, models_opt, &m))) goto lib_error;
-        if (gpu_opt && model_opt) {
-            seer_model_info_t info;
-            if ((st = seer_model_get_info(m, &info))) goto lib_error;
-            if (!cli_same_gpu(info.gpu_id, gpu_opt)) {
-                rc = cli_usage_error("predict", "option --gpu: %s does not match the model's GPU %s",
-                                     gpu_opt, info.gpu_id);
-                goto out;
-            }
-        }
+        if ((rc = cli_open_model(h, "predict", model_opt, gpu_opt, models_opt, &m))) goto out;
         rc = predict_csv(h, m, data, json);
         goto out;
     }
@@ -779,16 +770,7 @@ static int cmd_predict(int argc, char **argv)
                                  pick(stride_h, stride, 1), pick(stride_w, stride, 1),
                                  pick(dil_h, dil, 1), pick(dil_w, dil, 1), pick(groups, unset, 1))))
         goto lib_error;
-    if ((st = cli_load_model(h, model_opt, gpu_opt, models_opt, &m))) goto lib_error;
-    if (gpu_opt && model_opt) {
-        seer_model_info_t info;
-        if ((st = seer_model_get_info(m, &info))) goto lib_error;
-        if (!cli_same_gpu(info.gpu_id, gpu_opt)) {
-            rc = cli_usage_error("predict", "option --gpu: %s does not match the model's GPU %s",
-                                 gpu_opt, info.gpu_id);
-            goto out;
-        }
-    }
+    if ((rc = cli_open_model(h, "predict", model_opt, gpu_opt, models_opt, &m))) goto out;
     rc = predict_one(h, m, path, d, (seer_direction_t)dir, algo, kernels, json);
     goto out;
 lib_error:
