@@ -51,6 +51,8 @@ typedef struct {
     char main_kernel[160];      /* "" when not recorded */
     int grid[3], block[3];      /* 0 when not recorded */
     int n_kernels;              /* kernels listed in `kernels`, 0 if not recorded */
+    int regs_per_thread;        /* main kernel's registers and shared memory: only kernel */
+    int smem_bytes;             /* traces record them (0 = unknown) */
     char source[64];
     long line;                  /* line in the file, for messages */
 } seer_conv_row_t;

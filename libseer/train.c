@@ -256,7 +256,17 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
         int limit = m->gpu.threads_per_sm / var->threads;
         if (limit > m->gpu.blocks_per_sm) limit = m->gpu.blocks_per_sm;
         if (limit < 1) limit = 1;
-        for (size_t c = 0; c < sizeof cand / sizeof *cand && cand[c] <= limit; c++) {
+        /* A kernel trace records registers and shared memory: then the
+         * occupancy calculator gives residency exactly (first row of the
+         * variant; cuDNN compiles each variant once). */
+        int exact = 0;
+        for (int r = 0; r < nv && !exact; r++)
+            if (sub[r]->row.regs_per_thread > 0 &&
+                seer_occupancy(&m->gpu, var->threads, sub[r]->row.regs_per_thread, sub[r]->row.smem_bytes,
+                               &exact) != SEER_STATUS_SUCCESS)
+                exact = 0;
+        if (exact) var->bps = exact;
+        for (size_t c = 0; !exact && c < sizeof cand / sizeof *cand && cand[c] <= limit; c++) {
             seer_variant_t trial = *var;
             trial.bps = cand[c];
             for (int r = 0; r < nv; r++) seer_model_terms(m, &trial, &sub[r]->t);
@@ -367,6 +377,8 @@ static seer_status_t read_trace(seer_handle_t h, const char *path, seer_conv_row
             seer_strlcpy(r->main_kernel, k[i].kernel_name, sizeof r->main_kernel);
             memcpy(r->grid, k[i].conv.grid, sizeof r->grid);
             memcpy(r->block, k[i].conv.block, sizeof r->block);
+            r->regs_per_thread = k[i].regs_per_thread;
+            r->smem_bytes = k[i].smem_bytes;
         }
     }
     free(k);

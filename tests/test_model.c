@@ -308,3 +308,56 @@ TEST(model_predict_kernel)
     seer_model_free(m);
     seer_destroy(h);
 }
+
+#include "model.h"
+
+/* Training from a kernel trace: calls are summed into layers, and the
+ * recorded registers give the residency exactly (occupancy calculator),
+ * not the grid search. */
+TEST(model_train_from_kernel_trace)
+{
+    char path[] = "/tmp/seer-trace-XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    REQUIRE(f != NULL);
+    fprintf(f, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,"
+               "algo,call_id,kernel_index,kernel_name,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
+               "regs_per_thread,smem_static,smem_dynamic,time_ms,source\n");
+    for (int i = 0; i < 60; i++) {
+        int n = 1 + i % 16, c = 16 << (i % 5), hw = 7 + (i * 5) % 50, k = 32 << (i % 4);
+        double flops = 2.0 * n * k * hw * hw * c * 9;
+        /* main kernel + a small helper, as IMPLICIT_PRECOMP_GEMM launches */
+        fprintf(f, "t4,fwd,fp32,nchw,%d,%d,%d,%d,%d,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,%d,0,"
+                   "\"sgemm_128x64_nn\",1,1,1,256,1,1,128,16384,0,%.6f,test\n",
+                n, c, hw, hw, k, i, 0.01 + flops / 5e9);
+        fprintf(f, "t4,fwd,fp32,nchw,%d,%d,%d,%d,%d,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,%d,1,"
+                   "\"computeOffsetsKernel\",1,1,1,128,1,1,16,0,0,0.003,test\n",
+                n, c, hw, hw, k, i);
+    }
+    fclose(f);
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    const char *p = path;
+    seer_model_t m = NULL;
+    CHECK_STATUS(seer_train(h, "t4", &p, 1, 0, &m), SEER_STATUS_SUCCESS);
+    REQUIRE(m != NULL);
+    const seer_family_t *fam = seer_model_family(m, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
+                                                 SEER_DTYPE_FP32);
+    REQUIRE(fam != NULL);
+    CHECK(fam->n_rows == 60);
+    CHECK(strcmp(fam->var[0].name, "sgemm_128x64_nn") == 0);
+    CHECK(fam->var[0].tm == 128 && fam->var[0].tn == 64 && fam->var[0].threads == 256);
+    /* T4: 128 registers x 256 threads = 32768 per block -> 2 blocks per SM
+     * (16 KB of shared memory would allow 3) */
+    CHECK(fam->var[0].bps == 2);
+    seer_conv_desc_t d = conv(h, 8, 64, 28, 128);
+    double t;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &t, NULL, 0, NULL),
+                 SEER_STATUS_SUCCESS);
+    CHECK(t > 0.01);
+    seer_conv_desc_destroy(d);
+    seer_model_free(m);
+    seer_destroy(h);
+    unlink(path);
+}
