@@ -42,7 +42,7 @@ lib: $(SHLIB) $(STLIB)
 
 $(B)/libseer/%.o: libseer/%.c include/seer.h $(wildcard libseer/*.h) | $(B)/libseer
 	$(CC) $(LIBCFLAGS) -c $< -o $@
-$(B)/tools/%.o: tools/%.c include/seer.h $(wildcard tools/*.h) | $(B)/tools
+$(B)/tools/%.o: tools/%.c include/seer.h $(wildcard tools/*.h libseer/*.h) | $(B)/tools
 	$(CC) $(ALLFLAGS) -c $< -o $@
 $(B)/tests/%.o: tests/%.c include/seer.h $(wildcard tests/*.h libseer/*.h) | $(B)/tests
 	$(CC) $(ALLFLAGS) -Itests -c $< -o $@
