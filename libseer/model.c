@@ -224,9 +224,19 @@ static seer_class_t static_class(double blocks, long long bmax, double flops_ms,
     return flops_ms >= bytes_ms ? SEER_CLASS_COMPUTE : SEER_CLASS_DRAM;
 }
 
-seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
-                                seer_direction_t dir, int algo, double *time_ms,
-                                seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
+/* The variant of a family a measured kernel name denotes (names are
+ * stored truncated), or -1. */
+static int variant_named(const seer_family_t *f, const char *name)
+{
+    for (int i = 0; name && *name && i < f->nvar; i++)
+        if (!strncmp(f->var[i].name, name, sizeof f->var[i].name - 1)) return i;
+    return -1;
+}
+
+static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, const struct seer_conv *desc,
+                                  seer_direction_t dir, int algo, const char *variant, int *matched,
+                                  double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,
+                                  int *n_kernels)
 {
     if (!m || !desc || !time_ms)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_conv: %s is NULL",
@@ -247,7 +257,9 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const see
                           algo == SEER_ALGO_CUDNN_CHOICE ? "(cuDNN's choice)" : seer_algo_name(dir, algo),
                           seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
     family_features(m, f, &t);
-    const seer_variant_t *v = &f->var[seer_family_variant(f, &t)];
+    int vi = variant_named(f, variant);
+    if (matched) *matched = vi >= 0;
+    const seer_variant_t *v = &f->var[vi >= 0 ? vi : seer_family_variant(f, &t)];
     seer_model_terms(m, v, &t);
     int cls = seer_family_class(f, &t);
     double base = seer_family_base(v, cls, &t);
@@ -303,6 +315,20 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const see
         return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t.nk,
                           kernels_cap);
     return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+                                seer_direction_t dir, int algo, double *time_ms,
+                                seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
+{
+    return predict_conv(h, m, desc, dir, algo, NULL, NULL, time_ms, kernels, kernels_cap, n_kernels);
+}
+
+seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model *m,
+                                        const struct seer_conv *desc, seer_direction_t dir, int algo,
+                                        const char *main_kernel, int *matched, double *time_ms)
+{
+    return predict_conv(h, m, desc, dir, algo, main_kernel, matched, time_ms, NULL, 0, NULL);
 }
 
 seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model_t m, const seer_kernel_desc_t *k,

@@ -129,6 +129,14 @@ void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct
 #define SEER_CLASS_SHARE 0.5
 seer_class_t seer_class_of_measured(const seer_terms_t *t, double measured_ms);
 
+/* seer_predict_conv with the kernel variant given by a measured main
+ * kernel name instead of the variant classifier (seer eval
+ * --given-launch); *matched = 0 when the model does not know that name
+ * and the classifier was used after all. */
+seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model *m,
+                                        const struct seer_conv *desc, seer_direction_t dir, int algo,
+                                        const char *main_kernel, int *matched, double *time_ms);
+
 void seer_family_free(seer_family_t *f);
 /* Serialize the whole model (header + payload + checksum). */
 int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t *size);

@@ -298,7 +298,9 @@ TEST(cli_with_model)
         "--plot", svg, NULL);
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "by direction") && strstr(r.out, "by algo") && strstr(r.out, "by class"));
-    CHECK(strstr(r.out, "given_launch: not supported by this model") != NULL);
+    /* both figures: with the measured main kernel, and ours on the same rows */
+    CHECK(strstr(r.out, "given launch: ") != NULL);
+    CHECK(strstr(r.out, "\nseer, given launch ") != NULL && strstr(r.out, "\nseer, same rows ") != NULL);
     test_run_free(&r);
     char *s = test_slurp(svg);
     CHECK(s && strstr(s, "<svg") && strstr(s, "</svg>") && strstr(s, "<circle"));

@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "model.h"
 
 typedef struct {
     double meas, pred, roof;    /* roof: NAN when the roofline is unavailable */
+    double given;               /* --given-launch: with the measured main kernel; NAN if none */
     const char *file;
     int dir, algo_rank, cls_rank;
     char algo_key[48];
@@ -43,7 +45,9 @@ static void usage_eval(FILE *f)
             "  --split S        test: only rows in the 20%% held-out test split\n"
             "                   (seer_conv_in_test_split), train: the others,\n"
             "                   all (default)\n"
-            "  --given-launch   use the measured launch columns (not supported by\n"
+            "  --given-launch   also predict with the measured main kernel choosing the\n"
+            "                   variant (instead of the variant classifier); both figures\n"
+            "                   are printed.  Diagnostic only: a user does not have it\n"
             "                   the current model API: reported as such)\n"
             "  --format F       text (default) or json\n"
             "  --plot FILE.svg  log-log scatter of predicted vs measured times\n"
@@ -316,6 +320,16 @@ int cli_eval(int argc, char **argv)
                 cls_n++;
                 cls_hit += mc == p.cls;
             }
+            /* --given-launch: the measured main kernel picks the variant;
+             * only the scoring below ever compares it with the time. */
+            pt->given = NAN;
+            if (given_launch && r->algo >= 0 && r->main_kernel[0]) {
+                int matched = 0;
+                double g;
+                if (seer_predict_conv_variant(h, model, d, r->dir, r->algo, r->main_kernel, &matched, &g) ==
+                        SEER_STATUS_SUCCESS && matched)
+                    pt->given = g;
+            }
             double roof;
             pt->roof = seer_roofline_conv(h, &gpu, d, r->dir, &roof) == SEER_STATUS_SUCCESS &&
                                roof > 0 && isfinite(roof)
@@ -336,6 +350,17 @@ int cli_eval(int argc, char **argv)
     for (int i = 0; i < n; i++)
         if (!isnan(pts[i].roof)) scratch[nb++] = ape_of(pts[i].roof * scale, pts[i].meas);
     metrics(scratch, nb, &base);
+    metrics_t gm = {0}, gm_same = {0};
+    if (given_launch) { /* both figures on the same rows */
+        int ng = 0;
+        for (int i = 0; i < n; i++)
+            if (!isnan(pts[i].given)) scratch[ng++] = ape_of(pts[i].given, pts[i].meas);
+        metrics(scratch, ng, &gm);
+        ng = 0;
+        for (int i = 0; i < n; i++)
+            if (!isnan(pts[i].given)) scratch[ng++] = ape_of(pts[i].pred, pts[i].meas);
+        metrics(scratch, ng, &gm_same);
+    }
     for (int by = 0; by < 3; by++)
         if ((ngroups[by] = make_groups(pts, n, by, scratch, &groups[by])) < 0) goto oom;
 
@@ -346,7 +371,6 @@ int cli_eval(int argc, char **argv)
         goto out;
     }
     static const char *const split_names[] = {"all", "test", "train"};
-    const char *given = "not supported by this model";
     if (plot) {
         plot_keys = malloc((size_t)(n ? n : 1) * sizeof *plot_keys);
         plot_meas = malloc((size_t)(n ? n : 1) * sizeof *plot_meas);
@@ -382,7 +406,13 @@ int cli_eval(int argc, char **argv)
             cli_json_str(stdout, data[f]);
         }
         printf("],\n");
-        if (given_launch) printf("  \"given_launch\": \"%s\",\n", given);
+        if (given_launch) {
+            printf("  \"given_launch\": {");
+            json_metrics(&gm);
+            printf(", \"predicted_launch\": {");
+            json_metrics(&gm_same);
+            printf("}},\n");
+        }
         printf("  \"n\": %d, \"skipped\": %ld, \"failed\": %ld,\n  \"mape\": ", n, skipped, failed);
         cli_json_num(stdout, all.mape);
         printf(", \"rmspe\": ");
@@ -417,7 +447,8 @@ int cli_eval(int argc, char **argv)
         for (int f = 0; f < n_data; f++) printf("data      %s\n", data[f]);
         printf("split     %s%s%s\n", split_names[split], source ? ", source " : "",
                source ? source : "");
-        if (given_launch) printf("given_launch: %s\n", given);
+        if (given_launch)
+            printf("given launch: %d rows whose measured main kernel the model knows\n", gm.n);
         printf("rows      %d scored, %ld skipped (algo unknown or no time), %ld failed\n", n,
                skipped, failed);
         for (long i = 0; i < failed && i < MAX_FAIL_LIST; i++) printf("  failed: %s\n", fail_list[i]);
@@ -427,6 +458,10 @@ int cli_eval(int argc, char **argv)
         char label[64];
         snprintf(label, sizeof label, "roofline x %.3g", scale);
         text_row(label, 22, &base);
+        if (given_launch) {
+            text_row("seer, given launch", 22, &gm);
+            text_row("seer, same rows", 22, &gm_same);
+        }
         if (cls_n)
             printf("\nclass classifier: %.1f %% of %ld rows agree with the class of the measured time\n",
                    100.0 * cls_hit / cls_n, cls_n);
