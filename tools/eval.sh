@@ -79,7 +79,7 @@ for g in $GPUS; do
         summary="$summary| $g | eval failed | | | | | | | | |$nl"
         continue
     fi
-    text=$("$SEER" eval --model "$model" --data "$csv" --split test --format text) || status=1
+    text=$("$SEER" eval --model "$model" --data "$csv" --split test --format text --given-launch) || status=1
 
     n=$(jnum "$json" n)
     skipped=$(jnum "$json" skipped)
@@ -144,6 +144,11 @@ meas\`; MAPE is its mean, RMSPE the root mean square, p90 the 90th
 percentile (nearest rank).  **n** counts scored rows, **skipped** rows with
 an unknown (MIXED) algorithm, **failed** rows the model cannot predict
 (direction, algorithm or dtype it has no calibration for).
+
+The per-GPU sections also show, as a diagnostic, the model with the
+measured main kernel choosing the variant (\`--given-launch\`: "seer,
+given launch") beside the normal prediction on the same rows ("seer, same
+rows"): the gap is what the variant classifier costs.
 
 The baseline is the datasheet roofline, max(FLOPs / peak, bytes /
 bandwidth), times one constant per GPU, s = exp(median(log(measured /
