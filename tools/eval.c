@@ -458,7 +458,7 @@ int cli_eval(int argc, char **argv)
         char label[64];
         snprintf(label, sizeof label, "roofline x %.3g", scale);
         text_row(label, 22, &base);
-        if (given_launch) {
+        if (given_launch && gm.n) {
             text_row("seer, given launch", 22, &gm);
             text_row("seer, same rows", 22, &gm_same);
         }
