@@ -278,6 +278,46 @@ const char *cli_model_path(const char *cmd, const char *model_opt, const char *g
     return path;
 }
 
+static const char *const conv_opt_names[CLI_CONV_OPTS] = {
+    "--n", "--c", "--h", "--w", "--k", "--r", "--s", "--pad", "--pad-h", "--pad-w", "--stride",
+    "--stride-h", "--stride-w", "--dil", "--dil-h", "--dil-w", "--groups"};
+enum { O_N, O_C, O_H, O_W, O_K, O_R, O_S, O_PAD, O_PH, O_PW, O_STR, O_SH, O_SW, O_DIL, O_DH, O_DW, O_G };
+
+int cli_conv_opt(cli_args_t *a, cli_conv_opts_t *c)
+{
+    for (int i = 0; i < CLI_CONV_OPTS; i++)
+        if (cli_is(a, conv_opt_names[i])) {
+            if (!cli_int(a, INT_MIN, INT_MAX, &c->v[i])) return -1;
+            c->set[i] = 1;
+            return 1;
+        }
+    return 0;
+}
+
+const char *cli_conv_opt_name(const cli_conv_opts_t *c, int any)
+{
+    for (int i = 0; i < (any ? CLI_CONV_OPTS : CLI_CONV_REQUIRED); i++)
+        if (c->set[i] == any) return conv_opt_names[i];
+    return NULL;
+}
+
+/* The specific option, else the one for both dimensions, else dflt. */
+static int conv_val(const cli_conv_opts_t *c, int one, int both, int dflt)
+{
+    return c->set[one] ? c->v[one] : both >= 0 && c->set[both] ? c->v[both] : dflt;
+}
+
+seer_status_t cli_conv_desc_set(seer_handle_t h, seer_conv_desc_t d, seer_dtype_t dtype,
+                                seer_layout_t layout, const cli_conv_opts_t *c)
+{
+    return seer_conv_desc_set(h, d, dtype, layout, c->v[O_N], c->v[O_C], c->v[O_H], c->v[O_W],
+                              c->v[O_K], conv_val(c, O_R, -1, 3), conv_val(c, O_S, -1, 3),
+                              conv_val(c, O_PH, O_PAD, 1), conv_val(c, O_PW, O_PAD, 1),
+                              conv_val(c, O_SH, O_STR, 1), conv_val(c, O_SW, O_STR, 1),
+                              conv_val(c, O_DH, O_DIL, 1), conv_val(c, O_DW, O_DIL, 1),
+                              conv_val(c, O_G, -1, 1));
+}
+
 int cli_open_model(seer_handle_t h, const char *cmd, const char *model_opt, const char *gpu_opt,
                    const char *models_opt, seer_model_t *m)
 {

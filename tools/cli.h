@@ -67,6 +67,23 @@ const char *cli_models_dir(const char *dir_opt);
  * unknown.  The result is static storage or model_opt. */
 const char *cli_model_path(const char *cmd, const char *model_opt, const char *gpu_opt,
                            const char *models_opt);
+/* The conv shape options of `predict` and `pick`: --n --c --h --w --k
+ * (required), --r --s (3), --pad --pad-h --pad-w (1), --stride
+ * --stride-h --stride-w (1), --dil --dil-h --dil-w (1), --groups (1). */
+enum { CLI_CONV_OPTS = 17, CLI_CONV_REQUIRED = 5 };
+typedef struct {
+    int v[CLI_CONV_OPTS], set[CLI_CONV_OPTS];
+} cli_conv_opts_t;
+/* If the current option is a conv option, read its value: 1 consumed,
+ * 0 not a conv option, -1 bad value (message printed). */
+int cli_conv_opt(cli_args_t *a, cli_conv_opts_t *c);
+/* Name of the first option given (any = 1) or the first required option
+ * missing (any = 0), or NULL. */
+const char *cli_conv_opt_name(const cli_conv_opts_t *c, int any);
+/* seer_conv_desc_set with the options and their defaults. */
+seer_status_t cli_conv_desc_set(seer_handle_t h, seer_conv_desc_t d, seer_dtype_t dtype,
+                                seer_layout_t layout, const cli_conv_opts_t *c);
+
 /* --model FILE, else what libseer answers for --gpu: the calibrated model
  * in the models directory, or one transferred from the others there.
  * With both, the model must be for that GPU.  Prints any error and

@@ -542,20 +542,13 @@ int seer_cli_pick(int argc, char **argv)
     const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL;
     const char *dtype_s = "fp32", *layout_s = "nchw", *ws_s = NULL;
     int dir = 0, format = 0;
-    struct { const char *name; int v, set; } o[] = {
-        {"--n", 0, 0}, {"--c", 0, 0}, {"--h", 0, 0}, {"--w", 0, 0}, {"--k", 0, 0}, {"--r", 3, 0},
-        {"--s", 3, 0}, {"--pad", 1, 0}, {"--pad-h", 0, 0}, {"--pad-w", 0, 0}, {"--stride", 1, 0},
-        {"--stride-h", 0, 0}, {"--stride-w", 0, 0}, {"--dil", 1, 0}, {"--dil-h", 0, 0},
-        {"--dil-w", 0, 0}, {"--groups", 1, 0}};
-    enum { N, C, H, W, K, R, S, PAD, PH, PW, STR, SH, SW, DIL, DH, DW, G, NO };
+    cli_conv_opts_t conv = {{0}, {0}};
     cli_args_init(&a, "pick", argc, argv);
     while (cli_next(&a)) {
-        int i;
-        for (i = 0; i < NO && !cli_is(&a, o[i].name); i++) {}
-        if (i < NO) {
-            if (!cli_int(&a, INT_MIN, INT_MAX, &o[i].v)) return CLI_USAGE;
-            o[i].set = 1;
-        } else if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_pick(stdout); return CLI_OK; }
+        int got = cli_conv_opt(&a, &conv);
+        if (got < 0) return CLI_USAGE;
+        if (got) continue;
+        else if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_pick(stdout); return CLI_OK; }
         else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--gpu")) { if (!(gpu_opt = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--models")) { if (!(models_opt = cli_value(&a))) return CLI_USAGE; }
@@ -566,8 +559,8 @@ int seer_cli_pick(int argc, char **argv)
         else if (cli_is(&a, "--format")) { if ((format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
         else return cli_unknown(&a);
     }
-    for (int i = N; i <= K; i++)
-        if (!o[i].set) return cli_usage_error("pick", "option %s is required", o[i].name);
+    if (cli_conv_opt_name(&conv, 0))
+        return cli_usage_error("pick", "option %s is required", cli_conv_opt_name(&conv, 0));
     seer_dtype_t dtype;
     seer_layout_t layout;
     if (seer_dtype_from_name(dtype_s, &dtype))
@@ -583,17 +576,13 @@ int seer_cli_pick(int argc, char **argv)
             return cli_usage_error("pick", "option --workspace-mb: expected a size in MiB >= 0, got '%s'", ws_s);
         limit = (size_t)(mb * 1048576.0);
     }
-#define PICK2(one, both) (o[one].set ? o[one].v : o[both].v)
     seer_handle_t h = NULL;
     seer_model_t m = NULL;
     seer_conv_desc_t d = NULL;
     int rc;
     seer_status_t st = seer_create(&h);
     if (st) return cli_lib_error(NULL, st);
-    if ((st = seer_conv_desc_create(&d)) ||
-        (st = seer_conv_desc_set(h, d, dtype, layout, o[N].v, o[C].v, o[H].v, o[W].v, o[K].v, o[R].v,
-                                 o[S].v, PICK2(PH, PAD), PICK2(PW, PAD), PICK2(SH, STR), PICK2(SW, STR),
-                                 PICK2(DH, DIL), PICK2(DW, DIL), o[G].v))) {
+    if ((st = seer_conv_desc_create(&d)) || (st = cli_conv_desc_set(h, d, dtype, layout, &conv))) {
         rc = cli_lib_error(h, st);
         goto out;
     }

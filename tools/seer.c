@@ -316,16 +316,6 @@ static void usage_predict(FILE *f)
             "  --kernels          show the predicted kernels of each algorithm\n");
 }
 
-typedef struct {
-    int set;
-    int v;
-} opt_int_t;
-
-static int pick(opt_int_t specific, opt_int_t both, int dflt)
-{
-    return specific.set ? specific.v : both.set ? both.v : dflt;
-}
-
 static const char *status_word(seer_status_t st)
 {
     return st == SEER_STATUS_UNSUPPORTED ? "unsupported"
@@ -655,25 +645,15 @@ static int cmd_predict(int argc, char **argv)
     const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL, *data = NULL;
     const char *dtype_s = "fp32", *layout_s = "nchw", *algo_s = "auto";
     int dir = 0, kernels = 0, format = -1;
-    opt_int_t n = {0, 0}, c = {0, 0}, hh = {0, 0}, w = {0, 0}, k = {0, 0}, r = {0, 0}, s = {0, 0};
-    opt_int_t pad = {0, 0}, pad_h = {0, 0}, pad_w = {0, 0}, stride = {0, 0}, stride_h = {0, 0},
-              stride_w = {0, 0}, dil = {0, 0}, dil_h = {0, 0}, dil_w = {0, 0}, groups = {0, 0};
-    struct { const char *name; opt_int_t *v; } ints[] = {
-        {"--n", &n}, {"--c", &c}, {"--h", &hh}, {"--w", &w}, {"--k", &k}, {"--r", &r},
-        {"--s", &s}, {"--pad", &pad}, {"--pad-h", &pad_h}, {"--pad-w", &pad_w},
-        {"--stride", &stride}, {"--stride-h", &stride_h}, {"--stride-w", &stride_w},
-        {"--dil", &dil}, {"--dil-h", &dil_h}, {"--dil-w", &dil_w}, {"--groups", &groups},
-    };
+    cli_conv_opts_t conv = {{0}, {0}};
     const char *format_s = NULL;
 
     cli_args_init(&a, "predict", argc, argv);
     while (cli_next(&a)) {
-        size_t i;
-        for (i = 0; i < sizeof ints / sizeof ints[0]; i++)
-            if (cli_is(&a, ints[i].name)) break;
-        if (i < sizeof ints / sizeof ints[0]) {
-            if (!cli_int(&a, INT_MIN, INT_MAX, &ints[i].v->v)) return CLI_USAGE;
-            ints[i].v->set = 1;
+        int got = cli_conv_opt(&a, &conv);
+        if (got < 0) return CLI_USAGE;
+        if (got) {
+            continue;
         } else if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
             usage_predict(stdout);
             return CLI_OK;
@@ -726,12 +706,11 @@ static int cmd_predict(int argc, char **argv)
     if (st) return cli_lib_error(NULL, st);
 
     if (data) {
-        for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-            if (ints[i].v->set) {
-                rc = cli_usage_error("predict", "option %s cannot be combined with --data",
-                                     ints[i].name);
-                goto out;
-            }
+        if (cli_conv_opt_name(&conv, 1)) {
+            rc = cli_usage_error("predict", "option %s cannot be combined with --data",
+                                 cli_conv_opt_name(&conv, 1));
+            goto out;
+        }
         if ((rc = cli_open_model(h, "predict", model_opt, gpu_opt, models_opt, &m))) goto out;
         rc = predict_csv(h, m, data, json);
         goto out;
@@ -756,19 +735,12 @@ static int cmd_predict(int argc, char **argv)
                              dirs[dir]);
         goto out;
     }
-    const char *required[] = {"--n", "--c", "--h", "--w", "--k"};
-    opt_int_t *req[] = {&n, &c, &hh, &w, &k};
-    for (int i = 0; i < 5; i++)
-        if (!req[i]->set) {
-            rc = cli_usage_error("predict", "option %s is required (or --data CSV)", required[i]);
-            goto out;
-        }
-    opt_int_t unset = {0, 0};
-    if ((st = seer_conv_desc_create(&d)) ||
-        (st = seer_conv_desc_set(h, d, dtype, layout, n.v, c.v, hh.v, w.v, k.v, pick(r, unset, 3),
-                                 pick(s, unset, 3), pick(pad_h, pad, 1), pick(pad_w, pad, 1),
-                                 pick(stride_h, stride, 1), pick(stride_w, stride, 1),
-                                 pick(dil_h, dil, 1), pick(dil_w, dil, 1), pick(groups, unset, 1))))
+    if (cli_conv_opt_name(&conv, 0)) {
+        rc = cli_usage_error("predict", "option %s is required (or --data CSV)",
+                             cli_conv_opt_name(&conv, 0));
+        goto out;
+    }
+    if ((st = seer_conv_desc_create(&d)) || (st = cli_conv_desc_set(h, d, dtype, layout, &conv)))
         goto lib_error;
     if ((rc = cli_open_model(h, "predict", model_opt, gpu_opt, models_opt, &m))) goto out;
     rc = predict_one(h, m, path, d, (seer_direction_t)dir, algo, kernels, json);
