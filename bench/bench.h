@@ -74,6 +74,8 @@ int seer_bench_csv_split(char *line, char **fields, int max);
 int seer_bench_csv_col(char **hdr, int nhdr, const char *name);
 /* fflush + fsync: the row is on disk before the next measurement. */
 int seer_bench_sync(FILE *f);
+/* The current UTC time as 2026-11-22T03:04:05Z. */
+void seer_bench_utc_stamp(char *buf, size_t len);
 /* Cut a file after its last newline (a crash can leave half a row). */
 int seer_bench_repair_tail(const char *path);
 /* Read one whole line of any length; NULL at EOF.  *buf grows as needed. */

@@ -1,5 +1,6 @@
 /* bench/csv.c - the little CSV and file plumbing seer-bench needs:
  * RFC 4180 fields out, records in, durable appends, resume key sets. */
+#include <time.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,4 +147,11 @@ void seer_bench_set_free(seer_bench_set_t *s)
     for (size_t i = 0; i < s->cap; i++) free(s->slot[i]);
     free(s->slot);
     memset(s, 0, sizeof *s);
+}
+
+void seer_bench_utc_stamp(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tmv;
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tmv));
 }

@@ -5,6 +5,12 @@
 #include <cuda_runtime_api.h>
 #include "bench.h"
 
+/* ---- profile.c: library versions for profile.txt and manifest.txt ---- */
+
+/* cuDNN (cudnnGetVersion), CUPTI API and cuBLAS versions; 0 where a query
+ * fails. */
+void seer_bench_lib_versions(size_t *cudnn, uint32_t *cupti, int cublas[3]);
+
 /* ---- trace.c: CUPTI Activity API ---- */
 
 typedef struct {

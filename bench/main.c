@@ -65,13 +65,6 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void utc_stamp(char *buf, size_t len)
-{
-    time_t t = time(NULL);
-    struct tm tmv;
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tmv));
-}
-
 static int parse_num(const char *opt, const char *v, double lo, double hi, double *out)
 {
     char *end;
@@ -248,15 +241,11 @@ typedef struct {
 static int write_manifest(const manifest_t *m, char *err, size_t errlen)
 {
     char path[PATH_CAP], tmp[PATH_CAP + 8], fin[32];
-    size_t dnn = cudnnGetVersion();
-    uint32_t cupti = 0;
-    int cb[3] = {0, 0, 0};
-    if (cuptiGetVersion(&cupti) != CUPTI_SUCCESS) cupti = 0;
-    if (cublasGetProperty(MAJOR_VERSION, &cb[0]) != CUBLAS_STATUS_SUCCESS ||
-        cublasGetProperty(MINOR_VERSION, &cb[1]) != CUBLAS_STATUS_SUCCESS ||
-        cublasGetProperty(PATCH_LEVEL, &cb[2]) != CUBLAS_STATUS_SUCCESS)
-        cb[0] = cb[1] = cb[2] = 0;
-    utc_stamp(fin, sizeof fin);
+    size_t dnn;
+    uint32_t cupti;
+    int cb[3];
+    seer_bench_lib_versions(&dnn, &cupti, cb);
+    seer_bench_utc_stamp(fin, sizeof fin);
     snprintf(path, sizeof path, "%s/manifest.txt", m->o->out_dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
@@ -431,7 +420,7 @@ int main(int argc, char **argv)
     else if (seer_bench_gpu_id(prop.name, (double)prop.totalGlobalMem / (1u << 30), m.gpu, sizeof m.gpu))
         fprintf(stderr, "seer-bench: '%s' is not in the GPU id table; using id '%s' (see --gpu-id)\n",
                 prop.name, m.gpu);
-    utc_stamp(m.started, sizeof m.started);
+    seer_bench_utc_stamp(m.started, sizeof m.started);
     m.plan_n = plan.n;
     for (size_t i = 0; i < plan.n; i++) {
         if (plan.v[i].part == SEER_BENCH_PART_CNN) m.plan_cnn++;

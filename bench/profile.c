@@ -69,18 +69,12 @@ int seer_bench_profile(const char *path, const char *gpu_id, int device, char *e
         return -1;
     }
 
-    size_t dnn = cudnnGetVersion();
-    uint32_t cupti = 0;
-    int cb[3] = {0, 0, 0};
-    if (cuptiGetVersion(&cupti) != CUPTI_SUCCESS) cupti = 0;
-    if (cublasGetProperty(MAJOR_VERSION, &cb[0]) != CUBLAS_STATUS_SUCCESS ||
-        cublasGetProperty(MINOR_VERSION, &cb[1]) != CUBLAS_STATUS_SUCCESS ||
-        cublasGetProperty(PATCH_LEVEL, &cb[2]) != CUBLAS_STATUS_SUCCESS)
-        cb[0] = cb[1] = cb[2] = 0;
+    size_t dnn;
+    uint32_t cupti;
+    int cb[3];
+    seer_bench_lib_versions(&dnn, &cupti, cb);
     char stamp[32];
-    time_t now = time(NULL);
-    struct tm tmv;
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
+    seer_bench_utc_stamp(stamp, sizeof stamp);
 
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -119,4 +113,14 @@ int seer_bench_profile(const char *path, const char *gpu_id, int device, char *e
             "%.0f/%.0f/%.0f GB/s, L2 %.0f GB/s, launch %.2f us\n",
             fp32, tc[0], tc[1], tc[2], rd, wr, cp, l2bw, lat);
     return 0;
+}
+
+void seer_bench_lib_versions(size_t *cudnn, uint32_t *cupti, int cublas[3])
+{
+    *cudnn = cudnnGetVersion();
+    if (cuptiGetVersion(cupti) != CUPTI_SUCCESS) *cupti = 0;
+    if (cublasGetProperty(MAJOR_VERSION, &cublas[0]) != CUBLAS_STATUS_SUCCESS ||
+        cublasGetProperty(MINOR_VERSION, &cublas[1]) != CUBLAS_STATUS_SUCCESS ||
+        cublasGetProperty(PATCH_LEVEL, &cublas[2]) != CUBLAS_STATUS_SUCCESS)
+        cublas[0] = cublas[1] = cublas[2] = 0;
 }
