@@ -169,9 +169,16 @@ int seer_family_class(const seer_family_t *f, const seer_terms_t *t)
     return c >= 0 && c < 3 ? c : SEER_ALL_CLASSES;
 }
 
+/* The class's coefficients, or the all-class fit where the class had too
+ * few rows. */
+static const double *variant_coef(const seer_variant_t *v, int cls)
+{
+    return v->has[cls] ? v->coef[cls] : v->coef[SEER_ALL_CLASSES];
+}
+
 double seer_family_base(const seer_variant_t *v, int cls, const seer_terms_t *t)
 {
-    const double *c = v->has[cls] ? v->coef[cls] : v->coef[SEER_ALL_CLASSES];
+    const double *c = variant_coef(v, cls);
     double s = 0;
     for (int i = 0; i < SEER_NTERMS; i++) s += c[i] * t->x[i];
     return s > 1e-4 ? s : 1e-4; /* nothing on a GPU takes less than a microsecond or so */
@@ -271,7 +278,7 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
     /* Split the total over the kernels as the formula does: helpers get
      * the helper term in proportion to their bytes, the main kernel the
      * rest (its compute/wave/DRAM terms and the per-call constant). */
-    const double *c = v->has[cls] ? v->coef[cls] : v->coef[SEER_ALL_CLASSES];
+    const double *c = variant_coef(v, cls);
     double hms[3] = {c[3] * t.x[3], c[4] * t.x[4], c[5] * t.x[5]}, hb[3] = {0, 0, 0};
     double helper_ms = hms[0] + hms[1] + hms[2];
     for (int i = 1; i < t.nk; i++) hb[helper_slot(t.kv[i].role)] += t.kv[i].bytes;

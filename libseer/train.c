@@ -172,21 +172,17 @@ static void find_variants(seer_family_t *f, trow_t **rows, int n)
         if (f->algo >= 0 && v->geo == SEER_GEO_TILED &&
             !strcmp(seer_algo_name((seer_direction_t)f->dir, f->algo), "WINOGRAD_NONFUSED"))
             v->geo = SEER_GEO_WINO_NF;
+        /* threads: the block of the variant's first row with a plausible
+         * one (cuDNN compiles each variant for one block size) */
         v->threads = 256;
-        /* threads: the most common block size among its rows */
-        int best = 0;
         for (int i = 0; i < n; i++) {
-            if (strcmp(rows[i]->row.main_kernel, name)) continue;
-            int th = rows[i]->row.block[0] * (rows[i]->row.block[1] ? rows[i]->row.block[1] : 1) *
-                     (rows[i]->row.block[2] ? rows[i]->row.block[2] : 1);
-            if (th < 32 || th > 1024) continue;
-            int c = 0;
-            for (int j = 0; j < n; j++)
-                if (!strcmp(rows[j]->row.main_kernel, name) &&
-                    rows[j]->row.block[0] * (rows[j]->row.block[1] ? rows[j]->row.block[1] : 1) *
-                    (rows[j]->row.block[2] ? rows[j]->row.block[2] : 1) == th) c++;
-            if (c > best) { best = c; v->threads = th; }
-            break; /* the first row's block size is representative enough */
+            const seer_conv_row_t *r = &rows[i]->row;
+            if (strcmp(r->main_kernel, name)) continue;
+            int th = r->block[0] * (r->block[1] ? r->block[1] : 1) * (r->block[2] ? r->block[2] : 1);
+            if (th >= 32 && th <= 1024) {
+                v->threads = th;
+                break;
+            }
         }
     }
     /* Rows of variants too rare to model go with the most common one. */
