@@ -446,10 +446,19 @@ SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_mode
  * byte-identical model.  CSV_* statuses name file and line (as do
  * BAD_SHAPE, BAD_GROUPS, OVERFLOW for an impossible row shape); NO_DATA if
  * nothing usable is left; UNKNOWN_GPU; IO_ERROR; BAD_PARAM; ALLOC_FAILED.
- * If holdout_test is nonzero, rows whose shape hashes into the 20 % test
- * split are left out (see seer_conv_in_test_split). */
+ * flags is 0 or an OR of SEER_TRAIN_* below.
+ *
+ * Timing files can carry an overhead that drifts with the order in which
+ * rows were measured (the NeuSight rows: about +0.3 ms from a file's first
+ * row to its last, whatever the shape).  Training fits that trend of the
+ * residuals along each file's row order and, where it explains at least
+ * 2 % of their variance over 500 or more rows, removes it (keeping the
+ * overhead of the file's typical row) and fits again; the model's provenance names each
+ * corrected file with the trend's range (docs/method.md). */
+#define SEER_TRAIN_HOLDOUT 1u     /* leave out rows in the 20 % test split (seer_conv_in_test_split) */
+#define SEER_TRAIN_KEEP_DRIFT 2u  /* fit the measured times as they are */
 SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
-                                  const char *const *paths, int n_paths, int holdout_test,
+                                  const char *const *paths, int n_paths, unsigned flags,
                                   seer_model_t *model);
 
 /* 1 if a conv shape falls in the deterministic 20 % held-out test split

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "common.h"
 #include "csv.h"
+#include "drift.h"
 #include "fit.h"
 #include "gemm.h"
 #include "gpu.h"
@@ -28,6 +29,8 @@ typedef struct {
     int pvar, pcls;             /* what the classifiers predict */
     double base;
     int check;                  /* 1: in the validation part used to accept the SVR */
+    int file;                   /* index of the file it came from */
+    double pos;                 /* its position in that file, [0, 1) */
 } trow_t;
 
 static void quiet(const char *s) { (void)s; }
@@ -229,6 +232,7 @@ static double mape_of(trow_t **rows, int n, int check, const seer_family_t *f, i
 static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, trow_t **rows, int n)
 {
     f->n_rows = n;
+    if (n < MIN_FAMILY_ROWS) return SEER_STATUS_NO_DATA;
     find_variants(f, rows, n);
     if (f->nvar < 1) return SEER_STATUS_ALLOC_FAILED;
     standardize(f, rows, n, 0, SEER_NF_SHAPE);
@@ -383,6 +387,40 @@ static seer_status_t read_trace(seer_handle_t h, const char *path, seer_conv_row
     return SEER_STATUS_SUCCESS;
 }
 
+/* Families in a fixed order: direction, algo, math. */
+static seer_status_t train_families(seer_handle_t h, struct seer_model *m, trow_t *all, size_t nall,
+                                    trow_t **fr)
+{
+    seer_status_t st = SEER_STATUS_SUCCESS;
+    for (int dir = 0; dir < 3 && !st; dir++)
+        for (int algo = -1; algo < 8 && !st; algo++)
+            for (int math = 0; math < 2 && !st; math++) {
+                int n = 0;
+                for (size_t i = 0; i < nall; i++)
+                    if ((int)all[i].row.dir == dir && all[i].row.algo == algo &&
+                        seer_dtype_math(all[i].row.dtype) == math)
+                        fr[n++] = &all[i];
+                if (n < MIN_FAMILY_ROWS) continue;
+                seer_family_t *nf = realloc(m->fam, (size_t)(m->nfam + 1) * sizeof *nf);
+                if (!nf) { st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "families"); break; }
+                m->fam = nf;
+                seer_family_t *f = &m->fam[m->nfam++];
+                memset(f, 0, sizeof *f);
+                f->dir = dir;
+                f->algo = algo;
+                f->math = math;
+                st = train_family(m, f, fr, n);
+                if (st) seer_error(h, st, "training family %s %s", seer_direction_name(dir),
+                                   algo < 0 ? "(cuDNN's choice)" : seer_algo_name(dir, algo));
+                m->n_rows += n;
+            }
+    if (!st && m->nfam == 0)
+        st = seer_error(h, SEER_STATUS_NO_DATA, "GPU %s: %zu rows, but no family has %d rows",
+                        m->gpu_id, nall, MIN_FAMILY_ROWS);
+
+    return st;
+}
+
 static int same_gpu(const char *a, const seer_gpu_info_t *g)
 {
     const seer_gpu_info_t *x = seer_gpu_lookup(a);
@@ -390,7 +428,7 @@ static int same_gpu(const char *a, const seer_gpu_info_t *g)
 }
 
 seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const *paths, int n_paths,
-                         int holdout_test, seer_model_t *out)
+                         unsigned flags, seer_model_t *out)
 {
     if (!gpu_id || !paths || n_paths < 1 || !out)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: gpu_id, paths and model are required");
@@ -413,7 +451,7 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
     seer_status_t st = SEER_STATUS_SUCCESS;
     char prov[512];
     int pn = snprintf(prov, sizeof prov, "libseer %s; %s; data:", SEER_VERSION_STRING,
-                      holdout_test ? "20% test split held out" : "all rows");
+                      flags & SEER_TRAIN_HOLDOUT ? "20% test split held out" : "all rows");
     for (int p = 0; p < n_paths && !st; p++) {
         seer_conv_row_t *rows = NULL;
         size_t nr = 0;
@@ -447,10 +485,12 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
             trow_t *t = &all[nall];
             memset(t, 0, sizeof *t);
             t->row = *r;
+            t->file = p;
+            t->pos = (double)i / (double)nr;
             if (seer_conv_init(NULL, &t->cv, r->dtype, r->layout, r->n, r->c, r->h, r->w, r->k, r->r,
                                r->s, r->pad_h, r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w,
                                r->groups)) { skipped++; continue; }
-            if (holdout_test && seer_conv_in_test_split(&t->cv)) { skipped++; continue; }
+            if ((flags & SEER_TRAIN_HOLDOUT) && seer_conv_in_test_split(&t->cv)) { skipped++; continue; }
             /* An empty algo (cuDNN chose) trains the pseudo-family -1,
              * costed with the structure of the direction's plain GEMM. */
             int algo = r->algo == SEER_ALGO_NONE ? 0 : r->algo;
@@ -468,38 +508,47 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
             pn += snprintf(prov + pn, sizeof prov - (size_t)pn, " %s (%zu rows, %s)", base ? base + 1 : paths[p],
                            used, src[0] ? src : "no source");
     }
-    seer_strlcpy(m->provenance, prov, sizeof m->provenance);
     if (!st && nall == 0)
         st = seer_error(h, SEER_STATUS_NO_DATA, "no usable rows for GPU %s (%zu skipped)", g->id, skipped);
 
-    /* Families in a fixed order: direction, algo, math. */
     trow_t **fr = st ? NULL : malloc(nall * sizeof *fr);
     if (!st && !fr) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
-    for (int dir = 0; dir < 3 && !st; dir++)
-        for (int algo = -1; algo < 8 && !st; algo++)
-            for (int math = 0; math < 2 && !st; math++) {
-                int n = 0;
-                for (size_t i = 0; i < nall; i++)
-                    if ((int)all[i].row.dir == dir && all[i].row.algo == algo &&
-                        seer_dtype_math(all[i].row.dtype) == math)
-                        fr[n++] = &all[i];
-                if (n < MIN_FAMILY_ROWS) continue;
-                seer_family_t *nf = realloc(m->fam, (size_t)(m->nfam + 1) * sizeof *nf);
-                if (!nf) { st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "families"); break; }
-                m->fam = nf;
-                seer_family_t *f = &m->fam[m->nfam++];
-                memset(f, 0, sizeof *f);
-                f->dir = dir;
-                f->algo = algo;
-                f->math = math;
-                st = train_family(m, f, fr, n);
-                if (st) seer_error(h, st, "training family %s %s", seer_direction_name(dir),
-                                   algo < 0 ? "(cuDNN's choice)" : seer_algo_name(dir, algo));
-                m->n_rows += n;
+    if (!st) st = train_families(h, m, all, nall, fr);
+    /* Measurement-order drift (drift.h): per file, the trend of the
+     * residuals along the row order is removed from the measured times
+     * and every family is fitted again on the corrected times. */
+    int drifted = 0;
+    for (int p = 0; p < n_paths && !st && !(flags & SEER_TRAIN_KEEP_DRIFT); p++) {
+        int n = 0;
+        double *pos = malloc((nall + 1) * sizeof *pos), *res = malloc((nall + 1) * sizeof *res);
+        if (!pos || !res) { free(pos); free(res); st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "drift"); break; }
+        for (size_t i = 0; i < nall; i++)
+            if (all[i].file == p && all[i].base > 0) {
+                pos[n] = all[i].pos;
+                res[n++] = all[i].row.time_ms - all[i].base;
             }
-    if (!st && m->nfam == 0)
-        st = seer_error(h, SEER_STATUS_NO_DATA, "GPU %s: %zu rows, but no family has %d rows",
-                        g->id, nall, MIN_FAMILY_ROWS);
+        seer_drift_t d;
+        if (seer_drift_fit(pos, res, n, &d)) {
+            for (size_t i = 0; i < nall; i++)
+                if (all[i].file == p) all[i].row.time_ms = seer_drift_correct(&d, all[i].pos, all[i].row.time_ms);
+            const char *base = strrchr(paths[p], '/');
+            if (pn < (int)sizeof prov)
+                pn += snprintf(prov + pn, sizeof prov - (size_t)pn, "%s %s %+.3f..%+.3f ms",
+                               drifted ? "," : "; drift removed:", base ? base + 1 : paths[p], d.lo, d.hi);
+            drifted = 1;
+        }
+        free(pos);
+        free(res);
+    }
+    seer_strlcpy(m->provenance, prov, sizeof m->provenance);
+    if (drifted) {
+        for (int i = 0; i < m->nfam; i++) seer_family_free(&m->fam[i]);
+        free(m->fam);
+        m->fam = NULL;
+        m->nfam = 0;
+        m->n_rows = 0;
+        st = train_families(h, m, all, nall, fr);
+    }
 
     /* The generic kernel formula (seer_predict_kernel): per class, a fit of
      * the main-kernel terms over every row of that class. */

@@ -10,12 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "drift.h"
 #include "model.h"
 
 typedef struct {
     double meas, pred, roof;    /* roof: NAN when the roofline is unavailable */
     double given;               /* --given-launch: with the measured main kernel; NAN if none */
     const char *file;
+    int fidx;                   /* index of the file in --data */
+    double pos;                 /* position of the row in its file, [0, 1) */
     int dir, algo_rank, cls_rank;
     char algo_key[48];
 } point_t;
@@ -36,6 +39,7 @@ static void usage_eval(FILE *f)
     fprintf(f,
             "usage: seer eval (--model FILE | --gpu GPU [--models DIR]) --data CSV...\n"
             "                 [--source PREFIX] [--split test|train|all] [--given-launch]\n"
+            "                 [--detrend]\n"
             "                 [--format text|json] [--plot FILE.svg]\n"
             "\n"
             "Predict every measured row of the model's GPU in conv timing CSV v1\n"
@@ -49,6 +53,11 @@ static void usage_eval(FILE *f)
             "                   variant (instead of the variant classifier); both figures\n"
             "                   are printed.  Diagnostic only: a user does not have it\n"
             "                   the current model API: reported as such)\n"
+            "  --detrend        also score against times with the measurement-order drift\n"
+            "                   removed: per file, the trend of (measured - predicted)\n"
+            "                   along the row order, fitted on the rows outside the\n"
+            "                   split (on the scored rows with --split all), is taken\n"
+            "                   off the measured times.  Diagnostic (docs/method.md)\n"
             "  --format F       text (default) or json\n"
             "  --plot FILE.svg  log-log scatter of predicted vs measured times\n"
             "Rows with algo MIXED/UNKNOWN or without time_ms are skipped; rows with\n"
@@ -198,7 +207,7 @@ int cli_eval(int argc, char **argv)
     const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL, *source = NULL;
     const char *plot = NULL;
     const char **data = NULL;
-    int n_data = 0, split = 0, json = 0, given_launch = 0, rc = CLI_USAGE;
+    int n_data = 0, split = 0, json = 0, given_launch = 0, detrend = 0, rc = CLI_USAGE;
 
     seer_handle_t h = NULL;
     seer_model_t model = NULL;
@@ -206,7 +215,10 @@ int cli_eval(int argc, char **argv)
     seer_conv_row_t **rows = NULL;
     size_t *nrows = NULL;
     point_t *pts = NULL;
-    double *scratch = NULL;
+    double *scratch = NULL, *aux_pos = NULL, *aux_res = NULL;
+    int *aux_file = NULL, naux = 0;
+    seer_drift_t *drift = NULL;
+    int *has_drift = NULL;
     group_t *groups[3] = {NULL, NULL, NULL};
     int ngroups[3] = {0, 0, 0};
     const char **plot_keys = NULL;
@@ -241,6 +253,9 @@ int cli_eval(int argc, char **argv)
         } else if (cli_is(&a, "--given-launch")) {
             if (!cli_flag(&a)) goto out;
             given_launch = 1;
+        } else if (cli_is(&a, "--detrend")) {
+            if (!cli_flag(&a)) goto out;
+            detrend = 1;
         } else {
             rc = cli_unknown(&a);
             goto out;
@@ -276,7 +291,12 @@ int cli_eval(int argc, char **argv)
 
     pts = malloc((total ? total : 1) * sizeof *pts);
     scratch = malloc((total ? total : 1) * sizeof *scratch);
-    if (!pts || !scratch) goto oom;
+    aux_pos = malloc((total ? total : 1) * sizeof *aux_pos);
+    aux_res = malloc((total ? total : 1) * sizeof *aux_res);
+    aux_file = malloc((total ? total : 1) * sizeof *aux_file);
+    drift = calloc((size_t)n_data, sizeof *drift);
+    has_drift = calloc((size_t)n_data, sizeof *has_drift);
+    if (!pts || !scratch || !aux_pos || !aux_res || !aux_file || !drift || !has_drift) goto oom;
     int n = 0;
     long skipped = 0, failed = 0, cls_n = 0, cls_hit = 0;
     size_t src_len = source ? strlen(source) : 0;
@@ -286,14 +306,23 @@ int cli_eval(int argc, char **argv)
             if (!cli_same_gpu(r->gpu, info.gpu_id)) continue;
             if (source && strncmp(r->source, source, src_len) != 0) continue;
             if ((st = cli_desc_from_row(h, r, d))) goto lib_error;
-            if (split && seer_conv_in_test_split(d) != (split == 1)) continue;
+            int scored = !split || seer_conv_in_test_split(d) == (split == 1);
+            if (!scored && !detrend) continue;
             if (r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) {
-                skipped++;
+                skipped += scored;
                 continue;
             }
             cli_pred_t p = {0};
             if (r->algo >= 0) st = cli_predict(h, model, d, r->dir, r->algo, 0, &p);
             else st = cli_predict_fastest(h, model, d, r->dir, 0, &p);
+            if (!scored) { /* --detrend: only fits the drift of its file */
+                if (st == SEER_STATUS_SUCCESS && isfinite(p.time_ms)) {
+                    aux_file[naux] = f;
+                    aux_pos[naux] = (double)i / (double)nrows[f];
+                    aux_res[naux++] = r->time_ms - p.time_ms;
+                }
+                continue;
+            }
             if (cli_soft_failure(st) || (st == SEER_STATUS_SUCCESS && !isfinite(p.time_ms))) {
                 if (failed < MAX_FAIL_LIST)
                     snprintf(fail_list[failed], sizeof fail_list[0], "%s:%ld: %s %s: %s", data[f],
@@ -308,6 +337,8 @@ int cli_eval(int argc, char **argv)
             pt->meas = r->time_ms;
             pt->pred = p.time_ms;
             pt->file = data[f];
+            pt->fidx = f;
+            pt->pos = (double)i / (double)nrows[f];
             pt->dir = (int)r->dir;
             pt->cls_rank = (int)p.cls >= 0 && (int)p.cls < 3 ? (int)p.cls : 3;
             pt->algo_rank = pt->dir * 100 + (r->algo >= 0 ? r->algo : 99);
@@ -360,6 +391,28 @@ int cli_eval(int argc, char **argv)
         for (int i = 0; i < n; i++)
             if (!isnan(pts[i].given)) scratch[ng++] = ape_of(pts[i].pred, pts[i].meas);
         metrics(scratch, ng, &gm_same);
+    }
+    /* --detrend: per file, the trend of the residuals outside the scored
+     * rows (or of the scored rows themselves with --split all). */
+    metrics_t dm = {0};
+    if (detrend) {
+        double *tpos = malloc((total ? total : 1) * sizeof *tpos);
+        if (!tpos) goto oom;
+        for (int f = 0; f < n_data; f++) {
+            int m = 0; /* scratch holds the residuals, tpos the positions */
+            for (int i = 0; i < naux; i++)
+                if (aux_file[i] == f) { tpos[m] = aux_pos[i]; scratch[m++] = aux_res[i]; }
+            for (int i = 0; i < n && !split; i++)
+                if (pts[i].fidx == f) { tpos[m] = pts[i].pos; scratch[m++] = pts[i].meas - pts[i].pred; }
+            has_drift[f] = seer_drift_fit(tpos, scratch, m, &drift[f]);
+        }
+        free(tpos);
+        for (int i = 0; i < n; i++) {
+            double meas = has_drift[pts[i].fidx] ? seer_drift_correct(&drift[pts[i].fidx], pts[i].pos, pts[i].meas)
+                                                 : pts[i].meas;
+            scratch[i] = ape_of(pts[i].pred, meas);
+        }
+        metrics(scratch, n, &dm);
     }
     for (int by = 0; by < 3; by++)
         if ((ngroups[by] = make_groups(pts, n, by, scratch, &groups[by])) < 0) goto oom;
@@ -429,6 +482,19 @@ int cli_eval(int argc, char **argv)
         printf("  \"class_accuracy\": ");
         cli_json_num(stdout, cls_n ? (double)cls_hit / cls_n : NAN);
         printf(",\n");
+        if (detrend) {
+            printf("  \"drift_removed\": {");
+            json_metrics(&dm);
+            printf(", \"files\": [");
+            for (int f = 0; f < n_data; f++) {
+                printf("%s{\"data\": ", f ? ", " : "");
+                cli_json_str(stdout, data[f]);
+                printf(", \"trend\": %s", has_drift[f] ? "true" : "false");
+                if (has_drift[f]) printf(", \"lo_ms\": %.6g, \"hi_ms\": %.6g, \"r2\": %.4g", drift[f].lo, drift[f].hi, drift[f].r2);
+                printf("}");
+            }
+            printf("]},\n");
+        }
         json_groups("by_direction", groups[BY_DIR], ngroups[BY_DIR], 0);
         json_groups("by_algo", groups[BY_ALGO], ngroups[BY_ALGO], 0);
         json_groups("by_class", groups[BY_CLASS], ngroups[BY_CLASS], 0);
@@ -458,10 +524,17 @@ int cli_eval(int argc, char **argv)
         char label[64];
         snprintf(label, sizeof label, "roofline x %.3g", scale);
         text_row(label, 22, &base);
+        if (detrend) text_row("seer, drift removed", 22, &dm);
         if (given_launch && gm.n) {
             text_row("seer, given launch", 22, &gm);
             text_row("seer, same rows", 22, &gm_same);
         }
+        for (int f = 0; f < n_data && detrend; f++)
+            if (has_drift[f])
+                printf("%sdrift     %s: %+.3f..%+.3f ms along the row order (explains %.0f %% of the residual variance)\n",
+                       f ? "" : "\n", data[f], drift[f].lo, drift[f].hi, 100 * drift[f].r2);
+            else
+                printf("%sdrift     %s: no trend found\n", f ? "" : "\n", data[f]);
         if (cls_n)
             printf("\nclass classifier: %.1f %% of %ld rows agree with the class of the measured time\n",
                    100.0 * cls_hit / cls_n, cls_n);
@@ -484,6 +557,11 @@ out:
     free(nrows);
     free(pts);
     free(scratch);
+    free(aux_pos);
+    free(aux_res);
+    free(aux_file);
+    free(drift);
+    free(has_drift);
     for (int by = 0; by < 3; by++) free(groups[by]);
     free(plot_keys);
     free(plot_meas);

@@ -163,13 +163,16 @@ static int cmd_gpus(int argc, char **argv)
 static void usage_train(FILE *f)
 {
     fprintf(f,
-            "usage: seer train --gpu GPU --data FILE... --out MODEL [--holdout]\n"
+            "usage: seer train --gpu GPU --data FILE... --out MODEL [--holdout] [--keep-drift]\n"
             "\n"
             "Fit a model for GPU to conv timing CSV v1 and kernel trace CSV files\n"
             "(rows of other GPUs are ignored) and write it to MODEL.\n"
             "  --data FILE...  one or more files (or repeat --data)\n"
             "  --holdout       leave out the 20%% test split (seer_conv_in_test_split),\n"
-            "                  so `seer eval --split test` scores unseen shapes\n");
+            "                  so `seer eval --split test` scores unseen shapes\n"
+            "  --keep-drift    fit the measured times as they are; by default an\n"
+            "                  additive trend along each file's row order (measurement\n"
+            "                  drift, docs/method.md) is removed first where one is found\n");
 }
 
 static int cmd_train(int argc, char **argv)
@@ -178,6 +181,7 @@ static int cmd_train(int argc, char **argv)
     const char *gpu = NULL, *out = NULL;
     const char **data = NULL;
     int n_data = 0, holdout = 0, rc = CLI_USAGE;
+    unsigned flags = 0;
     cli_args_init(&a, "train", argc, argv);
     while (cli_next(&a)) {
         if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
@@ -193,6 +197,10 @@ static int cmd_train(int argc, char **argv)
         } else if (cli_is(&a, "--holdout")) {
             if (!cli_flag(&a)) goto done;
             holdout = 1;
+            flags |= SEER_TRAIN_HOLDOUT;
+        } else if (cli_is(&a, "--keep-drift")) {
+            if (!cli_flag(&a)) goto done;
+            flags |= SEER_TRAIN_KEEP_DRIFT;
         } else {
             rc = cli_unknown(&a);
             goto done;
@@ -211,7 +219,7 @@ static int cmd_train(int argc, char **argv)
     seer_model_t m = NULL;
     seer_status_t st = seer_create(&h);
     if (st) { rc = cli_lib_error(NULL, st); goto done; }
-    if ((st = seer_train(h, gpu, data, n_data, holdout, &m)) ||
+    if ((st = seer_train(h, gpu, data, n_data, flags, &m)) ||
         (st = seer_model_save(h, m, out))) {
         rc = cli_lib_error(h, st);
     } else {
