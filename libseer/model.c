@@ -263,15 +263,29 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
                           seer_direction_name(dir),
                           algo == SEER_ALGO_CUDNN_CHOICE ? "(cuDNN's choice)" : seer_algo_name(dir, algo),
                           seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
-    family_features(m, f, &t);
-    int vi = variant_named(f, variant);
-    if (matched) *matched = vi >= 0;
-    const seer_variant_t *v = &f->var[vi >= 0 ? vi : seer_family_variant(f, &t)];
-    seer_model_terms(m, v, &t);
-    int cls = seer_family_class(f, &t);
-    double base = seer_family_base(v, cls, &t);
-    double corr = seer_family_correction(f, &t, base);
-    *time_ms = base * corr;
+    /* A transferred model can hold the family of several source GPUs:
+     * the prediction is the geometric mean of theirs (docs/transfer.md).
+     * The first one (t, v, cls) also gives the per-kernel breakdown. */
+    const seer_variant_t *v = NULL;
+    int cls = 0, nsrc = 0, any_match = 0;
+    double base = 0, corr = 1, logsum = 0;
+    const seer_terms_t shape = t;
+    for (const seer_family_t *g = f; g < m->fam + m->nfam; g++) {
+        if (g->dir != f->dir || g->algo != f->algo || g->math != f->math) continue;
+        seer_terms_t tg = shape;
+        family_features(m, g, &tg);
+        int vi = variant_named(g, variant);
+        any_match |= vi >= 0;
+        const seer_variant_t *vg = &g->var[vi >= 0 ? vi : seer_family_variant(g, &tg)];
+        seer_model_terms(m, vg, &tg);
+        int cg = seer_family_class(g, &tg);
+        double bg = seer_family_base(vg, cg, &tg), kg = seer_family_correction(g, &tg, bg);
+        logsum += log(bg * kg);
+        if (nsrc++ == 0) { t = tg; v = vg; cls = cg; base = bg; corr = kg; }
+    }
+    if (matched) *matched = any_match;
+    *time_ms = nsrc > 1 ? exp(logsum / nsrc) : base * corr;
+    corr *= *time_ms / (base * corr); /* the breakdown below sums to the mean */
     if (n_kernels) *n_kernels = t.nk;
     if (!kernels) return SEER_STATUS_SUCCESS;
 

@@ -30,6 +30,36 @@ static int better_source(const seer_family_t *cand, const seer_gpu_info_t *cg,
     return strcmp(cg->id, bg->id) < 0; /* deterministic whatever the order of sources */
 }
 
+/* A family worth averaging in: measured on enough rows, or on a GPU of
+ * the target's own architecture (the same kernels cuDNN picks). */
+static int usable(const seer_family_t *f, const seer_gpu_info_t *g, const seer_gpu_info_t *target)
+{
+    return f->n_rows >= SOLID_FAMILY_ROWS || cc_distance(g, target) == 0;
+}
+
+/* Append a copy of family f of source GPU g (its slot in m->src added
+ * if new).  Returns nonzero when out of memory; a ninth source GPU is
+ * skipped. */
+static int add_family(struct seer_model *m, const seer_family_t *f, const seer_gpu_info_t *g, int *pn)
+{
+    int si;
+    for (si = 0; si < m->nsrc; si++) if (!strcmp(m->src[si].id, g->id)) break;
+    if (si == m->nsrc) {
+        if (m->nsrc == SEER_MAX_SOURCES) return 0;
+        m->src[m->nsrc++] = *g;
+        if (*pn < (int)sizeof m->provenance)
+            *pn += snprintf(m->provenance + *pn, sizeof m->provenance - (size_t)*pn, " %s", g->id);
+    }
+    seer_family_t *nf = realloc(m->fam, (size_t)(m->nfam + 1) * sizeof *nf);
+    if (!nf) return 1;
+    m->fam = nf;
+    if (!seer_family_copy(&m->fam[m->nfam], f)) return 1;
+    m->fam[m->nfam].src = si;
+    m->n_rows += f->n_rows;
+    m->nfam++;
+    return 0;
+}
+
 seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, int n_sources,
                                   const char *target_gpu_id, seer_model_t *out)
 {
@@ -48,43 +78,46 @@ seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, 
     m->transferred = 1;
     int pn = snprintf(m->provenance, sizeof m->provenance, "transferred to %s from:", tg->id);
 
-    /* Every family key any source knows, in a fixed order. */
+    /* Every family key any source knows, in a fixed order.  Each key takes
+     * the family of every source that measured it on SOLID_FAMILY_ROWS or
+     * more rows or shares the target's architecture (prediction averages
+     * them: model.c), else the single best one. */
     for (int dir = 0; dir < 3; dir++)
         for (int algo = -1; algo < 8; algo++)
             for (int math = 0; math < 2; math++) {
                 const seer_family_t *best = NULL;
                 const struct seer_model *bm = NULL;
+                int solid = 0;
                 for (int i = 0; i < n_sources; i++) {
                     const struct seer_model *s = sources[i];
                     if (s->transferred) continue; /* transfer only what was measured */
                     for (int j = 0; j < s->nfam; j++) {
                         const seer_family_t *f = &s->fam[j];
                         if (f->dir != dir || f->algo != algo || f->math != math) continue;
+                        solid += usable(f, &s->gpu, tg);
                         if (!best || better_source(f, &s->gpu, best, &bm->gpu, tg)) { best = f; bm = s; }
                     }
                 }
                 if (!best) continue;
-                /* the source GPU's slot */
-                int si;
-                for (si = 0; si < m->nsrc; si++) if (!strcmp(m->src[si].id, bm->gpu.id)) break;
-                if (si == m->nsrc) {
-                    if (m->nsrc == SEER_MAX_SOURCES) continue;
-                    m->src[m->nsrc++] = bm->gpu;
-                    if (pn < (int)sizeof m->provenance)
-                        pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn, " %s", bm->gpu.id);
+                /* the best first: it gives the per-kernel breakdown */
+                if (add_family(m, best, &bm->gpu, &pn)) goto oom;
+                for (int i = 0; i < n_sources && solid > 1; i++) {
+                    const struct seer_model *s = sources[i];
+                    if (s->transferred || s == bm) continue;
+                    for (int j = 0; j < s->nfam; j++) {
+                        const seer_family_t *f = &s->fam[j];
+                        if (f->dir == dir && f->algo == algo && f->math == math &&
+                            usable(f, &s->gpu, tg) && add_family(m, f, &s->gpu, &pn))
+                            goto oom;
+                    }
                 }
-                seer_family_t *nf = realloc(m->fam, (size_t)(m->nfam + 1) * sizeof *nf);
-                if (!nf) { seer_model_free(m); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "families"); }
-                m->fam = nf;
-                if (!seer_family_copy(&m->fam[m->nfam], best)) {
-                    seer_model_free(m);
-                    return seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
-                }
-                m->fam[m->nfam].src = si;
-                m->n_rows += best->n_rows;
-                m->nfam++;
                 if (!m->gemm[math].present && bm->gemm[math].present) m->gemm[math] = bm->gemm[math];
             }
+    if (0) {
+oom:
+        seer_model_free(m);
+        return seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
+    }
     if (m->nfam == 0) {
         seer_model_free(m);
         return seer_error(h, SEER_STATUS_NO_DATA, "no calibrated source model to transfer to %s from", tg->id);

@@ -108,3 +108,47 @@ TEST(model_open_calibrated_or_transferred)
     rmdir(dir);
     seer_destroy(h);
 }
+
+/* Where several calibrated GPUs measured a family, the transferred model
+ * keeps each one's family and predicts their geometric mean. */
+TEST(transfer_averages_solid_sources)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t src[2] = {NULL, NULL}, both = NULL, one[2] = {NULL, NULL};
+    if (!load2(h, src)) { seer_model_free(src[0]); seer_destroy(h); SKIP("shipped models missing"); }
+    CHECK_STATUS(seer_model_transfer(h, src, 2, "h100-sxm5-80gb", &both), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_model_transfer(h, &src[0], 1, "h100-sxm5-80gb", &one[0]), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_model_transfer(h, &src[1], 1, "h100-sxm5-80gb", &one[1]), SEER_STATUS_SUCCESS);
+    seer_model_info_t ib, i0, i1;
+    seer_model_get_info(both, &ib);
+    seer_model_get_info(one[0], &i0);
+    seer_model_get_info(one[1], &i1);
+    CHECK(ib.n_families > i0.n_families && ib.n_families > i1.n_families);
+    seer_conv_desc_t d;
+    seer_conv_desc_create(&d);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 32, 128, 28, 28, 128, 3, 3, 1, 1,
+                               1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    double tb = 0, t0 = 0, t1 = 0;
+    seer_kernel_pred_t k[4];
+    int nk = 0;
+    CHECK_STATUS(seer_predict_conv(h, both, d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &tb, k, 4, &nk),
+                 SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, one[0], d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &t0, NULL, 0, NULL),
+                 SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, one[1], d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &t1, NULL, 0, NULL),
+                 SEER_STATUS_SUCCESS);
+    CHECK(t0 != t1);
+    CHECK_NEAR(tb, sqrt(t0 * t1), 1e-9);
+    /* the kernel breakdown still sums to the prediction */
+    double sum = 0;
+    for (int i = 0; i < nk; i++) sum += k[i].time_ms;
+    CHECK_NEAR(sum, tb, 1e-9);
+    seer_conv_desc_destroy(d);
+    seer_model_free(both);
+    seer_model_free(one[0]);
+    seer_model_free(one[1]);
+    seer_model_free(src[0]);
+    seer_model_free(src[1]);
+    seer_destroy(h);
+}
