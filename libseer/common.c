@@ -1,4 +1,5 @@
 /* Status strings, names of enums, the handle and its last-error message. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,20 @@ uint64_t seer_fnv1a(uint64_t h, const void *data, size_t size)
         h *= 1099511628211ULL;
     }
     return h;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void seer_sort_doubles(double *v, size_t n) { qsort(v, n, sizeof *v, cmp_double); }
+
+double seer_median_sorted(const double *v, size_t n)
+{
+    if (n == 0) return NAN;
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }

@@ -30,6 +30,11 @@ uint32_t seer_crc32(uint32_t crc, const void *data, size_t size);
 #define SEER_FNV_OFFSET 1469598103934665603ULL
 uint64_t seer_fnv1a(uint64_t h, const void *data, size_t size);
 
+/* Sort doubles ascending in place; the median of sorted values (NAN for
+ * none).  Shared by the drift fit and the CLI's metrics. */
+void seer_sort_doubles(double *v, size_t n);
+double seer_median_sorted(const double *v, size_t n);
+
 /* ASCII case-insensitive string equality (no locale). */
 int seer_streq_ci(const char *a, const char *b);
 

@@ -2,18 +2,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common.h"
 #include "drift.h"
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
+/* Median of v[0..n-1], reordering it. */
 static double median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_dbl);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    seer_sort_doubles(v, (size_t)n);
+    return seer_median_sorted(v, (size_t)n);
 }
 
 /* 3x3 normal equations by Cramer's rule: small, exact enough, no pivoting

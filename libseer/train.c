@@ -518,10 +518,14 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
      * residuals along the row order is removed from the measured times
      * and every family is fitted again on the corrected times. */
     int drifted = 0;
-    for (int p = 0; p < n_paths && !st && !(flags & SEER_TRAIN_KEEP_DRIFT); p++) {
+    double *pos = NULL, *res = NULL;
+    if (!st && !(flags & SEER_TRAIN_KEEP_DRIFT)) {
+        pos = malloc((nall + 1) * sizeof *pos);
+        res = malloc((nall + 1) * sizeof *res);
+        if (!pos || !res) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "drift");
+    }
+    for (int p = 0; p < n_paths && !st && pos; p++) {
         int n = 0;
-        double *pos = malloc((nall + 1) * sizeof *pos), *res = malloc((nall + 1) * sizeof *res);
-        if (!pos || !res) { free(pos); free(res); st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "drift"); break; }
         for (size_t i = 0; i < nall; i++)
             if (all[i].file == p && all[i].base > 0) {
                 pos[n] = all[i].pos;
@@ -537,9 +541,9 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
                                drifted ? "," : "; drift removed:", base ? base + 1 : paths[p], d.lo, d.hi);
             drifted = 1;
         }
-        free(pos);
-        free(res);
     }
+    free(pos);
+    free(res);
     seer_strlcpy(m->provenance, prov, sizeof m->provenance);
     if (drifted) {
         for (int i = 0; i < m->nfam; i++) seer_family_free(&m->fam[i]);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "common.h"
 #include "drift.h"
 #include "model.h"
 
@@ -67,19 +68,6 @@ static void usage_eval(FILE *f)
             "datasheet roofline by exp(median(log(meas / roofline))).\n");
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Median of a sorted array. */
-static double median_sorted(const double *v, int n)
-{
-    if (n <= 0) return NAN;
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Metrics of the absolute percentage errors ape[0..n-1] (reordered). */
 static void metrics(double *ape, int n, metrics_t *m)
 {
@@ -93,10 +81,10 @@ static void metrics(double *ape, int n, metrics_t *m)
         s += ape[i];
         s2 += ape[i] * ape[i];
     }
-    qsort(ape, (size_t)n, sizeof *ape, cmp_dbl);
+    seer_sort_doubles(ape, (size_t)n);
     m->mape = s / n;
     m->rmspe = sqrt(s2 / n);
-    m->median = median_sorted(ape, n);
+    m->median = seer_median_sorted(ape, (size_t)n);
     int rank = (int)ceil(0.9 * n); /* nearest rank */
     m->p90 = ape[(rank < 1 ? 1 : rank) - 1];
 }
@@ -375,8 +363,8 @@ int cli_eval(int argc, char **argv)
     int nb = 0;
     for (int i = 0; i < n; i++)
         if (!isnan(pts[i].roof)) scratch[nb++] = log(pts[i].meas / pts[i].roof);
-    qsort(scratch, (size_t)nb, sizeof *scratch, cmp_dbl);
-    double scale = nb ? exp(median_sorted(scratch, nb)) : NAN;
+    seer_sort_doubles(scratch, (size_t)nb);
+    double scale = nb ? exp(seer_median_sorted(scratch, (size_t)nb)) : NAN;
     nb = 0;
     for (int i = 0; i < n; i++)
         if (!isnan(pts[i].roof)) scratch[nb++] = ape_of(pts[i].roof * scale, pts[i].meas);

@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <time.h>
 #include "cli.h"
+#include "common.h"
 #include "net.h"
 #include "../libseer/net.h"
 
@@ -108,12 +109,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* ------------------------------------------------------------------ */
@@ -305,7 +300,7 @@ int seer_cli_net(int argc, char **argv)
             ts[i] = (now_s() - t0) * 1e3;
             if (st) { free(ts); rc = cli_lib_error(h, st); goto out; }
         }
-        qsort(ts, (size_t)bench, sizeof *ts, cmp_dbl);
+        seer_sort_doubles(ts, (size_t)bench);
         printf("%s %s batch %d %s on %s (algo %s): %d rows, predicted %.3f ms; "
                "prediction takes median %.3f ms, min %.3f ms over %d runs\n",
                ni.name, modes[mode], batch, dtype_s, mi.gpu_id,
