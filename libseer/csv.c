@@ -852,3 +852,17 @@ seer_status_t seer_gemm_csv_parse(seer_handle_t h, const char *name, const char 
     if (st == SEER_STATUS_SUCCESS) *rows = r;
     return st;
 }
+
+int seer_csv_kind(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 'c'; /* the conv reader reports the error */
+    char line[4096];
+    int r = 'c';
+    if (fgets(line, sizeof line, fp)) {
+        if (strstr(line, "call_id") && strstr(line, "kernel_index")) r = 'k';
+        else if (strstr(line, "trans_a") && strstr(line, ",op,")) r = 'g';
+    }
+    fclose(fp);
+    return r;
+}

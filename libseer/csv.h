@@ -103,4 +103,9 @@ seer_status_t seer_gemm_csv_read(seer_handle_t h, const char *path, seer_gemm_ro
                                  size_t *n);
 seer_status_t seer_gemm_csv_parse(seer_handle_t h, const char *name, const char *data,
                                   size_t size, seer_gemm_row_t **rows, size_t *n);
+
+/* Which of the formats a file is, from its header line: 'k' kernel
+ * trace, 'g' GEMM timing, else 'c' conv timing (also when the file
+ * cannot be read: the conv reader then reports why). */
+int seer_csv_kind(const char *path);
 #endif

@@ -16,4 +16,9 @@ seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const s
  * (which term dominates) when cls is not NULL. */
 double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double batch, double m,
                       double n, double k, seer_dtype_t dt, int bias, seer_class_t *cls);
+
+/* 1 when a GEMM row's shape is in the 20 % test split (FNV-1a of batch,
+ * m, n, k, transpositions, bias and dtype; never the time), the GEMM
+ * counterpart of seer_conv_in_test_split. */
+int seer_gemm_in_test_split(const seer_gemm_row_t *r);
 #endif

@@ -334,22 +334,6 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
 
 /* ---- reading ------------------------------------------------------- */
 
-/* The kind of a CSV file, from its header: 'k' kernel trace, 'g' GEMM
- * timing, 'c' conv timing. */
-static int csv_kind(const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return 'c'; /* the conv reader reports the error */
-    char line[4096];
-    int r = 'c';
-    if (fgets(line, sizeof line, fp)) {
-        if (strstr(line, "call_id") && strstr(line, "kernel_index")) r = 'k';
-        else if (strstr(line, "trans_a") && strstr(line, ",op,")) r = 'g';
-    }
-    fclose(fp);
-    return r;
-}
-
 /* Kernel traces become layer rows: one per call, time summed, the
  * longest kernel as the main one. */
 static seer_status_t read_trace(seer_handle_t h, const char *path, seer_conv_row_t **out, size_t *nout)
@@ -455,7 +439,7 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
     for (int p = 0; p < n_paths && !st; p++) {
         seer_conv_row_t *rows = NULL;
         size_t nr = 0;
-        int kind = csv_kind(paths[p]);
+        int kind = seer_csv_kind(paths[p]);
         const char *base = strrchr(paths[p], '/');
         if (kind == 'g') {
             seer_gemm_row_t *gr;
@@ -464,8 +448,10 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
             seer_gemm_row_t *grown = realloc(gemm, (ngemm + ng + 1) * sizeof *gemm);
             if (!grown) { free(gr); st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "GEMM rows"); break; }
             gemm = grown;
-            memcpy(gemm + ngemm, gr, ng * sizeof *gr);
-            ngemm += ng;
+            size_t kept = 0; /* --holdout leaves the GEMM test split out too */
+            for (size_t i = 0; i < ng; i++)
+                if (!(flags & SEER_TRAIN_HOLDOUT) || !seer_gemm_in_test_split(&gr[i])) gemm[ngemm + kept++] = gr[i];
+            ngemm += kept;
             free(gr);
             if (pn < (int)sizeof prov)
                 pn += snprintf(prov + pn, sizeof prov - (size_t)pn, " %s (GEMM, %zu rows)",

@@ -30,6 +30,24 @@ static int better_source(const seer_family_t *cand, const seer_gpu_info_t *cg,
     return strcmp(cg->id, bg->id) < 0; /* deterministic whatever the order of sources */
 }
 
+/* A GEMM fit is five coefficients and one representative tile: what
+ * makes it carry over is the breadth of shapes behind it more than the
+ * architecture (cuBLAS tiles are much alike across GPUs), so a fit from
+ * thousands of rows beats one of the target's own architecture from a
+ * few hundred. */
+#define SOLID_GEMM_ROWS 1000
+
+static int better_gemm(const seer_gemm_fit_t *cand, const seer_gpu_info_t *cg, const seer_gemm_fit_t *best,
+                       const seer_gpu_info_t *bg, const seer_gpu_info_t *target)
+{
+    int cs = cand->n_rows >= SOLID_GEMM_ROWS, bs = best->n_rows >= SOLID_GEMM_ROWS;
+    if (cs != bs) return cs > bs;
+    int cd = cc_distance(cg, target), bd = cc_distance(bg, target);
+    if (cd != bd) return cd < bd;
+    if (cand->n_rows != best->n_rows) return cand->n_rows > best->n_rows;
+    return strcmp(cg->id, bg->id) < 0;
+}
+
 /* A family worth averaging in: measured on enough rows, or on a GPU of
  * the target's own architecture (the same kernels cuDNN picks). */
 static int usable(const seer_family_t *f, const seer_gpu_info_t *g, const seer_gpu_info_t *target)
@@ -111,7 +129,6 @@ seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, 
                             goto oom;
                     }
                 }
-                if (!m->gemm[math].present && bm->gemm[math].present) m->gemm[math] = bm->gemm[math];
             }
     if (0) {
 oom:
@@ -121,6 +138,19 @@ oom:
     if (m->nfam == 0) {
         seer_model_free(m);
         return seer_error(h, SEER_STATUS_NO_DATA, "no calibrated source model to transfer to %s from", tg->id);
+    }
+    /* GEMM, per math type: the single best fit by the families' rule
+     * (measured on enough rows, nearest architecture, most rows).  Not
+     * averaged: GEMM fits transfer unevenly (docs/transfer.md), and the
+     * nearest solid one was the best in every leave-one-GPU-out test. */
+    for (int math = 0; math < 2; math++) {
+        const struct seer_model *gb = NULL;
+        for (int i = 0; i < n_sources; i++) {
+            const struct seer_model *s = sources[i];
+            if (s->transferred || !s->gemm[math].present) continue;
+            if (!gb || better_gemm(&s->gemm[math], &s->gpu, &gb->gemm[math], &gb->gpu, tg)) gb = s;
+        }
+        if (gb) m->gemm[math] = gb->gemm[math];
     }
     /* the generic kernel formula: from the nearest source */
     const struct seer_model *near = NULL;

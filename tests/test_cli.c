@@ -314,3 +314,35 @@ TEST(cli_with_model)
     test_run_free(&r);
     if (trained) unlink(tmp);
 }
+
+/* seer eval on a GEMM timing CSV: the same report, keyed gemm/OP/MATH,
+ * rows of other GPUs ignored, the test split by seer_gemm_in_test_split,
+ * and a transfer when the GPU has no model. */
+TEST(cli_eval_gemm_csv)
+{
+    if (!have_bin()) SKIP("seer binary not built");
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    char csv[64], text[2048];
+    snprintf(text, sizeof text,
+             "gpu,op,dtype,batch,m,n,k,trans_a,trans_b,bias,time_ms\n"
+             "t4,linear,fp32,1,512,512,512,N,T,1,0.12\n"
+             "t4,bmm,fp32,8,256,256,256,N,N,0,0.2\n"
+             "t4,gemm,fp16,1,1024,1024,1024,N,N,0,0.3\n"
+             "v100-pcie-32gb,linear,fp32,1,512,512,512,N,T,1,0.05\n");
+    REQUIRE(test_write_temp(csv, text));
+    test_run_t r;
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--data", csv, "--format", "json", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "\"n\": 2, \"skipped\": 0, \"failed\": 1") != NULL); /* fp16: no tensor-core GEMM fit */
+    CHECK(strstr(r.out, "\"key\": \"gemm/linear/fp32\"") && strstr(r.out, "\"key\": \"gemm/bmm/fp32\""));
+    CHECK(strstr(r.out, "\"key\": \"gemm\"") != NULL);
+    CHECK(strstr(r.out, "\"baseline_roofline\": {\"scale\": ") != NULL);
+    test_run_free(&r);
+    /* --gpu picks the V100 row (and the V100 model of the directory) */
+    test_run_seer(&r, "eval", "--gpu", "v100-pcie-32gb", "--models", "models", "--data", csv, "--format", "json",
+                  NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "\"n\": 1,") != NULL);
+    test_run_free(&r);
+    unlink(csv);
+}

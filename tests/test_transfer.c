@@ -152,3 +152,35 @@ TEST(transfer_averages_solid_sources)
     seer_model_free(src[1]);
     seer_destroy(h);
 }
+
+/* GEMM: the one fit with the most breadth among the nearest
+ * architectures, never an average (docs/transfer.md): a GPU whose GEMM
+ * rows are few (DeepBench's V100 SXM2) does not serve a V100 PCIe over a
+ * T4 fitted on thousands. */
+TEST(transfer_gemm_from_broadest_nearest_source)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t src[3] = {NULL, NULL, NULL}, x = NULL;
+    if (seer_model_load(h, "models/t4.seer", &src[0]) || seer_model_load(h, "models/a100-pcie-80gb.seer", &src[1]) ||
+        seer_model_load(h, "models/v100-sxm2-16gb.seer", &src[2])) {
+        for (int i = 0; i < 3; i++) seer_model_free(src[i]);
+        seer_destroy(h);
+        SKIP("shipped models missing");
+    }
+    CHECK_STATUS(seer_model_transfer(h, src, 3, "v100-pcie-32gb", &x), SEER_STATUS_SUCCESS);
+    double tx = 0, ts = 0;
+    CHECK_STATUS(seer_predict_gemm(h, x, 1, 1024, 1024, 1024, SEER_DTYPE_FP32, 0, 0, 0, &tx), SEER_STATUS_SUCCESS);
+    seer_model_t only_t4 = NULL;
+    CHECK_STATUS(seer_model_transfer(h, src, 1, "v100-pcie-32gb", &only_t4), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, only_t4, 1, 1024, 1024, 1024, SEER_DTYPE_FP32, 0, 0, 0, &ts), SEER_STATUS_SUCCESS);
+    CHECK(tx == ts);
+    /* tensor-core GEMMs: only the V100 SXM2 measured them, so it serves */
+    CHECK_STATUS(seer_predict_gemm(h, x, 1, 1024, 1024, 1024, SEER_DTYPE_FP16, 0, 0, 0, &tx), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, only_t4, 1, 1024, 1024, 1024, SEER_DTYPE_FP16, 0, 0, 0, &ts),
+                 SEER_STATUS_NOT_CALIBRATED);
+    seer_model_free(only_t4);
+    seer_model_free(x);
+    for (int i = 0; i < 3; i++) seer_model_free(src[i]);
+    seer_destroy(h);
+}

@@ -11,7 +11,10 @@
 #include <string.h>
 #include "cli.h"
 #include "common.h"
+#include "csv.h"
 #include "drift.h"
+#include "gemm.h"
+#include "gpu.h"
 #include "model.h"
 
 typedef struct {
@@ -44,11 +47,13 @@ static void usage_eval(FILE *f)
             "                 [--format text|json] [--plot FILE.svg]\n"
             "\n"
             "Predict every measured row of the model's GPU in conv timing CSV v1\n"
-            "files from its shape and algorithm alone and compare with time_ms.\n"
+            "files from its shape and algorithm alone (GEMM timing CSV v1 files: from\n"
+            "batch, m, n, k, dtype and bias) and compare with time_ms.\n"
             "  --data CSV...    one or more files (or repeat --data)\n"
             "  --source PREFIX  only rows whose source starts with PREFIX\n"
             "  --split S        test: only rows in the 20%% held-out test split\n"
-            "                   (seer_conv_in_test_split), train: the others,\n"
+            "                   (seer_conv_in_test_split; GEMM rows: seer_gemm_in_test_split),\n"
+            "                   train: the others,\n"
             "                   all (default)\n"
             "  --given-launch   also predict with the measured main kernel choosing the\n"
             "                   variant (instead of the variant classifier); both figures\n"
@@ -91,6 +96,9 @@ static void metrics(double *ape, int n, metrics_t *m)
 
 static double ape_of(double pred, double meas) { return fabs(pred - meas) / meas; }
 
+/* point_t.dir of a GEMM row (after the three conv directions). */
+#define DIR_GEMM 3
+
 /* Group the points by an integer rank (which also orders the groups). */
 enum { BY_DIR, BY_ALGO, BY_CLASS };
 
@@ -101,7 +109,7 @@ static int point_rank(const point_t *p, int by)
 
 static void point_key(const point_t *p, int by, char *key, size_t size)
 {
-    if (by == BY_DIR) snprintf(key, size, "%s", seer_direction_name((seer_direction_t)p->dir));
+    if (by == BY_DIR) snprintf(key, size, "%s", p->dir == DIR_GEMM ? "gemm" : seer_direction_name((seer_direction_t)p->dir));
     else if (by == BY_ALGO) snprintf(key, size, "%s", p->algo_key);
     else if (p->cls_rank < 3) snprintf(key, size, "%s", seer_class_name((seer_class_t)p->cls_rank));
     else snprintf(key, size, "unknown");
@@ -201,6 +209,7 @@ int cli_eval(int argc, char **argv)
     seer_model_t model = NULL;
     seer_conv_desc_t d = NULL;
     seer_conv_row_t **rows = NULL;
+    seer_gemm_row_t **grows = NULL;
     size_t *nrows = NULL;
     point_t *pts = NULL;
     double *scratch = NULL, *aux_pos = NULL, *aux_res = NULL;
@@ -262,11 +271,14 @@ int cli_eval(int argc, char **argv)
     }
     /* Data first: a malformed file is reported whatever the model. */
     rows = calloc((size_t)n_data, sizeof *rows);
+    grows = calloc((size_t)n_data, sizeof *grows);
     nrows = calloc((size_t)n_data, sizeof *nrows);
-    if (!rows || !nrows) goto oom;
+    if (!rows || !grows || !nrows) goto oom;
     size_t total = 0;
     for (int f = 0; f < n_data; f++) {
-        if ((st = seer_conv_csv_read(h, data[f], &rows[f], &nrows[f]))) goto lib_error;
+        if (seer_csv_kind(data[f]) == 'g') st = seer_gemm_csv_read(h, data[f], &grows[f], &nrows[f]);
+        else st = seer_conv_csv_read(h, data[f], &rows[f], &nrows[f]);
+        if (st) goto lib_error;
         total += nrows[f];
     }
     seer_model_info_t info;
@@ -289,7 +301,59 @@ int cli_eval(int argc, char **argv)
     long skipped = 0, failed = 0, cls_n = 0, cls_hit = 0;
     size_t src_len = source ? strlen(source) : 0;
     for (int f = 0; f < n_data; f++)
-        for (size_t i = 0; i < nrows[f]; i++) {
+        for (size_t i = 0; i < nrows[f] && grows[f]; i++) {
+            /* GEMM rows: seer_predict_gemm on the row's shape and dtype. */
+            const seer_gemm_row_t *r = &grows[f][i];
+            if (!cli_same_gpu(r->gpu, info.gpu_id)) continue;
+            if (source && strncmp(r->source, source, src_len) != 0) continue;
+            int scored = !split || seer_gemm_in_test_split(r) == (split == 1);
+            if (!scored && !detrend) continue;
+            if (!(r->time_ms > 0)) {
+                skipped += scored;
+                continue;
+            }
+            double t = NAN;
+            st = seer_predict_gemm(h, model, r->batch, r->m, r->n, r->k, r->dtype, r->trans_a, r->trans_b,
+                                   r->bias, &t);
+            if (!scored) {
+                if (st == SEER_STATUS_SUCCESS) {
+                    aux_file[naux] = f;
+                    aux_pos[naux] = (double)i / (double)nrows[f];
+                    aux_res[naux++] = r->time_ms - t;
+                }
+                continue;
+            }
+            if (cli_soft_failure(st)) {
+                if (failed < MAX_FAIL_LIST)
+                    snprintf(fail_list[failed], sizeof fail_list[0], "%s:%ld: %s %s: %s", data[f], r->line,
+                             r->op, seer_dtype_name(r->dtype), seer_status_string(st));
+                failed++;
+                continue;
+            }
+            if (st) goto lib_error;
+            point_t *pt = &pts[n++];
+            pt->meas = r->time_ms;
+            pt->pred = t;
+            pt->given = NAN;
+            pt->file = data[f];
+            pt->fidx = f;
+            pt->pos = (double)i / (double)nrows[f];
+            pt->dir = DIR_GEMM;
+            int math = seer_dtype_math(r->dtype);
+            seer_class_t cls;
+            seer_gemm_time(&gpu, &model->gemm[math], r->batch, r->m, r->n, r->k, r->dtype, r->bias, &cls);
+            pt->cls_rank = (int)cls;
+            pt->algo_rank = DIR_GEMM * 100 + (r->op[0] == 'l' ? 0 : r->op[0] == 'b' ? 2 : 4) + math;
+            snprintf(pt->algo_key, sizeof pt->algo_key, "gemm/%s/%s", r->op, math ? "tensor" : "fp32");
+            /* roofline: FLOPs at peak or A, B and C once through DRAM */
+            double b = r->batch, es = seer_dtype_size(r->dtype);
+            double fl = 2 * b * r->m * r->n * r->k / seer_gpu_peak_flops(&gpu, r->dtype);
+            double by = b * ((double)r->m * r->k + (double)r->k * r->n + (double)r->m * r->n) * es /
+                        seer_gpu_dram_bw(&gpu);
+            pt->roof = 1e3 * (fl > by ? fl : by);
+        }
+    for (int f = 0; f < n_data; f++)
+        for (size_t i = 0; i < nrows[f] && rows[f]; i++) {
             const seer_conv_row_t *r = &rows[f][i];
             if (!cli_same_gpu(r->gpu, info.gpu_id)) continue;
             if (source && strncmp(r->source, source, src_len) != 0) continue;
@@ -539,9 +603,12 @@ oom:
 lib_error:
     rc = cli_lib_error(h, st);
 out:
-    if (rows)
-        for (int f = 0; f < n_data; f++) free(rows[f]);
+    for (int f = 0; f < n_data && rows && grows; f++) {
+        free(rows[f]);
+        free(grows[f]);
+    }
     free(rows);
+    free(grows);
     free(nrows);
     free(pts);
     free(scratch);
