@@ -502,6 +502,15 @@ int cli_eval(int argc, char **argv)
         else printf("null");
         printf(", \"served\": \"%s\", \"source_gpus\": ", info.transferred ? "transferred" : "calibrated");
         cli_json_str(stdout, info.source_gpus);
+        /* the GPU whose rows fitted each GEMM math type (one source even
+         * in a transferred model) */
+        printf(", \"gemm_source_gpu\": {\"fp32\": ");
+        if (model->gemm[0].present) cli_json_str(stdout, model->gemm[0].source_gpu);
+        else printf("null");
+        printf(", \"tensor\": ");
+        if (model->gemm[1].present) cli_json_str(stdout, model->gemm[1].source_gpu);
+        else printf("null");
+        printf("}");
         printf(", \"split\": \"%s\", \"source\": ", split_names[split]);
         if (source) cli_json_str(stdout, source);
         else printf("null");

@@ -45,6 +45,12 @@ jnum() {
         }'
 }
 
+# groups JSON: "KEY N MAPE" per line of the JSON's by_algo array.
+groups() {
+    printf '%s\n' "$1" | sed -n '/"by_algo"/,/"by_class"/p' | grep '"key"' |
+        sed 's/.*"key": "\([^"]*\)", "n": \([0-9]*\), "mape": \([^,]*\),.*/\1 \2 \3/'
+}
+
 # pct FRACTION: "12.3 %", or "-" for null/empty.
 pct() {
     case $1 in
@@ -110,6 +116,7 @@ done
 # Leave one GPU out: what libseer answers for a GPU whose model is not
 # there (seer_model_open transfers from the others).
 logo=""
+logo_fam=""
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 for g in $GPUS; do
@@ -128,6 +135,38 @@ for g in $GPUS; do
     dm="no drift"
     [ "$(jnum "$json" trend drift_removed)" = true ] && dm=$(pct "$(jnum "$json" mape drift_removed)")
     logo="$logo| $g | $(jnum "$json" source_gpus) | $(jnum "$json" n) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $dm | $(pct "$(jnum "$json" mape baseline_roofline)") | $(pct "$(jnum "$own" mape)") |$nl"
+    owng=$(groups "$own")
+    fams=$(groups "$json" | while read -r key n mape; do
+        cal=$(printf '%s\n' "$owng" | awk -v k="$key" '$1 == k { print $3 }')
+        printf '| %s | %s | %s | %s | %s |\n' "$g" "$key" "$n" "$(pct "$mape")" "$(pct "$cal")"
+    done)
+    logo_fam="$logo_fam$fams$nl"
+done
+
+# GEMM: every GEMM file, scored by what libseer answers for its GPU with
+# the model its rows trained (calibrated) and with that model left out
+# (transferred).  The A100 80GB model is trained from the A100 40GB rows
+# (Makefile, models).
+gemm=""
+for f in "$DATA"/gemm/*.csv; do
+    [ -f "$f" ] || continue
+    g=$(basename "$f" .csv)
+    trained_by=$g
+    [ "$g" = a100-pcie-40gb ] && trained_by=a100-pcie-80gb
+    [ -f "models/$trained_by.seer" ] || continue
+    rm -f "$tmp"/*.seer
+    cp "models/$trained_by.seer" "$tmp/"
+    cal=$("$SEER" eval --gpu "$g" --models "$tmp" --data "$f" --split test --format json) || status=1
+    rm -f "$tmp"/*.seer
+    for m in models/*.seer; do
+        [ "$m" = "models/$trained_by.seer" ] || cp "$m" "$tmp/"
+    done
+    if ! json=$("$SEER" eval --gpu "$g" --models "$tmp" --data "$f" --split test --format json); then
+        gemm="$gemm| $g | eval failed | | | | | | |$nl"
+        status=1
+        continue
+    fi
+    gemm="$gemm| $g | $(jnum "$cal" n) | $(pct "$(jnum "$cal" mape)") | $(pct "$(jnum "$cal" rmspe)") | $(jnum "$json" fp32 gemm_source_gpu) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$json" mape baseline_roofline)") |$nl"
 done
 
 cat <<EOF
@@ -220,11 +259,33 @@ EOF
 printf '%s' "$logo"
 cat <<EOF
 
-## GEMM, networks and the algorithm picker
+Per direction and algorithm family (\`by_algo\` of the same runs), next
+to the GPU's calibrated model on the same rows:
 
-- **GEMM** (fully connected layers): held-out figures per GPU are in
-  [networks.md](networks.md#the-gemm-model) (11–12 % MAPE on the A100 and
-  V100 NeuSight rows, 20 % on T4).
+| left out | family | n | MAPE, transferred | MAPE, calibrated |
+| --- | --- | ---: | ---: | ---: |
+EOF
+printf '%s' "$logo_fam" | grep -v '^$'
+cat <<EOF
+
+## GEMM (fully connected layers, batched matmuls)
+
+Every GEMM timing file, test split (\`seer_gemm_in_test_split\`, held out
+of training by \`make models\`): **calibrated** is the model its rows
+trained (the A100 80GB PCIe model for the A100 40GB rows, docs/networks.md),
+**transferred** what \`seer_model_open\` answers with that model left
+out: the GEMM fit of one source, the one from the most rows among the
+nearest architectures (docs/transfer.md).  The roofline baseline is
+max(FLOPs / peak, A + B + C bytes / bandwidth) times one fitted constant.
+
+| GPU | n | calibrated MAPE | calibrated RMSPE | transferred: fp32 fit from | transferred MAPE | transferred RMSPE | roofline x s MAPE |
+| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |
+EOF
+printf '%s' "$gemm"
+cat <<EOF
+
+## Networks and the algorithm picker
+
 - **Whole networks** (\`seer eval-net\`) and **the picker against cuDNN**
   (\`seer eval-picker\`: wrong-pick rate and time regret of libseer and of
   cuDNN's \`_v7\` ranking): no measured iteration times and no sweep that
