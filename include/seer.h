@@ -455,7 +455,7 @@ SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_mode
  * 2 % of their variance over 500 or more rows, removes it (keeping the
  * overhead of the file's typical row) and fits again; the model's provenance names each
  * corrected file with the trend's range (docs/method.md). */
-#define SEER_TRAIN_HOLDOUT 1u     /* leave out rows in the 20 % test split (seer_conv_in_test_split) */
+#define SEER_TRAIN_HOLDOUT 1u     /* leave out rows in the 20 % test split (seer_conv_in_test_split; GEMM rows alike) */
 #define SEER_TRAIN_KEEP_DRIFT 2u  /* fit the measured times as they are */
 SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
                                   const char *const *paths, int n_paths, unsigned flags,
