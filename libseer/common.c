@@ -125,6 +125,17 @@ uint64_t seer_fnv1a(uint64_t h, const void *data, size_t size)
     return h;
 }
 
+int seer_in_test_split(const int32_t *v, int n)
+{
+    uint64_t h = SEER_FNV_OFFSET;
+    for (int i = 0; i < n; i++) {
+        unsigned char b[4];
+        for (int k = 0; k < 4; k++) b[k] = (unsigned char)((uint32_t)v[i] >> (8 * k));
+        h = seer_fnv1a(h, b, sizeof b);
+    }
+    return h % 100 < 20;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -30,6 +30,11 @@ uint32_t seer_crc32(uint32_t crc, const void *data, size_t size);
 #define SEER_FNV_OFFSET 1469598103934665603ULL
 uint64_t seer_fnv1a(uint64_t h, const void *data, size_t size);
 
+/* The 20 % test split: 1 when FNV-1a of the values (little-endian
+ * bytes, so the split is the same on every host) falls in it.  The
+ * conv and GEMM splits hash their shape fields through it. */
+int seer_in_test_split(const int32_t *v, int n);
+
 /* Sort doubles ascending in place; the median of sorted values (NAN for
  * none).  Shared by the drift fit and the CLI's metrics. */
 void seer_sort_doubles(double *v, size_t n);

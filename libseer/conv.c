@@ -210,12 +210,7 @@ int seer_conv_in_test_split(const seer_conv_desc_t desc)
         desc->pad_h, desc->pad_w, desc->stride_h, desc->stride_w, desc->dil_h, desc->dil_w,
         desc->groups, (int32_t)desc->dtype, (int32_t)desc->layout,
     };
-    unsigned char buf[sizeof v];
-    for (int i = 0; i < 16; i++) {
-        uint32_t u = (uint32_t)v[i];
-        for (int b = 0; b < 4; b++) buf[4 * i + b] = (unsigned char)(u >> (8 * b));
-    }
-    return seer_fnv1a(SEER_FNV_OFFSET, buf, sizeof buf) % 100 < 20;
+    return seer_in_test_split(v, 16);
 }
 
 seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gpu,

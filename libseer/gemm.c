@@ -73,12 +73,7 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
 int seer_gemm_in_test_split(const seer_gemm_row_t *r)
 {
     const int32_t v[8] = {r->batch, r->m, r->n, r->k, r->trans_a, r->trans_b, r->bias, (int32_t)r->dtype};
-    unsigned char buf[sizeof v];
-    for (int i = 0; i < 8; i++) {
-        uint32_t u = (uint32_t)v[i];
-        for (int b = 0; b < 4; b++) buf[4 * i + b] = (unsigned char)(u >> (8 * b));
-    }
-    return seer_fnv1a(SEER_FNV_OFFSET, buf, sizeof buf) % 100 < 20;
+    return seer_in_test_split(v, 8);
 }
 
 typedef struct {
