@@ -18,15 +18,17 @@ static int cc_distance(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
 /* A family trained on fewer rows than this is a last resort as a source. */
 #define SOLID_FAMILY_ROWS 100
 
-static int better_source(const seer_family_t *cand, const seer_gpu_info_t *cg,
-                         const seer_family_t *best, const seer_gpu_info_t *bg,
-                         const seer_gpu_info_t *target)
+/* Whether a fit of cn rows from GPU cg is a better source for target
+ * than one of bn rows from bg: fits from `solid` rows or more first,
+ * then the nearest architecture, then more rows. */
+static int better_source(int cn, const seer_gpu_info_t *cg, int bn, const seer_gpu_info_t *bg,
+                         const seer_gpu_info_t *target, int solid)
 {
-    int cs = cand->n_rows >= SOLID_FAMILY_ROWS, bs = best->n_rows >= SOLID_FAMILY_ROWS;
+    int cs = cn >= solid, bs = bn >= solid;
     if (cs != bs) return cs > bs;
     int cd = cc_distance(cg, target), bd = cc_distance(bg, target);
     if (cd != bd) return cd < bd;
-    if (cand->n_rows != best->n_rows) return cand->n_rows > best->n_rows;
+    if (cn != bn) return cn > bn;
     return strcmp(cg->id, bg->id) < 0; /* deterministic whatever the order of sources */
 }
 
@@ -36,17 +38,6 @@ static int better_source(const seer_family_t *cand, const seer_gpu_info_t *cg,
  * thousands of rows beats one of the target's own architecture from a
  * few hundred. */
 #define SOLID_GEMM_ROWS 1000
-
-static int better_gemm(const seer_gemm_fit_t *cand, const seer_gpu_info_t *cg, const seer_gemm_fit_t *best,
-                       const seer_gpu_info_t *bg, const seer_gpu_info_t *target)
-{
-    int cs = cand->n_rows >= SOLID_GEMM_ROWS, bs = best->n_rows >= SOLID_GEMM_ROWS;
-    if (cs != bs) return cs > bs;
-    int cd = cc_distance(cg, target), bd = cc_distance(bg, target);
-    if (cd != bd) return cd < bd;
-    if (cand->n_rows != best->n_rows) return cand->n_rows > best->n_rows;
-    return strcmp(cg->id, bg->id) < 0;
-}
 
 /* A family worth averaging in: measured on enough rows, or on a GPU of
  * the target's own architecture (the same kernels cuDNN picks). */
@@ -113,7 +104,7 @@ seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, 
                         const seer_family_t *f = &s->fam[j];
                         if (f->dir != dir || f->algo != algo || f->math != math) continue;
                         solid += usable(f, &s->gpu, tg);
-                        if (!best || better_source(f, &s->gpu, best, &bm->gpu, tg)) { best = f; bm = s; }
+                        if (!best || better_source(f->n_rows, &s->gpu, best->n_rows, &bm->gpu, tg, SOLID_FAMILY_ROWS)) { best = f; bm = s; }
                     }
                 }
                 if (!best) continue;
@@ -148,7 +139,8 @@ oom:
         for (int i = 0; i < n_sources; i++) {
             const struct seer_model *s = sources[i];
             if (s->transferred || !s->gemm[math].present) continue;
-            if (!gb || better_gemm(&s->gemm[math], &s->gpu, &gb->gemm[math], &gb->gpu, tg)) gb = s;
+            if (!gb || better_source(s->gemm[math].n_rows, &s->gpu, gb->gemm[math].n_rows, &gb->gpu, tg,
+                                       SOLID_GEMM_ROWS)) gb = s;
         }
         if (gb) m->gemm[math] = gb->gemm[math];
     }
