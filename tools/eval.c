@@ -99,6 +99,34 @@ static double ape_of(double pred, double meas) { return fabs(pred - meas) / meas
 /* point_t.dir of a GEMM row (after the three conv directions). */
 #define DIR_GEMM 3
 
+/* A row's times and place in its file, the rest unset (NAN roofline and
+ * given-launch time).  Scored rows and, for --detrend, the rows outside
+ * the split are both kept as points. */
+static point_t *put_point(point_t *pt, double meas, double pred, const char *file, int fidx, double pos, int dir)
+{
+    memset(pt, 0, sizeof *pt);
+    pt->meas = meas;
+    pt->pred = pred;
+    pt->roof = pt->given = NAN;
+    pt->file = file;
+    pt->fidx = fidx;
+    pt->pos = pos;
+    pt->dir = dir;
+    return pt;
+}
+
+#define MAX_FAIL_LIST 10
+
+/* Count a row the model could not predict; the first MAX_FAIL_LIST are
+ * listed as "FILE:LINE: WHAT1 WHAT2: WHY". */
+static void note_failure(char list[][256], long *failed, const char *file, long line, const char *what1,
+                         const char *what2, const char *why)
+{
+    if (*failed < MAX_FAIL_LIST)
+        snprintf(list[*failed], sizeof list[0], "%s:%ld: %s %s: %s", file, line, what1, what2, why);
+    (*failed)++;
+}
+
 /* Group the points by an integer rank (which also orders the groups). */
 enum { BY_DIR, BY_ALGO, BY_CLASS };
 
@@ -193,8 +221,6 @@ static void text_groups(const char *title, const group_t *g, int n)
     for (int i = 0; i < n; i++) text_row(g[i].key, w, &g[i].m);
 }
 
-#define MAX_FAIL_LIST 10
-
 int cli_eval(int argc, char **argv)
 {
     static const char *const splits[] = {"all", "test", "train", NULL};
@@ -212,8 +238,9 @@ int cli_eval(int argc, char **argv)
     seer_gemm_row_t **grows = NULL;
     size_t *nrows = NULL;
     point_t *pts = NULL;
-    double *scratch = NULL, *aux_pos = NULL, *aux_res = NULL;
-    int *aux_file = NULL, naux = 0;
+    double *scratch = NULL;
+    point_t *aux = NULL; /* --detrend: rows outside the scored split */
+    int naux = 0;
     seer_drift_t *drift = NULL;
     int *has_drift = NULL;
     group_t *groups[3] = {NULL, NULL, NULL};
@@ -291,12 +318,10 @@ int cli_eval(int argc, char **argv)
 
     pts = malloc((total ? total : 1) * sizeof *pts);
     scratch = malloc((total ? total : 1) * sizeof *scratch);
-    aux_pos = malloc((total ? total : 1) * sizeof *aux_pos);
-    aux_res = malloc((total ? total : 1) * sizeof *aux_res);
-    aux_file = malloc((total ? total : 1) * sizeof *aux_file);
+    aux = malloc((total ? total : 1) * sizeof *aux);
     drift = calloc((size_t)n_data, sizeof *drift);
     has_drift = calloc((size_t)n_data, sizeof *has_drift);
-    if (!pts || !scratch || !aux_pos || !aux_res || !aux_file || !drift || !has_drift) goto oom;
+    if (!pts || !scratch || !aux || !drift || !has_drift) goto oom;
     int n = 0;
     long skipped = 0, failed = 0, cls_n = 0, cls_hit = 0;
     size_t src_len = source ? strlen(source) : 0;
@@ -312,33 +337,20 @@ int cli_eval(int argc, char **argv)
                 skipped += scored;
                 continue;
             }
-            double t = NAN;
+            double t = NAN, pos = (double)i / (double)nrows[f];
             st = seer_predict_gemm(h, model, r->batch, r->m, r->n, r->k, r->dtype, r->trans_a, r->trans_b,
                                    r->bias, &t);
             if (!scored) {
-                if (st == SEER_STATUS_SUCCESS) {
-                    aux_file[naux] = f;
-                    aux_pos[naux] = (double)i / (double)nrows[f];
-                    aux_res[naux++] = r->time_ms - t;
-                }
+                if (st == SEER_STATUS_SUCCESS) put_point(&aux[naux++], r->time_ms, t, data[f], f, pos, DIR_GEMM);
                 continue;
             }
             if (cli_soft_failure(st)) {
-                if (failed < MAX_FAIL_LIST)
-                    snprintf(fail_list[failed], sizeof fail_list[0], "%s:%ld: %s %s: %s", data[f], r->line,
-                             r->op, seer_dtype_name(r->dtype), seer_status_string(st));
-                failed++;
+                note_failure(fail_list, &failed, data[f], r->line, r->op, seer_dtype_name(r->dtype),
+                             seer_status_string(st));
                 continue;
             }
             if (st) goto lib_error;
-            point_t *pt = &pts[n++];
-            pt->meas = r->time_ms;
-            pt->pred = t;
-            pt->given = NAN;
-            pt->file = data[f];
-            pt->fidx = f;
-            pt->pos = (double)i / (double)nrows[f];
-            pt->dir = DIR_GEMM;
+            point_t *pt = put_point(&pts[n++], r->time_ms, t, data[f], f, pos, DIR_GEMM);
             int math = seer_dtype_math(r->dtype);
             seer_class_t cls;
             seer_gemm_time(&gpu, &model->gemm[math], r->batch, r->m, r->n, r->k, r->dtype, r->bias, &cls);
@@ -367,31 +379,20 @@ int cli_eval(int argc, char **argv)
             cli_pred_t p = {0};
             if (r->algo >= 0) st = cli_predict(h, model, d, r->dir, r->algo, 0, &p);
             else st = cli_predict_fastest(h, model, d, r->dir, 0, &p);
+            double pos = (double)i / (double)nrows[f];
             if (!scored) { /* --detrend: only fits the drift of its file */
-                if (st == SEER_STATUS_SUCCESS && isfinite(p.time_ms)) {
-                    aux_file[naux] = f;
-                    aux_pos[naux] = (double)i / (double)nrows[f];
-                    aux_res[naux++] = r->time_ms - p.time_ms;
-                }
+                if (st == SEER_STATUS_SUCCESS && isfinite(p.time_ms))
+                    put_point(&aux[naux++], r->time_ms, p.time_ms, data[f], f, pos, (int)r->dir);
                 continue;
             }
             if (cli_soft_failure(st) || (st == SEER_STATUS_SUCCESS && !isfinite(p.time_ms))) {
-                if (failed < MAX_FAIL_LIST)
-                    snprintf(fail_list[failed], sizeof fail_list[0], "%s:%ld: %s %s: %s", data[f],
-                             r->line, seer_direction_name(r->dir),
+                note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
                              r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "(every algorithm)",
                              st ? seer_status_string(st) : "non-finite prediction");
-                failed++;
                 continue;
             }
             if (st) goto lib_error;
-            point_t *pt = &pts[n++];
-            pt->meas = r->time_ms;
-            pt->pred = p.time_ms;
-            pt->file = data[f];
-            pt->fidx = f;
-            pt->pos = (double)i / (double)nrows[f];
-            pt->dir = (int)r->dir;
+            point_t *pt = put_point(&pts[n++], r->time_ms, p.time_ms, data[f], f, pos, (int)r->dir);
             pt->cls_rank = (int)p.cls >= 0 && (int)p.cls < 3 ? (int)p.cls : 3;
             pt->algo_rank = pt->dir * 100 + (r->algo >= 0 ? r->algo : 99);
             snprintf(pt->algo_key, sizeof pt->algo_key, "%s/%s", seer_direction_name(r->dir),
@@ -405,7 +406,6 @@ int cli_eval(int argc, char **argv)
             }
             /* --given-launch: the measured main kernel picks the variant;
              * only the scoring below ever compares it with the time. */
-            pt->given = NAN;
             if (given_launch && r->algo >= 0 && r->main_kernel[0]) {
                 int matched = 0;
                 double g;
@@ -453,7 +453,7 @@ int cli_eval(int argc, char **argv)
         for (int f = 0; f < n_data; f++) {
             int m = 0; /* scratch holds the residuals, tpos the positions */
             for (int i = 0; i < naux; i++)
-                if (aux_file[i] == f) { tpos[m] = aux_pos[i]; scratch[m++] = aux_res[i]; }
+                if (aux[i].fidx == f) { tpos[m] = aux[i].pos; scratch[m++] = aux[i].meas - aux[i].pred; }
             for (int i = 0; i < n && !split; i++)
                 if (pts[i].fidx == f) { tpos[m] = pts[i].pos; scratch[m++] = pts[i].meas - pts[i].pred; }
             has_drift[f] = seer_drift_fit(tpos, scratch, m, &drift[f]);
@@ -621,9 +621,7 @@ out:
     free(nrows);
     free(pts);
     free(scratch);
-    free(aux_pos);
-    free(aux_res);
-    free(aux_file);
+    free(aux);
     free(drift);
     free(has_drift);
     for (int by = 0; by < 3; by++) free(groups[by]);
