@@ -345,4 +345,19 @@ TEST(cli_eval_gemm_csv)
     CHECK(strstr(r.out, "\"n\": 1,") != NULL);
     test_run_free(&r);
     unlink(csv);
+
+    /* a malformed GEMM file: named with its line, nothing on stdout */
+    snprintf(text, sizeof text,
+             "gpu,op,dtype,batch,m,n,k,trans_a,trans_b,bias,time_ms\n"
+             "t4,linear,fp32,1,512,512,512,N,T,1,0.12\n"
+             "t4,linear,fp32,1,-4,512,512,N,T,1,0.12\n");
+    REQUIRE(test_write_temp(csv, text));
+    char want[80];
+    snprintf(want, sizeof want, "%s:3", csv);
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--data", csv, NULL);
+    CHECK(r.rc == 1);
+    CHECK(strstr(r.err, want) != NULL);
+    CHECK(r.out[0] == '\0');
+    test_run_free(&r);
+    unlink(csv);
 }
