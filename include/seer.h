@@ -663,6 +663,18 @@ SEER_API seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t handle,
                                                       seer_conv_algo_perf_t *perf, int capacity,
                                                       int *returned);
 
+/* The algorithm libseer predicts fastest for dir, and its time: the
+ * fastest algorithm the model can time; when it can time none (a model
+ * trained on rows that name no algorithm, such as DeepBench's backward
+ * passes), SEER_ALGO_CUDNN_CHOICE, what cuDNN's own heuristic launched.
+ * The rule seer_predict_network's SEER_ALGO_AUTO policy uses
+ * (docs/picker.md).  Ignores workspace (seer_pick_conv_* rank with it).
+ * Returns BAD_PARAM, NOT_CALIBRATED (the model can time no algorithm of
+ * dir), UNSUPPORTED (none exists for the shape). */
+SEER_API seer_status_t seer_pick_conv_fastest(seer_handle_t handle, const seer_model_t model,
+                                              const seer_conv_desc_t desc, seer_direction_t dir,
+                                              int *algo, double *time_ms);
+
 /* ================================================================== */
 /* END networks, GEMM and algorithm picker                             */
 /* ================================================================== */

@@ -31,6 +31,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "classify.h"
 #include "common.h"
 #include "conv.h"
 #include "fit.h"
@@ -63,10 +64,7 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
     double x[NT], blocks, bmax, t = 0;
     terms(g, f->tm, f->tn, f->bps, batch, m, n, k, dt, bias, x, &blocks, &bmax);
     for (int i = 0; i < NT; i++) t += f->coef[i] * x[i];
-    if (cls)
-        *cls = blocks < 0.5 * bmax ? SEER_CLASS_UNDER
-             : f->coef[0] * x[0] >= f->coef[2] * x[2] + f->coef[3] * x[3] ? SEER_CLASS_COMPUTE
-                                                                          : SEER_CLASS_DRAM;
+    if (cls) *cls = seer_class_static(blocks, bmax, f->coef[0] * x[0], f->coef[2] * x[2] + f->coef[3] * x[3]);
     return t > 1e-4 ? t : 1e-4;
 }
 

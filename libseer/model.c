@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "classify.h"
 #include "common.h"
 #include "gpu.h"
 #include "model.h"
@@ -160,15 +161,6 @@ int seer_family_variant(const seer_family_t *f, const seer_terms_t *t)
     return v >= 0 && v < f->nvar ? v : 0;
 }
 
-int seer_family_class(const seer_family_t *f, const seer_terms_t *t)
-{
-    if (!f->cclf) return SEER_ALL_CLASSES;
-    struct svm_node x[SEER_NF + 1];
-    seer_family_nodes(f, t->f, SEER_NF_CLASS, x);
-    int c = (int)svm_predict(f->cclf, x);
-    return c >= 0 && c < 3 ? c : SEER_ALL_CLASSES;
-}
-
 /* The class's coefficients, or the all-class fit where the class had too
  * few rows. */
 static const double *variant_coef(const seer_variant_t *v, int cls)
@@ -199,13 +191,6 @@ double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, dou
     return exp(r);
 }
 
-seer_class_t seer_class_of_measured(const seer_terms_t *t, double ms)
-{
-    if (t->main_flops_ms >= SEER_CLASS_SHARE * ms) return SEER_CLASS_COMPUTE;
-    if (t->bytes_ms >= SEER_CLASS_SHARE * ms) return SEER_CLASS_DRAM;
-    return SEER_CLASS_UNDER;
-}
-
 seer_status_t seer_classify_measured(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
                                      seer_direction_t dir, int algo, double measured_ms,
                                      seer_class_t *cls)
@@ -221,14 +206,6 @@ seer_status_t seer_classify_measured(seer_handle_t h, const seer_model_t m, cons
     if (st) return st;
     *cls = seer_class_of_measured(&t, measured_ms);
     return SEER_STATUS_SUCCESS;
-}
-
-/* Class of a kernel with no classifier: which roofline term dominates,
- * unless it cannot fill the GPU. */
-static seer_class_t static_class(double blocks, long long bmax, double flops_ms, double bytes_ms)
-{
-    if (blocks < 0.5 * (double)bmax) return SEER_CLASS_UNDER;
-    return flops_ms >= bytes_ms ? SEER_CLASS_COMPUTE : SEER_CLASS_DRAM;
 }
 
 /* The variant of a family a measured kernel name denotes (names are
@@ -399,7 +376,7 @@ seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model_t m, const s
     double x[SEER_NTERMS] = {pred->waves * (double)pred->bmax * fpb / peak * 1e3, pred->waves * 1e-3,
                              (pred->waves - 1 + pred->last_fill) * (double)pred->bmax * bpb / bw * 1e3,
                              0, 0, 0, 1e-2};
-    pred->cls = static_class((double)blocks, pred->bmax, k->flops / peak * 1e3, x[2]);
+    pred->cls = seer_class_static((double)blocks, (double)pred->bmax, k->flops / peak * 1e3, x[2]);
     double t = 0;
     for (int i = 0; i < SEER_NTERMS; i++) t += m->kcoef[pred->cls][i] * x[i];
     pred->time_ms = t > 1e-4 ? t : 1e-4;

@@ -113,21 +113,15 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
 int seer_family_copy(seer_family_t *dst, const seer_family_t *src);
 const seer_family_t *seer_model_family(const struct seer_model *m, seer_direction_t dir,
                                        int algo, seer_dtype_t dt);
-/* Variant index and class the model picks (uses the classifiers). */
+/* Variant index the model picks (the variant classifier); the class is
+ * classify.c's. */
 int seer_family_variant(const seer_family_t *f, const seer_terms_t *t);
-int seer_family_class(const seer_family_t *f, const seer_terms_t *t);
 /* Analytical time (ms) of the family for variant/class, and the
  * learned correction factor. */
 double seer_family_base(const seer_variant_t *v, int cls, const seer_terms_t *t);
 double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, double base);
 /* Standardized svm_node vector of the first nf features. */
 void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct svm_node *x);
-
-/* SEER's class rule applied to a measured time (docs/method.md): the
- * share of it that the main kernel's FLOPs at peak, or all kernels'
- * minimum bytes at bandwidth, would explain. */
-#define SEER_CLASS_SHARE 0.5
-seer_class_t seer_class_of_measured(const seer_terms_t *t, double measured_ms);
 
 /* seer_predict_conv with the kernel variant given by a measured main
  * kernel name instead of the variant classifier (seer eval

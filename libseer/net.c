@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "classify.h"
 #include "common.h"
 #include "conv.h"
 #include "gemm.h"
@@ -865,7 +866,7 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
     double blocks = ceil(elems / 1024), bmax = (double)(g->threads_per_sm / 256) * g->sms;
     o->n_kernels = kernels;
     o->bytes = bytes;
-    o->cls = blocks < 0.5 * bmax ? SEER_CLASS_UNDER : SEER_CLASS_DRAM;
+    o->cls = seer_class_static(blocks, bmax, 0, bytes);
     o->time_ms = kernels * SEER_NET_KERNEL_MS + bytes / (c->bw * SEER_NET_MEM_EFFICIENCY) * 1e3;
     o->flags = SEER_RESULT_MEMORY_BOUND | flags;
     return SEER_STATUS_SUCCESS;
@@ -892,10 +893,6 @@ static seer_status_t gemm_row(pctx_t *c, int li, seer_direction_t dir, double m,
     return SEER_STATUS_SUCCESS;
 }
 
-static int soft(seer_status_t st)
-{
-    return st == SEER_STATUS_UNSUPPORTED || st == SEER_STATUS_NOT_CALIBRATED;
-}
 
 static void take(choice_t *c, const seer_algo_eval_t *e)
 {
@@ -909,30 +906,19 @@ static void take(choice_t *c, const seer_algo_eval_t *e)
  * Soft failures come back without a message. */
 static seer_status_t choose(pctx_t *c, const struct seer_conv *cv, seer_direction_t dir, choice_t *ch)
 {
-    seer_algo_eval_t e, ev[SEER_MAX_ALGOS];
+    seer_algo_eval_t e;
     memset(ch, 0, sizeof *ch);
     if (c->policy != SEER_ALGO_AUTO) {
         if (c->policy == SEER_ALGO_CUDNN_CHOICE || c->policy < seer_algo_count(dir)) {
             seer_picker_predict(c->m, cv, dir, c->policy, &e);
             if (!e.st) { take(ch, &e); return SEER_STATUS_SUCCESS; }
-            if (!soft(e.st)) return e.st;
+            if (!seer_picker_soft(e.st)) return e.st;
         }
         ch->flags |= SEER_RESULT_ALGO_REPLACED;
     }
-    int n = seer_picker_eval(c->m, cv, dir, ev), best = -1, uncal = 0;
-    for (int a = 0; a < n; a++) {
-        if (!ev[a].st) {
-            if (best < 0 || ev[a].time_ms < ev[best].time_ms) best = a;
-        } else if (ev[a].st == SEER_STATUS_NOT_CALIBRATED) {
-            uncal = 1;
-        } else if (!soft(ev[a].st)) {
-            return ev[a].st;
-        }
-    }
-    if (best >= 0) { take(ch, &ev[best]); return SEER_STATUS_SUCCESS; }
-    seer_picker_predict(c->m, cv, dir, SEER_ALGO_CUDNN_CHOICE, &e);
-    if (!e.st) { take(ch, &e); return SEER_STATUS_SUCCESS; }
-    return uncal || e.st == SEER_STATUS_NOT_CALIBRATED ? SEER_STATUS_NOT_CALIBRATED : e.st;
+    seer_status_t st = seer_picker_best(c->m, cv, dir, &e);
+    if (!st) take(ch, &e);
+    return st;
 }
 
 static uint64_t key_hash(const int *k)

@@ -13,7 +13,7 @@
 #include "model.h"
 #include "picker.h"
 
-static int is_soft(seer_status_t st)
+int seer_picker_soft(seer_status_t st)
 {
     return st == SEER_STATUS_UNSUPPORTED || st == SEER_STATUS_NOT_CALIBRATED;
 }
@@ -44,6 +44,55 @@ int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, see
     int n = seer_algo_count(dir);
     for (int a = 0; a < n; a++) seer_picker_predict(m, cv, dir, a, &out[a]);
     return n;
+}
+
+seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
+                               seer_direction_t dir, seer_algo_eval_t *out)
+{
+    seer_algo_eval_t ev[SEER_MAX_ALGOS];
+    int n = seer_picker_eval(m, cv, dir, ev), best = -1, uncal = 0;
+    for (int a = 0; a < n; a++) {
+        if (!ev[a].st) {
+            if (best < 0 || ev[a].time_ms < ev[best].time_ms) best = a;
+        } else if (ev[a].st == SEER_STATUS_NOT_CALIBRATED) {
+            uncal = 1;
+        } else if (!seer_picker_soft(ev[a].st)) {
+            return ev[a].st;
+        }
+    }
+    if (best >= 0) {
+        *out = ev[best];
+        return SEER_STATUS_SUCCESS;
+    }
+    seer_picker_predict(m, cv, dir, SEER_ALGO_CUDNN_CHOICE, out);
+    if (!out->st || !seer_picker_soft(out->st)) return out->st;
+    return uncal ? SEER_STATUS_NOT_CALIBRATED : out->st;
+}
+
+seer_status_t seer_pick_conv_fastest(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+                                     seer_direction_t dir, int *algo, double *time_ms)
+{
+    if (!m || !desc || !algo || !time_ms)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_pick_conv_fastest: %s is NULL",
+                          !m ? "model" : !desc ? "desc" : !algo ? "algo" : "time_ms");
+    if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "conv descriptor was never set");
+    if ((unsigned)dir > SEER_DIR_BWD_FILTER)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
+    seer_algo_eval_t e;
+    seer_status_t st = seer_picker_best(m, desc, dir, &e);
+    if (st == SEER_STATUS_SUCCESS) {
+        *algo = e.algo;
+        *time_ms = e.time_ms;
+        return st;
+    }
+    if (st == SEER_STATUS_NOT_CALIBRATED)
+        return seer_error(h, st, "model %s cannot time any %s algorithm for %s", m->gpu_id,
+                          seer_direction_name(dir), seer_dtype_name(desc->dtype));
+    if (st == SEER_STATUS_UNSUPPORTED)
+        return seer_error(h, st, "no %s algorithm supports this %s convolution on %s",
+                          seer_direction_name(dir), seer_dtype_name(desc->dtype), m->gpu_id);
+    /* A hard error: the failing prediction says why, with the handle. */
+    return seer_predict_conv(h, m, desc, dir, e.algo, time_ms, NULL, 0, NULL);
 }
 
 int seer_algo_deterministic(seer_direction_t dir, int algo)
@@ -177,9 +226,9 @@ static seer_status_t pick(seer_handle_t h, const seer_model_t m, const seer_conv
         size_t ws = 0;
         seer_status_t wst = seer_workspace_bytes(NULL, desc, dir, p->algo, &ws);
         /* A real error (not an answer about this algorithm): say it with the handle. */
-        if (ev[i].st && !is_soft(ev[i].st))
+        if (ev[i].st && !seer_picker_soft(ev[i].st))
             return seer_predict_conv(h, m, desc, dir, p->algo, &p->time, NULL, 0, NULL);
-        if (wst && !is_soft(wst)) return seer_workspace_bytes(h, desc, dir, p->algo, &ws);
+        if (wst && !seer_picker_soft(wst)) return seer_workspace_bytes(h, desc, dir, p->algo, &ws);
         p->status = ev[i].st ? ev[i].st : wst;
         if (p->status == SEER_STATUS_UNSUPPORTED) continue;
         p->memory = ws;

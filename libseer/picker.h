@@ -25,6 +25,20 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
 int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
                      seer_algo_eval_t out[SEER_MAX_ALGOS]);
 
+/* 1 for the statuses that answer "this algorithm cannot be timed here"
+ * (UNSUPPORTED, NOT_CALIBRATED) rather than report an error. */
+int seer_picker_soft(seer_status_t st);
+
+/* The picker rule, the one place it lives: the fastest algorithm the
+ * model can time; when it can time none of them (a model trained on rows
+ * that name no algorithm, such as DeepBench's backward passes), what
+ * cuDNN's own heuristic launched (SEER_ALGO_CUDNN_CHOICE).  Returns
+ * SUCCESS with *out filled, NOT_CALIBRATED (some algorithm exists but the
+ * model times none), UNSUPPORTED (none exists for the shape), or the
+ * first hard error; never touches a handle's message. */
+seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
+                               seer_direction_t dir, seer_algo_eval_t *out);
+
 /* Workspace of an algorithm (docs/picker.md); UNSUPPORTED where cuDNN
  * has no such algorithm for the shape. */
 seer_status_t seer_workspace_bytes(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "classify.h"
 #include "common.h"
 #include "csv.h"
 #include "drift.h"

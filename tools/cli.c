@@ -416,35 +416,10 @@ seer_status_t cli_predict(seer_handle_t h, const seer_model_t m, const seer_conv
 seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
                                   seer_direction_t dir, int want_kernels, cli_pred_t *p)
 {
-    int found = 0, uncal = 0;
-    cli_pred_t best = {0};
-    for (int a = 0; a < cli_algo_count(dir); a++) {
-        cli_pred_t q = {0};
-        seer_status_t st = cli_predict(h, m, d, dir, a, want_kernels, &q);
-        if (st == SEER_STATUS_NOT_CALIBRATED) uncal = 1;
-        if (cli_soft_failure(st)) continue;
-        if (st != SEER_STATUS_SUCCESS) {
-            free(best.kernels);
-            return st;
-        }
-        if (!found || q.time_ms < best.time_ms) {
-            free(best.kernels);
-            best = q;
-            found = 1;
-        } else {
-            free(q.kernels);
-        }
-    }
-    /* A model trained on rows without an algo (DeepBench's backward
-     * passes) knows only what cuDNN's heuristic launched: use that. */
-    if (!found && uncal) {
-        seer_status_t st = cli_predict(h, m, d, dir, SEER_ALGO_CUDNN_CHOICE, want_kernels, &best);
-        if (st == SEER_STATUS_SUCCESS) found = 1;
-        else if (!cli_soft_failure(st)) return st;
-    }
-    if (!found) return uncal ? SEER_STATUS_NOT_CALIBRATED : SEER_STATUS_UNSUPPORTED;
-    *p = best;
-    return SEER_STATUS_SUCCESS;
+    int algo;
+    double ms;
+    seer_status_t st = seer_pick_conv_fastest(h, m, d, dir, &algo, &ms);
+    return st ? st : cli_predict(h, m, d, dir, algo, want_kernels, p);
 }
 
 seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *r, seer_conv_desc_t d)
