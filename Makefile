@@ -63,8 +63,9 @@ $(STLIB): $(LIB_OBJ)
 # tests can reach internal functions.
 $(SEER): $(TOOL_OBJ) $(STLIB)
 	$(CC) $(SAN) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(STLIB) $(LIBS)
+# --wrap: tests/test_alloc.c injects allocation failures into libseer.a.
 $(RUNNER): $(TEST_OBJ) $(STLIB)
-	$(CC) $(SAN) $(LDFLAGS) -o $@ $(TEST_OBJ) $(STLIB) $(LIBS)
+	$(CC) $(SAN) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $@ $(TEST_OBJ) $(STLIB) $(LIBS)
 
 # seer.pc for PREFIX; install writes it again for the PREFIX it installs to.
 SEER_PC = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: seer\nDescription: GPU kernel time prediction for cuDNN convolutions\nVersion: %s\nLibs: -L$${libdir} -lseer\nLibs.private: -lsvm -lm -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)'

@@ -67,17 +67,20 @@ static double fit_rel(trow_t **rows, int n, double *coef)
 
 /* ---- LIBSVM -------------------------------------------------------- */
 
-/* Train on at most SVM_MAX_ROWS rows (an even stride through them), dense
- * standardized features 0..nf-1 with targets y. */
-static struct svm_model *svm_fit(const seer_family_t *f, trow_t **rows, const double *y, int n,
-                                 int nf, int type, double C, double gamma, double p)
+/* Train *out on at most SVM_MAX_ROWS rows (an even stride through them),
+ * dense standardized features 0..nf-1 with targets y.  ALLOC_FAILED when
+ * memory runs out, so that training never goes on with a different
+ * model than it meant to fit. */
+static seer_status_t svm_fit(const seer_family_t *f, trow_t **rows, const double *y, int n, int nf,
+                             int type, double C, double gamma, double p, struct svm_model **out)
 {
     int step = n > SVM_MAX_ROWS ? (n + SVM_MAX_ROWS - 1) / SVM_MAX_ROWS : 1;
     int m = (n + step - 1) / step;
     struct svm_problem prob = {m, calloc((size_t)m, sizeof(double)),
                                calloc((size_t)m, sizeof(struct svm_node *))};
     struct svm_node *nodes = calloc((size_t)m * (size_t)(nf + 1), sizeof *nodes);
-    struct svm_model *out = NULL;
+    seer_status_t st = SEER_STATUS_ALLOC_FAILED;
+    *out = NULL;
     if (prob.y && prob.x && nodes) {
         for (int i = 0; i < m; i++) {
             const trow_t *r = rows[i * step];
@@ -97,18 +100,19 @@ static struct svm_model *svm_fit(const seer_family_t *f, trow_t **rows, const do
         par.C = C;
         par.p = p;
         par.shrinking = 1;
-        if (!svm_check_parameter(&prob, &par)) {
-            struct svm_model *tm = svm_train(&prob, &par);
-            if (tm) {
-                out = seer_svm_clone(tm, SEER_NF); /* self-owned, as after a load */
-                svm_free_and_destroy_model(&tm);
-            }
+        /* The parameters are constants of this file: a refusal is a bug. */
+        st = svm_check_parameter(&prob, &par) ? SEER_STATUS_INTERNAL : SEER_STATUS_SUCCESS;
+        struct svm_model *tm = st ? NULL : svm_train(&prob, &par);
+        if (tm) {
+            *out = seer_svm_clone(tm, SEER_NF); /* self-owned, as after a load */
+            svm_free_and_destroy_model(&tm);
         }
+        if (!st && !*out) st = SEER_STATUS_ALLOC_FAILED;
     }
     free(prob.y);
     free(prob.x);
     free(nodes);
-    return out;
+    return st;
 }
 
 /* ---- variants ------------------------------------------------------ */
@@ -241,9 +245,11 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
     trow_t **sub = malloc((size_t)n * sizeof *sub);
     if (!y || !sub) { free(y); free(sub); return SEER_STATUS_ALLOC_FAILED; }
 
+    seer_status_t st = SEER_STATUS_SUCCESS;
     if (f->nvar > 1) {
         for (int r = 0; r < n; r++) y[r] = rows[r]->var;
-        f->vclf = svm_fit(f, rows, y, n, SEER_NF_SHAPE, C_SVC, 100, 0.2, 0);
+        st = svm_fit(f, rows, y, n, SEER_NF_SHAPE, C_SVC, 100, 0.2, 0, &f->vclf);
+        if (st) goto out;
     }
 
     /* Per variant: resident blocks per SM from the wave pattern, then the
@@ -299,7 +305,8 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
     standardize(f, rows, n, SEER_NF_SHAPE, SEER_NF_CLASS);
     if (ncls >= 2) {
         for (int r = 0; r < n; r++) y[r] = rows[r]->cls;
-        f->cclf = svm_fit(f, rows, y, n, SEER_NF_CLASS, C_SVC, 10, 1.0 / SEER_NF_CLASS, 0);
+        st = svm_fit(f, rows, y, n, SEER_NF_CLASS, C_SVC, 10, 1.0 / SEER_NF_CLASS, 0, &f->cclf);
+        if (st) goto out;
     }
 
     /* What the pipeline predicts without the correction, as at prediction time. */
@@ -319,18 +326,20 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
     if (n >= 40) {
         int nf = 0;
         for (int r = 0; r < n; r++) if (!rows[r]->check) { sub[nf] = rows[r]; y[nf] = log(rows[r]->row.time_ms / rows[r]->base); nf++; }
-        f->svr = svm_fit(f, sub, y, nf, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05);
+        st = svm_fit(f, sub, y, nf, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05, &f->svr);
+        if (st) goto out;
         double before = mape_of(rows, n, 1, f, 0), after = mape_of(rows, n, 1, f, 1);
         seer_svm_free(f->svr);
         f->svr = NULL;
         if (after < 0.98 * before) {
             for (int r = 0; r < n; r++) y[r] = log(rows[r]->row.time_ms / rows[r]->base);
-            f->svr = svm_fit(f, rows, y, n, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05);
+            st = svm_fit(f, rows, y, n, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05, &f->svr);
         }
     }
+out:
     free(y);
     free(sub);
-    return SEER_STATUS_SUCCESS;
+    return st;
 }
 
 /* ---- reading ------------------------------------------------------- */
