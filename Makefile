@@ -35,7 +35,7 @@ RUNNER = $(B)/seer-tests
 MODELS = a100-pcie-80gb v100-pcie-32gb t4 v100-sxm2-16gb gtx1080ti
 DATA  ?= ../shared/data
 
-.PHONY: all lib test bench eval models install uninstall clean asan ubsan fuzz help bench-gpu test-gpu
+.PHONY: cudnn-header all lib test bench eval models install uninstall clean asan ubsan fuzz help bench-gpu test-gpu
 all: lib $(SEER) $(B)/seer.pc gpu-tools
 
 lib: $(SHLIB) $(STLIB)
@@ -75,8 +75,17 @@ $(B)/seer.pc: Makefile include/seer.h
 
 # gpu-tools: seer-bench must build wherever nvcc exists (CI included); its
 # tests run it without a GPU and skip when it could not be built.
-test: $(RUNNER) $(SEER) gpu-tools
-	SEER_DATA=$(DATA) SEER_BIN=$(SEER) SEER_BENCH_BIN=$(B)/seer-bench SEER_BENCH_SIM=$(B)/seer-bench-sim $(RUNNER)
+test: $(RUNNER) $(SEER) $(B)/example gpu-tools cudnn-header
+	SEER_DATA=$(DATA) SEER_BIN=$(SEER) SEER_EXAMPLE_BIN=$(B)/example SEER_BENCH_BIN=$(B)/seer-bench SEER_BENCH_SIM=$(B)/seer-bench-sim $(RUNNER)
+
+# The documented examples build with the project's own warnings: docs/example.c
+# (run by tests/test_docs.c) and include/seer_cudnn.h, compiled where cudnn.h is.
+$(B)/example: docs/example.c include/seer.h $(STLIB)
+	$(CC) $(ALLFLAGS) $(SAN) -o $@ docs/example.c $(STLIB) $(LIBS)
+cudnn-header: include/seer_cudnn.h include/seer.h | $(B)/tests
+	@if [ -f $(CUDA)/include/cudnn.h ]; then \
+	  echo '#include "seer_cudnn.h"' | $(CC) $(WARN) -Iinclude -isystem $(CUDA)/include -x c -c - -o $(B)/tests/seer_cudnn_h.o; \
+	else echo "cudnn-header: $(CUDA)/include/cudnn.h not found; seer_cudnn.h not compiled"; fi
 
 asan:
 	$(MAKE) B=build-asan SAN="-fsanitize=address -fno-omit-frame-pointer" OPT="-O1 -g" test
