@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include "seer.h"
 #include "common.h"
 #include "fuzz.h"
@@ -43,7 +44,7 @@ int seer_fuzz_model(const uint8_t *data, size_t size)
             memcpy(fixed, data, size);
             memcpy(fixed, "SEERMODL", 8);
             uint64_t len = size - 24;
-            uint32_t crc = seer_crc32(0, fixed + 24, size - 24);
+            uint32_t crc = (uint32_t)crc32_z(0, fixed + 24, size - 24);
             for (int i = 0; i < 8; i++) fixed[12 + i] = (uint8_t)(len >> (8 * i));
             for (int i = 0; i < 4; i++) fixed[20 + i] = (uint8_t)(crc >> (8 * i));
             load_and_use(h, fixed, size);

@@ -104,17 +104,6 @@ int seer_add_ok(int64_t a, int64_t b, int64_t *out)
     return 1;
 }
 
-uint32_t seer_crc32(uint32_t crc, const void *data, size_t size)
-{
-    const unsigned char *p = data;
-    crc = ~crc;
-    while (size--) {
-        crc ^= *p++;
-        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return ~crc;
-}
-
 uint64_t seer_fnv1a(uint64_t h, const void *data, size_t size)
 {
     const unsigned char *p = data;

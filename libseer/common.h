@@ -22,9 +22,6 @@ seer_status_t seer_error(seer_handle_t h, seer_status_t st, const char *fmt, ...
 int seer_mul_ok(int64_t a, int64_t b, int64_t *out);
 int seer_add_ok(int64_t a, int64_t b, int64_t *out);
 
-/* CRC-32 (IEEE 802.3, as zlib's crc32) of a buffer, continuing from crc. */
-uint32_t seer_crc32(uint32_t crc, const void *data, size_t size);
-
 /* FNV-1a 64-bit hash over a byte range, continuing from h (start with
  * SEER_FNV_OFFSET). */
 #define SEER_FNV_OFFSET 1469598103934665603ULL

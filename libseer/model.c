@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include "classify.h"
 #include "common.h"
 #include "gpu.h"
@@ -442,7 +443,7 @@ int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t
     seer_w_bytes(&out, SEER_MODEL_MAGIC, 8);
     seer_w_u32(&out, SEER_MODEL_FORMAT);
     seer_w_u64(&out, p.n);
-    seer_w_u32(&out, seer_crc32(0, p.p, p.n));
+    seer_w_u32(&out, (uint32_t)crc32_z(0, p.p, p.n)); /* zlib: IEEE 802.3 CRC-32 */
     seer_w_bytes(&out, p.p, p.n);
     free(p.p);
     if (p.oom || out.oom) { free(out.p); return 0; }
@@ -552,7 +553,7 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     if (plen < size - 24)
         return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "%zu unexpected bytes after the payload",
                           (size_t)(size - 24 - plen));
-    if (seer_crc32(0, d + 24, (size_t)plen) != crc)
+    if ((uint32_t)crc32_z(0, d + 24, (size_t)plen) != crc)
         return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "model checksum mismatch");
 
     struct seer_model *m = calloc(1, sizeof *m);
