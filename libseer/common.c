@@ -125,6 +125,13 @@ int seer_in_test_split(const int32_t *v, int n)
     return h % 100 < 20;
 }
 
+int seer_in_check_split(int64_t line)
+{
+    unsigned char b[8];
+    for (int k = 0; k < 8; k++) b[k] = (unsigned char)((uint64_t)line >> (8 * k));
+    return (seer_fnv1a(SEER_FNV_OFFSET, b, sizeof b) >> 7) % 5 == 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -32,6 +32,13 @@ uint64_t seer_fnv1a(uint64_t h, const void *data, size_t size);
  * conv and GEMM splits hash their shape fields through it. */
 int seer_in_test_split(const int32_t *v, int n);
 
+/* The check rows inside a training set: 1 for about a fifth of rows, by
+ * FNV-1a of their line number (8 little-endian bytes).  Training fits the
+ * learned correction without them and keeps it only if it helps on
+ * them.  By line, not by shape: the shape-hashed test split is already
+ * gone from the rows a held-out model trains on. */
+int seer_in_check_split(int64_t line);
+
 /* Sort doubles ascending in place; the median of sorted values (NAN for
  * none).  Shared by the drift fit and the CLI's metrics. */
 void seer_sort_doubles(double *v, size_t n);

@@ -316,7 +316,7 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
         seer_model_terms(m, &f->var[t->pvar], &t->t);
         t->pcls = seer_family_class(f, &t->t);
         t->base = seer_family_base(&f->var[t->pvar], t->pcls, &t->t);
-        t->check = (seer_fnv1a(SEER_FNV_OFFSET, &t->row.line, sizeof t->row.line) >> 7) % 5 == 0;
+        t->check = seer_in_check_split(t->row.line);
         y[r] = log(t->row.time_ms / t->base);
     }
     standardize(f, rows, n, SEER_NF_CLASS, SEER_NF);
