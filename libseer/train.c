@@ -3,6 +3,7 @@
  * call).  Deterministic: rows are processed in file order, LIBSVM's
  * solvers are deterministic, and no random numbers are drawn. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -421,6 +422,182 @@ static int same_gpu(const char *a, const seer_gpu_info_t *g)
     return x && !strcmp(x->id, g->id);
 }
 
+/* Everything one training run gathers before and while fitting. */
+typedef struct {
+    seer_handle_t h;
+    struct seer_model *m;
+    unsigned flags;
+    trow_t *all;                /* conv rows of the model's GPU, in file order */
+    size_t nall, skipped;
+    seer_gemm_row_t *gemm;
+    size_t ngemm;
+    char prov[512];             /* the model's provenance line, as it grows */
+    int pn;
+} train_t;
+
+static void prov_add(train_t *T, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void prov_add(train_t *T, const char *fmt, ...)
+{
+    if (T->pn >= (int)sizeof T->prov) return;
+    va_list ap;
+    va_start(ap, fmt);
+    T->pn += vsnprintf(T->prov + T->pn, sizeof T->prov - (size_t)T->pn, fmt, ap);
+    va_end(ap);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+/* GEMM rows are kept whole (gemm.c picks the GPU's), less the GEMM test
+ * split when held out. */
+static seer_status_t add_gemm_file(train_t *T, const char *path)
+{
+    seer_gemm_row_t *gr;
+    size_t ng;
+    seer_status_t st = seer_gemm_csv_read(T->h, path, &gr, &ng);
+    if (st) return st;
+    seer_gemm_row_t *grown = realloc(T->gemm, (T->ngemm + ng + 1) * sizeof *T->gemm);
+    if (!grown) { free(gr); return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "GEMM rows"); }
+    T->gemm = grown;
+    size_t kept = 0;
+    for (size_t i = 0; i < ng; i++)
+        if (!(T->flags & SEER_TRAIN_HOLDOUT) || !seer_gemm_in_test_split(&gr[i])) T->gemm[T->ngemm + kept++] = gr[i];
+    T->ngemm += kept;
+    free(gr);
+    prov_add(T, " %s (GEMM, %zu rows)", base_name(path), ng);
+    return SEER_STATUS_SUCCESS;
+}
+
+/* Conv rows (a timing CSV, or a kernel trace summed per call) of the
+ * model's GPU that the kernel view can cost, less the test split when
+ * held out. */
+static seer_status_t add_conv_file(train_t *T, const char *path, int file, int kind)
+{
+    seer_conv_row_t *rows = NULL;
+    size_t nr = 0;
+    seer_status_t st = kind == 'k' ? read_trace(T->h, path, &rows, &nr) : seer_conv_csv_read(T->h, path, &rows, &nr);
+    if (st) return st;
+    trow_t *grown = realloc(T->all, (T->nall + nr + 1) * sizeof *T->all);
+    if (!grown) { free(rows); return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "training rows"); }
+    T->all = grown;
+    size_t used = 0;
+    char src[64] = "";
+    for (size_t i = 0; i < nr; i++) {
+        const seer_conv_row_t *r = &rows[i];
+        if (!same_gpu(r->gpu, &T->m->gpu) || r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) { T->skipped++; continue; }
+        trow_t *t = &T->all[T->nall];
+        memset(t, 0, sizeof *t);
+        t->row = *r;
+        t->file = file;
+        t->pos = (double)i / (double)nr;
+        if (seer_conv_init(NULL, &t->cv, r->dtype, r->layout, r->n, r->c, r->h, r->w, r->k, r->r,
+                           r->s, r->pad_h, r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w,
+                           r->groups)) { T->skipped++; continue; }
+        if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_conv_in_test_split(&t->cv)) { T->skipped++; continue; }
+        /* An empty algo (cuDNN chose) trains the pseudo-family -1,
+         * costed with the structure of the direction's plain GEMM. */
+        int algo = r->algo == SEER_ALGO_NONE ? 0 : r->algo;
+        if (seer_model_kernels(NULL, T->m, &t->cv, r->dir, algo, &t->t)) { T->skipped++; continue; }
+        if (!src[0]) {
+            seer_strlcpy(src, r->source, sizeof src);
+            char *colon = strchr(src, ':');
+            if (colon) *colon = 0;
+        }
+        T->nall++;
+        used++;
+    }
+    free(rows);
+    prov_add(T, " %s (%zu rows, %s)", base_name(path), used, src[0] ? src : "no source");
+    return SEER_STATUS_SUCCESS;
+}
+
+/* Measurement-order drift (drift.h): per file, the trend of the
+ * residuals along the row order is removed from the measured times.
+ * *drifted says whether any file had one (then the families must be
+ * fitted again on the corrected times). */
+static seer_status_t remove_drift(train_t *T, const char *const *paths, int n_paths, int *drifted)
+{
+    *drifted = 0;
+    double *pos = malloc((T->nall + 1) * sizeof *pos), *res = malloc((T->nall + 1) * sizeof *res);
+    if (!pos || !res) {
+        free(pos);
+        free(res);
+        return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "drift");
+    }
+    for (int p = 0; p < n_paths; p++) {
+        int n = 0;
+        for (size_t i = 0; i < T->nall; i++)
+            if (T->all[i].file == p && T->all[i].base > 0) {
+                pos[n] = T->all[i].pos;
+                res[n++] = T->all[i].row.time_ms - T->all[i].base;
+            }
+        seer_drift_t d;
+        if (!seer_drift_fit(pos, res, n, &d)) continue;
+        for (size_t i = 0; i < T->nall; i++)
+            if (T->all[i].file == p)
+                T->all[i].row.time_ms = seer_drift_correct(&d, T->all[i].pos, T->all[i].row.time_ms);
+        prov_add(T, "%s %s %+.3f..%+.3f ms", *drifted ? "," : "; drift removed:", base_name(paths[p]), d.lo, d.hi);
+        *drifted = 1;
+    }
+    free(pos);
+    free(res);
+    return SEER_STATUS_SUCCESS;
+}
+
+/* The generic kernel formula (seer_predict_kernel): per class, a fit of
+ * the main-kernel terms over every row of that class. */
+static void fit_generic_kernel(train_t *T, trow_t **fr)
+{
+    for (int c = 0; c < 3; c++) {
+        int n = 0;
+        for (size_t i = 0; i < T->nall; i++) if (T->all[i].cls == c) fr[n++] = &T->all[i];
+        if (n < MIN_CLASS_ROWS) {
+            n = 0;
+            for (size_t i = 0; i < T->nall; i++) fr[n++] = &T->all[i];
+        }
+        for (int i = 0; i < n; i++) /* no helpers in a single kernel */
+            fr[i]->t.x[3] = fr[i]->t.x[4] = fr[i]->t.x[5] = 0;
+        fit_rel(fr, n, T->m->kcoef[c]);
+    }
+}
+
+/* Read every file, fit the families (twice when drift is removed), the
+ * generic kernel formula and the GEMM model. */
+static seer_status_t train_all(train_t *T, const char *const *paths, int n_paths)
+{
+    seer_status_t st = SEER_STATUS_SUCCESS;
+    for (int p = 0; p < n_paths && !st; p++) {
+        int kind = seer_csv_kind(paths[p]);
+        st = kind == 'g' ? add_gemm_file(T, paths[p]) : add_conv_file(T, paths[p], p, kind);
+    }
+    if (st) return st;
+    if (T->nall == 0)
+        return seer_error(T->h, SEER_STATUS_NO_DATA, "no usable rows for GPU %s (%zu skipped)",
+                          T->m->gpu_id, T->skipped);
+    trow_t **fr = malloc(T->nall * sizeof *fr);
+    if (!fr) return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "families");
+    struct seer_model *m = T->m;
+    int drifted = 0;
+    st = train_families(T->h, m, T->all, T->nall, fr);
+    if (!st && !(T->flags & SEER_TRAIN_KEEP_DRIFT)) st = remove_drift(T, paths, n_paths, &drifted);
+    if (!st) seer_strlcpy(m->provenance, T->prov, sizeof m->provenance);
+    if (!st && drifted) {
+        for (int i = 0; i < m->nfam; i++) seer_family_free(&m->fam[i]);
+        free(m->fam);
+        m->fam = NULL;
+        m->nfam = 0;
+        m->n_rows = 0;
+        st = train_families(T->h, m, T->all, T->nall, fr);
+    }
+    if (!st) fit_generic_kernel(T, fr);
+    if (!st && T->ngemm) st = seer_gemm_fit(T->h, m, T->gemm, T->ngemm, m->gemm);
+    free(fr);
+    return st;
+}
+
 seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const *paths, int n_paths,
                          unsigned flags, seer_model_t *out)
 {
@@ -437,138 +614,16 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
     m->nsrc = 1;
     m->src[0] = *g;
     m->lib_version = SEER_VERSION_NUMBER;
+    /* LIBSVM prints its solver's progress to stdout unless told not to;
+     * it has only this process-wide switch (docs/api.md says so). */
     svm_set_print_string_function(quiet);
 
-    trow_t *all = NULL;
-    size_t nall = 0, skipped = 0, ngemm = 0;
-    seer_gemm_row_t *gemm = NULL;
-    seer_status_t st = SEER_STATUS_SUCCESS;
-    char prov[512];
-    int pn = snprintf(prov, sizeof prov, "libseer %s; %s; data:", SEER_VERSION_STRING,
-                      flags & SEER_TRAIN_HOLDOUT ? "20% test split held out" : "all rows");
-    for (int p = 0; p < n_paths && !st; p++) {
-        seer_conv_row_t *rows = NULL;
-        size_t nr = 0;
-        int kind = seer_csv_kind(paths[p]);
-        const char *base = strrchr(paths[p], '/');
-        if (kind == 'g') {
-            seer_gemm_row_t *gr;
-            size_t ng;
-            if ((st = seer_gemm_csv_read(h, paths[p], &gr, &ng))) break;
-            seer_gemm_row_t *grown = realloc(gemm, (ngemm + ng + 1) * sizeof *gemm);
-            if (!grown) { free(gr); st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "GEMM rows"); break; }
-            gemm = grown;
-            size_t kept = 0; /* --holdout leaves the GEMM test split out too */
-            for (size_t i = 0; i < ng; i++)
-                if (!(flags & SEER_TRAIN_HOLDOUT) || !seer_gemm_in_test_split(&gr[i])) gemm[ngemm + kept++] = gr[i];
-            ngemm += kept;
-            free(gr);
-            if (pn < (int)sizeof prov)
-                pn += snprintf(prov + pn, sizeof prov - (size_t)pn, " %s (GEMM, %zu rows)",
-                               base ? base + 1 : paths[p], ng);
-            continue;
-        }
-        st = kind == 'k' ? read_trace(h, paths[p], &rows, &nr) : seer_conv_csv_read(h, paths[p], &rows, &nr);
-        if (st) break;
-        trow_t *grown = realloc(all, (nall + nr + 1) * sizeof *all);
-        if (!grown) { free(rows); st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "training rows"); break; }
-        all = grown;
-        size_t used = 0;
-        char src[64] = "";
-        for (size_t i = 0; i < nr; i++) {
-            const seer_conv_row_t *r = &rows[i];
-            if (!same_gpu(r->gpu, g) || r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) { skipped++; continue; }
-            trow_t *t = &all[nall];
-            memset(t, 0, sizeof *t);
-            t->row = *r;
-            t->file = p;
-            t->pos = (double)i / (double)nr;
-            if (seer_conv_init(NULL, &t->cv, r->dtype, r->layout, r->n, r->c, r->h, r->w, r->k, r->r,
-                               r->s, r->pad_h, r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w,
-                               r->groups)) { skipped++; continue; }
-            if ((flags & SEER_TRAIN_HOLDOUT) && seer_conv_in_test_split(&t->cv)) { skipped++; continue; }
-            /* An empty algo (cuDNN chose) trains the pseudo-family -1,
-             * costed with the structure of the direction's plain GEMM. */
-            int algo = r->algo == SEER_ALGO_NONE ? 0 : r->algo;
-            if (seer_model_kernels(NULL, m, &t->cv, r->dir, algo, &t->t)) { skipped++; continue; }
-            if (!src[0]) {
-                seer_strlcpy(src, r->source, sizeof src);
-                char *colon = strchr(src, ':');
-                if (colon) *colon = 0;
-            }
-            nall++;
-            used++;
-        }
-        free(rows);
-        if (pn < (int)sizeof prov)
-            pn += snprintf(prov + pn, sizeof prov - (size_t)pn, " %s (%zu rows, %s)", base ? base + 1 : paths[p],
-                           used, src[0] ? src : "no source");
-    }
-    if (!st && nall == 0)
-        st = seer_error(h, SEER_STATUS_NO_DATA, "no usable rows for GPU %s (%zu skipped)", g->id, skipped);
-
-    trow_t **fr = st ? NULL : malloc(nall * sizeof *fr);
-    if (!st && !fr) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
-    if (!st) st = train_families(h, m, all, nall, fr);
-    /* Measurement-order drift (drift.h): per file, the trend of the
-     * residuals along the row order is removed from the measured times
-     * and every family is fitted again on the corrected times. */
-    int drifted = 0;
-    double *pos = NULL, *res = NULL;
-    if (!st && !(flags & SEER_TRAIN_KEEP_DRIFT)) {
-        pos = malloc((nall + 1) * sizeof *pos);
-        res = malloc((nall + 1) * sizeof *res);
-        if (!pos || !res) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "drift");
-    }
-    for (int p = 0; p < n_paths && !st && pos; p++) {
-        int n = 0;
-        for (size_t i = 0; i < nall; i++)
-            if (all[i].file == p && all[i].base > 0) {
-                pos[n] = all[i].pos;
-                res[n++] = all[i].row.time_ms - all[i].base;
-            }
-        seer_drift_t d;
-        if (seer_drift_fit(pos, res, n, &d)) {
-            for (size_t i = 0; i < nall; i++)
-                if (all[i].file == p) all[i].row.time_ms = seer_drift_correct(&d, all[i].pos, all[i].row.time_ms);
-            const char *base = strrchr(paths[p], '/');
-            if (pn < (int)sizeof prov)
-                pn += snprintf(prov + pn, sizeof prov - (size_t)pn, "%s %s %+.3f..%+.3f ms",
-                               drifted ? "," : "; drift removed:", base ? base + 1 : paths[p], d.lo, d.hi);
-            drifted = 1;
-        }
-    }
-    free(pos);
-    free(res);
-    seer_strlcpy(m->provenance, prov, sizeof m->provenance);
-    if (drifted) {
-        for (int i = 0; i < m->nfam; i++) seer_family_free(&m->fam[i]);
-        free(m->fam);
-        m->fam = NULL;
-        m->nfam = 0;
-        m->n_rows = 0;
-        st = train_families(h, m, all, nall, fr);
-    }
-
-    /* The generic kernel formula (seer_predict_kernel): per class, a fit of
-     * the main-kernel terms over every row of that class. */
-    if (!st) {
-        for (int c = 0; c < 3; c++) {
-            int n = 0;
-            for (size_t i = 0; i < nall; i++) if (all[i].cls == c) fr[n++] = &all[i];
-            if (n < MIN_CLASS_ROWS) {
-                n = 0;
-                for (size_t i = 0; i < nall; i++) fr[n++] = &all[i];
-            }
-            for (int i = 0; i < n; i++) /* no helpers in a single kernel */
-                fr[i]->t.x[3] = fr[i]->t.x[4] = fr[i]->t.x[5] = 0;
-            fit_rel(fr, n, m->kcoef[c]);
-        }
-    }
-    if (!st && ngemm) st = seer_gemm_fit(h, m, gemm, ngemm, m->gemm);
-    free(gemm);
-    free(fr);
-    free(all);
+    train_t T = {.h = h, .m = m, .flags = flags};
+    prov_add(&T, "libseer %s; %s; data:", SEER_VERSION_STRING,
+             flags & SEER_TRAIN_HOLDOUT ? "20% test split held out" : "all rows");
+    seer_status_t st = train_all(&T, paths, n_paths);
+    free(T.gemm);
+    free(T.all);
     if (st) { seer_model_free(m); return st; }
     /* Round-trip through the file format: a trained model is exactly what
      * loading its file gives back, and gets its checksum. */
