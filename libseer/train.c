@@ -235,6 +235,71 @@ static double mape_of(trow_t **rows, int n, int check, const seer_family_t *f, i
     return m ? e / m : 0;
 }
 
+/* Per variant: resident blocks per SM (exact from a kernel trace's
+ * registers and shared memory, else the wave pattern that best explains
+ * the times), then the all-class and per-class coefficients.  sub has
+ * room for n rows. */
+static void fit_variant(const struct seer_model *m, seer_variant_t *var, int v, trow_t **rows, int n,
+                        trow_t **sub)
+{
+    int nv = 0;
+    for (int r = 0; r < n; r++) if (rows[r]->var == v) sub[nv++] = rows[r];
+    static const int cand[] = {1, 2, 3, 4, 5, 6, 8, 12, 16};
+    double best = INFINITY;
+    int limit = m->gpu.threads_per_sm / var->threads;
+    if (limit > m->gpu.blocks_per_sm) limit = m->gpu.blocks_per_sm;
+    if (limit < 1) limit = 1;
+    /* cuDNN compiles each variant once: the first traced row does. */
+    int exact = 0;
+    for (int r = 0; r < nv && !exact; r++)
+        if (sub[r]->row.regs_per_thread > 0 &&
+            seer_occupancy(&m->gpu, var->threads, sub[r]->row.regs_per_thread, sub[r]->row.smem_bytes,
+                           &exact) != SEER_STATUS_SUCCESS)
+            exact = 0;
+    if (exact) var->bps = exact;
+    for (size_t c = 0; !exact && c < sizeof cand / sizeof *cand && cand[c] <= limit; c++) {
+        seer_variant_t trial = *var;
+        trial.bps = cand[c];
+        for (int r = 0; r < nv; r++) seer_model_terms(m, &trial, &sub[r]->t);
+        double coef[SEER_NTERMS];
+        double e = fit_rel(sub, nv, coef);
+        if (e < best - 1e-9) { best = e; var->bps = cand[c]; }
+    }
+    if (!var->bps) var->bps = 1;
+    for (int r = 0; r < nv; r++) seer_model_terms(m, var, &sub[r]->t);
+    fit_rel(sub, nv, var->coef[SEER_ALL_CLASSES]);
+    var->has[SEER_ALL_CLASSES] = 1;
+    for (int r = 0; r < nv; r++) sub[r]->cls = seer_class_of_measured(&sub[r]->t, sub[r]->row.time_ms);
+    for (int c = 0; c < 3; c++) {
+        int nc = 0;
+        for (int r = 0; r < nv; r++) if (sub[r]->cls == c) sub[nc++] = sub[r];
+        if (nc >= MIN_CLASS_ROWS) { fit_rel(sub, nc, var->coef[c]); var->has[c] = 1; }
+        nc = 0; /* restore the variant's rows for the next class */
+        for (int r = 0; r < n; r++) if (rows[r]->var == v) sub[nc++] = rows[r];
+    }
+}
+
+/* The learned correction, kept only where it measurably helps on the
+ * check rows it was not fitted on (docs/method.md, section 5).  y and
+ * sub have room for n rows. */
+static seer_status_t fit_correction(seer_family_t *f, trow_t **rows, int n, double *y, trow_t **sub)
+{
+    if (n < 40) return SEER_STATUS_SUCCESS;
+    int nf = 0;
+    for (int r = 0; r < n; r++)
+        if (!rows[r]->check) { sub[nf] = rows[r]; y[nf] = log(rows[r]->row.time_ms / rows[r]->base); nf++; }
+    seer_status_t st = svm_fit(f, sub, y, nf, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05, &f->svr);
+    if (st) return st;
+    double before = mape_of(rows, n, 1, f, 0), after = mape_of(rows, n, 1, f, 1);
+    seer_svm_free(f->svr);
+    f->svr = NULL;
+    if (after >= 0.98 * before) return SEER_STATUS_SUCCESS;
+    for (int r = 0; r < n; r++) y[r] = log(rows[r]->row.time_ms / rows[r]->base);
+    return svm_fit(f, rows, y, n, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05, &f->svr);
+}
+
+/* One family: its variants and their coefficients, the variant and class
+ * classifiers, and the learned correction. */
 static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, trow_t **rows, int n)
 {
     f->n_rows = n;
@@ -252,49 +317,7 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
         st = svm_fit(f, rows, y, n, SEER_NF_SHAPE, C_SVC, 100, 0.2, 0, &f->vclf);
         if (st) goto out;
     }
-
-    /* Per variant: resident blocks per SM from the wave pattern, then the
-     * all-class and per-class coefficients. */
-    for (int v = 0; v < f->nvar; v++) {
-        seer_variant_t *var = &f->var[v];
-        int nv = 0;
-        for (int r = 0; r < n; r++) if (rows[r]->var == v) sub[nv++] = rows[r];
-        static const int cand[] = {1, 2, 3, 4, 5, 6, 8, 12, 16};
-        double best = INFINITY;
-        int limit = m->gpu.threads_per_sm / var->threads;
-        if (limit > m->gpu.blocks_per_sm) limit = m->gpu.blocks_per_sm;
-        if (limit < 1) limit = 1;
-        /* A kernel trace records registers and shared memory: then the
-         * occupancy calculator gives residency exactly (first row of the
-         * variant; cuDNN compiles each variant once). */
-        int exact = 0;
-        for (int r = 0; r < nv && !exact; r++)
-            if (sub[r]->row.regs_per_thread > 0 &&
-                seer_occupancy(&m->gpu, var->threads, sub[r]->row.regs_per_thread, sub[r]->row.smem_bytes,
-                               &exact) != SEER_STATUS_SUCCESS)
-                exact = 0;
-        if (exact) var->bps = exact;
-        for (size_t c = 0; !exact && c < sizeof cand / sizeof *cand && cand[c] <= limit; c++) {
-            seer_variant_t trial = *var;
-            trial.bps = cand[c];
-            for (int r = 0; r < nv; r++) seer_model_terms(m, &trial, &sub[r]->t);
-            double coef[SEER_NTERMS];
-            double e = fit_rel(sub, nv, coef);
-            if (e < best - 1e-9) { best = e; var->bps = cand[c]; }
-        }
-        if (!var->bps) var->bps = 1;
-        for (int r = 0; r < nv; r++) seer_model_terms(m, var, &sub[r]->t);
-        fit_rel(sub, nv, var->coef[SEER_ALL_CLASSES]);
-        var->has[SEER_ALL_CLASSES] = 1;
-        for (int r = 0; r < nv; r++) sub[r]->cls = seer_class_of_measured(&sub[r]->t, sub[r]->row.time_ms);
-        for (int c = 0; c < 3; c++) {
-            int nc = 0;
-            for (int r = 0; r < nv; r++) if (sub[r]->cls == c) sub[nc++] = sub[r];
-            if (nc >= MIN_CLASS_ROWS) { fit_rel(sub, nc, var->coef[c]); var->has[c] = 1; }
-            nc = 0; /* restore the variant's rows for the next class */
-            for (int r = 0; r < n; r++) if (rows[r]->var == v) sub[nc++] = rows[r];
-        }
-    }
+    for (int v = 0; v < f->nvar; v++) fit_variant(m, &f->var[v], v, rows, n, sub);
 
     /* Class classifier over the family, on the true variants' features. */
     int per[3] = {0}, ncls = 0;
@@ -318,25 +341,9 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
         t->pcls = seer_family_class(f, &t->t);
         t->base = seer_family_base(&f->var[t->pvar], t->pcls, &t->t);
         t->check = seer_in_check_split(t->row.line);
-        y[r] = log(t->row.time_ms / t->base);
     }
     standardize(f, rows, n, SEER_NF_CLASS, SEER_NF);
-
-    /* The learned correction, kept only where it measurably helps on rows
-     * it was not fitted on. */
-    if (n >= 40) {
-        int nf = 0;
-        for (int r = 0; r < n; r++) if (!rows[r]->check) { sub[nf] = rows[r]; y[nf] = log(rows[r]->row.time_ms / rows[r]->base); nf++; }
-        st = svm_fit(f, sub, y, nf, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05, &f->svr);
-        if (st) goto out;
-        double before = mape_of(rows, n, 1, f, 0), after = mape_of(rows, n, 1, f, 1);
-        seer_svm_free(f->svr);
-        f->svr = NULL;
-        if (after < 0.98 * before) {
-            for (int r = 0; r < n; r++) y[r] = log(rows[r]->row.time_ms / rows[r]->base);
-            st = svm_fit(f, rows, y, n, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05, &f->svr);
-        }
-    }
+    st = fit_correction(f, rows, n, y, sub);
 out:
     free(y);
     free(sub);
