@@ -218,6 +218,57 @@ static int variant_named(const seer_family_t *f, const char *name)
     return -1;
 }
 
+/* Split a conv's predicted total over its kernels as the formula does:
+ * helpers get the helper term in proportion to their bytes, the main
+ * kernel the rest (its compute/wave/DRAM terms and the per-call
+ * constant).  corr is the factor the learned correction (and the mean
+ * over sources) applied to the formula. */
+static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f, const seer_variant_t *v,
+                             int cls, const seer_terms_t *t, double time_ms, double corr,
+                             seer_kernel_pred_t *kernels, int kernels_cap)
+{
+    const double *c = variant_coef(v, cls);
+    double hms[3] = {c[3] * t->x[3], c[4] * t->x[4], c[5] * t->x[5]}, hb[3] = {0, 0, 0};
+    double helper_ms = hms[0] + hms[1] + hms[2];
+    for (int i = 1; i < t->nk; i++) hb[helper_slot(t->kv[i].role)] += t->kv[i].bytes;
+    for (int i = 0; i < t->nk && i < kernels_cap; i++) {
+        seer_kernel_pred_t *o = &kernels[i];
+        const seer_kview_t *kv = &t->kv[i];
+        memset(o, 0, sizeof *o);
+        o->role = kv->role;
+        o->flops = kv->flops;
+        o->dram_bytes = kv->bytes;
+        if (i == 0) {
+            snprintf(o->name, sizeof o->name, "%s", v->name);
+            o->grid[0] = (int)fmin(ceil(kv->gm / v->tm), 2147483647.0);
+            o->grid[1] = (int)fmin(ceil(kv->gn / v->tn), 65535.0);
+            o->grid[2] = (int)fmin(kv->gbatch > 0 ? kv->gbatch : 1, 65535.0);
+            o->block[0] = v->threads;
+            o->blocks_per_sm = v->bps;
+            o->bmax = t->bmax;
+            o->waves = t->waves;
+            o->last_fill = t->fill;
+            o->cls = (seer_class_t)(cls < 3 ? cls : f->major_cls);
+            o->time_ms = (time_ms - helper_ms * corr);
+        } else {
+            /* Helpers are elementwise: one thread per 4 elements, 256 per block. */
+            double blocks = ceil(kv->bytes / 4 / 4 / 256);
+            snprintf(o->name, sizeof o->name, "%s", kv->what);
+            o->grid[0] = (int)fmin(fmax(blocks, 1), 2147483647.0);
+            o->grid[1] = o->grid[2] = 1;
+            o->block[0] = 256;
+            o->blocks_per_sm = m->gpu.threads_per_sm / 256;
+            o->bmax = (long long)o->blocks_per_sm * m->gpu.sms;
+            o->waves = ceil(o->grid[0] / (double)o->bmax);
+            o->last_fill = (o->grid[0] - (o->waves - 1) * (double)o->bmax) / (double)o->bmax;
+            o->cls = SEER_CLASS_DRAM;
+            int sl = helper_slot(kv->role);
+            o->time_ms = hb[sl] > 0 ? hms[sl] * corr * kv->bytes / hb[sl] : 0;
+        }
+        o->block[1] = o->block[2] = 1;
+    }
+}
+
 static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, const struct seer_conv *desc,
                                   seer_direction_t dir, int algo, const char *variant, int *matched,
                                   double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,
@@ -266,50 +317,7 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
     corr *= *time_ms / (base * corr); /* the breakdown below sums to the mean */
     if (n_kernels) *n_kernels = t.nk;
     if (!kernels) return SEER_STATUS_SUCCESS;
-
-    /* Split the total over the kernels as the formula does: helpers get
-     * the helper term in proportion to their bytes, the main kernel the
-     * rest (its compute/wave/DRAM terms and the per-call constant). */
-    const double *c = variant_coef(v, cls);
-    double hms[3] = {c[3] * t.x[3], c[4] * t.x[4], c[5] * t.x[5]}, hb[3] = {0, 0, 0};
-    double helper_ms = hms[0] + hms[1] + hms[2];
-    for (int i = 1; i < t.nk; i++) hb[helper_slot(t.kv[i].role)] += t.kv[i].bytes;
-    for (int i = 0; i < t.nk && i < kernels_cap; i++) {
-        seer_kernel_pred_t *o = &kernels[i];
-        const seer_kview_t *kv = &t.kv[i];
-        memset(o, 0, sizeof *o);
-        o->role = kv->role;
-        o->flops = kv->flops;
-        o->dram_bytes = kv->bytes;
-        if (i == 0) {
-            snprintf(o->name, sizeof o->name, "%s", v->name);
-            o->grid[0] = (int)fmin(ceil(kv->gm / v->tm), 2147483647.0);
-            o->grid[1] = (int)fmin(ceil(kv->gn / v->tn), 65535.0);
-            o->grid[2] = (int)fmin(kv->gbatch > 0 ? kv->gbatch : 1, 65535.0);
-            o->block[0] = v->threads;
-            o->blocks_per_sm = v->bps;
-            o->bmax = t.bmax;
-            o->waves = t.waves;
-            o->last_fill = t.fill;
-            o->cls = (seer_class_t)(cls < 3 ? cls : f->major_cls);
-            o->time_ms = (*time_ms - helper_ms * corr);
-        } else {
-            /* Helpers are elementwise: one thread per 4 elements, 256 per block. */
-            double blocks = ceil(kv->bytes / 4 / 4 / 256);
-            snprintf(o->name, sizeof o->name, "%s", kv->what);
-            o->grid[0] = (int)fmin(fmax(blocks, 1), 2147483647.0);
-            o->grid[1] = o->grid[2] = 1;
-            o->block[0] = 256;
-            o->blocks_per_sm = m->gpu.threads_per_sm / 256;
-            o->bmax = (long long)o->blocks_per_sm * m->gpu.sms;
-            o->waves = ceil(o->grid[0] / (double)o->bmax);
-            o->last_fill = (o->grid[0] - (o->waves - 1) * (double)o->bmax) / (double)o->bmax;
-            o->cls = SEER_CLASS_DRAM;
-            int sl = helper_slot(kv->role);
-            o->time_ms = hb[sl] > 0 ? hms[sl] * corr * kv->bytes / hb[sl] : 0;
-        }
-        o->block[1] = o->block[2] = 1;
-    }
+    kernel_breakdown(m, f, v, cls, &t, *time_ms, corr, kernels, kernels_cap);
     if (t.nk > kernels_cap)
         return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t.nk,
                           kernels_cap);
