@@ -311,6 +311,68 @@ static int64_t out_dim(int64_t in, int64_t pad, int64_t span, int64_t stride, in
     return o;
 }
 
+/* A conv layer's options and output size (c, hh, w: its input). */
+static seer_status_t infer_conv(ps_t *ps, seer_layer_info_t *L, const opts_t *o, int64_t *oc,
+                                int64_t *oh, int64_t *ow)
+{
+    seer_status_t st;
+    int64_t c = L->in_c, hh = L->in_h, w = L->in_w;
+    if (!(o->seen & B(K_K))) return perr(ps, SEER_STATUS_NET_PARSE, "conv needs k= (output channels)");
+    long dh, dw;
+    if ((st = window(ps, o, 1, L)) || (st = pair(ps, o, K_DIL, K_DIL_H, 1, &dh)) ||
+        (st = pair(ps, o, K_DIL, K_DIL_W, 1, &dw)))
+        return st;
+    L->k = (int)o->v[K_K];
+    L->dil_h = (int)dh; L->dil_w = (int)dw;
+    L->groups = o->seen & B(K_GROUPS) ? (int)o->v[K_GROUPS] : 1;
+    L->bias = o->seen & B(K_BIAS) ? (int)o->v[K_BIAS] : 0;
+    if (c % L->groups || L->k % L->groups)
+        return perr(ps, SEER_STATUS_BAD_GROUPS, "conv: groups=%d must divide the input channels "
+                    "(%lld) and k (%d)", L->groups, (long long)c, L->k);
+    int64_t sh = (int64_t)L->dil_h * (L->r - 1) + 1, sw = (int64_t)L->dil_w * (L->s - 1) + 1;
+    *oh = out_dim(hh, L->pad_h, sh, L->stride_h, 0);
+    *ow = out_dim(w, L->pad_w, sw, L->stride_w, 0);
+    if (!*oh || !*ow)
+        return perr(ps, SEER_STATUS_NET_SHAPE, "conv: the %lldx%lld (dilated) filter does not fit "
+                    "the padded %lldx%lld input", (long long)sh, (long long)sw,
+                    (long long)(hh + 2 * L->pad_h), (long long)(w + 2 * L->pad_w));
+    *oc = L->k;
+    L->params = (long long)L->k * (c / L->groups) * L->r * L->s + (L->bias ? L->k : 0);
+    return SEER_STATUS_SUCCESS;
+}
+
+/* A pooling layer: a window, or global / adaptive (out=) pooling. */
+static seer_status_t infer_pool(ps_t *ps, seer_net_layer_t *l, const opts_t *o, int64_t *oh, int64_t *ow)
+{
+    seer_status_t st;
+    seer_layer_info_t *L = &l->info;
+    int64_t hh = L->in_h, w = L->in_w;
+    if (!(o->seen & B(K_MODE))) return perr(ps, SEER_STATUS_NET_PARSE, "pool needs max or avg");
+    l->kind = o->mode;
+    if (o->v[K_GLOBAL] || (o->seen & B(K_OUT))) {
+        if (o->seen & (WINDOW | B(K_CEIL)))
+            return perr(ps, SEER_STATUS_NET_PARSE, "pool: global or out= pooling takes no window options");
+        l->pool_out = o->v[K_GLOBAL] ? 1 : (int)o->v[K_OUT];
+        if (o->v[K_GLOBAL] && (o->seen & B(K_OUT)) && o->v[K_OUT] != 1)
+            return perr(ps, SEER_STATUS_NET_PARSE, "pool: global means out=1");
+        *oh = *ow = l->pool_out;
+        L->r = (int)hh; L->s = (int)w; /* what one output sees, at most */
+        L->stride_h = L->stride_w = 1;
+        return SEER_STATUS_SUCCESS;
+    }
+    if ((st = window(ps, o, 0, L))) return st;
+    if (2 * L->pad_h > L->r || 2 * L->pad_w > L->s)
+        return perr(ps, SEER_STATUS_NET_PARSE, "pool: pad must be at most half the window");
+    int cm = (int)o->v[K_CEIL];
+    *oh = out_dim(hh, L->pad_h, L->r, L->stride_h, cm);
+    *ow = out_dim(w, L->pad_w, L->s, L->stride_w, cm);
+    if (!*oh || !*ow)
+        return perr(ps, SEER_STATUS_NET_SHAPE, "pool: the %dx%d window does not fit the "
+                    "padded %lldx%lld input", L->r, L->s, (long long)(hh + 2 * L->pad_h),
+                    (long long)(w + 2 * L->pad_w));
+    return SEER_STATUS_SUCCESS;
+}
+
 static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
 {
     seer_layer_info_t *L = &l->info;
@@ -323,57 +385,14 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
             return perr(ps, SEER_STATUS_NET_PARSE, "input needs c=, h= and w=");
         oc = o->v[K_C]; oh = o->v[K_H]; ow = o->v[K_W];
         break;
-    case SEER_OP_CONV: {
-        if (!(o->seen & B(K_K))) return perr(ps, SEER_STATUS_NET_PARSE, "conv needs k= (output channels)");
-        long dh, dw;
-        if ((st = window(ps, o, 1, L)) || (st = pair(ps, o, K_DIL, K_DIL_H, 1, &dh)) ||
-            (st = pair(ps, o, K_DIL, K_DIL_W, 1, &dw)))
-            return st;
-        L->k = (int)o->v[K_K];
-        L->dil_h = (int)dh; L->dil_w = (int)dw;
-        L->groups = o->seen & B(K_GROUPS) ? (int)o->v[K_GROUPS] : 1;
-        L->bias = o->seen & B(K_BIAS) ? (int)o->v[K_BIAS] : 0;
-        if (c % L->groups || L->k % L->groups)
-            return perr(ps, SEER_STATUS_BAD_GROUPS, "conv: groups=%d must divide the input channels "
-                        "(%lld) and k (%d)", L->groups, (long long)c, L->k);
-        int64_t sh = (int64_t)L->dil_h * (L->r - 1) + 1, sw = (int64_t)L->dil_w * (L->s - 1) + 1;
-        oh = out_dim(hh, L->pad_h, sh, L->stride_h, 0);
-        ow = out_dim(w, L->pad_w, sw, L->stride_w, 0);
-        if (!oh || !ow)
-            return perr(ps, SEER_STATUS_NET_SHAPE, "conv: the %lldx%lld (dilated) filter does not fit "
-                        "the padded %lldx%lld input", (long long)sh, (long long)sw,
-                        (long long)(hh + 2 * L->pad_h), (long long)(w + 2 * L->pad_w));
-        oc = L->k;
-        L->params = (long long)L->k * (c / L->groups) * L->r * L->s + (L->bias ? L->k : 0);
+    case SEER_OP_CONV:
+        if ((st = infer_conv(ps, L, o, &oc, &oh, &ow))) return st;
         break;
-    }
     case SEER_OP_BATCHNORM:
         L->params = 2 * c;
         break;
     case SEER_OP_POOL:
-        if (!(o->seen & B(K_MODE))) return perr(ps, SEER_STATUS_NET_PARSE, "pool needs max or avg");
-        l->kind = o->mode;
-        if (o->v[K_GLOBAL] || (o->seen & B(K_OUT))) {
-            if (o->seen & (WINDOW | B(K_CEIL)))
-                return perr(ps, SEER_STATUS_NET_PARSE, "pool: global or out= pooling takes no window options");
-            l->pool_out = o->v[K_GLOBAL] ? 1 : (int)o->v[K_OUT];
-            if (o->v[K_GLOBAL] && (o->seen & B(K_OUT)) && o->v[K_OUT] != 1)
-                return perr(ps, SEER_STATUS_NET_PARSE, "pool: global means out=1");
-            oh = ow = l->pool_out;
-            L->r = (int)hh; L->s = (int)w; /* what one output sees, at most */
-            L->stride_h = L->stride_w = 1;
-        } else {
-            if ((st = window(ps, o, 0, L))) return st;
-            if (2 * L->pad_h > L->r || 2 * L->pad_w > L->s)
-                return perr(ps, SEER_STATUS_NET_PARSE, "pool: pad must be at most half the window");
-            int cm = (int)o->v[K_CEIL];
-            oh = out_dim(hh, L->pad_h, L->r, L->stride_h, cm);
-            ow = out_dim(w, L->pad_w, L->s, L->stride_w, cm);
-            if (!oh || !ow)
-                return perr(ps, SEER_STATUS_NET_SHAPE, "pool: the %dx%d window does not fit the "
-                            "padded %lldx%lld input", L->r, L->s, (long long)(hh + 2 * L->pad_h),
-                            (long long)(w + 2 * L->pad_w));
-        }
+        if ((st = infer_pool(ps, l, o, &oh, &ow))) return st;
         break;
     case SEER_OP_ADD:
         for (int i = 1; i < L->n_inputs; i++) {
@@ -436,6 +455,53 @@ static seer_status_t add_input(ps_t *ps, int idx)
     return SEER_STATUS_SUCCESS;
 }
 
+/* A layer's inputs: named ones must be defined above (so no cycle can
+ * be written); by default the layer on the line before.  Its input size
+ * is its first input's output. */
+static seer_status_t link_inputs(ps_t *ps, seer_net_layer_t *l, char *in, const char *word)
+{
+    char b[64];
+    seer_status_t st;
+    struct seer_network *net = ps->net;
+    seer_layer_info_t *L = &l->info;
+    if (in) {
+        for (char *p = in;;) {
+            char *comma = strchr(p, ',');
+            if (comma) *comma = 0;
+            if (!*p) return perr(ps, SEER_STATUS_NET_PARSE, "in=: empty layer name in the list");
+            int idx = find(ps, p);
+            if (idx < 0)
+                return perr(ps, SEER_STATUS_NET_INPUT, "input '%s' is not defined above "
+                            "(inputs must be layers of earlier lines)%s", show(p, b, sizeof b),
+                            !strcmp(p, L->name) ? "; a layer cannot use itself" : "");
+            if (L->n_inputs >= SEER_NET_MAX_INPUTS)
+                return perr(ps, SEER_STATUS_OVERFLOW, "more than %d inputs", SEER_NET_MAX_INPUTS);
+            if ((st = add_input(ps, idx))) return st;
+            L->n_inputs++;
+            if (!comma) break;
+            p = comma + 1;
+        }
+    } else {
+        if (net->n == 0)
+            return perr(ps, SEER_STATUS_NET_INPUT, "%s has no input: no layer above it and "
+                        "no in=", word);
+        if ((st = add_input(ps, net->n - 1))) return st;
+        L->n_inputs = 1;
+    }
+    int want_min = L->op == SEER_OP_ADD ? 2 : 1;
+    int many = L->op == SEER_OP_ADD || L->op == SEER_OP_CONCAT;
+    if (L->n_inputs < want_min)
+        return perr(ps, SEER_STATUS_NET_INPUT, "add needs at least two inputs (in=a,b)");
+    if (!many && L->n_inputs > 1)
+        return perr(ps, SEER_STATUS_NET_PARSE, "%s takes one input (got %d)", word, L->n_inputs);
+    L->input0 = net->in_pool[l->in_off];
+    const seer_layer_info_t *I = &net->l[L->input0].info;
+    L->in_c = I->c;
+    L->in_h = I->h;
+    L->in_w = I->w;
+    return SEER_STATUS_SUCCESS;
+}
+
 /* One layer line, already split: tok[0] is the type. */
 static seer_status_t layer_line(ps_t *ps, char **tok, int ntok)
 {
@@ -488,47 +554,8 @@ static seer_status_t layer_line(ps_t *ps, char **tok, int ntok)
                     net->l[prev].info.line);
 
     ps->cur = L->name;
-    /* Inputs: named ones must be defined above (so no cycle can be
-     * written); by default the layer on the line before. */
     l->in_off = ps->in_n;
-    if (L->op != SEER_OP_INPUT) {
-        if (o.in) {
-            for (char *p = o.in;;) {
-                char *comma = strchr(p, ',');
-                if (comma) *comma = 0;
-                if (!*p) return perr(ps, SEER_STATUS_NET_PARSE, "in=: empty layer name in the list");
-                int idx = find(ps, p);
-                if (idx < 0)
-                    return perr(ps, SEER_STATUS_NET_INPUT, "input '%s' is not defined above "
-                                "(inputs must be layers of earlier lines)%s", show(p, b, sizeof b),
-                                !strcmp(p, L->name) ? "; a layer cannot use itself" : "");
-                if (L->n_inputs >= SEER_NET_MAX_INPUTS)
-                    return perr(ps, SEER_STATUS_OVERFLOW, "more than %d inputs", SEER_NET_MAX_INPUTS);
-                if ((st = add_input(ps, idx))) return st;
-                L->n_inputs++;
-                if (!comma) break;
-                p = comma + 1;
-            }
-        } else {
-            if (net->n == 0)
-                return perr(ps, SEER_STATUS_NET_INPUT, "%s has no input: no layer above it and "
-                            "no in=", types[ti].word);
-            if ((st = add_input(ps, net->n - 1))) return st;
-            L->n_inputs = 1;
-        }
-        int want_min = L->op == SEER_OP_ADD ? 2 : 1;
-        int many = L->op == SEER_OP_ADD || L->op == SEER_OP_CONCAT;
-        if (L->n_inputs < want_min)
-            return perr(ps, SEER_STATUS_NET_INPUT, "add needs at least two inputs (in=a,b)");
-        if (!many && L->n_inputs > 1)
-            return perr(ps, SEER_STATUS_NET_PARSE, "%s takes one input (got %d)", types[ti].word,
-                        L->n_inputs);
-        L->input0 = net->in_pool[l->in_off];
-        const seer_layer_info_t *I = &net->l[L->input0].info;
-        L->in_c = I->c;
-        L->in_h = I->h;
-        L->in_w = I->w;
-    }
+    if (L->op != SEER_OP_INPUT && (st = link_inputs(ps, l, o.in, types[ti].word))) return st;
     if ((st = infer(ps, l, &o))) return st;
     ps->cur = NULL;
     net->n++;
