@@ -69,28 +69,13 @@ static int add_family(struct seer_model *m, const seer_family_t *f, const seer_g
     return 0;
 }
 
-seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, int n_sources,
-                                  const char *target_gpu_id, seer_model_t *out)
+/* Every family key any source knows, in a fixed order.  Each key takes
+ * the family of every source that measured it on SOLID_FAMILY_ROWS or
+ * more rows or shares the target's architecture (prediction averages
+ * them: model.c), else the single best one.  1 when memory ran out. */
+static int transfer_families(struct seer_model *m, const seer_model_t *sources, int n_sources,
+                             const seer_gpu_info_t *tg, int *pn)
 {
-    if (!sources || n_sources < 1 || !target_gpu_id || !out)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_transfer: sources, target and model are required");
-    const seer_gpu_info_t *tg = seer_gpu_lookup(target_gpu_id);
-    if (!tg) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", target_gpu_id);
-    for (int i = 0; i < n_sources; i++)
-        if (!sources[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "source model %d is NULL", i);
-
-    struct seer_model *m = calloc(1, sizeof *m);
-    if (!m) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
-    seer_strlcpy(m->gpu_id, tg->id, sizeof m->gpu_id);
-    m->gpu = *tg;
-    m->lib_version = SEER_VERSION_NUMBER;
-    m->transferred = 1;
-    int pn = snprintf(m->provenance, sizeof m->provenance, "transferred to %s from:", tg->id);
-
-    /* Every family key any source knows, in a fixed order.  Each key takes
-     * the family of every source that measured it on SOLID_FAMILY_ROWS or
-     * more rows or shares the target's architecture (prediction averages
-     * them: model.c), else the single best one. */
     for (int dir = 0; dir < 3; dir++)
         for (int algo = -1; algo < 8; algo++)
             for (int math = 0; math < 2; math++) {
@@ -109,20 +94,40 @@ seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, 
                 }
                 if (!best) continue;
                 /* the best first: it gives the per-kernel breakdown */
-                if (add_family(m, best, &bm->gpu, &pn)) goto oom;
+                if (add_family(m, best, &bm->gpu, pn)) return 1;
                 for (int i = 0; i < n_sources && solid > 1; i++) {
                     const struct seer_model *s = sources[i];
                     if (s->transferred || s == bm) continue;
                     for (int j = 0; j < s->nfam; j++) {
                         const seer_family_t *f = &s->fam[j];
                         if (f->dir == dir && f->algo == algo && f->math == math &&
-                            usable(f, &s->gpu, tg) && add_family(m, f, &s->gpu, &pn))
-                            goto oom;
+                            usable(f, &s->gpu, tg) && add_family(m, f, &s->gpu, pn))
+                            return 1;
                     }
                 }
             }
-    if (0) {
-oom:
+    return 0;
+}
+
+seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, int n_sources,
+                                  const char *target_gpu_id, seer_model_t *out)
+{
+    if (!sources || n_sources < 1 || !target_gpu_id || !out)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_transfer: sources, target and model are required");
+    const seer_gpu_info_t *tg = seer_gpu_lookup(target_gpu_id);
+    if (!tg) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", target_gpu_id);
+    for (int i = 0; i < n_sources; i++)
+        if (!sources[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "source model %d is NULL", i);
+
+    struct seer_model *m = calloc(1, sizeof *m);
+    if (!m) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
+    seer_strlcpy(m->gpu_id, tg->id, sizeof m->gpu_id);
+    m->gpu = *tg;
+    m->lib_version = SEER_VERSION_NUMBER;
+    m->transferred = 1;
+    int pn = snprintf(m->provenance, sizeof m->provenance, "transferred to %s from:", tg->id);
+
+    if (transfer_families(m, sources, n_sources, tg, &pn)) {
         seer_model_free(m);
         return seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
     }
