@@ -49,11 +49,11 @@ static void terms(const seer_gpu_info_t *g, int tm, int tn, int bps, double batc
     double es = seer_dtype_size(dt);
     double b = ceil(m / tm) * ceil(n / tn) * batch, bm = (double)bps * g->sms;
     double waves = ceil(b / bm), fill = (b - (waves - 1) * bm) / bm;
-    x[0] = waves * bm * 2.0 * tm * tn * k / peak_ms;
-    x[1] = waves * 1e-3;
-    x[2] = (waves - 1 + fill) * bm * (double)(tm + tn) * k * es / bw_ms;
-    x[3] = (1 + 2 * (bias != 0)) * batch * m * n * es / bw_ms;
-    x[4] = 1e-2;
+    x[SEER_G_COMPUTE] = waves * bm * 2.0 * tm * tn * k / peak_ms;
+    x[SEER_G_WAVE] = waves * 1e-3;
+    x[SEER_G_DRAM] = (waves - 1 + fill) * bm * (double)(tm + tn) * k * es / bw_ms;
+    x[SEER_G_OUT] = (1 + 2 * (bias != 0)) * batch * m * n * es / bw_ms;
+    x[SEER_G_CONST] = 1e-2;
     if (blocks) *blocks = b;
     if (bmax) *bmax = bm;
 }
@@ -64,7 +64,9 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
     double x[NT], blocks, bmax, t = 0;
     terms(g, f->tm, f->tn, f->bps, batch, m, n, k, dt, bias, x, &blocks, &bmax);
     for (int i = 0; i < NT; i++) t += f->coef[i] * x[i];
-    if (cls) *cls = seer_class_static(blocks, bmax, f->coef[0] * x[0], f->coef[2] * x[2] + f->coef[3] * x[3]);
+    if (cls)
+        *cls = seer_class_static(blocks, bmax, f->coef[SEER_G_COMPUTE] * x[SEER_G_COMPUTE],
+                                 f->coef[SEER_G_DRAM] * x[SEER_G_DRAM] + f->coef[SEER_G_OUT] * x[SEER_G_OUT]);
     return t > 1e-4 ? t : 1e-4;
 }
 

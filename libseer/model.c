@@ -52,13 +52,14 @@ seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
     t->main_flops_ms = t->kv[0].flops / peak * 1e3;
     t->bytes_ms = bytes / bw * 1e3;
     double *f = t->f;
-    f[0] = lg(cv->n); f[1] = lg(cv->c); f[2] = lg(cv->h); f[3] = lg(cv->w); f[4] = lg(cv->k);
-    f[5] = lg((double)cv->r * cv->s);
-    f[6] = lg((double)cv->stride_h * cv->stride_w);
-    f[7] = lg(cv->groups);
-    f[8] = lg((double)cv->dil_h * cv->dil_w);
-    f[9] = lg(t->main_flops_ms);
-    f[10] = lg(t->bytes_ms);
+    f[SEER_F_N] = lg(cv->n); f[SEER_F_C] = lg(cv->c); f[SEER_F_H] = lg(cv->h);
+    f[SEER_F_W] = lg(cv->w); f[SEER_F_K] = lg(cv->k);
+    f[SEER_F_RS] = lg((double)cv->r * cv->s);
+    f[SEER_F_STRIDE] = lg((double)cv->stride_h * cv->stride_w);
+    f[SEER_F_GROUPS] = lg(cv->groups);
+    f[SEER_F_DIL] = lg((double)cv->dil_h * cv->dil_w);
+    f[SEER_F_FLOPS_MS] = lg(t->main_flops_ms);
+    f[SEER_F_BYTES_MS] = lg(t->bytes_ms);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -69,8 +70,8 @@ static void family_features(const struct seer_model *m, const seer_family_t *f, 
     t->src = &m->src[f->src];
     if (t->src == &m->gpu || !strcmp(t->src->id, m->gpu.id)) return;
     double peak = seer_gpu_peak_flops(t->src, t->cv->dtype), bw = seer_gpu_dram_bw(t->src);
-    if (peak > 0) t->f[9] = lg(t->kv[0].flops / peak * 1e3);
-    t->f[10] = lg(t->bytes_ms * seer_gpu_dram_bw(&m->gpu) / bw);
+    if (peak > 0) t->f[SEER_F_FLOPS_MS] = lg(t->kv[0].flops / peak * 1e3);
+    t->f[SEER_F_BYTES_MS] = lg(t->bytes_ms * seer_gpu_dram_bw(&m->gpu) / bw);
 }
 
 static double cdiv(double a, double b) { return ceil(a / b); }
@@ -132,16 +133,16 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
         seer_kernel_role_t r = t->kv[i].role;
         h[helper_slot(r)] += t->kv[i].bytes;
     }
-    t->x[0] = t->waves * (double)t->bmax * flop_pb / peak_ms;
+    t->x[SEER_T_COMPUTE] = t->waves * (double)t->bmax * flop_pb / peak_ms;
     /* per-wave cost: fitted on the source GPU, cycles scale with the clock */
-    t->x[1] = t->waves * 1e-3 * (t->src->boost_mhz / m->gpu.boost_mhz);
-    t->x[2] = (t->waves - 1 + t->fill) * (double)t->bmax * bytes_pb / bw_ms;
-    t->x[3] = h[0] / bw_ms;
-    t->x[4] = h[1] / bw_ms;
-    t->x[5] = h[2] / bw_ms;
+    t->x[SEER_T_WAVE] = t->waves * 1e-3 * (t->src->boost_mhz / m->gpu.boost_mhz);
+    t->x[SEER_T_DRAM] = (t->waves - 1 + t->fill) * (double)t->bmax * bytes_pb / bw_ms;
+    t->x[SEER_T_HELP_IN] = h[0] / bw_ms;
+    t->x[SEER_T_HELP_OUT] = h[1] / bw_ms;
+    t->x[SEER_T_HELP_W] = h[2] / bw_ms;
     t->x[SEER_T_CONST] = 1e-2;
-    t->f[11] = lg(t->waves);
-    t->f[12] = t->fill;
+    t->f[SEER_F_WAVES] = lg(t->waves);
+    t->f[SEER_F_FILL] = t->fill;
 }
 
 void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct svm_node *x)
@@ -182,7 +183,7 @@ double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, dou
     if (!f->svr) return 1.0;
     double raw[SEER_NF];
     memcpy(raw, t->f, sizeof raw);
-    raw[13] = lg(base);
+    raw[SEER_F_LOG_BASE] = lg(base);
     struct svm_node x[SEER_NF + 1];
     seer_family_nodes(f, raw, SEER_NF, x);
     double r = svm_predict(f->svr, x);
@@ -228,7 +229,8 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
                              seer_kernel_pred_t *kernels, int kernels_cap)
 {
     const double *c = variant_coef(v, cls);
-    double hms[3] = {c[3] * t->x[3], c[4] * t->x[4], c[5] * t->x[5]}, hb[3] = {0, 0, 0};
+    double hms[3] = {c[SEER_T_HELP_IN] * t->x[SEER_T_HELP_IN], c[SEER_T_HELP_OUT] * t->x[SEER_T_HELP_OUT],
+                     c[SEER_T_HELP_W] * t->x[SEER_T_HELP_W]}, hb[3] = {0, 0, 0};
     double helper_ms = hms[0] + hms[1] + hms[2];
     for (int i = 1; i < t->nk; i++) hb[helper_slot(t->kv[i].role)] += t->kv[i].bytes;
     for (int i = 0; i < t->nk && i < kernels_cap; i++) {
@@ -382,10 +384,12 @@ seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model_t m, const s
     pred->bmax = (long long)bps * m->gpu.sms;
     seer_waves(blocks, pred->bmax, &pred->waves, &pred->last_fill);
     double fpb = k->flops / (double)blocks, bpb = k->dram_bytes / (double)blocks;
-    double x[SEER_NTERMS] = {pred->waves * (double)pred->bmax * fpb / peak * 1e3, pred->waves * 1e-3,
-                             (pred->waves - 1 + pred->last_fill) * (double)pred->bmax * bpb / bw * 1e3,
-                             0, 0, 0, 1e-2};
-    pred->cls = seer_class_static((double)blocks, (double)pred->bmax, k->flops / peak * 1e3, x[2]);
+    double x[SEER_NTERMS] = {
+        [SEER_T_COMPUTE] = pred->waves * (double)pred->bmax * fpb / peak * 1e3,
+        [SEER_T_WAVE] = pred->waves * 1e-3,
+        [SEER_T_DRAM] = (pred->waves - 1 + pred->last_fill) * (double)pred->bmax * bpb / bw * 1e3,
+        [SEER_T_CONST] = 1e-2};
+    pred->cls = seer_class_static((double)blocks, (double)pred->bmax, k->flops / peak * 1e3, x[SEER_T_DRAM]);
     double t = 0;
     for (int i = 0; i < SEER_NTERMS; i++) t += m->kcoef[pred->cls][i] * x[i];
     pred->time_ms = t > 1e-4 ? t : 1e-4;
@@ -422,6 +426,14 @@ static void w_family(seer_wbuf_t *b, const seer_family_t *f)
     seer_w_svm(b, f->cclf);
     seer_w_svm(b, f->svr);
 }
+
+/* Model file format 1 stores, per family, SEER_NF standardization pairs
+ * and SEER_NTERMS coefficients per class, and SEER_GEMM_TERMS per GEMM
+ * fit (docs/model-format.md): a change to any count is a new format. */
+_Static_assert(SEER_NTERMS == 7 && SEER_NF_SHAPE == 11 && SEER_NF_CLASS == 13 && SEER_NF == 14,
+               "model file format 1: 7 terms, 11/13/14 features");
+_Static_assert(SEER_GEMM_TERMS == 5, "model file format 1: 5 GEMM terms");
+_Static_assert(SEER_ALL_CLASSES == 3, "model file format 1: three classes and an all-class fit per variant");
 
 int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t *size)
 {

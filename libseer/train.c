@@ -60,7 +60,7 @@ static double fit_rel_mask(trow_t **rows, int n, double *coef, unsigned mask)
 /* Few rows cannot pin down seven terms: small variants keep compute,
  * DRAM and the constant only. */
 #define SMALL_VARIANT_ROWS 40
-#define SMALL_MASK ((1u << 0) | (1u << 2) | (1u << SEER_T_CONST))
+#define SMALL_MASK ((1u << SEER_T_COMPUTE) | (1u << SEER_T_DRAM) | (1u << SEER_T_CONST))
 static double fit_rel(trow_t **rows, int n, double *coef)
 {
     return fit_rel_mask(rows, n, coef, n < SMALL_VARIANT_ROWS ? SMALL_MASK : ~0u);
@@ -87,7 +87,7 @@ static seer_status_t svm_fit(const seer_family_t *f, trow_t **rows, const double
             const trow_t *r = rows[i * step];
             double raw[SEER_NF];
             memcpy(raw, r->t.f, sizeof raw);
-            raw[13] = log(r->base > 1e-30 ? r->base : 1e-30);
+            raw[SEER_F_LOG_BASE] = log(r->base > 1e-30 ? r->base : 1e-30);
             prob.x[i] = nodes + (size_t)i * (size_t)(nf + 1);
             seer_family_nodes(f, raw, nf, prob.x[i]);
             prob.y[i] = y[i * step];
@@ -566,7 +566,7 @@ static void fit_generic_kernel(train_t *T, trow_t **fr)
             for (size_t i = 0; i < T->nall; i++) fr[n++] = &T->all[i];
         }
         for (int i = 0; i < n; i++) /* no helpers in a single kernel */
-            fr[i]->t.x[3] = fr[i]->t.x[4] = fr[i]->t.x[5] = 0;
+            fr[i]->t.x[SEER_T_HELP_IN] = fr[i]->t.x[SEER_T_HELP_OUT] = fr[i]->t.x[SEER_T_HELP_W] = 0;
         fit_rel(fr, n, T->m->kcoef[c]);
     }
 }
