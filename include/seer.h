@@ -448,15 +448,17 @@ SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_mode
  * nothing usable is left; UNKNOWN_GPU; IO_ERROR; BAD_PARAM; ALLOC_FAILED.
  * flags is 0 or an OR of SEER_TRAIN_* below.
  *
- * Timing files can carry an overhead that drifts with the order in which
- * rows were measured (the NeuSight rows: about +0.3 ms from a file's first
- * row to its last, whatever the shape).  Training fits that trend of the
- * residuals along each file's row order and, where it explains at least
- * 2 % of their variance over 500 or more rows, removes it (keeping the
- * overhead of the file's typical row) and fits again; the model's provenance names each
- * corrected file with the trend's range (docs/method.md). */
+ * Models predict GPU time.  Rows whose source timed host and GPU
+ * together around one call on an idle GPU (NeuSight: source "neusight")
+ * carry the framework's dispatch of that call, 0.03-0.4 ms growing along
+ * the file; training estimates it from the file itself (the lower
+ * envelope of the times, model-independent: docs/method.md, "GPU time"),
+ * takes it off, and leaves out rows whose GPU time is too small to tell
+ * from that estimate.  The provenance names each such file with the
+ * range taken off. */
 #define SEER_TRAIN_HOLDOUT 1u     /* leave out rows in the 20 % test split (seer_conv_in_test_split; GEMM rows alike) */
-#define SEER_TRAIN_KEEP_DRIFT 2u  /* fit the measured times as they are */
+#define SEER_TRAIN_KEEP_DISPATCH 2u /* fit the measured times as they are, host dispatch included */
+#define SEER_TRAIN_KEEP_DRIFT SEER_TRAIN_KEEP_DISPATCH /* its name in libseer 0.1 */
 SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
                                   const char *const *paths, int n_paths, unsigned flags,
                                   seer_model_t *model);

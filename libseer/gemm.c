@@ -53,7 +53,7 @@ static void terms(const seer_gpu_info_t *g, int tm, int tn, int bps, double batc
     x[SEER_G_WAVE] = waves * 1e-3;
     x[SEER_G_DRAM] = (waves - 1 + fill) * bm * (double)(tm + tn) * k * es / bw_ms;
     x[SEER_G_OUT] = (1 + 2 * (bias != 0)) * batch * m * n * es / bw_ms;
-    x[SEER_G_CONST] = 1e-2;
+    x[SEER_G_CONST] = (1 + (bias != 0)) * seer_gpu_launch_gap_ms(g); /* GEMM, and the bias copy */
     if (blocks) *blocks = b;
     if (bmax) *bmax = bm;
 }
@@ -68,6 +68,18 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
         *cls = seer_class_static(blocks, bmax, f->coef[SEER_G_COMPUTE] * x[SEER_G_COMPUTE],
                                  f->coef[SEER_G_DRAM] * x[SEER_G_DRAM] + f->coef[SEER_G_OUT] * x[SEER_G_OUT]);
     return t > 1e-4 ? t : 1e-4;
+}
+
+double seer_gemm_floor_ms(const seer_gemm_row_t *r)
+{
+    const seer_gpu_info_t *g = seer_gpu_lookup(r->gpu);
+    double peak = g ? seer_gpu_peak_flops(g, r->dtype) : 0;
+    if (peak <= 0) return 0;
+    double b = r->batch, es = seer_dtype_size(r->dtype);
+    double flops = 2.0 * b * r->m * r->n * r->k;
+    double bytes = b * ((double)r->m * r->k + (double)r->k * r->n + (double)r->m * r->n) * es;
+    return fmax(flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3 +
+           (1 + (r->bias != 0)) * seer_gpu_launch_gap_ms(g);
 }
 
 int seer_gemm_in_test_split(const seer_gemm_row_t *r)
@@ -88,7 +100,7 @@ static double fit_one(const seer_gpu_info_t *g, const grow_t *r, size_t n, int t
 {
     double x[NT];
     seer_relfit_t fit;
-    seer_relfit_init(&fit, NT);
+    seer_relfit_init(&fit, NT, 1u << SEER_G_CONST);
     for (size_t i = 0; i < n; i++) {
         terms(g, tm, tn, bps, r[i].batch, r[i].m, r[i].n, r[i].k, r[i].dt, r[i].bias, x, NULL, NULL);
         seer_relfit_add(&fit, x, r[i].y);

@@ -17,6 +17,12 @@ seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const s
 double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double batch, double m,
                       double n, double k, seer_dtype_t dt, int bias, seer_class_t *cls);
 
+/* A lower bound of a GEMM row's GPU time from its GPU's datasheet (its
+ * FLOPs at peak or its bytes at bandwidth, plus launch gaps), ms; 0 for
+ * a GPU or dtype the table cannot time.  Model-independent: dispatch.h
+ * uses it to find the host time in published rows. */
+double seer_gemm_floor_ms(const seer_gemm_row_t *r);
+
 /* 1 when a GEMM row's shape is in the 20 % test split (FNV-1a of batch,
  * m, n, k, transpositions, bias and dtype; never the time), the GEMM
  * counterpart of seer_conv_in_test_split. */

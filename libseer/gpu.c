@@ -216,6 +216,12 @@ double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype)
     return 0;
 }
 
+double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g)
+{
+    (void)g;
+    return SEER_LAUNCH_GAP_MS;
+}
+
 double seer_gpu_dram_bw(const seer_gpu_info_t *g)
 {
     return g ? g->dram_gbps * 1e9 : 0;

@@ -140,7 +140,9 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
     t->x[SEER_T_HELP_IN] = h[0] / bw_ms;
     t->x[SEER_T_HELP_OUT] = h[1] / bw_ms;
     t->x[SEER_T_HELP_W] = h[2] / bw_ms;
-    t->x[SEER_T_CONST] = 1e-2;
+    /* GPU time: the kernels follow each other with a launch gap; the
+     * coefficient of this term is fixed at 1, never fitted. */
+    t->x[SEER_T_CONST] = t->nk * seer_gpu_launch_gap_ms(&m->gpu);
     t->f[SEER_F_WAVES] = lg(t->waves);
     t->f[SEER_F_FILL] = t->fill;
 }
@@ -388,7 +390,7 @@ seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model_t m, const s
         [SEER_T_COMPUTE] = pred->waves * (double)pred->bmax * fpb / peak * 1e3,
         [SEER_T_WAVE] = pred->waves * 1e-3,
         [SEER_T_DRAM] = (pred->waves - 1 + pred->last_fill) * (double)pred->bmax * bpb / bw * 1e3,
-        [SEER_T_CONST] = 1e-2};
+        [SEER_T_CONST] = seer_gpu_launch_gap_ms(&m->gpu)};
     pred->cls = seer_class_static((double)blocks, (double)pred->bmax, k->flops / peak * 1e3, x[SEER_T_DRAM]);
     double t = 0;
     for (int i = 0; i < SEER_NTERMS; i++) t += m->kcoef[pred->cls][i] * x[i];
@@ -427,13 +429,13 @@ static void w_family(seer_wbuf_t *b, const seer_family_t *f)
     seer_w_svm(b, f->svr);
 }
 
-/* Model file format 1 stores, per family, SEER_NF standardization pairs
+/* Model file format 2 (as 1) stores, per family, SEER_NF standardization pairs
  * and SEER_NTERMS coefficients per class, and SEER_GEMM_TERMS per GEMM
  * fit (docs/model-format.md): a change to any count is a new format. */
 _Static_assert(SEER_NTERMS == 7 && SEER_NF_SHAPE == 11 && SEER_NF_CLASS == 13 && SEER_NF == 14,
-               "model file format 1: 7 terms, 11/13/14 features");
-_Static_assert(SEER_GEMM_TERMS == 5, "model file format 1: 5 GEMM terms");
-_Static_assert(SEER_ALL_CLASSES == 3, "model file format 1: three classes and an all-class fit per variant");
+               "model file format 2: 7 terms, 11/13/14 features");
+_Static_assert(SEER_GEMM_TERMS == 5, "model file format 2: 5 GEMM terms");
+_Static_assert(SEER_ALL_CLASSES == 3, "model file format 2: three classes and an all-class fit per variant");
 
 int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t *size)
 {
@@ -564,8 +566,10 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     uint32_t crc = seer_r_u32(&hr, "checksum");
     if (ver != SEER_MODEL_FORMAT)
         return seer_error(h, SEER_STATUS_MODEL_VERSION,
-                          "model format version %u, this libseer reads version %d", ver,
-                          SEER_MODEL_FORMAT);
+                          "model format version %u, this libseer reads version %d%s", ver,
+                          SEER_MODEL_FORMAT,
+                          ver == 1 ? " (version 1 models predicted host and GPU time together: "
+                                     "train it again with seer train)" : "");
     if (plen > size - 24)
         return seer_error(h, SEER_STATUS_MODEL_TRUNCATED,
                           "model payload is %llu bytes but only %zu follow the header",

@@ -11,7 +11,10 @@
 #include "launch.h"
 
 #define SEER_MODEL_MAGIC "SEERMODL"
-#define SEER_MODEL_FORMAT 1
+/* 2: GPU time (host dispatch taken off the training times; the
+ * constant term is the kernels' launch gaps, coefficient 1).  Format 1
+ * predicted a whole call as a framework timed it and is not read. */
+#define SEER_MODEL_FORMAT 2
 /* Terms of the per-class formula (docs/method.md, section 4), in the
  * order the model file stores their coefficients. */
 enum {
@@ -21,7 +24,7 @@ enum {
     SEER_T_HELP_IN,             /* helper kernels' bytes / BW: input side, */
     SEER_T_HELP_OUT,            /*   output side, */
     SEER_T_HELP_W,              /*   weights */
-    SEER_T_CONST,               /* per call */
+    SEER_T_CONST,               /* launch gaps: kernels x gap, coefficient fixed at 1 */
     SEER_NTERMS
 };
 
@@ -87,7 +90,7 @@ enum {
     SEER_G_WAVE,                /* per-wave cost */
     SEER_G_DRAM,                /* (waves - 1 + fill) * B_max * (tm + tn) k / BW */
     SEER_G_OUT,                 /* writing C (and reading it back for the bias) / BW */
-    SEER_G_CONST,               /* per call */
+    SEER_G_CONST,               /* launch gaps: kernels x gap, coefficient fixed at 1 */
     SEER_GEMM_TERMS
 };
 typedef struct {

@@ -10,7 +10,7 @@
 #include "classify.h"
 #include "common.h"
 #include "csv.h"
-#include "drift.h"
+#include "dispatch.h"
 #include "fit.h"
 #include "gemm.h"
 #include "gpu.h"
@@ -44,7 +44,7 @@ static void quiet(const char *s) { (void)s; }
 static double fit_rel_mask(trow_t **rows, int n, double *coef, unsigned mask)
 {
     seer_relfit_t fit;
-    seer_relfit_init(&fit, SEER_NTERMS);
+    seer_relfit_init(&fit, SEER_NTERMS, 1u << SEER_T_CONST);
     for (int r = 0; r < n; r++) seer_relfit_add(&fit, rows[r]->t.x, rows[r]->row.time_ms);
     seer_relfit_solve(&fit, mask, coef);
     /* root mean squared relative error of the fit */
@@ -57,10 +57,10 @@ static double fit_rel_mask(trow_t **rows, int n, double *coef, unsigned mask)
     return n ? sqrt(e / n) : 0;
 }
 
-/* Few rows cannot pin down seven terms: small variants keep compute,
- * DRAM and the constant only. */
+/* Few rows cannot pin down six terms: small variants fit compute and
+ * DRAM only (the launch gaps are never fitted). */
 #define SMALL_VARIANT_ROWS 40
-#define SMALL_MASK ((1u << SEER_T_COMPUTE) | (1u << SEER_T_DRAM) | (1u << SEER_T_CONST))
+#define SMALL_MASK ((1u << SEER_T_COMPUTE) | (1u << SEER_T_DRAM))
 static double fit_rel(trow_t **rows, int n, double *coef)
 {
     return fit_rel_mask(rows, n, coef, n < SMALL_VARIANT_ROWS ? SMALL_MASK : ~0u);
@@ -458,6 +458,47 @@ static const char *base_name(const char *path)
     return b ? b + 1 : path;
 }
 
+/* The rows of one file as the dispatch estimate sees them. */
+typedef struct {
+    double *pos, *time, *floor;
+    unsigned char *keep;
+} drows_t;
+
+static int drows_alloc(drows_t *d, size_t n)
+{
+    n = n ? n : 1;
+    d->pos = malloc(n * sizeof *d->pos);
+    d->time = malloc(n * sizeof *d->time);
+    d->floor = malloc(n * sizeof *d->floor);
+    d->keep = malloc(n);
+    return d->pos && d->time && d->floor && d->keep;
+}
+
+static void drows_free(drows_t *d)
+{
+    free(d->pos);
+    free(d->time);
+    free(d->floor);
+    free(d->keep);
+}
+
+/* GPU-time targets for the n rows of one file whose source carries host
+ * dispatch (dispatch.h): d->time becomes the targets, d->keep[i] 0 for
+ * rows whose GPU time cannot be told from the estimate's uncertainty;
+ * note says what was done, for the provenance.  Without a fit (too few
+ * rows) every row stays as published. */
+static void take_off_dispatch(drows_t *d, int n, char *note, size_t size)
+{
+    seer_dispatch_t e;
+    for (int i = 0; i < n; i++) d->keep[i] = 1;
+    note[0] = 0;
+    if (!seer_dispatch_remove(d->pos, d->time, d->floor, n, d->keep, &e)) return;
+    int dropped = 0;
+    for (int i = 0; i < n; i++) dropped += !d->keep[i];
+    snprintf(note, size, "; host dispatch %.3f..%.3f ms +-%.3f taken off, %d rows too small",
+             seer_dispatch_at(&e, 0), seer_dispatch_at(&e, 1), e.spread, dropped);
+}
+
 /* GEMM rows are kept whole (gemm.c picks the GPU's), less the GEMM test
  * split when held out. */
 static seer_status_t add_gemm_file(train_t *T, const char *path)
@@ -469,12 +510,36 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
     seer_gemm_row_t *grown = realloc(T->gemm, (T->ngemm + ng + 1) * sizeof *T->gemm);
     if (!grown) { free(gr); return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "GEMM rows"); }
     T->gemm = grown;
+    drows_t d = {0};
+    if (!drows_alloc(&d, ng)) {
+        free(gr);
+        drows_free(&d);
+        return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "GEMM rows");
+    }
+    seer_gemm_row_t *at = T->gemm + T->ngemm;
+    int n = 0, dispatch = 0;
+    for (size_t i = 0; i < ng; i++) {
+        if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_gemm_in_test_split(&gr[i])) continue;
+        at[n] = gr[i];
+        d.pos[n] = (double)i / (double)ng;
+        d.time[n] = gr[i].time_ms;
+        d.floor[n] = seer_gemm_floor_ms(&gr[i]);
+        dispatch |= seer_source_has_dispatch(gr[i].source);
+        n++;
+    }
+    char note[128] = "";
+    if (dispatch && !(T->flags & SEER_TRAIN_KEEP_DISPATCH)) take_off_dispatch(&d, n, note, sizeof note);
+    else memset(d.keep, 1, (size_t)n);
+    prov_add(T, " %s (GEMM, %zu rows%s)", base_name(path), ng, note);
     size_t kept = 0;
-    for (size_t i = 0; i < ng; i++)
-        if (!(T->flags & SEER_TRAIN_HOLDOUT) || !seer_gemm_in_test_split(&gr[i])) T->gemm[T->ngemm + kept++] = gr[i];
+    for (int i = 0; i < n; i++)
+        if (d.keep[i]) {
+            at[kept] = at[i];
+            at[kept++].time_ms = d.time[i];
+        }
     T->ngemm += kept;
     free(gr);
-    prov_add(T, " %s (GEMM, %zu rows)", base_name(path), ng);
+    drows_free(&d);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -517,40 +582,33 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
         used++;
     }
     free(rows);
-    prov_add(T, " %s (%zu rows, %s)", base_name(path), used, src[0] ? src : "no source");
-    return SEER_STATUS_SUCCESS;
-}
-
-/* Measurement-order drift (drift.h): per file, the trend of the
- * residuals along the row order is removed from the measured times.
- * *drifted says whether any file had one (then the families must be
- * fitted again on the corrected times). */
-static seer_status_t remove_drift(train_t *T, const char *const *paths, int n_paths, int *drifted)
-{
-    *drifted = 0;
-    double *pos = malloc((T->nall + 1) * sizeof *pos), *res = malloc((T->nall + 1) * sizeof *res);
-    if (!pos || !res) {
-        free(pos);
-        free(res);
-        return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "drift");
+    if (T->flags & SEER_TRAIN_KEEP_DISPATCH || !seer_source_has_dispatch(src)) {
+        prov_add(T, " %s (%zu rows, %s)", base_name(path), used, src[0] ? src : "no source");
+        return SEER_STATUS_SUCCESS;
     }
-    for (int p = 0; p < n_paths; p++) {
-        int n = 0;
-        for (size_t i = 0; i < T->nall; i++)
-            if (T->all[i].file == p && T->all[i].base > 0) {
-                pos[n] = T->all[i].pos;
-                res[n++] = T->all[i].row.time_ms - T->all[i].base;
-            }
-        seer_drift_t d;
-        if (!seer_drift_fit(pos, res, n, &d)) continue;
-        for (size_t i = 0; i < T->nall; i++)
-            if (T->all[i].file == p)
-                T->all[i].row.time_ms = seer_drift_correct(&d, T->all[i].pos, T->all[i].row.time_ms);
-        prov_add(T, "%s %s %+.3f..%+.3f ms", *drifted ? "," : "; drift removed:", base_name(paths[p]), d.lo, d.hi);
-        *drifted = 1;
+    trow_t *at = T->all + T->nall - used;
+    drows_t d = {0};
+    if (!drows_alloc(&d, used)) {
+        drows_free(&d);
+        return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "dispatch");
     }
-    free(pos);
-    free(res);
+    for (size_t i = 0; i < used; i++) {
+        d.pos[i] = at[i].pos;
+        d.time[i] = at[i].row.time_ms;
+        d.floor[i] = seer_conv_floor_ms(&T->m->gpu, &at[i].cv, at[i].row.dir,
+                                        at[i].row.algo == SEER_ALGO_NONE ? 0 : at[i].row.algo);
+    }
+    char note[128];
+    take_off_dispatch(&d, (int)used, note, sizeof note);
+    prov_add(T, " %s (%zu rows, %s%s)", base_name(path), used, src, note);
+    size_t kept = 0;
+    for (size_t i = 0; i < used; i++)
+        if (d.keep[i]) {
+            at[kept] = at[i];
+            at[kept++].row.time_ms = d.time[i];
+        }
+    T->nall -= used - kept;
+    drows_free(&d);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -571,8 +629,9 @@ static void fit_generic_kernel(train_t *T, trow_t **fr)
     }
 }
 
-/* Read every file, fit the families (twice when drift is removed), the
- * generic kernel formula and the GEMM model. */
+/* Read every file (GPU-time targets where a source carries host
+ * dispatch), fit the families, the generic kernel formula and the GEMM
+ * model. */
 static seer_status_t train_all(train_t *T, const char *const *paths, int n_paths)
 {
     seer_status_t st = SEER_STATUS_SUCCESS;
@@ -584,21 +643,14 @@ static seer_status_t train_all(train_t *T, const char *const *paths, int n_paths
     if (T->nall == 0)
         return seer_error(T->h, SEER_STATUS_NO_DATA, "no usable rows for GPU %s (%zu skipped)",
                           T->m->gpu_id, T->skipped);
+    /* Rows moved (realloc across files, dropped rows): their terms point
+     * at their own descriptor again. */
+    for (size_t i = 0; i < T->nall; i++) T->all[i].t.cv = &T->all[i].cv;
     trow_t **fr = malloc(T->nall * sizeof *fr);
     if (!fr) return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "families");
     struct seer_model *m = T->m;
-    int drifted = 0;
+    seer_strlcpy(m->provenance, T->prov, sizeof m->provenance);
     st = train_families(T->h, m, T->all, T->nall, fr);
-    if (!st && !(T->flags & SEER_TRAIN_KEEP_DRIFT)) st = remove_drift(T, paths, n_paths, &drifted);
-    if (!st) seer_strlcpy(m->provenance, T->prov, sizeof m->provenance);
-    if (!st && drifted) {
-        for (int i = 0; i < m->nfam; i++) seer_family_free(&m->fam[i]);
-        free(m->fam);
-        m->fam = NULL;
-        m->nfam = 0;
-        m->n_rows = 0;
-        st = train_families(T->h, m, T->all, T->nall, fr);
-    }
     if (!st) fit_generic_kernel(T, fr);
     if (!st && T->ngemm) st = seer_gemm_fit(T->h, m, T->gemm, T->ngemm, m->gemm);
     free(fr);

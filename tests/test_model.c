@@ -224,7 +224,10 @@ TEST(model_load_bad_files)
     b[8] = 7; /* version */
     CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_VERSION);
     CHECK(strstr(seer_get_last_error(h), "version 7") != NULL);
-    b[8] = 1;
+    b[8] = 1; /* format 1 predicted host and GPU time together: retrain */
+    CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_VERSION);
+    CHECK(strstr(seer_get_last_error(h), "train it again") != NULL);
+    b[8] = 2;
     b[n / 2] ^= 0x10; /* payload byte */
     CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_CORRUPT);
     CHECK(strstr(seer_get_last_error(h), "checksum") != NULL);

@@ -163,16 +163,16 @@ static int cmd_gpus(int argc, char **argv)
 static void usage_train(FILE *f)
 {
     fprintf(f,
-            "usage: seer train --gpu GPU --data FILE... --out MODEL [--holdout] [--keep-drift]\n"
+            "usage: seer train --gpu GPU --data FILE... --out MODEL [--holdout] [--keep-dispatch]\n"
             "\n"
             "Fit a model for GPU to conv timing CSV v1 and kernel trace CSV files\n"
             "(rows of other GPUs are ignored) and write it to MODEL.\n"
             "  --data FILE...  one or more files (or repeat --data)\n"
             "  --holdout       leave out the 20%% test split (seer_conv_in_test_split),\n"
             "                  so `seer eval --split test` scores unseen shapes\n"
-            "  --keep-drift    fit the measured times as they are; by default an\n"
-            "                  additive trend along each file's row order (measurement\n"
-            "                  drift, docs/method.md) is removed first where one is found\n");
+            "  --keep-dispatch fit the measured times as they are; by default the host\n"
+            "                  dispatch that NeuSight's times carry is taken off first\n"
+            "                  (models predict GPU time: docs/method.md)\n");
 }
 
 static int cmd_train(int argc, char **argv)
@@ -198,9 +198,9 @@ static int cmd_train(int argc, char **argv)
             if (!cli_flag(&a)) goto done;
             holdout = 1;
             flags |= SEER_TRAIN_HOLDOUT;
-        } else if (cli_is(&a, "--keep-drift")) {
+        } else if (cli_is(&a, "--keep-dispatch") || cli_is(&a, "--keep-drift")) {
             if (!cli_flag(&a)) goto done;
-            flags |= SEER_TRAIN_KEEP_DRIFT;
+            flags |= SEER_TRAIN_KEEP_DISPATCH;
         } else {
             rc = cli_unknown(&a);
             goto done;
