@@ -167,6 +167,14 @@ typedef enum {
     SEER_ROLE_HELPER = 4            /* anything else (layout conversion, memset) */
 } seer_kernel_role_t;
 
+/* Where a prediction's coefficients come from. */
+typedef enum {
+    SEER_SOURCE_CALIBRATED = 0,     /* measurements on this GPU */
+    SEER_SOURCE_TRANSFERRED = 1,    /* measurements on other GPUs, evaluated with this GPU's facts */
+    SEER_SOURCE_ANALYTICAL = 2      /* no GPU has data for this kernel family: the model's
+                                     * generic kernel formula (docs/method.md, "Fallbacks") */
+} seer_source_t;
+
 /* Names: "fp32", "nchw", "fwd", "bwd_data", "bwd_filter", "IMPLICIT_GEMM",
  * "compute", "main", ... as used in the CSV formats.  Unknown values give
  * the string "?". */
@@ -175,6 +183,7 @@ SEER_API const char *seer_layout_name(seer_layout_t layout);
 SEER_API const char *seer_direction_name(seer_direction_t dir);
 SEER_API const char *seer_class_name(seer_class_t cls);
 SEER_API const char *seer_role_name(seer_kernel_role_t role);
+SEER_API const char *seer_source_name(seer_source_t source); /* "calibrated", ... */
 /* cuDNN name of an algorithm of a direction, e.g. (FWD, 7) ->
  * "WINOGRAD_NONFUSED", (BWD_DATA, 1) -> "ALGO_1";
  * SEER_ALGO_CUDNN_CHOICE -> "CUDNN_CHOICE". */
@@ -386,6 +395,7 @@ typedef struct {
     double last_fill;           /* epsilon: fill of the last wave, (0, 1] */
     seer_class_t cls;
     double time_ms;
+    seer_source_t source;       /* calibrated, transferred or analytical (the whole conv's) */
 } seer_kernel_pred_t;
 
 /* Predict one convolution direction with a given algorithm (cuDNN's enum
@@ -579,6 +589,7 @@ typedef enum { SEER_MODE_INFER = 0, SEER_MODE_TRAIN = 1 } seer_mode_t;
 #define SEER_RESULT_ALGO_REPLACED 0x4u  /* the fixed algorithm could not be used here */
 #define SEER_RESULT_MEMORY_BOUND 0x8u   /* bytes / (bandwidth x documented efficiency) */
 #define SEER_RESULT_GRAD_ACCUM 0x10u    /* summing gradients of a tensor used several times */
+#define SEER_RESULT_ANALYTICAL 0x20u    /* conv: no GPU has data for its kernels: the analytical model */
 
 /* One kernel group of one layer in one direction. */
 typedef struct {
@@ -629,6 +640,7 @@ typedef struct {
     size_t memory;              /* workspace bytes (docs/picker.md); 0 when unsupported */
     int determinism;            /* 1 deterministic, 0 not (cudnnDeterminism_t) */
     int math_type;              /* SEER_MATH_* (cudnnMathType_t) */
+    seer_source_t source;       /* where a predicted time comes from */
 } seer_conv_algo_perf_t;
 
 /* Workspace an algorithm needs for a direction (documented formulas, not

@@ -221,6 +221,45 @@ static int variant_named(const seer_family_t *f, const char *name)
     return -1;
 }
 
+/* The analytical model, for a (direction, algorithm, math) that no
+ * calibrated GPU has data for: a family of one representative variant
+ * (a 128x64 tile of 256 threads, up to two blocks per SM) whose
+ * coefficients are the model's generic kernel formula for the class the
+ * static rule gives (classify.c), with the helper kernels' bytes at 80 %
+ * of the DRAM bandwidth and the launch gaps.  It has no classifiers and
+ * no correction.  t holds the conv's kernels (seer_model_kernels). */
+#define SEER_ANALYTICAL_MEM_EFFICIENCY 0.8
+static void analytical_family(const struct seer_model *m, const seer_terms_t *t, seer_family_t *af)
+{
+    memset(af, 0, sizeof *af);
+    af->dir = t->dir;
+    af->math = seer_dtype_math(t->cv->dtype);
+    af->algo = -2; /* never matches a stored family */
+    af->nvar = 1;
+    af->n_rows = 0;
+    for (int i = 0; i < SEER_NF; i++) af->sd[i] = 1;
+    seer_variant_t *v = &af->var[0];
+    snprintf(v->name, sizeof v->name, "analytical");
+    v->tm = 128;
+    v->tn = 64;
+    v->threads = 256;
+    /* cuDNN's fused Winograd kernels block as the recorded tile148t ones */
+    v->geo = strcmp(t->kv[0].what, "winograd") ? SEER_GEO_TILED : SEER_GEO_WINO_148;
+    int fit = m->gpu.threads_per_sm / v->threads;
+    v->bps = fit < 2 ? (fit < 1 ? 1 : fit) : 2;
+    seer_terms_t tt = *t;
+    tt.src = &m->gpu;
+    seer_model_terms(m, v, &tt);
+    int cls = (int)seer_class_static(tt.blocks, (double)tt.bmax, m->kcoef[SEER_CLASS_COMPUTE][SEER_T_COMPUTE] * tt.x[SEER_T_COMPUTE],
+                                     m->kcoef[SEER_CLASS_DRAM][SEER_T_DRAM] * tt.x[SEER_T_DRAM]);
+    af->major_cls = cls;
+    double *c = v->coef[SEER_ALL_CLASSES];
+    memcpy(c, m->kcoef[cls], sizeof v->coef[SEER_ALL_CLASSES]);
+    c[SEER_T_HELP_IN] = c[SEER_T_HELP_OUT] = c[SEER_T_HELP_W] = 1 / SEER_ANALYTICAL_MEM_EFFICIENCY;
+    c[SEER_T_CONST] = 1;
+    v->has[SEER_ALL_CLASSES] = 1;
+}
+
 /* Split a conv's predicted total over its kernels as the formula does:
  * helpers get the helper term in proportion to their bytes, the main
  * kernel the rest (its compute/wave/DRAM terms and the per-call
@@ -228,7 +267,7 @@ static int variant_named(const seer_family_t *f, const char *name)
  * over sources) applied to the formula. */
 static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f, const seer_variant_t *v,
                              int cls, const seer_terms_t *t, double time_ms, double corr,
-                             seer_kernel_pred_t *kernels, int kernels_cap)
+                             seer_source_t source, seer_kernel_pred_t *kernels, int kernels_cap)
 {
     const double *c = variant_coef(v, cls);
     double hms[3] = {c[SEER_T_HELP_IN] * t->x[SEER_T_HELP_IN], c[SEER_T_HELP_OUT] * t->x[SEER_T_HELP_OUT],
@@ -270,6 +309,7 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
             o->time_ms = hb[sl] > 0 ? hms[sl] * corr * kv->bytes / hb[sl] : 0;
         }
         o->block[1] = o->block[2] = 1;
+        o->source = source;
     }
 }
 
@@ -289,13 +329,17 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
     seer_terms_t t;
     seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t);
     if (st) return st;
-    const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype);
-    if (!f)
+    const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype), *end = m->fam + m->nfam;
+    seer_family_t af;
+    if (!f && algo == SEER_ALGO_CUDNN_CHOICE)
         return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
-                          "model %s has no data for %s %s with %s math", m->gpu_id,
-                          seer_direction_name(dir),
-                          algo == SEER_ALGO_CUDNN_CHOICE ? "(cuDNN's choice)" : seer_algo_name(dir, algo),
-                          seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
+                          "model %s has no data for %s (cuDNN's choice) with %s math", m->gpu_id,
+                          seer_direction_name(dir), seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
+    if (!f) {
+        analytical_family(m, &t, &af);
+        f = &af;
+        end = f + 1;
+    }
     /* A transferred model can hold the family of several source GPUs:
      * the prediction is the geometric mean of theirs (docs/transfer.md).
      * The first one (t, v, cls) also gives the per-kernel breakdown. */
@@ -303,7 +347,7 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
     int cls = 0, nsrc = 0, any_match = 0;
     double base = 0, corr = 1, logsum = 0;
     const seer_terms_t shape = t;
-    for (const seer_family_t *g = f; g < m->fam + m->nfam; g++) {
+    for (const seer_family_t *g = f; g < end; g++) {
         if (g->dir != f->dir || g->algo != f->algo || g->math != f->math) continue;
         seer_terms_t tg = shape;
         family_features(m, g, &tg);
@@ -321,7 +365,10 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
     corr *= *time_ms / (base * corr); /* the breakdown below sums to the mean */
     if (n_kernels) *n_kernels = t.nk;
     if (!kernels) return SEER_STATUS_SUCCESS;
-    kernel_breakdown(m, f, v, cls, &t, *time_ms, corr, kernels, kernels_cap);
+    seer_source_t source = f == &af ? SEER_SOURCE_ANALYTICAL
+                         : m->transferred || strcmp(m->src[f->src].id, m->gpu.id) ? SEER_SOURCE_TRANSFERRED
+                                                                                 : SEER_SOURCE_CALIBRATED;
+    kernel_breakdown(m, f, v, cls, &t, *time_ms, corr, source, kernels, kernels_cap);
     if (t.nk > kernels_cap)
         return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t.nk,
                           kernels_cap);
@@ -392,6 +439,7 @@ seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model_t m, const s
         [SEER_T_DRAM] = (pred->waves - 1 + pred->last_fill) * (double)pred->bmax * bpb / bw * 1e3,
         [SEER_T_CONST] = seer_gpu_launch_gap_ms(&m->gpu)};
     pred->cls = seer_class_static((double)blocks, (double)pred->bmax, k->flops / peak * 1e3, x[SEER_T_DRAM]);
+    pred->source = m->transferred ? SEER_SOURCE_TRANSFERRED : SEER_SOURCE_CALIBRATED;
     double t = 0;
     for (int i = 0; i < SEER_NTERMS; i++) t += m->kcoef[pred->cls][i] * x[i];
     pred->time_ms = t > 1e-4 ? t : 1e-4;

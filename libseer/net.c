@@ -921,12 +921,19 @@ static seer_status_t gemm_row(pctx_t *c, int li, seer_direction_t dir, double m,
 }
 
 
-static void take(choice_t *c, const seer_algo_eval_t *e)
+/* Keep prediction e.  A backward pass only the analytical model can time
+ * is left to the a * forward + b fallback instead (NOT_CALIBRATED): a
+ * measured forward pass times a measured ratio beats a formula no GPU
+ * has checked. */
+static seer_status_t take(choice_t *c, const seer_algo_eval_t *e, seer_direction_t dir)
 {
+    if (e->source == SEER_SOURCE_ANALYTICAL && dir != SEER_DIR_FWD) return SEER_STATUS_NOT_CALIBRATED;
     c->algo = e->algo;
     c->t = e->time_ms;
     c->nk = e->n_kernels;
     c->cls = e->cls;
+    if (e->source == SEER_SOURCE_ANALYTICAL) c->flags |= SEER_RESULT_ANALYTICAL;
+    return SEER_STATUS_SUCCESS;
 }
 
 /* The algorithm and time of one conv direction under the policy.
@@ -938,14 +945,13 @@ static seer_status_t choose(pctx_t *c, const struct seer_conv *cv, seer_directio
     if (c->policy != SEER_ALGO_AUTO) {
         if (c->policy == SEER_ALGO_CUDNN_CHOICE || c->policy < seer_algo_count(dir)) {
             seer_picker_predict(c->m, cv, dir, c->policy, &e);
-            if (!e.st) { take(ch, &e); return SEER_STATUS_SUCCESS; }
+            if (!e.st) return take(ch, &e, dir);
             if (!seer_picker_soft(e.st)) return e.st;
         }
         ch->flags |= SEER_RESULT_ALGO_REPLACED;
     }
     seer_status_t st = seer_picker_best(c->m, cv, dir, &e);
-    if (!st) take(ch, &e);
-    return st;
+    return st ? st : take(ch, &e, dir);
 }
 
 static uint64_t key_hash(const int *k)
@@ -1094,7 +1100,8 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
                 ch.algo = SEER_ALGO_CUDNN_CHOICE;
                 ch.nk = 0;
                 ch.t = q->a * fwd.t + q->b;
-                ch.flags = (fwd.flags & SEER_RESULT_ALGO_REPLACED) | SEER_RESULT_BWD_FROM_FWD;
+                ch.flags = (fwd.flags & (SEER_RESULT_ALGO_REPLACED | SEER_RESULT_ANALYTICAL)) |
+                           SEER_RESULT_BWD_FROM_FWD;
             }
         }
         seer_layer_result_t *o = row(c, li, dir);

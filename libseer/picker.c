@@ -36,6 +36,7 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
     for (int i = 0; i < nk; i++)
         if (k[i].role == SEER_ROLE_MAIN) { main = i; break; }
     out->cls = nk ? k[main].cls : SEER_CLASS_UNDER;
+    out->source = nk ? k[main].source : SEER_SOURCE_ANALYTICAL;
 }
 
 int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
@@ -50,10 +51,11 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
                                seer_direction_t dir, seer_algo_eval_t *out)
 {
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
-    int n = seer_picker_eval(m, cv, dir, ev), best = -1, uncal = 0;
+    int n = seer_picker_eval(m, cv, dir, ev), best = -1, guess = -1, uncal = 0;
     for (int a = 0; a < n; a++) {
         if (!ev[a].st) {
-            if (best < 0 || ev[a].time_ms < ev[best].time_ms) best = a;
+            int *b = ev[a].source == SEER_SOURCE_ANALYTICAL ? &guess : &best;
+            if (*b < 0 || ev[a].time_ms < ev[*b].time_ms) *b = a;
         } else if (ev[a].st == SEER_STATUS_NOT_CALIBRATED) {
             uncal = 1;
         } else if (!seer_picker_soft(ev[a].st)) {
@@ -66,6 +68,10 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
     }
     seer_picker_predict(m, cv, dir, SEER_ALGO_CUDNN_CHOICE, out);
     if (!out->st || !seer_picker_soft(out->st)) return out->st;
+    if (guess >= 0) {
+        *out = ev[guess];
+        return SEER_STATUS_SUCCESS;
+    }
     return uncal ? SEER_STATUS_NOT_CALIBRATED : out->st;
 }
 
@@ -180,17 +186,19 @@ seer_status_t seer_conv_workspace_size(seer_handle_t h, const seer_conv_desc_t d
     return seer_workspace_bytes(h, desc, dir, algo, bytes);
 }
 
-/* Sort rank of a status: usable, untimed, over the limit, unsupported. */
-static int rank_of(seer_status_t st)
+/* Sort rank of an entry: usable and timed from measurements, usable and
+ * timed by the analytical model only, untimed, over the limit,
+ * unsupported. */
+static int rank_of(const seer_conv_algo_perf_t *p)
 {
-    return st == SEER_STATUS_SUCCESS ? 0 : st == SEER_STATUS_NOT_CALIBRATED ? 1
-         : st == SEER_STATUS_WORKSPACE_LIMIT ? 2 : 3;
+    if (p->status == SEER_STATUS_SUCCESS) return p->source == SEER_SOURCE_ANALYTICAL;
+    return p->status == SEER_STATUS_NOT_CALIBRATED ? 2 : p->status == SEER_STATUS_WORKSPACE_LIMIT ? 3 : 4;
 }
 
 static int by_rank(const void *x, const void *y)
 {
     const seer_conv_algo_perf_t *a = x, *b = y;
-    int ra = rank_of(a->status), rb = rank_of(b->status);
+    int ra = rank_of(a), rb = rank_of(b);
     if (ra != rb) return ra - rb;
     int ta = a->time >= 0, tb = b->time >= 0;
     if (ta != tb) return tb - ta;
@@ -223,6 +231,7 @@ static seer_status_t pick(seer_handle_t h, const seer_model_t m, const seer_conv
         p->determinism = seer_algo_deterministic(dir, p->algo);
         p->math_type = seer_algo_math_type(desc->dtype);
         p->time = -1;
+        p->source = ev[i].source;
         size_t ws = 0;
         seer_status_t wst = seer_workspace_bytes(NULL, desc, dir, p->algo, &ws);
         /* A real error (not an answer about this algorithm): say it with the handle. */

@@ -15,6 +15,8 @@ static int cc_distance(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
     return x > y ? x - y : y - x;
 }
 
+static seer_status_t finish(seer_handle_t h, struct seer_model *m, seer_model_t *out);
+
 /* A family trained on fewer rows than this is a last resort as a source. */
 #define SOLID_FAMILY_ROWS 100
 
@@ -155,8 +157,74 @@ seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, 
         if (!sources[i]->transferred && (!near || cc_distance(&sources[i]->gpu, tg) < cc_distance(&near->gpu, tg)))
             near = sources[i];
     memcpy(m->kcoef, near->kcoef, sizeof m->kcoef);
-    /* Round-trip through the format, as training does: checksum, and a
-     * model identical to what its saved file gives back. */
+    return finish(h, m, out);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Give calibrated model m the families of every key it has no data for
+ * from t, a model transferred to m's GPU from the other calibrated
+ * models (the same rule as seer_model_transfer), and GEMM fits where it
+ * has none.  Its own families are untouched.  1 when out of memory. */
+static int fill_missing(struct seer_model *m, const struct seer_model *t)
+{
+    int pn = (int)strlen(m->provenance), added = 0;
+    for (int i = 0; i < t->nfam; i++) {
+        const seer_family_t *f = &t->fam[i];
+        int have = 0;
+        for (int j = 0; j < m->nfam && !have; j++)
+            have = m->fam[j].dir == f->dir && m->fam[j].algo == f->algo && m->fam[j].math == f->math &&
+                   m->fam[j].src == 0;
+        if (have) continue;
+        if (!added++ && pn < (int)sizeof m->provenance)
+            pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn,
+                           "; what it has no data for transferred from:");
+        if (add_family(m, f, &t->src[f->src], &pn)) return 1;
+    }
+    for (int math = 0; math < 2; math++)
+        if (!m->gemm[math].present && t->gemm[math].present) m->gemm[math] = t->gemm[math];
+    return 0;
+}
+
+/* Every calibrated model in dir but the one named skip (NULL: none), in
+ * name order, so the result never depends on readdir.  A file that does
+ * not load is not this GPU's problem and is passed over. */
+static seer_status_t load_sources(seer_handle_t h, const char *dir, const char *skip, seer_model_t *src,
+                                  int cap, int *ns)
+{
+    DIR *d = opendir(dir);
+    if (!d) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot read models directory '%s'", dir);
+    char *names[64], path[4096];
+    int nn = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && nn < 64) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && !strcmp(e->d_name + len - 5, ".seer") && !(skip && !strcmp(e->d_name, skip)) &&
+            (names[nn] = strdup(e->d_name)))
+            nn++;
+    }
+    closedir(d);
+    qsort(names, (size_t)nn, sizeof *names, cmp_str);
+    seer_status_t st = SEER_STATUS_SUCCESS;
+    *ns = 0;
+    for (int i = 0; i < nn && *ns < cap; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        seer_model_t m;
+        seer_status_t ls = seer_model_load(h, path, &m);
+        if (ls == SEER_STATUS_ALLOC_FAILED) { st = ls; break; }
+        if (ls == SEER_STATUS_SUCCESS) src[(*ns)++] = m;
+    }
+    for (int i = 0; i < nn; i++) free(names[i]);
+    return st;
+}
+
+/* Round-trip through the file format: the checksum, and a model identical
+ * to what its saved file gives back.  Frees m. */
+static seer_status_t finish(seer_handle_t h, struct seer_model *m, seer_model_t *out)
+{
     unsigned char *buf;
     size_t size;
     int ok = seer_model_serialize(m, &buf, &size);
@@ -167,50 +235,45 @@ seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, 
     return st;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *out)
 {
     if (!dir || !gpu_id || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_open: NULL argument");
     const seer_gpu_info_t *g = seer_gpu_lookup(gpu_id);
     if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
-    char path[4096];
+    char path[4096], own[64];
     if (snprintf(path, sizeof path, "%s/%s.seer", dir, g->id) >= (int)sizeof path)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "models directory name too long");
+    snprintf(own, sizeof own, "%s.seer", g->id);
+    seer_model_t cal = NULL;
     FILE *fp = fopen(path, "rb");
     if (fp) {
         fclose(fp);
-        return seer_model_load(h, path, out);
+        seer_status_t st = seer_model_load(h, path, &cal);
+        if (st) return st;
     }
-    DIR *d = opendir(dir);
-    if (!d) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot read models directory '%s'", dir);
-    /* Sources in name order, so the result never depends on readdir. */
-    char *names[64];
-    int nn = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && nn < 64) {
-        size_t len = strlen(e->d_name);
-        if (len > 5 && !strcmp(e->d_name + len - 5, ".seer") && (names[nn] = strdup(e->d_name))) nn++;
-    }
-    closedir(d);
-    qsort(names, (size_t)nn, sizeof *names, cmp_str);
     seer_model_t src[64];
     int ns = 0;
-    seer_status_t st = SEER_STATUS_SUCCESS;
-    for (int i = 0; i < nn; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        seer_model_t m;
-        seer_status_t ls = seer_model_load(h, path, &m);
-        if (ls == SEER_STATUS_ALLOC_FAILED) { st = ls; break; }
-        if (ls == SEER_STATUS_SUCCESS) src[ns++] = m; /* a bad file elsewhere is not this GPU's problem */
-    }
-    for (int i = 0; i < nn; i++) free(names[i]);
-    if (!st && ns == 0)
+    seer_status_t st = load_sources(h, dir, cal ? own : NULL, src, 64, &ns);
+    if (!st && !cal && ns == 0)
         st = seer_error(h, SEER_STATUS_NO_DATA, "no model for %s and none to transfer from in '%s'", g->id, dir);
-    if (!st) st = seer_model_transfer(h, src, ns, g->id, out);
+    seer_model_t t = NULL;
+    if (!st && ns) {
+        st = seer_model_transfer(h, src, ns, g->id, &t);
+        /* a calibrated model with nothing to add from elsewhere is whole */
+        if (st == SEER_STATUS_NO_DATA && cal) st = SEER_STATUS_SUCCESS;
+    }
     for (int i = 0; i < ns; i++) seer_model_free(src[i]);
-    return st;
+    if (st || !cal) {
+        seer_model_free(cal);
+        if (!st) *out = t;
+        else seer_model_free(t);
+        return st;
+    }
+    if (t && fill_missing(cal, t)) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
+    seer_model_free(t);
+    if (st) {
+        seer_model_free(cal);
+        return st;
+    }
+    return finish(h, cal, out);
 }

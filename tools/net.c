@@ -147,7 +147,8 @@ static void usage_net(FILE *f)
             "  --print        print the network's description and exit\n"
             "Table marks: B backward estimated from forward (the model has no backward\n"
             "data), M memory-bound estimate, R fc from the roofline (no GEMM fit),\n"
-            "X fixed algorithm not usable here, G gradient sum of a reused tensor.\n");
+            "X fixed algorithm not usable here, G gradient sum of a reused tensor,\n"
+            "A analytical model (no GPU has data for these kernels).\n");
 }
 
 static void flag_str(unsigned f, char *b)
@@ -158,6 +159,7 @@ static void flag_str(unsigned f, char *b)
     if (f & SEER_RESULT_GEMM_ROOFLINE) b[n++] = 'R';
     if (f & SEER_RESULT_ALGO_REPLACED) b[n++] = 'X';
     if (f & SEER_RESULT_GRAD_ACCUM) b[n++] = 'G';
+    if (f & SEER_RESULT_ANALYTICAL) b[n++] = 'A';
     b[n] = 0;
 }
 
@@ -460,7 +462,7 @@ int seer_cli_net(int argc, char **argv)
             printf("%-24s %5d %10.3f %5.1f%%\n", cls[i].key, cls[i].rows, cls[i].ms,
                    total > 0 ? 100 * cls[i].ms / total : 0);
         if (any & (SEER_RESULT_BWD_FROM_FWD | SEER_RESULT_MEMORY_BOUND | SEER_RESULT_GEMM_ROOFLINE |
-                   SEER_RESULT_ALGO_REPLACED)) {
+                   SEER_RESULT_ALGO_REPLACED | SEER_RESULT_ANALYTICAL)) {
             printf("\nestimates:\n");
             if (any & SEER_RESULT_BWD_FROM_FWD)
                 printf("  B  the model has no data for this backward direction: a * forward + b,\n"
@@ -475,6 +477,9 @@ int seer_cli_net(int argc, char **argv)
             if (any & SEER_RESULT_ALGO_REPLACED)
                 printf("  X  the fixed algorithm does not support or is not calibrated for this\n"
                        "     layer: the fastest predicted one is used instead\n");
+            if (any & SEER_RESULT_ANALYTICAL)
+                printf("  A  no GPU has data for this conv's kernels: the analytical model\n"
+                       "     (the generic kernel formula; docs/method.md, \"Fallbacks\")\n");
         }
         printf("\ntotal     %.3f ms per %s (batch %d): %.1f samples/s\n", total,
                mode ? "training iteration" : "forward pass", batch, total > 0 ? batch / total * 1e3 : 0);
@@ -611,8 +616,10 @@ int seer_cli_pick(int argc, char **argv)
             cli_json_str(stdout, seer_algo_name((seer_direction_t)dir, perf[i].algo));
             printf(", \"algo_id\": %d, \"status\": \"%s\", \"time_ms\": ", perf[i].algo, perf_status(perf[i].status));
             cli_json_num(stdout, perf[i].time >= 0 ? perf[i].time : NAN);
-            printf(", \"workspace_bytes\": %zu, \"deterministic\": %s, \"math_type\": \"%s\"}",
+            printf(", \"workspace_bytes\": %zu, \"deterministic\": %s, \"math_type\": \"%s\", \"source\": ",
                    perf[i].memory, perf[i].determinism ? "true" : "false", math_name(perf[i].math_type));
+            if (perf[i].time >= 0) printf("\"%s\"}", seer_source_name(perf[i].source));
+            else printf("null}");
         }
         printf("]}\n");
     } else {
@@ -620,15 +627,16 @@ int seer_cli_pick(int argc, char **argv)
         printf("direction %s, workspace limit ", dirs[dir]);
         if (limit == SIZE_MAX) printf("none\n\n");
         else printf("%.6g MiB\n\n", limit / 1048576.0);
-        printf("%-4s %-24s %-15s %12s %14s %-6s %s\n", "rank", "algo", "status", "ms", "workspace MiB",
-               "determ", "math");
+        printf("%-4s %-24s %-15s %12s %14s %-6s %-14s %s\n", "rank", "algo", "status", "ms", "workspace MiB",
+               "determ", "math", "source");
         for (int i = 0; i < n; i++) {
             char t[32] = "-", wsb[32] = "-";
             if (perf[i].time >= 0) snprintf(t, sizeof t, "%.4f", perf[i].time);
             if (perf[i].status != SEER_STATUS_UNSUPPORTED) snprintf(wsb, sizeof wsb, "%.3f", perf[i].memory / 1048576.0);
-            printf("%-4d %-24s %-15s %12s %14s %-6s %s\n", i + 1,
+            printf("%-4d %-24s %-15s %12s %14s %-6s %-14s %s\n", i + 1,
                    seer_algo_name((seer_direction_t)dir, perf[i].algo), perf_status(perf[i].status), t, wsb,
-                   perf[i].determinism ? "yes" : "no", math_name(perf[i].math_type));
+                   perf[i].determinism ? "yes" : "no", math_name(perf[i].math_type),
+                   perf[i].time >= 0 ? seer_source_name(perf[i].source) : "-");
         }
         if (picked) printf("\npick      %s\n", seer_algo_name((seer_direction_t)dir, perf[0].algo));
     }
