@@ -626,6 +626,45 @@ SEER_API seer_status_t seer_predict_network(seer_handle_t handle, const seer_mod
                                             seer_layer_result_t *results, int capacity,
                                             int *count, double *total_ms);
 
+/* Options of seer_predict_network_opts: start from
+ * SEER_NET_OPTIONS_DEFAULT, then edit. */
+typedef struct {
+    int batch;                  /* samples per pass (>= 1) */
+    seer_dtype_t dtype;
+    seer_layout_t layout;
+    seer_mode_t mode;
+    int algo_policy;            /* SEER_ALGO_AUTO, SEER_ALGO_CUDNN_CHOICE or a fixed algorithm */
+    int threads;                /* threads for the conv predictions, 1..8: 1 is the calling thread only */
+    double dispatch_ms;         /* host time to launch one row's work; 0: GPU time alone */
+} seer_net_options_t;
+#define SEER_NET_OPTIONS_DEFAULT \
+    { 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER, SEER_ALGO_AUTO, 1, 0.0 }
+
+/* What a network prediction adds up to.  gpu_ms is the rows' sum, the
+ * GPU's time; dispatch_ms what the GPU additionally waits for a host that
+ * needs dispatch_ms per row and cannot keep ahead of it (0 when the
+ * option is 0); total_ms = gpu_ms + dispatch_ms. */
+typedef struct {
+    int rows;
+    double gpu_ms, conv_ms, other_ms; /* conv_ms + other_ms = gpu_ms */
+    double dispatch_ms;
+    double total_ms;
+} seer_net_totals_t;
+
+/* seer_predict_network with its options in one struct, and totals split
+ * into convolutions, other layers and host dispatch.  The host and the
+ * GPU form a two-stage pipeline: the host dispatches row i at
+ * (i + 1) * dispatch_ms, the GPU runs it when both it and the row before
+ * are done; dispatch_ms of the totals is how much later the last row
+ * ends than the rows' sum.  Same statuses as seer_predict_network, and
+ * BAD_PARAM for threads outside 1..8 or a negative or non-finite
+ * dispatch_ms.  Thread-safe and deterministic (also across thread
+ * counts). */
+SEER_API seer_status_t seer_predict_network_opts(seer_handle_t handle, const seer_model_t model,
+                                                 const seer_network_t net, const seer_net_options_t *opts,
+                                                 seer_layer_result_t *results, int capacity,
+                                                 seer_net_totals_t *totals);
+
 /* ---- The convolution algorithm picker ----------------------------- */
 
 /* cudnnMathType_t values. */

@@ -39,8 +39,9 @@ seer_status_t seer_csv_dbl(seer_handle_t h, const seer_csv_t *c, int col, const 
 /* ---- conv timing CSV v1 ---- */
 #define SEER_ALGO_NONE (-1)       /* empty algo column: cuDNN chose */
 /* MIXED, UNKNOWN or a name libseer does not know: distinct from the
- * public sentinels SEER_ALGO_CUDNN_CHOICE (-1) and SEER_ALGO_AUTO (-2). */
-#define SEER_ALGO_UNKNOWN (-3)
+ * public sentinels SEER_ALGO_CUDNN_CHOICE (-1), SEER_ALGO_AUTO (-2) and
+ * SEER_ALGO_NA (-3). */
+#define SEER_ALGO_UNKNOWN (-4)
 
 typedef struct {
     char gpu[32];

@@ -846,7 +846,7 @@ typedef struct {
     seer_handle_t h;
     const struct seer_model *m;
     const struct seer_network *net;
-    int batch, policy;
+    int batch, policy, threads;
     seer_dtype_t dt;
     seer_layout_t layout;
     seer_mode_t mode;
@@ -1004,13 +1004,13 @@ static void *work(void *arg)
     }
 }
 
-/* Predict every job, on up to SEER_NET_THREADS threads taking jobs as
- * they finish (each job is independent and pure: results do not depend
- * on who computed them). */
+/* Predict every job, on up to c->threads threads (no more than the CPU
+ * has) taking jobs as they finish (each job is independent and pure:
+ * results do not depend on who computed them). */
 static void run_jobs(pctx_t *c)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int t = (int)(ncpu < 1 ? 1 : ncpu > SEER_NET_THREADS ? SEER_NET_THREADS : ncpu);
+    int t = (int)(ncpu < 1 ? 1 : ncpu > c->threads ? c->threads : ncpu);
     if (t > (c->njobs + 7) / 8) t = (c->njobs + 7) / 8;
     pool_t p = {c, PTHREAD_MUTEX_INITIALIZER, 0};
     pthread_t tid[SEER_NET_THREADS];
@@ -1173,28 +1173,52 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': unknown op %d", L->name, (int)L->op);
 }
 
-seer_status_t seer_predict_network(seer_handle_t h, const seer_model_t m, const seer_network_t net,
-                                   int batch, seer_dtype_t dt, seer_layout_t layout, seer_mode_t mode,
-                                   int policy, seer_layer_result_t *results, int capacity,
-                                   int *count, double *total_ms)
+/* How much later a two-stage pipeline ends than the GPU rows' sum when
+ * the host needs d ms to dispatch each row (seer.h). */
+static double dispatch_wait(const seer_layer_result_t *r, int n, double d)
 {
-    if (!m || !net || !count || !total_ms)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_network: %s is NULL",
-                          !m ? "model" : !net ? "net" : !count ? "count" : "total_ms");
-    if (batch < 1 || batch > SEER_NET_MAX_DIM)
-        return seer_error(h, batch < 1 ? SEER_STATUS_BAD_SHAPE : SEER_STATUS_OVERFLOW,
-                          "batch must be in [1, 2^24] (got %d)", batch);
-    if ((unsigned)dt > SEER_DTYPE_FP16_PSEUDO)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "dtype %d out of range", (int)dt);
-    if ((unsigned)layout > SEER_LAYOUT_NHWC)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "layout %d out of range", (int)layout);
-    if (mode != SEER_MODE_INFER && mode != SEER_MODE_TRAIN)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "mode %d out of range", (int)mode);
-    if (policy != SEER_ALGO_AUTO && policy != SEER_ALGO_CUDNN_CHOICE &&
-        (policy < 0 || policy >= SEER_FWD_ALGO_COUNT))
+    double gpu_end = 0, sum = 0;
+    for (int i = 0; i < n; i++) {
+        double host_done = (i + 1) * d;
+        gpu_end = (gpu_end > host_done ? gpu_end : host_done) + r[i].time_ms;
+        sum += r[i].time_ms;
+    }
+    return gpu_end - sum > 0 ? gpu_end - sum : 0;
+}
+
+static seer_status_t check_options(seer_handle_t h, const seer_net_options_t *o)
+{
+    if (o->batch < 1 || o->batch > SEER_NET_MAX_DIM)
+        return seer_error(h, o->batch < 1 ? SEER_STATUS_BAD_SHAPE : SEER_STATUS_OVERFLOW,
+                          "batch must be in [1, 2^24] (got %d)", o->batch);
+    if ((unsigned)o->dtype > SEER_DTYPE_FP16_PSEUDO)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "dtype %d out of range", (int)o->dtype);
+    if ((unsigned)o->layout > SEER_LAYOUT_NHWC)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "layout %d out of range", (int)o->layout);
+    if (o->mode != SEER_MODE_INFER && o->mode != SEER_MODE_TRAIN)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "mode %d out of range", (int)o->mode);
+    if (o->algo_policy != SEER_ALGO_AUTO && o->algo_policy != SEER_ALGO_CUDNN_CHOICE &&
+        (o->algo_policy < 0 || o->algo_policy >= SEER_FWD_ALGO_COUNT))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "algo_policy %d: expected SEER_ALGO_AUTO, "
-                          "SEER_ALGO_CUDNN_CHOICE or an algorithm index 0..%d", policy,
+                          "SEER_ALGO_CUDNN_CHOICE or an algorithm index 0..%d", o->algo_policy,
                           SEER_FWD_ALGO_COUNT - 1);
+    if (o->threads < 1 || o->threads > SEER_NET_THREADS)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "threads must be in [1, %d] (got %d)", SEER_NET_THREADS,
+                          o->threads);
+    if (!(o->dispatch_ms >= 0) || !isfinite(o->dispatch_ms))
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "dispatch_ms must be a finite number >= 0");
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model_t m, const seer_network_t net,
+                                        const seer_net_options_t *opts, seer_layer_result_t *results,
+                                        int capacity, seer_net_totals_t *totals)
+{
+    if (!m || !net || !opts || !totals)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_network_opts: %s is NULL",
+                          !m ? "model" : !net ? "net" : !opts ? "opts" : "totals");
+    seer_status_t st = check_options(h, opts);
+    if (st) return st;
     if (capacity < 0 || (!results && capacity > 0))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "capacity must be >= 0, and 0 when results is NULL");
 
@@ -1203,31 +1227,32 @@ seer_status_t seer_predict_network(seer_handle_t h, const seer_model_t m, const 
     c.h = h;
     c.m = m;
     c.net = net;
-    c.batch = batch;
-    c.policy = policy;
-    c.dt = dt;
-    c.layout = layout;
-    c.mode = mode;
-    c.es = seer_dtype_size(dt);
+    c.batch = opts->batch;
+    c.policy = opts->algo_policy;
+    c.dt = opts->dtype;
+    c.layout = opts->layout;
+    c.mode = opts->mode;
+    c.threads = opts->threads;
+    c.es = seer_dtype_size(c.dt);
     c.bw = seer_gpu_dram_bw(&m->gpu);
-    c.peak = seer_gpu_peak_flops(&m->gpu, dt);
+    c.peak = seer_gpu_peak_flops(&m->gpu, c.dt);
     if (c.peak <= 0)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
-                          seer_dtype_name(dt));
+                          seer_dtype_name(c.dt));
     c.nmemo = 64;
     while (c.nmemo < 8 * (size_t)net->info.n_conv) c.nmemo *= 2;
     c.memo = calloc(c.nmemo, sizeof *c.memo);
     if (!c.memo) return oom(&c);
 
-    seer_status_t st = collect_jobs(&c);
+    st = collect_jobs(&c);
     if (!st) run_jobs(&c);
     for (int i = 0; i < net->n && !st; i++) st = layer_rows(&c, i, 0);
-    if (mode == SEER_MODE_TRAIN)
+    if (c.mode == SEER_MODE_TRAIN)
         for (int i = net->n - 1; i >= 0 && !st; i--) {
             const seer_net_layer_t *l = &net->l[i];
             /* a tensor used by f layers gets f gradients to sum */
             if (l->fanout > 1 && l->needs_grad) {
-                double e = (double)batch * l->info.c * l->info.h * l->info.w;
+                double e = (double)c.batch * l->info.c * l->info.h * l->info.w;
                 st = mem_row(&c, i, SEER_DIR_BWD_DATA, l->fanout - 1, 3.0 * (l->fanout - 1) * e * c.es,
                              e, SEER_RESULT_GRAD_ACCUM);
             }
@@ -1236,15 +1261,44 @@ seer_status_t seer_predict_network(seer_handle_t h, const seer_model_t m, const 
     free(c.memo);
     free(c.jobs);
     if (st) { free(c.r); return st; }
-    double total = 0;
-    for (int i = 0; i < c.n; i++) total += c.r[i].time_ms;
-    *count = c.n;
-    *total_ms = total;
+    seer_net_totals_t t = {.rows = c.n};
+    for (int i = 0; i < c.n; i++) {
+        t.gpu_ms += c.r[i].time_ms;
+        if (c.r[i].op == SEER_OP_CONV) t.conv_ms += c.r[i].time_ms;
+        else t.other_ms += c.r[i].time_ms;
+    }
+    t.dispatch_ms = dispatch_wait(c.r, c.n, opts->dispatch_ms);
+    t.total_ms = t.gpu_ms + t.dispatch_ms;
+    *totals = t;
     if (results && capacity < c.n) {
         free(c.r);
-        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d result rows, room for %d", *count, capacity);
+        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d result rows, room for %d", c.n, capacity);
     }
     if (results && c.n) memcpy(results, c.r, (size_t)c.n * sizeof *results);
     free(c.r);
     return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_predict_network(seer_handle_t h, const seer_model_t m, const seer_network_t net,
+                                   int batch, seer_dtype_t dt, seer_layout_t layout, seer_mode_t mode,
+                                   int policy, seer_layer_result_t *results, int capacity,
+                                   int *count, double *total_ms)
+{
+    if (!count || !total_ms)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_network: %s is NULL",
+                          !count ? "count" : "total_ms");
+    seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+    o.batch = batch;
+    o.dtype = dt;
+    o.layout = layout;
+    o.mode = mode;
+    o.algo_policy = policy;
+    o.threads = SEER_NET_THREADS; /* as in 0.1: as many as the CPU has, up to 8 */
+    seer_net_totals_t t;
+    seer_status_t st = seer_predict_network_opts(h, m, net, &o, results, capacity, &t);
+    if (st == SEER_STATUS_SUCCESS || st == SEER_STATUS_BUFFER_TOO_SMALL) {
+        *count = t.rows;
+        *total_ms = t.total_ms;
+    }
+    return st;
 }
