@@ -221,6 +221,53 @@ static int variant_named(const seer_family_t *f, const char *name)
     return -1;
 }
 
+/* A grouped conv whose groups are narrower than any GEMM tile (ResNeXt's
+ * 4-32 channels per group, depthwise convs' one): the dense families'
+ * tiles would pad each group's GEMM to a full tile, which cuDNN's grouped
+ * and depthwise kernels do not.  No data covers them, so their kernels are
+ * costed at the roofline: the main kernel's FLOPs at 60 % of peak or its
+ * minimum bytes at 80 % of the DRAM bandwidth, whichever is larger, the
+ * helpers' bytes at 80 %, plus the launch gaps (the efficiencies of
+ * net.h's GEMM and memory-bound layers). */
+#define SEER_GROUP_NARROW 32
+#define SEER_GROUP_COMPUTE_EFF 0.60
+#define SEER_GROUP_MEM_EFF 0.80
+static int narrow_groups(const struct seer_conv *cv)
+{
+    return cv->groups > 1 && (cv->k / cv->groups < SEER_GROUP_NARROW || cv->c / cv->groups < SEER_GROUP_NARROW);
+}
+
+static seer_status_t grouped_conv(seer_handle_t h, const struct seer_model *m, const seer_terms_t *t,
+                                  double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,
+                                  int *n_kernels)
+{
+    double peak = seer_gpu_peak_flops(&m->gpu, t->cv->dtype) * SEER_GROUP_COMPUTE_EFF / 1e3; /* per ms */
+    double bw = seer_gpu_dram_bw(&m->gpu) * SEER_GROUP_MEM_EFF / 1e3, gap = seer_gpu_launch_gap_ms(&m->gpu);
+    double total = 0;
+    for (int i = 0; i < t->nk; i++) {
+        const seer_kview_t *kv = &t->kv[i];
+        double ms = fmax(kv->flops / peak, kv->bytes / bw) + gap;
+        total += ms;
+        if (!kernels || i >= kernels_cap) continue;
+        seer_kernel_pred_t *o = &kernels[i];
+        memset(o, 0, sizeof *o);
+        o->role = kv->role;
+        snprintf(o->name, sizeof o->name, "%s (grouped)", kv->what);
+        o->flops = kv->flops;
+        o->dram_bytes = kv->bytes;
+        o->grid[0] = o->grid[1] = o->grid[2] = 1;
+        o->block[0] = o->block[1] = o->block[2] = 1;
+        o->cls = seer_class_static(1, 0, kv->flops / peak, kv->bytes / bw);
+        o->time_ms = ms;
+        o->source = SEER_SOURCE_ANALYTICAL;
+    }
+    *time_ms = total;
+    if (n_kernels) *n_kernels = t->nk;
+    if (kernels && t->nk > kernels_cap)
+        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t->nk, kernels_cap);
+    return SEER_STATUS_SUCCESS;
+}
+
 /* The analytical model, for a (direction, algorithm, math) that no
  * calibrated GPU has data for: a family of one representative variant
  * (a 128x64 tile of 256 threads, up to two blocks per SM) whose
@@ -329,6 +376,8 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
     seer_terms_t t;
     seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t);
     if (st) return st;
+    if (narrow_groups(desc))
+        return grouped_conv(h, m, &t, time_ms, kernels, kernels_cap, n_kernels);
     const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype), *end = m->fam + m->nfam;
     seer_family_t af;
     if (!f && algo == SEER_ALGO_CUDNN_CHOICE)

@@ -67,11 +67,13 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
         return SEER_STATUS_SUCCESS;
     }
     seer_picker_predict(m, cv, dir, SEER_ALGO_CUDNN_CHOICE, out);
-    if (!out->st || !seer_picker_soft(out->st)) return out->st;
+    if (!out->st && out->source != SEER_SOURCE_ANALYTICAL) return SEER_STATUS_SUCCESS;
+    if (out->st && !seer_picker_soft(out->st)) return out->st;
     if (guess >= 0) {
         *out = ev[guess];
         return SEER_STATUS_SUCCESS;
     }
+    if (!out->st) return SEER_STATUS_SUCCESS;
     return uncal ? SEER_STATUS_NOT_CALIBRATED : out->st;
 }
 
