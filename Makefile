@@ -113,14 +113,16 @@ models: $(SEER)
 	    --out models/$$g.seer || exit 1; \
 	done
 
-eval: $(SEER)
-	sh tools/eval.sh $(SEER) $(DATA) > docs/accuracy.md
+eval: $(SEER) $(B)/seer-physics
+	{ sh tools/eval.sh $(SEER) $(DATA) && sh tools/physics.sh $(B)/seer-physics; } > docs/accuracy.md
 	@echo "wrote docs/accuracy.md"
 
 bench: $(B)/seer-speed $(SEER)
 	$(B)/seer-speed models/*.seer
 	@echo "ResNet-50 training iteration, picker over every algorithm and direction:"
 	$(SEER) net resnet50 --gpu a100-pcie-80gb --batch 64 --mode train --bench 200
+$(B)/seer-physics: tools/bench/physics.c $(STLIB)
+	$(CC) $(ALLFLAGS) -o $@ $< $(STLIB) $(LIBS)
 $(B)/seer-speed: tools/bench/speed.c $(STLIB)
 	$(CC) $(ALLFLAGS) -o $@ $< $(STLIB) $(LIBS)
 

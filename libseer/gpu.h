@@ -19,6 +19,11 @@ double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype);
 #define SEER_LAUNCH_GAP_MS 0.003
 double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g);
 
+/* 1 when two GPUs have the same datasheet facts, memory size aside:
+ * then they must predict the same (id, name and capacity are not facts
+ * a kernel's time depends on). */
+int seer_gpu_same_facts(const seer_gpu_info_t *a, const seer_gpu_info_t *b);
+
 /* DRAM bandwidth in bytes/s. */
 double seer_gpu_dram_bw(const seer_gpu_info_t *g);
 #endif

@@ -68,7 +68,7 @@ seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
 static void family_features(const struct seer_model *m, const seer_family_t *f, seer_terms_t *t)
 {
     t->src = &m->src[f->src];
-    if (t->src == &m->gpu || !strcmp(t->src->id, m->gpu.id)) return;
+    if (t->src == &m->gpu || seer_gpu_same_facts(t->src, &m->gpu)) return;
     double peak = seer_gpu_peak_flops(t->src, t->cv->dtype), bw = seer_gpu_dram_bw(t->src);
     if (peak > 0) t->f[SEER_F_FLOPS_MS] = lg(t->kv[0].flops / peak * 1e3);
     t->f[SEER_F_BYTES_MS] = lg(t->bytes_ms * seer_gpu_dram_bw(&m->gpu) / bw);

@@ -235,6 +235,27 @@ static seer_status_t finish(seer_handle_t h, struct seer_model *m, seer_model_t 
     return st;
 }
 
+/* A GPU of the table with g's facts that has a model in dir, or NULL. */
+static const seer_gpu_info_t *twin_in(const char *dir, const seer_gpu_info_t *g)
+{
+    int n = 0;
+    seer_gpu_count(&n);
+    for (int i = 0; i < n; i++) {
+        seer_gpu_info_t e;
+        char path[4096];
+        if (seer_gpu_get(i, &e)) continue;
+        const seer_gpu_info_t *t = seer_gpu_lookup(e.id);
+        if (!t || !strcmp(t->id, g->id) || !seer_gpu_same_facts(t, g)) continue;
+        if (snprintf(path, sizeof path, "%s/%s.seer", dir, t->id) >= (int)sizeof path) continue;
+        FILE *fp = fopen(path, "rb");
+        if (fp) {
+            fclose(fp);
+            return t;
+        }
+    }
+    return NULL;
+}
+
 seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *out)
 {
     if (!dir || !gpu_id || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_open: NULL argument");
@@ -250,6 +271,22 @@ seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_
         fclose(fp);
         seer_status_t st = seer_model_load(h, path, &cal);
         if (st) return st;
+    } else {
+        /* A GPU with the same facts as a calibrated one is served its
+         * model, so that identical hardware predicts identically. */
+        const seer_gpu_info_t *twin = twin_in(dir, g);
+        if (twin) {
+            seer_model_t m;
+            seer_status_t st = seer_model_open(h, dir, twin->id, &m);
+            if (st) return st;
+            seer_strlcpy(m->gpu_id, g->id, sizeof m->gpu_id);
+            m->gpu = *g;
+            m->transferred = 1;
+            size_t pn = strlen(m->provenance);
+            snprintf(m->provenance + pn, sizeof m->provenance - pn, "; served to %s, which has %s's datasheet facts",
+                     g->id, twin->id);
+            return finish(h, m, out);
+        }
     }
     seer_model_t src[64];
     int ns = 0;
