@@ -180,6 +180,7 @@ double seer_family_base(const seer_variant_t *v, int cls, const seer_terms_t *t)
     return s > 1e-4 ? s : 1e-4; /* nothing on a GPU takes less than a microsecond or so */
 }
 
+#define SEER_CORRECTION_LIMIT 0.2 /* log */
 double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, double base)
 {
     if (!f->svr) return 1.0;
@@ -189,9 +190,12 @@ double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, dou
     struct svm_node x[SEER_NF + 1];
     seer_family_nodes(f, raw, SEER_NF, x);
     double r = svm_predict(f->svr, x);
-    /* A correction is a correction: never more than a factor of 3. */
-    if (r > 1.1) r = 1.1;
-    if (r < -1.1) r = -1.1;
+    /* A correction is a correction: never more than 22 % either way.
+     * Wider, it bends the formula's physics on shapes unlike the
+     * training rows (time that drops as work grows: make eval's
+     * "Physical sanity") and buys nothing on held-out rows. */
+    if (r > SEER_CORRECTION_LIMIT) r = SEER_CORRECTION_LIMIT;
+    if (r < -SEER_CORRECTION_LIMIT) r = -SEER_CORRECTION_LIMIT;
     return exp(r);
 }
 
