@@ -47,8 +47,8 @@ int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, see
     return n;
 }
 
-seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
-                               seer_direction_t dir, seer_algo_eval_t *out)
+static seer_status_t best_of(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                             seer_algo_eval_t *out)
 {
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
     int n = seer_picker_eval(m, cv, dir, ev), best = -1, guess = -1, uncal = 0;
@@ -101,6 +101,26 @@ seer_status_t seer_pick_conv_fastest(seer_handle_t h, const seer_model_t m, cons
                           seer_direction_name(dir), seer_dtype_name(desc->dtype), m->gpu_id);
     /* A hard error: the failing prediction says why, with the handle. */
     return seer_predict_conv(h, m, desc, dir, e.algo, time_ms, NULL, 0, NULL);
+}
+
+seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
+                               seer_direction_t dir, seer_algo_eval_t *out)
+{
+    seer_status_t st = best_of(m, cv, dir, out);
+    if (cv->dtype != SEER_DTYPE_TF32 || (st && !seer_picker_soft(st))) return st;
+    /* TF32 is FP32 data with tensor cores allowed, not required: cuDNN
+     * runs its FP32 kernels (Winograd, FFT) where they are faster, so a
+     * TF32 conv is never slower than the FP32 one. */
+    struct seer_conv fp32 = *cv;
+    seer_algo_eval_t e;
+    fp32.dtype = SEER_DTYPE_FP32;
+    if (best_of(m, &fp32, dir, &e)) return st;
+    int rank_e = e.source == SEER_SOURCE_ANALYTICAL, rank_o = out->source == SEER_SOURCE_ANALYTICAL;
+    if (st || rank_e < rank_o || (rank_e == rank_o && e.time_ms < out->time_ms)) {
+        *out = e;
+        return SEER_STATUS_SUCCESS;
+    }
+    return st;
 }
 
 int seer_algo_deterministic(seer_direction_t dir, int algo)
