@@ -258,7 +258,11 @@ SEER_API seer_status_t seer_gpu_find(seer_handle_t handle, const char *id, seer_
 /* Convolution descriptor                                              */
 /* ------------------------------------------------------------------ */
 
-typedef struct seer_conv *seer_conv_desc_t;
+/* Objects are typedef'd structs, so `const seer_conv *` protects the
+ * object (docs/api.md, "Types and const"); the pointer typedef
+ * seer_conv_desc_t stays as the handle-style name. */
+typedef struct seer_conv seer_conv;
+typedef seer_conv *seer_conv_desc_t;
 
 SEER_API seer_status_t seer_conv_desc_create(seer_conv_desc_t *desc);
 SEER_API seer_status_t seer_conv_desc_destroy(seer_conv_desc_t desc);
@@ -277,11 +281,11 @@ SEER_API seer_status_t seer_conv_desc_set(seer_handle_t handle, seer_conv_desc_t
                                           int dil_h, int dil_w, int groups);
 
 /* Output height and width (P, Q). BAD_PARAM if desc was never set. */
-SEER_API seer_status_t seer_conv_desc_get_output(const seer_conv_desc_t desc, int *p, int *q);
+SEER_API seer_status_t seer_conv_desc_get_output(const seer_conv *desc, int *p, int *q);
 
 /* Work of one direction: multiply-add FLOPs (2 per MAC) and the minimum
  * DRAM bytes (each tensor read or written once). */
-SEER_API seer_status_t seer_conv_work(const seer_conv_desc_t desc, seer_direction_t dir,
+SEER_API seer_status_t seer_conv_work(const seer_conv *desc, seer_direction_t dir,
                                       double *flops, double *min_bytes);
 
 /* ------------------------------------------------------------------ */
@@ -305,14 +309,15 @@ SEER_API seer_status_t seer_waves(long long blocks, long long bmax, double *wave
  * max(flops / peak(dtype), min_bytes / bandwidth).  BAD_PARAM;
  * UNSUPPORTED if the GPU has no peak rate for the dtype's math. */
 SEER_API seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gpu,
-                                          const seer_conv_desc_t desc, seer_direction_t dir,
+                                          const seer_conv *desc, seer_direction_t dir,
                                           double *time_ms);
 
 /* ------------------------------------------------------------------ */
 /* Models                                                              */
 /* ------------------------------------------------------------------ */
 
-typedef struct seer_model *seer_model_t;
+typedef struct seer_model seer_model;
+typedef seer_model *seer_model_t;
 
 typedef struct {
     char gpu_id[32];            /* the GPU the model was trained for */
@@ -336,10 +341,10 @@ SEER_API seer_status_t seer_model_load(seer_handle_t handle, const char *path, s
 SEER_API seer_status_t seer_model_load_buffer(seer_handle_t handle, const void *data, size_t size,
                                               seer_model_t *model);
 /* Write a model file; IO_ERROR, BAD_PARAM, ALLOC_FAILED. */
-SEER_API seer_status_t seer_model_save(seer_handle_t handle, const seer_model_t model,
+SEER_API seer_status_t seer_model_save(seer_handle_t handle, const seer_model *model,
                                        const char *path);
 SEER_API seer_status_t seer_model_free(seer_model_t model);
-SEER_API seer_status_t seer_model_get_info(const seer_model_t model, seer_model_info_t *info);
+SEER_API seer_status_t seer_model_get_info(const seer_model *model, seer_model_info_t *info);
 /* Transfer: a model for a GPU nobody has calibrated.  For every kernel
  * family (direction, algorithm, math type) known to any source model, take
  * the family of the source GPU nearest in architecture (compute
@@ -364,7 +369,7 @@ SEER_API seer_status_t seer_model_open(seer_handle_t handle, const char *models_
                                        const char *gpu_id, seer_model_t *model);
 
 /* The GPU table entry of the model's GPU. */
-SEER_API seer_status_t seer_model_get_gpu(const seer_model_t model, seer_gpu_info_t *gpu);
+SEER_API seer_status_t seer_model_get_gpu(const seer_model *model, seer_gpu_info_t *gpu);
 
 /* ------------------------------------------------------------------ */
 /* Prediction                                                          */
@@ -399,8 +404,8 @@ typedef struct {
  * algorithm does not exist for this direction, dtype or shape in cuDNN, or
  * the model's GPU cannot run the dtype's math), NOT_CALIBRATED (the model
  * has no data for it). Thread-safe; deterministic. */
-SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model_t model,
-                                         const seer_conv_desc_t desc, seer_direction_t dir,
+SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model *model,
+                                         const seer_conv *desc, seer_direction_t dir,
                                          int algo, double *time_ms,
                                          seer_kernel_pred_t *kernels, int kernels_cap,
                                          int *n_kernels);
@@ -411,8 +416,8 @@ SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model_
  * all its kernels at the datasheet bandwidth do, else under-utilized.
  * Lets a user score the class that seer_predict_conv reports against
  * their own measurements.  BAD_PARAM, UNSUPPORTED. */
-SEER_API seer_status_t seer_classify_measured(seer_handle_t handle, const seer_model_t model,
-                                              const seer_conv_desc_t desc, seer_direction_t dir,
+SEER_API seer_status_t seer_classify_measured(seer_handle_t handle, const seer_model *model,
+                                              const seer_conv *desc, seer_direction_t dir,
                                               int algo, double measured_ms, seer_class_t *cls);
 
 /* A kernel known by its launch and work. */
@@ -432,7 +437,7 @@ typedef struct {
  * BAD_PARAM for impossible launches (zero sizes, too many threads or
  * registers or shared memory for the GPU); UNSUPPORTED if the GPU cannot
  * run the dtype's math. */
-SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_model_t model,
+SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_model *model,
                                            const seer_kernel_desc_t *kernel,
                                            seer_kernel_pred_t *pred);
 
@@ -463,7 +468,7 @@ SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
 
 /* 1 if a conv shape falls in the deterministic 20 % held-out test split
  * (FNV-1a hash of the shape fields, not of the time), else 0. */
-SEER_API int seer_conv_in_test_split(const seer_conv_desc_t desc);
+SEER_API int seer_conv_in_test_split(const seer_conv *desc);
 
 /* ================================================================== */
 /* BEGIN networks, GEMM and algorithm picker (issue 4: libseer/net.c,  */
@@ -480,7 +485,7 @@ SEER_API int seer_conv_in_test_split(const seer_conv_desc_t desc);
  * was trained without GEMM timing CSV files); BAD_SHAPE for a size < 1;
  * BAD_PARAM for flags other than 0/1; OVERFLOW past 2^31 elements in one
  * matrix. */
-SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model_t model, int batch,
+SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model *model, int batch,
                                          int m, int n, int k, seer_dtype_t dtype, int trans_a,
                                          int trans_b, int bias, double *time_ms);
 
@@ -489,7 +494,8 @@ SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model_
 /* A CNN described layer by layer (docs/networks.md); the batch size, data
  * type and layout are given at prediction time.  Immutable once made:
  * share it between threads freely. */
-typedef struct seer_network *seer_network_t;
+typedef struct seer_network seer_network;
+typedef seer_network *seer_network_t;
 
 typedef enum {
     SEER_OP_INPUT = 0,
@@ -554,10 +560,10 @@ SEER_API seer_status_t seer_network_zoo_text(seer_handle_t handle, const char *n
 /* Name of built-in network i (0, 1, ...), NULL past the last. */
 SEER_API const char *seer_network_zoo_name(int index);
 SEER_API seer_status_t seer_network_destroy(seer_network_t net);
-SEER_API seer_status_t seer_network_layer_count(const seer_network_t net, int *count);
-SEER_API seer_status_t seer_network_get_layer(const seer_network_t net, int index,
+SEER_API seer_status_t seer_network_layer_count(const seer_network *net, int *count);
+SEER_API seer_status_t seer_network_get_layer(const seer_network *net, int index,
                                               seer_layer_info_t *info);
-SEER_API seer_status_t seer_network_get_info(const seer_network_t net, seer_network_info_t *info);
+SEER_API seer_status_t seer_network_get_info(const seer_network *net, seer_network_info_t *info);
 
 typedef enum { SEER_MODE_INFER = 0, SEER_MODE_TRAIN = 1 } seer_mode_t;
 
@@ -606,8 +612,8 @@ typedef struct {
  * predict some layer's forward convolution (the message names it);
  * BAD_SHAPE / OVERFLOW for a batch that makes a tensor too big.
  * Thread-safe and deterministic. */
-SEER_API seer_status_t seer_predict_network(seer_handle_t handle, const seer_model_t model,
-                                            const seer_network_t net, int batch,
+SEER_API seer_status_t seer_predict_network(seer_handle_t handle, const seer_model *model,
+                                            const seer_network *net, int batch,
                                             seer_dtype_t dtype, seer_layout_t layout,
                                             seer_mode_t mode, int algo_policy,
                                             seer_layer_result_t *results, int capacity,
@@ -631,7 +637,7 @@ typedef struct {
 
 /* Workspace an algorithm needs for a direction (documented formulas, not
  * measured): UNSUPPORTED when cuDNN has no such algorithm for the shape. */
-SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer_conv_desc_t desc,
+SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer_conv *desc,
                                                 seer_direction_t dir, int algo, size_t *bytes);
 
 /* Rank every algorithm of the direction, like
@@ -646,19 +652,19 @@ SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer
  * workspace than the limit; NOT_CALIBRATED when the model can time none
  * of them; UNSUPPORTED when none supports the shape.  perf and *returned
  * are written in all four cases. */
-SEER_API seer_status_t seer_pick_conv_algo(seer_handle_t handle, const seer_model_t model,
-                                           const seer_conv_desc_t desc,
+SEER_API seer_status_t seer_pick_conv_algo(seer_handle_t handle, const seer_model *model,
+                                           const seer_conv *desc,
                                            size_t workspace_limit_bytes,
                                            seer_conv_algo_perf_t *perf, int capacity,
                                            int *returned);
-SEER_API seer_status_t seer_pick_conv_bwd_data_algo(seer_handle_t handle, const seer_model_t model,
-                                                    const seer_conv_desc_t desc,
+SEER_API seer_status_t seer_pick_conv_bwd_data_algo(seer_handle_t handle, const seer_model *model,
+                                                    const seer_conv *desc,
                                                     size_t workspace_limit_bytes,
                                                     seer_conv_algo_perf_t *perf, int capacity,
                                                     int *returned);
 SEER_API seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t handle,
-                                                      const seer_model_t model,
-                                                      const seer_conv_desc_t desc,
+                                                      const seer_model *model,
+                                                      const seer_conv *desc,
                                                       size_t workspace_limit_bytes,
                                                       seer_conv_algo_perf_t *perf, int capacity,
                                                       int *returned);

@@ -9,10 +9,10 @@
 #include "common.h"
 #include "conv.h"
 #include "csv.h"
+#include "fileio.h"
 
 /* Inputs are held whole in memory: refuse anything larger rather than
  * let a stray multi-gigabyte file exhaust the machine. */
-#define CSV_MAX_BYTES ((size_t)1 << 30)
 
 struct seer_csv {
     char *name;
@@ -211,7 +211,7 @@ seer_status_t seer_csv_open_buffer(seer_handle_t h, const char *name, const char
     if (!name) name = "<buffer>";
     if (!out || (!data && size))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: NULL data or output pointer", name);
-    if (size > CSV_MAX_BYTES)
+    if (size > SEER_CSV_MAX_BYTES)
         return seer_error(h, SEER_STATUS_IO_ERROR, "%s: input of %zu bytes is over the 1 GiB limit",
                           name, size);
     char *buf = malloc(size + 1);
@@ -221,62 +221,12 @@ seer_status_t seer_csv_open_buffer(seer_handle_t h, const char *name, const char
     return csv_open_owned(h, name, buf, size, out);
 }
 
-static seer_status_t io_error(seer_handle_t h, const char *path, const char *what, int err)
-{
-    char e[128] = "I/O error";
-    /* strerror is not thread-safe; the XSI strerror_r is. */
-    if (err && strerror_r(err, e, sizeof e) != 0) seer_strlcpy(e, "I/O error", sizeof e);
-    return seer_error(h, SEER_STATUS_IO_ERROR, "%s: %s: %s", path, what, e);
-}
-
-static seer_status_t read_file(seer_handle_t h, const char *path, char **out, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return io_error(h, path, "cannot open", errno);
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (cap - len < 2) {
-            /* One byte beyond the limit tells "too big" from "exactly at it". */
-            size_t ncap = cap ? cap * 2 : 65536;
-            if (ncap > CSV_MAX_BYTES + 2) ncap = CSV_MAX_BYTES + 2;
-            if (ncap <= cap) break;
-            char *nb = realloc(buf, ncap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return seer_error(h, SEER_STATUS_ALLOC_FAILED, "%s: out of memory", path);
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        errno = 0;
-        size_t got = fread(buf + len, 1, cap - 1 - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    int bad = ferror(f), err = errno;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return io_error(h, path, "cannot read", err);
-    }
-    if (len > CSV_MAX_BYTES) {
-        free(buf);
-        return seer_error(h, SEER_STATUS_IO_ERROR, "%s: file is over the 1 GiB limit", path);
-    }
-    buf[len] = 0;
-    *out = buf;
-    *size = len;
-    return SEER_STATUS_SUCCESS;
-}
-
 seer_status_t seer_csv_open_file(seer_handle_t h, const char *path, seer_csv_t **out)
 {
     if (!path || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "NULL path or output pointer");
     char *buf = NULL;
     size_t size = 0;
-    seer_status_t st = read_file(h, path, &buf, &size);
+    seer_status_t st = seer_read_file(h, path, "CSV", SEER_CSV_MAX_BYTES, NULL, 0, &buf, &size);
     if (st) return st;
     return csv_open_owned(h, path, buf, size, out);
 }
@@ -855,6 +805,8 @@ seer_status_t seer_gemm_csv_parse(seer_handle_t h, const char *name, const char 
 
 int seer_csv_kind(const char *path)
 {
+    /* Not a regular file: the conv reader reports it (a FIFO would block here). */
+    if (!seer_is_regular_file(path)) return 'c';
     FILE *fp = fopen(path, "rb");
     if (!fp) return 'c'; /* the conv reader reports the error */
     char line[4096];

@@ -182,7 +182,7 @@ seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const s
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model_t m, int batch, int mm, int n,
+seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model *m, int batch, int mm, int n,
                                 int k, seer_dtype_t dt, int trans_a, int trans_b, int bias,
                                 double *time_ms)
 {

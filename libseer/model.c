@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "fileio.h"
 #include "gpu.h"
 #include "model.h"
 #include "svmio.h"
@@ -206,7 +207,7 @@ seer_class_t seer_class_of_measured(const seer_terms_t *t, double ms)
     return SEER_CLASS_UNDER;
 }
 
-seer_status_t seer_classify_measured(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+seer_status_t seer_classify_measured(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                                      seer_direction_t dir, int algo, double measured_ms,
                                      seer_class_t *cls)
 {
@@ -338,7 +339,7 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+seer_status_t seer_predict_conv(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                                 seer_direction_t dir, int algo, double *time_ms,
                                 seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
 {
@@ -352,7 +353,7 @@ seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model
     return predict_conv(h, m, desc, dir, algo, main_kernel, matched, time_ms, NULL, 0, NULL);
 }
 
-seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model_t m, const seer_kernel_desc_t *k,
+seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model *m, const seer_kernel_desc_t *k,
                                   seer_kernel_pred_t *pred)
 {
     if (!m || !k || !pred)
@@ -646,26 +647,12 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
 seer_status_t seer_model_load(seer_handle_t h, const char *path, seer_model_t *out)
 {
     if (!path || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "path or model is NULL");
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot open model '%s'", path);
-    unsigned char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            if (cap >= ((size_t)1 << 30)) break;
-            cap = cap ? cap * 2 : 1 << 16;
-            unsigned char *nb = realloc(buf, cap);
-            if (!nb) { free(buf); fclose(fp); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model file"); }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0) break;
-    }
-    int err = ferror(fp);
-    fclose(fp);
-    if (err) { free(buf); return seer_error(h, SEER_STATUS_IO_ERROR, "cannot read model '%s'", path); }
-    seer_status_t st = seer_model_load_buffer(h, buf ? buf : (unsigned char *)"", n, out);
+    char *buf = NULL;
+    size_t n = 0;
+    seer_status_t st = seer_read_file(h, path, "model", SEER_MODEL_MAX_BYTES, SEER_MODEL_MAGIC, 8,
+                                      &buf, &n);
+    if (st) return st;
+    st = seer_model_load_buffer(h, buf, n, out);
     free(buf);
     if (st && h) {
         char msg[900];
@@ -675,7 +662,7 @@ seer_status_t seer_model_load(seer_handle_t h, const char *path, seer_model_t *o
     return st;
 }
 
-seer_status_t seer_model_save(seer_handle_t h, const seer_model_t m, const char *path)
+seer_status_t seer_model_save(seer_handle_t h, const seer_model *m, const char *path)
 {
     if (!m || !path) return seer_error(h, SEER_STATUS_BAD_PARAM, "model or path is NULL");
     unsigned char *buf;
@@ -703,7 +690,7 @@ seer_status_t seer_model_save(seer_handle_t h, const seer_model_t m, const char 
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_model_get_info(const seer_model_t m, seer_model_info_t *info)
+seer_status_t seer_model_get_info(const seer_model *m, seer_model_info_t *info)
 {
     if (!m || !info) return SEER_STATUS_BAD_PARAM;
     memset(info, 0, sizeof *info);
@@ -725,7 +712,7 @@ seer_status_t seer_model_get_info(const seer_model_t m, seer_model_info_t *info)
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_model_get_gpu(const seer_model_t m, seer_gpu_info_t *gpu)
+seer_status_t seer_model_get_gpu(const seer_model *m, seer_gpu_info_t *gpu)
 {
     if (!m || !gpu) return SEER_STATUS_BAD_PARAM;
     *gpu = m->gpu;

@@ -684,21 +684,21 @@ seer_status_t seer_network_zoo_text(seer_handle_t h, const char *name, int res, 
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_network_layer_count(const seer_network_t net, int *count)
+seer_status_t seer_network_layer_count(const seer_network *net, int *count)
 {
     if (!net || !count) return SEER_STATUS_BAD_PARAM;
     *count = net->n;
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_network_get_layer(const seer_network_t net, int index, seer_layer_info_t *info)
+seer_status_t seer_network_get_layer(const seer_network *net, int index, seer_layer_info_t *info)
 {
     if (!net || !info || index < 0 || index >= net->n) return SEER_STATUS_BAD_PARAM;
     *info = net->l[index].info;
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_network_get_info(const seer_network_t net, seer_network_info_t *info)
+seer_status_t seer_network_get_info(const seer_network *net, seer_network_info_t *info)
 {
     if (!net || !info) return SEER_STATUS_BAD_PARAM;
     *info = net->info;
@@ -1012,7 +1012,7 @@ static seer_status_t layer_fail(pctx_t *c, int li, const struct seer_conv *cv, s
     if (cv) {
         double t;
         int algo = c->policy >= 0 && c->policy < seer_algo_count(dir) ? c->policy : 0;
-        if (seer_predict_conv(c->h, (seer_model_t)c->m, (seer_conv_desc_t)cv, dir, algo, &t, NULL, 0, NULL))
+        if (seer_predict_conv(c->h, c->m, cv, dir, algo, &t, NULL, 0, NULL))
             seer_get_last_error_copy(c->h, msg, sizeof msg);
     }
     return seer_error(c->h, st, "layer '%s' (line %d, %s %s): %s", L->name, L->line,
@@ -1153,7 +1153,7 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': unknown op %d", L->name, (int)L->op);
 }
 
-seer_status_t seer_predict_network(seer_handle_t h, const seer_model_t m, const seer_network_t net,
+seer_status_t seer_predict_network(seer_handle_t h, const seer_model *m, const seer_network *net,
                                    int batch, seer_dtype_t dt, seer_layout_t layout, seer_mode_t mode,
                                    int policy, seer_layer_result_t *results, int capacity,
                                    int *count, double *total_ms)

@@ -1,10 +1,12 @@
 /* Models for GPUs nobody has calibrated: families of calibrated GPUs
  * evaluated with the target GPU's datasheet facts (docs/transfer.md). */
 #include <dirent.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "fileio.h"
 #include "gpu.h"
 #include "model.h"
 
@@ -167,6 +169,25 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* A model file in a models directory is named <gpu-id>.seer after the GPU
+ * it was trained for; want (if not NULL) is the GPU asked for. */
+static seer_status_t check_named(seer_handle_t h, const char *path, const seer_model *m,
+                                 const char *want)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t len = strlen(m->gpu_id);
+    if (want && strcmp(m->gpu_id, want) != 0)
+        return seer_error(h, SEER_STATUS_MODEL_CORRUPT,
+                          "%s: model is for GPU %s, not %s (a models directory names each file "
+                          "<gpu-id>.seer)", path, m->gpu_id, want);
+    if (strncmp(base, m->gpu_id, len) != 0 || strcmp(base + len, ".seer") != 0)
+        return seer_error(h, SEER_STATUS_MODEL_CORRUPT,
+                          "%s: model is for GPU %s, so a models directory must name it %s.seer",
+                          path, m->gpu_id, m->gpu_id);
+    return SEER_STATUS_SUCCESS;
+}
+
 seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *out)
 {
     if (!dir || !gpu_id || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_open: NULL argument");
@@ -175,10 +196,18 @@ seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_
     char path[4096];
     if (snprintf(path, sizeof path, "%s/%s.seer", dir, g->id) >= (int)sizeof path)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "models directory name too long");
-    FILE *fp = fopen(path, "rb");
-    if (fp) {
-        fclose(fp);
-        return seer_model_load(h, path, out);
+    if (access(path, F_OK) == 0) {
+        /* Present but not loadable (directory, truncated, corrupt, another
+         * GPU's model): an error naming the file, never a silent transfer. */
+        seer_model_t m;
+        seer_status_t st = seer_model_load(h, path, &m);
+        if (st) return st;
+        if ((st = check_named(h, path, m, g->id))) {
+            seer_model_free(m);
+            return st;
+        }
+        *out = m;
+        return SEER_STATUS_SUCCESS;
     }
     DIR *d = opendir(dir);
     if (!d) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot read models directory '%s'", dir);
@@ -195,12 +224,17 @@ seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_
     seer_model_t src[64];
     int ns = 0;
     seer_status_t st = SEER_STATUS_SUCCESS;
-    for (int i = 0; i < nn; i++) {
+    for (int i = 0; i < nn && !st; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         seer_model_t m;
-        seer_status_t ls = seer_model_load(h, path, &m);
-        if (ls == SEER_STATUS_ALLOC_FAILED) { st = ls; break; }
-        if (ls == SEER_STATUS_SUCCESS) src[ns++] = m; /* a bad file elsewhere is not this GPU's problem */
+        /* Every source must load and carry its own GPU's name: a truncated
+         * or misnamed file would change the transfer without a word. */
+        if ((st = seer_model_load(h, path, &m))) break;
+        if ((st = check_named(h, path, m, NULL))) {
+            seer_model_free(m);
+            break;
+        }
+        src[ns++] = m;
     }
     for (int i = 0; i < nn; i++) free(names[i]);
     if (!st && ns == 0)

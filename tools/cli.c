@@ -376,7 +376,7 @@ static int main_kernel(const seer_kernel_pred_t *k, int n)
     return best;
 }
 
-seer_status_t cli_predict(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
+seer_status_t cli_predict(seer_handle_t h, const seer_model *m, const seer_conv *d,
                           seer_direction_t dir, int algo, int want_kernels, cli_pred_t *p)
 {
     /* The class needs the kernels even when the caller does not. */
@@ -413,7 +413,7 @@ seer_status_t cli_predict(seer_handle_t h, const seer_model_t m, const seer_conv
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
+seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const seer_conv *d,
                                   seer_direction_t dir, int want_kernels, cli_pred_t *p)
 {
     int found = 0, uncal = 0;

@@ -584,7 +584,7 @@ int seer_cli_pick(int argc, char **argv)
     if ((rc = cli_open_model(h, "pick", model_opt, gpu_opt, models_opt, &m))) goto out;
     seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
     int n = 0;
-    seer_status_t (*fn[])(seer_handle_t, const seer_model_t, const seer_conv_desc_t, size_t,
+    seer_status_t (*fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
                           seer_conv_algo_perf_t *, int, int *) = {
         seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
     st = fn[dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &n);
@@ -1070,7 +1070,7 @@ int seer_cli_eval_picker(int argc, char **argv)
         if ((st = cli_desc_from_row(h, r, d))) { rc = cli_lib_error(h, st); goto out; }
         seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
         int np2 = 0;
-        seer_status_t (*fn[])(seer_handle_t, const seer_model_t, const seer_conv_desc_t, size_t,
+        seer_status_t (*fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
                               seer_conv_algo_perf_t *, int, int *) = {
             seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
         st = fn[r->dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &np2);
