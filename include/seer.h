@@ -87,8 +87,13 @@ typedef enum {
     SEER_STATUS_NET_INPUT = 22,         /* a layer's input is missing or not defined above it */
     SEER_STATUS_NET_SHAPE = 23,         /* layer shapes do not fit (add/concat mismatch, empty output) */
     SEER_STATUS_NO_ALGORITHM = 24,      /* picker: no algorithm supports the shape within the workspace limit */
-    SEER_STATUS_WORKSPACE_LIMIT = 25    /* picker entry: the algorithm needs more workspace than allowed */
+    SEER_STATUS_WORKSPACE_LIMIT = 25,   /* picker entry: the algorithm needs more workspace than allowed */
+    SEER_STATUS_BAD_PREDICTION = 26     /* the model gives a non-finite, negative or absurd time (over
+                                         * SEER_MAX_TIME_MS): the shape is far outside its data */
 } seer_status_t;
+
+/* The longest time any prediction may return, ms (about 11.6 days). */
+#define SEER_MAX_TIME_MS 1e9
 
 /* A static English description of a status ("SEER_STATUS_BAD_SHAPE: ..."). */
 SEER_API const char *seer_status_string(seer_status_t status);

@@ -22,6 +22,10 @@ seer_status_t seer_error(seer_handle_t h, seer_status_t st, const char *fmt, ...
 int seer_mul_ok(int64_t a, int64_t b, int64_t *out);
 int seer_add_ok(int64_t a, int64_t b, int64_t *out);
 
+/* BAD_PREDICTION (message "what: ...") unless 0 <= ms <= SEER_MAX_TIME_MS:
+ * no NaN, infinity or absurd time is ever returned as a success. */
+seer_status_t seer_check_time(seer_handle_t h, double ms, const char *what);
+
 /* CRC-32 (IEEE 802.3, as zlib's crc32) of a buffer, continuing from crc. */
 uint32_t seer_crc32(uint32_t crc, const void *data, size_t size);
 

@@ -5,6 +5,7 @@
  * class (C-SVC) -> the per-class analytical formula -> the learned
  * correction (eps-SVR on the log ratio) -> per-kernel times. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,7 +286,12 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
         if (nsrc++ == 0) { t = tg; v = vg; cls = cg; base = bg; corr = kg; }
     }
     if (matched) *matched = any_match;
-    *time_ms = nsrc > 1 ? exp(logsum / nsrc) : base * corr;
+    double total = nsrc > 1 ? exp(logsum / nsrc) : base * corr;
+    char what[96];
+    snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
+             algo == SEER_ALGO_CUDNN_CHOICE ? "CUDNN_CHOICE" : seer_algo_name(dir, algo));
+    if ((st = seer_check_time(h, total, what))) return st;
+    *time_ms = total;
     corr *= *time_ms / (base * corr); /* the breakdown below sums to the mean */
     if (n_kernels) *n_kernels = t.nk;
     if (!kernels) return SEER_STATUS_SUCCESS;
@@ -354,22 +360,27 @@ seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model
 }
 
 seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model *m, const seer_kernel_desc_t *k,
-                                  seer_kernel_pred_t *pred)
+                                  seer_kernel_pred_t *out)
 {
-    if (!m || !k || !pred)
+    if (!m || !k || !out)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_kernel: NULL argument");
-    long long blocks = 1;
+    /* CUDA's launch limits (gridDim, blockDim): what cannot launch has no time. */
+    static const int grid_max[3] = {INT32_MAX, 65535, 65535}, block_max[3] = {1024, 1024, 64};
+    int64_t blocks = 1;
     int threads = 1;
     for (int i = 0; i < 3; i++) {
-        if (k->grid[i] < 1 || k->block[i] < 1)
-            return seer_error(h, SEER_STATUS_BAD_PARAM, "%s[%d] must be >= 1 (got %d)",
-                              k->grid[i] < 1 ? "grid" : "block", i,
-                              k->grid[i] < 1 ? k->grid[i] : k->block[i]);
-        blocks *= k->grid[i];
-        if (threads > (1 << 20) / k->block[i])
-            return seer_error(h, SEER_STATUS_BAD_PARAM, "block has too many threads");
+        if (k->grid[i] < 1 || k->grid[i] > grid_max[i])
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "grid[%d] must be in [1, %d] (got %d)", i,
+                              grid_max[i], k->grid[i]);
+        if (k->block[i] < 1 || k->block[i] > block_max[i])
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "block[%d] must be in [1, %d] (got %d)", i,
+                              block_max[i], k->block[i]);
+        /* x <= 2^31-1 and y, z <= 65535 keep this under 2^63, but check anyway */
+        if (!seer_mul_ok(blocks, k->grid[i], &blocks))
+            return seer_error(h, SEER_STATUS_OVERFLOW, "grid has too many blocks");
         threads *= k->block[i];
     }
+    seer_kernel_pred_t p, *pred = &p; /* *out is written on success only */
     if (!(k->flops >= 0) || !(k->dram_bytes >= 0) || !isfinite(k->flops) || !isfinite(k->dram_bytes))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "flops and dram_bytes must be finite and >= 0");
     if ((unsigned)k->dtype > SEER_DTYPE_FP16_PSEUDO)
@@ -403,7 +414,9 @@ seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model *m, const se
     pred->cls = static_class((double)blocks, pred->bmax, k->flops / peak * 1e3, x[2]);
     double t = 0;
     for (int i = 0; i < SEER_NTERMS; i++) t += m->kcoef[pred->cls][i] * x[i];
+    if ((st = seer_check_time(h, t > 1e-4 ? t : 1e-4, "kernel"))) return st;
     pred->time_ms = t > 1e-4 ? t : 1e-4;
+    *out = p;
     return SEER_STATUS_SUCCESS;
 }
 
@@ -529,8 +542,7 @@ static void r_family(seer_rbuf_t *r, seer_family_t *f)
     }
     for (int i = 0; i < SEER_NF; i++) f->mu[i] = seer_r_f64(r, "feature mean");
     for (int i = 0; i < SEER_NF; i++) {
-        f->sd[i] = seer_r_f64(r, "feature scale");
-        if (!r->st && !(f->sd[i] > 0)) seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, "feature scale");
+        f->sd[i] = seer_r_f64_in(r, "feature scale", 1e-9, SEER_MODEL_VALUE_MAX);
     }
     f->vclf = seer_r_svm(r, SEER_NF);
     f->cclf = seer_r_svm(r, SEER_NF);

@@ -874,6 +874,10 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
 static seer_status_t gemm_row(pctx_t *c, int li, seer_direction_t dir, double m, double n, double k,
                               int bias)
 {
+    char what[80];
+    snprintf(what, sizeof what, "layer '%s' (line %d)", c->net->l[li].info.name, c->net->l[li].info.line);
+    seer_status_t st = seer_gemm_check_size(c->h, what, m, n, k);
+    if (st) return st;
     seer_layer_result_t *o = row(c, li, dir);
     if (!o) return oom(c);
     const seer_gemm_fit_t *f = &c->m->gemm[seer_dtype_math(c->dt)];
@@ -1217,7 +1221,14 @@ seer_status_t seer_predict_network(seer_handle_t h, const seer_model *m, const s
     free(c.jobs);
     if (st) { free(c.r); return st; }
     double total = 0;
-    for (int i = 0; i < c.n; i++) total += c.r[i].time_ms;
+    for (int i = 0; i < c.n && !st; i++) {
+        char what[96];
+        snprintf(what, sizeof what, "layer '%s' %s", c.r[i].name, seer_direction_name(c.r[i].direction));
+        st = seer_check_time(h, c.r[i].time_ms, what);
+        total += c.r[i].time_ms;
+    }
+    if (!st) st = seer_check_time(h, total, "network total");
+    if (st) { free(c.r); return st; }
     *count = c.n;
     *total_ms = total;
     if (results && capacity < c.n) {

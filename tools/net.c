@@ -10,37 +10,16 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli.h"
 #include "common.h"
 #include "net.h"
 #include "../libseer/net.h"
+#include "../libseer/fileio.h"
 
 /* ------------------------------------------------------------------ */
 /* Shared pieces                                                       */
 /* ------------------------------------------------------------------ */
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0, got;
-    for (;;) {
-        if (n + 65536 > cap) {
-            char *nb = realloc(buf, cap = (n + 65536) * 2);
-            if (!nb) { free(buf); fclose(f); errno = ENOMEM; return NULL; }
-            buf = nb;
-        }
-        if (!(got = fread(buf + n, 1, cap - n - 1, f))) break;
-        n += got;
-    }
-    int err = ferror(f);
-    fclose(f);
-    if (err) { free(buf); errno = EIO; return NULL; }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
 
 static int zoo_has(const char *name)
 {
@@ -68,14 +47,15 @@ static int open_net(seer_handle_t h, const char *cmd, const char *what, int res,
         return CLI_OK;
     }
     size_t len;
-    char *text = read_file(what, &len);
-    if (!text) {
+    char *text = NULL;
+    if (access(what, F_OK) != 0 && errno == ENOENT) {
         char known[256];
         zoo_list(known, sizeof known);
-        if (errno == ENOENT)
-            return cli_fail(cmd, "'%s' is neither a built-in network (%s) nor a file", what, known);
-        return cli_fail(cmd, "%s: %s", what, strerror(errno));
+        return cli_fail(cmd, "'%s' is neither a built-in network (%s) nor a file", what, known);
     }
+    if ((st = seer_read_file(h, what, "network description", SEER_NET_TEXT_MAX_BYTES, NULL, 0,
+                             &text, &len)))
+        return cli_lib_error(h, st);
     if (res) {
         free(text);
         return cli_usage_error(cmd, "option --res applies to built-in networks only (a file sets "

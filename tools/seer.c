@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include "cli.h"
 #include "net.h"
+#include "../libseer/fileio.h"
 
 static const char *const formats_table_csv_json[] = {"table", "csv", "json", NULL};
 static const char *const formats_table_json[] = {"table", "json", NULL};
@@ -506,24 +507,9 @@ static int echo_csv(seer_handle_t h, const char *path, const seer_conv_row_t *ro
 {
     seer_csv_t *c = NULL;
     char *buf = NULL, *all = NULL;
-    size_t size = 0, cap = 0, got;
-    seer_status_t st;
-    FILE *f = fopen(path, "rb");
-    if (!f) return cli_fail("predict", "%s: %s", path, strerror(errno));
-    for (;;) {
-        if (size + 65536 > cap) {
-            char *nb = realloc(buf, cap = (size + 65536) * 2);
-            if (!nb) {
-                fclose(f);
-                free(buf);
-                return cli_fail("predict", "out of memory");
-            }
-            buf = nb;
-        }
-        if (!(got = fread(buf + size, 1, cap - size, f))) break;
-        size += got;
-    }
-    fclose(f);
+    size_t size = 0;
+    seer_status_t st = seer_read_file(h, path, "CSV", SEER_CSV_MAX_BYTES, NULL, 0, &buf, &size);
+    if (st) return cli_lib_error(h, st);
     if ((st = seer_csv_open_buffer(h, path, buf, size, &c))) goto done;
     int nc = seer_csv_ncols(c);
     seer_csv_close(c);
