@@ -94,6 +94,8 @@ typedef enum {
 
 /* The longest time any prediction may return, ms (about 11.6 days). */
 #define SEER_MAX_TIME_MS 1e9
+/* The shortest measured time a CSV may carry, ms (1 ns). */
+#define SEER_MIN_TIME_MS 1e-6
 
 /* A static English description of a status ("SEER_STATUS_BAD_SHAPE: ..."). */
 SEER_API const char *seer_status_string(seer_status_t status);

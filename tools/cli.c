@@ -127,12 +127,14 @@ int cli_int(cli_args_t *a, long lo, long hi, int *out)
     char *end;
     errno = 0;
     long x = strtol(v, &end, 10);
-    if (!*v || *end || errno || x < lo || x > hi) {
-        if (lo <= INT_MIN && hi >= INT_MAX)
-            cli_usage_error(a->cmd, "option %s: expected an integer, got '%s'", a->opt, v);
-        else
-            cli_usage_error(a->cmd, "option %s: expected an integer in [%ld, %ld], got '%s'",
-                            a->opt, lo, hi, v);
+    if (lo < INT_MIN) lo = INT_MIN;
+    if (hi > INT_MAX) hi = INT_MAX;
+    if (!*v || *end) {
+        cli_usage_error(a->cmd, "option %s: expected an integer, got '%s'", a->opt, v);
+        return 0;
+    }
+    if (errno == ERANGE || x < lo || x > hi) {
+        cli_usage_error(a->cmd, "option %s: %s is out of range [%ld, %ld]", a->opt, v, lo, hi);
         return 0;
     }
     *out = (int)x;

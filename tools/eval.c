@@ -127,6 +127,22 @@ static void note_failure(char list[][256], long *failed, const char *file, long 
     (*failed)++;
 }
 
+/* A row-level failure: the row is counted as failed (with its line) and
+ * the others are still scored.  Anything else is an error of the run. */
+static int row_failure(seer_status_t st)
+{
+    return cli_soft_failure(st) || st == SEER_STATUS_BAD_SHAPE || st == SEER_STATUS_BAD_GROUPS ||
+           st == SEER_STATUS_OVERFLOW || st == SEER_STATUS_BAD_PREDICTION ||
+           st == SEER_STATUS_CSV_BAD_VALUE;
+}
+
+/* Why a row failed: the status for the soft failures (as the JSON has
+ * always said), the library's message (which names the field) otherwise. */
+static const char *failure_why(seer_handle_t h, seer_status_t st)
+{
+    return cli_soft_failure(st) ? seer_status_string(st) : seer_get_last_error(h);
+}
+
 /* Group the points by an integer rank (which also orders the groups). */
 enum { BY_DIR, BY_ALGO, BY_CLASS };
 
@@ -304,7 +320,7 @@ int cli_eval(int argc, char **argv)
     size_t total = 0;
     for (int f = 0; f < n_data; f++) {
         if (seer_csv_kind(data[f]) == 'g') st = seer_gemm_csv_read(h, data[f], &grows[f], &nrows[f]);
-        else st = seer_conv_csv_read(h, data[f], &rows[f], &nrows[f]);
+        else st = seer_conv_csv_read_keep(h, data[f], &rows[f], &nrows[f]);
         if (st) goto lib_error;
         total += nrows[f];
     }
@@ -344,9 +360,9 @@ int cli_eval(int argc, char **argv)
                 if (st == SEER_STATUS_SUCCESS) put_point(&aux[naux++], r->time_ms, t, data[f], f, pos, DIR_GEMM);
                 continue;
             }
-            if (cli_soft_failure(st)) {
+            if (row_failure(st)) {
                 note_failure(fail_list, &failed, data[f], r->line, r->op, seer_dtype_name(r->dtype),
-                             seer_status_string(st));
+                             failure_why(h, st));
                 continue;
             }
             if (st) goto lib_error;
@@ -369,6 +385,16 @@ int cli_eval(int argc, char **argv)
             const seer_conv_row_t *r = &rows[f][i];
             if (!cli_same_gpu(r->gpu, info.gpu_id)) continue;
             if (source && strncmp(r->source, source, src_len) != 0) continue;
+            if (r->shape_st || r->algo == SEER_ALGO_BAD_NAME) {
+                /* an impossible shape or an algorithm name libseer does not
+                 * know: this row fails, the others are still scored */
+                if (!r->shape_st) st = seer_conv_row_algo_error(h, data[f], r);
+                else if (!(st = cli_desc_from_row(h, r, d))) st = SEER_STATUS_INTERNAL;
+                if (!row_failure(st)) goto lib_error;
+                note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
+                             r->algo_text[0] ? r->algo_text : "(every algorithm)", failure_why(h, st));
+                continue;
+            }
             if ((st = cli_desc_from_row(h, r, d))) goto lib_error;
             int scored = !split || seer_conv_in_test_split(d) == (split == 1);
             if (!scored && !detrend) continue;
@@ -385,10 +411,10 @@ int cli_eval(int argc, char **argv)
                     put_point(&aux[naux++], r->time_ms, p.time_ms, data[f], f, pos, (int)r->dir);
                 continue;
             }
-            if (cli_soft_failure(st) || (st == SEER_STATUS_SUCCESS && !isfinite(p.time_ms))) {
+            if (row_failure(st)) {
                 note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
                              r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "(every algorithm)",
-                             st ? seer_status_string(st) : "non-finite prediction");
+                             failure_why(h, st));
                 continue;
             }
             if (st) goto lib_error;

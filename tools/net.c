@@ -927,6 +927,10 @@ static int read_rows(seer_handle_t h, const char *path, int picks, const char *g
         if (j >= n || cr[j].line != line) continue;
         const seer_conv_row_t *r = &cr[j];
         if (!cli_same_gpu(r->gpu, gpu)) continue;
+        if ((st = seer_conv_row_algo_error(h, path, r))) {
+            free(p); free(cr); seer_csv_close(c);
+            return cli_lib_error(h, st);
+        }
         prow_t *o = &p[k];
         o->r = *r;
         o->method = 0;

@@ -576,7 +576,8 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int js
             other_gpu++;
             continue;
         }
-        if ((st = cli_desc_from_row(h, r, d))) goto lib_error;
+        if ((st = seer_conv_row_algo_error(h, path, r)) || (st = cli_desc_from_row(h, r, d)))
+            goto lib_error;
         if (r->algo >= 0) st = cli_predict(h, m, d, r->dir, r->algo, 0, &p);
         else st = cli_predict_fastest(h, m, d, r->dir, 0, &p);
         if (cli_soft_failure(st)) {
