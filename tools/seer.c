@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "net.h"
 #include "../libseer/fileio.h"
@@ -60,27 +61,59 @@ static void usage_gpus(FILE *f)
             "else ./models if it exists, else PREFIX/share/seer/models.\n");
 }
 
-static int has_model(const char *dir, const char *id)
-{
-    char path[4096];
-    struct stat st;
-    int len = snprintf(path, sizeof path, "%s/%s.seer", dir, id);
-    return len > 0 && (size_t)len < sizeof path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
+/* The models of a models directory as seer_model_open sees them: each
+ * *.seer file loaded and checked against its name.  A file that does not
+ * load, or holds another GPU's model, is reported on stderr and makes its
+ * GPU "unusable" (seer_model_open fails on it) and so does transferring
+ * to any other GPU. */
+typedef struct {
+    char ids[64][32];
+    int n, bad;
+} dir_models_t;
 
-/* Whether the directory holds any model to transfer from. */
-static int any_model(const char *dir)
+static void scan_models(const char *dir, dir_models_t *dm)
 {
+    memset(dm, 0, sizeof *dm);
     DIR *d = opendir(dir);
-    if (!d) return 0;
+    if (!d) return;
+    seer_handle_t h = NULL;
+    seer_create(&h);
     struct dirent *e;
-    int any = 0;
-    while (!any && (e = readdir(d))) {
+    while ((e = readdir(d)) && dm->n < 64) {
         size_t len = strlen(e->d_name);
-        any = len > 5 && !strcmp(e->d_name + len - 5, ".seer");
+        if (len <= 5 || strcmp(e->d_name + len - 5, ".seer") != 0) continue;
+        char path[4096];
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
+        seer_model_t m = NULL;
+        seer_model_info_t info;
+        seer_status_t st = seer_model_load(h, path, &m);
+        if (!st && (st = seer_model_get_info(m, &info)) == SEER_STATUS_SUCCESS &&
+            (strlen(info.gpu_id) != len - 5 || strncmp(info.gpu_id, e->d_name, len - 5) != 0)) {
+            fprintf(stderr, "seer gpus: warning: %s: model is for GPU %s, so it must be named %s.seer\n",
+                    path, info.gpu_id, info.gpu_id);
+            dm->bad++;
+        } else if (st) {
+            fprintf(stderr, "seer gpus: warning: %s: %s\n", seer_status_string(st), seer_get_last_error(h));
+            dm->bad++;
+        } else {
+            snprintf(dm->ids[dm->n++], sizeof dm->ids[0], "%s", info.gpu_id);
+        }
+        seer_model_free(m);
     }
     closedir(d);
-    return any;
+    seer_destroy(h);
+}
+
+/* calibrated, transferred, unusable (a bad file in the directory) or NULL */
+static const char *model_kind(const char *dir, const dir_models_t *dm, const char *id)
+{
+    for (int i = 0; i < dm->n; i++)
+        if (!strcmp(dm->ids[i], id)) return "calibrated";
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s.seer", dir, id) < (int)sizeof path && access(path, F_OK) == 0)
+        return "unusable";
+    if (dm->bad) return "unusable";
+    return dm->n ? "transferred" : NULL;
 }
 
 static int cmd_gpus(int argc, char **argv)
@@ -102,7 +135,8 @@ static int cmd_gpus(int argc, char **argv)
         }
     }
     const char *dir = cli_models_dir(models_opt);
-    int transfer = any_model(dir);
+    dir_models_t dm;
+    scan_models(dir, &dm);
     int n = 0;
     seer_status_t st = seer_gpu_count(&n);
     if (st) return cli_lib_error(NULL, st);
@@ -119,7 +153,7 @@ static int cmd_gpus(int argc, char **argv)
         seer_gpu_info_t g;
         if ((st = seer_gpu_get(i, &g))) return cli_lib_error(NULL, st);
         /* what libseer would answer for this GPU (seer_model_open) */
-        const char *kind = has_model(dir, g.id) ? "calibrated" : transfer ? "transferred" : NULL;
+        const char *kind = model_kind(dir, &dm, g.id);
         double l2 = g.l2_bytes / (1024.0 * 1024.0);
         if (format == 1) {
             cli_csv_field(stdout, g.id);
@@ -153,7 +187,8 @@ static int cmd_gpus(int argc, char **argv)
     if (format == 2) printf("]}\n");
     else if (format == 0)
         printf("\nTFLOPS are dense peak rates; models from %s (calibrated: trained on that GPU's\n"
-               "measurements; transferred: other GPUs' models evaluated with its datasheet facts)\n", dir);
+               "measurements; transferred: other GPUs' models evaluated with its datasheet facts;\n"
+               "unusable: a model file in the directory does not load, see the warnings)\n", dir);
     return CLI_OK;
 }
 
