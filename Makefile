@@ -67,7 +67,7 @@ $(RUNNER): $(TEST_OBJ) $(STLIB)
 	$(CC) $(SAN) $(LDFLAGS) -o $@ $(TEST_OBJ) $(STLIB) $(LIBS)
 
 # seer.pc for PREFIX; install writes it again for the PREFIX it installs to.
-SEER_PC = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: seer\nDescription: GPU kernel time prediction for cuDNN convolutions\nVersion: %s\nLibs: -L$${libdir} -lseer\nLibs.private: -lsvm -lm -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)'
+SEER_PC = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: seer\nDescription: GPU kernel time prediction for cuDNN convolutions\nVersion: %s\nLibs: -L$${libdir} -lseer\nLibs.private: -lsvm -lstdc++ -lm -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)'
 $(B)/seer.pc: Makefile include/seer.h
 	@mkdir -p $(B)
 	$(SEER_PC) > $@
