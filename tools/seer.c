@@ -386,18 +386,31 @@ static int by_time(const void *x, const void *y)
     return a->algo - b->algo;
 }
 
+/* regs / smem of 0 mean "not known" (the conv model does not predict
+ * them): shown as "-" rather than a misleading 0. */
+static const char *known_int(char *buf, size_t size, int v)
+{
+    if (v > 0) snprintf(buf, size, "%d", v);
+    else snprintf(buf, size, "-");
+    return buf;
+}
+
 static void print_kernels_table(const seer_kernel_pred_t *k, int n)
 {
-    printf("  %-16s %-40s %-14s %-11s %4s %6s %6s %5s %-7s %10s\n", "role", "name", "grid", "block",
+    int w = 16; /* the name column is as wide as the longest name */
+    for (int i = 0; i < n; i++)
+        if ((int)strnlen(k[i].name, sizeof k[i].name) > w) w = (int)strnlen(k[i].name, sizeof k[i].name);
+    printf("  %-16s %-*s %-14s %-11s %4s %6s %6s %5s %-7s %10s\n", "role", w, "name", "grid", "block",
            "regs", "smem", "waves", "fill", "class", "ms");
     for (int i = 0; i < n; i++) {
-        char grid[40], block[40];
+        char grid[40], block[40], regs[16], smem[16];
         snprintf(grid, sizeof grid, "%dx%dx%d", k[i].grid[0], k[i].grid[1], k[i].grid[2]);
         snprintf(block, sizeof block, "%dx%dx%d", k[i].block[0], k[i].block[1], k[i].block[2]);
-        printf("  %-16s %-40s %-14s %-11s %4d %6d %6.0f %5.2f %-7s %10.4f\n",
-               seer_role_name(k[i].role), k[i].name, grid, block, k[i].regs_per_thread,
-               k[i].smem_bytes, k[i].waves, k[i].last_fill, seer_class_name(k[i].cls),
-               k[i].time_ms);
+        printf("  %-16s %-*.*s %-14s %-11s %4s %6s %6.0f %5.2f %-7s %10.4f\n",
+               seer_role_name(k[i].role), w, (int)sizeof k[i].name, k[i].name, grid, block,
+               known_int(regs, sizeof regs, k[i].regs_per_thread),
+               known_int(smem, sizeof smem, k[i].smem_bytes), k[i].waves, k[i].last_fill,
+               seer_class_name(k[i].cls), k[i].time_ms);
     }
 }
 
@@ -409,10 +422,12 @@ static void print_kernels_json(const seer_kernel_pred_t *k, int n)
         cli_json_str(stdout, seer_role_name(k[i].role));
         printf(", \"name\": ");
         cli_json_str(stdout, k[i].name);
-        printf(", \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d], \"regs\": %d, \"smem\": %d, "
+        char regs[16], smem[16];
+        printf(", \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d], \"regs\": %s, \"smem\": %s, "
                "\"flops\": ",
                k[i].grid[0], k[i].grid[1], k[i].grid[2], k[i].block[0], k[i].block[1],
-               k[i].block[2], k[i].regs_per_thread, k[i].smem_bytes);
+               k[i].block[2], k[i].regs_per_thread > 0 ? known_int(regs, sizeof regs, k[i].regs_per_thread) : "null",
+               k[i].smem_bytes > 0 ? known_int(smem, sizeof smem, k[i].smem_bytes) : "null");
         cli_json_num(stdout, k[i].flops);
         printf(", \"dram_bytes\": ");
         cli_json_num(stdout, k[i].dram_bytes);
