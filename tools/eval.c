@@ -392,11 +392,12 @@ int cli_eval(int argc, char **argv)
             if (r->shape_st || r->algo == SEER_ALGO_BAD_NAME) {
                 /* an impossible shape or an algorithm name libseer does not
                  * know: this row fails, the others are still scored */
-                if (!r->shape_st) st = seer_conv_row_algo_error(h, data[f], r);
+                if (!r->shape_st) st = SEER_STATUS_CSV_BAD_VALUE;
                 else if (!(st = cli_desc_from_row(h, r, d))) st = SEER_STATUS_INTERNAL;
                 if (!row_failure(st)) goto lib_error;
                 note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
-                             r->algo_text[0] ? r->algo_text : "(every algorithm)", failure_why(h, st));
+                             r->algo_text[0] ? r->algo_text : "(every algorithm)",
+                             r->shape_st ? failure_why(h, st) : "not an algorithm name libseer knows");
                 continue;
             }
             if ((st = cli_desc_from_row(h, r, d))) goto lib_error;
