@@ -340,9 +340,12 @@ typedef struct {
     char source_gpus[128];      /* GPUs whose data fitted the coefficients, space-separated */
 } seer_model_info_t;
 
-/* Load a model file (docs/model-format.md).  IO_ERROR, MODEL_TRUNCATED,
- * MODEL_CORRUPT (magic, checksum, content), MODEL_VERSION, UNKNOWN_GPU,
- * ALLOC_FAILED, BAD_PARAM.  Never returns a partial model. */
+/* Load a model file (docs/model-format.md).  IO_ERROR (cannot open or
+ * read; not a regular file; over 256 MiB), MODEL_TRUNCATED, MODEL_CORRUPT
+ * (magic, checked before the rest is read; checksum; content, including
+ * any stored number outside its range: the message names the field),
+ * MODEL_VERSION, UNKNOWN_GPU, ALLOC_FAILED, BAD_PARAM.  Never returns a
+ * partial model. */
 SEER_API seer_status_t seer_model_load(seer_handle_t handle, const char *path, seer_model_t *model);
 /* The same from memory. */
 SEER_API seer_status_t seer_model_load_buffer(seer_handle_t handle, const void *data, size_t size,
@@ -369,9 +372,11 @@ SEER_API seer_status_t seer_model_transfer(seer_handle_t handle, const seer_mode
 
 /* What libseer answers for a GPU: models_dir/<gpu-id>.seer when it exists
  * (calibrated), else a transfer from every other *.seer in models_dir
- * (seer_model_info_t.transferred tells which).  UNKNOWN_GPU, IO_ERROR (no
- * readable models_dir), NO_DATA (nothing to transfer from), and the load
- * statuses of a calibrated model file. */
+ * (seer_model_info_t.transferred tells which).  Each file used must load
+ * and hold the model of the GPU it is named after: a bad or misnamed file
+ * is an error naming it (its load status, or MODEL_CORRUPT for another
+ * GPU's model), never skipped.  UNKNOWN_GPU, IO_ERROR (no readable
+ * models_dir), NO_DATA (nothing to transfer from). */
 SEER_API seer_status_t seer_model_open(seer_handle_t handle, const char *models_dir,
                                        const char *gpu_id, seer_model_t *model);
 
@@ -410,7 +415,8 @@ typedef struct {
  * Returns BAD_PARAM (also for an algo out of range), UNSUPPORTED (the
  * algorithm does not exist for this direction, dtype or shape in cuDNN, or
  * the model's GPU cannot run the dtype's math), NOT_CALIBRATED (the model
- * has no data for it). Thread-safe; deterministic. */
+ * has no data for it), BAD_PREDICTION (the time would not be finite or
+ * over SEER_MAX_TIME_MS). Thread-safe; deterministic. */
 SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model *model,
                                          const seer_conv *desc, seer_direction_t dir,
                                          int algo, double *time_ms,
@@ -441,9 +447,11 @@ typedef struct {
 /* Predict one kernel: occupancy, waves, class (under-utilized if the grid
  * fills less than half a wave, else compute- or DRAM-bound by the larger
  * roofline term) and time from the model's generic per-class formulas.
- * BAD_PARAM for impossible launches (zero sizes, too many threads or
- * registers or shared memory for the GPU); UNSUPPORTED if the GPU cannot
- * run the dtype's math. */
+ * BAD_PARAM for impossible launches (sizes < 1, a grid over CUDA's
+ * limits: x <= 2^31-1, y and z <= 65535; a block over 1024 x 1024 x 64;
+ * too many threads or registers or shared memory for the GPU);
+ * UNSUPPORTED if the GPU cannot run the dtype's math; BAD_PREDICTION.
+ * *pred is written on success only. */
 SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_model *model,
                                            const seer_kernel_desc_t *kernel,
                                            seer_kernel_pred_t *pred);
@@ -457,8 +465,10 @@ SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_mode
  * Rows of other GPUs are ignored.  Deterministic: the same files give a
  * byte-identical model.  CSV_* statuses name file and line (as do
  * BAD_SHAPE, BAD_GROUPS, OVERFLOW for an impossible row shape); NO_DATA if
- * nothing usable is left; UNKNOWN_GPU; IO_ERROR; BAD_PARAM; ALLOC_FAILED.
- * flags is 0 or an OR of SEER_TRAIN_* below.
+ * nothing usable is left; UNKNOWN_GPU; IO_ERROR; BAD_PARAM (also for a
+ * flag bit not defined below); ALLOC_FAILED.
+ * flags is 0 or an OR of SEER_TRAIN_* below.  Rows whose algo is MIXED,
+ * UNKNOWN or a name libseer does not know are skipped.
  *
  * Timing files can carry an overhead that drifts with the order in which
  * rows were measured (the NeuSight rows: about +0.3 ms from a file's first
@@ -491,7 +501,7 @@ SEER_API int seer_conv_in_test_split(const seer_conv *desc);
  * NOT_CALIBRATED when the model has no GEMM fit for that math type (it
  * was trained without GEMM timing CSV files); BAD_SHAPE for a size < 1;
  * BAD_PARAM for flags other than 0/1; OVERFLOW past 2^31 elements in one
- * matrix. */
+ * matrix; BAD_PREDICTION. */
 SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model *model, int batch,
                                          int m, int n, int k, seer_dtype_t dtype, int trans_a,
                                          int trans_b, int bias, double *time_ms);
@@ -617,7 +627,9 @@ typedef struct {
  * capacity is too small, BUFFER_TOO_SMALL with *count and *total_ms
  * written and results untouched.  NOT_CALIBRATED when the model cannot
  * predict some layer's forward convolution (the message names it);
- * BAD_SHAPE / OVERFLOW for a batch that makes a tensor too big.
+ * BAD_SHAPE / OVERFLOW for a batch that makes a tensor or an fc layer's
+ * matrix too big; BAD_PREDICTION when a row or the total would not be a
+ * finite time within SEER_MAX_TIME_MS (the message names the layer).
  * Thread-safe and deterministic. */
 SEER_API seer_status_t seer_predict_network(seer_handle_t handle, const seer_model *model,
                                             const seer_network *net, int batch,
