@@ -88,7 +88,7 @@ FUZZ_SECONDS ?= 30
 fuzz:
 	$(MAKE) B=build-fuzz CC=$(CLANG) SAN="-fsanitize=fuzzer-no-link,address,undefined" OPT="-O1 -g" lib
 	@set -e; for f in $(FUZZ_NAMES); do \
-	  $(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -DSEER_LIBFUZZER -Iinclude -Ilibseer \
+	  $(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -DSEER_LIBFUZZER -D_POSIX_C_SOURCE=200809L -Iinclude -Ilibseer \
 	    -isystem /usr/include/libsvm fuzz/fuzz_$$f.c $$([ $$f = cli ] && echo tools/cli.c) \
 	    build-fuzz/libseer.a $(LIBS) -o build-fuzz/fuzz_$$f; \
 	  mkdir -p build-fuzz/corpus-$$f; \
