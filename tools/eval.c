@@ -389,20 +389,24 @@ int cli_eval(int argc, char **argv)
             const seer_conv_row_t *r = &rows[f][i];
             if (!cli_same_gpu(r->gpu, info.gpu_id)) continue;
             if (source && strncmp(r->source, source, src_len) != 0) continue;
-            if (r->shape_st || r->algo == SEER_ALGO_BAD_NAME) {
-                /* an impossible shape or an algorithm name libseer does not
-                 * know: this row fails, the others are still scored */
-                if (!r->shape_st) st = SEER_STATUS_CSV_BAD_VALUE;
-                else if (!(st = cli_desc_from_row(h, r, d))) st = SEER_STATUS_INTERNAL;
+            if (r->shape_st) {
+                /* an impossible or over-limit shape (it has no test-split
+                 * hash): this row fails, the others are still scored */
+                if (!(st = cli_desc_from_row(h, r, d))) st = SEER_STATUS_INTERNAL;
                 if (!row_failure(st)) goto lib_error;
                 note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
-                             r->algo_text[0] ? r->algo_text : "(every algorithm)",
-                             r->shape_st ? failure_why(h, st) : "not an algorithm name libseer knows");
+                             r->algo_text[0] ? r->algo_text : "(every algorithm)", failure_why(h, st));
                 continue;
             }
             if ((st = cli_desc_from_row(h, r, d))) goto lib_error;
             int scored = !split || seer_conv_in_test_split(d) == (split == 1);
             if (!scored && !detrend) continue;
+            if (r->algo == SEER_ALGO_BAD_NAME) {
+                if (scored)
+                    note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
+                                 r->algo_text, "not an algorithm name libseer knows");
+                continue;
+            }
             if (r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) {
                 skipped += scored;
                 continue;
@@ -607,7 +611,7 @@ int cli_eval(int argc, char **argv)
                source ? source : "");
         if (given_launch)
             printf("given launch: %d rows whose measured main kernel the model knows\n", gm.n);
-        printf("rows      %d scored, %ld skipped (algo unknown or no time), %ld failed\n", n,
+        printf("rows      %d scored, %ld skipped (algo MIXED/UNKNOWN or no time), %ld failed\n", n,
                skipped, failed);
         for (long i = 0; i < failed && i < MAX_FAIL_LIST; i++) printf("  failed: %s\n", fail_list[i]);
         if (failed > MAX_FAIL_LIST) printf("  ... and %ld more\n", failed - MAX_FAIL_LIST);
