@@ -46,7 +46,7 @@ $(B)/tools/%.o: tools/%.c include/seer.h $(wildcard tools/*.h libseer/*.h) | $(B
 	$(CC) $(ALLFLAGS) -c $< -o $@
 $(B)/tests/%.o: tests/%.c include/seer.h $(wildcard tests/*.h libseer/*.h) | $(B)/tests
 	$(CC) $(ALLFLAGS) -Itests -c $< -o $@
-$(B)/fuzz/%.o: fuzz/%.c fuzz/fuzz.h include/seer.h $(wildcard libseer/*.h) | $(B)/fuzz
+$(B)/fuzz/%.o: fuzz/%.c fuzz/fuzz.h include/seer.h $(wildcard libseer/*.h tools/*.h) | $(B)/fuzz
 	$(CC) $(ALLFLAGS) -c $< -o $@
 
 $(B)/libseer $(B)/tools $(B)/tests $(B)/fuzz:
@@ -63,12 +63,13 @@ $(STLIB): $(LIB_OBJ)
 # tests can reach internal functions.
 $(SEER): $(TOOL_OBJ) $(STLIB)
 	$(CC) $(SAN) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(STLIB) $(LIBS)
-# --wrap: tests/test_alloc.c injects allocation failures into libseer.a.
-$(RUNNER): $(TEST_OBJ) $(STLIB)
-	$(CC) $(SAN) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $@ $(TEST_OBJ) $(STLIB) $(LIBS)
+# --wrap: tests/test_alloc.c injects allocation failures into libseer.a;
+# fuzz/fuzz_cli.c replays the CLI's option parser: it links tools/cli.c.
+$(RUNNER): $(TEST_OBJ) $(B)/tools/cli.o $(STLIB)
+	$(CC) $(SAN) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $@ $(TEST_OBJ) $(B)/tools/cli.o $(STLIB) $(LIBS)
 
 # seer.pc for PREFIX; install writes it again for the PREFIX it installs to.
-SEER_PC = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: seer\nDescription: GPU kernel time prediction for cuDNN convolutions\nVersion: %s\nLibs: -L$${libdir} -lseer\nLibs.private: -lsvm -lz -lm -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)'
+SEER_PC = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: seer\nDescription: GPU kernel time prediction for cuDNN convolutions\nVersion: %s\nLibs: -L$${libdir} -lseer\nLibs.private: -lsvm -lstdc++ -lz -lm -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)'
 $(B)/seer.pc: Makefile include/seer.h
 	@mkdir -p $(B)
 	$(SEER_PC) > $@
@@ -97,8 +98,9 @@ FUZZ_SECONDS ?= 30
 fuzz:
 	$(MAKE) B=build-fuzz CC=$(CLANG) SAN="-fsanitize=fuzzer-no-link,address,undefined" OPT="-O1 -g" lib
 	@set -e; for f in $(FUZZ_NAMES); do \
-	  $(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -DSEER_LIBFUZZER -Iinclude -Ilibseer \
-	    -isystem /usr/include/libsvm fuzz/fuzz_$$f.c build-fuzz/libseer.a $(LIBS) -o build-fuzz/fuzz_$$f; \
+	  $(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -DSEER_LIBFUZZER -D_POSIX_C_SOURCE=200809L -Iinclude -Ilibseer \
+	    -isystem /usr/include/libsvm fuzz/fuzz_$$f.c $$([ $$f = cli ] && echo tools/cli.c) \
+	    build-fuzz/libseer.a $(LIBS) -o build-fuzz/fuzz_$$f; \
 	  mkdir -p build-fuzz/corpus-$$f; \
 	  build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-$$f fuzz/corpus/$$f; \
 	done

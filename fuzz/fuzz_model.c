@@ -1,5 +1,6 @@
 /* Fuzz the model loader: any bytes must give a model or a clean status;
- * a model that loads must predict without crashing. */
+ * a model that loads must predict without crashing, and never succeed
+ * with a non-finite or absurd time. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +22,19 @@ static void load_and_use(seer_handle_t h, const uint8_t *data, size_t size)
                         double t;
                         seer_kernel_pred_t k[4];
                         int nk;
-                        seer_predict_conv(h, m, d, (seer_direction_t)dir, a, &t, k, 4, &nk);
+                        seer_status_t st = seer_predict_conv(h, m, d, (seer_direction_t)dir, a, &t, k, 4, &nk);
+                        /* no NaN, infinity or absurd time is ever a success */
+                        if ((st == SEER_STATUS_SUCCESS || st == SEER_STATUS_BUFFER_TOO_SMALL) &&
+                            !(t >= 0 && t <= SEER_MAX_TIME_MS))
+                            abort();
                     }
+
             seer_conv_desc_destroy(d);
         }
+        double g;
+        if (seer_predict_gemm(h, m, 4, 512, 512, 512, SEER_DTYPE_FP32, 0, 1, 1, &g) ==
+                SEER_STATUS_SUCCESS && !(g >= 0 && g <= SEER_MAX_TIME_MS))
+            abort();
         seer_model_info_t info;
         seer_model_get_info(m, &info);
         seer_model_free(m);

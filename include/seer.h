@@ -87,8 +87,15 @@ typedef enum {
     SEER_STATUS_NET_INPUT = 22,         /* a layer's input is missing or not defined above it */
     SEER_STATUS_NET_SHAPE = 23,         /* layer shapes do not fit (add/concat mismatch, empty output) */
     SEER_STATUS_NO_ALGORITHM = 24,      /* picker: no algorithm supports the shape within the workspace limit */
-    SEER_STATUS_WORKSPACE_LIMIT = 25    /* picker entry: the algorithm needs more workspace than allowed */
+    SEER_STATUS_WORKSPACE_LIMIT = 25,   /* picker entry: the algorithm needs more workspace than allowed */
+    SEER_STATUS_BAD_PREDICTION = 26     /* the model gives a non-finite, negative or absurd time (over
+                                         * SEER_MAX_TIME_MS): the shape is far outside its data */
 } seer_status_t;
+
+/* The longest time any prediction may return, ms (about 11.6 days). */
+#define SEER_MAX_TIME_MS 1e9
+/* The shortest measured time a CSV may carry, ms (1 ns). */
+#define SEER_MIN_TIME_MS 1e-6
 
 /* A static English description of a status ("SEER_STATUS_BAD_SHAPE: ..."). */
 SEER_API const char *seer_status_string(seer_status_t status);
@@ -267,7 +274,11 @@ SEER_API seer_status_t seer_gpu_find(seer_handle_t handle, const char *id, seer_
 /* Convolution descriptor                                              */
 /* ------------------------------------------------------------------ */
 
-typedef struct seer_conv *seer_conv_desc_t;
+/* Objects are typedef'd structs, so `const seer_conv *` protects the
+ * object (docs/api.md, "Types and const"); the pointer typedef
+ * seer_conv_desc_t stays as the handle-style name. */
+typedef struct seer_conv seer_conv;
+typedef seer_conv *seer_conv_desc_t;
 
 SEER_API seer_status_t seer_conv_desc_create(seer_conv_desc_t *desc);
 SEER_API seer_status_t seer_conv_desc_destroy(seer_conv_desc_t desc);
@@ -286,11 +297,11 @@ SEER_API seer_status_t seer_conv_desc_set(seer_handle_t handle, seer_conv_desc_t
                                           int dil_h, int dil_w, int groups);
 
 /* Output height and width (P, Q). BAD_PARAM if desc was never set. */
-SEER_API seer_status_t seer_conv_desc_get_output(const seer_conv_desc_t desc, int *p, int *q);
+SEER_API seer_status_t seer_conv_desc_get_output(const seer_conv *desc, int *p, int *q);
 
 /* Work of one direction: multiply-add FLOPs (2 per MAC) and the minimum
  * DRAM bytes (each tensor read or written once). */
-SEER_API seer_status_t seer_conv_work(const seer_conv_desc_t desc, seer_direction_t dir,
+SEER_API seer_status_t seer_conv_work(const seer_conv *desc, seer_direction_t dir,
                                       double *flops, double *min_bytes);
 
 /* ------------------------------------------------------------------ */
@@ -314,14 +325,15 @@ SEER_API seer_status_t seer_waves(long long blocks, long long bmax, double *wave
  * max(flops / peak(dtype), min_bytes / bandwidth).  BAD_PARAM;
  * UNSUPPORTED if the GPU has no peak rate for the dtype's math. */
 SEER_API seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gpu,
-                                          const seer_conv_desc_t desc, seer_direction_t dir,
+                                          const seer_conv *desc, seer_direction_t dir,
                                           double *time_ms);
 
 /* ------------------------------------------------------------------ */
 /* Models                                                              */
 /* ------------------------------------------------------------------ */
 
-typedef struct seer_model *seer_model_t;
+typedef struct seer_model seer_model;
+typedef seer_model *seer_model_t;
 
 typedef struct {
     char gpu_id[32];            /* the GPU the model was trained for */
@@ -337,18 +349,21 @@ typedef struct {
     char source_gpus[128];      /* GPUs whose data fitted the coefficients, space-separated */
 } seer_model_info_t;
 
-/* Load a model file (docs/model-format.md).  IO_ERROR, MODEL_TRUNCATED,
- * MODEL_CORRUPT (magic, checksum, content), MODEL_VERSION, UNKNOWN_GPU,
- * ALLOC_FAILED, BAD_PARAM.  Never returns a partial model. */
+/* Load a model file (docs/model-format.md).  IO_ERROR (cannot open or
+ * read; not a regular file; over 256 MiB), MODEL_TRUNCATED, MODEL_CORRUPT
+ * (magic, checked before the rest is read; checksum; content, including
+ * any stored number outside its range: the message names the field),
+ * MODEL_VERSION, UNKNOWN_GPU, ALLOC_FAILED, BAD_PARAM.  Never returns a
+ * partial model. */
 SEER_API seer_status_t seer_model_load(seer_handle_t handle, const char *path, seer_model_t *model);
 /* The same from memory. */
 SEER_API seer_status_t seer_model_load_buffer(seer_handle_t handle, const void *data, size_t size,
                                               seer_model_t *model);
 /* Write a model file; IO_ERROR, BAD_PARAM, ALLOC_FAILED. */
-SEER_API seer_status_t seer_model_save(seer_handle_t handle, const seer_model_t model,
+SEER_API seer_status_t seer_model_save(seer_handle_t handle, const seer_model *model,
                                        const char *path);
 SEER_API seer_status_t seer_model_free(seer_model_t model);
-SEER_API seer_status_t seer_model_get_info(const seer_model_t model, seer_model_info_t *info);
+SEER_API seer_status_t seer_model_get_info(const seer_model *model, seer_model_info_t *info);
 /* Transfer: a model for a GPU nobody has calibrated.  For every kernel
  * family (direction, algorithm, math type) known to any source model, take
  * the family of the source GPU nearest in architecture (compute
@@ -366,14 +381,16 @@ SEER_API seer_status_t seer_model_transfer(seer_handle_t handle, const seer_mode
 
 /* What libseer answers for a GPU: models_dir/<gpu-id>.seer when it exists
  * (calibrated), else a transfer from every other *.seer in models_dir
- * (seer_model_info_t.transferred tells which).  UNKNOWN_GPU, IO_ERROR (no
- * readable models_dir), NO_DATA (nothing to transfer from), and the load
- * statuses of a calibrated model file. */
+ * (seer_model_info_t.transferred tells which).  Each file used must load
+ * and hold the model of the GPU it is named after: a bad or misnamed file
+ * is an error naming it (its load status, or MODEL_CORRUPT for another
+ * GPU's model), never skipped.  UNKNOWN_GPU, IO_ERROR (no readable
+ * models_dir), NO_DATA (nothing to transfer from). */
 SEER_API seer_status_t seer_model_open(seer_handle_t handle, const char *models_dir,
                                        const char *gpu_id, seer_model_t *model);
 
 /* The GPU table entry of the model's GPU. */
-SEER_API seer_status_t seer_model_get_gpu(const seer_model_t model, seer_gpu_info_t *gpu);
+SEER_API seer_status_t seer_model_get_gpu(const seer_model *model, seer_gpu_info_t *gpu);
 
 /* ------------------------------------------------------------------ */
 /* Prediction                                                          */
@@ -408,9 +425,10 @@ typedef struct {
  * Returns BAD_PARAM (also for an algo out of range), UNSUPPORTED (the
  * algorithm does not exist for this direction, dtype or shape in cuDNN, or
  * the model's GPU cannot run the dtype's math), NOT_CALIBRATED (the model
- * has no data for it). Thread-safe; deterministic. */
-SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model_t model,
-                                         const seer_conv_desc_t desc, seer_direction_t dir,
+ * has no data for it), BAD_PREDICTION (the time would not be finite or
+ * over SEER_MAX_TIME_MS). Thread-safe; deterministic. */
+SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model *model,
+                                         const seer_conv *desc, seer_direction_t dir,
                                          int algo, double *time_ms,
                                          seer_kernel_pred_t *kernels, int kernels_cap,
                                          int *n_kernels);
@@ -421,8 +439,8 @@ SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model_
  * all its kernels at the datasheet bandwidth do, else under-utilized.
  * Lets a user score the class that seer_predict_conv reports against
  * their own measurements.  BAD_PARAM, UNSUPPORTED. */
-SEER_API seer_status_t seer_classify_measured(seer_handle_t handle, const seer_model_t model,
-                                              const seer_conv_desc_t desc, seer_direction_t dir,
+SEER_API seer_status_t seer_classify_measured(seer_handle_t handle, const seer_model *model,
+                                              const seer_conv *desc, seer_direction_t dir,
                                               int algo, double measured_ms, seer_class_t *cls);
 
 /* A kernel known by its launch and work. */
@@ -439,10 +457,12 @@ typedef struct {
 /* Predict one kernel: occupancy, waves, class (under-utilized if the grid
  * fills less than half a wave, else compute- or DRAM-bound by the larger
  * roofline term) and time from the model's generic per-class formulas.
- * BAD_PARAM for impossible launches (zero sizes, too many threads or
- * registers or shared memory for the GPU); UNSUPPORTED if the GPU cannot
- * run the dtype's math. */
-SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_model_t model,
+ * BAD_PARAM for impossible launches (sizes < 1, a grid over CUDA's
+ * limits: x <= 2^31-1, y and z <= 65535; a block over 1024 x 1024 x 64;
+ * too many threads or registers or shared memory for the GPU);
+ * UNSUPPORTED if the GPU cannot run the dtype's math; BAD_PREDICTION.
+ * *pred is written on success only. */
+SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_model *model,
                                            const seer_kernel_desc_t *kernel,
                                            seer_kernel_pred_t *pred);
 
@@ -455,8 +475,10 @@ SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_mode
  * Rows of other GPUs are ignored.  Deterministic: the same files give a
  * byte-identical model.  CSV_* statuses name file and line (as do
  * BAD_SHAPE, BAD_GROUPS, OVERFLOW for an impossible row shape); NO_DATA if
- * nothing usable is left; UNKNOWN_GPU; IO_ERROR; BAD_PARAM; ALLOC_FAILED.
- * flags is 0 or an OR of SEER_TRAIN_* below.
+ * nothing usable is left; UNKNOWN_GPU; IO_ERROR; BAD_PARAM (also for a
+ * flag bit not defined below); ALLOC_FAILED.
+ * flags is 0 or an OR of SEER_TRAIN_* below.  Rows whose algo is MIXED,
+ * UNKNOWN or a name libseer does not know are skipped.
  *
  * Models predict GPU time.  Rows whose source timed host and GPU
  * together around one call on an idle GPU (NeuSight: source "neusight")
@@ -475,7 +497,7 @@ SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
 
 /* 1 if a conv shape falls in the deterministic 20 % held-out test split
  * (FNV-1a hash of the shape fields, not of the time), else 0. */
-SEER_API int seer_conv_in_test_split(const seer_conv_desc_t desc);
+SEER_API int seer_conv_in_test_split(const seer_conv *desc);
 
 /* ================================================================== */
 /* BEGIN networks, GEMM and algorithm picker (issue 4: libseer/net.c,  */
@@ -491,8 +513,8 @@ SEER_API int seer_conv_in_test_split(const seer_conv_desc_t desc);
  * NOT_CALIBRATED when the model has no GEMM fit for that math type (it
  * was trained without GEMM timing CSV files); BAD_SHAPE for a size < 1;
  * BAD_PARAM for flags other than 0/1; OVERFLOW past 2^31 elements in one
- * matrix. */
-SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model_t model, int batch,
+ * matrix; BAD_PREDICTION. */
+SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model *model, int batch,
                                          int m, int n, int k, seer_dtype_t dtype, int trans_a,
                                          int trans_b, int bias, double *time_ms);
 
@@ -501,7 +523,8 @@ SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model_
 /* A CNN described layer by layer (docs/networks.md); the batch size, data
  * type and layout are given at prediction time.  Immutable once made:
  * share it between threads freely. */
-typedef struct seer_network *seer_network_t;
+typedef struct seer_network seer_network;
+typedef seer_network *seer_network_t;
 
 typedef enum {
     SEER_OP_INPUT = 0,
@@ -566,10 +589,10 @@ SEER_API seer_status_t seer_network_zoo_text(seer_handle_t handle, const char *n
 /* Name of built-in network i (0, 1, ...), NULL past the last. */
 SEER_API const char *seer_network_zoo_name(int index);
 SEER_API seer_status_t seer_network_destroy(seer_network_t net);
-SEER_API seer_status_t seer_network_layer_count(const seer_network_t net, int *count);
-SEER_API seer_status_t seer_network_get_layer(const seer_network_t net, int index,
+SEER_API seer_status_t seer_network_layer_count(const seer_network *net, int *count);
+SEER_API seer_status_t seer_network_get_layer(const seer_network *net, int index,
                                               seer_layer_info_t *info);
-SEER_API seer_status_t seer_network_get_info(const seer_network_t net, seer_network_info_t *info);
+SEER_API seer_status_t seer_network_get_info(const seer_network *net, seer_network_info_t *info);
 
 typedef enum { SEER_MODE_INFER = 0, SEER_MODE_TRAIN = 1 } seer_mode_t;
 
@@ -617,10 +640,12 @@ typedef struct {
  * capacity is too small, BUFFER_TOO_SMALL with *count and *total_ms
  * written and results untouched.  NOT_CALIBRATED when the model cannot
  * predict some layer's forward convolution (the message names it);
- * BAD_SHAPE / OVERFLOW for a batch that makes a tensor too big.
+ * BAD_SHAPE / OVERFLOW for a batch that makes a tensor or an fc layer's
+ * matrix too big; BAD_PREDICTION when a row or the total would not be a
+ * finite time within SEER_MAX_TIME_MS (the message names the layer).
  * Thread-safe and deterministic. */
-SEER_API seer_status_t seer_predict_network(seer_handle_t handle, const seer_model_t model,
-                                            const seer_network_t net, int batch,
+SEER_API seer_status_t seer_predict_network(seer_handle_t handle, const seer_model *model,
+                                            const seer_network *net, int batch,
                                             seer_dtype_t dtype, seer_layout_t layout,
                                             seer_mode_t mode, int algo_policy,
                                             seer_layer_result_t *results, int capacity,
@@ -660,8 +685,8 @@ typedef struct {
  * BAD_PARAM for threads outside 1..8 or a negative or non-finite
  * dispatch_ms.  Thread-safe and deterministic (also across thread
  * counts). */
-SEER_API seer_status_t seer_predict_network_opts(seer_handle_t handle, const seer_model_t model,
-                                                 const seer_network_t net, const seer_net_options_t *opts,
+SEER_API seer_status_t seer_predict_network_opts(seer_handle_t handle, const seer_model *model,
+                                                 const seer_network *net, const seer_net_options_t *opts,
                                                  seer_layer_result_t *results, int capacity,
                                                  seer_net_totals_t *totals);
 
@@ -684,7 +709,7 @@ typedef struct {
 
 /* Workspace an algorithm needs for a direction (documented formulas, not
  * measured): UNSUPPORTED when cuDNN has no such algorithm for the shape. */
-SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer_conv_desc_t desc,
+SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer_conv *desc,
                                                 seer_direction_t dir, int algo, size_t *bytes);
 
 /* Rank every algorithm of the direction, like
@@ -699,19 +724,19 @@ SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer
  * workspace than the limit; NOT_CALIBRATED when the model can time none
  * of them; UNSUPPORTED when none supports the shape.  perf and *returned
  * are written in all four cases. */
-SEER_API seer_status_t seer_pick_conv_algo(seer_handle_t handle, const seer_model_t model,
-                                           const seer_conv_desc_t desc,
+SEER_API seer_status_t seer_pick_conv_algo(seer_handle_t handle, const seer_model *model,
+                                           const seer_conv *desc,
                                            size_t workspace_limit_bytes,
                                            seer_conv_algo_perf_t *perf, int capacity,
                                            int *returned);
-SEER_API seer_status_t seer_pick_conv_bwd_data_algo(seer_handle_t handle, const seer_model_t model,
-                                                    const seer_conv_desc_t desc,
+SEER_API seer_status_t seer_pick_conv_bwd_data_algo(seer_handle_t handle, const seer_model *model,
+                                                    const seer_conv *desc,
                                                     size_t workspace_limit_bytes,
                                                     seer_conv_algo_perf_t *perf, int capacity,
                                                     int *returned);
 SEER_API seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t handle,
-                                                      const seer_model_t model,
-                                                      const seer_conv_desc_t desc,
+                                                      const seer_model *model,
+                                                      const seer_conv *desc,
                                                       size_t workspace_limit_bytes,
                                                       seer_conv_algo_perf_t *perf, int capacity,
                                                       int *returned);
@@ -724,8 +749,8 @@ SEER_API seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t handle,
  * (docs/picker.md).  Ignores workspace (seer_pick_conv_* rank with it).
  * Returns BAD_PARAM, NOT_CALIBRATED (the model can time no algorithm of
  * dir), UNSUPPORTED (none exists for the shape). */
-SEER_API seer_status_t seer_pick_conv_fastest(seer_handle_t handle, const seer_model_t model,
-                                              const seer_conv_desc_t desc, seer_direction_t dir,
+SEER_API seer_status_t seer_pick_conv_fastest(seer_handle_t handle, const seer_model *model,
+                                              const seer_conv *desc, seer_direction_t dir,
                                               int *algo, double *time_ms);
 
 /* ================================================================== */

@@ -36,6 +36,7 @@ const char *seer_status_string(seer_status_t st)
     case SEER_STATUS_NET_SHAPE: return "SEER_STATUS_NET_SHAPE: layer shapes do not fit";
     case SEER_STATUS_NO_ALGORITHM: return "SEER_STATUS_NO_ALGORITHM: no algorithm fits the shape and workspace limit";
     case SEER_STATUS_WORKSPACE_LIMIT: return "SEER_STATUS_WORKSPACE_LIMIT: algorithm needs more workspace than allowed";
+    case SEER_STATUS_BAD_PREDICTION: return "SEER_STATUS_BAD_PREDICTION: predicted time is not finite or out of range";
     }
     return "SEER_STATUS_?: unknown status";
 }
@@ -162,4 +163,13 @@ void seer_strlcpy(char *dst, const char *src, size_t size)
     if (n >= size) n = size - 1;
     memcpy(dst, src, n);
     dst[n] = 0;
+}
+
+seer_status_t seer_check_time(seer_handle_t h, double ms, const char *what)
+{
+    if (ms >= 0 && ms <= SEER_MAX_TIME_MS) return SEER_STATUS_SUCCESS;
+    return seer_error(h, SEER_STATUS_BAD_PREDICTION,
+                      "%s: predicted time %g ms is %s (the limit is %g ms): the shape is far outside "
+                      "the model's data", what, ms, isfinite(ms) ? "out of range" : "not finite",
+                      SEER_MAX_TIME_MS);
 }

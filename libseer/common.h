@@ -22,6 +22,10 @@ seer_status_t seer_error(seer_handle_t h, seer_status_t st, const char *fmt, ...
 int seer_mul_ok(int64_t a, int64_t b, int64_t *out);
 int seer_add_ok(int64_t a, int64_t b, int64_t *out);
 
+/* BAD_PREDICTION (message "what: ...") unless 0 <= ms <= SEER_MAX_TIME_MS:
+ * no NaN, infinity or absurd time is ever returned as a success. */
+seer_status_t seer_check_time(seer_handle_t h, double ms, const char *what);
+
 /* FNV-1a 64-bit hash over a byte range, continuing from h (start with
  * SEER_FNV_OFFSET). */
 #define SEER_FNV_OFFSET 1469598103934665603ULL

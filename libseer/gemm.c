@@ -194,7 +194,15 @@ seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const s
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model_t m, int batch, int mm, int n,
+seer_status_t seer_gemm_check_size(seer_handle_t h, const char *what, double m, double n, double k)
+{
+    if (m * k > INT32_MAX || k * n > INT32_MAX || m * n > INT32_MAX)
+        return seer_error(h, SEER_STATUS_OVERFLOW, "%s %.0fx%.0fx%.0f: a matrix has over 2^31-1 elements",
+                          what, m, n, k);
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model *m, int batch, int mm, int n,
                                 int k, seer_dtype_t dt, int trans_a, int trans_b, int bias,
                                 double *time_ms)
 {
@@ -209,9 +217,8 @@ seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model_t m, int batch
     for (int i = 0; i < 4; i++)
         if (d[i].v < 1)
             return seer_error(h, SEER_STATUS_BAD_SHAPE, "GEMM %s must be >= 1 (got %d)", d[i].name, d[i].v);
-    if ((double)mm * k > INT32_MAX || (double)k * n > INT32_MAX || (double)mm * n > INT32_MAX)
-        return seer_error(h, SEER_STATUS_OVERFLOW, "GEMM %dx%dx%d: a matrix has over 2^31-1 elements",
-                          mm, n, k);
+    seer_status_t st = seer_gemm_check_size(h, "GEMM", mm, n, k);
+    if (st) return st;
     if (seer_gpu_peak_flops(&m->gpu, dt) <= 0)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
                           seer_dtype_name(dt));
@@ -220,6 +227,8 @@ seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model_t m, int batch
         return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
                           "model %s has no GEMM fit for %s math (train it with GEMM timing CSV files)",
                           m->gpu_id, seer_dtype_math(dt) ? "tensor-core" : "fp32");
-    *time_ms = seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, NULL);
+    double t = seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, NULL);
+    if ((st = seer_check_time(h, t, "GEMM"))) return st;
+    *time_ms = t;
     return SEER_STATUS_SUCCESS;
 }

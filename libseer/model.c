@@ -5,12 +5,14 @@
  * class (C-SVC) -> the per-class analytical formula -> the learned
  * correction (eps-SVR on the log ratio) -> per-kernel times. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 #include "classify.h"
 #include "common.h"
+#include "fileio.h"
 #include "gpu.h"
 #include "model.h"
 #include "svmio.h"
@@ -199,7 +201,7 @@ double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, dou
     return exp(r);
 }
 
-seer_status_t seer_classify_measured(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+seer_status_t seer_classify_measured(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                                      seer_direction_t dir, int algo, double measured_ms,
                                      seer_class_t *cls)
 {
@@ -247,12 +249,12 @@ static seer_status_t grouped_conv(seer_handle_t h, const struct seer_model *m, c
 {
     double peak = seer_gpu_peak_flops(&m->gpu, t->cv->dtype) * SEER_GROUP_COMPUTE_EFF / 1e3; /* per ms */
     double bw = seer_gpu_dram_bw(&m->gpu) * SEER_GROUP_MEM_EFF / 1e3, gap = seer_gpu_launch_gap_ms(&m->gpu);
-    double total = 0;
-    for (int i = 0; i < t->nk; i++) {
+    double ms[SEER_MAX_KERNELS], total = 0;
+    for (int i = 0; i < t->nk; i++) total += ms[i] = fmax(t->kv[i].flops / peak, t->kv[i].bytes / bw) + gap;
+    seer_status_t st = seer_check_time(h, total, "grouped convolution");
+    if (st) return st;
+    for (int i = 0; kernels && i < t->nk && i < kernels_cap; i++) {
         const seer_kview_t *kv = &t->kv[i];
-        double ms = fmax(kv->flops / peak, kv->bytes / bw) + gap;
-        total += ms;
-        if (!kernels || i >= kernels_cap) continue;
         seer_kernel_pred_t *o = &kernels[i];
         memset(o, 0, sizeof *o);
         o->role = kv->role;
@@ -262,7 +264,7 @@ static seer_status_t grouped_conv(seer_handle_t h, const struct seer_model *m, c
         o->grid[0] = o->grid[1] = o->grid[2] = 1;
         o->block[0] = o->block[1] = o->block[2] = 1;
         o->cls = seer_class_static(1, 0, kv->flops / peak, kv->bytes / bw);
-        o->time_ms = ms;
+        o->time_ms = ms[i];
         o->source = SEER_SOURCE_ANALYTICAL;
     }
     *time_ms = total;
@@ -414,7 +416,12 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
         if (nsrc++ == 0) { t = tg; v = vg; cls = cg; base = bg; corr = kg; }
     }
     if (matched) *matched = any_match;
-    *time_ms = nsrc > 1 ? exp(logsum / nsrc) : base * corr;
+    double total = nsrc > 1 ? exp(logsum / nsrc) : base * corr;
+    char what[96];
+    snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
+             algo == SEER_ALGO_CUDNN_CHOICE ? "CUDNN_CHOICE" : seer_algo_name(dir, algo));
+    if ((st = seer_check_time(h, total, what))) return st;
+    *time_ms = total;
     corr *= *time_ms / (base * corr); /* the breakdown below sums to the mean */
     if (n_kernels) *n_kernels = t.nk;
     if (!kernels) return SEER_STATUS_SUCCESS;
@@ -428,7 +435,7 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+seer_status_t seer_predict_conv(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                                 seer_direction_t dir, int algo, double *time_ms,
                                 seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
 {
@@ -442,23 +449,28 @@ seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model
     return predict_conv(h, m, desc, dir, algo, main_kernel, matched, time_ms, NULL, 0, NULL);
 }
 
-seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model_t m, const seer_kernel_desc_t *k,
-                                  seer_kernel_pred_t *pred)
+seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model *m, const seer_kernel_desc_t *k,
+                                  seer_kernel_pred_t *out)
 {
-    if (!m || !k || !pred)
+    if (!m || !k || !out)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_kernel: NULL argument");
-    long long blocks = 1;
+    /* CUDA's launch limits (gridDim, blockDim): what cannot launch has no time. */
+    static const int grid_max[3] = {INT32_MAX, 65535, 65535}, block_max[3] = {1024, 1024, 64};
+    int64_t blocks = 1;
     int threads = 1;
     for (int i = 0; i < 3; i++) {
-        if (k->grid[i] < 1 || k->block[i] < 1)
-            return seer_error(h, SEER_STATUS_BAD_PARAM, "%s[%d] must be >= 1 (got %d)",
-                              k->grid[i] < 1 ? "grid" : "block", i,
-                              k->grid[i] < 1 ? k->grid[i] : k->block[i]);
-        blocks *= k->grid[i];
-        if (threads > (1 << 20) / k->block[i])
-            return seer_error(h, SEER_STATUS_BAD_PARAM, "block has too many threads");
+        if (k->grid[i] < 1 || k->grid[i] > grid_max[i])
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "grid[%d] must be in [1, %d] (got %d)", i,
+                              grid_max[i], k->grid[i]);
+        if (k->block[i] < 1 || k->block[i] > block_max[i])
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "block[%d] must be in [1, %d] (got %d)", i,
+                              block_max[i], k->block[i]);
+        /* x <= 2^31-1 and y, z <= 65535 keep this under 2^63, but check anyway */
+        if (!seer_mul_ok(blocks, k->grid[i], &blocks))
+            return seer_error(h, SEER_STATUS_OVERFLOW, "grid has too many blocks");
         threads *= k->block[i];
     }
+    seer_kernel_pred_t p, *pred = &p; /* *out is written on success only */
     if (!(k->flops >= 0) || !(k->dram_bytes >= 0) || !isfinite(k->flops) || !isfinite(k->dram_bytes))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "flops and dram_bytes must be finite and >= 0");
     if ((unsigned)k->dtype > SEER_DTYPE_FP16_PSEUDO)
@@ -495,7 +507,9 @@ seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model_t m, const s
     pred->source = m->transferred ? SEER_SOURCE_TRANSFERRED : SEER_SOURCE_CALIBRATED;
     double t = 0;
     for (int i = 0; i < SEER_NTERMS; i++) t += m->kcoef[pred->cls][i] * x[i];
+    if ((st = seer_check_time(h, t > 1e-4 ? t : 1e-4, "kernel"))) return st;
     pred->time_ms = t > 1e-4 ? t : 1e-4;
+    *out = p;
     return SEER_STATUS_SUCCESS;
 }
 
@@ -629,8 +643,7 @@ static void r_family(seer_rbuf_t *r, seer_family_t *f)
     }
     for (int i = 0; i < SEER_NF; i++) f->mu[i] = seer_r_f64(r, "feature mean");
     for (int i = 0; i < SEER_NF; i++) {
-        f->sd[i] = seer_r_f64(r, "feature scale");
-        if (!r->st && !(f->sd[i] > 0)) seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, "feature scale");
+        f->sd[i] = seer_r_f64_in(r, "feature scale", 1e-9, SEER_MODEL_VALUE_MAX);
     }
     f->vclf = seer_r_svm(r, SEER_NF);
     f->cclf = seer_r_svm(r, SEER_NF);
@@ -749,26 +762,12 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
 seer_status_t seer_model_load(seer_handle_t h, const char *path, seer_model_t *out)
 {
     if (!path || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "path or model is NULL");
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot open model '%s'", path);
-    unsigned char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            if (cap >= ((size_t)1 << 30)) break;
-            cap = cap ? cap * 2 : 1 << 16;
-            unsigned char *nb = realloc(buf, cap);
-            if (!nb) { free(buf); fclose(fp); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model file"); }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0) break;
-    }
-    int err = ferror(fp);
-    fclose(fp);
-    if (err) { free(buf); return seer_error(h, SEER_STATUS_IO_ERROR, "cannot read model '%s'", path); }
-    seer_status_t st = seer_model_load_buffer(h, buf ? buf : (unsigned char *)"", n, out);
+    char *buf = NULL;
+    size_t n = 0;
+    seer_status_t st = seer_read_file(h, path, "model", SEER_MODEL_MAX_BYTES, SEER_MODEL_MAGIC, 8,
+                                      &buf, &n);
+    if (st) return st;
+    st = seer_model_load_buffer(h, buf, n, out);
     free(buf);
     if (st && h) {
         char msg[900];
@@ -778,7 +777,7 @@ seer_status_t seer_model_load(seer_handle_t h, const char *path, seer_model_t *o
     return st;
 }
 
-seer_status_t seer_model_save(seer_handle_t h, const seer_model_t m, const char *path)
+seer_status_t seer_model_save(seer_handle_t h, const seer_model *m, const char *path)
 {
     if (!m || !path) return seer_error(h, SEER_STATUS_BAD_PARAM, "model or path is NULL");
     unsigned char *buf;
@@ -806,7 +805,7 @@ seer_status_t seer_model_save(seer_handle_t h, const seer_model_t m, const char 
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_model_get_info(const seer_model_t m, seer_model_info_t *info)
+seer_status_t seer_model_get_info(const seer_model *m, seer_model_info_t *info)
 {
     if (!m || !info) return SEER_STATUS_BAD_PARAM;
     memset(info, 0, sizeof *info);
@@ -828,7 +827,7 @@ seer_status_t seer_model_get_info(const seer_model_t m, seer_model_info_t *info)
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_model_get_gpu(const seer_model_t m, seer_gpu_info_t *gpu)
+seer_status_t seer_model_get_gpu(const seer_model *m, seer_gpu_info_t *gpu)
 {
     if (!m || !gpu) return SEER_STATUS_BAD_PARAM;
     *gpu = m->gpu;

@@ -712,21 +712,21 @@ seer_status_t seer_network_zoo_text(seer_handle_t h, const char *name, int res, 
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_network_layer_count(const seer_network_t net, int *count)
+seer_status_t seer_network_layer_count(const seer_network *net, int *count)
 {
     if (!net || !count) return SEER_STATUS_BAD_PARAM;
     *count = net->n;
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_network_get_layer(const seer_network_t net, int index, seer_layer_info_t *info)
+seer_status_t seer_network_get_layer(const seer_network *net, int index, seer_layer_info_t *info)
 {
     if (!net || !info || index < 0 || index >= net->n) return SEER_STATUS_BAD_PARAM;
     *info = net->l[index].info;
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_network_get_info(const seer_network_t net, seer_network_info_t *info)
+seer_status_t seer_network_get_info(const seer_network *net, seer_network_info_t *info)
 {
     if (!net || !info) return SEER_STATUS_BAD_PARAM;
     *info = net->info;
@@ -902,6 +902,10 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
 static seer_status_t gemm_row(pctx_t *c, int li, seer_direction_t dir, double m, double n, double k,
                               int bias)
 {
+    char what[80];
+    snprintf(what, sizeof what, "layer '%s' (line %d)", c->net->l[li].info.name, c->net->l[li].info.line);
+    seer_status_t st = seer_gemm_check_size(c->h, what, m, n, k);
+    if (st) return st;
     seer_layer_result_t *o = row(c, li, dir);
     if (!o) return oom(c);
     const seer_gemm_fit_t *f = &c->m->gemm[seer_dtype_math(c->dt)];
@@ -1031,7 +1035,7 @@ static seer_status_t layer_fail(pctx_t *c, int li, const struct seer_conv *cv, s
     if (cv) {
         double t;
         int algo = c->policy >= 0 && c->policy < seer_algo_count(dir) ? c->policy : 0;
-        if (seer_predict_conv(c->h, (seer_model_t)c->m, (seer_conv_desc_t)cv, dir, algo, &t, NULL, 0, NULL))
+        if (seer_predict_conv(c->h, c->m, cv, dir, algo, &t, NULL, 0, NULL))
             seer_get_last_error_copy(c->h, msg, sizeof msg);
     }
     return seer_error(c->h, st, "layer '%s' (line %d, %s %s): %s", L->name, L->line,
@@ -1210,7 +1214,7 @@ static seer_status_t check_options(seer_handle_t h, const seer_net_options_t *o)
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model_t m, const seer_network_t net,
+seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, const seer_network *net,
                                         const seer_net_options_t *opts, seer_layer_result_t *results,
                                         int capacity, seer_net_totals_t *totals)
 {
@@ -1279,7 +1283,7 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model_t m, c
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_predict_network(seer_handle_t h, const seer_model_t m, const seer_network_t net,
+seer_status_t seer_predict_network(seer_handle_t h, const seer_model *m, const seer_network *net,
                                    int batch, seer_dtype_t dt, seer_layout_t layout, seer_mode_t mode,
                                    int policy, seer_layer_result_t *results, int capacity,
                                    int *count, double *total_ms)

@@ -27,7 +27,7 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
     memset(out, 0, sizeof *out);
     out->algo = algo;
     /* A NULL handle: failures here are answers, not errors to report. */
-    out->st = seer_predict_conv(NULL, (seer_model_t)m, (seer_conv_desc_t)cv, dir, algo, &t, k,
+    out->st = seer_predict_conv(NULL, m, cv, dir, algo, &t, k,
                                 SEER_MAX_KERNELS, &nk);
     if (out->st) return;
     out->time_ms = t;
@@ -77,7 +77,7 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
     return uncal ? SEER_STATUS_NOT_CALIBRATED : out->st;
 }
 
-seer_status_t seer_pick_conv_fastest(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+seer_status_t seer_pick_conv_fastest(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                                      seer_direction_t dir, int *algo, double *time_ms)
 {
     if (!m || !desc || !algo || !time_ms)
@@ -196,7 +196,7 @@ seer_status_t seer_workspace_bytes(seer_handle_t h, const struct seer_conv *cv, 
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_conv_workspace_size(seer_handle_t h, const seer_conv_desc_t desc,
+seer_status_t seer_conv_workspace_size(seer_handle_t h, const seer_conv *desc,
                                        seer_direction_t dir, int algo, size_t *bytes)
 {
     if (!desc || !bytes)
@@ -228,7 +228,7 @@ static int by_rank(const void *x, const void *y)
     return a->algo - b->algo;
 }
 
-static seer_status_t pick(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                           seer_direction_t dir, size_t limit, seer_conv_algo_perf_t *perf,
                           int capacity, int *returned)
 {
@@ -295,22 +295,22 @@ static seer_status_t pick(seer_handle_t h, const seer_model_t m, const seer_conv
                       seer_direction_name(dir), seer_dtype_name(desc->dtype), m->gpu_id);
 }
 
-seer_status_t seer_pick_conv_algo(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+seer_status_t seer_pick_conv_algo(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                                   size_t limit, seer_conv_algo_perf_t *perf, int capacity,
                                   int *returned)
 {
     return pick(h, m, desc, SEER_DIR_FWD, limit, perf, capacity, returned);
 }
 
-seer_status_t seer_pick_conv_bwd_data_algo(seer_handle_t h, const seer_model_t m,
-                                           const seer_conv_desc_t desc, size_t limit,
+seer_status_t seer_pick_conv_bwd_data_algo(seer_handle_t h, const seer_model *m,
+                                           const seer_conv *desc, size_t limit,
                                            seer_conv_algo_perf_t *perf, int capacity, int *returned)
 {
     return pick(h, m, desc, SEER_DIR_BWD_DATA, limit, perf, capacity, returned);
 }
 
-seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t h, const seer_model_t m,
-                                             const seer_conv_desc_t desc, size_t limit,
+seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t h, const seer_model *m,
+                                             const seer_conv *desc, size_t limit,
                                              seer_conv_algo_perf_t *perf, int capacity,
                                              int *returned)
 {

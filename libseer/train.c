@@ -559,7 +559,8 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
     char src[64] = "";
     for (size_t i = 0; i < nr; i++) {
         const seer_conv_row_t *r = &rows[i];
-        if (!same_gpu(r->gpu, &T->m->gpu) || r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) { T->skipped++; continue; }
+        if (!same_gpu(r->gpu, &T->m->gpu) || r->algo == SEER_ALGO_UNKNOWN || r->algo == SEER_ALGO_BAD_NAME ||
+            !(r->time_ms > 0)) { T->skipped++; continue; }
         trow_t *t = &T->all[T->nall];
         memset(t, 0, sizeof *t);
         t->row = *r;
@@ -664,6 +665,11 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: gpu_id, paths and model are required");
     for (int i = 0; i < n_paths; i++)
         if (!paths[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: paths[%d] is NULL", i);
+    /* An undefined bit is a caller bug or a flag of a newer libseer:
+     * training as if it were absent would silently differ. */
+    if (flags & ~(SEER_TRAIN_HOLDOUT | SEER_TRAIN_KEEP_DRIFT))
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: flags 0x%x has undefined bits 0x%x",
+                          flags, flags & ~(SEER_TRAIN_HOLDOUT | SEER_TRAIN_KEEP_DRIFT));
     const seer_gpu_info_t *g = seer_gpu_lookup(gpu_id);
     if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
     struct seer_model *m = calloc(1, sizeof *m);

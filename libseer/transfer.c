@@ -1,10 +1,12 @@
 /* Models for GPUs nobody has calibrated: families of calibrated GPUs
  * evaluated with the target GPU's datasheet facts (docs/transfer.md). */
 #include <dirent.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "fileio.h"
 #include "gpu.h"
 #include "model.h"
 
@@ -189,9 +191,29 @@ static int fill_missing(struct seer_model *m, const struct seer_model *t)
     return 0;
 }
 
+/* A model file in a models directory is named <gpu-id>.seer after the GPU
+ * it was trained for; want (if not NULL) is the GPU asked for. */
+static seer_status_t check_named(seer_handle_t h, const char *path, const seer_model *m,
+                                 const char *want)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t len = strlen(m->gpu_id);
+    if (want && strcmp(m->gpu_id, want) != 0)
+        return seer_error(h, SEER_STATUS_MODEL_CORRUPT,
+                          "%s: model is for GPU %s, not %s (a models directory names each file "
+                          "<gpu-id>.seer)", path, m->gpu_id, want);
+    if (strncmp(base, m->gpu_id, len) != 0 || strcmp(base + len, ".seer") != 0)
+        return seer_error(h, SEER_STATUS_MODEL_CORRUPT,
+                          "%s: model is for GPU %s, so a models directory must name it %s.seer",
+                          path, m->gpu_id, m->gpu_id);
+    return SEER_STATUS_SUCCESS;
+}
+
 /* Every calibrated model in dir but the one named skip (NULL: none), in
  * name order, so the result never depends on readdir.  A file that does
- * not load is not this GPU's problem and is passed over. */
+ * not load, or holds another GPU's model than its name says, is an error
+ * naming it (on failure the models loaded so far are freed). */
 static seer_status_t load_sources(seer_handle_t h, const char *dir, const char *skip, seer_model_t *src,
                                   int cap, int *ns)
 {
@@ -210,14 +232,23 @@ static seer_status_t load_sources(seer_handle_t h, const char *dir, const char *
     qsort(names, (size_t)nn, sizeof *names, cmp_str);
     seer_status_t st = SEER_STATUS_SUCCESS;
     *ns = 0;
-    for (int i = 0; i < nn && *ns < cap; i++) {
+    for (int i = 0; i < nn && *ns < cap && !st; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         seer_model_t m;
-        seer_status_t ls = seer_model_load(h, path, &m);
-        if (ls == SEER_STATUS_ALLOC_FAILED) { st = ls; break; }
-        if (ls == SEER_STATUS_SUCCESS) src[(*ns)++] = m;
+        /* Every source must load and carry its own GPU's name: a truncated
+         * or misnamed file would change the transfer without a word. */
+        if ((st = seer_model_load(h, path, &m))) break;
+        if ((st = check_named(h, path, m, NULL))) {
+            seer_model_free(m);
+            break;
+        }
+        src[(*ns)++] = m;
     }
     for (int i = 0; i < nn; i++) free(names[i]);
+    if (st) {
+        for (int i = 0; i < *ns; i++) seer_model_free(src[i]);
+        *ns = 0;
+    }
     return st;
 }
 
@@ -266,11 +297,15 @@ seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_
         return seer_error(h, SEER_STATUS_BAD_PARAM, "models directory name too long");
     snprintf(own, sizeof own, "%s.seer", g->id);
     seer_model_t cal = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (fp) {
-        fclose(fp);
+    if (access(path, F_OK) == 0) {
+        /* Present but not loadable (directory, truncated, corrupt, another
+         * GPU's model): an error naming the file, never a silent transfer. */
         seer_status_t st = seer_model_load(h, path, &cal);
         if (st) return st;
+        if ((st = check_named(h, path, cal, g->id))) {
+            seer_model_free(cal);
+            return st;
+        }
     } else {
         /* A GPU with the same facts as a calibrated one is served its
          * model, so that identical hardware predicts identically. */

@@ -127,12 +127,14 @@ int cli_int(cli_args_t *a, long lo, long hi, int *out)
     char *end;
     errno = 0;
     long x = strtol(v, &end, 10);
-    if (!*v || *end || errno || x < lo || x > hi) {
-        if (lo <= INT_MIN && hi >= INT_MAX)
-            cli_usage_error(a->cmd, "option %s: expected an integer, got '%s'", a->opt, v);
-        else
-            cli_usage_error(a->cmd, "option %s: expected an integer in [%ld, %ld], got '%s'",
-                            a->opt, lo, hi, v);
+    if (lo < INT_MIN) lo = INT_MIN;
+    if (hi > INT_MAX) hi = INT_MAX;
+    if (!*v || *end) {
+        cli_usage_error(a->cmd, "option %s: expected an integer, got '%s'", a->opt, v);
+        return 0;
+    }
+    if (errno == ERANGE || x < lo || x > hi) {
+        cli_usage_error(a->cmd, "option %s: %s is out of range [%ld, %ld]", a->opt, v, lo, hi);
         return 0;
     }
     *out = (int)x;
@@ -376,7 +378,7 @@ static int main_kernel(const seer_kernel_pred_t *k, int n)
     return best;
 }
 
-seer_status_t cli_predict(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
+seer_status_t cli_predict(seer_handle_t h, const seer_model *m, const seer_conv *d,
                           seer_direction_t dir, int algo, int want_kernels, cli_pred_t *p)
 {
     /* The class needs the kernels even when the caller does not. */
@@ -413,7 +415,7 @@ seer_status_t cli_predict(seer_handle_t h, const seer_model_t m, const seer_conv
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
+seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const seer_conv *d,
                                   seer_direction_t dir, int want_kernels, cli_pred_t *p)
 {
     int algo;

@@ -57,8 +57,9 @@ static void usage_eval(FILE *f)
             "                   all (default)\n"
             "  --given-launch   also predict with the measured main kernel choosing the\n"
             "                   variant (instead of the variant classifier); both figures\n"
-            "                   are printed.  Diagnostic only: a user does not have it\n"
-            "                   the current model API: reported as such)\n"
+            "                   are printed.  Diagnostic only: before running a\n"
+            "                   convolution a user does not know which kernel cuDNN\n"
+            "                   will launch\n"
             "  --detrend        also score against times with the measurement-order drift\n"
             "                   removed: per file, the trend of (measured - predicted)\n"
             "                   along the row order, fitted on the rows outside the\n"
@@ -67,7 +68,10 @@ static void usage_eval(FILE *f)
             "  --format F       text (default) or json\n"
             "  --plot FILE.svg  log-log scatter of predicted vs measured times\n"
             "Rows with algo MIXED/UNKNOWN or without time_ms are skipped; rows with\n"
-            "an empty algo use the fastest predicted algorithm.  Metrics are\n"
+            "an empty algo use the fastest predicted algorithm.  Rows that cannot be\n"
+            "predicted (an algorithm name libseer does not know, an impossible or\n"
+            "over-limit shape, an unsupported or uncalibrated case) are counted as\n"
+            "failed and listed with their line; the others are scored.  Metrics are\n"
             "fractions: ape = |pred - meas| / meas; MAPE = mean ape, RMSPE = root\n"
             "mean square ape, p90 by nearest rank.  baseline_roofline scales the\n"
             "datasheet roofline by exp(median(log(meas / roofline))).\n");
@@ -125,6 +129,22 @@ static void note_failure(char list[][256], long *failed, const char *file, long 
     if (*failed < MAX_FAIL_LIST)
         snprintf(list[*failed], sizeof list[0], "%s:%ld: %s %s: %s", file, line, what1, what2, why);
     (*failed)++;
+}
+
+/* A row-level failure: the row is counted as failed (with its line) and
+ * the others are still scored.  Anything else is an error of the run. */
+static int row_failure(seer_status_t st)
+{
+    return cli_soft_failure(st) || st == SEER_STATUS_BAD_SHAPE || st == SEER_STATUS_BAD_GROUPS ||
+           st == SEER_STATUS_OVERFLOW || st == SEER_STATUS_BAD_PREDICTION ||
+           st == SEER_STATUS_CSV_BAD_VALUE;
+}
+
+/* Why a row failed: the status for the soft failures (as the JSON has
+ * always said), the library's message (which names the field) otherwise. */
+static const char *failure_why(seer_handle_t h, seer_status_t st)
+{
+    return cli_soft_failure(st) ? seer_status_string(st) : seer_get_last_error(h);
 }
 
 /* Group the points by an integer rank (which also orders the groups). */
@@ -304,7 +324,7 @@ int cli_eval(int argc, char **argv)
     size_t total = 0;
     for (int f = 0; f < n_data; f++) {
         if (seer_csv_kind(data[f]) == 'g') st = seer_gemm_csv_read(h, data[f], &grows[f], &nrows[f]);
-        else st = seer_conv_csv_read(h, data[f], &rows[f], &nrows[f]);
+        else st = seer_conv_csv_read_keep(h, data[f], &rows[f], &nrows[f]);
         if (st) goto lib_error;
         total += nrows[f];
     }
@@ -344,9 +364,9 @@ int cli_eval(int argc, char **argv)
                 if (st == SEER_STATUS_SUCCESS) put_point(&aux[naux++], r->time_ms, t, data[f], f, pos, DIR_GEMM);
                 continue;
             }
-            if (cli_soft_failure(st)) {
+            if (row_failure(st)) {
                 note_failure(fail_list, &failed, data[f], r->line, r->op, seer_dtype_name(r->dtype),
-                             seer_status_string(st));
+                             failure_why(h, st));
                 continue;
             }
             if (st) goto lib_error;
@@ -369,9 +389,24 @@ int cli_eval(int argc, char **argv)
             const seer_conv_row_t *r = &rows[f][i];
             if (!cli_same_gpu(r->gpu, info.gpu_id)) continue;
             if (source && strncmp(r->source, source, src_len) != 0) continue;
+            if (r->shape_st) {
+                /* an impossible or over-limit shape (it has no test-split
+                 * hash): this row fails, the others are still scored */
+                if (!(st = cli_desc_from_row(h, r, d))) st = SEER_STATUS_INTERNAL;
+                if (!row_failure(st)) goto lib_error;
+                note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
+                             r->algo_text[0] ? r->algo_text : "(every algorithm)", failure_why(h, st));
+                continue;
+            }
             if ((st = cli_desc_from_row(h, r, d))) goto lib_error;
             int scored = !split || seer_conv_in_test_split(d) == (split == 1);
             if (!scored && !detrend) continue;
+            if (r->algo == SEER_ALGO_BAD_NAME) {
+                if (scored)
+                    note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
+                                 r->algo_text, "not an algorithm name libseer knows");
+                continue;
+            }
             if (r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) {
                 skipped += scored;
                 continue;
@@ -385,10 +420,10 @@ int cli_eval(int argc, char **argv)
                     put_point(&aux[naux++], r->time_ms, p.time_ms, data[f], f, pos, (int)r->dir);
                 continue;
             }
-            if (cli_soft_failure(st) || (st == SEER_STATUS_SUCCESS && !isfinite(p.time_ms))) {
+            if (row_failure(st)) {
                 note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
                              r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "(every algorithm)",
-                             st ? seer_status_string(st) : "non-finite prediction");
+                             failure_why(h, st));
                 continue;
             }
             if (st) goto lib_error;
@@ -576,7 +611,7 @@ int cli_eval(int argc, char **argv)
                source ? source : "");
         if (given_launch)
             printf("given launch: %d rows whose measured main kernel the model knows\n", gm.n);
-        printf("rows      %d scored, %ld skipped (algo unknown or no time), %ld failed\n", n,
+        printf("rows      %d scored, %ld skipped (algo MIXED/UNKNOWN or no time), %ld failed\n", n,
                skipped, failed);
         for (long i = 0; i < failed && i < MAX_FAIL_LIST; i++) printf("  failed: %s\n", fail_list[i]);
         if (failed > MAX_FAIL_LIST) printf("  ... and %ld more\n", failed - MAX_FAIL_LIST);

@@ -190,8 +190,9 @@ algorithm alone (rows with an empty algorithm take the fastest predicted
 one); the measured time is read only to score.  \`ape = |pred - meas| /
 meas\`; MAPE is its mean, RMSPE the root mean square, p90 the 90th
 percentile (nearest rank).  **n** counts scored rows, **skipped** rows with
-an unknown (MIXED) algorithm, **failed** rows the model cannot predict
-(direction, algorithm or dtype it has no calibration for).
+an unknown (MIXED) algorithm, **failed** rows that cannot be predicted
+(a direction, algorithm or dtype the model has no calibration for, or an
+algorithm name libseer does not know).
 
 **Measurement-order drift.**  The NeuSight times carry a per-call
 overhead that grows with the row's position in its file, by about

@@ -10,37 +10,16 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli.h"
 #include "common.h"
 #include "net.h"
 #include "../libseer/net.h"
+#include "../libseer/fileio.h"
 
 /* ------------------------------------------------------------------ */
 /* Shared pieces                                                       */
 /* ------------------------------------------------------------------ */
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0, got;
-    for (;;) {
-        if (n + 65536 > cap) {
-            char *nb = realloc(buf, cap = (n + 65536) * 2);
-            if (!nb) { free(buf); fclose(f); errno = ENOMEM; return NULL; }
-            buf = nb;
-        }
-        if (!(got = fread(buf + n, 1, cap - n - 1, f))) break;
-        n += got;
-    }
-    int err = ferror(f);
-    fclose(f);
-    if (err) { free(buf); errno = EIO; return NULL; }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
 
 static int zoo_has(const char *name)
 {
@@ -68,14 +47,15 @@ static int open_net(seer_handle_t h, const char *cmd, const char *what, int res,
         return CLI_OK;
     }
     size_t len;
-    char *text = read_file(what, &len);
-    if (!text) {
+    char *text = NULL;
+    if (access(what, F_OK) != 0 && errno == ENOENT) {
         char known[256];
         zoo_list(known, sizeof known);
-        if (errno == ENOENT)
-            return cli_fail(cmd, "'%s' is neither a built-in network (%s) nor a file", what, known);
-        return cli_fail(cmd, "%s: %s", what, strerror(errno));
+        return cli_fail(cmd, "'%s' is neither a built-in network (%s) nor a file", what, known);
     }
+    if ((st = seer_read_file(h, what, "network description", SEER_NET_TEXT_MAX_BYTES, NULL, 0,
+                             &text, &len)))
+        return cli_lib_error(h, st);
     if (res) {
         free(text);
         return cli_usage_error(cmd, "option --res applies to built-in networks only (a file sets "
@@ -589,7 +569,7 @@ int seer_cli_pick(int argc, char **argv)
     if ((rc = cli_open_model(h, "pick", model_opt, gpu_opt, models_opt, &m))) goto out;
     seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
     int n = 0;
-    seer_status_t (*fn[])(seer_handle_t, const seer_model_t, const seer_conv_desc_t, size_t,
+    seer_status_t (*fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
                           seer_conv_algo_perf_t *, int, int *) = {
         seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
     st = fn[dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &n);
@@ -955,6 +935,10 @@ static int read_rows(seer_handle_t h, const char *path, int picks, const char *g
         if (j >= n || cr[j].line != line) continue;
         const seer_conv_row_t *r = &cr[j];
         if (!cli_same_gpu(r->gpu, gpu)) continue;
+        if ((st = seer_conv_row_algo_error(h, path, r))) {
+            free(p); free(cr); seer_csv_close(c);
+            return cli_lib_error(h, st);
+        }
         prow_t *o = &p[k];
         o->r = *r;
         o->method = 0;
@@ -1078,7 +1062,7 @@ int seer_cli_eval_picker(int argc, char **argv)
         if ((st = cli_desc_from_row(h, r, d))) { rc = cli_lib_error(h, st); goto out; }
         seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
         int np2 = 0;
-        seer_status_t (*fn[])(seer_handle_t, const seer_model_t, const seer_conv_desc_t, size_t,
+        seer_status_t (*fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
                               seer_conv_algo_perf_t *, int, int *) = {
             seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
         st = fn[r->dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &np2);
