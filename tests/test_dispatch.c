@@ -182,3 +182,35 @@ TEST(dispatch_in_shipped_provenance)
     seer_model_free(b);
     seer_destroy(h);
 }
+
+/* seer eval adds the host time its file shows to the GPU-time predictions
+ * and reports every view of the score. */
+TEST(dispatch_eval_scores_gpu_and_published_time)
+{
+    char data[512];
+    snprintf(data, sizeof data, "%s/conv/t4.csv", test_data_dir());
+    FILE *fp = fopen(data, "rb");
+    if (!fp) SKIP("shared data not found");
+    fclose(fp);
+    test_run_t r;
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--data", data, "--split", "test", "--format", "json",
+                  NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "\"published_at_row\": {\"n\": ") != NULL);
+    CHECK(strstr(r.out, "\"gpu_time\": {\"n\": ") != NULL);
+    CHECK(strstr(r.out, "\"floor\": {\"n\": ") != NULL);
+    const char *d = strstr(r.out, "\"typical_ms\": ");
+    double typical = 0;
+    CHECK(d && sscanf(d, "\"typical_ms\": %lf", &typical) == 1 && typical > 0.05 && typical < 0.5);
+    test_run_free(&r);
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--data", data, "--split", "test", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "seer, host at the row") != NULL && strstr(r.out, "seer vs GPU time") != NULL);
+    CHECK(strstr(r.out, "host      ") != NULL);
+    test_run_free(&r);
+    /* a DeepBench file carries no host time: nothing is added */
+    snprintf(data, sizeof data, "%s/conv/v100-sxm2-16gb.csv", test_data_dir());
+    test_run_seer(&r, "eval", "--model", "models/v100-sxm2-16gb.seer", "--data", data, "--format", "json", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\"typical_ms\": 0,") != NULL);
+    test_run_free(&r);
+}
