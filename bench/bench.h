@@ -76,10 +76,20 @@ int seer_bench_csv_col(char **hdr, int nhdr, const char *name);
 int seer_bench_sync(FILE *f);
 /* The current UTC time as 2026-11-22T03:04:05Z. */
 void seer_bench_utc_stamp(char *buf, size_t len);
-/* Cut a file after its last newline (a crash can leave half a row). */
+/* Cut a file after its last newline (a crash can leave half a row).  -1
+ * for anything but a regular file or an absent one. */
 int seer_bench_repair_tail(const char *path);
-/* Read one whole line of any length; NULL at EOF.  *buf grows as needed. */
-char *seer_bench_getline(FILE *f, char **buf, size_t *cap);
+/* Read one whole line; 1 read, 0 at EOF, -1 when the line is longer than
+ * SEER_BENCH_LINE_MAX bytes or memory runs out.  *buf grows as needed. */
+#define SEER_BENCH_LINE_MAX (1 << 20)
+int seer_bench_getline(FILE *f, char **buf, size_t *cap);
+/* Open an input file for reading only if it is a regular file of at most
+ * max_bytes: /dev/zero, a FIFO or a directory is refused at once with a
+ * message naming the file.  NULL with the reason in err. */
+FILE *seer_bench_open_input(const char *path, long long max_bytes, char *err, size_t errlen);
+/* Largest plan file and largest output file --resume reads back. */
+#define SEER_BENCH_PLAN_MAX_BYTES (16ll << 20)
+#define SEER_BENCH_OUTPUT_MAX_BYTES (4ll << 30)
 
 /* A set of strings (resume keys). */
 typedef struct {

@@ -102,13 +102,15 @@ static const char *const KEYCOLS[17] = {"direction", "dtype", "layout", "n", "c"
 static int load_keys(const char *path, int with_algo, seer_bench_set_t *set, long long *max_id,
                      char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
     char *line = NULL, *hdr = NULL, *fl[128], *hl[128];
     size_t cap = 0;
-    int col[17], calg = -1, cid = -1, nh = 0, rc = -1;
+    int col[17], calg = -1, cid = -1, nh = 0, rc = -1, got;
     long lineno = 0;
-    if (!f) return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1);
-    while (seer_bench_getline(f, &line, &cap)) {
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT) return 0;
+    FILE *f = seer_bench_open_input(path, SEER_BENCH_OUTPUT_MAX_BYTES, err, errlen);
+    if (!f) return -1;
+    while ((got = seer_bench_getline(f, &line, &cap)) > 0) {
         lineno++;
         line[strcspn(line, "\r\n")] = 0;
         if (!hdr) {
@@ -133,6 +135,7 @@ static int load_keys(const char *path, int with_algo, seer_bench_set_t *set, lon
         }
         if (seer_bench_set_add(set, key) < 0) goto bad;
     }
+    if (got < 0) { lineno++; goto bad; }
     rc = 0;
     goto out;
 bad:
@@ -148,18 +151,20 @@ out:
  * (call_id above the last one in layers.csv) are removed. */
 static int drop_orphan_kernels(const char *path, long long max_id, char *err, size_t errlen)
 {
-    FILE *in = fopen(path, "r"), *out = NULL;
+    FILE *in, *out = NULL;
     char tmp[PATH_CAP + 8], *line = NULL, *copy = NULL, *fl[128];
     size_t cap = 0;
-    int cid = -1, rc = -1, first = 1;
+    int cid = -1, rc = -1, first = 1, got;
     long dropped = 0;
-    if (!in) return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1);
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT) return 0;
+    if (!(in = seer_bench_open_input(path, SEER_BENCH_OUTPUT_MAX_BYTES, err, errlen))) return -1;
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     if (!(out = fopen(tmp, "w"))) {
         snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
         goto out;
     }
-    while (seer_bench_getline(in, &line, &cap)) {
+    while ((got = seer_bench_getline(in, &line, &cap)) > 0) {
         free(copy);
         if (!(copy = strdup(line))) goto out;
         copy[strcspn(copy, "\r\n")] = 0;
@@ -175,6 +180,11 @@ static int drop_orphan_kernels(const char *path, long long max_id, char *err, si
             continue;
         }
         fputs(line, out);
+    }
+    if (got < 0) {
+        snprintf(err, errlen, "%s: a line longer than %d bytes: not a seer-bench file", path,
+                 SEER_BENCH_LINE_MAX);
+        goto out;
     }
     if (seer_bench_sync(out) != 0 || fclose(out) != 0) {
         out = NULL;
@@ -467,7 +477,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/%s", o.out_dir, names[i]);
         if (seer_bench_repair_tail(path) != 0) {
-            fprintf(stderr, "seer-bench: %s: cannot repair\n", path);
+            fprintf(stderr, "seer-bench: %s: not a regular file or cannot repair its last line\n", path);
             return EXIT_USAGE;
         }
     }

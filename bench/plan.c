@@ -557,13 +557,11 @@ int seer_bench_plan_load(const char *path, seer_bench_plan_t *plan, char *err, s
     long lineno = 0;
     int nh = 0, rc = -1;
     char *hdr = NULL;
-    FILE *fp = fopen(path, "r");
+    int got;
     memset(plan, 0, sizeof *plan);
-    if (!fp) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    while (seer_bench_getline(fp, &line, &cap)) {
+    FILE *fp = seer_bench_open_input(path, SEER_BENCH_PLAN_MAX_BYTES, err, errlen);
+    if (!fp) return -1;
+    while ((got = seer_bench_getline(fp, &line, &cap)) > 0) {
         lineno++;
         size_t len = strlen(line);
         while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
@@ -625,6 +623,11 @@ int seer_bench_plan_load(const char *path, seer_bench_plan_t *plan, char *err, s
             cv.dir = d;
             if (plan_push(plan, &cv)) { snprintf(err, errlen, "out of memory"); goto out; }
         }
+    }
+    if (got < 0) {
+        snprintf(err, errlen, "%s:%ld: line longer than %d bytes (not a plan file?)", path,
+                 lineno + 1, SEER_BENCH_LINE_MAX);
+        goto out;
     }
     if (ferror(fp)) { snprintf(err, errlen, "%s: read error", path); goto out; }
     if (!hdr) { snprintf(err, errlen, "%s: no header line", path); goto out; }

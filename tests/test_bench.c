@@ -142,6 +142,48 @@ TEST(bench_plan_file_roundtrip)
     rmdir(dir);
 }
 
+/* Every file seer-bench reads is checked before it is read: a device, a
+ * directory or an oversized file fails at once naming the file (issue 17:
+ * --plan /dev/zero never exited). */
+TEST(bench_plan_inputs_capped)
+{
+    if (!have_bench()) SKIP("seer-bench not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-test-XXXXXX", path[160], cmd[1024];
+    int st;
+    REQUIRE(mkdtemp(dir));
+    static const char *const bad[] = {"/dev/zero", "/dev/urandom", "/tmp"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "timeout 10 %s --plan %s --dry-run 2>&1", bench_bin(), bad[i]);
+        char *a = run(cmd, &st);
+        REQUIRE(a);
+        CHECK(st == 1);
+        CHECK(strstr(a, bad[i]) && strstr(a, "not a regular file"));
+        free(a);
+    }
+    /* over the size cap: refused from its size, without reading it */
+    snprintf(path, sizeof path, "%s/big.csv", dir);
+    FILE *f = fopen(path, "w");
+    REQUIRE(f);
+    CHECK(ftruncate(fileno(f), (16 << 20) + 1) == 0);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "timeout 10 %s --plan %s --dry-run 2>&1", bench_bin(), path);
+    char *a = run(cmd, &st);
+    REQUIRE(a);
+    CHECK(st == 1 && strstr(a, "big.csv") && strstr(a, "more than the 16777216 accepted"));
+    free(a);
+    /* one endless line under the size cap: stopped at the line cap */
+    f = fopen(path, "w");
+    REQUIRE(f);
+    for (int i = 0; i < (3 << 20) / 64; i++) fputs("abcdefghabcdefghabcdefghabcdefghabcdefghabcdefghabcdefghabcdefgh", f);
+    fclose(f);
+    a = run(cmd, &st);
+    REQUIRE(a);
+    CHECK(st == 1 && strstr(a, "big.csv:1: line longer than"));
+    free(a);
+    remove(path);
+    rmdir(dir);
+}
+
 TEST(bench_gpu_ids)
 {
     if (!have_bench()) SKIP("seer-bench not built (no nvcc)");
