@@ -49,6 +49,9 @@ int seer_bench_plan_load(const char *path, seer_bench_plan_t *plan, char *err, s
 /* The plan as CSV (the plan file format), gpu column = gpu ("" allowed). */
 void seer_bench_plan_print(FILE *f, const seer_bench_plan_t *plan, const char *gpu);
 void seer_bench_plan_free(seer_bench_plan_t *plan);
+/* Stable reorder: CNN entries first, then the others, each in plan order.
+ * 0, or -1 (no memory; the plan is unchanged). */
+int seer_bench_plan_cnn_first(seer_bench_plan_t *plan);
 /* 0 if the shape is valid (positive sizes, groups divide c and k, output
  * at least 1x1), else -1 with the reason in err. */
 int seer_bench_conv_check(const seer_bench_conv_t *cv, char *err, size_t errlen);

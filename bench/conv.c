@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cudnn.h>
 #include "gpu.h"
 #include "micro.h"
@@ -57,7 +58,17 @@ struct seer_bench_run {
     int metrics;                /* counters still wanted */
     int metrics_fail;           /* consecutive failures */
     uint64_t ext_next;
+    double deadline;            /* CLOCK_MONOTONIC s; 0: none */
 };
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void seer_bench_run_deadline(seer_bench_run_t *run, double t) { run->deadline = t; }
 
 typedef struct {
     cudnnTensorDescriptor_t x, y;
@@ -712,6 +723,7 @@ int seer_bench_run_entry(seer_bench_run_t *run, const seer_bench_conv_t *cv, cha
     for (int i = 0; i < na; i++) {
         snprintf(done, sizeof done, "%s|%s", key, algo_name(cv->dir, algos[i]));
         if (seer_bench_set_has(&o->done, done)) continue;
+        if (run->deadline > 0 && mono_s() >= run->deadline) { rc = 2; goto out; }
         memset(c, 0, sizeof *c);
         c->algo = algos[i];
         int m = measure(run, &d, cv->dir, c, err, errlen);

@@ -79,9 +79,14 @@ typedef struct {
 
 int seer_bench_run_create(const seer_bench_opts_t *o, seer_bench_out_t *out, int metrics,
                           seer_bench_run_t **run, char *err, size_t errlen);
+/* Stop measuring at t (CLOCK_MONOTONIC seconds): run_entry checks it
+ * before each algorithm.  0 (the default) means no deadline. */
+void seer_bench_run_deadline(seer_bench_run_t *run, double t);
 /* Measure one plan entry: picks, then every usable algorithm.  Returns 0;
- * 1 if nothing was left to measure (resume); -1 on a fatal error (the
- * CUDA context is lost or a file cannot be written), message in err. */
+ * 1 if nothing was left to measure (resume); 2 if the deadline came before
+ * every algorithm was measured (the rows written stand; --resume finishes
+ * the entry); -1 on a fatal error (the CUDA context is lost or a file
+ * cannot be written), message in err. */
 int seer_bench_run_entry(seer_bench_run_t *run, const seer_bench_conv_t *cv, char *err,
                          size_t errlen);
 void seer_bench_run_destroy(seer_bench_run_t *run);

@@ -243,7 +243,7 @@ typedef struct {
     const char *status, *metrics;
     char gpu[32], name[256], started[32];
     int cc_major, cc_minor, sms, clk, mclk, drv, rt;
-    size_t plan_n, plan_cnn, plan_random, run, skipped, dropped, not_reached;
+    size_t plan_n, plan_cnn, plan_random, run, skipped, not_reached;
     double t0;
     seer_bench_out_t *out;
 } manifest_t;
@@ -282,8 +282,8 @@ static int write_manifest(const manifest_t *m, char *err, size_t errlen)
     fprintf(f, "find=%d\nmetrics=%s\nresume=%d\n", m->o->find, m->metrics, m->o->resume);
     fprintf(f, "started=%s\nfinished=%s\nelapsed_s=%.1f\n", m->started,
             strcmp(m->status, "running") ? fin : "", now_s() - m->t0);
-    fprintf(f, "entries_run=%zu\nentries_skipped_resume=%zu\nentries_dropped_budget=%zu\n"
-               "entries_not_reached=%zu\n", m->run, m->skipped, m->dropped, m->not_reached);
+    fprintf(f, "entries_run=%zu\nentries_skipped_resume=%zu\nentries_not_reached=%zu\n", m->run,
+            m->skipped, m->not_reached);
     if (out)
         fprintf(f, "layer_rows=%lld\nfailed_rows=%lld\nkernel_rows=%lld\nunattributed_kernels=%lld\n"
                    "cupti_dropped_records=%zu\n", out->rows, out->failures, out->kernel_rows,
@@ -297,6 +297,37 @@ static int write_manifest(const manifest_t *m, char *err, size_t errlen)
 
 /* ---- progress --------------------------------------------------------------------- */
 
+/* Per-entry cost for the ETA only (it never decides what is measured): the
+ * median of the last ETA_WINDOW measured entries, the first one left out
+ * (first-use module loading and cuDNN runtime compilation land there). */
+#define ETA_WINDOW 15
+typedef struct {
+    double v[ETA_WINDOW];
+    size_t seen, n;
+} eta_t;
+
+static void eta_add(eta_t *e, double s)
+{
+    if (e->seen++ == 0) return;
+    e->v[e->n++ % ETA_WINDOW] = s;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double eta_entry(const eta_t *e)
+{
+    double w[ETA_WINDOW];
+    size_t k = e->n < ETA_WINDOW ? e->n : ETA_WINDOW;
+    if (!k) return NAN;
+    memcpy(w, e->v, k * sizeof *w);
+    qsort(w, k, sizeof *w, cmp_dbl);
+    return k % 2 ? w[k / 2] : 0.5 * (w[k / 2 - 1] + w[k / 2]);
+}
+
 static void fmt_time(char *b, size_t n, double s)
 {
     if (!(s >= 0) || s > 1e6) { snprintf(b, n, "--:--"); return; }
@@ -304,7 +335,7 @@ static void fmt_time(char *b, size_t n, double s)
     snprintf(b, n, "%ld:%02ld", t / 60, t % 60);
 }
 
-static void progress(size_t done, size_t total, double elapsed, double eta, size_t dropped)
+static void progress(size_t done, size_t total, double elapsed, double eta)
 {
     char e[32], r[32], bar[31];
     int w = total ? (int)(30.0 * done / total) : 30;
@@ -313,7 +344,6 @@ static void progress(size_t done, size_t total, double elapsed, double eta, size
     fmt_time(e, sizeof e, elapsed);
     fmt_time(r, sizeof r, eta);
     fprintf(stderr, "\r[%s] %zu/%zu  %s elapsed  ETA %s", bar, done, total, e, r);
-    if (dropped) fprintf(stderr, "  (%zu dropped for time)", dropped);
     fputs("   ", stderr);
 }
 
@@ -322,15 +352,12 @@ static void progress(size_t done, size_t total, double elapsed, double eta, size
 /* What main allocates, released at exit on every path. */
 static seer_bench_plan_t plan;
 static seer_bench_out_t out;
-static char *dropped;
 
 static void cleanup(void)
 {
     seer_bench_plan_free(&plan);
     seer_bench_set_free(&out.done);
     seer_bench_set_free(&out.picked);
-    free(dropped);
-    dropped = NULL;
 }
 
 int main(int argc, char **argv)
@@ -398,6 +425,9 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    /* CNN layers first: they are the evaluation set, and a budget that
+     * ends the run early then cuts random shapes only */
+    seer_bench_plan_cnn_first(&plan);
     if (o.dry_run) {
         seer_bench_plan_print(stdout, &plan, o.gpu_id);
         return fflush(stdout) == 0 ? 0 : EXIT_USAGE;
@@ -537,32 +567,16 @@ int main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int tty = isatty(STDERR_FILENO), rc = 0;
-    double budget = o.minutes * 60.0, spent = 0;
-    size_t measured = 0, processed = 0, i, left;
-    dropped = calloc(plan.n ? plan.n : 1, 1);
-    if (!dropped) {
-        fprintf(stderr, "seer-bench: out of memory\n");
-        return EXIT_USAGE;
-    }
+    double budget = o.minutes * 60.0;
+    eta_t eta = {0};
+    size_t processed = 0, i;
+    if (budget > 0) seer_bench_run_deadline(run, t0 + budget);
     m.status = "complete";
+    /* The deadline is the only stop rule: nothing is dropped on a forecast,
+     * which one slow first-use entry can inflate many times over. */
     for (i = 0; i < plan.n; i++) {
-        if (dropped[i]) continue;
         if (interrupted) { m.status = "interrupted"; break; }
-        double elapsed = now_s() - t0, avg = measured ? spent / (double)measured : 0;
-        left = 0;
-        for (size_t j = i; j < plan.n; j++) left += !dropped[j];
-        if (budget > 0 && measured >= 5) {
-            /* over budget at the current pace: random shapes go first,
-             * from the end of the plan */
-            for (size_t j = plan.n; j-- > i && elapsed + avg * (double)left > budget;)
-                if (!dropped[j] && plan.v[j].part == SEER_BENCH_PART_RANDOM) {
-                    dropped[j] = 1;
-                    m.dropped++;
-                    left--;
-                }
-            if (dropped[i]) continue;
-        }
-        if (budget > 0 && elapsed + avg > budget) { m.status = "budget"; break; }
+        if (budget > 0 && now_s() - t0 >= budget) { m.status = "budget"; break; }
         double te = now_s();
         int r = seer_bench_run_entry(run, &plan.v[i], err, sizeof err);
         if (r < 0) {
@@ -573,16 +587,16 @@ int main(int argc, char **argv)
             i++;
             break;
         }
-        if (r == 0) { measured++; spent += now_s() - te; m.run++; }
+        if (r == 2) { m.status = "budget"; break; } /* deadline inside the entry: not done */
+        if (r == 0) { eta_add(&eta, now_s() - te); m.run++; }
         else m.skipped++;
         processed++;
-        if (tty) {
-            avg = measured ? spent / (double)measured : 0;
-            progress(processed, plan.n - m.dropped, now_s() - t0, avg * (double)(left - 1), m.dropped);
-        }
+        if (tty)
+            progress(processed, plan.n, now_s() - t0, eta_entry(&eta) * (double)(plan.n - processed));
     }
     if (tty) fputc('\n', stderr);
-    for (size_t j = i; j < plan.n; j++) m.not_reached += !dropped[j];
+    m.not_reached = plan.n - i;
+    if (m.not_reached && !strcmp(m.status, "complete")) m.status = "budget";
     if (!strcmp(m.status, "interrupted")) rc = EXIT_FATAL;
     seer_bench_run_destroy(run);
     seer_bench_metrics_shutdown();
@@ -599,9 +613,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "seer-bench: %s\n", err);
         if (!rc) rc = EXIT_USAGE;
     }
-    fprintf(stderr, "seer-bench: %s: %zu entries measured, %zu skipped (resume), %zu dropped (budget), "
-                    "%zu not reached; %lld rows (%lld failed) in %s, %.0f s\n",
-            m.status, m.run, m.skipped, m.dropped, m.not_reached, out.rows, out.failures, o.out_dir,
+    fprintf(stderr, "seer-bench: %s: %zu entries measured, %zu skipped (resume), %zu not reached; "
+                    "%lld rows (%lld failed) in %s, %.0f s\n",
+            m.status, m.run, m.skipped, m.not_reached, out.rows, out.failures, o.out_dir,
             now_s() - t0);
     return rc;
 }

@@ -640,3 +640,17 @@ out:
     if (rc) seer_bench_plan_free(plan);
     return rc;
 }
+
+int seer_bench_plan_cnn_first(seer_bench_plan_t *plan)
+{
+    if (!plan->n) return 0;
+    seer_bench_conv_t *v = malloc(plan->n * sizeof *v);
+    if (!v) return -1;
+    size_t k = 0;
+    for (int part = SEER_BENCH_PART_CNN; part <= SEER_BENCH_PART_RANDOM; part++)
+        for (size_t i = 0; i < plan->n; i++)
+            if ((plan->v[i].part == SEER_BENCH_PART_CNN) == (part == SEER_BENCH_PART_CNN)) v[k++] = plan->v[i];
+    memcpy(plan->v, v, plan->n * sizeof *v);
+    free(v);
+    return 0;
+}

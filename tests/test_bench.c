@@ -489,6 +489,105 @@ TEST(bench_sim_sweep_outputs)
     rm_out(dir);
 }
 
+/* A plan of 6 CNN and 6 random shapes (36 entries), CNN and random
+ * interleaved so that the run order is visible. */
+static int budget_plan(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fputs("dtype,layout,n,c,h,w,k,r,s,part\n", f);
+    for (int i = 0; i < 12; i++)
+        fprintf(f, "fp32,nchw,%d,16,8,8,16,3,3,%s\n", 1 + i, i % 2 ? "cnn" : "random");
+    return fclose(f);
+}
+
+static int manifest_num(const char *dir, const char *key)
+{
+    char path[256], line[512];
+    size_t kl = strlen(key);
+    snprintf(path, sizeof path, "%s/manifest.txt", dir);
+    FILE *f = fopen(path, "r");
+    int v = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, kl) && line[kl] == '=') v = atoi(line + kl + 1);
+    if (f) fclose(f);
+    return v;
+}
+
+/* One expensive first entry (as first-use loading on a real GPU) must not
+ * make the budget drop entries that fit: the old rule projected
+ * elapsed + mean x left from the 5th entry and dropped the random shapes. */
+TEST(bench_sim_budget_expensive_first_entry)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-sim-XXXXXX", plan[128], o[160], cmd[1024];
+    int st;
+    REQUIRE(mkdtemp(dir));
+    snprintf(plan, sizeof plan, "%s/plan.csv", dir);
+    REQUIRE(budget_plan(plan) == 0);
+    snprintf(o, sizeof o, "%s/o", dir);
+    snprintf(cmd, sizeof cmd, "SEER_SIM_FIRST_SLEEP_MS=1500 %s --plan %s --out %s --no-micro "
+             "--minutes 0.15 2>&1", sim_bin(), plan, o);
+    char *log = run(cmd, &st);
+    REQUIRE(log);
+    CHECK(st == 0);
+    CHECK(manifest_num(o, "entries_run") == 36);
+    CHECK(manifest_num(o, "entries_not_reached") == 0);
+    char path[200];
+    snprintf(path, sizeof path, "%s/manifest.txt", o);
+    CHECK(file_has(path, "status=complete"));
+    free(log);
+    rm_out(o);
+    remove(plan);
+    rmdir(dir);
+}
+
+/* The deadline ends the run: CNN entries measured first, status=budget
+ * with the unmeasured entries counted, exit 0, and --resume finishes. */
+TEST(bench_sim_budget_deadline)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-sim-XXXXXX", plan[128], o[160], cmd[1024], path[200], v[64];
+    int st;
+    REQUIRE(mkdtemp(dir));
+    snprintf(plan, sizeof plan, "%s/plan.csv", dir);
+    REQUIRE(budget_plan(plan) == 0);
+    snprintf(o, sizeof o, "%s/o", dir);
+    snprintf(cmd, sizeof cmd, "SEER_SIM_SLEEP_US=4000 %s --plan %s --out %s --no-micro "
+             "--minutes 0.02 2>&1", sim_bin(), plan, o);
+    char *log = run(cmd, &st);
+    REQUIRE(log);
+    CHECK(st == 0);
+    free(log);
+    snprintf(path, sizeof path, "%s/manifest.txt", o);
+    CHECK(file_has(path, "status=budget"));
+    int ran = manifest_num(o, "entries_run"), left = manifest_num(o, "entries_not_reached");
+    CHECK(ran > 0 && left > 0 && ran + left <= 36 && ran + left >= 35);
+    lines_t L;
+    snprintf(path, sizeof path, "%s/layers.csv", o);
+    REQUIRE(read_lines(path, &L) == 0);
+    int cp = col(&L, "part"), seen_random = 0, order_ok = 1;
+    for (int i = 0; i < L.n; i++) {
+        int rnd = !strcmp(field(&L, i, cp, v, sizeof v), "random");
+        order_ok &= !(seen_random && !rnd);
+        seen_random |= rnd;
+    }
+    CHECK(order_ok);            /* no CNN row after a random one */
+    lines_free(&L);
+    snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --no-micro --minutes 0 --resume 2>&1", sim_bin(),
+             plan, o);
+    log = run(cmd, &st);
+    REQUIRE(log);
+    CHECK(st == 0);
+    free(log);
+    snprintf(path, sizeof path, "%s/manifest.txt", o);
+    CHECK(file_has(path, "status=complete"));
+    CHECK(manifest_num(o, "entries_not_reached") == 0);
+    rm_out(o);
+    remove(plan);
+    rmdir(dir);
+}
+
 TEST(bench_sim_crash_and_resume)
 {
     if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");

@@ -17,6 +17,8 @@
  *   SEER_SIM_OOM_BYTES=N      cudaMalloc of more than N bytes fails
  *   SEER_SIM_CRASH_AFTER=N    the process dies (_exit(137), as SIGKILL) at the Nth convolution
  *   SEER_SIM_SLEEP_US=N       each convolution also sleeps N us of wall time
+ *   SEER_SIM_FIRST_SLEEP_MS=N the first convolution sleeps N ms (first-use module
+ *                             loading, cuDNN runtime compilation)
  *
  * Algorithms: fwd IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, GEMM (64 MiB
  * workspace, two kernels), FFT (fails with EXECUTION_FAILED), FFT_TILING
@@ -335,6 +337,8 @@ static cudnnStatus_t convolve(int dir, int algo, const tensor_t *x, const filter
     UNUSED(x);
     if (crash && ++conv_calls >= crash) _exit(137);
     long sleep_us = atol(knob("SEER_SIM_SLEEP_US", "0"));
+    static int first_done;
+    if (!first_done++) sleep_us += 1000 * atol(knob("SEER_SIM_FIRST_SLEEP_MS", "0"));
     if (sleep_us > 0) {
         struct timespec ts = {sleep_us / 1000000, sleep_us % 1000000 * 1000};
         nanosleep(&ts, NULL);
