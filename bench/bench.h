@@ -124,6 +124,7 @@ typedef struct {
     int micro;                  /* 1 run microbenchmarks, 0 skip, 2 only them */
     int find;                   /* run cudnnFind*AlgorithmEx */
     double max_gflop;           /* FLOP cap of generated shapes */
+    int l2_flush;               /* evict L2 before each timed repetition */
 } seer_bench_opts_t;
 
 #endif

@@ -11,32 +11,50 @@
  * fails. */
 void seer_bench_lib_versions(size_t *cudnn, uint32_t *cupti, int cublas[3]);
 
+/* ---- nvml.c: NVML through dlopen (never linked) ---- */
+
+/* Driver release ("580.159.04").  -1 where NVML is absent. */
+int seer_bench_nvml_driver(char *buf, size_t len);
+/* The driver release from NVML, else "cuda-13.0" (the CUDA version the
+ * driver supports, from cudaDriverGetVersion), else "unknown". */
+void seer_bench_driver_release(char *buf, size_t len);
+/* Current SM clock of a CUDA device, MHz; 0 if unknown. */
+int seer_bench_nvml_sm_clock(int cuda_dev);
+/* Current and maximum SM and memory clocks, MHz.  0, or -1 (unknown
+ * values are 0). */
+int seer_bench_nvml_clocks(int cuda_dev, int *sm_mhz, int *mem_mhz, int *max_sm_mhz, int *max_mem_mhz);
+void seer_bench_nvml_close(void);
+
 /* ---- trace.c: CUPTI Activity API ---- */
 
+enum { SEER_BENCH_REC_KERNEL, SEER_BENCH_REC_MEMSET, SEER_BENCH_REC_MEMCPY };
+
 typedef struct {
-    uint64_t ext_id;            /* external correlation id, 0 if none was seen */
+    int kind;                   /* SEER_BENCH_REC_* */
     uint32_t corr;              /* CUPTI correlation id of the launching API call */
-    uint64_t start, end;        /* ns, CUPTI clock */
-    int grid[3], block[3];
+    uint32_t stream;            /* CUPTI stream id */
+    uint64_t start, end;        /* ns, CUPTI clock; never 0 */
+    int grid[3], block[3], cluster[3];  /* kernels; cluster 0 where none */
     int regs, smem_static, smem_dynamic;
-    char *name;                 /* mangled, as CUPTI reports it (owned) */
+    char *name;                 /* mangled, as CUPTI reports it; "[memset]", "[memcpy]" (owned) */
 } seer_bench_kernel_rec_t;
 
-/* Register buffers and enable kernel, API and external-correlation
- * records.  0, or -1 with the CUPTI error in err. */
+/* Register buffers and enable kernel, memset and memcpy records (no API
+ * records: their tracing would be timed with every call).  0, or -1 with
+ * the CUPTI error in err. */
 int seer_bench_trace_init(char *err, size_t errlen);
-/* Tag every CUDA call made until trace_pop with ext_id. */
-int seer_bench_trace_push(uint64_t ext_id);
-int seer_bench_trace_pop(void);
 /* Flush CUPTI's buffers (call after synchronizing the device), then hand
- * over the kernel records collected since the last take, their external
- * ids resolved.  Caller frees with seer_bench_trace_release. */
+ * over every record collected since the last take.  Records with a zero
+ * or reversed timestamp are not handed over but counted.  Caller frees
+ * with seer_bench_trace_release. */
 int seer_bench_trace_take(seer_bench_kernel_rec_t **recs, size_t *n);
 void seer_bench_trace_release(seer_bench_kernel_rec_t *recs, size_t n);
-/* Stop or restart recording kernels (the metrics pass replays kernels). */
+/* Stop or restart recording (the metrics pass replays kernels). */
 int seer_bench_trace_kernels(int on);
 uint64_t seer_bench_trace_now(void);          /* CUPTI timestamp, ns */
 size_t seer_bench_trace_dropped(void);        /* records CUPTI dropped so far */
+size_t seer_bench_trace_bad_timestamps(void); /* records refused for their timestamps */
+/* Flush, stop recording and release what is left. */
 void seer_bench_trace_shutdown(void);
 const char *seer_bench_cupti_error(int result); /* "CUPTI_ERROR_..." */
 
@@ -75,6 +93,7 @@ typedef struct {
     char gpu[32];
     char source[96];            /* seer-bench:<gpu>:<seed> */
     long long rows, failures, kernel_rows, unattributed;
+    long long hold_expired;     /* repetitions whose stream hold timed out first */
 } seer_bench_out_t;
 
 int seer_bench_run_create(const seer_bench_opts_t *o, seer_bench_out_t *out, int metrics,

@@ -41,6 +41,7 @@ static void usage(FILE *f)
 "  --reps N           timed calls, median/min/max reported (default 5)\n"
 "  --metrics          CUPTI Range Profiler counters per kernel (slow)\n"
 "  --no-find          skip cudnnFind*AlgorithmEx (picks.csv gets v7 rows only)\n"
+"  --no-l2-flush      keep L2 warm between timed calls (default: evict it)\n"
 "  --no-micro         skip the microbenchmarks (no profile.txt)\n"
 "  --micro-only       only the microbenchmarks\n"
 "  --resume           continue a run in --out, skipping what layers.csv has\n"
@@ -98,13 +99,13 @@ static const char *const KEYCOLS[17] = {"direction", "dtype", "layout", "n", "c"
                                         "s", "pad_h", "pad_w", "stride_h", "stride_w", "dil_h",
                                         "dil_w", "groups"};
 
-/* Keys of an existing layers.csv ("entry|algo") or picks.csv ("entry"). */
+/* Keys of an existing layers.csv ("entry|algo|math") or picks.csv ("entry"). */
 static int load_keys(const char *path, int with_algo, seer_bench_set_t *set, long long *max_id,
                      char *err, size_t errlen)
 {
     char *line = NULL, *hdr = NULL, *fl[128], *hl[128];
     size_t cap = 0;
-    int col[17], calg = -1, cid = -1, nh = 0, rc = -1, got;
+    int col[17], calg = -1, cid = -1, cmath = -1, nh = 0, rc = -1, got;
     long lineno = 0;
     struct stat st;
     if (stat(path, &st) != 0 && errno == ENOENT) return 0;
@@ -119,6 +120,7 @@ static int load_keys(const char *path, int with_algo, seer_bench_set_t *set, lon
                 if ((col[i] = seer_bench_csv_col(hl, nh, KEYCOLS[i])) < 0) goto bad;
             calg = seer_bench_csv_col(hl, nh, "algo");
             cid = seer_bench_csv_col(hl, nh, "call_id");
+            cmath = seer_bench_csv_col(hl, nh, "math_type");
             if (with_algo && (calg < 0 || cid < 0)) goto bad;
             continue;
         }
@@ -129,7 +131,8 @@ static int load_keys(const char *path, int with_algo, seer_bench_set_t *set, lon
         for (int i = 0; i < 17; i++)
             o += (size_t)snprintf(key + o, sizeof key - o, "%s%s", i ? "," : "", fl[col[i]]);
         if (with_algo) {
-            snprintf(key + o, sizeof key - o, "|%s", fl[calg]);
+            /* an (algorithm, math type) pair is one measurement */
+            snprintf(key + o, sizeof key - o, "|%s|%s", fl[calg], cmath >= 0 && cmath < nf ? fl[cmath] : "");
             long long id = atoll(fl[cid]);
             if (id > *max_id) *max_id = id;
         }
@@ -269,9 +272,16 @@ static int write_manifest(const manifest_t *m, char *err, size_t errlen)
     fprintf(f, "status=%s\ngpu=%s\ngpu_name=%s\ndevice=%d\ncc=%d.%d\nsms=%d\n", m->status, m->gpu,
             m->name, m->o->device, m->cc_major, m->cc_minor, m->sms);
     fprintf(f, "sm_clock_mhz=%d\nmem_clock_mhz=%d\n", m->clk / 1000, m->mclk / 1000);
-    fprintf(f, "driver=%d.%d\ncuda_runtime=%d.%d\ncudnn=%zu.%zu.%zu\ncudnn_header=%d.%d.%d\n",
-            m->drv / 1000, m->drv % 1000 / 10, m->rt / 1000, m->rt % 1000 / 10, dnn / 10000,
-            dnn % 10000 / 100, dnn % 100, CUDNN_MAJOR, CUDNN_MINOR, CUDNN_PATCHLEVEL);
+    char rel[96];
+    int clk[4];
+    seer_bench_driver_release(rel, sizeof rel);
+    if (seer_bench_nvml_clocks(m->o->device, &clk[0], &clk[1], &clk[2], &clk[3]) == 0)
+        fprintf(f, "nvml_sm_clock_mhz=%d\nnvml_mem_clock_mhz=%d\nnvml_max_sm_clock_mhz=%d\n"
+                   "nvml_max_mem_clock_mhz=%d\n", clk[0], clk[1], clk[2], clk[3]);
+    fprintf(f, "driver=%s\ncuda_driver_api=%d.%d\ncuda_runtime=%d.%d\ncudnn=%zu.%zu.%zu\n"
+               "cudnn_header=%d.%d.%d\n", rel, m->drv / 1000, m->drv % 1000 / 10, m->rt / 1000,
+            m->rt % 1000 / 10, dnn / 10000, dnn % 10000 / 100, dnn % 100, CUDNN_MAJOR, CUDNN_MINOR,
+            CUDNN_PATCHLEVEL);
     fprintf(f, "cupti_api=%u\ncublas=%d.%d.%d\n", cupti, cb[0], cb[1], cb[2]);
     fprintf(f, "seed=%llu\nplan=%s\nplan_entries=%zu\nplan_cnn=%zu\nplan_random=%zu\n",
             (unsigned long long)m->o->seed, m->o->plan_path ? m->o->plan_path : "generated",
@@ -279,15 +289,17 @@ static int write_manifest(const manifest_t *m, char *err, size_t errlen)
     fprintf(f, "random=%d\ncnn_copies=%d\nmax_gflop=%g\nworkspace_mb=%d\nminutes=%g\nwarmup=%d\nreps=%d\n",
             m->o->n_random, m->o->cnn_copies, m->o->max_gflop, m->o->workspace_mb, m->o->minutes,
             m->o->warmup, m->o->reps);
-    fprintf(f, "find=%d\nmetrics=%s\nresume=%d\n", m->o->find, m->metrics, m->o->resume);
+    fprintf(f, "find=%d\nl2_flush=%d\nmetrics=%s\nresume=%d\n", m->o->find, m->o->l2_flush, m->metrics,
+            m->o->resume);
     fprintf(f, "started=%s\nfinished=%s\nelapsed_s=%.1f\n", m->started,
             strcmp(m->status, "running") ? fin : "", now_s() - m->t0);
     fprintf(f, "entries_run=%zu\nentries_skipped_resume=%zu\nentries_not_reached=%zu\n", m->run,
             m->skipped, m->not_reached);
     if (out)
         fprintf(f, "layer_rows=%lld\nfailed_rows=%lld\nkernel_rows=%lld\nunattributed_kernels=%lld\n"
-                   "cupti_dropped_records=%zu\n", out->rows, out->failures, out->kernel_rows,
-                out->unattributed, seer_bench_trace_dropped());
+                   "cupti_dropped_records=%zu\ncupti_bad_timestamps=%zu\nhold_expired=%lld\n",
+                out->rows, out->failures, out->kernel_rows, out->unattributed,
+                seer_bench_trace_dropped(), seer_bench_trace_bad_timestamps(), out->hold_expired);
     if (seer_bench_sync(f) != 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
         snprintf(err, errlen, "cannot write %s", path);
         return -1;
@@ -365,7 +377,7 @@ int main(int argc, char **argv)
     seer_bench_opts_t o = {
         .seed = 1, .out_dir = "seer-bench-out", .workspace_mb = 1024, .minutes = 9,
         .warmup = 2, .reps = 5, .n_random = 120, .cnn_copies = 1, .micro = 1, .find = 1,
-        .max_gflop = 200,
+        .max_gflop = 200, .l2_flush = 1,
     };
     const char *gpu_name = NULL;
     char err[ERR_CAP];
@@ -393,6 +405,7 @@ int main(int argc, char **argv)
         STR("--gpu-name", gpu_name)
         if (!strcmp(a, "--metrics")) { o.metrics = 1; continue; }
         if (!strcmp(a, "--no-find")) { o.find = 0; continue; }
+        if (!strcmp(a, "--no-l2-flush")) { o.l2_flush = 0; continue; }
         if (!strcmp(a, "--no-micro")) { o.micro = 0; continue; }
         if (!strcmp(a, "--micro-only")) { o.micro = 2; continue; }
         if (!strcmp(a, "--resume")) { o.resume = 1; continue; }

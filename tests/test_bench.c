@@ -5,6 +5,7 @@
  * (bench/sim/cuda_sim.c).  Real measurements are checked on a GPU by
  * bench/test-gpu.sh (make test-gpu).  Every test skips when its binary was
  * not built (no nvcc). */
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -434,7 +435,8 @@ TEST(bench_sim_sweep_outputs)
     CHECK(strcmp(L.hdr, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,"
                         "dil_h,dil_w,groups,algo,time_ms,main_kernel,grid_x,grid_y,grid_z,block_x,"
                         "block_y,block_z,kernels,source,time_min_ms,time_max_ms,reps,status,part,"
-                        "call_id,kernel_sum_ms,workspace_bytes,layer") == 0);
+                        "call_id,kernel_sum_ms,workspace_bytes,layer,math_type,span_ms,memop_ms,"
+                        "l2_flush,hold_expired,sm_clock_mhz") == 0);
     CHECK(L.n > 20);
     int c_gpu = col(&L, "gpu"), c_algo = col(&L, "algo"), c_status = col(&L, "status"),
         c_main = col(&L, "main_kernel"), c_part = col(&L, "part"), c_time = col(&L, "time_ms");
@@ -486,6 +488,69 @@ TEST(bench_sim_sweep_outputs)
     CHECK(st == 1 && log && strstr(log, "--resume"));
     free(log);
     rm_out(out);
+    rm_out(dir);
+}
+
+/* CUDA events must time GPU work, not the host's cuDNN call: the pretend
+ * GPU spends SEER_SIM_HOST_US of host time in each call before its first
+ * kernel, which an idle stream would put between the start event and the
+ * kernels (the old harness: events 0.66 ms against 0.047 ms of kernels on
+ * an H100).  Events must match the CUPTI span within 15 %; every
+ * (algorithm, math type) pair v7 lists is timed; memsets are in the span. */
+TEST(bench_sim_events_time_gpu_work)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-sim-XXXXXX", plan[128], o[160], cmd[1024], path[200], v[4][1100];
+    int st;
+    REQUIRE(sim_setup(dir, plan, sizeof plan) == 0);
+    snprintf(o, sizeof o, "%s/o", dir);
+    snprintf(cmd, sizeof cmd, "SEER_SIM_HOST_US=500 %s --plan %s --out %s --no-micro 2>&1", sim_bin(), plan, o);
+    free(run(cmd, &st));
+    CHECK(st == 0);
+    lines_t L;
+    snprintf(path, sizeof path, "%s/layers.csv", o);
+    REQUIRE(read_lines(path, &L) == 0);
+    int ct = col(&L, "time_ms"), cs = col(&L, "span_ms"), ck = col(&L, "kernel_sum_ms"),
+        cm = col(&L, "math_type"), ca = col(&L, "algo"), cmk = col(&L, "main_kernel"),
+        cmem = col(&L, "memop_ms"), cfl = col(&L, "l2_flush");
+    REQUIRE(ct >= 0 && cs >= 0 && ck >= 0 && cm >= 0 && cmem >= 0 && cfl >= 0);
+    int timed = 0, close = 0, tensor_op = 0, fma_precomp = 0, memops = 0, flushed = 0;
+    for (int i = 0; i < L.n; i++) {
+        if (!*field(&L, i, ct, v[0], sizeof v[0])) continue;
+        double t = atof(v[0]), span = atof(field(&L, i, cs, v[1], sizeof v[1])),
+               ks = atof(field(&L, i, ck, v[2], sizeof v[2]));
+        /* as bench/test-gpu.sh: launch gaps dominate tiny calls */
+        if (t >= 0.1) {
+            timed++;
+            close += fabs(t - span) <= 0.15 * t && ks <= span * 1.0001;
+        }
+        flushed += !strcmp(field(&L, i, cfl, v[0], sizeof v[0]), "1");
+        memops += atof(field(&L, i, cmem, v[0], sizeof v[0])) > 0;
+        if (!strcmp(field(&L, i, ca, v[0], sizeof v[0]), "IMPLICIT_PRECOMP_GEMM") &&
+            !strcmp(field(&L, i, cm, v[1], sizeof v[1]), "TENSOR_OP"))
+            tensor_op += strstr(field(&L, i, cmk, v[2], sizeof v[2]), "tensorop") != NULL;
+        else if (!strcmp(v[0], "IMPLICIT_PRECOMP_GEMM") && !strcmp(v[1], "FMA"))
+            fma_precomp++;
+    }
+    CHECK(timed > 20);
+    CHECK(close == timed);
+    CHECK(flushed == L.n - 4);   /* L2 flush on by default (not on the 4 failed rows) */
+    CHECK(memops > 0);           /* the GEMM algorithm's memset is in its span */
+    CHECK(tensor_op == 4);       /* one per shape, besides the FMA run */
+    CHECK(fma_precomp == 4);
+    lines_free(&L);
+    snprintf(path, sizeof path, "%s/manifest.txt", o);
+    CHECK(file_has(path, "hold_expired=0"));
+    CHECK(file_has(path, "l2_flush=1"));
+    CHECK(file_has(path, "driver=cuda-13.0"));   /* no NVML here: marked as the CUDA version */
+    rm_out(o);
+    /* --no-l2-flush: said per row */
+    snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --no-micro --no-l2-flush 2>&1", sim_bin(), plan, o);
+    free(run(cmd, &st));
+    CHECK(st == 0);
+    snprintf(path, sizeof path, "%s/manifest.txt", o);
+    CHECK(file_has(path, "l2_flush=0"));
+    rm_out(o);
     rm_out(dir);
 }
 
@@ -669,12 +734,16 @@ TEST(bench_sim_fallbacks)
     free(log);
     rm_out(o);
 
-    /* no external-correlation records: kernels still tied by time window */
-    snprintf(cmd, sizeof cmd, "SEER_SIM_NOEXT=1 %s --plan %s --out %s --no-micro 2>&1", sim_bin(), plan, o);
+    /* records with a zero timestamp (a forced flush can deliver them) are
+     * refused and counted, never tied to a call */
+    snprintf(cmd, sizeof cmd, "SEER_SIM_ZERO_TS=1 %s --plan %s --out %s --no-micro 2>&1", sim_bin(), plan, o);
     free(run(cmd, &st));
     CHECK(st == 0);
     snprintf(p, sizeof p, "%s/manifest.txt", o);
     CHECK(file_has(p, "unattributed_kernels=0"));
+    CHECK(!file_has(p, "cupti_bad_timestamps=0\n"));
+    snprintf(p, sizeof p, "%s/kernels.csv", o);
+    CHECK(!file_has(p, "zero_kernel"));
     CHECK(calls_consistent(o));
     rm_out(o);
 
