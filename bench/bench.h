@@ -46,6 +46,15 @@ int seer_bench_plan_generate(uint64_t seed, int n_random, int cnn_copies, double
 /* Read a plan file (docs/seer-bench.md).  0, or -1 with a message naming
  * file, line and column in err. */
 int seer_bench_plan_load(const char *path, seer_bench_plan_t *plan, char *err, size_t errlen);
+/* The shape columns of a plan file (and of layers.csv): their indices in a
+ * split header (-1 where absent).  NULL, or the name of a missing required
+ * column. */
+#define SEER_BENCH_CONV_NCOLS 19
+const char *seer_bench_conv_columns(char **hdr, int nhdr, int col[SEER_BENCH_CONV_NCOLS]);
+/* One row's shape; *dir = -1 when the direction is empty (all three).
+ * 0, or -1 with the column and value in why. */
+int seer_bench_conv_row(const int col[SEER_BENCH_CONV_NCOLS], char **f, int nf, seer_bench_conv_t *cv,
+                        int *dir, char *why, size_t len);
 /* The plan as CSV (the plan file format), gpu column = gpu ("" allowed). */
 void seer_bench_plan_print(FILE *f, const seer_bench_plan_t *plan, const char *gpu);
 void seer_bench_plan_free(seer_bench_plan_t *plan);

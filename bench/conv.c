@@ -39,6 +39,20 @@ static const char *algo_name(int dir, int algo)
 
 static const char *math_name(int math) { return math >= 0 && math < 4 ? MATH_NAMES[math] : ""; }
 
+int seer_bench_algo_index(int dir, const char *name)
+{
+    for (int a = 0; a < 8; a++)
+        if (strcmp(algo_name(dir, a), "UNKNOWN") && !strcmp(algo_name(dir, a), name)) return a;
+    return -1;
+}
+
+int seer_bench_math_index(const char *name)
+{
+    for (int m = 0; m < 4; m++)
+        if (!strcmp(MATH_NAMES[m], name)) return m;
+    return -1;
+}
+
 typedef struct {
     int algo;
     cudnnStatus_t status;
@@ -61,8 +75,6 @@ struct seer_bench_run {
     int *hold_dev;              /* its device pointer */
     void *flush;                /* scratch written between repetitions to evict L2 */
     size_t flush_floats;
-    int metrics;                /* counters still wanted */
-    int metrics_fail;           /* consecutive failures */
     double deadline;            /* CLOCK_MONOTONIC s; 0: none */
 };
 
@@ -559,46 +571,6 @@ out:
     seer_bench_trace_release(recs, n);
 }
 
-/* One hardware-counter pass of the call, kernels replayed by CUPTI. */
-static void metrics_pass(seer_bench_run_t *run, const descs_t *d, int dir, call_t *c)
-{
-    double vals[SEER_METRICS_MAX_RANGES][SEER_METRIC_COUNT];
-    char msg[256];
-    int nk = 0, ok = 0;
-    if (seer_bench_trace_kernels(0) != 0) return;
-    if (seer_bench_metrics_begin(msg, sizeof msg) == 0) {
-        cudnnStatus_t s = conv_call(run, d, dir, c->algo, c->ws);
-        cudaError_t e = cudaStreamSynchronize(run->stream);
-        ok = seer_bench_metrics_end(vals, &nk, msg, sizeof msg) == 0 && s == CUDNN_STATUS_SUCCESS &&
-             e == cudaSuccess;
-        if (s != CUDNN_STATUS_SUCCESS) snprintf(msg, sizeof msg, "%s", cudnnGetErrorString(s));
-        else if (e != cudaSuccess) snprintf(msg, sizeof msg, "%s", cudaGetErrorName(e));
-    }
-    if (seer_bench_trace_kernels(1) != 0) {
-        fprintf(stderr, "seer-bench: cannot re-enable kernel tracing\n");
-        run->metrics = 0;
-    }
-    { /* replayed kernels were not recorded; drop whatever else came in */
-        seer_bench_kernel_rec_t *r;
-        size_t n;
-        (void)seer_bench_trace_take(&r, &n);
-        seer_bench_trace_release(r, n);
-    }
-    if (!ok) {
-        if (++run->metrics_fail == 1)
-            fprintf(stderr, "seer-bench: metrics pass failed (%s); will retry on later calls\n", msg);
-        if (run->metrics_fail >= 3 || strstr(msg, "PRIVILEGES") || strstr(msg, "NOT_SUPPORTED")) {
-            fprintf(stderr, "seer-bench: metrics off for the rest of the run: timings only\n");
-            run->metrics = 0;
-        }
-        return;
-    }
-    run->metrics_fail = 0;
-    if (nk != c->nk) return; /* cannot tell which counters belong to which kernel */
-    for (int i = 0; i < nk; i++)
-        memcpy(c->k[i].m, vals[i], sizeof vals[i]);
-}
-
 static void discard_records(void)
 {
     seer_bench_kernel_rec_t *r;
@@ -691,7 +663,6 @@ static int measure(seer_bench_run_t *run, const descs_t *d, int dir, call_t *c, 
     }
     c->t_med = median(t, reps);
     collect_kernels(run, c, reps, t0, t1);
-    if (run->metrics) metrics_pass(run, d, dir, c);
     return 0;
 failed:
     if (context_lost()) {
@@ -816,7 +787,7 @@ out:
 
 /* ---- run -------------------------------------------------------------------------------- */
 
-int seer_bench_run_create(const seer_bench_opts_t *opts, seer_bench_out_t *out, int metrics,
+int seer_bench_run_create(const seer_bench_opts_t *opts, seer_bench_out_t *out,
                           seer_bench_run_t **runp, char *err, size_t errlen)
 {
     seer_bench_run_t *run = calloc(1, sizeof *run);
@@ -828,7 +799,6 @@ int seer_bench_run_create(const seer_bench_opts_t *opts, seer_bench_out_t *out, 
     }
     run->o = opts;
     run->out = out;
-    run->metrics = metrics;
     if ((s = cudnnCreate(&run->dnn)) != CUDNN_STATUS_SUCCESS) {
         snprintf(err, errlen, "cudnnCreate: %s", cudnnGetErrorString(s));
         goto fail;
@@ -897,4 +867,49 @@ void seer_bench_run_destroy(seer_bench_run_t *run)
     if (run->stream) bad |= cudaStreamDestroy(run->stream) != cudaSuccess;
     if (bad) fprintf(stderr, "seer-bench: warning: GPU teardown reported an error\n");
     free(run);
+}
+
+/* ---- metrics phase ------------------------------------------------------------------ */
+
+int seer_bench_metrics_call(seer_bench_run_t *run, const seer_bench_conv_t *cv, int algo, int math,
+                            double vals[][SEER_METRIC_COUNT], int *nk, char *msg, size_t len)
+{
+    descs_t d;
+    char key[256];
+    int rc = -1;
+    size_t ws = 0;
+    seer_bench_conv_key(cv, key, sizeof key);
+    if (descs_create(cv, &d, msg, len) != 0) goto out;
+    cudnnStatus_t s = math >= 0 ? cudnnSetConvolutionMathType(d.conv, (cudnnMathType_t)math)
+                                : CUDNN_STATUS_SUCCESS;
+    if (s == CUDNN_STATUS_SUCCESS) s = ws_size(run, &d, cv->dir, algo, &ws);
+    if (s != CUDNN_STATUS_SUCCESS) {
+        snprintf(msg, len, "%s", cudnnGetErrorString(s));
+        goto out;
+    }
+    if (ws > run->ws_size) {
+        snprintf(msg, len, "WORKSPACE_LIMIT");
+        goto out;
+    }
+    if (buffers(run, cv, key_seed(key), msg, len) != 0) goto out;
+    /* one unprofiled call first: module loading and cuDNN's runtime
+     * compilation must not be what the counters see */
+    s = conv_call(run, &d, cv->dir, algo, ws);
+    cudaError_t e = cudaStreamSynchronize(run->stream);
+    if (s != CUDNN_STATUS_SUCCESS || e != cudaSuccess) {
+        snprintf(msg, len, "%s", s != CUDNN_STATUS_SUCCESS ? cudnnGetErrorString(s) : cudaGetErrorName(e));
+        goto out;
+    }
+    if (seer_bench_metrics_begin(msg, len) != 0) goto out;
+    s = conv_call(run, &d, cv->dir, algo, ws);
+    e = cudaStreamSynchronize(run->stream);
+    rc = seer_bench_metrics_end(vals, nk, msg, len);
+    if (s != CUDNN_STATUS_SUCCESS || e != cudaSuccess) {
+        snprintf(msg, len, "%s", s != CUDNN_STATUS_SUCCESS ? cudnnGetErrorString(s) : cudaGetErrorName(e));
+        rc = -1;
+    }
+out:
+    descs_destroy(&d);
+    if (rc && context_lost()) return -2;
+    return rc;
 }

@@ -96,8 +96,21 @@ typedef struct {
     long long hold_expired;     /* repetitions whose stream hold timed out first */
 } seer_bench_out_t;
 
-int seer_bench_run_create(const seer_bench_opts_t *o, seer_bench_out_t *out, int metrics,
+int seer_bench_run_create(const seer_bench_opts_t *o, seer_bench_out_t *out,
                           seer_bench_run_t **run, char *err, size_t errlen);
+/* Metrics phase: one unprofiled call of (shape, algorithm, math type),
+ * then one under the Range Profiler; vals and *nk as metrics_end.  0, -1
+ * with the reason in msg, -2 when the CUDA context is lost. */
+int seer_bench_metrics_call(seer_bench_run_t *run, const seer_bench_conv_t *cv, int algo, int math,
+                            double vals[][SEER_METRIC_COUNT], int *nk, char *msg, size_t len);
+/* Index of an algorithm name of a direction, of a math type name; -1. */
+int seer_bench_algo_index(int dir, const char *name);
+int seer_bench_math_index(const char *name);
+/* The metrics phase (bench/mphase.c): counters for every successful call
+ * in DIR/layers.csv not yet in DIR/metrics.csv, merged into
+ * DIR/kernels.csv at the end.  Never enables activity tracing.  Exit
+ * status for main. */
+int seer_bench_metrics_phase(const seer_bench_opts_t *o);
 /* Stop measuring at t (CLOCK_MONOTONIC seconds): run_entry checks it
  * before each algorithm.  0 (the default) means no deadline. */
 void seer_bench_run_deadline(seer_bench_run_t *run, double t);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cublas_v2.h>
@@ -39,7 +40,9 @@ static void usage(FILE *f)
 "  --workspace-mb N   cuDNN workspace limit in MiB (default 1024)\n"
 "  --warmup N         untimed calls before timing (default 2)\n"
 "  --reps N           timed calls, median/min/max reported (default 5)\n"
-"  --metrics          CUPTI Range Profiler counters per kernel (slow)\n"
+"  --metrics          CUPTI Range Profiler counters per kernel (slow), in a\n"
+"                     phase of its own after the timing sweep\n"
+"  --metrics-only     only that phase, on the results already in --out\n"
 "  --no-find          skip cudnnFind*AlgorithmEx (picks.csv gets v7 rows only)\n"
 "  --no-l2-flush      keep L2 warm between timed calls (default: evict it)\n"
 "  --no-micro         skip the microbenchmarks (no profile.txt)\n"
@@ -359,6 +362,47 @@ static void progress(size_t done, size_t total, double elapsed, double eta)
     fputs("   ", stderr);
 }
 
+/* ---- metrics phase ------------------------------------------------------------------ */
+
+/* The metrics phase runs in a child process (this program, --metrics-only)
+ * that never enables activity tracing; its summary line comes back through
+ * DIR/metrics.txt. */
+static void run_metrics_phase(const seer_bench_opts_t *o, char *note, size_t len)
+{
+    char dev[16], ws[16], path[PATH_CAP], line[700];
+    snprintf(dev, sizeof dev, "%d", o->device);
+    snprintf(ws, sizeof ws, "%d", o->workspace_mb);
+    snprintf(path, sizeof path, "%s/metrics.txt", o->out_dir);
+    (void)remove(path);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char *args[] = {"seer-bench", "--metrics-only", "--out", (char *)o->out_dir, "--device", dev,
+                        "--workspace-mb", ws, NULL};
+        execv("/proc/self/exe", args);
+        _exit(127);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid) {
+        snprintf(note, len, "failed: cannot start the metrics phase (%s)", strerror(errno));
+        return;
+    }
+    if (WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0)) {
+        snprintf(note, len, "failed: metrics phase %s %d (timings kept; --metrics-only retries)",
+                 WIFSIGNALED(st) ? "killed by signal" : "exit status",
+                 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+        fprintf(stderr, "seer-bench: %s\n", note);
+        return;
+    }
+    FILE *f = fopen(path, "r");
+    snprintf(note, len, "failed: the metrics phase wrote no metrics.txt");
+    if (f && fgets(line, sizeof line, f) && !strncmp(line, "metrics=", 8)) {
+        line[strcspn(line, "\n")] = 0;
+        snprintf(note, len, "%s", line + 8);
+    }
+    if (f) fclose(f);
+}
+
 /* ---- main --------------------------------------------------------------------------- */
 
 /* What main allocates, released at exit on every path. */
@@ -404,6 +448,7 @@ int main(int argc, char **argv)
         STR("--gpu-id", o.gpu_id)
         STR("--gpu-name", gpu_name)
         if (!strcmp(a, "--metrics")) { o.metrics = 1; continue; }
+        if (!strcmp(a, "--metrics-only")) { o.metrics = 2; continue; }
         if (!strcmp(a, "--no-find")) { o.find = 0; continue; }
         if (!strcmp(a, "--no-l2-flush")) { o.l2_flush = 0; continue; }
         if (!strcmp(a, "--no-micro")) { o.micro = 0; continue; }
@@ -423,6 +468,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "seer-bench: --out path longer than %d bytes\n", OUT_MAX);
         return EXIT_USAGE;
     }
+    if (o.metrics == 2) return seer_bench_metrics_phase(&o);
     if (gpu_name) {
         char id[32];
         seer_bench_gpu_id(gpu_name, 0, id, sizeof id);
@@ -551,22 +597,8 @@ int main(int argc, char **argv)
         (void)write_manifest(&m, err, sizeof err);
         return EXIT_FATAL;
     }
-    int metrics = 0;
-    static char metrics_note[600];
-    if (o.metrics) {
-        char msg[512];
-        if (seer_bench_metrics_init(o.device, msg, sizeof msg) == 0) {
-            metrics = 1;
-            snprintf(metrics_note, sizeof metrics_note, "on (%d passes: %s)", seer_bench_metrics_passes(),
-                     seer_bench_metrics_names());
-        } else {
-            fprintf(stderr, "seer-bench: metrics unavailable (%s): timings only\n", msg);
-            snprintf(metrics_note, sizeof metrics_note, "unavailable: %s", msg);
-        }
-        m.metrics = metrics_note;
-    }
     seer_bench_run_t *run = NULL;
-    if (seer_bench_run_create(&o, &out, metrics, &run, err, sizeof err) != 0) {
+    if (seer_bench_run_create(&o, &out, &run, err, sizeof err) != 0) {
         fprintf(stderr, "seer-bench: %s\n", err);
         m.status = "fatal";
         (void)write_manifest(&m, err, sizeof err);
@@ -612,7 +644,6 @@ int main(int argc, char **argv)
     if (m.not_reached && !strcmp(m.status, "complete")) m.status = "budget";
     if (!strcmp(m.status, "interrupted")) rc = EXIT_FATAL;
     seer_bench_run_destroy(run);
-    seer_bench_metrics_shutdown();
     seer_bench_trace_shutdown();
     int close_bad = 0;
     close_bad |= fclose(out.layers) != 0;
@@ -621,6 +652,11 @@ int main(int argc, char **argv)
     if (close_bad && !rc) {
         fprintf(stderr, "seer-bench: error closing output files\n");
         rc = EXIT_USAGE;
+    }
+    static char metrics_note[700];
+    if (o.metrics && rc == 0) {
+        m.metrics = metrics_note;
+        run_metrics_phase(&o, metrics_note, sizeof metrics_note);
     }
     if (write_manifest(&m, err, sizeof err) != 0) {
         fprintf(stderr, "seer-bench: %s\n", err);

@@ -396,7 +396,7 @@ static int calls_consistent(const char *dir)
 static void rm_out(const char *dir)
 {
     static const char *const files[] = {"layers.csv", "kernels.csv", "picks.csv", "profile.txt",
-                                        "manifest.txt", "plan.csv"};
+                                        "manifest.txt", "plan.csv", "metrics.csv", "metrics.txt"};
     char p[256];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
@@ -481,6 +481,16 @@ TEST(bench_sim_sweep_outputs)
     CHECK(file_has(path, "status=complete"));
     CHECK(file_has(path, "unattributed_kernels=0"));
     CHECK(file_has(path, "metrics=on (8 passes: dram__bytes_read.sum;"));
+    /* the metrics phase ran in its own process (the pretend GPU crashes a
+     * Range Profiler beside Activity callbacks, as the H100 did) and
+     * resumes: a second --metrics-only finds every call done */
+    snprintf(path, sizeof path, "%s/metrics.csv", out);
+    CHECK(file_has(path, "call_id,kernel_index,dram_read_bytes,dram_write_bytes,sm_pct,dram_pct,"
+                         "occupancy_pct,tensor_pct"));
+    snprintf(cmd, sizeof cmd, "%s --metrics-only --out %s 2>&1", sim_bin(), out);
+    log = run(cmd, &st);
+    CHECK(st == 0 && log && strstr(log, "metrics: 0 calls profiled, 0 failed"));
+    free(log);
 
     /* an existing result directory is not overwritten without --resume */
     snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --no-micro 2>&1", sim_bin(), plan, out);

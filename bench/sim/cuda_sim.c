@@ -28,6 +28,7 @@
  * workspace, two kernels), FFT (fails with EXECUTION_FAILED), FFT_TILING
  * (4 GiB workspace), WINOGRAD and WINOGRAD_NONFUSED for 3x3 filters; the
  * backward directions ALGO_0, ALGO_1, FFT, and WINOGRAD_NONFUSED for 3x3. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,7 @@ typedef union {
 static slot_t *pending;
 static size_t n_pending, cap_pending;
 static CUpti_BuffersCallbackRequestFunc buffer_request;
+static int rp_enabled, host_objects; /* Range Profiler state */
 static CUpti_BuffersCallbackCompleteFunc buffer_complete;
 
 static const char *knob(const char *name, const char *dflt)
@@ -566,10 +568,11 @@ CUptiResult cuptiProfilerGetCounterAvailability(CUpti_Profiler_GetCounterAvailab
 }
 CUptiResult cuptiProfilerHostInitialize(CUpti_Profiler_Host_Initialize_Params *p)
 {
+    host_objects++;
     p->pHostObject = (CUpti_Profiler_Host_Object *)malloc(1);
     return CUPTI_SUCCESS;
 }
-CUptiResult cuptiProfilerHostDeinitialize(CUpti_Profiler_Host_Deinitialize_Params *p) { free(p->pHostObject); return CUPTI_SUCCESS; }
+CUptiResult cuptiProfilerHostDeinitialize(CUpti_Profiler_Host_Deinitialize_Params *p) { host_objects--; free(p->pHostObject); return CUPTI_SUCCESS; }
 /* one metric the "chip" does not know: it must be left out, not fail all */
 CUptiResult cuptiProfilerHostGetMetricProperties(CUpti_Profiler_Host_GetMetricProperties_Params *p)
 {
@@ -584,17 +587,40 @@ CUptiResult cuptiProfilerHostEvaluateToGpuValues(CUpti_Profiler_Host_EvaluateToG
     for (size_t i = 0; i < p->numMetrics; i++) p->pMetricValues[i] = 1000.0 * (double)(i + 1) + (double)p->rangeIndex;
     return CUPTI_SUCCESS;
 }
+/* What crashed on the H100 is made to crash here: the Range Profiler in a
+ * process that registered Activity callbacks, enabled twice, or handed a
+ * counter-data image that was not freshly initialised (SIGSEGV, as the
+ * real one did).  The host object must outlive the enabled profiler. */
+static void crash(void) { fflush(NULL); raise(SIGSEGV); }
 CUptiResult cuptiRangeProfilerEnable(CUpti_RangeProfiler_Enable_Params *p)
 {
     if (p->ctx != (CUcontext)0x5eed) return CUPTI_ERROR_INVALID_PARAMETER;
+    if (buffer_request || rp_enabled) crash();
+    rp_enabled = 1;
     p->pRangeProfilerObject = (CUpti_RangeProfiler_Object *)malloc(1);
     return CUPTI_SUCCESS;
 }
-CUptiResult cuptiRangeProfilerDisable(CUpti_RangeProfiler_Disable_Params *p) { free(p->pRangeProfilerObject); return CUPTI_SUCCESS; }
+CUptiResult cuptiRangeProfilerDisable(CUpti_RangeProfiler_Disable_Params *p)
+{
+    if (!host_objects) crash(); /* torn down in the wrong order */
+    rp_enabled = 0;
+    free(p->pRangeProfilerObject);
+    return CUPTI_SUCCESS;
+}
 CUptiResult cuptiRangeProfilerGetCounterDataSize(CUpti_RangeProfiler_GetCounterDataSize_Params *p) { p->counterDataSize = 256; return CUPTI_SUCCESS; }
-CUptiResult cuptiRangeProfilerCounterDataImageInitialize(CUpti_RangeProfiler_CounterDataImage_Initialize_Params *p) { UNUSED(p); return CUPTI_SUCCESS; }
+#define IMAGE_FRESH 0x5eedf00du
+CUptiResult cuptiRangeProfilerCounterDataImageInitialize(CUpti_RangeProfiler_CounterDataImage_Initialize_Params *p)
+{
+    uint32_t m = IMAGE_FRESH;
+    memcpy(p->pCounterData, &m, sizeof m);
+    return CUPTI_SUCCESS;
+}
 CUptiResult cuptiRangeProfilerSetConfig(CUpti_RangeProfiler_SetConfig_Params *p)
 {
+    uint32_t m;
+    memcpy(&m, p->pCounterDataImage, sizeof m);
+    if (m != IMAGE_FRESH || buffer_request) crash();
+    memset(p->pCounterDataImage, 0xab, sizeof m); /* used from now on */
     return p->range == CUPTI_AutoRange && p->replayMode == CUPTI_KernelReplay ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
 }
 CUptiResult cuptiRangeProfilerStart(CUpti_RangeProfiler_Start_Params *p) { UNUSED(p); profiling = 1; profiled_kernels = 0; return CUPTI_SUCCESS; }
