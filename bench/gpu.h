@@ -127,8 +127,9 @@ void seer_bench_kernels_header(FILE *f);
 void seer_bench_picks_header(FILE *f);
 
 /* ---- profile.c: microbenchmarks -> profile.txt ---- */
-/* Run the microbenchmarks and write the profile file.  Failures of single
+/* Run the microbenchmarks and write the profile file and, from it, the
+ * GPU description file at gpu_path (docs/formats.md).  Failures of single
  * benchmarks leave their keys empty and are reported on stderr. */
-int seer_bench_profile(const char *path, const char *gpu_id, int device, char *err,
+int seer_bench_profile(const char *path, const char *gpu_path, const char *gpu_id, int device, char *err,
                        size_t errlen);
 #endif

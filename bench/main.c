@@ -545,7 +545,9 @@ int main(int argc, char **argv)
     /* microbenchmarks first: CUPTI tracing would slow the launches */
     snprintf(path, sizeof path, "%s/profile.txt", o.out_dir);
     if (o.micro && !(o.resume && stat(path, &st) == 0)) {
-        if (seer_bench_profile(path, m.gpu, o.device, err, sizeof err) != 0) {
+        char gpath[PATH_CAP];
+        snprintf(gpath, sizeof gpath, "%s/gpu.txt", o.out_dir);
+        if (seer_bench_profile(path, gpath, m.gpu, o.device, err, sizeof err) != 0) {
             fprintf(stderr, "seer-bench: %s\n", err);
             m.status = "fatal";
             (void)write_manifest(&m, err, sizeof err);

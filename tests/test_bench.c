@@ -396,7 +396,7 @@ static int calls_consistent(const char *dir)
 static void rm_out(const char *dir)
 {
     static const char *const files[] = {"layers.csv", "kernels.csv", "picks.csv", "profile.txt",
-                                        "manifest.txt", "plan.csv", "metrics.csv", "metrics.txt"};
+                                        "manifest.txt", "plan.csv", "metrics.csv", "metrics.txt", "gpu.txt"};
     char p[256];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
@@ -560,6 +560,39 @@ TEST(bench_sim_events_time_gpu_work)
     CHECK(st == 0);
     snprintf(path, sizeof path, "%s/manifest.txt", o);
     CHECK(file_has(path, "l2_flush=0"));
+    rm_out(o);
+    rm_out(dir);
+}
+
+/* seer-bench describes the GPU it measured in OUT/gpu.txt, which every
+ * --gpu option of the seer CLI accepts: a GPU the table lacks can be used
+ * without editing C. */
+TEST(bench_sim_gpu_description_file)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-sim-XXXXXX", plan[128], o[160], cmd[1024], path[200];
+    int st;
+    REQUIRE(sim_setup(dir, plan, sizeof plan) == 0);
+    snprintf(o, sizeof o, "%s/o", dir);
+    snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --gpu-id my-h100 2>&1", sim_bin(), plan, o);
+    free(run(cmd, &st));
+    CHECK(st == 0);
+    snprintf(path, sizeof path, "%s/gpu.txt", o);
+    char *text = test_slurp(path);
+    REQUIRE(text);
+    CHECK(strstr(text, "\nseer-gpu=1\nid=my-h100\nname=NVIDIA H100 80GB HBM3\narch=hopper\ncc=9.0\nsms=132\n"));
+    CHECK(strstr(text, "\nfp32_tflops=60\n"));          /* the measured ceiling */
+    CHECK(strstr(text, "\nsmem_per_sm=233472\n"));      /* from the device properties */
+    CHECK(strstr(text, "\ninfo.driver=cuda-13.0\n"));   /* no NVML: said so */
+    free(text);
+    if (access(test_seer_bin(), X_OK) == 0) {
+        snprintf(cmd, sizeof cmd, "%s predict --gpu %s --models models --n 32 --c 64 --h 56 --w 56 --k 64 2>&1",
+                 test_seer_bin(), path);
+        char *log = run(cmd, &st);
+        CHECK(st == 0 && log && strstr(log, "transferred to my-h100 from"));
+        free(log);
+    }
+    remove(path);
     rm_out(o);
     rm_out(dir);
 }

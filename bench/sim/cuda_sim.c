@@ -193,6 +193,13 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
     p->major = 9;
     p->multiProcessorCount = 132;
     p->totalGlobalMem = 80ull << 30;
+    p->regsPerMultiprocessor = p->regsPerBlock = 65536;
+    p->sharedMemPerMultiprocessor = 228 << 10;
+    p->sharedMemPerBlockOptin = 227 << 10;
+    p->reservedSharedMemPerBlock = 1 << 10;
+    p->maxThreadsPerMultiProcessor = 2048;
+    p->maxThreadsPerBlock = 1024;
+    p->maxBlocksPerMultiProcessor = 32;
     return cudaSuccess;
 }
 cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
