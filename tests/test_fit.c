@@ -72,6 +72,29 @@ TEST(fit_active_set_zeroes_negative_coefficient)
     CHECK(grad(&f, c, 1) > 0);
 }
 
+TEST(fit_active_set_drops_most_negative_first)
+{
+    /* y = 3 x0 - 0.1 x1 - 2 x2 with x2 ~ x0 - 2 x1: unconstrained, both
+     * x1 and x2 want negative coefficients.  Dropping the most negative
+     * (x2) first lets x1 take over x2's share with a positive one (y ~ x0
+     * + 3.9 x1); dropping x1 first would end with x0 alone. */
+    seer_relfit_t f;
+    seer_relfit_init(&f, 3);
+    unsigned s = 17;
+    for (int r = 0; r < 80; r++) {
+        double x0 = 1 + 9 * rnd(&s), v = rnd(&s), w = rnd(&s);
+        double x1 = 0.5 * (1 - v) * x0 + 0.05 * w * x0, x2 = v * x0;
+        double x[3] = {x0, x1, x2};
+        seer_relfit_add(&f, x, 3 * x0 - 0.1 * x1 - 2 * x2);
+    }
+    double c[3];
+    seer_relfit_solve(&f, ~0u, c);
+    CHECK(c[2] == 0.0);
+    CHECK(c[0] > 0 && c[1] > 0);
+    for (int i = 0; i < 2; i++) CHECK(fabs(grad(&f, c, i)) <= 1e-6 * fabs(f.g[i]));
+    CHECK(grad(&f, c, 2) > 0); /* and x2 rightly stays out */
+}
+
 TEST(fit_mask_and_degenerate_terms)
 {
     seer_relfit_t f;
