@@ -1,7 +1,7 @@
 /* common.c: the handle and its message, status strings, checked
- * arithmetic at the int64 edges, CRC-32 and FNV-1a against their
- * published check values, the 20 % test split, median and the small
- * string helpers. */
+ * arithmetic at the int64 edges, FNV-1a against its published vectors,
+ * the 20 % test split and the check split, median and the small string
+ * helpers. */
 #include <stdint.h>
 #include <stdlib.h>
 #include "common.h"
@@ -90,19 +90,6 @@ TEST(common_checked_mul_add_int64_edges)
     CHECK(!seer_add_ok(INT64_MIN, INT64_MAX, &r));
 }
 
-TEST(common_crc32_check_value)
-{
-    /* the CRC-32 check value (zlib's crc32 of "123456789") */
-    CHECK(seer_crc32(0, "123456789", 9) == 0xCBF43926u);
-    CHECK(seer_crc32(0, "", 0) == 0);
-    CHECK(seer_crc32(0, "a", 1) == 0xE8B7BE43u);
-    /* continuing from a previous value equals one pass */
-    CHECK(seer_crc32(seer_crc32(0, "1234", 4), "56789", 5) == 0xCBF43926u);
-    CHECK(seer_crc32(seer_crc32(0, "123456789", 9), "", 0) == 0xCBF43926u);
-    /* one flipped bit changes it */
-    CHECK(seer_crc32(0, "123456788", 9) != 0xCBF43926u);
-}
-
 TEST(common_fnv1a_known_vectors)
 {
     /* FNV-1a 64 reference vectors (offset basis 0xcbf29ce484222325) */
@@ -162,6 +149,32 @@ TEST(common_test_split_share_and_determinism)
         differ += seer_in_test_split(p, 2) != seer_in_test_split(q, 2);
     }
     CHECK(differ > 0);
+}
+
+TEST(common_check_split_by_line)
+{
+    /* about a fifth of the lines, by FNV-1a of the line number's 8
+     * little-endian bytes; the same line always answers the same */
+    int in = 0, again = 1;
+    for (int64_t line = 1; line <= 20000; line++) {
+        int x = seer_in_check_split(line);
+        CHECK(x == 0 || x == 1);
+        again &= x == seer_in_check_split(line);
+        in += x;
+    }
+    CHECK(again);
+    CHECK(in > 0.18 * 20000 && in < 0.22 * 20000);
+    const int64_t line = 0x0102030405060708LL;
+    const unsigned char le[8] = {8, 7, 6, 5, 4, 3, 2, 1};
+    CHECK(seer_in_check_split(line) == ((seer_fnv1a(SEER_FNV_OFFSET, le, 8) >> 7) % 5 == 0));
+    /* high bytes count: lines 2^32 apart are not all on one side */
+    int differ = 0;
+    for (int64_t l = 1; l <= 200; l++) differ += seer_in_check_split(l) != seer_in_check_split(l + (INT64_C(1) << 32));
+    CHECK(differ > 0);
+    /* pinned, as the split of the shipped models' check rows */
+    int mask = 0;
+    for (int l = 1; l <= 16; l++) mask |= seer_in_check_split(l) << (l - 1);
+    CHECK(mask == 0x820);
 }
 
 TEST(common_sort_and_median)

@@ -24,7 +24,7 @@ static double grad(const seer_relfit_t *f, const double *coef, int i)
 TEST(fit_exact_recovery_noiseless)
 {
     seer_relfit_t f;
-    seer_relfit_init(&f, 3);
+    seer_relfit_init(&f, 3, 0);
     CHECK(f.n == 3);
     unsigned s = 1;
     for (int r = 0; r < 50; r++) {
@@ -47,7 +47,7 @@ TEST(fit_active_set_zeroes_negative_coefficient)
     /* y = 3 x0 - x1 exactly: least squares wants c1 = -1; the
      * non-negative fit drops x1 and fits x0 alone. */
     seer_relfit_t f;
-    seer_relfit_init(&f, 2);
+    seer_relfit_init(&f, 2, 0);
     unsigned s = 7;
     double sa = 0, saa = 0;
     for (int r = 0; r < 40; r++) {
@@ -79,7 +79,7 @@ TEST(fit_active_set_drops_most_negative_first)
      * (x2) first lets x1 take over x2's share with a positive one (y ~ x0
      * + 3.9 x1); dropping x1 first would end with x0 alone. */
     seer_relfit_t f;
-    seer_relfit_init(&f, 3);
+    seer_relfit_init(&f, 3, 0);
     unsigned s = 17;
     for (int r = 0; r < 80; r++) {
         double x0 = 1 + 9 * rnd(&s), v = rnd(&s), w = rnd(&s);
@@ -98,7 +98,7 @@ TEST(fit_active_set_drops_most_negative_first)
 TEST(fit_mask_and_degenerate_terms)
 {
     seer_relfit_t f;
-    seer_relfit_init(&f, 4);
+    seer_relfit_init(&f, 4, 0);
     unsigned s = 3;
     for (int r = 0; r < 30; r++) {
         /* term 2 is zero on every row */
@@ -130,13 +130,13 @@ TEST(fit_mask_and_degenerate_terms)
 TEST(fit_no_rows_and_term_limit)
 {
     seer_relfit_t f;
-    seer_relfit_init(&f, 3);
+    seer_relfit_init(&f, 3, 0);
     double c[3] = {5, 5, 5};
     seer_relfit_solve(&f, ~0u, c); /* nothing added: every term degenerate */
     CHECK(c[0] == 0 && c[1] == 0 && c[2] == 0);
-    seer_relfit_init(&f, SEER_FIT_MAX + 4);
+    seer_relfit_init(&f, SEER_FIT_MAX + 4, 0);
     CHECK(f.n == SEER_FIT_MAX);
-    seer_relfit_init(&f, 0);
+    seer_relfit_init(&f, 0, 0);
     CHECK(f.n == 0);
 }
 
@@ -145,7 +145,7 @@ TEST(fit_collinear_terms_stay_non_negative)
     /* x1 == x0: the normal equations are singular but for the ridge; any
      * non-negative split of the coefficient predicts exactly. */
     seer_relfit_t f;
-    seer_relfit_init(&f, 3);
+    seer_relfit_init(&f, 3, 0);
     unsigned s = 11;
     double xs[20][3];
     for (int r = 0; r < 20; r++) {
@@ -171,8 +171,8 @@ TEST(fit_relative_error_ignores_row_scale)
      * its time together (a kernel a million times bigger with the same
      * relative error) does not move the fit. */
     seer_relfit_t a, b;
-    seer_relfit_init(&a, 2);
-    seer_relfit_init(&b, 2);
+    seer_relfit_init(&a, 2, 0);
+    seer_relfit_init(&b, 2, 0);
     unsigned s = 5;
     for (int r = 0; r < 60; r++) {
         double x[2] = {1 + rnd(&s), 0.2 + rnd(&s)};
@@ -196,7 +196,7 @@ TEST(fit_noisy_many_terms_is_optimum_of_free_terms)
      * coefficients are >= 0 and the kept ones are the least-squares
      * optimum over the kept terms (zero gradient there). */
     seer_relfit_t f;
-    seer_relfit_init(&f, SEER_FIT_MAX);
+    seer_relfit_init(&f, SEER_FIT_MAX, 0);
     unsigned s = 13;
     for (int r = 0; r < 200; r++) {
         double x[SEER_FIT_MAX], y = 0;
@@ -217,4 +217,39 @@ TEST(fit_noisy_many_terms_is_optimum_of_free_terms)
         }
     }
     CHECK(kept >= 1);
+}
+
+TEST(fit_fixed_terms_keep_coefficient_one)
+{
+    /* y = 2 x0 + 0.5 x1 + x2, with x2 (say, launch gaps) fixed at 1: the
+     * fit explains what x2 leaves and recovers the rest exactly */
+    seer_relfit_t f;
+    seer_relfit_init(&f, 3, 1u << 2);
+    CHECK(f.fixed == 4u);
+    unsigned s = 21;
+    for (int r = 0; r < 50; r++) {
+        double x[3] = {1 + 9 * rnd(&s), 1 + 9 * rnd(&s), 0.1 + rnd(&s)};
+        seer_relfit_add(&f, x, 2 * x[0] + 0.5 * x[1] + x[2]);
+    }
+    double c[3];
+    seer_relfit_solve(&f, ~0u, c);
+    CHECK(c[2] == 1.0);
+    CHECK_NEAR(c[0], 2, 1e-6);
+    CHECK_NEAR(c[1], 0.5, 1e-6);
+    /* a fixed term stays 1 even outside the mask; masked-out free terms stay 0 */
+    seer_relfit_solve(&f, 1u, c);
+    CHECK(c[2] == 1.0 && c[1] == 0.0 && c[0] > 0);
+    seer_relfit_solve(&f, 0u, c);
+    CHECK(c[0] == 0.0 && c[1] == 0.0 && c[2] == 1.0);
+
+    /* a fixed term that already explains more than the time: the free
+     * terms would have to be negative, so they are dropped to 0 */
+    seer_relfit_t over;
+    seer_relfit_init(&over, 2, 1u << 1);
+    for (int r = 0; r < 20; r++) {
+        double x[2] = {1 + rnd(&s), 3};
+        seer_relfit_add(&over, x, 2.0);
+    }
+    seer_relfit_solve(&over, ~0u, c);
+    CHECK(c[0] == 0.0 && c[1] == 1.0);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "gemm.h"
+#include "launch.h"
 #include "model.h"
 #include "test.h"
 
@@ -189,21 +190,29 @@ TEST(train_families_and_cudnn_choice)
     CHECK(m->fam[1].dir == SEER_DIR_FWD && m->fam[1].algo == SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
     CHECK(m->fam[2].dir == SEER_DIR_BWD_DATA && m->fam[2].algo == SEER_BWD_DATA_ALGO_1);
     CHECK(m->fam[0].n_rows == 10 && m->fam[1].n_rows == 20 && m->fam[2].n_rows == 12);
-    /* what the families predict, and what they do not */
+    /* the trained families predict from their data; the rest only from
+     * the analytical model, and cuDNN's choice not at all */
     seer_conv_desc_t d;
     REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
     REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 4, 64, 20, 20, 64, 3, 3, 1, 1,
                                1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
-    double ms = 0;
-    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, SEER_ALGO_CUDNN_CHOICE, &ms, NULL, 0, NULL),
-                 SEER_STATUS_SUCCESS);
-    CHECK(ms > 0);
-    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_1, &ms, NULL, 0, NULL),
-                 SEER_STATUS_SUCCESS);
-    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_0, &ms, NULL, 0, NULL),
-                 SEER_STATUS_NOT_CALIBRATED);
-    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_GEMM, &ms, NULL, 0, NULL),
-                 SEER_STATUS_NOT_CALIBRATED);
+    static const struct { seer_direction_t dir; int algo; seer_status_t st; seer_source_t src; } want[] = {
+        {SEER_DIR_FWD, SEER_ALGO_CUDNN_CHOICE, SEER_STATUS_SUCCESS, SEER_SOURCE_CALIBRATED},
+        {SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, SEER_STATUS_SUCCESS, SEER_SOURCE_CALIBRATED},
+        {SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_1, SEER_STATUS_SUCCESS, SEER_SOURCE_CALIBRATED},
+        {SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_GEMM, SEER_STATUS_SUCCESS, SEER_SOURCE_ANALYTICAL},
+        {SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_0, SEER_STATUS_SUCCESS, SEER_SOURCE_ANALYTICAL},
+        {SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, SEER_STATUS_NOT_CALIBRATED, SEER_SOURCE_ANALYTICAL},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        double ms = 0;
+        seer_kernel_pred_t k[SEER_MAX_KERNELS];
+        int nk = 0;
+        seer_status_t st = seer_predict_conv(h, m, d, want[i].dir, want[i].algo, &ms, k, SEER_MAX_KERNELS, &nk);
+        CHECK(st == want[i].st);
+        if (st == SEER_STATUS_SUCCESS && want[i].st == SEER_STATUS_SUCCESS)
+            CHECK(ms > 0 && nk >= 1 && k[0].source == want[i].src);
+    }
     seer_conv_desc_destroy(d);
     seer_model_free(m);
     unlink(path);
@@ -245,8 +254,8 @@ TEST(train_holdout_flag_and_provenance)
     seer_model_info_t ia, ih, ik;
     CHECK_STATUS(train(h, "t4", &p, 1, 0, &all), SEER_STATUS_SUCCESS);
     CHECK_STATUS(train(h, "t4", &p, 1, SEER_TRAIN_HOLDOUT, &ho), SEER_STATUS_SUCCESS);
-    /* under 500 rows there is no drift to remove: KEEP_DRIFT changes nothing */
-    CHECK_STATUS(train(h, "t4", &p, 1, SEER_TRAIN_KEEP_DRIFT, &kept), SEER_STATUS_SUCCESS);
+    /* a source without host dispatch has none to take off: KEEP_DISPATCH changes nothing */
+    CHECK_STATUS(train(h, "t4", &p, 1, SEER_TRAIN_KEEP_DISPATCH, &kept), SEER_STATUS_SUCCESS);
     REQUIRE(all && ho && kept);
     seer_model_get_info(all, &ia);
     seer_model_get_info(ho, &ih);
@@ -264,7 +273,7 @@ TEST(train_holdout_flag_and_provenance)
     CHECK(strstr(ia.provenance, want) != NULL);
     snprintf(want, sizeof want, "%s (%d rows, synthetic)", strrchr(path, '/') + 1, 120 - held);
     CHECK(strstr(ih.provenance, want) != NULL);
-    CHECK(strstr(ia.provenance, "drift") == NULL);
+    CHECK(strstr(ia.provenance, "dispatch") == NULL);
 
     /* deterministic: the same files, the same model */
     seer_model_t twice;
