@@ -38,8 +38,8 @@ TEST(svmio_scalars_round_trip_little_endian)
     for (size_t i = 0; i < 4; i++) CHECK(seer_r_u32(&r, "u32") == u32[i]);
     for (size_t i = 0; i < 4; i++) CHECK(seer_r_i32(&r, "i32", INT32_MIN, INT32_MAX) == i32[i]);
     for (size_t i = 0; i < 3; i++) CHECK(seer_r_u64(&r, "u64") == u64[i]);
-    for (size_t i = 0; i < 8; i++) {
-        double v = seer_r_f64(&r, "f64");
+    for (size_t i = 0; i < 8; i++) { /* any finite value with a range that takes it */
+        double v = seer_r_f64_in(&r, "f64", -DBL_MAX, DBL_MAX);
         CHECK(memcmp(&v, &f64[i], sizeof v) == 0); /* bit for bit: -0.0 stays negative */
     }
     char s[16] = "junk";
@@ -69,6 +69,39 @@ TEST(svmio_f64_rejects_nan_and_inf)
         CHECK(strstr(r.why, "svm gamma") != NULL);
         free(b.p);
     }
+}
+
+TEST(svmio_f64_range)
+{
+    /* a model's numbers lie within +-SEER_MODEL_VALUE_MAX, bounds included */
+    const double ok[] = {SEER_MODEL_VALUE_MAX, -SEER_MODEL_VALUE_MAX, 0.0, -0.0, 1e-300};
+    const double bad[] = {nextafter(SEER_MODEL_VALUE_MAX, INFINITY), -2 * SEER_MODEL_VALUE_MAX, DBL_MAX};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        seer_wbuf_t b = {0};
+        seer_w_f64(&b, ok[i]);
+        seer_rbuf_t r = reader(&b);
+        double v = seer_r_f64(&r, "coef");
+        CHECK(r.st == SEER_STATUS_SUCCESS && memcmp(&v, &ok[i], sizeof v) == 0);
+        free(b.p);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        seer_wbuf_t b = {0};
+        seer_w_f64(&b, bad[i]);
+        seer_rbuf_t r = reader(&b);
+        CHECK(seer_r_f64(&r, "kernel coefficient") == 0);
+        CHECK(r.st == SEER_STATUS_MODEL_CORRUPT);
+        CHECK(strstr(r.why, "kernel coefficient") && strstr(r.why, "must be in") && strstr(r.why, "at byte 8"));
+        free(b.p);
+    }
+    /* an explicit range: gamma must be positive */
+    seer_wbuf_t b = {0};
+    seer_w_f64(&b, SEER_SVM_GAMMA_MIN);
+    seer_w_f64(&b, 0.0);
+    seer_rbuf_t r = reader(&b);
+    CHECK(seer_r_f64_in(&r, "svm gamma", SEER_SVM_GAMMA_MIN, SEER_SVM_GAMMA_MAX) == SEER_SVM_GAMMA_MIN);
+    CHECK(seer_r_f64_in(&r, "svm gamma", SEER_SVM_GAMMA_MIN, SEER_SVM_GAMMA_MAX) == 0 &&
+          r.st == SEER_STATUS_MODEL_CORRUPT && strstr(r.why, "svm gamma 0 "));
+    free(b.p);
 }
 
 TEST(svmio_truncated_names_the_field)
