@@ -343,3 +343,36 @@ TEST(launch_never_more_than_max_kernels)
                 }
     CHECK(ok > 300);
 }
+
+TEST(launch_fft_tiling_filter_fits_the_tile)
+{
+    /* BUG (libseer/launch.c, fft_kernels): FFT_TILING picks a 16x16
+     * transform for images up to 16x16 whatever the filter, so a filter
+     * of 17x17 or more leaves a tile step side - R + 1 <= 0: 17x17 on
+     * 16x16 gives infinite tiles, FLOPs and bytes (and seer_predict_conv
+     * answers SUCCESS with the 0.0001 ms floor), 19x19 a negative step
+     * whose square looks plausible.  A transform must be at least as
+     * large as the filter (or the case UNSUPPORTED).  Remove this SKIP
+     * once launch.c handles it. */
+    SKIP("bug: FFT_TILING with a filter larger than its 16x16 tile gives infinite work (launch.c)");
+    int bad = 0;
+    for (int hw = 4; hw <= 40; hw += 3)
+        for (int r = 1; r <= 33; r += 2) {
+            shape_t s = {2, 8, hw, 8, r, r / 2, 1, 1, 1, SEER_DTYPE_FP32};
+            struct seer_conv cv;
+            if (!mk(&cv, s)) continue;
+            for (int d = 0; d < 3; d++) {
+                static const int algo[3] = {SEER_FWD_ALGO_FFT_TILING, SEER_BWD_DATA_ALGO_FFT_TILING,
+                                            SEER_BWD_FILTER_ALGO_FFT_TILING};
+                seer_kview_t k[SEER_MAX_KERNELS];
+                int nk = 0;
+                if (seer_conv_kernels(NULL, &cv, (seer_direction_t)d, algo[d], k, &nk)) continue;
+                double side = k[0].gbatch == 16 * 9 ? 16 : 32; /* side * (side / 2 + 1) frequencies */
+                int ok = isfinite(k[0].flops) && isfinite(k[0].bytes) && isfinite(k[0].gm) && r <= side;
+                if (!ok && bad++ < 3)
+                    printf("\n    %s FFT_TILING %dx%d filter on %dx%d: %g-point tiles, flops %g",
+                           seer_direction_name((seer_direction_t)d), r, r, hw, hw, side, k[0].flops);
+            }
+        }
+    CHECK(bad == 0);
+}
