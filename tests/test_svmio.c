@@ -204,7 +204,7 @@ static struct svm_model *train(problem_t *p, int type)
         }
         r[NFEAT].index = -1;
         p->x[i] = r;
-        p->y[i] = type == C_SVC ? (sum < -0.3 ? 0 : sum < 0.3 ? 1 : 2) : sum;
+        p->y[i] = type == C_SVC || type == NU_SVC ? (sum < -0.3 ? 0 : sum < 0.3 ? 1 : 2) : sum;
     }
     struct svm_problem prob = {60, p->y, p->x};
     struct svm_parameter par;
@@ -216,6 +216,7 @@ static struct svm_model *train(problem_t *p, int type)
     par.eps = 1e-3;
     par.C = 10;
     par.p = 0.05;
+    par.nu = 0.3;
     par.shrinking = 1;
     if (svm_check_parameter(&prob, &par)) return NULL;
     svm_set_print_string_function(quiet);
@@ -377,4 +378,28 @@ TEST(svmio_empty_write_of_null_is_a_no_op)
     seer_w_bytes(&b, NULL, 0);
     CHECK(!b.oom && b.n == 4);
     free(b.p);
+}
+
+TEST(svmio_every_libsvm_type_clones)
+{
+    /* BUG (libseer/svmio.c): seer_w_svm writes labels and per-class
+     * counts for C_SVC only, seer_r_svm reads them for C_SVC and NU_SVC:
+     * a NU_SVC model does not survive seer_svm_clone.  libseer trains
+     * C_SVC and EPSILON_SVR only, so no shipped model is affected; the
+     * format claims LIBSVM models in general.  Remove this SKIP once the
+     * writer and reader agree. */
+    SKIP("bug: svmio writes NU_SVC models without the labels its reader expects");
+    static const int types[] = {NU_SVR, NU_SVC};
+    for (int t = 0; t < 2; t++) {
+        problem_t *p = malloc(sizeof *p);
+        REQUIRE(p != NULL);
+        struct svm_model *m = train(p, types[t]);
+        REQUIRE(m != NULL);
+        struct svm_model *c = seer_svm_clone(m, NFEAT);
+        if (!c || !same_model(m, c)) printf("\n    %s does not clone", t ? "NU_SVC" : "NU_SVR");
+        CHECK(c != NULL && same_model(m, c));
+        seer_svm_free(c);
+        svm_free_and_destroy_model(&m);
+        free(p);
+    }
 }
