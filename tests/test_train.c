@@ -159,6 +159,9 @@ TEST(train_no_data_boundary)
     CHECK_STATUS(seer_train(h, "t4", NULL, 1, 0, &m), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_train(h, NULL, &p, 1, 0, &m), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_train(h, "t4", &p, 1, 0, NULL), SEER_STATUS_BAD_PARAM);
+    /* flags: only the SEER_TRAIN_* bits */
+    CHECK_STATUS(seer_train(h, "t4", &p, 1, SEER_TRAIN_HOLDOUT | 0x80u, &m), SEER_STATUS_BAD_PARAM);
+    CHECK(strstr(seer_get_last_error(h), "0x80") != NULL);
     seer_destroy(h);
 }
 
