@@ -346,15 +346,9 @@ TEST(launch_never_more_than_max_kernels)
 
 TEST(launch_fft_tiling_filter_fits_the_tile)
 {
-    /* BUG (libseer/launch.c, fft_kernels): FFT_TILING picks a 16x16
-     * transform for images up to 16x16 whatever the filter, so a filter
-     * of 17x17 or more leaves a tile step side - R + 1 <= 0: 17x17 on
-     * 16x16 gives infinite tiles, FLOPs and bytes (and seer_predict_conv
-     * answers SUCCESS with the 0.0001 ms floor), 19x19 a negative step
-     * whose square looks plausible.  A transform must be at least as
-     * large as the filter (or the case UNSUPPORTED).  Remove this SKIP
-     * once launch.c handles it. */
-    SKIP("bug: FFT_TILING with a filter larger than its 16x16 tile gives infinite work (launch.c)");
+    /* An FFT_TILING transform is at least as large as the filter: 16x16
+     * for small images and filters, else 32x32, and a filter over 32x32
+     * is UNSUPPORTED; never infinite or negative tile steps. */
     int bad = 0;
     for (int hw = 4; hw <= 40; hw += 3)
         for (int r = 1; r <= 33; r += 2) {

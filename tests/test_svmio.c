@@ -365,12 +365,9 @@ TEST(svmio_absent_model_and_bad_counts)
 
 TEST(svmio_empty_write_of_null_is_a_no_op)
 {
-    /* BUG (libseer/svmio.c, seer_w_bytes): an empty write of a NULL
-     * buffer reaches memcpy(dst, NULL, 0), undefined behaviour that
-     * `make ubsan` reports in alloc_failure_in_training_is_reported
-     * (seer_model_serialize copies the payload after its first grow
-     * failed).  Fix: return early when n == 0.  Remove this SKIP then. */
-    SKIP("bug: seer_w_bytes(b, NULL, 0) passes NULL to memcpy (make ubsan)");
+    /* An empty write of a NULL buffer is a no-op (seer_model_serialize
+     * copies an empty payload after a failed grow): memcpy never sees
+     * NULL (make ubsan). */
     seer_wbuf_t b = {0};
     seer_w_bytes(&b, NULL, 0);
     CHECK(!b.oom && b.n == 0 && b.p == NULL);
@@ -382,13 +379,9 @@ TEST(svmio_empty_write_of_null_is_a_no_op)
 
 TEST(svmio_every_libsvm_type_clones)
 {
-    /* BUG (libseer/svmio.c): seer_w_svm writes labels and per-class
-     * counts for C_SVC only, seer_r_svm reads them for C_SVC and NU_SVC:
-     * a NU_SVC model does not survive seer_svm_clone.  libseer trains
-     * C_SVC and EPSILON_SVR only, so no shipped model is affected; the
-     * format claims LIBSVM models in general.  Remove this SKIP once the
-     * writer and reader agree. */
-    SKIP("bug: svmio writes NU_SVC models without the labels its reader expects");
+    /* Every LIBSVM model type survives seer_svm_clone: the writer puts
+     * labels and per-class counts for C_SVC and NU_SVC, as the reader
+     * expects. */
     static const int types[] = {NU_SVR, NU_SVC};
     for (int t = 0; t < 2; t++) {
         problem_t *p = malloc(sizeof *p);
