@@ -498,7 +498,7 @@ out:
     free(r);
     free(order);
     seer_network_destroy(net);
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
     return rc;
 }
@@ -653,7 +653,7 @@ int seer_cli_pick(int argc, char **argv)
     }
 out:
     seer_conv_desc_destroy(d);
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
     return rc;
 }
@@ -874,8 +874,8 @@ int seer_cli_eval_net(int argc, char **argv)
 out:
     seer_csv_close(c);
     free(rows);
-    for (int j = 0; j < nmodels; j++) seer_model_free(models[j].m);
-    seer_model_free(fixed);
+    for (int j = 0; j < nmodels; j++) seer_model_destroy(models[j].m);
+    seer_model_destroy(fixed);
     seer_destroy(h);
     return rc;
 }
@@ -1147,7 +1147,7 @@ out:
     seer_conv_desc_destroy(d);
     free(L);
     free(P);
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
     return rc;
 }

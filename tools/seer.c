@@ -98,7 +98,7 @@ static void scan_models(const char *dir, dir_models_t *dm)
         } else {
             snprintf(dm->ids[dm->n++], sizeof dm->ids[0], "%s", info.gpu_id);
         }
-        seer_model_free(m);
+        seer_model_destroy(m);
     }
     closedir(d);
     seer_destroy(h);
@@ -270,7 +270,7 @@ static int cmd_train(int argc, char **argv)
             rc = CLI_OK;
         }
     }
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
 done:
     free(data);
@@ -313,7 +313,7 @@ static int cmd_info(int argc, char **argv)
     if (st) return cli_lib_error(NULL, st);
     if ((st = seer_model_load(h, path, &m)) || (st = seer_model_get_info(m, &info))) {
         int rc = cli_lib_error(h, st);
-        seer_model_free(m);
+        seer_model_destroy(m);
         seer_destroy(h);
         return rc;
     }
@@ -327,7 +327,7 @@ static int cmd_info(int argc, char **argv)
     printf("rows            %lld\n", info.n_rows);
     printf("checksum        0x%08x\n", (unsigned)info.checksum);
     printf("provenance      %s\n", info.provenance);
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
     return CLI_OK;
 }
@@ -797,7 +797,7 @@ lib_error:
     rc = cli_lib_error(h, st);
 out:
     seer_conv_desc_destroy(d);
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
     return rc;
 }
