@@ -87,7 +87,10 @@ typedef enum {
     SEER_STATUS_NET_INPUT = 22,         /* a layer's input is missing or not defined above it */
     SEER_STATUS_NET_SHAPE = 23,         /* layer shapes do not fit (add/concat mismatch, empty output) */
     SEER_STATUS_NO_ALGORITHM = 24,      /* picker: no algorithm supports the shape within the workspace limit */
-    SEER_STATUS_WORKSPACE_LIMIT = 25    /* picker entry: the algorithm needs more workspace than allowed */
+    SEER_STATUS_WORKSPACE_LIMIT = 25,   /* picker entry: the algorithm needs more workspace than allowed */
+    SEER_STATUS_ONNX_CORRUPT = 26,      /* ONNX input: truncated or corrupt protobuf, no graph */
+    SEER_STATUS_ONNX_OPSET = 27,        /* ONNX input: default-domain opset missing or not supported */
+    SEER_STATUS_ONNX_UNSUPPORTED_OP = 28 /* ONNX input: operators libseer cannot translate (named) */
 } seer_status_t;
 
 /* A static English description of a status ("SEER_STATUS_BAD_SHAPE: ..."). */
@@ -665,6 +668,61 @@ SEER_API seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t handle,
 
 /* ================================================================== */
 /* END networks, GEMM and algorithm picker                             */
+/* ================================================================== */
+
+/* ================================================================== */
+/* BEGIN ONNX import (issue 16: libseer/onnx.c; docs/networks.md)      */
+/* ================================================================== */
+
+/* Options of the ONNX translation; start from SEER_ONNX_OPTIONS_DEFAULT. */
+typedef struct {
+    int resolution;             /* 0: the graph's input size; else every 4-D input gets h = w = this */
+    int skip_unsupported;       /* 0: fail with ONNX_UNSUPPORTED_OP; 1: leave such nodes out
+                                   (their output aliases their first data input) and list them */
+} seer_onnx_options_t;
+#define SEER_ONNX_OPTIONS_DEFAULT { .resolution = 0, .skip_unsupported = 0 }
+
+/* What a translation found. */
+typedef struct {
+    int batch;                  /* the first input's batch size; 0 when symbolic */
+    int opset;                  /* default-domain opset of the model */
+    int n_nodes;                /* nodes in the graph */
+    int n_skipped;              /* nodes left out (skip_unsupported); listed in the text as
+                                   "# skipped: OP node 'NAME': why" lines */
+} seer_onnx_info_t;
+
+/* Largest ONNX input accepted (bytes); OVERFLOW above. */
+#define SEER_ONNX_MAX_BYTES ((size_t)1 << 30)
+
+/* Translate an ONNX ModelProto (len bytes) into the network description
+ * of docs/networks.md: up to size bytes including the NUL go to buf (NULL
+ * when size is 0), *length receives the text's length without the NUL,
+ * BUFFER_TOO_SMALL when it does not fit (length and info still written).
+ * info may be NULL.  ONNX_CORRUPT (not a ModelProto, truncated, tensor data
+ * inconsistent with its dims), ONNX_OPSET, ONNX_UNSUPPORTED_OP (every
+ * unsupported node counted and named, by operator), NET_INPUT (a node reads
+ * a tensor nothing defines, or the graph has a cycle), NET_SHAPE (a shape
+ * that cannot be resolved statically), OVERFLOW (2^31 elements in a tensor,
+ * input over SEER_ONNX_MAX_BYTES). */
+SEER_API seer_status_t seer_onnx_text(seer_handle_t handle, const void *bytes, size_t len,
+                                      const seer_onnx_options_t *options, char *buf, size_t size,
+                                      size_t *length, seer_onnx_info_t *info);
+/* seer_onnx_text with options, then seer_network_create on the text: the
+ * same network the description builds.  options may be NULL (defaults). */
+SEER_API seer_status_t seer_network_create_onnx_ex(seer_handle_t handle, const void *bytes, size_t len,
+                                                   const seer_onnx_options_t *options,
+                                                   seer_network_t *net);
+/* With the default options. */
+SEER_API seer_status_t seer_network_create_onnx(seer_handle_t handle, const void *bytes, size_t len,
+                                                seer_network_t *net);
+/* An ONNX file (IO_ERROR when it cannot be read; OVERFLOW over
+ * SEER_ONNX_MAX_BYTES); options may be NULL. */
+SEER_API seer_status_t seer_network_create_onnx_file(seer_handle_t handle, const char *path,
+                                                     const seer_onnx_options_t *options,
+                                                     seer_network_t *net);
+
+/* ================================================================== */
+/* END ONNX import                                                     */
 /* ================================================================== */
 
 #ifdef __cplusplus

@@ -36,6 +36,9 @@ const char *seer_status_string(seer_status_t st)
     case SEER_STATUS_NET_SHAPE: return "SEER_STATUS_NET_SHAPE: layer shapes do not fit";
     case SEER_STATUS_NO_ALGORITHM: return "SEER_STATUS_NO_ALGORITHM: no algorithm fits the shape and workspace limit";
     case SEER_STATUS_WORKSPACE_LIMIT: return "SEER_STATUS_WORKSPACE_LIMIT: algorithm needs more workspace than allowed";
+    case SEER_STATUS_ONNX_CORRUPT: return "SEER_STATUS_ONNX_CORRUPT: not a readable ONNX model";
+    case SEER_STATUS_ONNX_OPSET: return "SEER_STATUS_ONNX_OPSET: ONNX opset not supported";
+    case SEER_STATUS_ONNX_UNSUPPORTED_OP: return "SEER_STATUS_ONNX_UNSUPPORTED_OP: ONNX operators not supported";
     }
     return "SEER_STATUS_?: unknown status";
 }

@@ -65,6 +65,10 @@ static const struct {
     {"tanh", SEER_OP_ACTIVATION, SEER_ACT_TANH, BASIC},
     {"gelu", SEER_OP_ACTIVATION, SEER_ACT_GELU, BASIC},
     {"silu", SEER_OP_ACTIVATION, SEER_ACT_SILU, BASIC},
+    {"hardswish", SEER_OP_ACTIVATION, SEER_ACT_HARDSWISH, BASIC},
+    {"hardsigmoid", SEER_OP_ACTIVATION, SEER_ACT_HARDSIGMOID, BASIC},
+    {"leakyrelu", SEER_OP_ACTIVATION, SEER_ACT_LEAKYRELU, BASIC},
+    {"elu", SEER_OP_ACTIVATION, SEER_ACT_ELU, BASIC},
     {"pool", SEER_OP_POOL, -1, BASIC | WINDOW | B(K_OUT) | B(K_GLOBAL) | B(K_CEIL) | B(K_MODE)},
     {"add", SEER_OP_ADD, 0, BASIC},
     {"concat", SEER_OP_CONCAT, 0, BASIC},
@@ -455,7 +459,8 @@ static seer_status_t layer_line(ps_t *ps, char **tok, int ntok)
     for (ti = 0; ti < NTYPES && strcmp(tok[0], types[ti].word); ti++) {}
     if (ti == NTYPES)
         return perr(ps, SEER_STATUS_NET_PARSE, "unknown layer type '%s' (known: network input conv "
-                    "bn relu relu6 sigmoid tanh gelu silu pool add concat fc softmax dropout flatten)",
+                    "bn relu relu6 sigmoid tanh gelu silu hardswish hardsigmoid leakyrelu elu pool "
+                    "add concat fc softmax dropout flatten)",
                     show(tok[0], b, sizeof b));
     opts_t o;
     memset(&o, 0, sizeof o);
