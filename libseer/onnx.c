@@ -334,13 +334,13 @@ static int new_layer(cx_t *cx, const char *base, tensor_t *t)
     char nm[48];
     size_t k = 0;
     while (*base == '/') base++;
-    for (; base[k] && k < 40; k++) nm[k] = valid_name_char(base[k]) ? base[k] : '_';
+    for (; base[k] && k < sizeof nm - 1; k++) nm[k] = valid_name_char(base[k]) ? base[k] : '_';
     nm[k] = 0;
     if (!k) seer_strlcpy(nm, "layer", sizeof nm);
     seer_strlcpy(l->name, nm, sizeof l->name);
     size_t slot;
-    for (int suffix = 2; find_layer(cx, l->name, &slot) >= 0; suffix++)
-        snprintf(l->name, sizeof l->name, "%s-%d", nm, suffix);
+    for (int suffix = 2; find_layer(cx, l->name, &slot) >= 0; suffix++) /* "-N" replaces the end */
+        snprintf(l->name, sizeof l->name, "%.*s-%d", (int)(k < 36 ? k : 36), nm, suffix);
     cx->lslot[slot] = (uint32_t)cx->nl + 1;
     chw(t, &l->c, &l->h, &l->w);
     t->layer = cx->nl;
