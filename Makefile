@@ -84,8 +84,10 @@ $(B)/seer.pc: Makefile include/seer.h
 
 # gpu-tools: seer-bench must build wherever nvcc exists (CI included); its
 # tests run it without a GPU and skip when it could not be built.
-test: $(RUNNER) $(SEER) gpu-tools
-	SEER_DATA=$(DATA) SEER_BIN=$(SEER) SEER_BENCH_BIN=$(B)/seer-bench SEER_BENCH_SIM=$(B)/seer-bench-sim $(RUNNER)
+# SEER_LIB: the shared library the Python package's tests load.
+test: $(RUNNER) $(SEER) $(SHLIB) gpu-tools
+	SEER_DATA=$(DATA) SEER_BIN=$(SEER) SEER_BENCH_BIN=$(B)/seer-bench SEER_BENCH_SIM=$(B)/seer-bench-sim \
+	  SEER_LIB=$(abspath $(SHLIB)) SEER_SANITIZE="$(SAN)" $(RUNNER)
 
 asan:
 	$(MAKE) B=build-asan SAN="-fsanitize=address -fno-omit-frame-pointer" OPT="-O1 -g" test

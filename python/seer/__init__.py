@@ -675,10 +675,12 @@ def from_torch(module: Any, example_input: Any, path: Optional[str] = None, **ne
         kwargs = dict(do_constant_folding=False, input_names=names,
                       dynamic_axes={n: {0: "batch"} for n in names},
                       training=torch.onnx.TrainingMode.TRAINING, opset_version=17)
-        try:
-            torch.onnx.export(module, inputs, out, dynamo=False, **kwargs)
-        except TypeError:  # a torch without the dynamo switch: the TorchScript exporter is the only one
-            torch.onnx.export(module, inputs, out, **kwargs)
+        with warnings.catch_warnings():  # the exporter's notes on training mode are expected here
+            warnings.simplefilter("ignore")
+            try:
+                torch.onnx.export(module, inputs, out, dynamo=False, **kwargs)
+            except TypeError:  # a torch without the dynamo switch: the TorchScript exporter is the only one
+                torch.onnx.export(module, inputs, out, **kwargs)
         return net(out, **net_options)
     finally:
         module.train(was_training)
