@@ -18,8 +18,10 @@ to ../build/libseer.so and ../models (SEER_LIBRARY and SEER_MODELS
 override both).
 """
 import ctypes as C
+import functools
 import math
 import os
+import struct
 import threading
 import warnings
 from typing import Any, Dict, List, Optional, Union
@@ -111,6 +113,10 @@ class _LayerResult(C.Structure):
                 ("bytes", C.c_double), ("time_ms", C.c_double), ("flags", C.c_uint)]
 
 
+# seer_layer_result_t as struct sees it (checked against ctypes below).
+_ROW = struct.Struct("=i48siiiiidddI4x")
+
+
 class _OnnxOptions(C.Structure):
     _fields_ = [("resolution", C.c_int), ("skip_unsupported", C.c_int)]
 
@@ -165,6 +171,7 @@ _predict_net = _fn("seer_predict_network", _ST, _H, _H, _H, C.c_int, C.c_int, C.
 _onnx_text = _fn("seer_onnx_text", _ST, _H, C.c_char_p, C.c_size_t, _P(_OnnxOptions), C.c_char_p, C.c_size_t,
                  _P(C.c_size_t), _P(_OnnxInfo))
 _version = _fn("seer_version", C.c_uint)
+assert _ROW.size == C.sizeof(_LayerResult) and _LayerResult.flops.offset == 72, "seer_layer_result_t layout"
 
 _SUCCESS, _BUFFER_TOO_SMALL = 0, 19
 _UNSUPPORTED, _NOT_CALIBRATED, _NO_ALGORITHM, _WORKSPACE_LIMIT = 6, 17, 24, 25
@@ -175,6 +182,32 @@ _OP_CONV, _OP_FC = 1, 7
 _FLAGS = ((0x2, "B"), (0x8, "M"), (0x1, "R"), (0x4, "X"), (0x10, "G"))
 
 _tls = threading.local()
+
+
+# Names of small enums, looked up once: a network result has hundreds of rows.
+@functools.lru_cache(maxsize=None)
+def _name_op(v: int) -> str:
+    return _s(_op_name(v))
+
+
+@functools.lru_cache(maxsize=None)
+def _name_dir(v: int) -> str:
+    return _s(_dir_name(v))
+
+
+@functools.lru_cache(maxsize=None)
+def _name_class(v: int) -> str:
+    return _s(_class_name(v))
+
+
+@functools.lru_cache(maxsize=None)
+def _name_algo(d: int, a: int) -> str:
+    return _s(_algo_name(d, a))
+
+
+@functools.lru_cache(maxsize=None)
+def _name_flags(f: int) -> str:
+    return "".join(c for bit, c in _FLAGS if f & bit)
 
 
 def _handle() -> C.c_void_p:
@@ -249,7 +282,7 @@ _DIRECTIONS = "fwd, bwd_data, bwd_filter"
 # Models
 # ---------------------------------------------------------------------------
 
-_models: Dict[Any, C.c_void_p] = {}
+_models: Dict[Any, Any] = {}
 _models_lock = threading.Lock()
 
 
@@ -280,11 +313,9 @@ def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[s
             if gpu is not None and model is not None and _s(info.gpu_id).lower() != gpu.lower():
                 raise ValueError("%s(): argument 'gpu': %s does not match the model's GPU %s"
                                  % (fn, gpu, _s(info.gpu_id)))
-            _models[key] = m
-    info = _ModelInfo()
-    _model_info(m, C.byref(info))
-    path = model if model is not None else os.path.join(d, gpu + ".seer")
-    return m, info, (None if info.transferred else path)
+            path = model if model is not None else os.path.join(d, gpu + ".seer")
+            m = _models[key] = (m, info, None if info.transferred else path)
+    return m
 
 
 # ---------------------------------------------------------------------------
@@ -468,6 +499,7 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
 class _Net:
     def __init__(self, ptr, batch, skipped):
         self.ptr, self.batch, self.skipped = ptr, batch, skipped
+        self.rows = 0  # most result rows seen: one library call instead of count-then-fill
 
     def __del__(self):
         if _net_destroy is not None and self.ptr:
@@ -479,6 +511,7 @@ _nets_lock = threading.Lock()
 _NETS_KEPT = 16
 
 
+@functools.lru_cache(maxsize=None)
 def _zoo_names() -> List[str]:
     out, i = [], 0
     while True:
@@ -593,39 +626,45 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     hd = _handle()
     cnt, total = C.c_int(), C.c_double()
     md = modes.index(mode)
-    st = _predict_net(hd, m, nt.ptr, b, dt, lay, md, pol, None, 0, C.byref(cnt), C.byref(total))
+    cap = nt.rows
+    rows = (_LayerResult * max(cap, 1))()
+    st = _predict_net(hd, m, nt.ptr, b, dt, lay, md, pol, rows, cap, C.byref(cnt), C.byref(total))
+    if st == _BUFFER_TOO_SMALL:
+        cap = nt.rows = max(nt.rows, cnt.value)
+        rows = (_LayerResult * max(cap, 1))()
+        st = _predict_net(hd, m, nt.ptr, b, dt, lay, md, pol, rows, cap, C.byref(cnt), C.byref(total))
     _check(st, hd)
-    rows = (_LayerResult * max(cnt.value, 1))()
-    _check(_predict_net(hd, m, nt.ptr, b, dt, lay, md, pol, rows, cnt.value, C.byref(cnt), C.byref(total)), hd)
     ni = _NetInfo()
     _net_info(nt.ptr, C.byref(ni))
-    rows = rows[:cnt.value]
-    order = sorted(range(len(rows)), key=lambda i: (-rows[i].time_ms, i))
+    # The rows as tuples in one pass over the raw buffer: reading ctypes
+    # fields one by one costs more than the prediction itself.
+    raw = C.string_at(rows, _ROW.size * cnt.value)
+    rows = list(_ROW.iter_unpack(raw))
+    order = sorted(range(len(rows)), key=lambda i: (-rows[i][9], i))
     ops: Dict[str, List[float]] = {}
     cls: Dict[str, List[float]] = {}
     layers = []
-    for i, x in enumerate(rows):
-        d = _s(_dir_name(x.direction))
-        if x.flags & 0x10:
+    for (_, _, op, dr, _, _, cl, _, _, t, fl) in rows:
+        if fl & 0x10:
             key = "gradient sums"
-        elif x.op in (_OP_CONV, _OP_FC):
-            key = "%s %s" % (_s(_op_name(x.op)), d)
+        elif op in (_OP_CONV, _OP_FC):
+            key = _name_op(op) + " " + _name_dir(dr)
         else:
-            key = "%s %s" % (_s(_op_name(x.op)), "fwd" if x.direction == 0 else "bwd")
+            key = _name_op(op) + (" fwd" if dr == 0 else " bwd")
         g = ops.setdefault(key, [0, 0.0])
         g[0] += 1
-        g[1] += x.time_ms
-        g = cls.setdefault(_s(_class_name(x.cls)), [0, 0.0])
+        g[1] += t
+        g = cls.setdefault(_name_class(cl), [0, 0.0])
         g[0] += 1
-        g[1] += x.time_ms
+        g[1] += t
+    fin = math.isfinite
     for i in order:
-        x = rows[i]
-        layers.append({"index": i, "layer": _s(x.name), "op": _s(_op_name(x.op)),
-                       "direction": _s(_dir_name(x.direction)),
-                       "algo": None if x.algo == _ALGO_NA else _s(_algo_name(x.direction, x.algo)),
-                       "kernels": x.n_kernels, "class": _s(_class_name(x.cls)), "flops": _num(x.flops),
-                       "bytes": _num(x.bytes), "time_ms": _num(x.time_ms),
-                       "flags": "".join(c for f, c in _FLAGS if x.flags & f)})
+        _, name, op, dr, al, nk, cl, fl_, by, t, fl = rows[i]
+        layers.append({"index": i, "layer": name.split(b"\0", 1)[0].decode(errors="replace"), "op": _name_op(op),
+                       "direction": _name_dir(dr), "algo": None if al == _ALGO_NA else _name_algo(dr, al),
+                       "kernels": nk, "class": _name_class(cl), "flops": fl_ if fin(fl_) else None,
+                       "bytes": by if fin(by) else None, "time_ms": t if fin(t) else None,
+                       "flags": _name_flags(fl)})
 
     def groups(gd, name):
         return [{name: k, "rows": v[0], "time_ms": v[1]} for k, v in sorted(gd.items(), key=lambda kv: (-kv[1][1], kv[0]))]
