@@ -498,14 +498,15 @@ typedef enum {
     SEER_OP_INPUT = 0,
     SEER_OP_CONV = 1,
     SEER_OP_BATCHNORM = 2,
-    SEER_OP_ACTIVATION = 3,     /* relu, relu6, sigmoid, tanh, gelu, silu */
+    SEER_OP_ACTIVATION = 3,     /* relu, relu6, sigmoid, tanh, gelu, silu, hardswish, hardsigmoid, leakyrelu, elu */
     SEER_OP_POOL = 4,           /* max / avg, windowed, adaptive or global */
     SEER_OP_ADD = 5,
     SEER_OP_CONCAT = 6,
     SEER_OP_FC = 7,             /* fully connected (a GEMM) */
     SEER_OP_SOFTMAX = 8,        /* softmax (with the loss in training) */
     SEER_OP_DROPOUT = 9,
-    SEER_OP_FLATTEN = 10
+    SEER_OP_FLATTEN = 10,
+    SEER_OP_MUL = 11            /* elementwise product; the second input may be c x 1 x 1 (a gate) */
 } seer_op_t;
 
 /* "conv", "batchnorm", ...; "?" for an unknown value. */

@@ -233,7 +233,7 @@ static seer_status_t set_dims(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t, i
             return nerr(cx, n, SEER_STATUS_OVERFLOW, "tensor '%s' dimension %d is %lld (over 2^24)", t->name, i,
                         (long long)d[i]);
     }
-    memmove(t->d, d, (size_t)rank * sizeof *d);
+    if (rank) memmove(t->d, d, (size_t)rank * sizeof *d); /* d is NULL for a scalar */
     t->rank = rank;
     t->known = 1;
     int64_t e = elems(t, t->is_const ? 0 : 1);
@@ -990,6 +990,25 @@ static seer_status_t do_add(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
     return SEER_STATUS_SUCCESS;
 }
 
+/* x * y of equal shapes, or x * gate with the gate N x C x 1 x 1
+ * (squeeze-and-excite): the description's mul, the larger input first. */
+static seer_status_t do_mul(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
+{
+    seer_status_t st;
+    tensor_t *x[2] = {input(cx, n, 0), input(cx, n, 1)};
+    if (!x[0] || !x[1]) return nerr(cx, n, SEER_STATUS_NET_INPUT, "Mul needs two inputs");
+    if (x[0]->is_const || x[1]->is_const) return unsupported(cx, n, "a product with a constant tensor");
+    if ((st = need_data(cx, n, x[0], 0)) || (st = need_data(cx, n, x[1], 0))) return st;
+    if (elems(x[0], 1) < elems(x[1], 1)) { tensor_t *t = x[0]; x[0] = x[1]; x[1] = t; }
+    int same = x[0]->rank == x[1]->rank && !memcmp(x[0]->d, x[1]->d, (size_t)x[0]->rank * sizeof *x[0]->d);
+    int gate = x[0]->rank == 4 && x[1]->rank == 4 && x[1]->d[1] == x[0]->d[1] && x[1]->d[2] == 1 &&
+               x[1]->d[3] == 1 && x[1]->d[0] == x[0]->d[0];
+    if (!same && !gate) return unsupported(cx, n, "a broadcasting product other than a per-channel N x C x 1 x 1 gate");
+    if ((st = copy_shape(cx, n, o, x[0])) || (st = layer_line(cx, n, o, "mul", x, 2))) return st;
+    emit(cx, "\n");
+    return SEER_STATUS_SUCCESS;
+}
+
 static seer_status_t do_concat(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
 {
     tensor_t *ins[SEER_NET_MAX_INPUTS];
@@ -1127,6 +1146,7 @@ static seer_status_t translate_node(cx_t *cx, int ni)
     }
     if (!strcmp(op, "Add") || !strcmp(op, "Sum")) return do_add(cx, n, o);
     if (!strcmp(op, "Concat")) return do_concat(cx, n, o);
+    if (!strcmp(op, "Mul")) return do_mul(cx, n, o);
     if (!strcmp(op, "Flatten")) {
         if ((st = need_view(cx, n, x))) return st;
         int axis = norm_axis(attr_int(n, "axis", 1), x->rank + 1);

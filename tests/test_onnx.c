@@ -149,7 +149,7 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_dangling", SEER_STATUS_NET_INPUT, "'nowhere' is not defined"},
         {"bad_symbolic_hw", SEER_STATUS_NET_SHAPE, "dimension 2 is symbolic"},
         {"bad_huge", SEER_STATUS_OVERFLOW, "'big' has over 2^31 - 1 elements"},
-        {"bad_unsupported", SEER_STATUS_ONNX_UNSUPPORTED_OP, "3 unsupported nodes: Mul x1 ('se_scale'"},
+        {"bad_unsupported", SEER_STATUS_ONNX_UNSUPPORTED_OP, "3 unsupported nodes: Mul x1 ('scale'"},
         {"bad_asym_pads", SEER_STATUS_ONNX_UNSUPPORTED_OP, "asymmetric padding"},
     };
     seer_handle_t h;
@@ -180,8 +180,9 @@ TEST(onnx_unsupported_counted_then_skipped)
     t = text_of(h, "tests/onnx/bad_unsupported.onnx", 1, 0, &st, &info);
     REQUIRE(t != NULL);
     CHECK(info.n_skipped == 3);
-    CHECK(strstr(t, "# skipped: Mul node 'se_scale': the description format has no Mul layer\n") != NULL);
-    CHECK(strstr(t, "conv name=conv_after in=relu ") != NULL); /* reads around the skipped nodes */
+    CHECK(strstr(t, "# skipped: Mul node 'scale': a product with a constant tensor\n") != NULL);
+    CHECK(strstr(t, "mul name=se_scale in=relu,se_gate\n") != NULL); /* squeeze-and-excite gate */
+    CHECK(strstr(t, "conv name=conv_after in=se_scale ") != NULL); /* reads around the skipped nodes */
     free(t);
     /* a symbolic resolution resolves with an explicit one */
     t = text_of(h, "tests/onnx/bad_symbolic_hw.onnx", 0, 16, &st, &info);
@@ -251,7 +252,7 @@ TEST(onnx_cli_net_print_and_predict)
     test_run_free(&z);
     test_run_free(&o);
     test_run_seer(&r, "net", "tests/onnx/bad_unsupported.onnx", "--gpu", "a100-pcie-80gb", NULL);
-    CHECK(r.rc != 0 && strstr(r.err, "SEER_STATUS_ONNX_UNSUPPORTED_OP") && strstr(r.err, "se_scale"));
+    CHECK(r.rc != 0 && strstr(r.err, "SEER_STATUS_ONNX_UNSUPPORTED_OP") && strstr(r.err, "'scale'"));
     test_run_free(&r);
     test_run_seer(&r, "net", "tests/onnx/bad_unsupported.onnx", "--gpu", "a100-pcie-80gb", "--skip-unsupported",
                   NULL);

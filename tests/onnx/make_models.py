@@ -194,7 +194,8 @@ def bad_models(good):
     def unsup(g, y):
         s = g.node("GlobalAveragePool", [y], "se_pool")
         s = g.node("Sigmoid", [s], "se_gate")
-        y = g.node("Mul", [y, s], "se_scale")
+        y = g.node("Mul", [y, s], "se_scale")  # a per-channel gate: a mul layer
+        y = g.node("Mul", [y, g.weight("half", [], [0.5])], "scale")  # by a constant: unsupported
         y = g.node("Transpose", [y], "transpose", perm=[0, 1, 3, 2])
         y = g.node("Transpose", [y], "transpose_back", perm=[0, 1, 3, 2])
         y = g.node("Conv", [y, g.weight("w9", [4, 4, 3, 3])], "conv_after", pads=[1, 1, 1, 1])
