@@ -109,11 +109,18 @@ static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res
     seer_onnx_options_t o = SEER_ONNX_OPTIONS_DEFAULT;
     o.resolution = res;
     o.skip_unsupported = skip;
-    seer_status_t st = seer_onnx_text(h, bytes, len, &o, NULL, 0, &tlen, info);
+    /* 1 MiB holds the description of any real CNN: one translation, a
+     * second only when it does not fit */
+    size_t cap = (size_t)1 << 20;
+    if (!(*text = malloc(cap))) { free(bytes); return cli_fail(cmd, "out of memory"); }
+    seer_status_t st = seer_onnx_text(h, bytes, len, &o, *text, cap, &tlen, info);
     if (st == SEER_STATUS_BUFFER_TOO_SMALL) {
-        if (!(*text = malloc(tlen + 1))) { free(bytes); return cli_fail(cmd, "out of memory"); }
-        if ((st = seer_onnx_text(h, bytes, len, &o, *text, tlen + 1, &tlen, info))) free(*text);
+        char *nt = realloc(*text, tlen + 1);
+        if (!nt) { free(*text); free(bytes); return cli_fail(cmd, "out of memory"); }
+        *text = nt;
+        st = seer_onnx_text(h, bytes, len, &o, *text, tlen + 1, &tlen, info);
     }
+    if (st) free(*text);
     free(bytes);
     if (st) {
         fprintf(stderr, "seer %s: %s: %s: %s\n", cmd, path, seer_status_string(st), seer_get_last_error(h));

@@ -550,11 +550,12 @@ def _open_net(fn: str, what: str, res: int, skip: bool) -> _Net:
             data = f.read()
         if what.lower().endswith(".onnx"):
             opt, info, n = _OnnxOptions(res, 1 if skip else 0), _OnnxInfo(), C.c_size_t()
-            st = _onnx_text(hd, data, len(data), C.byref(opt), None, 0, C.byref(n), C.byref(info))
-            if st != _BUFFER_TOO_SMALL:
-                _check(st, hd)
-            buf = C.create_string_buffer(n.value + 1)
-            _check(_onnx_text(hd, data, len(data), C.byref(opt), buf, n.value + 1, C.byref(n), C.byref(info)), hd)
+            buf = C.create_string_buffer(1 << 20)  # fits any real CNN: one translation
+            st = _onnx_text(hd, data, len(data), C.byref(opt), buf, len(buf), C.byref(n), C.byref(info))
+            if st == _BUFFER_TOO_SMALL:
+                buf = C.create_string_buffer(n.value + 1)
+                st = _onnx_text(hd, data, len(data), C.byref(opt), buf, n.value + 1, C.byref(n), C.byref(info))
+            _check(st, hd)
             data = buf.raw[:n.value]
             batch = info.batch
             skipped = [ln[len(b"# skipped: "):].decode(errors="replace") for ln in data.split(b"\n")
