@@ -211,6 +211,11 @@ TEST(onnx_arguments_and_limits)
     /* the size cap is checked before a byte is read */
     CHECK_STATUS(seer_network_create_onnx(h, b, SEER_ONNX_MAX_BYTES + 1, &net), SEER_STATUS_OVERFLOW);
     CHECK_STATUS(seer_network_create_onnx_file(h, "tests/onnx/no-such.onnx", NULL, &net), SEER_STATUS_IO_ERROR);
+    /* a data tensor of 2^31 or more elements per sample: 3 x 2^16 x 2^16 */
+    o.skip_unsupported = 0;
+    o.resolution = 1 << 16;
+    CHECK_STATUS(seer_network_create_onnx_ex(h, b, len, &o, &net), SEER_STATUS_OVERFLOW);
+    CHECK(strstr(seer_get_last_error(h), "over 2^31 - 1 elements per sample") != NULL);
     /* every prefix and every single-byte corruption: a network or a named
      * status with a message, never a crash */
     for (size_t cut = 0; cut < len; cut++) {
