@@ -35,7 +35,7 @@ typedef struct {
     int is_const;               /* an initializer or folded constant: no layer */
     int is_int;                 /* integer element type (Div truncates) */
     int nval;                   /* values folded into val; -1: not folded */
-    double val[SEER_ONNX_MAX_CONST];
+    double *val;                /* nval values (malloc'ed: few tensors have any), or NULL */
     int layer;                  /* data tensors: layer of the description; -1 none */
     int producer;               /* node index, -1 for initializers and graph inputs */
     int readers;                /* node inputs reading it */
@@ -500,6 +500,8 @@ static seer_status_t load_tensor(cx_t *cx, const Onnx__NodeProto *n, const Onnx_
     int ok = type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT || type == ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE ||
              type == ONNX__TENSOR_PROTO__DATA_TYPE__INT32 || type == ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
     if (!ok) return SEER_STATUS_SUCCESS;
+    if (!(t->val = malloc((size_t)(e ? e : 1) * sizeof *t->val)))
+        return seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
     for (int64_t i = 0; i < e; i++) {
         if (tp->has_raw_data) t->val[i] = le_value(tp->raw_data.data + i * es, type);
         else if (tp->n_float_data) t->val[i] = tp->float_data[i];
@@ -525,8 +527,11 @@ static void set_const_vals(tensor_t *o, const double *v, int nv, int is_int)
 {
     o->is_const = 1;
     o->is_int = is_int;
+    free(o->val);
+    o->nval = -1;               /* out of memory: values unknown, not wrong */
+    if (!(o->val = malloc((size_t)(nv ? nv : 1) * sizeof *v))) return;
     o->nval = nv;
-    memmove(o->val, v, (size_t)nv * sizeof *v);
+    memcpy(o->val, v, (size_t)nv * sizeof *v);
 }
 
 static seer_status_t const_vector(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o, const double *v, int nv,
@@ -1338,6 +1343,11 @@ static seer_status_t translate(cx_t *cx, const void *bytes, size_t len)
         goto out;
     }
     const Onnx__GraphProto *g = cx->g;
+    if (g->n_node > 4 * (size_t)SEER_NET_MAX_LAYERS) { /* no description that large parses */
+        st = seer_error(cx->h, SEER_STATUS_OVERFLOW, "the graph has %zu nodes (at most %d)", g->n_node,
+                        4 * SEER_NET_MAX_LAYERS);
+        goto out;
+    }
     size_t cap = g->n_initializer + g->n_input + 1;
     for (size_t i = 0; i < g->n_node; i++) cap += g->node[i]->n_output;
     for (cx->nslot = 16; cx->nslot < 2 * cap; cx->nslot *= 2) {}
@@ -1434,6 +1444,7 @@ seer_status_t seer_onnx_translate(seer_handle_t h, const void *bytes, size_t len
         cx.out = NULL;
     }
     free(cx.out);
+    for (size_t i = 0; i < cx.nt; i++) free(cx.t[i].val);
     free(cx.t);
     free(cx.slot);
     free(cx.L);
