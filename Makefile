@@ -17,7 +17,7 @@ WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 ALLFLAGS = $(WARN) $(OPT) $(SAN) -D_POSIX_C_SOURCE=200809L -Iinclude -Ilibseer \
            -isystem /usr/include/libsvm $(CFLAGS)
 LIBCFLAGS = $(ALLFLAGS) -fPIC -fvisibility=hidden -DSEER_BUILDING -I$(B)/gen
-LIBS     = -lsvm -lprotobuf-c -lm -lpthread
+LIBS     = -lsvm -lprotobuf-c -lz -lm -lpthread
 
 # The ONNX reader's protobuf-c code is generated at build time from the
 # onnx.proto Debian's libonnx-dev installs (docs/networks.md says why).
@@ -40,7 +40,7 @@ RUNNER = $(B)/seer-tests
 MODELS = a100-pcie-80gb v100-pcie-32gb t4 v100-sxm2-16gb gtx1080ti
 DATA  ?= ../shared/data
 
-.PHONY: all lib test bench eval models install uninstall clean asan ubsan fuzz help bench-gpu test-gpu
+.PHONY: cudnn-header all lib test bench eval models install uninstall clean asan ubsan fuzz help bench-gpu test-gpu
 all: lib $(SEER) $(B)/seer.pc gpu-tools
 
 lib: $(SHLIB) $(STLIB)
@@ -56,7 +56,7 @@ $(B)/tools/%.o: tools/%.c include/seer.h $(wildcard tools/*.h libseer/*.h) | $(B
 	$(CC) $(ALLFLAGS) -c $< -o $@
 $(B)/tests/%.o: tests/%.c include/seer.h $(wildcard tests/*.h libseer/*.h) | $(B)/tests
 	$(CC) $(ALLFLAGS) -Itests -c $< -o $@
-$(B)/fuzz/%.o: fuzz/%.c fuzz/fuzz.h include/seer.h $(wildcard libseer/*.h) | $(B)/fuzz
+$(B)/fuzz/%.o: fuzz/%.c fuzz/fuzz.h include/seer.h $(wildcard libseer/*.h tools/*.h) | $(B)/fuzz
 	$(CC) $(ALLFLAGS) -c $< -o $@
 
 $(B)/libseer $(B)/tools $(B)/tests $(B)/fuzz $(B)/gen:
@@ -73,11 +73,13 @@ $(STLIB): $(LIB_OBJ)
 # tests can reach internal functions.
 $(SEER): $(TOOL_OBJ) $(STLIB)
 	$(CC) $(SAN) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(STLIB) $(LIBS)
-$(RUNNER): $(TEST_OBJ) $(STLIB)
-	$(CC) $(SAN) $(LDFLAGS) -o $@ $(TEST_OBJ) $(STLIB) $(LIBS)
+# --wrap: tests/test_alloc.c injects allocation failures into libseer.a;
+# fuzz/fuzz_cli.c replays the CLI's option parser: it links tools/cli.c.
+$(RUNNER): $(TEST_OBJ) $(B)/tools/cli.o $(STLIB)
+	$(CC) $(SAN) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $@ $(TEST_OBJ) $(B)/tools/cli.o $(STLIB) $(LIBS)
 
 # seer.pc for PREFIX; install writes it again for the PREFIX it installs to.
-SEER_PC = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: seer\nDescription: GPU kernel time prediction for cuDNN convolutions\nVersion: %s\nLibs: -L$${libdir} -lseer\nLibs.private: -lsvm -lprotobuf-c -lm -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)'
+SEER_PC = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: seer\nDescription: GPU kernel time prediction for cuDNN convolutions\nVersion: %s\nLibs: -L$${libdir} -lseer\nLibs.private: -lsvm -lstdc++ -lprotobuf-c -lz -lm -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)'
 $(B)/seer.pc: Makefile include/seer.h
 	@mkdir -p $(B)
 	$(SEER_PC) > $@
@@ -85,9 +87,18 @@ $(B)/seer.pc: Makefile include/seer.h
 # gpu-tools: seer-bench must build wherever nvcc exists (CI included); its
 # tests run it without a GPU and skip when it could not be built.
 # SEER_LIB: the shared library the Python package's tests load.
-test: $(RUNNER) $(SEER) $(SHLIB) gpu-tools
-	SEER_DATA=$(DATA) SEER_BIN=$(SEER) SEER_BENCH_BIN=$(B)/seer-bench SEER_BENCH_SIM=$(B)/seer-bench-sim \
+test: $(RUNNER) $(SEER) $(SHLIB) $(B)/example gpu-tools cudnn-header
+	SEER_DATA=$(DATA) SEER_BIN=$(SEER) SEER_EXAMPLE_BIN=$(B)/example SEER_BENCH_BIN=$(B)/seer-bench SEER_BENCH_SIM=$(B)/seer-bench-sim \
 	  SEER_LIB=$(abspath $(SHLIB)) SEER_SANITIZE="$(SAN)" $(RUNNER)
+
+# The documented examples build with the project's own warnings: docs/example.c
+# (run by tests/test_docs.c) and include/seer_cudnn.h, compiled where cudnn.h is.
+$(B)/example: docs/example.c include/seer.h $(STLIB)
+	$(CC) $(ALLFLAGS) $(SAN) -o $@ docs/example.c $(STLIB) $(LIBS)
+cudnn-header: include/seer_cudnn.h include/seer.h | $(B)/tests
+	@if [ -f $(CUDA)/include/cudnn.h ]; then \
+	  echo '#include "seer_cudnn.h"' | $(CC) $(WARN) -Iinclude -isystem $(CUDA)/include -x c -c - -o $(B)/tests/seer_cudnn_h.o; \
+	else echo "cudnn-header: $(CUDA)/include/cudnn.h not found; seer_cudnn.h not compiled"; fi
 
 asan:
 	$(MAKE) B=build-asan SAN="-fsanitize=address -fno-omit-frame-pointer" OPT="-O1 -g" test
@@ -99,8 +110,9 @@ FUZZ_SECONDS ?= 30
 fuzz:
 	$(MAKE) B=build-fuzz CC=$(CLANG) SAN="-fsanitize=fuzzer-no-link,address,undefined" OPT="-O1 -g" lib
 	@set -e; for f in $(FUZZ_NAMES); do \
-	  $(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -DSEER_LIBFUZZER -Iinclude -Ilibseer \
-	    -isystem /usr/include/libsvm fuzz/fuzz_$$f.c build-fuzz/libseer.a $(LIBS) -o build-fuzz/fuzz_$$f; \
+	  $(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -DSEER_LIBFUZZER -D_POSIX_C_SOURCE=200809L -Iinclude -Ilibseer \
+	    -isystem /usr/include/libsvm fuzz/fuzz_$$f.c $$([ $$f = cli ] && echo tools/cli.c) \
+	    build-fuzz/libseer.a $(LIBS) -o build-fuzz/fuzz_$$f; \
 	  mkdir -p build-fuzz/corpus-$$f; \
 	  build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-$$f fuzz/corpus/$$f; \
 	done
@@ -115,14 +127,16 @@ models: $(SEER)
 	    --out models/$$g.seer || exit 1; \
 	done
 
-eval: $(SEER)
-	sh tools/eval.sh $(SEER) $(DATA) > docs/accuracy.md
+eval: $(SEER) $(B)/seer-physics
+	{ sh tools/eval.sh $(SEER) $(DATA) && sh tools/physics.sh $(B)/seer-physics; } > docs/accuracy.md
 	@echo "wrote docs/accuracy.md"
 
 bench: $(B)/seer-speed $(SEER)
 	$(B)/seer-speed models/*.seer
 	@echo "ResNet-50 training iteration, picker over every algorithm and direction:"
 	$(SEER) net resnet50 --gpu a100-pcie-80gb --batch 64 --mode train --bench 200
+$(B)/seer-physics: tools/bench/physics.c $(STLIB)
+	$(CC) $(ALLFLAGS) -o $@ $< $(STLIB) $(LIBS)
 $(B)/seer-speed: tools/bench/speed.c $(STLIB)
 	$(CC) $(ALLFLAGS) -o $@ $< $(STLIB) $(LIBS)
 

@@ -88,10 +88,17 @@ typedef enum {
     SEER_STATUS_NET_SHAPE = 23,         /* layer shapes do not fit (add/concat mismatch, empty output) */
     SEER_STATUS_NO_ALGORITHM = 24,      /* picker: no algorithm supports the shape within the workspace limit */
     SEER_STATUS_WORKSPACE_LIMIT = 25,   /* picker entry: the algorithm needs more workspace than allowed */
-    SEER_STATUS_ONNX_CORRUPT = 26,      /* ONNX input: truncated or corrupt protobuf, no graph */
-    SEER_STATUS_ONNX_OPSET = 27,        /* ONNX input: default-domain opset missing or not supported */
-    SEER_STATUS_ONNX_UNSUPPORTED_OP = 28 /* ONNX input: operators libseer cannot translate (named) */
+    SEER_STATUS_BAD_PREDICTION = 26,    /* the model gives a non-finite, negative or absurd time (over
+                                         * SEER_MAX_TIME_MS): the shape is far outside its data */
+    SEER_STATUS_ONNX_CORRUPT = 27,      /* ONNX input: truncated or corrupt protobuf, no graph */
+    SEER_STATUS_ONNX_OPSET = 28,        /* ONNX input: default-domain opset missing or not supported */
+    SEER_STATUS_ONNX_UNSUPPORTED_OP = 29 /* ONNX input: operators libseer cannot translate (named) */
 } seer_status_t;
+
+/* The longest time any prediction may return, ms (about 11.6 days). */
+#define SEER_MAX_TIME_MS 1e9
+/* The shortest measured time a CSV may carry, ms (1 ns). */
+#define SEER_MIN_TIME_MS 1e-6
 
 /* A static English description of a status ("SEER_STATUS_BAD_SHAPE: ..."). */
 SEER_API const char *seer_status_string(seer_status_t status);
@@ -170,6 +177,14 @@ typedef enum {
     SEER_ROLE_HELPER = 4            /* anything else (layout conversion, memset) */
 } seer_kernel_role_t;
 
+/* Where a prediction's coefficients come from. */
+typedef enum {
+    SEER_SOURCE_CALIBRATED = 0,     /* measurements on this GPU */
+    SEER_SOURCE_TRANSFERRED = 1,    /* measurements on other GPUs, evaluated with this GPU's facts */
+    SEER_SOURCE_ANALYTICAL = 2      /* no GPU has data for this kernel family: the model's
+                                     * generic kernel formula (docs/method.md, "Fallbacks") */
+} seer_source_t;
+
 /* Names: "fp32", "nchw", "fwd", "bwd_data", "bwd_filter", "IMPLICIT_GEMM",
  * "compute", "main", ... as used in the CSV formats.  Unknown values give
  * the string "?". */
@@ -178,6 +193,7 @@ SEER_API const char *seer_layout_name(seer_layout_t layout);
 SEER_API const char *seer_direction_name(seer_direction_t dir);
 SEER_API const char *seer_class_name(seer_class_t cls);
 SEER_API const char *seer_role_name(seer_kernel_role_t role);
+SEER_API const char *seer_source_name(seer_source_t source); /* "calibrated", ... */
 /* cuDNN name of an algorithm of a direction, e.g. (FWD, 7) ->
  * "WINOGRAD_NONFUSED", (BWD_DATA, 1) -> "ALGO_1";
  * SEER_ALGO_CUDNN_CHOICE -> "CUDNN_CHOICE". */
@@ -261,7 +277,11 @@ SEER_API seer_status_t seer_gpu_find(seer_handle_t handle, const char *id, seer_
 /* Convolution descriptor                                              */
 /* ------------------------------------------------------------------ */
 
-typedef struct seer_conv *seer_conv_desc_t;
+/* Objects are typedef'd structs, so `const seer_conv *` protects the
+ * object (docs/api.md, "Types and const"); the pointer typedef
+ * seer_conv_desc_t stays as the handle-style name. */
+typedef struct seer_conv seer_conv;
+typedef seer_conv *seer_conv_desc_t;
 
 SEER_API seer_status_t seer_conv_desc_create(seer_conv_desc_t *desc);
 SEER_API seer_status_t seer_conv_desc_destroy(seer_conv_desc_t desc);
@@ -280,11 +300,11 @@ SEER_API seer_status_t seer_conv_desc_set(seer_handle_t handle, seer_conv_desc_t
                                           int dil_h, int dil_w, int groups);
 
 /* Output height and width (P, Q). BAD_PARAM if desc was never set. */
-SEER_API seer_status_t seer_conv_desc_get_output(const seer_conv_desc_t desc, int *p, int *q);
+SEER_API seer_status_t seer_conv_desc_get_output(const seer_conv *desc, int *p, int *q);
 
 /* Work of one direction: multiply-add FLOPs (2 per MAC) and the minimum
  * DRAM bytes (each tensor read or written once). */
-SEER_API seer_status_t seer_conv_work(const seer_conv_desc_t desc, seer_direction_t dir,
+SEER_API seer_status_t seer_conv_work(const seer_conv *desc, seer_direction_t dir,
                                       double *flops, double *min_bytes);
 
 /* ------------------------------------------------------------------ */
@@ -308,14 +328,15 @@ SEER_API seer_status_t seer_waves(long long blocks, long long bmax, double *wave
  * max(flops / peak(dtype), min_bytes / bandwidth).  BAD_PARAM;
  * UNSUPPORTED if the GPU has no peak rate for the dtype's math. */
 SEER_API seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gpu,
-                                          const seer_conv_desc_t desc, seer_direction_t dir,
+                                          const seer_conv *desc, seer_direction_t dir,
                                           double *time_ms);
 
 /* ------------------------------------------------------------------ */
 /* Models                                                              */
 /* ------------------------------------------------------------------ */
 
-typedef struct seer_model *seer_model_t;
+typedef struct seer_model seer_model;
+typedef seer_model *seer_model_t;
 
 typedef struct {
     char gpu_id[32];            /* the GPU the model was trained for */
@@ -331,18 +352,21 @@ typedef struct {
     char source_gpus[128];      /* GPUs whose data fitted the coefficients, space-separated */
 } seer_model_info_t;
 
-/* Load a model file (docs/model-format.md).  IO_ERROR, MODEL_TRUNCATED,
- * MODEL_CORRUPT (magic, checksum, content), MODEL_VERSION, UNKNOWN_GPU,
- * ALLOC_FAILED, BAD_PARAM.  Never returns a partial model. */
+/* Load a model file (docs/model-format.md).  IO_ERROR (cannot open or
+ * read; not a regular file; over 256 MiB), MODEL_TRUNCATED, MODEL_CORRUPT
+ * (magic, checked before the rest is read; checksum; content, including
+ * any stored number outside its range: the message names the field),
+ * MODEL_VERSION, UNKNOWN_GPU, ALLOC_FAILED, BAD_PARAM.  Never returns a
+ * partial model. */
 SEER_API seer_status_t seer_model_load(seer_handle_t handle, const char *path, seer_model_t *model);
 /* The same from memory. */
 SEER_API seer_status_t seer_model_load_buffer(seer_handle_t handle, const void *data, size_t size,
                                               seer_model_t *model);
 /* Write a model file; IO_ERROR, BAD_PARAM, ALLOC_FAILED. */
-SEER_API seer_status_t seer_model_save(seer_handle_t handle, const seer_model_t model,
+SEER_API seer_status_t seer_model_save(seer_handle_t handle, const seer_model *model,
                                        const char *path);
 SEER_API seer_status_t seer_model_free(seer_model_t model);
-SEER_API seer_status_t seer_model_get_info(const seer_model_t model, seer_model_info_t *info);
+SEER_API seer_status_t seer_model_get_info(const seer_model *model, seer_model_info_t *info);
 /* Transfer: a model for a GPU nobody has calibrated.  For every kernel
  * family (direction, algorithm, math type) known to any source model, take
  * the family of the source GPU nearest in architecture (compute
@@ -360,14 +384,16 @@ SEER_API seer_status_t seer_model_transfer(seer_handle_t handle, const seer_mode
 
 /* What libseer answers for a GPU: models_dir/<gpu-id>.seer when it exists
  * (calibrated), else a transfer from every other *.seer in models_dir
- * (seer_model_info_t.transferred tells which).  UNKNOWN_GPU, IO_ERROR (no
- * readable models_dir), NO_DATA (nothing to transfer from), and the load
- * statuses of a calibrated model file. */
+ * (seer_model_info_t.transferred tells which).  Each file used must load
+ * and hold the model of the GPU it is named after: a bad or misnamed file
+ * is an error naming it (its load status, or MODEL_CORRUPT for another
+ * GPU's model), never skipped.  UNKNOWN_GPU, IO_ERROR (no readable
+ * models_dir), NO_DATA (nothing to transfer from). */
 SEER_API seer_status_t seer_model_open(seer_handle_t handle, const char *models_dir,
                                        const char *gpu_id, seer_model_t *model);
 
 /* The GPU table entry of the model's GPU. */
-SEER_API seer_status_t seer_model_get_gpu(const seer_model_t model, seer_gpu_info_t *gpu);
+SEER_API seer_status_t seer_model_get_gpu(const seer_model *model, seer_gpu_info_t *gpu);
 
 /* ------------------------------------------------------------------ */
 /* Prediction                                                          */
@@ -389,6 +415,7 @@ typedef struct {
     double last_fill;           /* epsilon: fill of the last wave, (0, 1] */
     seer_class_t cls;
     double time_ms;
+    seer_source_t source;       /* calibrated, transferred or analytical (the whole conv's) */
 } seer_kernel_pred_t;
 
 /* Predict one convolution direction with a given algorithm (cuDNN's enum
@@ -401,9 +428,10 @@ typedef struct {
  * Returns BAD_PARAM (also for an algo out of range), UNSUPPORTED (the
  * algorithm does not exist for this direction, dtype or shape in cuDNN, or
  * the model's GPU cannot run the dtype's math), NOT_CALIBRATED (the model
- * has no data for it). Thread-safe; deterministic. */
-SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model_t model,
-                                         const seer_conv_desc_t desc, seer_direction_t dir,
+ * has no data for it), BAD_PREDICTION (the time would not be finite or
+ * over SEER_MAX_TIME_MS). Thread-safe; deterministic. */
+SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model *model,
+                                         const seer_conv *desc, seer_direction_t dir,
                                          int algo, double *time_ms,
                                          seer_kernel_pred_t *kernels, int kernels_cap,
                                          int *n_kernels);
@@ -414,8 +442,8 @@ SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model_
  * all its kernels at the datasheet bandwidth do, else under-utilized.
  * Lets a user score the class that seer_predict_conv reports against
  * their own measurements.  BAD_PARAM, UNSUPPORTED. */
-SEER_API seer_status_t seer_classify_measured(seer_handle_t handle, const seer_model_t model,
-                                              const seer_conv_desc_t desc, seer_direction_t dir,
+SEER_API seer_status_t seer_classify_measured(seer_handle_t handle, const seer_model *model,
+                                              const seer_conv *desc, seer_direction_t dir,
                                               int algo, double measured_ms, seer_class_t *cls);
 
 /* A kernel known by its launch and work. */
@@ -432,10 +460,12 @@ typedef struct {
 /* Predict one kernel: occupancy, waves, class (under-utilized if the grid
  * fills less than half a wave, else compute- or DRAM-bound by the larger
  * roofline term) and time from the model's generic per-class formulas.
- * BAD_PARAM for impossible launches (zero sizes, too many threads or
- * registers or shared memory for the GPU); UNSUPPORTED if the GPU cannot
- * run the dtype's math. */
-SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_model_t model,
+ * BAD_PARAM for impossible launches (sizes < 1, a grid over CUDA's
+ * limits: x <= 2^31-1, y and z <= 65535; a block over 1024 x 1024 x 64;
+ * too many threads or registers or shared memory for the GPU);
+ * UNSUPPORTED if the GPU cannot run the dtype's math; BAD_PREDICTION.
+ * *pred is written on success only. */
+SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_model *model,
                                            const seer_kernel_desc_t *kernel,
                                            seer_kernel_pred_t *pred);
 
@@ -448,25 +478,29 @@ SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_mode
  * Rows of other GPUs are ignored.  Deterministic: the same files give a
  * byte-identical model.  CSV_* statuses name file and line (as do
  * BAD_SHAPE, BAD_GROUPS, OVERFLOW for an impossible row shape); NO_DATA if
- * nothing usable is left; UNKNOWN_GPU; IO_ERROR; BAD_PARAM; ALLOC_FAILED.
- * flags is 0 or an OR of SEER_TRAIN_* below.
+ * nothing usable is left; UNKNOWN_GPU; IO_ERROR; BAD_PARAM (also for a
+ * flag bit not defined below); ALLOC_FAILED.
+ * flags is 0 or an OR of SEER_TRAIN_* below.  Rows whose algo is MIXED,
+ * UNKNOWN or a name libseer does not know are skipped.
  *
- * Timing files can carry an overhead that drifts with the order in which
- * rows were measured (the NeuSight rows: about +0.3 ms from a file's first
- * row to its last, whatever the shape).  Training fits that trend of the
- * residuals along each file's row order and, where it explains at least
- * 2 % of their variance over 500 or more rows, removes it (keeping the
- * overhead of the file's typical row) and fits again; the model's provenance names each
- * corrected file with the trend's range (docs/method.md). */
+ * Models predict GPU time.  Rows whose source timed host and GPU
+ * together around one call on an idle GPU (NeuSight: source "neusight")
+ * carry the framework's dispatch of that call, 0.03-0.4 ms growing along
+ * the file; training estimates it from the file itself (the lower
+ * envelope of the times, model-independent: docs/method.md, "GPU time"),
+ * takes it off, and leaves out rows whose GPU time is too small to tell
+ * from that estimate.  The provenance names each such file with the
+ * range taken off. */
 #define SEER_TRAIN_HOLDOUT 1u     /* leave out rows in the 20 % test split (seer_conv_in_test_split; GEMM rows alike) */
-#define SEER_TRAIN_KEEP_DRIFT 2u  /* fit the measured times as they are */
+#define SEER_TRAIN_KEEP_DISPATCH 2u /* fit the measured times as they are, host dispatch included */
+#define SEER_TRAIN_KEEP_DRIFT SEER_TRAIN_KEEP_DISPATCH /* its name in libseer 0.1 */
 SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
                                   const char *const *paths, int n_paths, unsigned flags,
                                   seer_model_t *model);
 
 /* 1 if a conv shape falls in the deterministic 20 % held-out test split
  * (FNV-1a hash of the shape fields, not of the time), else 0. */
-SEER_API int seer_conv_in_test_split(const seer_conv_desc_t desc);
+SEER_API int seer_conv_in_test_split(const seer_conv *desc);
 
 /* ================================================================== */
 /* BEGIN networks, GEMM and algorithm picker (issue 4: libseer/net.c,  */
@@ -482,8 +516,8 @@ SEER_API int seer_conv_in_test_split(const seer_conv_desc_t desc);
  * NOT_CALIBRATED when the model has no GEMM fit for that math type (it
  * was trained without GEMM timing CSV files); BAD_SHAPE for a size < 1;
  * BAD_PARAM for flags other than 0/1; OVERFLOW past 2^31 elements in one
- * matrix. */
-SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model_t model, int batch,
+ * matrix; BAD_PREDICTION. */
+SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model *model, int batch,
                                          int m, int n, int k, seer_dtype_t dtype, int trans_a,
                                          int trans_b, int bias, double *time_ms);
 
@@ -492,7 +526,8 @@ SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model_
 /* A CNN described layer by layer (docs/networks.md); the batch size, data
  * type and layout are given at prediction time.  Immutable once made:
  * share it between threads freely. */
-typedef struct seer_network *seer_network_t;
+typedef struct seer_network seer_network;
+typedef seer_network *seer_network_t;
 
 typedef enum {
     SEER_OP_INPUT = 0,
@@ -558,10 +593,10 @@ SEER_API seer_status_t seer_network_zoo_text(seer_handle_t handle, const char *n
 /* Name of built-in network i (0, 1, ...), NULL past the last. */
 SEER_API const char *seer_network_zoo_name(int index);
 SEER_API seer_status_t seer_network_destroy(seer_network_t net);
-SEER_API seer_status_t seer_network_layer_count(const seer_network_t net, int *count);
-SEER_API seer_status_t seer_network_get_layer(const seer_network_t net, int index,
+SEER_API seer_status_t seer_network_layer_count(const seer_network *net, int *count);
+SEER_API seer_status_t seer_network_get_layer(const seer_network *net, int index,
                                               seer_layer_info_t *info);
-SEER_API seer_status_t seer_network_get_info(const seer_network_t net, seer_network_info_t *info);
+SEER_API seer_status_t seer_network_get_info(const seer_network *net, seer_network_info_t *info);
 
 typedef enum { SEER_MODE_INFER = 0, SEER_MODE_TRAIN = 1 } seer_mode_t;
 
@@ -581,6 +616,7 @@ typedef enum { SEER_MODE_INFER = 0, SEER_MODE_TRAIN = 1 } seer_mode_t;
 #define SEER_RESULT_ALGO_REPLACED 0x4u  /* the fixed algorithm could not be used here */
 #define SEER_RESULT_MEMORY_BOUND 0x8u   /* bytes / (bandwidth x documented efficiency) */
 #define SEER_RESULT_GRAD_ACCUM 0x10u    /* summing gradients of a tensor used several times */
+#define SEER_RESULT_ANALYTICAL 0x20u    /* conv: no GPU has data for its kernels: the analytical model */
 
 /* One kernel group of one layer in one direction. */
 typedef struct {
@@ -608,14 +644,55 @@ typedef struct {
  * capacity is too small, BUFFER_TOO_SMALL with *count and *total_ms
  * written and results untouched.  NOT_CALIBRATED when the model cannot
  * predict some layer's forward convolution (the message names it);
- * BAD_SHAPE / OVERFLOW for a batch that makes a tensor too big.
+ * BAD_SHAPE / OVERFLOW for a batch that makes a tensor or an fc layer's
+ * matrix too big; BAD_PREDICTION when a row or the total would not be a
+ * finite time within SEER_MAX_TIME_MS (the message names the layer).
  * Thread-safe and deterministic. */
-SEER_API seer_status_t seer_predict_network(seer_handle_t handle, const seer_model_t model,
-                                            const seer_network_t net, int batch,
+SEER_API seer_status_t seer_predict_network(seer_handle_t handle, const seer_model *model,
+                                            const seer_network *net, int batch,
                                             seer_dtype_t dtype, seer_layout_t layout,
                                             seer_mode_t mode, int algo_policy,
                                             seer_layer_result_t *results, int capacity,
                                             int *count, double *total_ms);
+
+/* Options of seer_predict_network_opts: start from
+ * SEER_NET_OPTIONS_DEFAULT, then edit. */
+typedef struct {
+    int batch;                  /* samples per pass (>= 1) */
+    seer_dtype_t dtype;
+    seer_layout_t layout;
+    seer_mode_t mode;
+    int algo_policy;            /* SEER_ALGO_AUTO, SEER_ALGO_CUDNN_CHOICE or a fixed algorithm */
+    int threads;                /* threads for the conv predictions, 1..8: 1 is the calling thread only */
+    double dispatch_ms;         /* host time to launch one row's work; 0: GPU time alone */
+} seer_net_options_t;
+#define SEER_NET_OPTIONS_DEFAULT \
+    { 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER, SEER_ALGO_AUTO, 1, 0.0 }
+
+/* What a network prediction adds up to.  gpu_ms is the rows' sum, the
+ * GPU's time; dispatch_ms what the GPU additionally waits for a host that
+ * needs dispatch_ms per row and cannot keep ahead of it (0 when the
+ * option is 0); total_ms = gpu_ms + dispatch_ms. */
+typedef struct {
+    int rows;
+    double gpu_ms, conv_ms, other_ms; /* conv_ms + other_ms = gpu_ms */
+    double dispatch_ms;
+    double total_ms;
+} seer_net_totals_t;
+
+/* seer_predict_network with its options in one struct, and totals split
+ * into convolutions, other layers and host dispatch.  The host and the
+ * GPU form a two-stage pipeline: the host dispatches row i at
+ * (i + 1) * dispatch_ms, the GPU runs it when both it and the row before
+ * are done; dispatch_ms of the totals is how much later the last row
+ * ends than the rows' sum.  Same statuses as seer_predict_network, and
+ * BAD_PARAM for threads outside 1..8 or a negative or non-finite
+ * dispatch_ms.  Thread-safe and deterministic (also across thread
+ * counts). */
+SEER_API seer_status_t seer_predict_network_opts(seer_handle_t handle, const seer_model *model,
+                                                 const seer_network *net, const seer_net_options_t *opts,
+                                                 seer_layer_result_t *results, int capacity,
+                                                 seer_net_totals_t *totals);
 
 /* ---- The convolution algorithm picker ----------------------------- */
 
@@ -631,11 +708,12 @@ typedef struct {
     size_t memory;              /* workspace bytes (docs/picker.md); 0 when unsupported */
     int determinism;            /* 1 deterministic, 0 not (cudnnDeterminism_t) */
     int math_type;              /* SEER_MATH_* (cudnnMathType_t) */
+    seer_source_t source;       /* where a predicted time comes from */
 } seer_conv_algo_perf_t;
 
 /* Workspace an algorithm needs for a direction (documented formulas, not
  * measured): UNSUPPORTED when cuDNN has no such algorithm for the shape. */
-SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer_conv_desc_t desc,
+SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer_conv *desc,
                                                 seer_direction_t dir, int algo, size_t *bytes);
 
 /* Rank every algorithm of the direction, like
@@ -650,22 +728,34 @@ SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer
  * workspace than the limit; NOT_CALIBRATED when the model can time none
  * of them; UNSUPPORTED when none supports the shape.  perf and *returned
  * are written in all four cases. */
-SEER_API seer_status_t seer_pick_conv_algo(seer_handle_t handle, const seer_model_t model,
-                                           const seer_conv_desc_t desc,
+SEER_API seer_status_t seer_pick_conv_algo(seer_handle_t handle, const seer_model *model,
+                                           const seer_conv *desc,
                                            size_t workspace_limit_bytes,
                                            seer_conv_algo_perf_t *perf, int capacity,
                                            int *returned);
-SEER_API seer_status_t seer_pick_conv_bwd_data_algo(seer_handle_t handle, const seer_model_t model,
-                                                    const seer_conv_desc_t desc,
+SEER_API seer_status_t seer_pick_conv_bwd_data_algo(seer_handle_t handle, const seer_model *model,
+                                                    const seer_conv *desc,
                                                     size_t workspace_limit_bytes,
                                                     seer_conv_algo_perf_t *perf, int capacity,
                                                     int *returned);
 SEER_API seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t handle,
-                                                      const seer_model_t model,
-                                                      const seer_conv_desc_t desc,
+                                                      const seer_model *model,
+                                                      const seer_conv *desc,
                                                       size_t workspace_limit_bytes,
                                                       seer_conv_algo_perf_t *perf, int capacity,
                                                       int *returned);
+
+/* The algorithm libseer predicts fastest for dir, and its time: the
+ * fastest algorithm the model can time; when it can time none (a model
+ * trained on rows that name no algorithm, such as DeepBench's backward
+ * passes), SEER_ALGO_CUDNN_CHOICE, what cuDNN's own heuristic launched.
+ * The rule seer_predict_network's SEER_ALGO_AUTO policy uses
+ * (docs/picker.md).  Ignores workspace (seer_pick_conv_* rank with it).
+ * Returns BAD_PARAM, NOT_CALIBRATED (the model can time no algorithm of
+ * dir), UNSUPPORTED (none exists for the shape). */
+SEER_API seer_status_t seer_pick_conv_fastest(seer_handle_t handle, const seer_model *model,
+                                              const seer_conv *desc, seer_direction_t dir,
+                                              int *algo, double *time_ms);
 
 /* ================================================================== */
 /* END networks, GEMM and algorithm picker                             */

@@ -70,7 +70,7 @@ SEER_CUDNN_PERF_CONVERTER(seer_cudnn_bwd_filter_perf, cudnnConvolutionBwdFilterA
  * types libseer does not model, CUDNN_STATUS_BAD_PARAM when libseer
  * rejects the shape (seer_get_last_error(h) says why), and any cuDNN
  * error of the getters. */
-static inline cudnnStatus_t seer_cudnn_conv_desc(seer_handle_t h, const seer_model_t model,
+static inline cudnnStatus_t seer_cudnn_conv_desc(seer_handle_t h, const seer_model *model,
                                                  cudnnTensorDescriptor_t x, cudnnFilterDescriptor_t w,
                                                  cudnnConvolutionDescriptor_t conv,
                                                  seer_conv_desc_t out)
@@ -108,7 +108,7 @@ static inline cudnnStatus_t seer_cudnn_conv_desc(seer_handle_t h, const seer_mod
 }
 
 #define SEER_CUDNN_GET(fn, pick, perf_t, conv_fn)                                                  \
-    static inline cudnnStatus_t fn(seer_handle_t h, const seer_model_t model,                     \
+    static inline cudnnStatus_t fn(seer_handle_t h, const seer_model *model,                     \
                                    cudnnTensorDescriptor_t x, cudnnFilterDescriptor_t w,          \
                                    cudnnConvolutionDescriptor_t conv, size_t workspace_limit,     \
                                    int requested, int *returned, perf_t *perf)                     \

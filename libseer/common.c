@@ -36,6 +36,7 @@ const char *seer_status_string(seer_status_t st)
     case SEER_STATUS_NET_SHAPE: return "SEER_STATUS_NET_SHAPE: layer shapes do not fit";
     case SEER_STATUS_NO_ALGORITHM: return "SEER_STATUS_NO_ALGORITHM: no algorithm fits the shape and workspace limit";
     case SEER_STATUS_WORKSPACE_LIMIT: return "SEER_STATUS_WORKSPACE_LIMIT: algorithm needs more workspace than allowed";
+    case SEER_STATUS_BAD_PREDICTION: return "SEER_STATUS_BAD_PREDICTION: predicted time is not finite or out of range";
     case SEER_STATUS_ONNX_CORRUPT: return "SEER_STATUS_ONNX_CORRUPT: not a readable ONNX model";
     case SEER_STATUS_ONNX_OPSET: return "SEER_STATUS_ONNX_OPSET: ONNX opset not supported";
     case SEER_STATUS_ONNX_UNSUPPORTED_OP: return "SEER_STATUS_ONNX_UNSUPPORTED_OP: ONNX operators not supported";
@@ -107,17 +108,6 @@ int seer_add_ok(int64_t a, int64_t b, int64_t *out)
     return 1;
 }
 
-uint32_t seer_crc32(uint32_t crc, const void *data, size_t size)
-{
-    const unsigned char *p = data;
-    crc = ~crc;
-    while (size--) {
-        crc ^= *p++;
-        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return ~crc;
-}
-
 uint64_t seer_fnv1a(uint64_t h, const void *data, size_t size)
 {
     const unsigned char *p = data;
@@ -137,6 +127,13 @@ int seer_in_test_split(const int32_t *v, int n)
         h = seer_fnv1a(h, b, sizeof b);
     }
     return h % 100 < 20;
+}
+
+int seer_in_check_split(int64_t line)
+{
+    unsigned char b[8];
+    for (int k = 0; k < 8; k++) b[k] = (unsigned char)((uint64_t)line >> (8 * k));
+    return (seer_fnv1a(SEER_FNV_OFFSET, b, sizeof b) >> 7) % 5 == 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -169,4 +166,13 @@ void seer_strlcpy(char *dst, const char *src, size_t size)
     if (n >= size) n = size - 1;
     memcpy(dst, src, n);
     dst[n] = 0;
+}
+
+seer_status_t seer_check_time(seer_handle_t h, double ms, const char *what)
+{
+    if (ms >= 0 && ms <= SEER_MAX_TIME_MS) return SEER_STATUS_SUCCESS;
+    return seer_error(h, SEER_STATUS_BAD_PREDICTION,
+                      "%s: predicted time %g ms is %s (the limit is %g ms): the shape is far outside "
+                      "the model's data", what, ms, isfinite(ms) ? "out of range" : "not finite",
+                      SEER_MAX_TIME_MS);
 }

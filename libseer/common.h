@@ -22,8 +22,9 @@ seer_status_t seer_error(seer_handle_t h, seer_status_t st, const char *fmt, ...
 int seer_mul_ok(int64_t a, int64_t b, int64_t *out);
 int seer_add_ok(int64_t a, int64_t b, int64_t *out);
 
-/* CRC-32 (IEEE 802.3, as zlib's crc32) of a buffer, continuing from crc. */
-uint32_t seer_crc32(uint32_t crc, const void *data, size_t size);
+/* BAD_PREDICTION (message "what: ...") unless 0 <= ms <= SEER_MAX_TIME_MS:
+ * no NaN, infinity or absurd time is ever returned as a success. */
+seer_status_t seer_check_time(seer_handle_t h, double ms, const char *what);
 
 /* FNV-1a 64-bit hash over a byte range, continuing from h (start with
  * SEER_FNV_OFFSET). */
@@ -34,6 +35,13 @@ uint64_t seer_fnv1a(uint64_t h, const void *data, size_t size);
  * bytes, so the split is the same on every host) falls in it.  The
  * conv and GEMM splits hash their shape fields through it. */
 int seer_in_test_split(const int32_t *v, int n);
+
+/* The check rows inside a training set: 1 for about a fifth of rows, by
+ * FNV-1a of their line number (8 little-endian bytes).  Training fits the
+ * learned correction without them and keeps it only if it helps on
+ * them.  By line, not by shape: the shape-hashed test split is already
+ * gone from the rows a held-out model trains on. */
+int seer_in_check_split(int64_t line);
 
 /* Sort doubles ascending in place; the median of sorted values (NAN for
  * none).  Shared by the drift fit and the CLI's metrics. */

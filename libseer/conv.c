@@ -173,7 +173,7 @@ seer_status_t seer_conv_desc_set(seer_handle_t handle, seer_conv_desc_t desc, se
                           stride_h, stride_w, dil_h, dil_w, groups);
 }
 
-seer_status_t seer_conv_desc_get_output(const seer_conv_desc_t desc, int *p, int *q)
+seer_status_t seer_conv_desc_get_output(const seer_conv *desc, int *p, int *q)
 {
     if (!desc || !desc->set || !p || !q) return SEER_STATUS_BAD_PARAM;
     *p = desc->p;
@@ -186,7 +186,7 @@ static int dir_ok(seer_direction_t dir)
     return (int)dir >= SEER_DIR_FWD && (int)dir <= SEER_DIR_BWD_FILTER;
 }
 
-seer_status_t seer_conv_work(const seer_conv_desc_t desc, seer_direction_t dir, double *flops,
+seer_status_t seer_conv_work(const seer_conv *desc, seer_direction_t dir, double *flops,
                              double *min_bytes)
 {
     if (!desc || !desc->set || !dir_ok(dir) || !flops || !min_bytes) return SEER_STATUS_BAD_PARAM;
@@ -202,7 +202,7 @@ seer_status_t seer_conv_work(const seer_conv_desc_t desc, seer_direction_t dir, 
  * out on purpose: every measurement of a shape falls on the same side.
  * This defines which rows were never trained on: never change it, or
  * reported accuracy stops being comparable across versions. */
-int seer_conv_in_test_split(const seer_conv_desc_t desc)
+int seer_conv_in_test_split(const seer_conv *desc)
 {
     if (!desc || !desc->set) return 0;
     const int32_t v[16] = {
@@ -214,7 +214,7 @@ int seer_conv_in_test_split(const seer_conv_desc_t desc)
 }
 
 seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gpu,
-                                 const seer_conv_desc_t desc, seer_direction_t dir,
+                                 const seer_conv *desc, seer_direction_t dir,
                                  double *time_ms)
 {
     if (!gpu) return seer_error(handle, SEER_STATUS_BAD_PARAM, "gpu is NULL");

@@ -9,10 +9,10 @@
 #include "common.h"
 #include "conv.h"
 #include "csv.h"
+#include "fileio.h"
 
 /* Inputs are held whole in memory: refuse anything larger rather than
  * let a stray multi-gigabyte file exhaust the machine. */
-#define CSV_MAX_BYTES ((size_t)1 << 30)
 
 struct seer_csv {
     char *name;
@@ -211,7 +211,7 @@ seer_status_t seer_csv_open_buffer(seer_handle_t h, const char *name, const char
     if (!name) name = "<buffer>";
     if (!out || (!data && size))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: NULL data or output pointer", name);
-    if (size > CSV_MAX_BYTES)
+    if (size > SEER_CSV_MAX_BYTES)
         return seer_error(h, SEER_STATUS_IO_ERROR, "%s: input of %zu bytes is over the 1 GiB limit",
                           name, size);
     char *buf = malloc(size + 1);
@@ -221,62 +221,12 @@ seer_status_t seer_csv_open_buffer(seer_handle_t h, const char *name, const char
     return csv_open_owned(h, name, buf, size, out);
 }
 
-static seer_status_t io_error(seer_handle_t h, const char *path, const char *what, int err)
-{
-    char e[128] = "I/O error";
-    /* strerror is not thread-safe; the XSI strerror_r is. */
-    if (err && strerror_r(err, e, sizeof e) != 0) seer_strlcpy(e, "I/O error", sizeof e);
-    return seer_error(h, SEER_STATUS_IO_ERROR, "%s: %s: %s", path, what, e);
-}
-
-static seer_status_t read_file(seer_handle_t h, const char *path, char **out, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return io_error(h, path, "cannot open", errno);
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (cap - len < 2) {
-            /* One byte beyond the limit tells "too big" from "exactly at it". */
-            size_t ncap = cap ? cap * 2 : 65536;
-            if (ncap > CSV_MAX_BYTES + 2) ncap = CSV_MAX_BYTES + 2;
-            if (ncap <= cap) break;
-            char *nb = realloc(buf, ncap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return seer_error(h, SEER_STATUS_ALLOC_FAILED, "%s: out of memory", path);
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        errno = 0;
-        size_t got = fread(buf + len, 1, cap - 1 - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    int bad = ferror(f), err = errno;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return io_error(h, path, "cannot read", err);
-    }
-    if (len > CSV_MAX_BYTES) {
-        free(buf);
-        return seer_error(h, SEER_STATUS_IO_ERROR, "%s: file is over the 1 GiB limit", path);
-    }
-    buf[len] = 0;
-    *out = buf;
-    *size = len;
-    return SEER_STATUS_SUCCESS;
-}
-
 seer_status_t seer_csv_open_file(seer_handle_t h, const char *path, seer_csv_t **out)
 {
     if (!path || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "NULL path or output pointer");
     char *buf = NULL;
     size_t size = 0;
-    seer_status_t st = read_file(h, path, &buf, &size);
+    seer_status_t st = seer_read_file(h, path, "CSV", SEER_CSV_MAX_BYTES, NULL, 0, &buf, &size);
     if (st) return st;
     return csv_open_owned(h, path, buf, size, out);
 }
@@ -361,6 +311,19 @@ static seer_status_t parse_long(seer_handle_t h, const seer_csv_t *c, int col, c
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
+    if (end != s && (*end == '.' || *end == 'e' || *end == 'E') && !s[strspn(s, "0123456789+-.eE")]) {
+        /* Spreadsheets and pandas write integer columns as "2.0": accept
+         * an integral float, nothing with a fraction. */
+        double d = strtod(s, &end);
+        if (*end || d != floor(d)) return bad_value(h, c, colname, s, "is not an integer");
+        if (!(d >= (double)lo && d <= (double)hi)) {
+            char what[96];
+            snprintf(what, sizeof what, "is out of range [%ld, %ld]", lo, hi);
+            return bad_value(h, c, colname, s, what);
+        }
+        *out = (long)d;
+        return SEER_STATUS_SUCCESS;
+    }
     if (end == s || *end) return bad_value(h, c, colname, s, "is not an integer");
     if (errno == ERANGE || v < lo || v > hi) {
         char what[96];
@@ -444,6 +407,13 @@ static seer_status_t req_time(seer_handle_t h, const seer_csv_t *c, int col, con
     seer_status_t st = seer_csv_dbl(h, c, col, name, out);
     if (st == SEER_STATUS_SUCCESS && !(*out > 0))
         return bad_value(h, c, name, seer_csv_field(c, col), "is not a positive time");
+    /* 1 ns .. SEER_MAX_TIME_MS: outside it, ratios and logs of the metrics
+     * overflow (1e308) or lose all precision (1e-320). */
+    if (st == SEER_STATUS_SUCCESS && !(*out >= SEER_MIN_TIME_MS && *out <= SEER_MAX_TIME_MS)) {
+        char what[96];
+        snprintf(what, sizeof what, "is out of range [%g, %g] ms", SEER_MIN_TIME_MS, SEER_MAX_TIME_MS);
+        return bad_value(h, c, name, seer_csv_field(c, col), what);
+    }
     return st;
 }
 
@@ -521,7 +491,7 @@ static seer_status_t launch_fill(seer_handle_t h, const seer_csv_t *c, const int
 }
 
 static seer_status_t conv_row_fill(seer_handle_t h, const seer_csv_t *c, const struct conv_cols *k,
-                                   int kernel_trace, seer_conv_row_t *row)
+                                   int kernel_trace, int keep, seer_conv_row_t *row)
 {
     seer_status_t st;
     const char *s;
@@ -542,9 +512,11 @@ static seer_status_t conv_row_fill(seer_handle_t h, const seer_csv_t *c, const s
     for (int i = 0; i < 14; i++)
         if ((st = seer_csv_int(h, c, k->shape[i], shape_names[i], INT_MIN, INT_MAX, &v[i]))) return st;
     struct seer_conv cv;
-    st = seer_conv_init(h, &cv, row->dtype, row->layout, v[0], v[1], v[2], v[3], v[4], v[5], v[6],
-                        v[7], v[8], v[9], v[10], v[11], v[12], v[13]);
-    if (st) {
+    st = seer_conv_init(keep ? NULL : h, &cv, row->dtype, row->layout, v[0], v[1], v[2], v[3], v[4],
+                        v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13]);
+    if (st && keep) {
+        row->shape_st = st; /* the caller scores the row as failed */
+    } else if (st) {
         /* seer_conv_init names the field; add where it is. */
         char msg[sizeof h->msg];
         if (!h || seer_get_last_error_copy(h, msg, sizeof msg)) msg[0] = 0;
@@ -554,14 +526,18 @@ static seer_status_t conv_row_fill(seer_handle_t h, const seer_csv_t *c, const s
     row->s = v[6], row->pad_h = v[7], row->pad_w = v[8], row->stride_h = v[9];
     row->stride_w = v[10], row->dil_h = v[11], row->dil_w = v[12], row->groups = v[13];
 
-    /* An algorithm the data names but libseer does not know (MIXED, or a
-     * damaged name) marks the row rather than failing the whole file. */
+    /* MIXED / UNKNOWN (the data could not tell) and a name libseer does
+     * not know mark the row rather than failing the whole file: a trainer
+     * skips either, an evaluator or predictor reports the second with its
+     * line (seer_conv_row_algo_error). */
     s = seer_csv_field(c, k->algo);
+    seer_strlcpy(row->algo_text, s, sizeof row->algo_text);
     if (!*s)
         row->algo = SEER_ALGO_NONE;
-    else if (seer_streq_ci(s, "MIXED") || seer_streq_ci(s, "UNKNOWN") ||
-             seer_algo_from_name(row->dir, s, &row->algo) != SEER_STATUS_SUCCESS)
+    else if (seer_streq_ci(s, "MIXED") || seer_streq_ci(s, "UNKNOWN"))
         row->algo = SEER_ALGO_UNKNOWN;
+    else if (seer_algo_from_name(row->dir, s, &row->algo) != SEER_STATUS_SUCCESS)
+        row->algo = SEER_ALGO_BAD_NAME;
 
     if (kernel_trace) {
         if ((st = req_time(h, c, k->time, "time_ms", &row->time_ms))) return st;
@@ -649,7 +625,29 @@ static seer_status_t run_file(seer_handle_t h, const char *path, void **rows, si
 
 static seer_status_t conv_fill(seer_handle_t h, const seer_csv_t *c, const void *cols, void *row)
 {
-    return conv_row_fill(h, c, cols, 0, row);
+    return conv_row_fill(h, c, cols, 0, 0, row);
+}
+
+static seer_status_t conv_fill_keep(seer_handle_t h, const seer_csv_t *c, const void *cols, void *row)
+{
+    return conv_row_fill(h, c, cols, 0, 1, row);
+}
+
+static seer_status_t conv_reader_keep(seer_handle_t h, seer_csv_t *c, void **rows, size_t *n)
+{
+    struct conv_cols k;
+    seer_status_t st = conv_cols_find(h, c, &k);
+    if (st) return st;
+    return read_rows(h, c, &k, sizeof(seer_conv_row_t), conv_fill_keep, rows, n);
+}
+
+seer_status_t seer_conv_csv_read_keep(seer_handle_t h, const char *path, seer_conv_row_t **rows,
+                                      size_t *n)
+{
+    void *r;
+    seer_status_t st = run_file(h, path, rows ? &r : NULL, n, conv_reader_keep);
+    if (st == SEER_STATUS_SUCCESS) *rows = r;
+    return st;
 }
 
 static seer_status_t conv_reader(seer_handle_t h, seer_csv_t *c, void **rows, size_t *n)
@@ -692,7 +690,7 @@ static seer_status_t kernel_fill(seer_handle_t h, const seer_csv_t *c, const voi
     seer_kernel_row_t *row = out;
     seer_status_t st;
     memset(row, 0, sizeof *row);
-    if ((st = conv_row_fill(h, c, &k->conv, 1, &row->conv))) return st;
+    if ((st = conv_row_fill(h, c, &k->conv, 1, 0, &row->conv))) return st;
     if ((st = parse_long(h, c, k->call_id, "call_id", 0, LONG_MAX, &row->call_id)) ||
         (st = seer_csv_int(h, c, k->kernel_index, "kernel_index", 0, INT_MAX, &row->kernel_index)))
         return st;
@@ -853,8 +851,19 @@ seer_status_t seer_gemm_csv_parse(seer_handle_t h, const char *name, const char 
     return st;
 }
 
+seer_status_t seer_conv_row_algo_error(seer_handle_t h, const char *file, const seer_conv_row_t *r)
+{
+    if (!r || r->algo != SEER_ALGO_BAD_NAME) return SEER_STATUS_SUCCESS;
+    return seer_error(h, SEER_STATUS_CSV_BAD_VALUE,
+                      "%s:%ld: column 'algo': '%s' is not a %s algorithm (expected a cuDNN name such as "
+                      "IMPLICIT_GEMM, MIXED, UNKNOWN or empty)", file ? file : "CSV", r->line,
+                      r->algo_text, seer_direction_name(r->dir));
+}
+
 int seer_csv_kind(const char *path)
 {
+    /* Not a regular file: the conv reader reports it (a FIFO would block here). */
+    if (!seer_is_regular_file(path)) return 'c';
     FILE *fp = fopen(path, "rb");
     if (!fp) return 'c'; /* the conv reader reports the error */
     char line[4096];

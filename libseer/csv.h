@@ -30,7 +30,8 @@ long seer_csv_line(const seer_csv_t *c);
 const char *seer_csv_name(const seer_csv_t *c);
 
 /* Typed field access with messages "FILE:LINE: column 'NAME': ..." on
- * failure (CSV_BAD_VALUE).  int: decimal within [lo, hi]; dbl: finite. */
+ * failure (CSV_BAD_VALUE).  int: decimal within [lo, hi], also written
+ * as an integral float ("2.0", "1e3"); dbl: finite. */
 seer_status_t seer_csv_int(seer_handle_t h, const seer_csv_t *c, int col, const char *colname,
                            long lo, long hi, int *out);
 seer_status_t seer_csv_dbl(seer_handle_t h, const seer_csv_t *c, int col, const char *colname,
@@ -38,7 +39,12 @@ seer_status_t seer_csv_dbl(seer_handle_t h, const seer_csv_t *c, int col, const 
 
 /* ---- conv timing CSV v1 ---- */
 #define SEER_ALGO_NONE (-1)       /* empty algo column: cuDNN chose */
-#define SEER_ALGO_UNKNOWN (-2)    /* MIXED, UNKNOWN or a name libseer does not know */
+/* MIXED or UNKNOWN (the data could not tell), and a name libseer does not
+ * know (an error of this row, seer_conv_row_algo_error, which training
+ * skips): distinct from the public sentinels SEER_ALGO_CUDNN_CHOICE (-1),
+ * SEER_ALGO_AUTO (-2) and SEER_ALGO_NA (-3). */
+#define SEER_ALGO_UNKNOWN (-4)
+#define SEER_ALGO_BAD_NAME (-5)
 
 typedef struct {
     char gpu[32];
@@ -55,7 +61,13 @@ typedef struct {
     int smem_bytes;             /* traces record them (0 = unknown) */
     char source[64];
     long line;                  /* line in the file, for messages */
+    char algo_text[24];         /* the algo field as written (truncated), for messages */
+    seer_status_t shape_st;     /* seer_conv_csv_read_keep: why the shape is impossible, else 0 */
 } seer_conv_row_t;
+
+/* CSV_BAD_VALUE "FILE:LINE: column 'algo': 'NAME' is not a DIR algorithm"
+ * for a row whose algo is SEER_ALGO_BAD_NAME, else SUCCESS. */
+seer_status_t seer_conv_row_algo_error(seer_handle_t h, const char *file, const seer_conv_row_t *r);
 
 /* Read all rows.  Required columns: gpu direction dtype layout n c h w k r s
  * pad_h pad_w stride_h stride_w dil_h dil_w groups algo (time_ms and the
@@ -64,6 +76,11 @@ typedef struct {
  * BAD_GROUPS, OVERFLOW with the line).  *rows is malloc'ed; free() it. */
 seer_status_t seer_conv_csv_read(seer_handle_t h, const char *path, seer_conv_row_t **rows,
                                  size_t *n);
+/* The same, but a row with an impossible shape (BAD_SHAPE, BAD_GROUPS,
+ * OVERFLOW) is kept with shape_st set, for callers that score rows one
+ * by one and count such a row as failed (seer eval). */
+seer_status_t seer_conv_csv_read_keep(seer_handle_t h, const char *path, seer_conv_row_t **rows,
+                                      size_t *n);
 seer_status_t seer_conv_csv_parse(seer_handle_t h, const char *name, const char *data,
                                   size_t size, seer_conv_row_t **rows, size_t *n);
 

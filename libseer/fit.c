@@ -3,18 +3,22 @@
 #include <string.h>
 #include "fit.h"
 
-void seer_relfit_init(seer_relfit_t *f, int nterms)
+void seer_relfit_init(seer_relfit_t *f, int nterms, unsigned fixed)
 {
     memset(f, 0, sizeof *f);
     f->n = nterms < SEER_FIT_MAX ? nterms : SEER_FIT_MAX;
+    f->fixed = fixed;
 }
 
 void seer_relfit_add(seer_relfit_t *f, const double *x, double y)
 {
-    double a[SEER_FIT_MAX];
-    for (int i = 0; i < f->n; i++) a[i] = x[i] / y;
+    double a[SEER_FIT_MAX], b = 1; /* the share of y the fitted terms must explain */
     for (int i = 0; i < f->n; i++) {
-        f->g[i] += a[i];
+        a[i] = x[i] / y;
+        if (f->fixed >> i & 1) b -= a[i];
+    }
+    for (int i = 0; i < f->n; i++) {
+        f->g[i] += a[i] * b;
         for (int j = 0; j < f->n; j++) f->G[i][j] += a[i] * a[j];
     }
 }
@@ -40,8 +44,9 @@ static int solve(int n, double A[SEER_FIT_MAX][SEER_FIT_MAX + 1], double *b)
 void seer_relfit_solve(const seer_relfit_t *f, unsigned mask, double *coef)
 {
     int active[SEER_FIT_MAX], na = 0;
-    for (int i = 0; i < f->n; i++) if (f->G[i][i] > 0 && (mask >> i & 1)) active[na++] = i;
-    memset(coef, 0, sizeof(double) * (size_t)f->n);
+    for (int i = 0; i < f->n; i++)
+        if (f->G[i][i] > 0 && (mask >> i & 1) && !(f->fixed >> i & 1)) active[na++] = i;
+    for (int i = 0; i < f->n; i++) coef[i] = f->fixed >> i & 1;
     while (na > 0) {
         double A[SEER_FIT_MAX][SEER_FIT_MAX + 1], b[SEER_FIT_MAX];
         for (int i = 0; i < na; i++) {

@@ -31,6 +31,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "classify.h"
 #include "common.h"
 #include "conv.h"
 #include "fit.h"
@@ -48,11 +49,11 @@ static void terms(const seer_gpu_info_t *g, int tm, int tn, int bps, double batc
     double es = seer_dtype_size(dt);
     double b = ceil(m / tm) * ceil(n / tn) * batch, bm = (double)bps * g->sms;
     double waves = ceil(b / bm), fill = (b - (waves - 1) * bm) / bm;
-    x[0] = waves * bm * 2.0 * tm * tn * k / peak_ms;
-    x[1] = waves * 1e-3;
-    x[2] = (waves - 1 + fill) * bm * (double)(tm + tn) * k * es / bw_ms;
-    x[3] = (1 + 2 * (bias != 0)) * batch * m * n * es / bw_ms;
-    x[4] = 1e-2;
+    x[SEER_G_COMPUTE] = waves * bm * 2.0 * tm * tn * k / peak_ms;
+    x[SEER_G_WAVE] = waves * 1e-3;
+    x[SEER_G_DRAM] = (waves - 1 + fill) * bm * (double)(tm + tn) * k * es / bw_ms;
+    x[SEER_G_OUT] = (1 + 2 * (bias != 0)) * batch * m * n * es / bw_ms;
+    x[SEER_G_CONST] = (1 + (bias != 0)) * seer_gpu_launch_gap_ms(g); /* GEMM, and the bias copy */
     if (blocks) *blocks = b;
     if (bmax) *bmax = bm;
 }
@@ -64,10 +65,21 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
     terms(g, f->tm, f->tn, f->bps, batch, m, n, k, dt, bias, x, &blocks, &bmax);
     for (int i = 0; i < NT; i++) t += f->coef[i] * x[i];
     if (cls)
-        *cls = blocks < 0.5 * bmax ? SEER_CLASS_UNDER
-             : f->coef[0] * x[0] >= f->coef[2] * x[2] + f->coef[3] * x[3] ? SEER_CLASS_COMPUTE
-                                                                          : SEER_CLASS_DRAM;
+        *cls = seer_class_static(blocks, bmax, f->coef[SEER_G_COMPUTE] * x[SEER_G_COMPUTE],
+                                 f->coef[SEER_G_DRAM] * x[SEER_G_DRAM] + f->coef[SEER_G_OUT] * x[SEER_G_OUT]);
     return t > 1e-4 ? t : 1e-4;
+}
+
+double seer_gemm_floor_ms(const seer_gemm_row_t *r)
+{
+    const seer_gpu_info_t *g = seer_gpu_lookup(r->gpu);
+    double peak = g ? seer_gpu_peak_flops(g, r->dtype) : 0;
+    if (peak <= 0) return 0;
+    double b = r->batch, es = seer_dtype_size(r->dtype);
+    double flops = 2.0 * b * r->m * r->n * r->k;
+    double bytes = b * ((double)r->m * r->k + (double)r->k * r->n + (double)r->m * r->n) * es;
+    return fmax(flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3 +
+           (1 + (r->bias != 0)) * seer_gpu_launch_gap_ms(g);
 }
 
 int seer_gemm_in_test_split(const seer_gemm_row_t *r)
@@ -88,7 +100,7 @@ static double fit_one(const seer_gpu_info_t *g, const grow_t *r, size_t n, int t
 {
     double x[NT];
     seer_relfit_t fit;
-    seer_relfit_init(&fit, NT);
+    seer_relfit_init(&fit, NT, 1u << SEER_G_CONST);
     for (size_t i = 0; i < n; i++) {
         terms(g, tm, tn, bps, r[i].batch, r[i].m, r[i].n, r[i].k, r[i].dt, r[i].bias, x, NULL, NULL);
         seer_relfit_add(&fit, x, r[i].y);
@@ -182,7 +194,15 @@ seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const s
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model_t m, int batch, int mm, int n,
+seer_status_t seer_gemm_check_size(seer_handle_t h, const char *what, double m, double n, double k)
+{
+    if (m * k > INT32_MAX || k * n > INT32_MAX || m * n > INT32_MAX)
+        return seer_error(h, SEER_STATUS_OVERFLOW, "%s %.0fx%.0fx%.0f: a matrix has over 2^31-1 elements",
+                          what, m, n, k);
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model *m, int batch, int mm, int n,
                                 int k, seer_dtype_t dt, int trans_a, int trans_b, int bias,
                                 double *time_ms)
 {
@@ -197,9 +217,8 @@ seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model_t m, int batch
     for (int i = 0; i < 4; i++)
         if (d[i].v < 1)
             return seer_error(h, SEER_STATUS_BAD_SHAPE, "GEMM %s must be >= 1 (got %d)", d[i].name, d[i].v);
-    if ((double)mm * k > INT32_MAX || (double)k * n > INT32_MAX || (double)mm * n > INT32_MAX)
-        return seer_error(h, SEER_STATUS_OVERFLOW, "GEMM %dx%dx%d: a matrix has over 2^31-1 elements",
-                          mm, n, k);
+    seer_status_t st = seer_gemm_check_size(h, "GEMM", mm, n, k);
+    if (st) return st;
     if (seer_gpu_peak_flops(&m->gpu, dt) <= 0)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
                           seer_dtype_name(dt));
@@ -208,6 +227,8 @@ seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model_t m, int batch
         return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
                           "model %s has no GEMM fit for %s math (train it with GEMM timing CSV files)",
                           m->gpu_id, seer_dtype_math(dt) ? "tensor-core" : "fp32");
-    *time_ms = seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, NULL);
+    double t = seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, NULL);
+    if ((st = seer_check_time(h, t, "GEMM"))) return st;
+    *time_ms = t;
     return SEER_STATUS_SUCCESS;
 }

@@ -14,8 +14,17 @@ seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const s
 /* Time (ms) of batch GEMMs C[m x n] += A[m x k] B[k x n] on GPU g with a
  * present fit f of dtype's math type; *cls gets the class of the kernel
  * (which term dominates) when cls is not NULL. */
+/* OVERFLOW ("what MxNxK: ...") when an operand or the result of an
+ * m x n x k product has over 2^31-1 elements (the sizes cuBLAS takes). */
+seer_status_t seer_gemm_check_size(seer_handle_t h, const char *what, double m, double n, double k);
 double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double batch, double m,
                       double n, double k, seer_dtype_t dt, int bias, seer_class_t *cls);
+
+/* A lower bound of a GEMM row's GPU time from its GPU's datasheet (its
+ * FLOPs at peak or its bytes at bandwidth, plus launch gaps), ms; 0 for
+ * a GPU or dtype the table cannot time.  Model-independent: dispatch.h
+ * uses it to find the host time in published rows. */
+double seer_gemm_floor_ms(const seer_gemm_row_t *r);
 
 /* 1 when a GEMM row's shape is in the 20 % test split (FNV-1a of batch,
  * m, n, k, transpositions, bias and dtype; never the time), the GEMM

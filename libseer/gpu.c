@@ -2,6 +2,7 @@
  * occupancy calculator and wave counting. */
 #include <limits.h>
 #include <stddef.h>
+#include <string.h>
 #include "common.h"
 #include "gpu.h"
 
@@ -214,6 +215,28 @@ double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype)
     case SEER_DTYPE_BF16: return g->bf16_tflops * 1e12;
     }
     return 0;
+}
+
+double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g)
+{
+    (void)g;
+    return SEER_LAUNCH_GAP_MS;
+}
+
+/* A new field of seer_gpu_info_t must join the comparison below. */
+_Static_assert(sizeof(seer_gpu_info_t) == 248, "seer_gpu_same_facts: compare the new field too");
+
+int seer_gpu_same_facts(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
+{
+    /* field by field: struct padding has no defined value */
+#define SAME(f) (a->f == b->f)
+    return !strcmp(a->arch, b->arch) && SAME(cc_major) && SAME(cc_minor) && SAME(sms) && SAME(boost_mhz) &&
+           SAME(fp32_tflops) && SAME(fp16_tflops) && SAME(bf16_tflops) && SAME(tf32_tflops) &&
+           SAME(fp16_simt_tflops) && SAME(dram_gbps) && SAME(l2_bytes) && SAME(regs_per_sm) &&
+           SAME(regs_per_block) && SAME(max_regs_per_thread) && SAME(reg_alloc_unit) && SAME(smem_per_sm) &&
+           SAME(smem_per_block) && SAME(smem_reserved_per_block) && SAME(smem_alloc_unit) &&
+           SAME(threads_per_sm) && SAME(threads_per_block) && SAME(blocks_per_sm) && SAME(warps_per_sm);
+#undef SAME
 }
 
 double seer_gpu_dram_bw(const seer_gpu_info_t *g)

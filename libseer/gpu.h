@@ -12,6 +12,18 @@ const seer_gpu_info_t *seer_gpu_lookup(const char *id);
  * tensor cores before Volta). */
 double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype);
 
+/* Time between back-to-back kernels on a stream, ms: what a kernel adds
+ * beyond its own work.  seer-bench measured 3.0 us (H200) and 4.5 us
+ * (H100) from one empty kernel to the next (shared/data/gpu-ceilings.csv);
+ * every GPU takes 3 us until it has a measurement of its own. */
+#define SEER_LAUNCH_GAP_MS 0.003
+double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g);
+
+/* 1 when two GPUs have the same datasheet facts, memory size aside:
+ * then they must predict the same (id, name and capacity are not facts
+ * a kernel's time depends on). */
+int seer_gpu_same_facts(const seer_gpu_info_t *a, const seer_gpu_info_t *b);
+
 /* DRAM bandwidth in bytes/s. */
 double seer_gpu_dram_bw(const seer_gpu_info_t *g);
 #endif

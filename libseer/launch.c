@@ -39,34 +39,47 @@ static int kind_of(seer_direction_t dir, int algo)
 static double cdiv(double a, double b) { return ceil(a / b); }
 static double pow2_at_least(double x) { double p = 1; while (p < x) p *= 2; return p; }
 
-seer_status_t seer_conv_kernels(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
-                                int algo, seer_kview_t *k, int *nk)
+/* The sizes every algorithm's kernels are built from. */
+typedef struct {
+    const struct seer_conv *cv;
+    seer_direction_t dir;
+    double es, g, N, C, H, W, K, R, S, P, Q;
+    double xe, ye, we;          /* input, output and filter elements */
+    double in_e, out_e, other_e; /* what the direction reads (activations, weights or gradients) and writes */
+    double flops;               /* of the direct convolution */
+    double gm, gn, gk;          /* the GEMM of the direction (file comment) */
+} dims_t;
+
+static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
 {
-    int kind = kind_of(dir, algo);
-    if (kind < 0)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "algo %d out of range for direction %s", algo,
-                          seer_direction_name(dir));
-    const char *an = seer_algo_name(dir, algo);
+    d->cv = cv;
+    d->dir = dir;
+    d->es = seer_dtype_size(cv->dtype);
+    d->g = cv->groups;
+    d->N = cv->n; d->C = cv->c; d->H = cv->h; d->W = cv->w;
+    d->K = cv->k; d->R = cv->r; d->S = cv->s; d->P = cv->p; d->Q = cv->q;
+    d->xe = d->N * d->C * d->H * d->W;
+    d->ye = d->N * d->K * d->P * d->Q;
+    d->we = d->K * (d->C / d->g) * d->R * d->S;
+    d->in_e = dir == SEER_DIR_BWD_DATA ? d->ye : d->xe;
+    d->out_e = dir == SEER_DIR_FWD ? d->ye : dir == SEER_DIR_BWD_DATA ? d->xe : d->we;
+    d->other_e = dir == SEER_DIR_BWD_FILTER ? d->ye : d->we;
+    d->flops = 2.0 * d->N * d->K * d->P * d->Q * (d->C / d->g) * d->R * d->S;
+    switch (dir) {
+    case SEER_DIR_FWD: d->gm = d->N * d->P * d->Q; d->gn = d->K / d->g; d->gk = d->C / d->g * d->R * d->S; break;
+    case SEER_DIR_BWD_DATA: d->gm = d->N * d->H * d->W; d->gn = d->C / d->g; d->gk = d->K / d->g * d->R * d->S; break;
+    default: d->gm = d->K / d->g; d->gn = d->C / d->g * d->R * d->S; d->gk = d->N * d->P * d->Q; break;
+    }
+}
+
+/* UNSUPPORTED, with the reason, where cuDNN has no kernels of this kind
+ * for the shape or dtype. */
+static seer_status_t check_supported(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
+                                     int kind, const char *an)
+{
     if (kind == K_NONE)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s is not implemented by cuDNN",
                           seer_direction_name(dir), an);
-    double es = seer_dtype_size(cv->dtype), g = cv->groups;
-    double N = cv->n, C = cv->c, H = cv->h, W = cv->w, K = cv->k, R = cv->r, S = cv->s;
-    double P = cv->p, Q = cv->q;
-    double xe = N * C * H * W, ye = N * K * P * Q, we = K * (C / g) * R * S;
-    /* The tensors a direction reads (in1 activations, in2 weights or
-     * gradients) and writes. */
-    double in_e = dir == SEER_DIR_BWD_DATA ? ye : xe;
-    double out_e = dir == SEER_DIR_FWD ? ye : dir == SEER_DIR_BWD_DATA ? xe : we;
-    double other_e = dir == SEER_DIR_BWD_FILTER ? ye : we;
-    double flops = 2.0 * N * K * P * Q * (C / g) * R * S;
-    double gm, gn, gk;
-    switch (dir) {
-    case SEER_DIR_FWD: gm = N * P * Q; gn = K / g; gk = C / g * R * S; break;
-    case SEER_DIR_BWD_DATA: gm = N * H * W; gn = C / g; gk = K / g * R * S; break;
-    default: gm = K / g; gn = C / g * R * S; gk = N * P * Q; break;
-    }
-    int n = 0;
     int transform = kind == K_FFT || kind == K_FFT_TILING || kind == K_WINO || kind == K_WINO_NF;
     if (transform) {
         if (cv->stride_h != 1 || cv->stride_w != 1 || cv->dil_h != 1 || cv->dil_w != 1)
@@ -82,93 +95,122 @@ seer_status_t seer_conv_kernels(seer_handle_t h, const struct seer_conv *cv, see
                           seer_direction_name(dir), an, kind == K_WINO_NF ? " or 5x5" : "", cv->r,
                           cv->s);
     if ((kind == K_FFT || kind == K_FFT_TILING) &&
-        (cv->pad_h >= cv->r || cv->pad_w >= cv->s || (kind == K_FFT && (H + 2 * cv->pad_h > 256 ||
-                                                                        W + 2 * cv->pad_w > 256))))
+        (cv->pad_h >= cv->r || cv->pad_w >= cv->s ||
+         (kind == K_FFT && (cv->h + 2 * cv->pad_h > 256 || cv->w + 2 * cv->pad_w > 256))))
         return seer_error(h, SEER_STATUS_UNSUPPORTED,
                           "%s %s needs padding smaller than the filter%s", seer_direction_name(dir),
                           an, kind == K_FFT ? " and a padded input of at most 256x256" : "");
     if (transform && (cv->dtype == SEER_DTYPE_BF16 || cv->dtype == SEER_DTYPE_TF32))
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s has no %s kernels",
                           seer_direction_name(dir), an, seer_dtype_name(cv->dtype));
+    return SEER_STATUS_SUCCESS;
+}
 
-    switch (kind) {
-    case K_GEMM_IMPLICIT:
-    case K_GEMM_PRECOMP:
-        k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", gm, gn, gk, g, flops,
-                                (in_e + other_e + out_e) * es};
-        if (kind == K_GEMM_PRECOMP) /* offset table and filter layout for the implicit GEMM */
-            k[n++] = (seer_kview_t){SEER_ROLE_HELPER, "precompute", 0, 0, 0, 0, 0, we * es};
-        break;
-    case K_GEMM_EXPLICIT: {
-        double cols = gm * gk * g; /* im2col matrix, elements */
-        if (dir == SEER_DIR_BWD_FILTER) cols = gn * gk * g;
-        k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", gm, gn, gk, g, flops,
-                                (cols + other_e + out_e) * es};
+/* Implicit (precomputed) GEMM: the GEMM reads the tensors in place;
+ * explicit GEMM first writes the im2col matrix. */
+static int gemm_kernels(const dims_t *d, int kind, seer_kview_t *k)
+{
+    int n = 0;
+    double es = d->es;
+    if (kind == K_GEMM_EXPLICIT) {
+        double cols = d->gm * d->gk * d->g; /* im2col matrix, elements */
+        if (d->dir == SEER_DIR_BWD_FILTER) cols = d->gn * d->gk * d->g;
+        k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", d->gm, d->gn, d->gk, d->g, d->flops,
+                                (cols + d->other_e + d->out_e) * es};
         k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "im2col", 0, 0, 0, 0, 0,
-                                (in_e + cols) * es};
-        break;
+                                (d->in_e + cols) * es};
+        return n;
     }
+    k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", d->gm, d->gn, d->gk, d->g, d->flops,
+                            (d->in_e + d->other_e + d->out_e) * es};
+    if (kind == K_GEMM_PRECOMP) /* offset table and filter layout for the implicit GEMM */
+        k[n++] = (seer_kview_t){SEER_ROLE_HELPER, "precompute", 0, 0, 0, 0, 0, d->we * es};
+    return n;
+}
+
+/* Winograd F(m x m, r x r): fused (m = 2, transforms in registers) or
+ * non-fused (m = 4: transform kernels around alpha^2 batched GEMMs). */
+static int wino_kernels(const dims_t *d, int kind, seer_kview_t *k)
+{
+    int n = 0, bd = d->dir == SEER_DIR_BWD_DATA;
+    double es = d->es, K = d->K, C = d->C;
+    double m = kind == K_WINO ? 2 : 4, alpha = m + d->R - 1, a2 = alpha * alpha;
+    double tiles = d->N * cdiv(bd ? d->H : d->P, m) * cdiv(bd ? d->W : d->Q, m);
+    double c_in = bd ? K : C, c_out = bd ? C : K;
+    double tw = a2 * K * C; /* transformed filter */
+    if (d->dir == SEER_DIR_BWD_FILTER) {
+        /* GEMM over tiles: [C x tiles] x [tiles x K] per point */
+        double wflops = 2.0 * a2 * tiles * C * K;
+        k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", C, K, tiles, a2, wflops,
+                                a2 * (tiles * (C + K) + C * K) * es};
+        k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "data_transform", 0, 0, 0, 0, 0,
+                                (d->xe + d->ye + a2 * tiles * (C + K)) * es};
+        k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "filter_output", 0, 0, 0, 0, 0,
+                                (tw + d->we) * es};
+    } else if (kind == K_WINO) {
+        /* fused: only the filter transform is a separate kernel */
+        k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "winograd", tiles, c_out, c_in * a2 / (m * m), 1,
+                                2.0 * tiles * c_out * c_in * a2, (d->in_e + tw + d->out_e) * es};
+        k[n++] = (seer_kview_t){SEER_ROLE_FILTER_TRANSFORM, "filter_transform", 0, 0, 0, 0, 0,
+                                (d->we + tw) * es};
+    } else {
+        k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", tiles, c_out, c_in, a2,
+                                2.0 * a2 * tiles * c_in * c_out,
+                                a2 * (tiles * (c_in + c_out) + c_in * c_out) * es};
+        k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "data_transform", 0, 0, 0, 0, 0,
+                                (d->in_e + a2 * tiles * c_in) * es};
+        k[n++] = (seer_kview_t){SEER_ROLE_FILTER_TRANSFORM, "filter_transform", 0, 0, 0, 0, 0,
+                                (d->we + tw) * es};
+        k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "output_transform", 0, 0, 0, 0, 0,
+                                (a2 * tiles * c_out + d->out_e) * es};
+    }
+    return n;
+}
+
+/* FFT: one transform of the whole padded image; FFT_TILING: tiles
+ * overlapping by the filter size, each a complex GEMM per frequency. */
+static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
+{
+    int n = 0, bd = d->dir == SEER_DIR_BWD_DATA, bf = d->dir == SEER_DIR_BWD_FILTER;
+    const struct seer_conv *cv = d->cv;
+    double es = d->es, N = d->N, C = d->C, K = d->K;
+    /* cuDNN's FFT_TILING uses 16x16 transforms for small images (seen
+     * in the grids of recorded kernels), 32x32 otherwise. */
+    double side = kind == K_FFT ? pow2_at_least(fmax(d->H + 2 * cv->pad_h, d->W + 2 * cv->pad_w))
+                                : fmax(d->H, d->W) <= 16 ? 16 : 32;
+    double tiles = kind == K_FFT ? 1 : cdiv(d->P, side - d->R + 1) * cdiv(d->Q, side - d->S + 1);
+    double freq = side * (side / 2 + 1), ce = 8; /* complex fp32 */
+    double bm = N * tiles, c_in = bd ? K : C, c_out = bd ? C : K;
+    if (bf) { bm = C; c_in = N * tiles; c_out = K; }
+    k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "cgemm", bm, c_out, c_in, freq,
+                            8.0 * freq * bm * c_in * c_out,
+                            freq * (bm * c_in + c_in * c_out + bm * c_out) * ce};
+    k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "fft_data", 0, 0, 0, 0, 0,
+                            d->in_e * es + N * tiles * (bd ? K : C) * freq * ce};
+    k[n++] = (seer_kview_t){SEER_ROLE_FILTER_TRANSFORM, "fft_filter", 0, 0, 0, 0, 0,
+                            d->other_e * es + (bf ? N * tiles * K : K * C) * freq * ce};
+    k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "ifft_output", 0, 0, 0, 0, 0,
+                            d->out_e * es + (bf ? C * K : N * tiles * c_out) * freq * ce};
+    return n;
+}
+
+seer_status_t seer_conv_kernels(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
+                                int algo, seer_kview_t *k, int *nk)
+{
+    int kind = kind_of(dir, algo);
+    if (kind < 0)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "algo %d out of range for direction %s", algo,
+                          seer_direction_name(dir));
+    seer_status_t st = check_supported(h, cv, dir, kind, seer_algo_name(dir, algo));
+    if (st) return st;
+    dims_t d;
+    dims_of(cv, dir, &d);
+    switch (kind) {
     case K_WINO:
-    case K_WINO_NF: {
-        double m = kind == K_WINO ? 2 : 4, alpha = m + R - 1, a2 = alpha * alpha;
-        double tiles = N * cdiv(dir == SEER_DIR_BWD_DATA ? H : P, m) *
-                       cdiv(dir == SEER_DIR_BWD_DATA ? W : Q, m);
-        double c_in = dir == SEER_DIR_BWD_DATA ? K : C, c_out = dir == SEER_DIR_BWD_DATA ? C : K;
-        double tw = a2 * K * C; /* transformed filter */
-        if (dir == SEER_DIR_BWD_FILTER) {
-            /* GEMM over tiles: [C x tiles] x [tiles x K] per point */
-            double wflops = 2.0 * a2 * tiles * C * K;
-            k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", C, K, tiles, a2, wflops,
-                                    a2 * (tiles * (C + K) + C * K) * es};
-            k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "data_transform", 0, 0, 0, 0, 0,
-                                    (xe + ye + a2 * tiles * (C + K)) * es};
-            k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "filter_output", 0, 0, 0, 0, 0,
-                                    (tw + we) * es};
-        } else if (kind == K_WINO) {
-            /* fused: transforms happen in registers; only the filter
-             * transform is a separate kernel */
-            k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "winograd", tiles, c_out, c_in * a2 / (m * m),
-                                    1, 2.0 * tiles * c_out * c_in * a2, (in_e + tw + out_e) * es};
-            k[n++] = (seer_kview_t){SEER_ROLE_FILTER_TRANSFORM, "filter_transform", 0, 0, 0, 0, 0,
-                                    (we + tw) * es};
-        } else {
-            k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", tiles, c_out, c_in, a2,
-                                    2.0 * a2 * tiles * c_in * c_out,
-                                    a2 * (tiles * (c_in + c_out) + c_in * c_out) * es};
-            k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "data_transform", 0, 0, 0, 0, 0,
-                                    (in_e + a2 * tiles * c_in) * es};
-            k[n++] = (seer_kview_t){SEER_ROLE_FILTER_TRANSFORM, "filter_transform", 0, 0, 0, 0, 0,
-                                    (we + tw) * es};
-            k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "output_transform", 0, 0, 0, 0, 0,
-                                    (a2 * tiles * c_out + out_e) * es};
-        }
-        break;
-    }
+    case K_WINO_NF: *nk = wino_kernels(&d, kind, k); break;
     case K_FFT:
-    case K_FFT_TILING: {
-        /* FFT: one transform of the whole padded image; FFT_TILING: 32x32
-         * tiles overlapping by the filter size. */
-        /* cuDNN's FFT_TILING uses 16x16 transforms for small images (seen
-         * in the grids of recorded kernels), 32x32 otherwise. */
-        double side = kind == K_FFT ? pow2_at_least(fmax(H + 2 * cv->pad_h, W + 2 * cv->pad_w))
-                                    : fmax(H, W) <= 16 ? 16 : 32;
-        double tiles = kind == K_FFT ? 1 : cdiv(P, side - R + 1) * cdiv(Q, side - S + 1);
-        double freq = side * (side / 2 + 1), ce = 8; /* complex fp32 */
-        double bm = N * tiles, c_in = dir == SEER_DIR_BWD_DATA ? K : C,
-               c_out = dir == SEER_DIR_BWD_DATA ? C : K;
-        if (dir == SEER_DIR_BWD_FILTER) { bm = C; c_in = N * tiles; c_out = K; }
-        k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "cgemm", bm, c_out, c_in, freq,
-                                8.0 * freq * bm * c_in * c_out,
-                                freq * (bm * c_in + c_in * c_out + bm * c_out) * ce};
-        k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "fft_data", 0, 0, 0, 0, 0,
-                                in_e * es + N * tiles * (dir == SEER_DIR_BWD_DATA ? K : C) * freq * ce};
-        k[n++] = (seer_kview_t){SEER_ROLE_FILTER_TRANSFORM, "fft_filter", 0, 0, 0, 0, 0,
-                                other_e * es + (dir == SEER_DIR_BWD_FILTER ? N * tiles * K : K * C) * freq * ce};
-        k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "ifft_output", 0, 0, 0, 0, 0,
-                                out_e * es + (dir == SEER_DIR_BWD_FILTER ? C * K : N * tiles * c_out) * freq * ce};
-        break;
+    case K_FFT_TILING: *nk = fft_kernels(&d, kind, k); break;
+    default: *nk = gemm_kernels(&d, kind, k); break;
     }
-    }
-    *nk = n;
     return SEER_STATUS_SUCCESS;
 }

@@ -5,10 +5,14 @@
  * class (C-SVC) -> the per-class analytical formula -> the learned
  * correction (eps-SVR on the log ratio) -> per-kernel times. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
+#include "classify.h"
 #include "common.h"
+#include "fileio.h"
 #include "gpu.h"
 #include "model.h"
 #include "svmio.h"
@@ -50,13 +54,14 @@ seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
     t->main_flops_ms = t->kv[0].flops / peak * 1e3;
     t->bytes_ms = bytes / bw * 1e3;
     double *f = t->f;
-    f[0] = lg(cv->n); f[1] = lg(cv->c); f[2] = lg(cv->h); f[3] = lg(cv->w); f[4] = lg(cv->k);
-    f[5] = lg((double)cv->r * cv->s);
-    f[6] = lg((double)cv->stride_h * cv->stride_w);
-    f[7] = lg(cv->groups);
-    f[8] = lg((double)cv->dil_h * cv->dil_w);
-    f[9] = lg(t->main_flops_ms);
-    f[10] = lg(t->bytes_ms);
+    f[SEER_F_N] = lg(cv->n); f[SEER_F_C] = lg(cv->c); f[SEER_F_H] = lg(cv->h);
+    f[SEER_F_W] = lg(cv->w); f[SEER_F_K] = lg(cv->k);
+    f[SEER_F_RS] = lg((double)cv->r * cv->s);
+    f[SEER_F_STRIDE] = lg((double)cv->stride_h * cv->stride_w);
+    f[SEER_F_GROUPS] = lg(cv->groups);
+    f[SEER_F_DIL] = lg((double)cv->dil_h * cv->dil_w);
+    f[SEER_F_FLOPS_MS] = lg(t->main_flops_ms);
+    f[SEER_F_BYTES_MS] = lg(t->bytes_ms);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -65,10 +70,10 @@ seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
 static void family_features(const struct seer_model *m, const seer_family_t *f, seer_terms_t *t)
 {
     t->src = &m->src[f->src];
-    if (t->src == &m->gpu || !strcmp(t->src->id, m->gpu.id)) return;
+    if (t->src == &m->gpu || seer_gpu_same_facts(t->src, &m->gpu)) return;
     double peak = seer_gpu_peak_flops(t->src, t->cv->dtype), bw = seer_gpu_dram_bw(t->src);
-    if (peak > 0) t->f[9] = lg(t->kv[0].flops / peak * 1e3);
-    t->f[10] = lg(t->bytes_ms * seer_gpu_dram_bw(&m->gpu) / bw);
+    if (peak > 0) t->f[SEER_F_FLOPS_MS] = lg(t->kv[0].flops / peak * 1e3);
+    t->f[SEER_F_BYTES_MS] = lg(t->bytes_ms * seer_gpu_dram_bw(&m->gpu) / bw);
 }
 
 static double cdiv(double a, double b) { return ceil(a / b); }
@@ -130,16 +135,18 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
         seer_kernel_role_t r = t->kv[i].role;
         h[helper_slot(r)] += t->kv[i].bytes;
     }
-    t->x[0] = t->waves * (double)t->bmax * flop_pb / peak_ms;
+    t->x[SEER_T_COMPUTE] = t->waves * (double)t->bmax * flop_pb / peak_ms;
     /* per-wave cost: fitted on the source GPU, cycles scale with the clock */
-    t->x[1] = t->waves * 1e-3 * (t->src->boost_mhz / m->gpu.boost_mhz);
-    t->x[2] = (t->waves - 1 + t->fill) * (double)t->bmax * bytes_pb / bw_ms;
-    t->x[3] = h[0] / bw_ms;
-    t->x[4] = h[1] / bw_ms;
-    t->x[5] = h[2] / bw_ms;
-    t->x[SEER_T_CONST] = 1e-2;
-    t->f[11] = lg(t->waves);
-    t->f[12] = t->fill;
+    t->x[SEER_T_WAVE] = t->waves * 1e-3 * (t->src->boost_mhz / m->gpu.boost_mhz);
+    t->x[SEER_T_DRAM] = (t->waves - 1 + t->fill) * (double)t->bmax * bytes_pb / bw_ms;
+    t->x[SEER_T_HELP_IN] = h[0] / bw_ms;
+    t->x[SEER_T_HELP_OUT] = h[1] / bw_ms;
+    t->x[SEER_T_HELP_W] = h[2] / bw_ms;
+    /* GPU time: the kernels follow each other with a launch gap; the
+     * coefficient of this term is fixed at 1, never fitted. */
+    t->x[SEER_T_CONST] = t->nk * seer_gpu_launch_gap_ms(&m->gpu);
+    t->f[SEER_F_WAVES] = lg(t->waves);
+    t->f[SEER_F_FILL] = t->fill;
 }
 
 void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct svm_node *x)
@@ -160,15 +167,6 @@ int seer_family_variant(const seer_family_t *f, const seer_terms_t *t)
     return v >= 0 && v < f->nvar ? v : 0;
 }
 
-int seer_family_class(const seer_family_t *f, const seer_terms_t *t)
-{
-    if (!f->cclf) return SEER_ALL_CLASSES;
-    struct svm_node x[SEER_NF + 1];
-    seer_family_nodes(f, t->f, SEER_NF_CLASS, x);
-    int c = (int)svm_predict(f->cclf, x);
-    return c >= 0 && c < 3 ? c : SEER_ALL_CLASSES;
-}
-
 /* The class's coefficients, or the all-class fit where the class had too
  * few rows. */
 static const double *variant_coef(const seer_variant_t *v, int cls)
@@ -184,29 +182,26 @@ double seer_family_base(const seer_variant_t *v, int cls, const seer_terms_t *t)
     return s > 1e-4 ? s : 1e-4; /* nothing on a GPU takes less than a microsecond or so */
 }
 
+#define SEER_CORRECTION_LIMIT 0.2 /* log */
 double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, double base)
 {
     if (!f->svr) return 1.0;
     double raw[SEER_NF];
     memcpy(raw, t->f, sizeof raw);
-    raw[13] = lg(base);
+    raw[SEER_F_LOG_BASE] = lg(base);
     struct svm_node x[SEER_NF + 1];
     seer_family_nodes(f, raw, SEER_NF, x);
     double r = svm_predict(f->svr, x);
-    /* A correction is a correction: never more than a factor of 3. */
-    if (r > 1.1) r = 1.1;
-    if (r < -1.1) r = -1.1;
+    /* A correction is a correction: never more than 22 % either way.
+     * Wider, it bends the formula's physics on shapes unlike the
+     * training rows (time that drops as work grows: make eval's
+     * "Physical sanity") and buys nothing on held-out rows. */
+    if (r > SEER_CORRECTION_LIMIT) r = SEER_CORRECTION_LIMIT;
+    if (r < -SEER_CORRECTION_LIMIT) r = -SEER_CORRECTION_LIMIT;
     return exp(r);
 }
 
-seer_class_t seer_class_of_measured(const seer_terms_t *t, double ms)
-{
-    if (t->main_flops_ms >= SEER_CLASS_SHARE * ms) return SEER_CLASS_COMPUTE;
-    if (t->bytes_ms >= SEER_CLASS_SHARE * ms) return SEER_CLASS_DRAM;
-    return SEER_CLASS_UNDER;
-}
-
-seer_status_t seer_classify_measured(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+seer_status_t seer_classify_measured(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                                      seer_direction_t dir, int algo, double measured_ms,
                                      seer_class_t *cls)
 {
@@ -223,14 +218,6 @@ seer_status_t seer_classify_measured(seer_handle_t h, const seer_model_t m, cons
     return SEER_STATUS_SUCCESS;
 }
 
-/* Class of a kernel with no classifier: which roofline term dominates,
- * unless it cannot fill the GPU. */
-static seer_class_t static_class(double blocks, long long bmax, double flops_ms, double bytes_ms)
-{
-    if (blocks < 0.5 * (double)bmax) return SEER_CLASS_UNDER;
-    return flops_ms >= bytes_ms ? SEER_CLASS_COMPUTE : SEER_CLASS_DRAM;
-}
-
 /* The variant of a family a measured kernel name denotes (names are
  * stored truncated), or -1. */
 static int variant_named(const seer_family_t *f, const char *name)
@@ -238,6 +225,145 @@ static int variant_named(const seer_family_t *f, const char *name)
     for (int i = 0; name && *name && i < f->nvar; i++)
         if (!strncmp(f->var[i].name, name, sizeof f->var[i].name - 1)) return i;
     return -1;
+}
+
+/* A grouped conv whose groups are narrower than any GEMM tile (ResNeXt's
+ * 4-32 channels per group, depthwise convs' one): the dense families'
+ * tiles would pad each group's GEMM to a full tile, which cuDNN's grouped
+ * and depthwise kernels do not.  No data covers them, so their kernels are
+ * costed at the roofline: the main kernel's FLOPs at 60 % of peak or its
+ * minimum bytes at 80 % of the DRAM bandwidth, whichever is larger, the
+ * helpers' bytes at 80 %, plus the launch gaps (the efficiencies of
+ * net.h's GEMM and memory-bound layers). */
+#define SEER_GROUP_NARROW 32
+#define SEER_GROUP_COMPUTE_EFF 0.60
+#define SEER_GROUP_MEM_EFF 0.80
+static int narrow_groups(const struct seer_conv *cv)
+{
+    return cv->groups > 1 && (cv->k / cv->groups < SEER_GROUP_NARROW || cv->c / cv->groups < SEER_GROUP_NARROW);
+}
+
+static seer_status_t grouped_conv(seer_handle_t h, const struct seer_model *m, const seer_terms_t *t,
+                                  double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,
+                                  int *n_kernels)
+{
+    double peak = seer_gpu_peak_flops(&m->gpu, t->cv->dtype) * SEER_GROUP_COMPUTE_EFF / 1e3; /* per ms */
+    double bw = seer_gpu_dram_bw(&m->gpu) * SEER_GROUP_MEM_EFF / 1e3, gap = seer_gpu_launch_gap_ms(&m->gpu);
+    double ms[SEER_MAX_KERNELS], total = 0;
+    for (int i = 0; i < t->nk; i++) total += ms[i] = fmax(t->kv[i].flops / peak, t->kv[i].bytes / bw) + gap;
+    seer_status_t st = seer_check_time(h, total, "grouped convolution");
+    if (st) return st;
+    for (int i = 0; kernels && i < t->nk && i < kernels_cap; i++) {
+        const seer_kview_t *kv = &t->kv[i];
+        seer_kernel_pred_t *o = &kernels[i];
+        memset(o, 0, sizeof *o);
+        o->role = kv->role;
+        snprintf(o->name, sizeof o->name, "%s (grouped)", kv->what);
+        o->flops = kv->flops;
+        o->dram_bytes = kv->bytes;
+        o->grid[0] = o->grid[1] = o->grid[2] = 1;
+        o->block[0] = o->block[1] = o->block[2] = 1;
+        o->cls = seer_class_static(1, 0, kv->flops / peak, kv->bytes / bw);
+        o->time_ms = ms[i];
+        o->source = SEER_SOURCE_ANALYTICAL;
+    }
+    *time_ms = total;
+    if (n_kernels) *n_kernels = t->nk;
+    if (kernels && t->nk > kernels_cap)
+        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t->nk, kernels_cap);
+    return SEER_STATUS_SUCCESS;
+}
+
+/* The analytical model, for a (direction, algorithm, math) that no
+ * calibrated GPU has data for: a family of one representative variant
+ * (a 128x64 tile of 256 threads, up to two blocks per SM) whose
+ * coefficients are the model's generic kernel formula for the class the
+ * static rule gives (classify.c), with the helper kernels' bytes at 80 %
+ * of the DRAM bandwidth and the launch gaps.  It has no classifiers and
+ * no correction.  t holds the conv's kernels (seer_model_kernels). */
+#define SEER_ANALYTICAL_MEM_EFFICIENCY 0.8
+static void analytical_family(const struct seer_model *m, const seer_terms_t *t, seer_family_t *af)
+{
+    memset(af, 0, sizeof *af);
+    af->dir = t->dir;
+    af->math = seer_dtype_math(t->cv->dtype);
+    af->algo = -2; /* never matches a stored family */
+    af->nvar = 1;
+    af->n_rows = 0;
+    for (int i = 0; i < SEER_NF; i++) af->sd[i] = 1;
+    seer_variant_t *v = &af->var[0];
+    snprintf(v->name, sizeof v->name, "analytical");
+    v->tm = 128;
+    v->tn = 64;
+    v->threads = 256;
+    /* cuDNN's fused Winograd kernels block as the recorded tile148t ones */
+    v->geo = strcmp(t->kv[0].what, "winograd") ? SEER_GEO_TILED : SEER_GEO_WINO_148;
+    int fit = m->gpu.threads_per_sm / v->threads;
+    v->bps = fit < 2 ? (fit < 1 ? 1 : fit) : 2;
+    seer_terms_t tt = *t;
+    tt.src = &m->gpu;
+    seer_model_terms(m, v, &tt);
+    int cls = (int)seer_class_static(tt.blocks, (double)tt.bmax, m->kcoef[SEER_CLASS_COMPUTE][SEER_T_COMPUTE] * tt.x[SEER_T_COMPUTE],
+                                     m->kcoef[SEER_CLASS_DRAM][SEER_T_DRAM] * tt.x[SEER_T_DRAM]);
+    af->major_cls = cls;
+    double *c = v->coef[SEER_ALL_CLASSES];
+    memcpy(c, m->kcoef[cls], sizeof v->coef[SEER_ALL_CLASSES]);
+    c[SEER_T_HELP_IN] = c[SEER_T_HELP_OUT] = c[SEER_T_HELP_W] = 1 / SEER_ANALYTICAL_MEM_EFFICIENCY;
+    c[SEER_T_CONST] = 1;
+    v->has[SEER_ALL_CLASSES] = 1;
+}
+
+/* Split a conv's predicted total over its kernels as the formula does:
+ * helpers get the helper term in proportion to their bytes, the main
+ * kernel the rest (its compute/wave/DRAM terms and the per-call
+ * constant).  corr is the factor the learned correction (and the mean
+ * over sources) applied to the formula. */
+static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f, const seer_variant_t *v,
+                             int cls, const seer_terms_t *t, double time_ms, double corr,
+                             seer_source_t source, seer_kernel_pred_t *kernels, int kernels_cap)
+{
+    const double *c = variant_coef(v, cls);
+    double hms[3] = {c[SEER_T_HELP_IN] * t->x[SEER_T_HELP_IN], c[SEER_T_HELP_OUT] * t->x[SEER_T_HELP_OUT],
+                     c[SEER_T_HELP_W] * t->x[SEER_T_HELP_W]}, hb[3] = {0, 0, 0};
+    double helper_ms = hms[0] + hms[1] + hms[2];
+    for (int i = 1; i < t->nk; i++) hb[helper_slot(t->kv[i].role)] += t->kv[i].bytes;
+    for (int i = 0; i < t->nk && i < kernels_cap; i++) {
+        seer_kernel_pred_t *o = &kernels[i];
+        const seer_kview_t *kv = &t->kv[i];
+        memset(o, 0, sizeof *o);
+        o->role = kv->role;
+        o->flops = kv->flops;
+        o->dram_bytes = kv->bytes;
+        if (i == 0) {
+            snprintf(o->name, sizeof o->name, "%s", v->name);
+            o->grid[0] = (int)fmin(ceil(kv->gm / v->tm), 2147483647.0);
+            o->grid[1] = (int)fmin(ceil(kv->gn / v->tn), 65535.0);
+            o->grid[2] = (int)fmin(kv->gbatch > 0 ? kv->gbatch : 1, 65535.0);
+            o->block[0] = v->threads;
+            o->blocks_per_sm = v->bps;
+            o->bmax = t->bmax;
+            o->waves = t->waves;
+            o->last_fill = t->fill;
+            o->cls = (seer_class_t)(cls < 3 ? cls : f->major_cls);
+            o->time_ms = (time_ms - helper_ms * corr);
+        } else {
+            /* Helpers are elementwise: one thread per 4 elements, 256 per block. */
+            double blocks = ceil(kv->bytes / 4 / 4 / 256);
+            snprintf(o->name, sizeof o->name, "%s", kv->what);
+            o->grid[0] = (int)fmin(fmax(blocks, 1), 2147483647.0);
+            o->grid[1] = o->grid[2] = 1;
+            o->block[0] = 256;
+            o->blocks_per_sm = m->gpu.threads_per_sm / 256;
+            o->bmax = (long long)o->blocks_per_sm * m->gpu.sms;
+            o->waves = ceil(o->grid[0] / (double)o->bmax);
+            o->last_fill = (o->grid[0] - (o->waves - 1) * (double)o->bmax) / (double)o->bmax;
+            o->cls = SEER_CLASS_DRAM;
+            int sl = helper_slot(kv->role);
+            o->time_ms = hb[sl] > 0 ? hms[sl] * corr * kv->bytes / hb[sl] : 0;
+        }
+        o->block[1] = o->block[2] = 1;
+        o->source = source;
+    }
 }
 
 static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, const struct seer_conv *desc,
@@ -256,13 +382,19 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
     seer_terms_t t;
     seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t);
     if (st) return st;
-    const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype);
-    if (!f)
+    if (narrow_groups(desc))
+        return grouped_conv(h, m, &t, time_ms, kernels, kernels_cap, n_kernels);
+    const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype), *end = m->fam + m->nfam;
+    seer_family_t af;
+    if (!f && algo == SEER_ALGO_CUDNN_CHOICE)
         return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
-                          "model %s has no data for %s %s with %s math", m->gpu_id,
-                          seer_direction_name(dir),
-                          algo == SEER_ALGO_CUDNN_CHOICE ? "(cuDNN's choice)" : seer_algo_name(dir, algo),
-                          seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
+                          "model %s has no data for %s (cuDNN's choice) with %s math", m->gpu_id,
+                          seer_direction_name(dir), seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
+    if (!f) {
+        analytical_family(m, &t, &af);
+        f = &af;
+        end = f + 1;
+    }
     /* A transferred model can hold the family of several source GPUs:
      * the prediction is the geometric mean of theirs (docs/transfer.md).
      * The first one (t, v, cls) also gives the per-kernel breakdown. */
@@ -270,7 +402,7 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
     int cls = 0, nsrc = 0, any_match = 0;
     double base = 0, corr = 1, logsum = 0;
     const seer_terms_t shape = t;
-    for (const seer_family_t *g = f; g < m->fam + m->nfam; g++) {
+    for (const seer_family_t *g = f; g < end; g++) {
         if (g->dir != f->dir || g->algo != f->algo || g->math != f->math) continue;
         seer_terms_t tg = shape;
         family_features(m, g, &tg);
@@ -284,61 +416,26 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
         if (nsrc++ == 0) { t = tg; v = vg; cls = cg; base = bg; corr = kg; }
     }
     if (matched) *matched = any_match;
-    *time_ms = nsrc > 1 ? exp(logsum / nsrc) : base * corr;
+    double total = nsrc > 1 ? exp(logsum / nsrc) : base * corr;
+    char what[96];
+    snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
+             algo == SEER_ALGO_CUDNN_CHOICE ? "CUDNN_CHOICE" : seer_algo_name(dir, algo));
+    if ((st = seer_check_time(h, total, what))) return st;
+    *time_ms = total;
     corr *= *time_ms / (base * corr); /* the breakdown below sums to the mean */
     if (n_kernels) *n_kernels = t.nk;
     if (!kernels) return SEER_STATUS_SUCCESS;
-
-    /* Split the total over the kernels as the formula does: helpers get
-     * the helper term in proportion to their bytes, the main kernel the
-     * rest (its compute/wave/DRAM terms and the per-call constant). */
-    const double *c = variant_coef(v, cls);
-    double hms[3] = {c[3] * t.x[3], c[4] * t.x[4], c[5] * t.x[5]}, hb[3] = {0, 0, 0};
-    double helper_ms = hms[0] + hms[1] + hms[2];
-    for (int i = 1; i < t.nk; i++) hb[helper_slot(t.kv[i].role)] += t.kv[i].bytes;
-    for (int i = 0; i < t.nk && i < kernels_cap; i++) {
-        seer_kernel_pred_t *o = &kernels[i];
-        const seer_kview_t *kv = &t.kv[i];
-        memset(o, 0, sizeof *o);
-        o->role = kv->role;
-        o->flops = kv->flops;
-        o->dram_bytes = kv->bytes;
-        if (i == 0) {
-            snprintf(o->name, sizeof o->name, "%s", v->name);
-            o->grid[0] = (int)fmin(ceil(kv->gm / v->tm), 2147483647.0);
-            o->grid[1] = (int)fmin(ceil(kv->gn / v->tn), 65535.0);
-            o->grid[2] = (int)fmin(kv->gbatch > 0 ? kv->gbatch : 1, 65535.0);
-            o->block[0] = v->threads;
-            o->blocks_per_sm = v->bps;
-            o->bmax = t.bmax;
-            o->waves = t.waves;
-            o->last_fill = t.fill;
-            o->cls = (seer_class_t)(cls < 3 ? cls : f->major_cls);
-            o->time_ms = (*time_ms - helper_ms * corr);
-        } else {
-            /* Helpers are elementwise: one thread per 4 elements, 256 per block. */
-            double blocks = ceil(kv->bytes / 4 / 4 / 256);
-            snprintf(o->name, sizeof o->name, "%s", kv->what);
-            o->grid[0] = (int)fmin(fmax(blocks, 1), 2147483647.0);
-            o->grid[1] = o->grid[2] = 1;
-            o->block[0] = 256;
-            o->blocks_per_sm = m->gpu.threads_per_sm / 256;
-            o->bmax = (long long)o->blocks_per_sm * m->gpu.sms;
-            o->waves = ceil(o->grid[0] / (double)o->bmax);
-            o->last_fill = (o->grid[0] - (o->waves - 1) * (double)o->bmax) / (double)o->bmax;
-            o->cls = SEER_CLASS_DRAM;
-            int sl = helper_slot(kv->role);
-            o->time_ms = hb[sl] > 0 ? hms[sl] * corr * kv->bytes / hb[sl] : 0;
-        }
-        o->block[1] = o->block[2] = 1;
-    }
+    seer_source_t source = f == &af ? SEER_SOURCE_ANALYTICAL
+                         : m->transferred || strcmp(m->src[f->src].id, m->gpu.id) ? SEER_SOURCE_TRANSFERRED
+                                                                                 : SEER_SOURCE_CALIBRATED;
+    kernel_breakdown(m, f, v, cls, &t, *time_ms, corr, source, kernels, kernels_cap);
     if (t.nk > kernels_cap)
         return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t.nk,
                           kernels_cap);
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_predict_conv(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+seer_status_t seer_predict_conv(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                                 seer_direction_t dir, int algo, double *time_ms,
                                 seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
 {
@@ -352,23 +449,28 @@ seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model
     return predict_conv(h, m, desc, dir, algo, main_kernel, matched, time_ms, NULL, 0, NULL);
 }
 
-seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model_t m, const seer_kernel_desc_t *k,
-                                  seer_kernel_pred_t *pred)
+seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model *m, const seer_kernel_desc_t *k,
+                                  seer_kernel_pred_t *out)
 {
-    if (!m || !k || !pred)
+    if (!m || !k || !out)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_kernel: NULL argument");
-    long long blocks = 1;
+    /* CUDA's launch limits (gridDim, blockDim): what cannot launch has no time. */
+    static const int grid_max[3] = {INT32_MAX, 65535, 65535}, block_max[3] = {1024, 1024, 64};
+    int64_t blocks = 1;
     int threads = 1;
     for (int i = 0; i < 3; i++) {
-        if (k->grid[i] < 1 || k->block[i] < 1)
-            return seer_error(h, SEER_STATUS_BAD_PARAM, "%s[%d] must be >= 1 (got %d)",
-                              k->grid[i] < 1 ? "grid" : "block", i,
-                              k->grid[i] < 1 ? k->grid[i] : k->block[i]);
-        blocks *= k->grid[i];
-        if (threads > (1 << 20) / k->block[i])
-            return seer_error(h, SEER_STATUS_BAD_PARAM, "block has too many threads");
+        if (k->grid[i] < 1 || k->grid[i] > grid_max[i])
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "grid[%d] must be in [1, %d] (got %d)", i,
+                              grid_max[i], k->grid[i]);
+        if (k->block[i] < 1 || k->block[i] > block_max[i])
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "block[%d] must be in [1, %d] (got %d)", i,
+                              block_max[i], k->block[i]);
+        /* x <= 2^31-1 and y, z <= 65535 keep this under 2^63, but check anyway */
+        if (!seer_mul_ok(blocks, k->grid[i], &blocks))
+            return seer_error(h, SEER_STATUS_OVERFLOW, "grid has too many blocks");
         threads *= k->block[i];
     }
+    seer_kernel_pred_t p, *pred = &p; /* *out is written on success only */
     if (!(k->flops >= 0) || !(k->dram_bytes >= 0) || !isfinite(k->flops) || !isfinite(k->dram_bytes))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "flops and dram_bytes must be finite and >= 0");
     if ((unsigned)k->dtype > SEER_DTYPE_FP16_PSEUDO)
@@ -396,13 +498,18 @@ seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model_t m, const s
     pred->bmax = (long long)bps * m->gpu.sms;
     seer_waves(blocks, pred->bmax, &pred->waves, &pred->last_fill);
     double fpb = k->flops / (double)blocks, bpb = k->dram_bytes / (double)blocks;
-    double x[SEER_NTERMS] = {pred->waves * (double)pred->bmax * fpb / peak * 1e3, pred->waves * 1e-3,
-                             (pred->waves - 1 + pred->last_fill) * (double)pred->bmax * bpb / bw * 1e3,
-                             0, 0, 0, 1e-2};
-    pred->cls = static_class((double)blocks, pred->bmax, k->flops / peak * 1e3, x[2]);
+    double x[SEER_NTERMS] = {
+        [SEER_T_COMPUTE] = pred->waves * (double)pred->bmax * fpb / peak * 1e3,
+        [SEER_T_WAVE] = pred->waves * 1e-3,
+        [SEER_T_DRAM] = (pred->waves - 1 + pred->last_fill) * (double)pred->bmax * bpb / bw * 1e3,
+        [SEER_T_CONST] = seer_gpu_launch_gap_ms(&m->gpu)};
+    pred->cls = seer_class_static((double)blocks, (double)pred->bmax, k->flops / peak * 1e3, x[SEER_T_DRAM]);
+    pred->source = m->transferred ? SEER_SOURCE_TRANSFERRED : SEER_SOURCE_CALIBRATED;
     double t = 0;
     for (int i = 0; i < SEER_NTERMS; i++) t += m->kcoef[pred->cls][i] * x[i];
+    if ((st = seer_check_time(h, t > 1e-4 ? t : 1e-4, "kernel"))) return st;
     pred->time_ms = t > 1e-4 ? t : 1e-4;
+    *out = p;
     return SEER_STATUS_SUCCESS;
 }
 
@@ -437,6 +544,14 @@ static void w_family(seer_wbuf_t *b, const seer_family_t *f)
     seer_w_svm(b, f->svr);
 }
 
+/* Model file format 2 (as 1) stores, per family, SEER_NF standardization pairs
+ * and SEER_NTERMS coefficients per class, and SEER_GEMM_TERMS per GEMM
+ * fit (docs/model-format.md): a change to any count is a new format. */
+_Static_assert(SEER_NTERMS == 7 && SEER_NF_SHAPE == 11 && SEER_NF_CLASS == 13 && SEER_NF == 14,
+               "model file format 2: 7 terms, 11/13/14 features");
+_Static_assert(SEER_GEMM_TERMS == 5, "model file format 2: 5 GEMM terms");
+_Static_assert(SEER_ALL_CLASSES == 3, "model file format 2: three classes and an all-class fit per variant");
+
 int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t *size)
 {
     seer_wbuf_t p = {0};
@@ -465,7 +580,7 @@ int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t
     seer_w_bytes(&out, SEER_MODEL_MAGIC, 8);
     seer_w_u32(&out, SEER_MODEL_FORMAT);
     seer_w_u64(&out, p.n);
-    seer_w_u32(&out, seer_crc32(0, p.p, p.n));
+    seer_w_u32(&out, (uint32_t)crc32_z(0, p.p, p.n)); /* zlib: IEEE 802.3 CRC-32 */
     seer_w_bytes(&out, p.p, p.n);
     free(p.p);
     if (p.oom || out.oom) { free(out.p); return 0; }
@@ -528,8 +643,7 @@ static void r_family(seer_rbuf_t *r, seer_family_t *f)
     }
     for (int i = 0; i < SEER_NF; i++) f->mu[i] = seer_r_f64(r, "feature mean");
     for (int i = 0; i < SEER_NF; i++) {
-        f->sd[i] = seer_r_f64(r, "feature scale");
-        if (!r->st && !(f->sd[i] > 0)) seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, "feature scale");
+        f->sd[i] = seer_r_f64_in(r, "feature scale", 1e-9, SEER_MODEL_VALUE_MAX);
     }
     f->vclf = seer_r_svm(r, SEER_NF);
     f->cclf = seer_r_svm(r, SEER_NF);
@@ -566,8 +680,10 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     uint32_t crc = seer_r_u32(&hr, "checksum");
     if (ver != SEER_MODEL_FORMAT)
         return seer_error(h, SEER_STATUS_MODEL_VERSION,
-                          "model format version %u, this libseer reads version %d", ver,
-                          SEER_MODEL_FORMAT);
+                          "model format version %u, this libseer reads version %d%s", ver,
+                          SEER_MODEL_FORMAT,
+                          ver == 1 ? " (version 1 models predicted host and GPU time together: "
+                                     "train it again with seer train)" : "");
     if (plen > size - 24)
         return seer_error(h, SEER_STATUS_MODEL_TRUNCATED,
                           "model payload is %llu bytes but only %zu follow the header",
@@ -575,7 +691,7 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     if (plen < size - 24)
         return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "%zu unexpected bytes after the payload",
                           (size_t)(size - 24 - plen));
-    if (seer_crc32(0, d + 24, (size_t)plen) != crc)
+    if ((uint32_t)crc32_z(0, d + 24, (size_t)plen) != crc)
         return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "model checksum mismatch");
 
     struct seer_model *m = calloc(1, sizeof *m);
@@ -646,26 +762,12 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
 seer_status_t seer_model_load(seer_handle_t h, const char *path, seer_model_t *out)
 {
     if (!path || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "path or model is NULL");
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot open model '%s'", path);
-    unsigned char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            if (cap >= ((size_t)1 << 30)) break;
-            cap = cap ? cap * 2 : 1 << 16;
-            unsigned char *nb = realloc(buf, cap);
-            if (!nb) { free(buf); fclose(fp); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model file"); }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0) break;
-    }
-    int err = ferror(fp);
-    fclose(fp);
-    if (err) { free(buf); return seer_error(h, SEER_STATUS_IO_ERROR, "cannot read model '%s'", path); }
-    seer_status_t st = seer_model_load_buffer(h, buf ? buf : (unsigned char *)"", n, out);
+    char *buf = NULL;
+    size_t n = 0;
+    seer_status_t st = seer_read_file(h, path, "model", SEER_MODEL_MAX_BYTES, SEER_MODEL_MAGIC, 8,
+                                      &buf, &n);
+    if (st) return st;
+    st = seer_model_load_buffer(h, buf, n, out);
     free(buf);
     if (st && h) {
         char msg[900];
@@ -675,7 +777,7 @@ seer_status_t seer_model_load(seer_handle_t h, const char *path, seer_model_t *o
     return st;
 }
 
-seer_status_t seer_model_save(seer_handle_t h, const seer_model_t m, const char *path)
+seer_status_t seer_model_save(seer_handle_t h, const seer_model *m, const char *path)
 {
     if (!m || !path) return seer_error(h, SEER_STATUS_BAD_PARAM, "model or path is NULL");
     unsigned char *buf;
@@ -703,7 +805,7 @@ seer_status_t seer_model_save(seer_handle_t h, const seer_model_t m, const char 
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_model_get_info(const seer_model_t m, seer_model_info_t *info)
+seer_status_t seer_model_get_info(const seer_model *m, seer_model_info_t *info)
 {
     if (!m || !info) return SEER_STATUS_BAD_PARAM;
     memset(info, 0, sizeof *info);
@@ -725,7 +827,7 @@ seer_status_t seer_model_get_info(const seer_model_t m, seer_model_info_t *info)
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_model_get_gpu(const seer_model_t m, seer_gpu_info_t *gpu)
+seer_status_t seer_model_get_gpu(const seer_model *m, seer_gpu_info_t *gpu)
 {
     if (!m || !gpu) return SEER_STATUS_BAD_PARAM;
     *gpu = m->gpu;

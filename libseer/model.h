@@ -11,9 +11,22 @@
 #include "launch.h"
 
 #define SEER_MODEL_MAGIC "SEERMODL"
-#define SEER_MODEL_FORMAT 1
-#define SEER_NTERMS 7           /* compute, per-wave, dram, helpers in/out/weights, constant */
-#define SEER_T_CONST 6
+/* 2: GPU time (host dispatch taken off the training times; the
+ * constant term is the kernels' launch gaps, coefficient 1).  Format 1
+ * predicted a whole call as a framework timed it and is not read. */
+#define SEER_MODEL_FORMAT 2
+/* Terms of the per-class formula (docs/method.md, section 4), in the
+ * order the model file stores their coefficients. */
+enum {
+    SEER_T_COMPUTE,             /* waves * B_max * flop_per_block / peak */
+    SEER_T_WAVE,                /* per-wave cost */
+    SEER_T_DRAM,                /* (waves - 1 + fill) * B_max * bytes_per_block / BW */
+    SEER_T_HELP_IN,             /* helper kernels' bytes / BW: input side, */
+    SEER_T_HELP_OUT,            /*   output side, */
+    SEER_T_HELP_W,              /*   weights */
+    SEER_T_CONST,               /* launch gaps: kernels x gap, coefficient fixed at 1 */
+    SEER_NTERMS
+};
 
 /* How a variant's grid follows from the conv (matched to the grids
  * recorded in the training data). */
@@ -24,9 +37,25 @@ enum {
     SEER_GEO_WINO_442 = 3,      /* fused Winograd tile442t: ceil(n/4)*ceil(k/32), ceil(Q/8), ceil(P/4) */
     SEER_GEO_FFT = 4            /* gcgemm: ceil(N/tm) x frequencies, all of M per block */
 };
-#define SEER_NF_SHAPE 11        /* features known before the variant */
-#define SEER_NF_CLASS 13        /* + waves, last-wave fill of the main kernel */
-#define SEER_NF 14              /* + log of the analytical prediction */
+/* Features of the LIBSVM parts, in the order the model file stores their
+ * standardization: the variant classifier sees the shape features, the
+ * class classifier adds the main kernel's waves, the correction adds the
+ * analytical prediction. */
+enum {
+    SEER_F_N, SEER_F_C, SEER_F_H, SEER_F_W, SEER_F_K, /* log of each */
+    SEER_F_RS,                  /* log filter area */
+    SEER_F_STRIDE,              /* log stride_h * stride_w */
+    SEER_F_GROUPS,              /* log groups */
+    SEER_F_DIL,                 /* log dil_h * dil_w */
+    SEER_F_FLOPS_MS,            /* log main-kernel FLOPs at peak, ms */
+    SEER_F_BYTES_MS,            /* log all kernels' bytes at bandwidth, ms */
+    SEER_NF_SHAPE,              /* features known before the variant */
+    SEER_F_WAVES = SEER_NF_SHAPE, /* log waves of the main kernel */
+    SEER_F_FILL,                /* its last-wave fill */
+    SEER_NF_CLASS,
+    SEER_F_LOG_BASE = SEER_NF_CLASS, /* log of the analytical prediction */
+    SEER_NF
+};
 #define SEER_MAX_VARIANTS 8
 #define SEER_ALL_CLASSES 3      /* coef[3]: fit over every class */
 
@@ -56,7 +85,14 @@ typedef struct {
 /* GEMM model (fully connected layers, batched matmuls): per math type, a
  * tiled GEMM with the same per-wave terms as a conv main kernel.  Trained
  * by gemm.c from GEMM timing CSV rows. */
-#define SEER_GEMM_TERMS 5
+enum {
+    SEER_G_COMPUTE,             /* waves * B_max * 2 tm tn k / peak */
+    SEER_G_WAVE,                /* per-wave cost */
+    SEER_G_DRAM,                /* (waves - 1 + fill) * B_max * (tm + tn) k / BW */
+    SEER_G_OUT,                 /* writing C (and reading it back for the bias) / BW */
+    SEER_G_CONST,               /* launch gaps: kernels x gap, coefficient fixed at 1 */
+    SEER_GEMM_TERMS
+};
 typedef struct {
     int present;
     int tm, tn, bps;            /* representative tile and residency */
@@ -113,21 +149,15 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
 int seer_family_copy(seer_family_t *dst, const seer_family_t *src);
 const seer_family_t *seer_model_family(const struct seer_model *m, seer_direction_t dir,
                                        int algo, seer_dtype_t dt);
-/* Variant index and class the model picks (uses the classifiers). */
+/* Variant index the model picks (the variant classifier); the class is
+ * classify.c's. */
 int seer_family_variant(const seer_family_t *f, const seer_terms_t *t);
-int seer_family_class(const seer_family_t *f, const seer_terms_t *t);
 /* Analytical time (ms) of the family for variant/class, and the
  * learned correction factor. */
 double seer_family_base(const seer_variant_t *v, int cls, const seer_terms_t *t);
 double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, double base);
 /* Standardized svm_node vector of the first nf features. */
 void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct svm_node *x);
-
-/* SEER's class rule applied to a measured time (docs/method.md): the
- * share of it that the main kernel's FLOPs at peak, or all kernels'
- * minimum bytes at bandwidth, would explain. */
-#define SEER_CLASS_SHARE 0.5
-seer_class_t seer_class_of_measured(const seer_terms_t *t, double measured_ms);
 
 /* seer_predict_conv with the kernel variant given by a measured main
  * kernel name instead of the variant classifier (seer eval

@@ -65,6 +65,12 @@ const char *seer_role_name(seer_kernel_role_t role)
     return name_of(role_names, COUNT(role_names), (int)role);
 }
 
+const char *seer_source_name(seer_source_t source)
+{
+    static const char *const names[] = {"calibrated", "transferred", "analytical"};
+    return name_of(names, COUNT(names), (int)source);
+}
+
 static const char *const *algo_names(seer_direction_t dir, int *count)
 {
     switch (dir) {

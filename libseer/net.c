@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "classify.h"
 #include "common.h"
 #include "conv.h"
 #include "gemm.h"
@@ -315,6 +316,68 @@ static int64_t out_dim(int64_t in, int64_t pad, int64_t span, int64_t stride, in
     return o;
 }
 
+/* A conv layer's options and output size (c, hh, w: its input). */
+static seer_status_t infer_conv(ps_t *ps, seer_layer_info_t *L, const opts_t *o, int64_t *oc,
+                                int64_t *oh, int64_t *ow)
+{
+    seer_status_t st;
+    int64_t c = L->in_c, hh = L->in_h, w = L->in_w;
+    if (!(o->seen & B(K_K))) return perr(ps, SEER_STATUS_NET_PARSE, "conv needs k= (output channels)");
+    long dh, dw;
+    if ((st = window(ps, o, 1, L)) || (st = pair(ps, o, K_DIL, K_DIL_H, 1, &dh)) ||
+        (st = pair(ps, o, K_DIL, K_DIL_W, 1, &dw)))
+        return st;
+    L->k = (int)o->v[K_K];
+    L->dil_h = (int)dh; L->dil_w = (int)dw;
+    L->groups = o->seen & B(K_GROUPS) ? (int)o->v[K_GROUPS] : 1;
+    L->bias = o->seen & B(K_BIAS) ? (int)o->v[K_BIAS] : 0;
+    if (c % L->groups || L->k % L->groups)
+        return perr(ps, SEER_STATUS_BAD_GROUPS, "conv: groups=%d must divide the input channels "
+                    "(%lld) and k (%d)", L->groups, (long long)c, L->k);
+    int64_t sh = (int64_t)L->dil_h * (L->r - 1) + 1, sw = (int64_t)L->dil_w * (L->s - 1) + 1;
+    *oh = out_dim(hh, L->pad_h, sh, L->stride_h, 0);
+    *ow = out_dim(w, L->pad_w, sw, L->stride_w, 0);
+    if (!*oh || !*ow)
+        return perr(ps, SEER_STATUS_NET_SHAPE, "conv: the %lldx%lld (dilated) filter does not fit "
+                    "the padded %lldx%lld input", (long long)sh, (long long)sw,
+                    (long long)(hh + 2 * L->pad_h), (long long)(w + 2 * L->pad_w));
+    *oc = L->k;
+    L->params = (long long)L->k * (c / L->groups) * L->r * L->s + (L->bias ? L->k : 0);
+    return SEER_STATUS_SUCCESS;
+}
+
+/* A pooling layer: a window, or global / adaptive (out=) pooling. */
+static seer_status_t infer_pool(ps_t *ps, seer_net_layer_t *l, const opts_t *o, int64_t *oh, int64_t *ow)
+{
+    seer_status_t st;
+    seer_layer_info_t *L = &l->info;
+    int64_t hh = L->in_h, w = L->in_w;
+    if (!(o->seen & B(K_MODE))) return perr(ps, SEER_STATUS_NET_PARSE, "pool needs max or avg");
+    l->kind = o->mode;
+    if (o->v[K_GLOBAL] || (o->seen & B(K_OUT))) {
+        if (o->seen & (WINDOW | B(K_CEIL)))
+            return perr(ps, SEER_STATUS_NET_PARSE, "pool: global or out= pooling takes no window options");
+        l->pool_out = o->v[K_GLOBAL] ? 1 : (int)o->v[K_OUT];
+        if (o->v[K_GLOBAL] && (o->seen & B(K_OUT)) && o->v[K_OUT] != 1)
+            return perr(ps, SEER_STATUS_NET_PARSE, "pool: global means out=1");
+        *oh = *ow = l->pool_out;
+        L->r = (int)hh; L->s = (int)w; /* what one output sees, at most */
+        L->stride_h = L->stride_w = 1;
+        return SEER_STATUS_SUCCESS;
+    }
+    if ((st = window(ps, o, 0, L))) return st;
+    if (2 * L->pad_h > L->r || 2 * L->pad_w > L->s)
+        return perr(ps, SEER_STATUS_NET_PARSE, "pool: pad must be at most half the window");
+    int cm = (int)o->v[K_CEIL];
+    *oh = out_dim(hh, L->pad_h, L->r, L->stride_h, cm);
+    *ow = out_dim(w, L->pad_w, L->s, L->stride_w, cm);
+    if (!*oh || !*ow)
+        return perr(ps, SEER_STATUS_NET_SHAPE, "pool: the %dx%d window does not fit the "
+                    "padded %lldx%lld input", L->r, L->s, (long long)(hh + 2 * L->pad_h),
+                    (long long)(w + 2 * L->pad_w));
+    return SEER_STATUS_SUCCESS;
+}
+
 static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
 {
     seer_layer_info_t *L = &l->info;
@@ -327,57 +390,14 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
             return perr(ps, SEER_STATUS_NET_PARSE, "input needs c=, h= and w=");
         oc = o->v[K_C]; oh = o->v[K_H]; ow = o->v[K_W];
         break;
-    case SEER_OP_CONV: {
-        if (!(o->seen & B(K_K))) return perr(ps, SEER_STATUS_NET_PARSE, "conv needs k= (output channels)");
-        long dh, dw;
-        if ((st = window(ps, o, 1, L)) || (st = pair(ps, o, K_DIL, K_DIL_H, 1, &dh)) ||
-            (st = pair(ps, o, K_DIL, K_DIL_W, 1, &dw)))
-            return st;
-        L->k = (int)o->v[K_K];
-        L->dil_h = (int)dh; L->dil_w = (int)dw;
-        L->groups = o->seen & B(K_GROUPS) ? (int)o->v[K_GROUPS] : 1;
-        L->bias = o->seen & B(K_BIAS) ? (int)o->v[K_BIAS] : 0;
-        if (c % L->groups || L->k % L->groups)
-            return perr(ps, SEER_STATUS_BAD_GROUPS, "conv: groups=%d must divide the input channels "
-                        "(%lld) and k (%d)", L->groups, (long long)c, L->k);
-        int64_t sh = (int64_t)L->dil_h * (L->r - 1) + 1, sw = (int64_t)L->dil_w * (L->s - 1) + 1;
-        oh = out_dim(hh, L->pad_h, sh, L->stride_h, 0);
-        ow = out_dim(w, L->pad_w, sw, L->stride_w, 0);
-        if (!oh || !ow)
-            return perr(ps, SEER_STATUS_NET_SHAPE, "conv: the %lldx%lld (dilated) filter does not fit "
-                        "the padded %lldx%lld input", (long long)sh, (long long)sw,
-                        (long long)(hh + 2 * L->pad_h), (long long)(w + 2 * L->pad_w));
-        oc = L->k;
-        L->params = (long long)L->k * (c / L->groups) * L->r * L->s + (L->bias ? L->k : 0);
+    case SEER_OP_CONV:
+        if ((st = infer_conv(ps, L, o, &oc, &oh, &ow))) return st;
         break;
-    }
     case SEER_OP_BATCHNORM:
         L->params = 2 * c;
         break;
     case SEER_OP_POOL:
-        if (!(o->seen & B(K_MODE))) return perr(ps, SEER_STATUS_NET_PARSE, "pool needs max or avg");
-        l->kind = o->mode;
-        if (o->v[K_GLOBAL] || (o->seen & B(K_OUT))) {
-            if (o->seen & (WINDOW | B(K_CEIL)))
-                return perr(ps, SEER_STATUS_NET_PARSE, "pool: global or out= pooling takes no window options");
-            l->pool_out = o->v[K_GLOBAL] ? 1 : (int)o->v[K_OUT];
-            if (o->v[K_GLOBAL] && (o->seen & B(K_OUT)) && o->v[K_OUT] != 1)
-                return perr(ps, SEER_STATUS_NET_PARSE, "pool: global means out=1");
-            oh = ow = l->pool_out;
-            L->r = (int)hh; L->s = (int)w; /* what one output sees, at most */
-            L->stride_h = L->stride_w = 1;
-        } else {
-            if ((st = window(ps, o, 0, L))) return st;
-            if (2 * L->pad_h > L->r || 2 * L->pad_w > L->s)
-                return perr(ps, SEER_STATUS_NET_PARSE, "pool: pad must be at most half the window");
-            int cm = (int)o->v[K_CEIL];
-            oh = out_dim(hh, L->pad_h, L->r, L->stride_h, cm);
-            ow = out_dim(w, L->pad_w, L->s, L->stride_w, cm);
-            if (!oh || !ow)
-                return perr(ps, SEER_STATUS_NET_SHAPE, "pool: the %dx%d window does not fit the "
-                            "padded %lldx%lld input", L->r, L->s, (long long)(hh + 2 * L->pad_h),
-                            (long long)(w + 2 * L->pad_w));
-        }
+        if ((st = infer_pool(ps, l, o, &oh, &ow))) return st;
         break;
     case SEER_OP_ADD:
         for (int i = 1; i < L->n_inputs; i++) {
@@ -449,6 +469,55 @@ static seer_status_t add_input(ps_t *ps, int idx)
     return SEER_STATUS_SUCCESS;
 }
 
+/* A layer's inputs: named ones must be defined above (so no cycle can
+ * be written); by default the layer on the line before.  Its input size
+ * is its first input's output. */
+static seer_status_t link_inputs(ps_t *ps, seer_net_layer_t *l, char *in, const char *word)
+{
+    char b[64];
+    seer_status_t st;
+    struct seer_network *net = ps->net;
+    seer_layer_info_t *L = &l->info;
+    if (in) {
+        for (char *p = in;;) {
+            char *comma = strchr(p, ',');
+            if (comma) *comma = 0;
+            if (!*p) return perr(ps, SEER_STATUS_NET_PARSE, "in=: empty layer name in the list");
+            int idx = find(ps, p);
+            if (idx < 0)
+                return perr(ps, SEER_STATUS_NET_INPUT, "input '%s' is not defined above "
+                            "(inputs must be layers of earlier lines)%s", show(p, b, sizeof b),
+                            !strcmp(p, L->name) ? "; a layer cannot use itself" : "");
+            if (L->n_inputs >= SEER_NET_MAX_INPUTS)
+                return perr(ps, SEER_STATUS_OVERFLOW, "more than %d inputs", SEER_NET_MAX_INPUTS);
+            if ((st = add_input(ps, idx))) return st;
+            L->n_inputs++;
+            if (!comma) break;
+            p = comma + 1;
+        }
+    } else {
+        if (net->n == 0)
+            return perr(ps, SEER_STATUS_NET_INPUT, "%s has no input: no layer above it and "
+                        "no in=", word);
+        if ((st = add_input(ps, net->n - 1))) return st;
+        L->n_inputs = 1;
+    }
+    int want_min = L->op == SEER_OP_ADD || L->op == SEER_OP_MUL ? 2 : 1;
+    int many = L->op == SEER_OP_ADD || L->op == SEER_OP_CONCAT || L->op == SEER_OP_MUL;
+    if (L->n_inputs < want_min)
+        return perr(ps, SEER_STATUS_NET_INPUT, "%s needs at least two inputs (in=a,b)", word);
+    if (L->op == SEER_OP_MUL && L->n_inputs != 2)
+        return perr(ps, SEER_STATUS_NET_PARSE, "mul takes two inputs (got %d)", L->n_inputs);
+    if (!many && L->n_inputs > 1)
+        return perr(ps, SEER_STATUS_NET_PARSE, "%s takes one input (got %d)", word, L->n_inputs);
+    L->input0 = net->in_pool[l->in_off];
+    const seer_layer_info_t *I = &net->l[L->input0].info;
+    L->in_c = I->c;
+    L->in_h = I->h;
+    L->in_w = I->w;
+    return SEER_STATUS_SUCCESS;
+}
+
 /* One layer line, already split: tok[0] is the type. */
 static seer_status_t layer_line(ps_t *ps, char **tok, int ntok)
 {
@@ -502,49 +571,8 @@ static seer_status_t layer_line(ps_t *ps, char **tok, int ntok)
                     net->l[prev].info.line);
 
     ps->cur = L->name;
-    /* Inputs: named ones must be defined above (so no cycle can be
-     * written); by default the layer on the line before. */
     l->in_off = ps->in_n;
-    if (L->op != SEER_OP_INPUT) {
-        if (o.in) {
-            for (char *p = o.in;;) {
-                char *comma = strchr(p, ',');
-                if (comma) *comma = 0;
-                if (!*p) return perr(ps, SEER_STATUS_NET_PARSE, "in=: empty layer name in the list");
-                int idx = find(ps, p);
-                if (idx < 0)
-                    return perr(ps, SEER_STATUS_NET_INPUT, "input '%s' is not defined above "
-                                "(inputs must be layers of earlier lines)%s", show(p, b, sizeof b),
-                                !strcmp(p, L->name) ? "; a layer cannot use itself" : "");
-                if (L->n_inputs >= SEER_NET_MAX_INPUTS)
-                    return perr(ps, SEER_STATUS_OVERFLOW, "more than %d inputs", SEER_NET_MAX_INPUTS);
-                if ((st = add_input(ps, idx))) return st;
-                L->n_inputs++;
-                if (!comma) break;
-                p = comma + 1;
-            }
-        } else {
-            if (net->n == 0)
-                return perr(ps, SEER_STATUS_NET_INPUT, "%s has no input: no layer above it and "
-                            "no in=", types[ti].word);
-            if ((st = add_input(ps, net->n - 1))) return st;
-            L->n_inputs = 1;
-        }
-        int want_min = L->op == SEER_OP_ADD || L->op == SEER_OP_MUL ? 2 : 1;
-        int many = L->op == SEER_OP_ADD || L->op == SEER_OP_CONCAT || L->op == SEER_OP_MUL;
-        if (L->n_inputs < want_min)
-            return perr(ps, SEER_STATUS_NET_INPUT, "%s needs at least two inputs (in=a,b)", types[ti].word);
-        if (L->op == SEER_OP_MUL && L->n_inputs != 2)
-            return perr(ps, SEER_STATUS_NET_PARSE, "mul takes two inputs (got %d)", L->n_inputs);
-        if (!many && L->n_inputs > 1)
-            return perr(ps, SEER_STATUS_NET_PARSE, "%s takes one input (got %d)", types[ti].word,
-                        L->n_inputs);
-        L->input0 = net->in_pool[l->in_off];
-        const seer_layer_info_t *I = &net->l[L->input0].info;
-        L->in_c = I->c;
-        L->in_h = I->h;
-        L->in_w = I->w;
-    }
+    if (L->op != SEER_OP_INPUT && (st = link_inputs(ps, l, o.in, types[ti].word))) return st;
     if ((st = infer(ps, l, &o))) return st;
     ps->cur = NULL;
     net->n++;
@@ -701,21 +729,21 @@ seer_status_t seer_network_zoo_text(seer_handle_t h, const char *name, int res, 
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_network_layer_count(const seer_network_t net, int *count)
+seer_status_t seer_network_layer_count(const seer_network *net, int *count)
 {
     if (!net || !count) return SEER_STATUS_BAD_PARAM;
     *count = net->n;
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_network_get_layer(const seer_network_t net, int index, seer_layer_info_t *info)
+seer_status_t seer_network_get_layer(const seer_network *net, int index, seer_layer_info_t *info)
 {
     if (!net || !info || index < 0 || index >= net->n) return SEER_STATUS_BAD_PARAM;
     *info = net->l[index].info;
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_network_get_info(const seer_network_t net, seer_network_info_t *info)
+seer_status_t seer_network_get_info(const seer_network *net, seer_network_info_t *info)
 {
     if (!net || !info) return SEER_STATUS_BAD_PARAM;
     *info = net->info;
@@ -835,7 +863,7 @@ typedef struct {
     seer_handle_t h;
     const struct seer_model *m;
     const struct seer_network *net;
-    int batch, policy;
+    int batch, policy, threads;
     seer_dtype_t dt;
     seer_layout_t layout;
     seer_mode_t mode;
@@ -882,7 +910,7 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
     double blocks = ceil(elems / 1024), bmax = (double)(g->threads_per_sm / 256) * g->sms;
     o->n_kernels = kernels;
     o->bytes = bytes;
-    o->cls = blocks < 0.5 * bmax ? SEER_CLASS_UNDER : SEER_CLASS_DRAM;
+    o->cls = seer_class_static(blocks, bmax, 0, bytes);
     o->time_ms = kernels * SEER_NET_KERNEL_MS + bytes / (c->bw * SEER_NET_MEM_EFFICIENCY) * 1e3;
     o->flags = SEER_RESULT_MEMORY_BOUND | flags;
     return SEER_STATUS_SUCCESS;
@@ -891,6 +919,10 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
 static seer_status_t gemm_row(pctx_t *c, int li, seer_direction_t dir, double m, double n, double k,
                               int bias)
 {
+    char what[80];
+    snprintf(what, sizeof what, "layer '%s' (line %d)", c->net->l[li].info.name, c->net->l[li].info.line);
+    seer_status_t st = seer_gemm_check_size(c->h, what, m, n, k);
+    if (st) return st;
     seer_layer_result_t *o = row(c, li, dir);
     if (!o) return oom(c);
     const seer_gemm_fit_t *f = &c->m->gemm[seer_dtype_math(c->dt)];
@@ -909,47 +941,38 @@ static seer_status_t gemm_row(pctx_t *c, int li, seer_direction_t dir, double m,
     return SEER_STATUS_SUCCESS;
 }
 
-static int soft(seer_status_t st)
-{
-    return st == SEER_STATUS_UNSUPPORTED || st == SEER_STATUS_NOT_CALIBRATED;
-}
 
-static void take(choice_t *c, const seer_algo_eval_t *e)
+/* Keep prediction e.  A backward pass only the analytical model can time
+ * is left to the a * forward + b fallback instead (NOT_CALIBRATED): a
+ * measured forward pass times a measured ratio beats a formula no GPU
+ * has checked. */
+static seer_status_t take(choice_t *c, const seer_algo_eval_t *e, seer_direction_t dir)
 {
+    if (e->source == SEER_SOURCE_ANALYTICAL && dir != SEER_DIR_FWD) return SEER_STATUS_NOT_CALIBRATED;
     c->algo = e->algo;
     c->t = e->time_ms;
     c->nk = e->n_kernels;
     c->cls = e->cls;
+    if (e->source == SEER_SOURCE_ANALYTICAL) c->flags |= SEER_RESULT_ANALYTICAL;
+    return SEER_STATUS_SUCCESS;
 }
 
 /* The algorithm and time of one conv direction under the policy.
  * Soft failures come back without a message. */
 static seer_status_t choose(pctx_t *c, const struct seer_conv *cv, seer_direction_t dir, choice_t *ch)
 {
-    seer_algo_eval_t e, ev[SEER_MAX_ALGOS];
+    seer_algo_eval_t e;
     memset(ch, 0, sizeof *ch);
     if (c->policy != SEER_ALGO_AUTO) {
         if (c->policy == SEER_ALGO_CUDNN_CHOICE || c->policy < seer_algo_count(dir)) {
             seer_picker_predict(c->m, cv, dir, c->policy, &e);
-            if (!e.st) { take(ch, &e); return SEER_STATUS_SUCCESS; }
-            if (!soft(e.st)) return e.st;
+            if (!e.st) return take(ch, &e, dir);
+            if (!seer_picker_soft(e.st)) return e.st;
         }
         ch->flags |= SEER_RESULT_ALGO_REPLACED;
     }
-    int n = seer_picker_eval(c->m, cv, dir, ev), best = -1, uncal = 0;
-    for (int a = 0; a < n; a++) {
-        if (!ev[a].st) {
-            if (best < 0 || ev[a].time_ms < ev[best].time_ms) best = a;
-        } else if (ev[a].st == SEER_STATUS_NOT_CALIBRATED) {
-            uncal = 1;
-        } else if (!soft(ev[a].st)) {
-            return ev[a].st;
-        }
-    }
-    if (best >= 0) { take(ch, &ev[best]); return SEER_STATUS_SUCCESS; }
-    seer_picker_predict(c->m, cv, dir, SEER_ALGO_CUDNN_CHOICE, &e);
-    if (!e.st) { take(ch, &e); return SEER_STATUS_SUCCESS; }
-    return uncal || e.st == SEER_STATUS_NOT_CALIBRATED ? SEER_STATUS_NOT_CALIBRATED : e.st;
+    seer_status_t st = seer_picker_best(c->m, cv, dir, &e);
+    return st ? st : take(ch, &e, dir);
 }
 
 static uint64_t key_hash(const int *k)
@@ -1002,13 +1025,13 @@ static void *work(void *arg)
     }
 }
 
-/* Predict every job, on up to SEER_NET_THREADS threads taking jobs as
- * they finish (each job is independent and pure: results do not depend
- * on who computed them). */
+/* Predict every job, on up to c->threads threads (no more than the CPU
+ * has) taking jobs as they finish (each job is independent and pure:
+ * results do not depend on who computed them). */
 static void run_jobs(pctx_t *c)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int t = (int)(ncpu < 1 ? 1 : ncpu > SEER_NET_THREADS ? SEER_NET_THREADS : ncpu);
+    int t = (int)(ncpu < 1 ? 1 : ncpu > c->threads ? c->threads : ncpu);
     if (t > (c->njobs + 7) / 8) t = (c->njobs + 7) / 8;
     pool_t p = {c, PTHREAD_MUTEX_INITIALIZER, 0};
     pthread_t tid[SEER_NET_THREADS];
@@ -1029,7 +1052,7 @@ static seer_status_t layer_fail(pctx_t *c, int li, const struct seer_conv *cv, s
     if (cv) {
         double t;
         int algo = c->policy >= 0 && c->policy < seer_algo_count(dir) ? c->policy : 0;
-        if (seer_predict_conv(c->h, (seer_model_t)c->m, (seer_conv_desc_t)cv, dir, algo, &t, NULL, 0, NULL))
+        if (seer_predict_conv(c->h, c->m, cv, dir, algo, &t, NULL, 0, NULL))
             seer_get_last_error_copy(c->h, msg, sizeof msg);
     }
     return seer_error(c->h, st, "layer '%s' (line %d, %s %s): %s", L->name, L->line,
@@ -1098,7 +1121,8 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
                 ch.algo = SEER_ALGO_CUDNN_CHOICE;
                 ch.nk = 0;
                 ch.t = q->a * fwd.t + q->b;
-                ch.flags = (fwd.flags & SEER_RESULT_ALGO_REPLACED) | SEER_RESULT_BWD_FROM_FWD;
+                ch.flags = (fwd.flags & (SEER_RESULT_ALGO_REPLACED | SEER_RESULT_ANALYTICAL)) |
+                           SEER_RESULT_BWD_FROM_FWD;
             }
         }
         seer_layer_result_t *o = row(c, li, dir);
@@ -1176,28 +1200,52 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': unknown op %d", L->name, (int)L->op);
 }
 
-seer_status_t seer_predict_network(seer_handle_t h, const seer_model_t m, const seer_network_t net,
-                                   int batch, seer_dtype_t dt, seer_layout_t layout, seer_mode_t mode,
-                                   int policy, seer_layer_result_t *results, int capacity,
-                                   int *count, double *total_ms)
+/* How much later a two-stage pipeline ends than the GPU rows' sum when
+ * the host needs d ms to dispatch each row (seer.h). */
+static double dispatch_wait(const seer_layer_result_t *r, int n, double d)
 {
-    if (!m || !net || !count || !total_ms)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_network: %s is NULL",
-                          !m ? "model" : !net ? "net" : !count ? "count" : "total_ms");
-    if (batch < 1 || batch > SEER_NET_MAX_DIM)
-        return seer_error(h, batch < 1 ? SEER_STATUS_BAD_SHAPE : SEER_STATUS_OVERFLOW,
-                          "batch must be in [1, 2^24] (got %d)", batch);
-    if ((unsigned)dt > SEER_DTYPE_FP16_PSEUDO)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "dtype %d out of range", (int)dt);
-    if ((unsigned)layout > SEER_LAYOUT_NHWC)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "layout %d out of range", (int)layout);
-    if (mode != SEER_MODE_INFER && mode != SEER_MODE_TRAIN)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "mode %d out of range", (int)mode);
-    if (policy != SEER_ALGO_AUTO && policy != SEER_ALGO_CUDNN_CHOICE &&
-        (policy < 0 || policy >= SEER_FWD_ALGO_COUNT))
+    double gpu_end = 0, sum = 0;
+    for (int i = 0; i < n; i++) {
+        double host_done = (i + 1) * d;
+        gpu_end = (gpu_end > host_done ? gpu_end : host_done) + r[i].time_ms;
+        sum += r[i].time_ms;
+    }
+    return gpu_end - sum > 0 ? gpu_end - sum : 0;
+}
+
+static seer_status_t check_options(seer_handle_t h, const seer_net_options_t *o)
+{
+    if (o->batch < 1 || o->batch > SEER_NET_MAX_DIM)
+        return seer_error(h, o->batch < 1 ? SEER_STATUS_BAD_SHAPE : SEER_STATUS_OVERFLOW,
+                          "batch must be in [1, 2^24] (got %d)", o->batch);
+    if ((unsigned)o->dtype > SEER_DTYPE_FP16_PSEUDO)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "dtype %d out of range", (int)o->dtype);
+    if ((unsigned)o->layout > SEER_LAYOUT_NHWC)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "layout %d out of range", (int)o->layout);
+    if (o->mode != SEER_MODE_INFER && o->mode != SEER_MODE_TRAIN)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "mode %d out of range", (int)o->mode);
+    if (o->algo_policy != SEER_ALGO_AUTO && o->algo_policy != SEER_ALGO_CUDNN_CHOICE &&
+        (o->algo_policy < 0 || o->algo_policy >= SEER_FWD_ALGO_COUNT))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "algo_policy %d: expected SEER_ALGO_AUTO, "
-                          "SEER_ALGO_CUDNN_CHOICE or an algorithm index 0..%d", policy,
+                          "SEER_ALGO_CUDNN_CHOICE or an algorithm index 0..%d", o->algo_policy,
                           SEER_FWD_ALGO_COUNT - 1);
+    if (o->threads < 1 || o->threads > SEER_NET_THREADS)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "threads must be in [1, %d] (got %d)", SEER_NET_THREADS,
+                          o->threads);
+    if (!(o->dispatch_ms >= 0) || !isfinite(o->dispatch_ms))
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "dispatch_ms must be a finite number >= 0");
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, const seer_network *net,
+                                        const seer_net_options_t *opts, seer_layer_result_t *results,
+                                        int capacity, seer_net_totals_t *totals)
+{
+    if (!m || !net || !opts || !totals)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_network_opts: %s is NULL",
+                          !m ? "model" : !net ? "net" : !opts ? "opts" : "totals");
+    seer_status_t st = check_options(h, opts);
+    if (st) return st;
     if (capacity < 0 || (!results && capacity > 0))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "capacity must be >= 0, and 0 when results is NULL");
 
@@ -1206,31 +1254,32 @@ seer_status_t seer_predict_network(seer_handle_t h, const seer_model_t m, const 
     c.h = h;
     c.m = m;
     c.net = net;
-    c.batch = batch;
-    c.policy = policy;
-    c.dt = dt;
-    c.layout = layout;
-    c.mode = mode;
-    c.es = seer_dtype_size(dt);
+    c.batch = opts->batch;
+    c.policy = opts->algo_policy;
+    c.dt = opts->dtype;
+    c.layout = opts->layout;
+    c.mode = opts->mode;
+    c.threads = opts->threads;
+    c.es = seer_dtype_size(c.dt);
     c.bw = seer_gpu_dram_bw(&m->gpu);
-    c.peak = seer_gpu_peak_flops(&m->gpu, dt);
+    c.peak = seer_gpu_peak_flops(&m->gpu, c.dt);
     if (c.peak <= 0)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
-                          seer_dtype_name(dt));
+                          seer_dtype_name(c.dt));
     c.nmemo = 64;
     while (c.nmemo < 8 * (size_t)net->info.n_conv) c.nmemo *= 2;
     c.memo = calloc(c.nmemo, sizeof *c.memo);
     if (!c.memo) return oom(&c);
 
-    seer_status_t st = collect_jobs(&c);
+    st = collect_jobs(&c);
     if (!st) run_jobs(&c);
     for (int i = 0; i < net->n && !st; i++) st = layer_rows(&c, i, 0);
-    if (mode == SEER_MODE_TRAIN)
+    if (c.mode == SEER_MODE_TRAIN)
         for (int i = net->n - 1; i >= 0 && !st; i--) {
             const seer_net_layer_t *l = &net->l[i];
             /* a tensor used by f layers gets f gradients to sum */
             if (l->fanout > 1 && l->needs_grad) {
-                double e = (double)batch * l->info.c * l->info.h * l->info.w;
+                double e = (double)c.batch * l->info.c * l->info.h * l->info.w;
                 st = mem_row(&c, i, SEER_DIR_BWD_DATA, l->fanout - 1, 3.0 * (l->fanout - 1) * e * c.es,
                              e, SEER_RESULT_GRAD_ACCUM);
             }
@@ -1239,15 +1288,44 @@ seer_status_t seer_predict_network(seer_handle_t h, const seer_model_t m, const 
     free(c.memo);
     free(c.jobs);
     if (st) { free(c.r); return st; }
-    double total = 0;
-    for (int i = 0; i < c.n; i++) total += c.r[i].time_ms;
-    *count = c.n;
-    *total_ms = total;
+    seer_net_totals_t t = {.rows = c.n};
+    for (int i = 0; i < c.n; i++) {
+        t.gpu_ms += c.r[i].time_ms;
+        if (c.r[i].op == SEER_OP_CONV) t.conv_ms += c.r[i].time_ms;
+        else t.other_ms += c.r[i].time_ms;
+    }
+    t.dispatch_ms = dispatch_wait(c.r, c.n, opts->dispatch_ms);
+    t.total_ms = t.gpu_ms + t.dispatch_ms;
+    *totals = t;
     if (results && capacity < c.n) {
         free(c.r);
-        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d result rows, room for %d", *count, capacity);
+        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d result rows, room for %d", c.n, capacity);
     }
     if (results && c.n) memcpy(results, c.r, (size_t)c.n * sizeof *results);
     free(c.r);
     return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_predict_network(seer_handle_t h, const seer_model *m, const seer_network *net,
+                                   int batch, seer_dtype_t dt, seer_layout_t layout, seer_mode_t mode,
+                                   int policy, seer_layer_result_t *results, int capacity,
+                                   int *count, double *total_ms)
+{
+    if (!count || !total_ms)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_network: %s is NULL",
+                          !count ? "count" : "total_ms");
+    seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+    o.batch = batch;
+    o.dtype = dt;
+    o.layout = layout;
+    o.mode = mode;
+    o.algo_policy = policy;
+    o.threads = SEER_NET_THREADS; /* as in 0.1: as many as the CPU has, up to 8 */
+    seer_net_totals_t t;
+    seer_status_t st = seer_predict_network_opts(h, m, net, &o, results, capacity, &t);
+    if (st == SEER_STATUS_SUCCESS || st == SEER_STATUS_BUFFER_TOO_SMALL) {
+        *count = t.rows;
+        *total_ms = t.total_ms;
+    }
+    return st;
 }

@@ -11,13 +11,13 @@
  * tensors map to a layer of the description, constants (initializers,
  * Constant nodes, Shape and the arithmetic on it) are folded so that
  * Reshape targets and Clip bounds are known statically. */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "fileio.h"
 #include "net.h"
 #include "onnx.h"
 #include "onnx.pb-c.h"
@@ -1499,27 +1499,9 @@ seer_status_t seer_network_create_onnx_file(seer_handle_t h, const char *path, c
                                             seer_network_t *net)
 {
     if (!path || !net) return seer_error(h, SEER_STATUS_BAD_PARAM, "NULL path or net");
-    FILE *f = fopen(path, "rb");
-    if (!f) return seer_error(h, SEER_STATUS_IO_ERROR, "%s: %s", path, strerror(errno));
     char *buf = NULL;
-    size_t n = 0, cap = 0, got;
-    seer_status_t st = SEER_STATUS_SUCCESS;
-    for (;;) {
-        if (n == cap) {
-            if (n > SEER_ONNX_MAX_BYTES) {
-                st = seer_error(h, SEER_STATUS_OVERFLOW, "%s: over %zu bytes", path, (size_t)SEER_ONNX_MAX_BYTES);
-                break;
-            }
-            cap = !cap ? 1 << 16 : cap * 2 > SEER_ONNX_MAX_BYTES ? SEER_ONNX_MAX_BYTES + 1 : cap * 2;
-            char *nb = realloc(buf, cap);
-            if (!nb) { st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "out of memory"); break; }
-            buf = nb;
-        }
-        if (!(got = fread(buf + n, 1, cap - n, f))) break;
-        n += got;
-    }
-    if (!st && ferror(f)) st = seer_error(h, SEER_STATUS_IO_ERROR, "%s: read error", path);
-    fclose(f);
+    size_t n = 0;
+    seer_status_t st = seer_read_file(h, path, "ONNX model", SEER_ONNX_MAX_BYTES, NULL, 0, &buf, &n);
     if (!st) st = seer_network_create_onnx_ex(h, buf, n, options, net);
     free(buf);
     return st;

@@ -13,7 +13,7 @@
 #include "model.h"
 #include "picker.h"
 
-static int is_soft(seer_status_t st)
+int seer_picker_soft(seer_status_t st)
 {
     return st == SEER_STATUS_UNSUPPORTED || st == SEER_STATUS_NOT_CALIBRATED;
 }
@@ -27,7 +27,7 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
     memset(out, 0, sizeof *out);
     out->algo = algo;
     /* A NULL handle: failures here are answers, not errors to report. */
-    out->st = seer_predict_conv(NULL, (seer_model_t)m, (seer_conv_desc_t)cv, dir, algo, &t, k,
+    out->st = seer_predict_conv(NULL, m, cv, dir, algo, &t, k,
                                 SEER_MAX_KERNELS, &nk);
     if (out->st) return;
     out->time_ms = t;
@@ -36,6 +36,7 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
     for (int i = 0; i < nk; i++)
         if (k[i].role == SEER_ROLE_MAIN) { main = i; break; }
     out->cls = nk ? k[main].cls : SEER_CLASS_UNDER;
+    out->source = nk ? k[main].source : SEER_SOURCE_ANALYTICAL;
 }
 
 int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
@@ -44,6 +45,82 @@ int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, see
     int n = seer_algo_count(dir);
     for (int a = 0; a < n; a++) seer_picker_predict(m, cv, dir, a, &out[a]);
     return n;
+}
+
+static seer_status_t best_of(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                             seer_algo_eval_t *out)
+{
+    seer_algo_eval_t ev[SEER_MAX_ALGOS];
+    int n = seer_picker_eval(m, cv, dir, ev), best = -1, guess = -1, uncal = 0;
+    for (int a = 0; a < n; a++) {
+        if (!ev[a].st) {
+            int *b = ev[a].source == SEER_SOURCE_ANALYTICAL ? &guess : &best;
+            if (*b < 0 || ev[a].time_ms < ev[*b].time_ms) *b = a;
+        } else if (ev[a].st == SEER_STATUS_NOT_CALIBRATED) {
+            uncal = 1;
+        } else if (!seer_picker_soft(ev[a].st)) {
+            return ev[a].st;
+        }
+    }
+    if (best >= 0) {
+        *out = ev[best];
+        return SEER_STATUS_SUCCESS;
+    }
+    seer_picker_predict(m, cv, dir, SEER_ALGO_CUDNN_CHOICE, out);
+    if (!out->st && out->source != SEER_SOURCE_ANALYTICAL) return SEER_STATUS_SUCCESS;
+    if (out->st && !seer_picker_soft(out->st)) return out->st;
+    if (guess >= 0) {
+        *out = ev[guess];
+        return SEER_STATUS_SUCCESS;
+    }
+    if (!out->st) return SEER_STATUS_SUCCESS;
+    return uncal ? SEER_STATUS_NOT_CALIBRATED : out->st;
+}
+
+seer_status_t seer_pick_conv_fastest(seer_handle_t h, const seer_model *m, const seer_conv *desc,
+                                     seer_direction_t dir, int *algo, double *time_ms)
+{
+    if (!m || !desc || !algo || !time_ms)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_pick_conv_fastest: %s is NULL",
+                          !m ? "model" : !desc ? "desc" : !algo ? "algo" : "time_ms");
+    if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "conv descriptor was never set");
+    if ((unsigned)dir > SEER_DIR_BWD_FILTER)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
+    seer_algo_eval_t e;
+    seer_status_t st = seer_picker_best(m, desc, dir, &e);
+    if (st == SEER_STATUS_SUCCESS) {
+        *algo = e.algo;
+        *time_ms = e.time_ms;
+        return st;
+    }
+    if (st == SEER_STATUS_NOT_CALIBRATED)
+        return seer_error(h, st, "model %s cannot time any %s algorithm for %s", m->gpu_id,
+                          seer_direction_name(dir), seer_dtype_name(desc->dtype));
+    if (st == SEER_STATUS_UNSUPPORTED)
+        return seer_error(h, st, "no %s algorithm supports this %s convolution on %s",
+                          seer_direction_name(dir), seer_dtype_name(desc->dtype), m->gpu_id);
+    /* A hard error: the failing prediction says why, with the handle. */
+    return seer_predict_conv(h, m, desc, dir, e.algo, time_ms, NULL, 0, NULL);
+}
+
+seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
+                               seer_direction_t dir, seer_algo_eval_t *out)
+{
+    seer_status_t st = best_of(m, cv, dir, out);
+    if (cv->dtype != SEER_DTYPE_TF32 || (st && !seer_picker_soft(st))) return st;
+    /* TF32 is FP32 data with tensor cores allowed, not required: cuDNN
+     * runs its FP32 kernels (Winograd, FFT) where they are faster, so a
+     * TF32 conv is never slower than the FP32 one. */
+    struct seer_conv fp32 = *cv;
+    seer_algo_eval_t e;
+    fp32.dtype = SEER_DTYPE_FP32;
+    if (best_of(m, &fp32, dir, &e)) return st;
+    int rank_e = e.source == SEER_SOURCE_ANALYTICAL, rank_o = out->source == SEER_SOURCE_ANALYTICAL;
+    if (st || rank_e < rank_o || (rank_e == rank_o && e.time_ms < out->time_ms)) {
+        *out = e;
+        return SEER_STATUS_SUCCESS;
+    }
+    return st;
 }
 
 int seer_algo_deterministic(seer_direction_t dir, int algo)
@@ -119,7 +196,7 @@ seer_status_t seer_workspace_bytes(seer_handle_t h, const struct seer_conv *cv, 
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_conv_workspace_size(seer_handle_t h, const seer_conv_desc_t desc,
+seer_status_t seer_conv_workspace_size(seer_handle_t h, const seer_conv *desc,
                                        seer_direction_t dir, int algo, size_t *bytes)
 {
     if (!desc || !bytes)
@@ -131,17 +208,19 @@ seer_status_t seer_conv_workspace_size(seer_handle_t h, const seer_conv_desc_t d
     return seer_workspace_bytes(h, desc, dir, algo, bytes);
 }
 
-/* Sort rank of a status: usable, untimed, over the limit, unsupported. */
-static int rank_of(seer_status_t st)
+/* Sort rank of an entry: usable and timed from measurements, usable and
+ * timed by the analytical model only, untimed, over the limit,
+ * unsupported. */
+static int rank_of(const seer_conv_algo_perf_t *p)
 {
-    return st == SEER_STATUS_SUCCESS ? 0 : st == SEER_STATUS_NOT_CALIBRATED ? 1
-         : st == SEER_STATUS_WORKSPACE_LIMIT ? 2 : 3;
+    if (p->status == SEER_STATUS_SUCCESS) return p->source == SEER_SOURCE_ANALYTICAL;
+    return p->status == SEER_STATUS_NOT_CALIBRATED ? 2 : p->status == SEER_STATUS_WORKSPACE_LIMIT ? 3 : 4;
 }
 
 static int by_rank(const void *x, const void *y)
 {
     const seer_conv_algo_perf_t *a = x, *b = y;
-    int ra = rank_of(a->status), rb = rank_of(b->status);
+    int ra = rank_of(a), rb = rank_of(b);
     if (ra != rb) return ra - rb;
     int ta = a->time >= 0, tb = b->time >= 0;
     if (ta != tb) return tb - ta;
@@ -149,7 +228,7 @@ static int by_rank(const void *x, const void *y)
     return a->algo - b->algo;
 }
 
-static seer_status_t pick(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                           seer_direction_t dir, size_t limit, seer_conv_algo_perf_t *perf,
                           int capacity, int *returned)
 {
@@ -174,12 +253,13 @@ static seer_status_t pick(seer_handle_t h, const seer_model_t m, const seer_conv
         p->determinism = seer_algo_deterministic(dir, p->algo);
         p->math_type = seer_algo_math_type(desc->dtype);
         p->time = -1;
+        p->source = ev[i].source;
         size_t ws = 0;
         seer_status_t wst = seer_workspace_bytes(NULL, desc, dir, p->algo, &ws);
         /* A real error (not an answer about this algorithm): say it with the handle. */
-        if (ev[i].st && !is_soft(ev[i].st))
+        if (ev[i].st && !seer_picker_soft(ev[i].st))
             return seer_predict_conv(h, m, desc, dir, p->algo, &p->time, NULL, 0, NULL);
-        if (wst && !is_soft(wst)) return seer_workspace_bytes(h, desc, dir, p->algo, &ws);
+        if (wst && !seer_picker_soft(wst)) return seer_workspace_bytes(h, desc, dir, p->algo, &ws);
         p->status = ev[i].st ? ev[i].st : wst;
         if (p->status == SEER_STATUS_UNSUPPORTED) continue;
         p->memory = ws;
@@ -215,22 +295,22 @@ static seer_status_t pick(seer_handle_t h, const seer_model_t m, const seer_conv
                       seer_direction_name(dir), seer_dtype_name(desc->dtype), m->gpu_id);
 }
 
-seer_status_t seer_pick_conv_algo(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t desc,
+seer_status_t seer_pick_conv_algo(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                                   size_t limit, seer_conv_algo_perf_t *perf, int capacity,
                                   int *returned)
 {
     return pick(h, m, desc, SEER_DIR_FWD, limit, perf, capacity, returned);
 }
 
-seer_status_t seer_pick_conv_bwd_data_algo(seer_handle_t h, const seer_model_t m,
-                                           const seer_conv_desc_t desc, size_t limit,
+seer_status_t seer_pick_conv_bwd_data_algo(seer_handle_t h, const seer_model *m,
+                                           const seer_conv *desc, size_t limit,
                                            seer_conv_algo_perf_t *perf, int capacity, int *returned)
 {
     return pick(h, m, desc, SEER_DIR_BWD_DATA, limit, perf, capacity, returned);
 }
 
-seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t h, const seer_model_t m,
-                                             const seer_conv_desc_t desc, size_t limit,
+seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t h, const seer_model *m,
+                                             const seer_conv *desc, size_t limit,
                                              seer_conv_algo_perf_t *perf, int capacity,
                                              int *returned)
 {

@@ -15,6 +15,7 @@ typedef struct {
     double time_ms;             /* valid when st is SUCCESS */
     int n_kernels;
     seer_class_t cls;           /* class of the main kernel */
+    seer_source_t source;       /* calibrated, transferred or analytical */
 } seer_algo_eval_t;
 
 /* Predict one algorithm (SEER_ALGO_CUDNN_CHOICE allowed) without touching
@@ -24,6 +25,21 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
 /* Every algorithm of dir, in enum order; returns how many. */
 int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
                      seer_algo_eval_t out[SEER_MAX_ALGOS]);
+
+/* 1 for the statuses that answer "this algorithm cannot be timed here"
+ * (UNSUPPORTED, NOT_CALIBRATED) rather than report an error. */
+int seer_picker_soft(seer_status_t st);
+
+/* The picker rule, the one place it lives: the fastest algorithm whose
+ * time comes from measurements (calibrated or transferred); when there
+ * is none, what cuDNN's own heuristic launched (SEER_ALGO_CUDNN_CHOICE)
+ * if the model has measurements of that (DeepBench's backward passes);
+ * else the fastest by the analytical model.  Returns
+ * SUCCESS with *out filled, NOT_CALIBRATED (some algorithm exists but the
+ * model times none), UNSUPPORTED (none exists for the shape), or the
+ * first hard error; never touches a handle's message. */
+seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
+                               seer_direction_t dir, seer_algo_eval_t *out);
 
 /* Workspace of an algorithm (docs/picker.md); UNSUPPORTED where cuDNN
  * has no such algorithm for the shape. */

@@ -87,17 +87,26 @@ uint64_t seer_r_u64(seer_rbuf_t *r, const char *what)
     return lo | (uint64_t)seer_r_u32(r, what) << 32;
 }
 
-double seer_r_f64(seer_rbuf_t *r, const char *what)
+double seer_r_f64_in(seer_rbuf_t *r, const char *what, double lo, double hi)
 {
     uint64_t u = seer_r_u64(r, what);
     double v;
     memcpy(&v, &u, 8);
     if (r->st) return 0;
-    if (!isfinite(v)) {
-        seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, what);
+    /* A checksum only says the file is what was written; a crafted or
+     * buggy file with a valid one must still not make NaN or 1e299 ms. */
+    if (!(v >= lo && v <= hi)) {
+        char why[96];
+        snprintf(why, sizeof why, "%s %g (must be in [%g, %g])", what, v, lo, hi);
+        seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, why);
         return 0;
     }
     return v;
+}
+
+double seer_r_f64(seer_rbuf_t *r, const char *what)
+{
+    return seer_r_f64_in(r, what, -SEER_MODEL_VALUE_MAX, SEER_MODEL_VALUE_MAX);
 }
 
 void seer_r_str(seer_rbuf_t *r, const char *what, char *dst, size_t size)
@@ -165,9 +174,10 @@ struct svm_model *seer_r_svm(seer_rbuf_t *r, int nfeat)
     if (!m) { seer_r_fail(r, SEER_STATUS_ALLOC_FAILED, "svm model"); return NULL; }
     m->free_sv = 1;
     m->param.svm_type = seer_r_i32(r, "svm type", C_SVC, NU_SVR);
-    m->param.kernel_type = seer_r_i32(r, "svm kernel", LINEAR, SIGMOID);
+    /* libseer trains RBF kernels only; a polynomial one could overflow. */
+    m->param.kernel_type = seer_r_i32(r, "svm kernel", RBF, RBF);
     m->param.degree = seer_r_i32(r, "svm degree", 0, 10);
-    m->param.gamma = seer_r_f64(r, "svm gamma");
+    m->param.gamma = seer_r_f64_in(r, "svm gamma", SEER_SVM_GAMMA_MIN, SEER_SVM_GAMMA_MAX);
     m->param.coef0 = seer_r_f64(r, "svm coef0");
     int k = m->nr_class = seer_r_i32(r, "svm classes", 2, 64);
     int l = m->l = seer_r_i32(r, "svm vector count", 1, 1 << 20);

@@ -34,7 +34,14 @@ void seer_r_fail(seer_rbuf_t *r, seer_status_t st, const char *why);
 uint32_t seer_r_u32(seer_rbuf_t *r, const char *what);
 int32_t seer_r_i32(seer_rbuf_t *r, const char *what, int32_t lo, int32_t hi);
 uint64_t seer_r_u64(seer_rbuf_t *r, const char *what);
-double seer_r_f64(seer_rbuf_t *r, const char *what); /* must be finite */
+/* Every stored number of a model (coefficients, feature means and scales,
+ * LIBSVM parameters and vectors) lies within +-SEER_MODEL_VALUE_MAX: the
+ * shipped models stay under 100.  An RBF gamma must be positive. */
+#define SEER_MODEL_VALUE_MAX 1e6
+#define SEER_SVM_GAMMA_MIN 1e-9
+#define SEER_SVM_GAMMA_MAX 1e3
+double seer_r_f64(seer_rbuf_t *r, const char *what); /* within +-SEER_MODEL_VALUE_MAX */
+double seer_r_f64_in(seer_rbuf_t *r, const char *what, double lo, double hi);
 void seer_r_str(seer_rbuf_t *r, const char *what, char *dst, size_t size);
 /* Returns NULL for "absent" or on error (check r->st).  The model owns
  * its memory (free with seer_svm_free). */

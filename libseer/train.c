@@ -3,12 +3,14 @@
  * call).  Deterministic: rows are processed in file order, LIBSVM's
  * solvers are deterministic, and no random numbers are drawn. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "classify.h"
 #include "common.h"
 #include "csv.h"
-#include "drift.h"
+#include "dispatch.h"
 #include "fit.h"
 #include "gemm.h"
 #include "gpu.h"
@@ -42,7 +44,7 @@ static void quiet(const char *s) { (void)s; }
 static double fit_rel_mask(trow_t **rows, int n, double *coef, unsigned mask)
 {
     seer_relfit_t fit;
-    seer_relfit_init(&fit, SEER_NTERMS);
+    seer_relfit_init(&fit, SEER_NTERMS, 1u << SEER_T_CONST);
     for (int r = 0; r < n; r++) seer_relfit_add(&fit, rows[r]->t.x, rows[r]->row.time_ms);
     seer_relfit_solve(&fit, mask, coef);
     /* root mean squared relative error of the fit */
@@ -55,10 +57,10 @@ static double fit_rel_mask(trow_t **rows, int n, double *coef, unsigned mask)
     return n ? sqrt(e / n) : 0;
 }
 
-/* Few rows cannot pin down seven terms: small variants keep compute,
- * DRAM and the constant only. */
+/* Few rows cannot pin down six terms: small variants fit compute and
+ * DRAM only (the launch gaps are never fitted). */
 #define SMALL_VARIANT_ROWS 40
-#define SMALL_MASK ((1u << 0) | (1u << 2) | (1u << SEER_T_CONST))
+#define SMALL_MASK ((1u << SEER_T_COMPUTE) | (1u << SEER_T_DRAM))
 static double fit_rel(trow_t **rows, int n, double *coef)
 {
     return fit_rel_mask(rows, n, coef, n < SMALL_VARIANT_ROWS ? SMALL_MASK : ~0u);
@@ -66,23 +68,26 @@ static double fit_rel(trow_t **rows, int n, double *coef)
 
 /* ---- LIBSVM -------------------------------------------------------- */
 
-/* Train on at most SVM_MAX_ROWS rows (an even stride through them), dense
- * standardized features 0..nf-1 with targets y. */
-static struct svm_model *svm_fit(const seer_family_t *f, trow_t **rows, const double *y, int n,
-                                 int nf, int type, double C, double gamma, double p)
+/* Train *out on at most SVM_MAX_ROWS rows (an even stride through them),
+ * dense standardized features 0..nf-1 with targets y.  ALLOC_FAILED when
+ * memory runs out, so that training never goes on with a different
+ * model than it meant to fit. */
+static seer_status_t svm_fit(const seer_family_t *f, trow_t **rows, const double *y, int n, int nf,
+                             int type, double C, double gamma, double p, struct svm_model **out)
 {
     int step = n > SVM_MAX_ROWS ? (n + SVM_MAX_ROWS - 1) / SVM_MAX_ROWS : 1;
     int m = (n + step - 1) / step;
     struct svm_problem prob = {m, calloc((size_t)m, sizeof(double)),
                                calloc((size_t)m, sizeof(struct svm_node *))};
     struct svm_node *nodes = calloc((size_t)m * (size_t)(nf + 1), sizeof *nodes);
-    struct svm_model *out = NULL;
+    seer_status_t st = SEER_STATUS_ALLOC_FAILED;
+    *out = NULL;
     if (prob.y && prob.x && nodes) {
         for (int i = 0; i < m; i++) {
             const trow_t *r = rows[i * step];
             double raw[SEER_NF];
             memcpy(raw, r->t.f, sizeof raw);
-            raw[13] = log(r->base > 1e-30 ? r->base : 1e-30);
+            raw[SEER_F_LOG_BASE] = log(r->base > 1e-30 ? r->base : 1e-30);
             prob.x[i] = nodes + (size_t)i * (size_t)(nf + 1);
             seer_family_nodes(f, raw, nf, prob.x[i]);
             prob.y[i] = y[i * step];
@@ -96,18 +101,19 @@ static struct svm_model *svm_fit(const seer_family_t *f, trow_t **rows, const do
         par.C = C;
         par.p = p;
         par.shrinking = 1;
-        if (!svm_check_parameter(&prob, &par)) {
-            struct svm_model *tm = svm_train(&prob, &par);
-            if (tm) {
-                out = seer_svm_clone(tm, SEER_NF); /* self-owned, as after a load */
-                svm_free_and_destroy_model(&tm);
-            }
+        /* The parameters are constants of this file: a refusal is a bug. */
+        st = svm_check_parameter(&prob, &par) ? SEER_STATUS_INTERNAL : SEER_STATUS_SUCCESS;
+        struct svm_model *tm = st ? NULL : svm_train(&prob, &par);
+        if (tm) {
+            *out = seer_svm_clone(tm, SEER_NF); /* self-owned, as after a load */
+            svm_free_and_destroy_model(&tm);
         }
+        if (!st && !*out) st = SEER_STATUS_ALLOC_FAILED;
     }
     free(prob.y);
     free(prob.x);
     free(nodes);
-    return out;
+    return st;
 }
 
 /* ---- variants ------------------------------------------------------ */
@@ -229,6 +235,71 @@ static double mape_of(trow_t **rows, int n, int check, const seer_family_t *f, i
     return m ? e / m : 0;
 }
 
+/* Per variant: resident blocks per SM (exact from a kernel trace's
+ * registers and shared memory, else the wave pattern that best explains
+ * the times), then the all-class and per-class coefficients.  sub has
+ * room for n rows. */
+static void fit_variant(const struct seer_model *m, seer_variant_t *var, int v, trow_t **rows, int n,
+                        trow_t **sub)
+{
+    int nv = 0;
+    for (int r = 0; r < n; r++) if (rows[r]->var == v) sub[nv++] = rows[r];
+    static const int cand[] = {1, 2, 3, 4, 5, 6, 8, 12, 16};
+    double best = INFINITY;
+    int limit = m->gpu.threads_per_sm / var->threads;
+    if (limit > m->gpu.blocks_per_sm) limit = m->gpu.blocks_per_sm;
+    if (limit < 1) limit = 1;
+    /* cuDNN compiles each variant once: the first traced row does. */
+    int exact = 0;
+    for (int r = 0; r < nv && !exact; r++)
+        if (sub[r]->row.regs_per_thread > 0 &&
+            seer_occupancy(&m->gpu, var->threads, sub[r]->row.regs_per_thread, sub[r]->row.smem_bytes,
+                           &exact) != SEER_STATUS_SUCCESS)
+            exact = 0;
+    if (exact) var->bps = exact;
+    for (size_t c = 0; !exact && c < sizeof cand / sizeof *cand && cand[c] <= limit; c++) {
+        seer_variant_t trial = *var;
+        trial.bps = cand[c];
+        for (int r = 0; r < nv; r++) seer_model_terms(m, &trial, &sub[r]->t);
+        double coef[SEER_NTERMS];
+        double e = fit_rel(sub, nv, coef);
+        if (e < best - 1e-9) { best = e; var->bps = cand[c]; }
+    }
+    if (!var->bps) var->bps = 1;
+    for (int r = 0; r < nv; r++) seer_model_terms(m, var, &sub[r]->t);
+    fit_rel(sub, nv, var->coef[SEER_ALL_CLASSES]);
+    var->has[SEER_ALL_CLASSES] = 1;
+    for (int r = 0; r < nv; r++) sub[r]->cls = seer_class_of_measured(&sub[r]->t, sub[r]->row.time_ms);
+    for (int c = 0; c < 3; c++) {
+        int nc = 0;
+        for (int r = 0; r < nv; r++) if (sub[r]->cls == c) sub[nc++] = sub[r];
+        if (nc >= MIN_CLASS_ROWS) { fit_rel(sub, nc, var->coef[c]); var->has[c] = 1; }
+        nc = 0; /* restore the variant's rows for the next class */
+        for (int r = 0; r < n; r++) if (rows[r]->var == v) sub[nc++] = rows[r];
+    }
+}
+
+/* The learned correction, kept only where it measurably helps on the
+ * check rows it was not fitted on (docs/method.md, section 5).  y and
+ * sub have room for n rows. */
+static seer_status_t fit_correction(seer_family_t *f, trow_t **rows, int n, double *y, trow_t **sub)
+{
+    if (n < 40) return SEER_STATUS_SUCCESS;
+    int nf = 0;
+    for (int r = 0; r < n; r++)
+        if (!rows[r]->check) { sub[nf] = rows[r]; y[nf] = log(rows[r]->row.time_ms / rows[r]->base); nf++; }
+    seer_status_t st = svm_fit(f, sub, y, nf, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05, &f->svr);
+    if (st) return st;
+    double before = mape_of(rows, n, 1, f, 0), after = mape_of(rows, n, 1, f, 1);
+    seer_svm_free(f->svr);
+    f->svr = NULL;
+    if (after >= 0.98 * before) return SEER_STATUS_SUCCESS;
+    for (int r = 0; r < n; r++) y[r] = log(rows[r]->row.time_ms / rows[r]->base);
+    return svm_fit(f, rows, y, n, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05, &f->svr);
+}
+
+/* One family: its variants and their coefficients, the variant and class
+ * classifiers, and the learned correction. */
 static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, trow_t **rows, int n)
 {
     f->n_rows = n;
@@ -240,53 +311,13 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
     trow_t **sub = malloc((size_t)n * sizeof *sub);
     if (!y || !sub) { free(y); free(sub); return SEER_STATUS_ALLOC_FAILED; }
 
+    seer_status_t st = SEER_STATUS_SUCCESS;
     if (f->nvar > 1) {
         for (int r = 0; r < n; r++) y[r] = rows[r]->var;
-        f->vclf = svm_fit(f, rows, y, n, SEER_NF_SHAPE, C_SVC, 100, 0.2, 0);
+        st = svm_fit(f, rows, y, n, SEER_NF_SHAPE, C_SVC, 100, 0.2, 0, &f->vclf);
+        if (st) goto out;
     }
-
-    /* Per variant: resident blocks per SM from the wave pattern, then the
-     * all-class and per-class coefficients. */
-    for (int v = 0; v < f->nvar; v++) {
-        seer_variant_t *var = &f->var[v];
-        int nv = 0;
-        for (int r = 0; r < n; r++) if (rows[r]->var == v) sub[nv++] = rows[r];
-        static const int cand[] = {1, 2, 3, 4, 5, 6, 8, 12, 16};
-        double best = INFINITY;
-        int limit = m->gpu.threads_per_sm / var->threads;
-        if (limit > m->gpu.blocks_per_sm) limit = m->gpu.blocks_per_sm;
-        if (limit < 1) limit = 1;
-        /* A kernel trace records registers and shared memory: then the
-         * occupancy calculator gives residency exactly (first row of the
-         * variant; cuDNN compiles each variant once). */
-        int exact = 0;
-        for (int r = 0; r < nv && !exact; r++)
-            if (sub[r]->row.regs_per_thread > 0 &&
-                seer_occupancy(&m->gpu, var->threads, sub[r]->row.regs_per_thread, sub[r]->row.smem_bytes,
-                               &exact) != SEER_STATUS_SUCCESS)
-                exact = 0;
-        if (exact) var->bps = exact;
-        for (size_t c = 0; !exact && c < sizeof cand / sizeof *cand && cand[c] <= limit; c++) {
-            seer_variant_t trial = *var;
-            trial.bps = cand[c];
-            for (int r = 0; r < nv; r++) seer_model_terms(m, &trial, &sub[r]->t);
-            double coef[SEER_NTERMS];
-            double e = fit_rel(sub, nv, coef);
-            if (e < best - 1e-9) { best = e; var->bps = cand[c]; }
-        }
-        if (!var->bps) var->bps = 1;
-        for (int r = 0; r < nv; r++) seer_model_terms(m, var, &sub[r]->t);
-        fit_rel(sub, nv, var->coef[SEER_ALL_CLASSES]);
-        var->has[SEER_ALL_CLASSES] = 1;
-        for (int r = 0; r < nv; r++) sub[r]->cls = seer_class_of_measured(&sub[r]->t, sub[r]->row.time_ms);
-        for (int c = 0; c < 3; c++) {
-            int nc = 0;
-            for (int r = 0; r < nv; r++) if (sub[r]->cls == c) sub[nc++] = sub[r];
-            if (nc >= MIN_CLASS_ROWS) { fit_rel(sub, nc, var->coef[c]); var->has[c] = 1; }
-            nc = 0; /* restore the variant's rows for the next class */
-            for (int r = 0; r < n; r++) if (rows[r]->var == v) sub[nc++] = rows[r];
-        }
-    }
+    for (int v = 0; v < f->nvar; v++) fit_variant(m, &f->var[v], v, rows, n, sub);
 
     /* Class classifier over the family, on the true variants' features. */
     int per[3] = {0}, ncls = 0;
@@ -298,7 +329,8 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
     standardize(f, rows, n, SEER_NF_SHAPE, SEER_NF_CLASS);
     if (ncls >= 2) {
         for (int r = 0; r < n; r++) y[r] = rows[r]->cls;
-        f->cclf = svm_fit(f, rows, y, n, SEER_NF_CLASS, C_SVC, 10, 1.0 / SEER_NF_CLASS, 0);
+        st = svm_fit(f, rows, y, n, SEER_NF_CLASS, C_SVC, 10, 1.0 / SEER_NF_CLASS, 0, &f->cclf);
+        if (st) goto out;
     }
 
     /* What the pipeline predicts without the correction, as at prediction time. */
@@ -308,28 +340,14 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
         seer_model_terms(m, &f->var[t->pvar], &t->t);
         t->pcls = seer_family_class(f, &t->t);
         t->base = seer_family_base(&f->var[t->pvar], t->pcls, &t->t);
-        t->check = (seer_fnv1a(SEER_FNV_OFFSET, &t->row.line, sizeof t->row.line) >> 7) % 5 == 0;
-        y[r] = log(t->row.time_ms / t->base);
+        t->check = seer_in_check_split(t->row.line);
     }
     standardize(f, rows, n, SEER_NF_CLASS, SEER_NF);
-
-    /* The learned correction, kept only where it measurably helps on rows
-     * it was not fitted on. */
-    if (n >= 40) {
-        int nf = 0;
-        for (int r = 0; r < n; r++) if (!rows[r]->check) { sub[nf] = rows[r]; y[nf] = log(rows[r]->row.time_ms / rows[r]->base); nf++; }
-        f->svr = svm_fit(f, sub, y, nf, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05);
-        double before = mape_of(rows, n, 1, f, 0), after = mape_of(rows, n, 1, f, 1);
-        seer_svm_free(f->svr);
-        f->svr = NULL;
-        if (after < 0.98 * before) {
-            for (int r = 0; r < n; r++) y[r] = log(rows[r]->row.time_ms / rows[r]->base);
-            f->svr = svm_fit(f, rows, y, n, SEER_NF, EPSILON_SVR, 3, 1.0 / SEER_NF, 0.05);
-        }
-    }
+    st = fit_correction(f, rows, n, y, sub);
+out:
     free(y);
     free(sub);
-    return SEER_STATUS_SUCCESS;
+    return st;
 }
 
 /* ---- reading ------------------------------------------------------- */
@@ -411,6 +429,235 @@ static int same_gpu(const char *a, const seer_gpu_info_t *g)
     return x && !strcmp(x->id, g->id);
 }
 
+/* Everything one training run gathers before and while fitting. */
+typedef struct {
+    seer_handle_t h;
+    struct seer_model *m;
+    unsigned flags;
+    trow_t *all;                /* conv rows of the model's GPU, in file order */
+    size_t nall, skipped;
+    seer_gemm_row_t *gemm;
+    size_t ngemm;
+    char prov[512];             /* the model's provenance line, as it grows */
+    int pn;
+} train_t;
+
+static void prov_add(train_t *T, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void prov_add(train_t *T, const char *fmt, ...)
+{
+    if (T->pn >= (int)sizeof T->prov) return;
+    va_list ap;
+    va_start(ap, fmt);
+    T->pn += vsnprintf(T->prov + T->pn, sizeof T->prov - (size_t)T->pn, fmt, ap);
+    va_end(ap);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+/* The rows of one file as the dispatch estimate sees them. */
+typedef struct {
+    double *pos, *time, *floor;
+    unsigned char *keep;
+} drows_t;
+
+static int drows_alloc(drows_t *d, size_t n)
+{
+    n = n ? n : 1;
+    d->pos = malloc(n * sizeof *d->pos);
+    d->time = malloc(n * sizeof *d->time);
+    d->floor = malloc(n * sizeof *d->floor);
+    d->keep = malloc(n);
+    return d->pos && d->time && d->floor && d->keep;
+}
+
+static void drows_free(drows_t *d)
+{
+    free(d->pos);
+    free(d->time);
+    free(d->floor);
+    free(d->keep);
+}
+
+/* GPU-time targets for the n rows of one file whose source carries host
+ * dispatch (dispatch.h): d->time becomes the targets, d->keep[i] 0 for
+ * rows whose GPU time cannot be told from the estimate's uncertainty;
+ * note says what was done, for the provenance.  Without a fit (too few
+ * rows) every row stays as published. */
+static void take_off_dispatch(drows_t *d, int n, char *note, size_t size)
+{
+    seer_dispatch_t e;
+    for (int i = 0; i < n; i++) d->keep[i] = 1;
+    note[0] = 0;
+    if (!seer_dispatch_remove(d->pos, d->time, d->floor, n, d->keep, &e)) return;
+    int dropped = 0;
+    for (int i = 0; i < n; i++) dropped += !d->keep[i];
+    snprintf(note, size, "; host dispatch %.3f..%.3f ms +-%.3f taken off, %d rows too small",
+             seer_dispatch_at(&e, 0), seer_dispatch_at(&e, 1), e.spread, dropped);
+}
+
+/* GEMM rows are kept whole (gemm.c picks the GPU's), less the GEMM test
+ * split when held out. */
+static seer_status_t add_gemm_file(train_t *T, const char *path)
+{
+    seer_gemm_row_t *gr;
+    size_t ng;
+    seer_status_t st = seer_gemm_csv_read(T->h, path, &gr, &ng);
+    if (st) return st;
+    seer_gemm_row_t *grown = realloc(T->gemm, (T->ngemm + ng + 1) * sizeof *T->gemm);
+    if (!grown) { free(gr); return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "GEMM rows"); }
+    T->gemm = grown;
+    drows_t d = {0};
+    if (!drows_alloc(&d, ng)) {
+        free(gr);
+        drows_free(&d);
+        return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "GEMM rows");
+    }
+    seer_gemm_row_t *at = T->gemm + T->ngemm;
+    int n = 0, dispatch = 0;
+    for (size_t i = 0; i < ng; i++) {
+        if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_gemm_in_test_split(&gr[i])) continue;
+        at[n] = gr[i];
+        d.pos[n] = (double)i / (double)ng;
+        d.time[n] = gr[i].time_ms;
+        d.floor[n] = seer_gemm_floor_ms(&gr[i]);
+        dispatch |= seer_source_has_dispatch(gr[i].source);
+        n++;
+    }
+    char note[128] = "";
+    if (dispatch && !(T->flags & SEER_TRAIN_KEEP_DISPATCH)) take_off_dispatch(&d, n, note, sizeof note);
+    else memset(d.keep, 1, (size_t)n);
+    prov_add(T, " %s (GEMM, %zu rows%s)", base_name(path), ng, note);
+    size_t kept = 0;
+    for (int i = 0; i < n; i++)
+        if (d.keep[i]) {
+            at[kept] = at[i];
+            at[kept++].time_ms = d.time[i];
+        }
+    T->ngemm += kept;
+    free(gr);
+    drows_free(&d);
+    return SEER_STATUS_SUCCESS;
+}
+
+/* Conv rows (a timing CSV, or a kernel trace summed per call) of the
+ * model's GPU that the kernel view can cost, less the test split when
+ * held out. */
+static seer_status_t add_conv_file(train_t *T, const char *path, int file, int kind)
+{
+    seer_conv_row_t *rows = NULL;
+    size_t nr = 0;
+    seer_status_t st = kind == 'k' ? read_trace(T->h, path, &rows, &nr) : seer_conv_csv_read(T->h, path, &rows, &nr);
+    if (st) return st;
+    trow_t *grown = realloc(T->all, (T->nall + nr + 1) * sizeof *T->all);
+    if (!grown) { free(rows); return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "training rows"); }
+    T->all = grown;
+    size_t used = 0;
+    char src[64] = "";
+    for (size_t i = 0; i < nr; i++) {
+        const seer_conv_row_t *r = &rows[i];
+        if (!same_gpu(r->gpu, &T->m->gpu) || r->algo == SEER_ALGO_UNKNOWN || r->algo == SEER_ALGO_BAD_NAME ||
+            !(r->time_ms > 0)) { T->skipped++; continue; }
+        trow_t *t = &T->all[T->nall];
+        memset(t, 0, sizeof *t);
+        t->row = *r;
+        t->file = file;
+        t->pos = (double)i / (double)nr;
+        if (seer_conv_init(NULL, &t->cv, r->dtype, r->layout, r->n, r->c, r->h, r->w, r->k, r->r,
+                           r->s, r->pad_h, r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w,
+                           r->groups)) { T->skipped++; continue; }
+        if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_conv_in_test_split(&t->cv)) { T->skipped++; continue; }
+        /* An empty algo (cuDNN chose) trains the pseudo-family -1,
+         * costed with the structure of the direction's plain GEMM. */
+        int algo = r->algo == SEER_ALGO_NONE ? 0 : r->algo;
+        if (seer_model_kernels(NULL, T->m, &t->cv, r->dir, algo, &t->t)) { T->skipped++; continue; }
+        if (!src[0]) {
+            seer_strlcpy(src, r->source, sizeof src);
+            char *colon = strchr(src, ':');
+            if (colon) *colon = 0;
+        }
+        T->nall++;
+        used++;
+    }
+    free(rows);
+    if (T->flags & SEER_TRAIN_KEEP_DISPATCH || !seer_source_has_dispatch(src)) {
+        prov_add(T, " %s (%zu rows, %s)", base_name(path), used, src[0] ? src : "no source");
+        return SEER_STATUS_SUCCESS;
+    }
+    trow_t *at = T->all + T->nall - used;
+    drows_t d = {0};
+    if (!drows_alloc(&d, used)) {
+        drows_free(&d);
+        return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "dispatch");
+    }
+    for (size_t i = 0; i < used; i++) {
+        d.pos[i] = at[i].pos;
+        d.time[i] = at[i].row.time_ms;
+        d.floor[i] = seer_conv_floor_ms(&T->m->gpu, &at[i].cv, at[i].row.dir,
+                                        at[i].row.algo == SEER_ALGO_NONE ? 0 : at[i].row.algo);
+    }
+    char note[128];
+    take_off_dispatch(&d, (int)used, note, sizeof note);
+    prov_add(T, " %s (%zu rows, %s%s)", base_name(path), used, src, note);
+    size_t kept = 0;
+    for (size_t i = 0; i < used; i++)
+        if (d.keep[i]) {
+            at[kept] = at[i];
+            at[kept++].row.time_ms = d.time[i];
+        }
+    T->nall -= used - kept;
+    drows_free(&d);
+    return SEER_STATUS_SUCCESS;
+}
+
+/* The generic kernel formula (seer_predict_kernel): per class, a fit of
+ * the main-kernel terms over every row of that class. */
+static void fit_generic_kernel(train_t *T, trow_t **fr)
+{
+    for (int c = 0; c < 3; c++) {
+        int n = 0;
+        for (size_t i = 0; i < T->nall; i++) if (T->all[i].cls == c) fr[n++] = &T->all[i];
+        if (n < MIN_CLASS_ROWS) {
+            n = 0;
+            for (size_t i = 0; i < T->nall; i++) fr[n++] = &T->all[i];
+        }
+        for (int i = 0; i < n; i++) /* no helpers in a single kernel */
+            fr[i]->t.x[SEER_T_HELP_IN] = fr[i]->t.x[SEER_T_HELP_OUT] = fr[i]->t.x[SEER_T_HELP_W] = 0;
+        fit_rel(fr, n, T->m->kcoef[c]);
+    }
+}
+
+/* Read every file (GPU-time targets where a source carries host
+ * dispatch), fit the families, the generic kernel formula and the GEMM
+ * model. */
+static seer_status_t train_all(train_t *T, const char *const *paths, int n_paths)
+{
+    seer_status_t st = SEER_STATUS_SUCCESS;
+    for (int p = 0; p < n_paths && !st; p++) {
+        int kind = seer_csv_kind(paths[p]);
+        st = kind == 'g' ? add_gemm_file(T, paths[p]) : add_conv_file(T, paths[p], p, kind);
+    }
+    if (st) return st;
+    if (T->nall == 0)
+        return seer_error(T->h, SEER_STATUS_NO_DATA, "no usable rows for GPU %s (%zu skipped)",
+                          T->m->gpu_id, T->skipped);
+    /* Rows moved (realloc across files, dropped rows): their terms point
+     * at their own descriptor again. */
+    for (size_t i = 0; i < T->nall; i++) T->all[i].t.cv = &T->all[i].cv;
+    trow_t **fr = malloc(T->nall * sizeof *fr);
+    if (!fr) return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "families");
+    struct seer_model *m = T->m;
+    seer_strlcpy(m->provenance, T->prov, sizeof m->provenance);
+    st = train_families(T->h, m, T->all, T->nall, fr);
+    if (!st) fit_generic_kernel(T, fr);
+    if (!st && T->ngemm) st = seer_gemm_fit(T->h, m, T->gemm, T->ngemm, m->gemm);
+    free(fr);
+    return st;
+}
+
 seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const *paths, int n_paths,
                          unsigned flags, seer_model_t *out)
 {
@@ -418,6 +665,11 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: gpu_id, paths and model are required");
     for (int i = 0; i < n_paths; i++)
         if (!paths[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: paths[%d] is NULL", i);
+    /* An undefined bit is a caller bug or a flag of a newer libseer:
+     * training as if it were absent would silently differ. */
+    if (flags & ~(SEER_TRAIN_HOLDOUT | SEER_TRAIN_KEEP_DRIFT))
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: flags 0x%x has undefined bits 0x%x",
+                          flags, flags & ~(SEER_TRAIN_HOLDOUT | SEER_TRAIN_KEEP_DRIFT));
     const seer_gpu_info_t *g = seer_gpu_lookup(gpu_id);
     if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
     struct seer_model *m = calloc(1, sizeof *m);
@@ -427,138 +679,16 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
     m->nsrc = 1;
     m->src[0] = *g;
     m->lib_version = SEER_VERSION_NUMBER;
+    /* LIBSVM prints its solver's progress to stdout unless told not to;
+     * it has only this process-wide switch (docs/api.md says so). */
     svm_set_print_string_function(quiet);
 
-    trow_t *all = NULL;
-    size_t nall = 0, skipped = 0, ngemm = 0;
-    seer_gemm_row_t *gemm = NULL;
-    seer_status_t st = SEER_STATUS_SUCCESS;
-    char prov[512];
-    int pn = snprintf(prov, sizeof prov, "libseer %s; %s; data:", SEER_VERSION_STRING,
-                      flags & SEER_TRAIN_HOLDOUT ? "20% test split held out" : "all rows");
-    for (int p = 0; p < n_paths && !st; p++) {
-        seer_conv_row_t *rows = NULL;
-        size_t nr = 0;
-        int kind = seer_csv_kind(paths[p]);
-        const char *base = strrchr(paths[p], '/');
-        if (kind == 'g') {
-            seer_gemm_row_t *gr;
-            size_t ng;
-            if ((st = seer_gemm_csv_read(h, paths[p], &gr, &ng))) break;
-            seer_gemm_row_t *grown = realloc(gemm, (ngemm + ng + 1) * sizeof *gemm);
-            if (!grown) { free(gr); st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "GEMM rows"); break; }
-            gemm = grown;
-            size_t kept = 0; /* --holdout leaves the GEMM test split out too */
-            for (size_t i = 0; i < ng; i++)
-                if (!(flags & SEER_TRAIN_HOLDOUT) || !seer_gemm_in_test_split(&gr[i])) gemm[ngemm + kept++] = gr[i];
-            ngemm += kept;
-            free(gr);
-            if (pn < (int)sizeof prov)
-                pn += snprintf(prov + pn, sizeof prov - (size_t)pn, " %s (GEMM, %zu rows)",
-                               base ? base + 1 : paths[p], ng);
-            continue;
-        }
-        st = kind == 'k' ? read_trace(h, paths[p], &rows, &nr) : seer_conv_csv_read(h, paths[p], &rows, &nr);
-        if (st) break;
-        trow_t *grown = realloc(all, (nall + nr + 1) * sizeof *all);
-        if (!grown) { free(rows); st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "training rows"); break; }
-        all = grown;
-        size_t used = 0;
-        char src[64] = "";
-        for (size_t i = 0; i < nr; i++) {
-            const seer_conv_row_t *r = &rows[i];
-            if (!same_gpu(r->gpu, g) || r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) { skipped++; continue; }
-            trow_t *t = &all[nall];
-            memset(t, 0, sizeof *t);
-            t->row = *r;
-            t->file = p;
-            t->pos = (double)i / (double)nr;
-            if (seer_conv_init(NULL, &t->cv, r->dtype, r->layout, r->n, r->c, r->h, r->w, r->k, r->r,
-                               r->s, r->pad_h, r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w,
-                               r->groups)) { skipped++; continue; }
-            if ((flags & SEER_TRAIN_HOLDOUT) && seer_conv_in_test_split(&t->cv)) { skipped++; continue; }
-            /* An empty algo (cuDNN chose) trains the pseudo-family -1,
-             * costed with the structure of the direction's plain GEMM. */
-            int algo = r->algo == SEER_ALGO_NONE ? 0 : r->algo;
-            if (seer_model_kernels(NULL, m, &t->cv, r->dir, algo, &t->t)) { skipped++; continue; }
-            if (!src[0]) {
-                seer_strlcpy(src, r->source, sizeof src);
-                char *colon = strchr(src, ':');
-                if (colon) *colon = 0;
-            }
-            nall++;
-            used++;
-        }
-        free(rows);
-        if (pn < (int)sizeof prov)
-            pn += snprintf(prov + pn, sizeof prov - (size_t)pn, " %s (%zu rows, %s)", base ? base + 1 : paths[p],
-                           used, src[0] ? src : "no source");
-    }
-    if (!st && nall == 0)
-        st = seer_error(h, SEER_STATUS_NO_DATA, "no usable rows for GPU %s (%zu skipped)", g->id, skipped);
-
-    trow_t **fr = st ? NULL : malloc(nall * sizeof *fr);
-    if (!st && !fr) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
-    if (!st) st = train_families(h, m, all, nall, fr);
-    /* Measurement-order drift (drift.h): per file, the trend of the
-     * residuals along the row order is removed from the measured times
-     * and every family is fitted again on the corrected times. */
-    int drifted = 0;
-    double *pos = NULL, *res = NULL;
-    if (!st && !(flags & SEER_TRAIN_KEEP_DRIFT)) {
-        pos = malloc((nall + 1) * sizeof *pos);
-        res = malloc((nall + 1) * sizeof *res);
-        if (!pos || !res) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "drift");
-    }
-    for (int p = 0; p < n_paths && !st && pos; p++) {
-        int n = 0;
-        for (size_t i = 0; i < nall; i++)
-            if (all[i].file == p && all[i].base > 0) {
-                pos[n] = all[i].pos;
-                res[n++] = all[i].row.time_ms - all[i].base;
-            }
-        seer_drift_t d;
-        if (seer_drift_fit(pos, res, n, &d)) {
-            for (size_t i = 0; i < nall; i++)
-                if (all[i].file == p) all[i].row.time_ms = seer_drift_correct(&d, all[i].pos, all[i].row.time_ms);
-            const char *base = strrchr(paths[p], '/');
-            if (pn < (int)sizeof prov)
-                pn += snprintf(prov + pn, sizeof prov - (size_t)pn, "%s %s %+.3f..%+.3f ms",
-                               drifted ? "," : "; drift removed:", base ? base + 1 : paths[p], d.lo, d.hi);
-            drifted = 1;
-        }
-    }
-    free(pos);
-    free(res);
-    seer_strlcpy(m->provenance, prov, sizeof m->provenance);
-    if (drifted) {
-        for (int i = 0; i < m->nfam; i++) seer_family_free(&m->fam[i]);
-        free(m->fam);
-        m->fam = NULL;
-        m->nfam = 0;
-        m->n_rows = 0;
-        st = train_families(h, m, all, nall, fr);
-    }
-
-    /* The generic kernel formula (seer_predict_kernel): per class, a fit of
-     * the main-kernel terms over every row of that class. */
-    if (!st) {
-        for (int c = 0; c < 3; c++) {
-            int n = 0;
-            for (size_t i = 0; i < nall; i++) if (all[i].cls == c) fr[n++] = &all[i];
-            if (n < MIN_CLASS_ROWS) {
-                n = 0;
-                for (size_t i = 0; i < nall; i++) fr[n++] = &all[i];
-            }
-            for (int i = 0; i < n; i++) /* no helpers in a single kernel */
-                fr[i]->t.x[3] = fr[i]->t.x[4] = fr[i]->t.x[5] = 0;
-            fit_rel(fr, n, m->kcoef[c]);
-        }
-    }
-    if (!st && ngemm) st = seer_gemm_fit(h, m, gemm, ngemm, m->gemm);
-    free(gemm);
-    free(fr);
-    free(all);
+    train_t T = {.h = h, .m = m, .flags = flags};
+    prov_add(&T, "libseer %s; %s; data:", SEER_VERSION_STRING,
+             flags & SEER_TRAIN_HOLDOUT ? "20% test split held out" : "all rows");
+    seer_status_t st = train_all(&T, paths, n_paths);
+    free(T.gemm);
+    free(T.all);
     if (st) { seer_model_free(m); return st; }
     /* Round-trip through the file format: a trained model is exactly what
      * loading its file gives back, and gets its checksum. */

@@ -1,10 +1,12 @@
 /* Models for GPUs nobody has calibrated: families of calibrated GPUs
  * evaluated with the target GPU's datasheet facts (docs/transfer.md). */
 #include <dirent.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "fileio.h"
 #include "gpu.h"
 #include "model.h"
 
@@ -14,6 +16,8 @@ static int cc_distance(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
     int x = a->cc_major * 10 + a->cc_minor, y = b->cc_major * 10 + b->cc_minor;
     return x > y ? x - y : y - x;
 }
+
+static seer_status_t finish(seer_handle_t h, struct seer_model *m, seer_model_t *out);
 
 /* A family trained on fewer rows than this is a last resort as a source. */
 #define SOLID_FAMILY_ROWS 100
@@ -69,28 +73,13 @@ static int add_family(struct seer_model *m, const seer_family_t *f, const seer_g
     return 0;
 }
 
-seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, int n_sources,
-                                  const char *target_gpu_id, seer_model_t *out)
+/* Every family key any source knows, in a fixed order.  Each key takes
+ * the family of every source that measured it on SOLID_FAMILY_ROWS or
+ * more rows or shares the target's architecture (prediction averages
+ * them: model.c), else the single best one.  1 when memory ran out. */
+static int transfer_families(struct seer_model *m, const seer_model_t *sources, int n_sources,
+                             const seer_gpu_info_t *tg, int *pn)
 {
-    if (!sources || n_sources < 1 || !target_gpu_id || !out)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_transfer: sources, target and model are required");
-    const seer_gpu_info_t *tg = seer_gpu_lookup(target_gpu_id);
-    if (!tg) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", target_gpu_id);
-    for (int i = 0; i < n_sources; i++)
-        if (!sources[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "source model %d is NULL", i);
-
-    struct seer_model *m = calloc(1, sizeof *m);
-    if (!m) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
-    seer_strlcpy(m->gpu_id, tg->id, sizeof m->gpu_id);
-    m->gpu = *tg;
-    m->lib_version = SEER_VERSION_NUMBER;
-    m->transferred = 1;
-    int pn = snprintf(m->provenance, sizeof m->provenance, "transferred to %s from:", tg->id);
-
-    /* Every family key any source knows, in a fixed order.  Each key takes
-     * the family of every source that measured it on SOLID_FAMILY_ROWS or
-     * more rows or shares the target's architecture (prediction averages
-     * them: model.c), else the single best one. */
     for (int dir = 0; dir < 3; dir++)
         for (int algo = -1; algo < 8; algo++)
             for (int math = 0; math < 2; math++) {
@@ -109,20 +98,40 @@ seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, 
                 }
                 if (!best) continue;
                 /* the best first: it gives the per-kernel breakdown */
-                if (add_family(m, best, &bm->gpu, &pn)) goto oom;
+                if (add_family(m, best, &bm->gpu, pn)) return 1;
                 for (int i = 0; i < n_sources && solid > 1; i++) {
                     const struct seer_model *s = sources[i];
                     if (s->transferred || s == bm) continue;
                     for (int j = 0; j < s->nfam; j++) {
                         const seer_family_t *f = &s->fam[j];
                         if (f->dir == dir && f->algo == algo && f->math == math &&
-                            usable(f, &s->gpu, tg) && add_family(m, f, &s->gpu, &pn))
-                            goto oom;
+                            usable(f, &s->gpu, tg) && add_family(m, f, &s->gpu, pn))
+                            return 1;
                     }
                 }
             }
-    if (0) {
-oom:
+    return 0;
+}
+
+seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, int n_sources,
+                                  const char *target_gpu_id, seer_model_t *out)
+{
+    if (!sources || n_sources < 1 || !target_gpu_id || !out)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_transfer: sources, target and model are required");
+    const seer_gpu_info_t *tg = seer_gpu_lookup(target_gpu_id);
+    if (!tg) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", target_gpu_id);
+    for (int i = 0; i < n_sources; i++)
+        if (!sources[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "source model %d is NULL", i);
+
+    struct seer_model *m = calloc(1, sizeof *m);
+    if (!m) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
+    seer_strlcpy(m->gpu_id, tg->id, sizeof m->gpu_id);
+    m->gpu = *tg;
+    m->lib_version = SEER_VERSION_NUMBER;
+    m->transferred = 1;
+    int pn = snprintf(m->provenance, sizeof m->provenance, "transferred to %s from:", tg->id);
+
+    if (transfer_families(m, sources, n_sources, tg, &pn)) {
         seer_model_free(m);
         return seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
     }
@@ -150,8 +159,103 @@ oom:
         if (!sources[i]->transferred && (!near || cc_distance(&sources[i]->gpu, tg) < cc_distance(&near->gpu, tg)))
             near = sources[i];
     memcpy(m->kcoef, near->kcoef, sizeof m->kcoef);
-    /* Round-trip through the format, as training does: checksum, and a
-     * model identical to what its saved file gives back. */
+    return finish(h, m, out);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Give calibrated model m the families of every key it has no data for
+ * from t, a model transferred to m's GPU from the other calibrated
+ * models (the same rule as seer_model_transfer), and GEMM fits where it
+ * has none.  Its own families are untouched.  1 when out of memory. */
+static int fill_missing(struct seer_model *m, const struct seer_model *t)
+{
+    int pn = (int)strlen(m->provenance), added = 0;
+    for (int i = 0; i < t->nfam; i++) {
+        const seer_family_t *f = &t->fam[i];
+        int have = 0;
+        for (int j = 0; j < m->nfam && !have; j++)
+            have = m->fam[j].dir == f->dir && m->fam[j].algo == f->algo && m->fam[j].math == f->math &&
+                   m->fam[j].src == 0;
+        if (have) continue;
+        if (!added++ && pn < (int)sizeof m->provenance)
+            pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn,
+                           "; what it has no data for transferred from:");
+        if (add_family(m, f, &t->src[f->src], &pn)) return 1;
+    }
+    for (int math = 0; math < 2; math++)
+        if (!m->gemm[math].present && t->gemm[math].present) m->gemm[math] = t->gemm[math];
+    return 0;
+}
+
+/* A model file in a models directory is named <gpu-id>.seer after the GPU
+ * it was trained for; want (if not NULL) is the GPU asked for. */
+static seer_status_t check_named(seer_handle_t h, const char *path, const seer_model *m,
+                                 const char *want)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t len = strlen(m->gpu_id);
+    if (want && strcmp(m->gpu_id, want) != 0)
+        return seer_error(h, SEER_STATUS_MODEL_CORRUPT,
+                          "%s: model is for GPU %s, not %s (a models directory names each file "
+                          "<gpu-id>.seer)", path, m->gpu_id, want);
+    if (strncmp(base, m->gpu_id, len) != 0 || strcmp(base + len, ".seer") != 0)
+        return seer_error(h, SEER_STATUS_MODEL_CORRUPT,
+                          "%s: model is for GPU %s, so a models directory must name it %s.seer",
+                          path, m->gpu_id, m->gpu_id);
+    return SEER_STATUS_SUCCESS;
+}
+
+/* Every calibrated model in dir but the one named skip (NULL: none), in
+ * name order, so the result never depends on readdir.  A file that does
+ * not load, or holds another GPU's model than its name says, is an error
+ * naming it (on failure the models loaded so far are freed). */
+static seer_status_t load_sources(seer_handle_t h, const char *dir, const char *skip, seer_model_t *src,
+                                  int cap, int *ns)
+{
+    DIR *d = opendir(dir);
+    if (!d) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot read models directory '%s'", dir);
+    char *names[64], path[4096];
+    int nn = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && nn < 64) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && !strcmp(e->d_name + len - 5, ".seer") && !(skip && !strcmp(e->d_name, skip)) &&
+            (names[nn] = strdup(e->d_name)))
+            nn++;
+    }
+    closedir(d);
+    qsort(names, (size_t)nn, sizeof *names, cmp_str);
+    seer_status_t st = SEER_STATUS_SUCCESS;
+    *ns = 0;
+    for (int i = 0; i < nn && *ns < cap && !st; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        seer_model_t m;
+        /* Every source must load and carry its own GPU's name: a truncated
+         * or misnamed file would change the transfer without a word. */
+        if ((st = seer_model_load(h, path, &m))) break;
+        if ((st = check_named(h, path, m, NULL))) {
+            seer_model_free(m);
+            break;
+        }
+        src[(*ns)++] = m;
+    }
+    for (int i = 0; i < nn; i++) free(names[i]);
+    if (st) {
+        for (int i = 0; i < *ns; i++) seer_model_free(src[i]);
+        *ns = 0;
+    }
+    return st;
+}
+
+/* Round-trip through the file format: the checksum, and a model identical
+ * to what its saved file gives back.  Frees m. */
+static seer_status_t finish(seer_handle_t h, struct seer_model *m, seer_model_t *out)
+{
     unsigned char *buf;
     size_t size;
     int ok = seer_model_serialize(m, &buf, &size);
@@ -162,9 +266,25 @@ oom:
     return st;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* A GPU of the table with g's facts that has a model in dir, or NULL. */
+static const seer_gpu_info_t *twin_in(const char *dir, const seer_gpu_info_t *g)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    int n = 0;
+    seer_gpu_count(&n);
+    for (int i = 0; i < n; i++) {
+        seer_gpu_info_t e;
+        char path[4096];
+        if (seer_gpu_get(i, &e)) continue;
+        const seer_gpu_info_t *t = seer_gpu_lookup(e.id);
+        if (!t || !strcmp(t->id, g->id) || !seer_gpu_same_facts(t, g)) continue;
+        if (snprintf(path, sizeof path, "%s/%s.seer", dir, t->id) >= (int)sizeof path) continue;
+        FILE *fp = fopen(path, "rb");
+        if (fp) {
+            fclose(fp);
+            return t;
+        }
+    }
+    return NULL;
 }
 
 seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *out)
@@ -172,40 +292,60 @@ seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_
     if (!dir || !gpu_id || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_open: NULL argument");
     const seer_gpu_info_t *g = seer_gpu_lookup(gpu_id);
     if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
-    char path[4096];
+    char path[4096], own[64];
     if (snprintf(path, sizeof path, "%s/%s.seer", dir, g->id) >= (int)sizeof path)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "models directory name too long");
-    FILE *fp = fopen(path, "rb");
-    if (fp) {
-        fclose(fp);
-        return seer_model_load(h, path, out);
+    snprintf(own, sizeof own, "%s.seer", g->id);
+    seer_model_t cal = NULL;
+    if (access(path, F_OK) == 0) {
+        /* Present but not loadable (directory, truncated, corrupt, another
+         * GPU's model): an error naming the file, never a silent transfer. */
+        seer_status_t st = seer_model_load(h, path, &cal);
+        if (st) return st;
+        if ((st = check_named(h, path, cal, g->id))) {
+            seer_model_free(cal);
+            return st;
+        }
+    } else {
+        /* A GPU with the same facts as a calibrated one is served its
+         * model, so that identical hardware predicts identically. */
+        const seer_gpu_info_t *twin = twin_in(dir, g);
+        if (twin) {
+            seer_model_t m;
+            seer_status_t st = seer_model_open(h, dir, twin->id, &m);
+            if (st) return st;
+            seer_strlcpy(m->gpu_id, g->id, sizeof m->gpu_id);
+            m->gpu = *g;
+            m->transferred = 1;
+            size_t pn = strlen(m->provenance);
+            snprintf(m->provenance + pn, sizeof m->provenance - pn, "; served to %s, which has %s's datasheet facts",
+                     g->id, twin->id);
+            return finish(h, m, out);
+        }
     }
-    DIR *d = opendir(dir);
-    if (!d) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot read models directory '%s'", dir);
-    /* Sources in name order, so the result never depends on readdir. */
-    char *names[64];
-    int nn = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && nn < 64) {
-        size_t len = strlen(e->d_name);
-        if (len > 5 && !strcmp(e->d_name + len - 5, ".seer") && (names[nn] = strdup(e->d_name))) nn++;
-    }
-    closedir(d);
-    qsort(names, (size_t)nn, sizeof *names, cmp_str);
     seer_model_t src[64];
     int ns = 0;
-    seer_status_t st = SEER_STATUS_SUCCESS;
-    for (int i = 0; i < nn; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        seer_model_t m;
-        seer_status_t ls = seer_model_load(h, path, &m);
-        if (ls == SEER_STATUS_ALLOC_FAILED) { st = ls; break; }
-        if (ls == SEER_STATUS_SUCCESS) src[ns++] = m; /* a bad file elsewhere is not this GPU's problem */
-    }
-    for (int i = 0; i < nn; i++) free(names[i]);
-    if (!st && ns == 0)
+    seer_status_t st = load_sources(h, dir, cal ? own : NULL, src, 64, &ns);
+    if (!st && !cal && ns == 0)
         st = seer_error(h, SEER_STATUS_NO_DATA, "no model for %s and none to transfer from in '%s'", g->id, dir);
-    if (!st) st = seer_model_transfer(h, src, ns, g->id, out);
+    seer_model_t t = NULL;
+    if (!st && ns) {
+        st = seer_model_transfer(h, src, ns, g->id, &t);
+        /* a calibrated model with nothing to add from elsewhere is whole */
+        if (st == SEER_STATUS_NO_DATA && cal) st = SEER_STATUS_SUCCESS;
+    }
     for (int i = 0; i < ns; i++) seer_model_free(src[i]);
-    return st;
+    if (st || !cal) {
+        seer_model_free(cal);
+        if (!st) *out = t;
+        else seer_model_free(t);
+        return st;
+    }
+    if (t && fill_missing(cal, t)) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
+    seer_model_free(t);
+    if (st) {
+        seer_model_free(cal);
+        return st;
+    }
+    return finish(h, cal, out);
 }

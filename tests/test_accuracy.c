@@ -2,30 +2,46 @@
  * NeuSight rows), and a check that the shipped models are exactly what
  * `make models` produces from the data.
  *
- * The issue's bar is MAPE <= 10 % and RMSPE <= 15 %.  The NeuSight times
- * carry an overhead that drifts with the row order (docs/method.md), which
- * no prediction from the shape can know: against the times as published
- * the gates are regression gates at the measured level plus a margin;
- * against the times with that drift removed (fitted on the training
- * rows, as seer eval --detrend does) they are the issue's bars. */
+ * The models predict GPU time; NeuSight's times are host dispatch plus
+ * GPU time (docs/method.md, "GPU time").  The host time is estimated from
+ * the rows outside the split (libseer/dispatch.c, model-independent), so
+ * the test rows are scored three ways:
+ *  - published, position-free: prediction + the file's median host time,
+ *    what a user without the row order gets (gate: 13 % MAPE);
+ *  - published, with the host time at the row's place in the file (the
+ *    bar of 10 % MAPE, 15 % RMSPE);
+ *  - GPU-time targets: published - host time (regression gate).
+ * This scoring is written out here on purpose rather than taken from
+ * seer eval, so the gate does not trust the code it checks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "test.h"
 #include "csv.h"
-#include "drift.h"
+#include "dispatch.h"
 
-#define GATE_MAPE 0.13
+#define GATE_MAPE 0.13          /* published, position-free */
 #define GATE_RMSPE 0.185
-#define BAR_MAPE 0.10
+#define BAR_MAPE 0.10           /* published, host time at the row's place */
 #define BAR_RMSPE 0.15
+#define GATE_GPU_MAPE 0.10      /* GPU-time targets */
 
 typedef struct {
     int n;
-    double mape, rmspe;         /* against the published times */
-    double dmape, drmspe;       /* against the times with the drift removed */
+    double mape, rmspe;         /* published vs prediction + median host time */
+    double pmape, prmspe;       /* published vs prediction + host time at the row */
+    double gmape;               /* targets vs prediction */
+    double floor_mape;          /* the targets themselves + median host time vs published */
 } score_t;
+
+typedef struct { double s, s2; } acc_t;
+static void acc(acc_t *a, double pred, double meas)
+{
+    double e = fabs(pred - meas) / meas;
+    a->s += e;
+    a->s2 += e * e;
+}
 
 static void score(const char *gpu, score_t *sc)
 {
@@ -39,8 +55,10 @@ static void score(const char *gpu, score_t *sc)
     seer_model_t m;
     seer_conv_row_t *rows;
     size_t nr;
+    seer_gpu_info_t g;
     if (seer_create(&h)) return;
-    if (seer_model_load(h, mpath, &m) || seer_conv_csv_read(h, dpath, &rows, &nr)) {
+    if (seer_model_load(h, mpath, &m) || seer_model_get_gpu(m, &g) ||
+        seer_conv_csv_read(h, dpath, &rows, &nr)) {
         printf("    %s\n", seer_get_last_error(h));
         seer_destroy(h);
         sc->n = -2;
@@ -48,52 +66,59 @@ static void score(const char *gpu, score_t *sc)
     }
     seer_conv_desc_t d;
     seer_conv_desc_create(&d);
-    /* test rows: position, measured, predicted; training rows: the drift */
+    /* test rows: position, measured, predicted, floor; the others: the host time */
     double *pos = calloc(nr + 1, sizeof *pos), *meas = calloc(nr + 1, sizeof *meas),
-           *pred = calloc(nr + 1, sizeof *pred), *tpos = calloc(nr + 1, sizeof *tpos),
-           *tres = calloc(nr + 1, sizeof *tres);
+           *pred = calloc(nr + 1, sizeof *pred), *floor = calloc(nr + 1, sizeof *floor),
+           *tpos = calloc(nr + 1, sizeof *tpos), *ttime = calloc(nr + 1, sizeof *ttime),
+           *tfloor = calloc(nr + 1, sizeof *tfloor);
     int cnt = 0, nt = 0;
-    for (size_t i = 0; pos && meas && pred && tpos && tres && i < nr; i++) {
+    for (size_t i = 0; pos && meas && pred && floor && tpos && ttime && tfloor && i < nr; i++) {
         const seer_conv_row_t *r = &rows[i];
         double t;
         if (r->algo < 0 || !(r->time_ms > 0)) continue;
         if (seer_conv_desc_set(h, d, r->dtype, r->layout, r->n, r->c, r->h, r->w, r->k, r->r, r->s,
                                r->pad_h, r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w, r->groups))
             continue;
-        if (seer_predict_conv(h, m, d, r->dir, r->algo, &t, NULL, 0, NULL)) continue;
+        double f = seer_conv_floor_ms(&g, d, r->dir, r->algo);
         if (!seer_conv_in_test_split(d)) {
             tpos[nt] = (double)i / nr;
-            tres[nt++] = r->time_ms - t;
+            ttime[nt] = r->time_ms;
+            tfloor[nt++] = f;
             continue;
         }
+        if (seer_predict_conv(h, m, d, r->dir, r->algo, &t, NULL, 0, NULL)) continue;
         pos[cnt] = (double)i / nr;
         meas[cnt] = r->time_ms;
+        floor[cnt] = f;
         pred[cnt++] = t;
     }
-    seer_drift_t dr;
-    int has = seer_drift_fit(tpos, tres, nt, &dr);
-    double s = 0, s2 = 0, ds = 0, ds2 = 0;
+    seer_dispatch_t dp;
+    int has = seer_dispatch_fit(tpos, ttime, tfloor, nt, &dp);
+    acc_t a = {0}, b = {0}, c = {0}, e = {0};
     for (int i = 0; i < cnt; i++) {
-        double a = fabs(pred[i] - meas[i]) / meas[i];
-        double dm = has ? seer_drift_correct(&dr, pos[i], meas[i]) : meas[i];
-        double b = fabs(pred[i] - dm) / dm;
-        s += a;
-        s2 += a * a;
-        ds += b;
-        ds2 += b * b;
+        double host = has ? seer_dispatch_at(&dp, pos[i]) : 0;
+        acc(&a, pred[i] + (has ? dp.median : 0), meas[i]);
+        acc(&b, pred[i] + host, meas[i]);
+        acc(&c, pred[i], fmax(meas[i] - host, floor[i]));
+        acc(&e, fmax(meas[i] - host, floor[i]) + (has ? dp.median : 0), meas[i]);
     }
     sc->n = cnt;
-    sc->mape = cnt ? s / cnt : 1;
-    sc->rmspe = cnt ? sqrt(s2 / cnt) : 1;
-    sc->dmape = cnt ? ds / cnt : 1;
-    sc->drmspe = cnt ? sqrt(ds2 / cnt) : 1;
-    printf("    %s: n=%d MAPE %.3f RMSPE %.3f; drift removed (%s): MAPE %.3f RMSPE %.3f\n", gpu, cnt,
-           sc->mape, sc->rmspe, has ? "trend found" : "no trend", sc->dmape, sc->drmspe);
+    sc->mape = cnt ? a.s / cnt : 1;
+    sc->rmspe = cnt ? sqrt(a.s2 / cnt) : 1;
+    sc->pmape = cnt ? b.s / cnt : 1;
+    sc->prmspe = cnt ? sqrt(b.s2 / cnt) : 1;
+    sc->gmape = cnt ? c.s / cnt : 1;
+    sc->floor_mape = cnt ? e.s / cnt : 1;
+    printf("    %s: n=%d published %.3f / %.3f (floor %.3f); host time at the row %.3f / %.3f; "
+           "GPU time %.3f\n", gpu, cnt, sc->mape, sc->rmspe, sc->floor_mape, sc->pmape, sc->prmspe,
+           sc->gmape);
     free(pos);
     free(meas);
     free(pred);
+    free(floor);
     free(tpos);
-    free(tres);
+    free(ttime);
+    free(tfloor);
     free(rows);
     seer_conv_desc_destroy(d);
     seer_model_free(m);
@@ -108,8 +133,9 @@ static void gate(const char *gpu)
     REQUIRE(sc.n > 500);
     CHECK(sc.mape <= GATE_MAPE);
     CHECK(sc.rmspe <= GATE_RMSPE);
-    CHECK(sc.dmape <= BAR_MAPE);
-    CHECK(sc.drmspe <= BAR_RMSPE);
+    CHECK(sc.pmape <= BAR_MAPE);
+    CHECK(sc.prmspe <= BAR_RMSPE);
+    CHECK(sc.gmape <= GATE_GPU_MAPE);
 }
 
 TEST(accuracy_gate_a100) { gate("a100-pcie-80gb"); }

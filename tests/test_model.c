@@ -138,8 +138,17 @@ TEST(model_predict_errors)
     CHECK_STATUS(seer_predict_conv(h, m, d, (seer_direction_t)7, 0, &t, NULL, 0, NULL), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_WINOGRAD, &t, NULL, 0, NULL),
                  SEER_STATUS_UNSUPPORTED);
-    /* NeuSight data is forward only: backward is not calibrated */
-    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, 1, &t, NULL, 0, NULL), SEER_STATUS_NOT_CALIBRATED);
+    /* NeuSight data is forward only: backward comes from the analytical
+     * model and says so; cuDNN's own choice has nothing to go on */
+    seer_kernel_pred_t kp[4];
+    int nk = 0;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, 1, &t, kp, 4, &nk), SEER_STATUS_SUCCESS);
+    CHECK(t > 0 && nk >= 1 && kp[0].source == SEER_SOURCE_ANALYTICAL);
+    CHECK(strcmp(seer_source_name(kp[0].source), "analytical") == 0);
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, 1, &t, kp, 4, &nk), SEER_STATUS_SUCCESS);
+    CHECK(kp[0].source == SEER_SOURCE_CALIBRATED);
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, &t, NULL, 0, NULL),
+                 SEER_STATUS_NOT_CALIBRATED);
     CHECK(strstr(seer_get_last_error(h), "bwd_data") != NULL);
     CHECK_STATUS(seer_predict_conv(h, m, NULL, SEER_DIR_FWD, 0, &t, NULL, 0, NULL), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_conv_desc_create(&unset), SEER_STATUS_SUCCESS);
@@ -224,7 +233,10 @@ TEST(model_load_bad_files)
     b[8] = 7; /* version */
     CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_VERSION);
     CHECK(strstr(seer_get_last_error(h), "version 7") != NULL);
-    b[8] = 1;
+    b[8] = 1; /* format 1 predicted host and GPU time together: retrain */
+    CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_VERSION);
+    CHECK(strstr(seer_get_last_error(h), "train it again") != NULL);
+    b[8] = 2;
     b[n / 2] ^= 0x10; /* payload byte */
     CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_CORRUPT);
     CHECK(strstr(seer_get_last_error(h), "checksum") != NULL);

@@ -92,7 +92,24 @@ TEST(model_open_calibrated_or_transferred)
     seer_model_info_t info;
     CHECK_STATUS(seer_model_open(h, "models", "t4", &m), SEER_STATUS_SUCCESS);
     seer_model_get_info(m, &info);
-    CHECK(info.transferred == 0 && strcmp(info.source_gpus, "t4") == 0);
+    /* calibrated, and what its data lacks (backward, tensor cores) comes
+     * from the other calibrated GPUs */
+    CHECK(info.transferred == 0 && strncmp(info.source_gpus, "t4 ", 3) == 0);
+    CHECK(strstr(info.provenance, "what it has no data for transferred from:") != NULL);
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 8, 64, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1,
+                               1, 1) == SEER_STATUS_SUCCESS);
+    seer_kernel_pred_t kp[4];
+    double t;
+    int nk;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &t, kp, 4, &nk),
+                 SEER_STATUS_SUCCESS);
+    CHECK(kp[0].source == SEER_SOURCE_CALIBRATED);
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, &t, kp, 4, &nk),
+                 SEER_STATUS_SUCCESS);
+    CHECK(kp[0].source == SEER_SOURCE_TRANSFERRED);
+    seer_conv_desc_destroy(d);
     seer_model_free(m);
     CHECK_STATUS(seer_model_open(h, "models", "l4", &m), SEER_STATUS_SUCCESS);
     seer_model_get_info(m, &info);

@@ -127,12 +127,14 @@ int cli_int(cli_args_t *a, long lo, long hi, int *out)
     char *end;
     errno = 0;
     long x = strtol(v, &end, 10);
-    if (!*v || *end || errno || x < lo || x > hi) {
-        if (lo <= INT_MIN && hi >= INT_MAX)
-            cli_usage_error(a->cmd, "option %s: expected an integer, got '%s'", a->opt, v);
-        else
-            cli_usage_error(a->cmd, "option %s: expected an integer in [%ld, %ld], got '%s'",
-                            a->opt, lo, hi, v);
+    if (lo < INT_MIN) lo = INT_MIN;
+    if (hi > INT_MAX) hi = INT_MAX;
+    if (!*v || *end) {
+        cli_usage_error(a->cmd, "option %s: expected an integer, got '%s'", a->opt, v);
+        return 0;
+    }
+    if (errno == ERANGE || x < lo || x > hi) {
+        cli_usage_error(a->cmd, "option %s: %s is out of range [%ld, %ld]", a->opt, v, lo, hi);
         return 0;
     }
     *out = (int)x;
@@ -376,7 +378,7 @@ static int main_kernel(const seer_kernel_pred_t *k, int n)
     return best;
 }
 
-seer_status_t cli_predict(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
+seer_status_t cli_predict(seer_handle_t h, const seer_model *m, const seer_conv *d,
                           seer_direction_t dir, int algo, int want_kernels, cli_pred_t *p)
 {
     /* The class needs the kernels even when the caller does not. */
@@ -413,38 +415,13 @@ seer_status_t cli_predict(seer_handle_t h, const seer_model_t m, const seer_conv
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
+seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const seer_conv *d,
                                   seer_direction_t dir, int want_kernels, cli_pred_t *p)
 {
-    int found = 0, uncal = 0;
-    cli_pred_t best = {0};
-    for (int a = 0; a < cli_algo_count(dir); a++) {
-        cli_pred_t q = {0};
-        seer_status_t st = cli_predict(h, m, d, dir, a, want_kernels, &q);
-        if (st == SEER_STATUS_NOT_CALIBRATED) uncal = 1;
-        if (cli_soft_failure(st)) continue;
-        if (st != SEER_STATUS_SUCCESS) {
-            free(best.kernels);
-            return st;
-        }
-        if (!found || q.time_ms < best.time_ms) {
-            free(best.kernels);
-            best = q;
-            found = 1;
-        } else {
-            free(q.kernels);
-        }
-    }
-    /* A model trained on rows without an algo (DeepBench's backward
-     * passes) knows only what cuDNN's heuristic launched: use that. */
-    if (!found && uncal) {
-        seer_status_t st = cli_predict(h, m, d, dir, SEER_ALGO_CUDNN_CHOICE, want_kernels, &best);
-        if (st == SEER_STATUS_SUCCESS) found = 1;
-        else if (!cli_soft_failure(st)) return st;
-    }
-    if (!found) return uncal ? SEER_STATUS_NOT_CALIBRATED : SEER_STATUS_UNSUPPORTED;
-    *p = best;
-    return SEER_STATUS_SUCCESS;
+    int algo;
+    double ms;
+    seer_status_t st = seer_pick_conv_fastest(h, m, d, dir, &algo, &ms);
+    return st ? st : cli_predict(h, m, d, dir, algo, want_kernels, p);
 }
 
 seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *r, seer_conv_desc_t d)

@@ -106,13 +106,13 @@ typedef struct {
 int cli_algo_count(seer_direction_t dir);
 /* Predict with one algorithm.  Fills p (kernels only if want_kernels) and
  * returns the library status; p->kernels must be freed by the caller. */
-seer_status_t cli_predict(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
+seer_status_t cli_predict(seer_handle_t h, const seer_model *m, const seer_conv *d,
                           seer_direction_t dir, int algo, int want_kernels, cli_pred_t *p);
 /* Predict every algorithm and keep the fastest that succeeds.  Returns
  * SUCCESS, the status of the failures when every algorithm was
  * UNSUPPORTED or NOT_CALIBRATED (NOT_CALIBRATED if any was), or the first
  * other error. */
-seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model_t m, const seer_conv_desc_t d,
+seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const seer_conv *d,
                                   seer_direction_t dir, int want_kernels, cli_pred_t *p);
 /* Is this a per-algorithm failure to list rather than a hard error? */
 int cli_soft_failure(seer_status_t st);

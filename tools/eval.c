@@ -12,18 +12,24 @@
 #include "cli.h"
 #include "common.h"
 #include "csv.h"
-#include "drift.h"
+#include "dispatch.h"
 #include "gemm.h"
 #include "gpu.h"
 #include "model.h"
 
 typedef struct {
-    double meas, pred, roof;    /* roof: NAN when the roofline is unavailable */
+    double meas;                /* as published */
+    double gpu;                 /* the model's prediction: GPU time */
+    double pred;                /* of the published time: gpu + the file's typical host time */
+    double host, floor;         /* host time at the row's place (0 without dispatch); GPU floor */
+    double roof;                /* NAN when the roofline is unavailable */
     double given;               /* --given-launch: with the measured main kernel; NAN if none */
     const char *file;
     int fidx;                   /* index of the file in --data */
     double pos;                 /* position of the row in its file, [0, 1) */
     int dir, algo_rank, cls_rank;
+    const seer_conv_row_t *row; /* conv rows: for the class check after the host time is known */
+    int algo;                   /* the algorithm predicted */
     char algo_key[48];
 } point_t;
 
@@ -43,7 +49,6 @@ static void usage_eval(FILE *f)
     fprintf(f,
             "usage: seer eval (--model FILE | --gpu GPU [--models DIR]) --data CSV...\n"
             "                 [--source PREFIX] [--split test|train|all] [--given-launch]\n"
-            "                 [--detrend]\n"
             "                 [--format text|json] [--plot FILE.svg]\n"
             "\n"
             "Predict every measured row of the model's GPU in conv timing CSV v1\n"
@@ -57,20 +62,28 @@ static void usage_eval(FILE *f)
             "                   all (default)\n"
             "  --given-launch   also predict with the measured main kernel choosing the\n"
             "                   variant (instead of the variant classifier); both figures\n"
-            "                   are printed.  Diagnostic only: a user does not have it\n"
-            "                   the current model API: reported as such)\n"
-            "  --detrend        also score against times with the measurement-order drift\n"
-            "                   removed: per file, the trend of (measured - predicted)\n"
-            "                   along the row order, fitted on the rows outside the\n"
-            "                   split (on the scored rows with --split all), is taken\n"
-            "                   off the measured times.  Diagnostic (docs/method.md)\n"
+            "                   are printed.  Diagnostic only: before running a\n"
+            "                   convolution a user does not know which kernel cuDNN\n"
+            "                   will launch\n"
+
             "  --format F       text (default) or json\n"
             "  --plot FILE.svg  log-log scatter of predicted vs measured times\n"
             "Rows with algo MIXED/UNKNOWN or without time_ms are skipped; rows with\n"
-            "an empty algo use the fastest predicted algorithm.  Metrics are\n"
+            "an empty algo use the fastest predicted algorithm.  Rows that cannot be\n"
+            "predicted (an algorithm name libseer does not know, an impossible or\n"
+            "over-limit shape, an unsupported or uncalibrated case) are counted as\n"
+            "failed and listed with their line; the others are scored.  Metrics are\n"
             "fractions: ape = |pred - meas| / meas; MAPE = mean ape, RMSPE = root\n"
             "mean square ape, p90 by nearest rank.  baseline_roofline scales the\n"
-            "datasheet roofline by exp(median(log(meas / roofline))).\n");
+            "datasheet roofline by exp(median(log(meas / roofline))).\n"
+            "The model predicts GPU time.  Rows whose source times host dispatch too\n"
+            "(neusight) are scored against the prediction plus the host time that\n"
+            "libseer/dispatch.c estimates from the file's rows outside the scored\n"
+            "split (from the scored rows with --split all): the file's typical\n"
+            "(median) host time for the headline figures, the host time at the row's\n"
+            "place for published_at_row; gpu_time scores the prediction against the\n"
+            "published time less that host time, and floor what exact GPU times plus\n"
+            "the typical host time would score (docs/method.md, \"GPU time\").\n");
 }
 
 /* Metrics of the absolute percentage errors ape[0..n-1] (reordered). */
@@ -100,13 +113,16 @@ static double ape_of(double pred, double meas) { return fabs(pred - meas) / meas
 #define DIR_GEMM 3
 
 /* A row's times and place in its file, the rest unset (NAN roofline and
- * given-launch time).  Scored rows and, for --detrend, the rows outside
- * the split are both kept as points. */
-static point_t *put_point(point_t *pt, double meas, double pred, const char *file, int fidx, double pos, int dir)
+ * given-launch time).  Scored rows and the rows outside the split that
+ * locate a file's host time are both kept as points (the latter without
+ * a prediction). */
+static point_t *put_point(point_t *pt, double meas, double gpu, double floor, const char *file, int fidx,
+                          double pos, int dir)
 {
     memset(pt, 0, sizeof *pt);
     pt->meas = meas;
-    pt->pred = pred;
+    pt->gpu = pt->pred = gpu;
+    pt->floor = floor;
     pt->roof = pt->given = NAN;
     pt->file = file;
     pt->fidx = fidx;
@@ -125,6 +141,22 @@ static void note_failure(char list[][256], long *failed, const char *file, long 
     if (*failed < MAX_FAIL_LIST)
         snprintf(list[*failed], sizeof list[0], "%s:%ld: %s %s: %s", file, line, what1, what2, why);
     (*failed)++;
+}
+
+/* A row-level failure: the row is counted as failed (with its line) and
+ * the others are still scored.  Anything else is an error of the run. */
+static int row_failure(seer_status_t st)
+{
+    return cli_soft_failure(st) || st == SEER_STATUS_BAD_SHAPE || st == SEER_STATUS_BAD_GROUPS ||
+           st == SEER_STATUS_OVERFLOW || st == SEER_STATUS_BAD_PREDICTION ||
+           st == SEER_STATUS_CSV_BAD_VALUE;
+}
+
+/* Why a row failed: the status for the soft failures (as the JSON has
+ * always said), the library's message (which names the field) otherwise. */
+static const char *failure_why(seer_handle_t h, seer_status_t st)
+{
+    return cli_soft_failure(st) ? seer_status_string(st) : seer_get_last_error(h);
 }
 
 /* Group the points by an integer rank (which also orders the groups). */
@@ -221,6 +253,41 @@ static void text_groups(const char *title, const group_t *g, int n)
     for (int i = 0; i < n; i++) text_row(g[i].key, w, &g[i].m);
 }
 
+/* Per file with host dispatch: fit its host time on the aux rows (or on
+ * the scored rows when from_scored), then give every scored row of it
+ * its host time at its place and, in pred, the GPU prediction plus the
+ * file's typical host time.  1 when memory runs out. */
+static int locate_dispatch(point_t *pts, int n, const point_t *aux, int naux, int from_scored, int n_data,
+                           const int *has_disp, seer_dispatch_t *disp)
+{
+    int cap = n + naux + 1;
+    double *pos = malloc((size_t)cap * sizeof *pos), *t = malloc((size_t)cap * sizeof *t),
+           *fl = malloc((size_t)cap * sizeof *fl);
+    if (!pos || !t || !fl) {
+        free(pos);
+        free(t);
+        free(fl);
+        return 1;
+    }
+    for (int f = 0; f < n_data; f++) {
+        if (!has_disp[f]) continue;
+        const point_t *src = from_scored ? pts : aux;
+        int ns = from_scored ? n : naux, m = 0;
+        for (int i = 0; i < ns; i++)
+            if (src[i].fidx == f) { pos[m] = src[i].pos; t[m] = src[i].meas; fl[m++] = src[i].floor; }
+        if (!seer_dispatch_fit(pos, t, fl, m, &disp[f])) continue;
+        for (int i = 0; i < n; i++)
+            if (pts[i].fidx == f) {
+                pts[i].host = seer_dispatch_at(&disp[f], pts[i].pos);
+                pts[i].pred = pts[i].gpu + disp[f].median;
+            }
+    }
+    free(pos);
+    free(t);
+    free(fl);
+    return 0;
+}
+
 int cli_eval(int argc, char **argv)
 {
     static const char *const splits[] = {"all", "test", "train", NULL};
@@ -229,7 +296,7 @@ int cli_eval(int argc, char **argv)
     const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL, *source = NULL;
     const char *plot = NULL;
     const char **data = NULL;
-    int n_data = 0, split = 0, json = 0, given_launch = 0, detrend = 0, rc = CLI_USAGE;
+    int n_data = 0, split = 0, json = 0, given_launch = 0, rc = CLI_USAGE;
 
     seer_handle_t h = NULL;
     seer_model_t model = NULL;
@@ -239,10 +306,10 @@ int cli_eval(int argc, char **argv)
     size_t *nrows = NULL;
     point_t *pts = NULL;
     double *scratch = NULL;
-    point_t *aux = NULL; /* --detrend: rows outside the scored split */
+    point_t *aux = NULL; /* rows outside the scored split of files with host dispatch */
     int naux = 0;
-    seer_drift_t *drift = NULL;
-    int *has_drift = NULL;
+    seer_dispatch_t *disp = NULL; /* per file */
+    int *has_disp = NULL;
     group_t *groups[3] = {NULL, NULL, NULL};
     int ngroups[3] = {0, 0, 0};
     const char **plot_keys = NULL;
@@ -277,9 +344,6 @@ int cli_eval(int argc, char **argv)
         } else if (cli_is(&a, "--given-launch")) {
             if (!cli_flag(&a)) goto out;
             given_launch = 1;
-        } else if (cli_is(&a, "--detrend")) {
-            if (!cli_flag(&a)) goto out;
-            detrend = 1;
         } else {
             rc = cli_unknown(&a);
             goto out;
@@ -304,7 +368,7 @@ int cli_eval(int argc, char **argv)
     size_t total = 0;
     for (int f = 0; f < n_data; f++) {
         if (seer_csv_kind(data[f]) == 'g') st = seer_gemm_csv_read(h, data[f], &grows[f], &nrows[f]);
-        else st = seer_conv_csv_read(h, data[f], &rows[f], &nrows[f]);
+        else st = seer_conv_csv_read_keep(h, data[f], &rows[f], &nrows[f]);
         if (st) goto lib_error;
         total += nrows[f];
     }
@@ -319,9 +383,9 @@ int cli_eval(int argc, char **argv)
     pts = malloc((total ? total : 1) * sizeof *pts);
     scratch = malloc((total ? total : 1) * sizeof *scratch);
     aux = malloc((total ? total : 1) * sizeof *aux);
-    drift = calloc((size_t)n_data, sizeof *drift);
-    has_drift = calloc((size_t)n_data, sizeof *has_drift);
-    if (!pts || !scratch || !aux || !drift || !has_drift) goto oom;
+    disp = calloc((size_t)n_data, sizeof *disp);
+    has_disp = calloc((size_t)n_data, sizeof *has_disp);
+    if (!pts || !scratch || !aux || !disp || !has_disp) goto oom;
     int n = 0;
     long skipped = 0, failed = 0, cls_n = 0, cls_hit = 0;
     size_t src_len = source ? strlen(source) : 0;
@@ -332,25 +396,27 @@ int cli_eval(int argc, char **argv)
             if (!cli_same_gpu(r->gpu, info.gpu_id)) continue;
             if (source && strncmp(r->source, source, src_len) != 0) continue;
             int scored = !split || seer_gemm_in_test_split(r) == (split == 1);
-            if (!scored && !detrend) continue;
+            int dispatch = seer_source_has_dispatch(r->source);
+            if (!scored && !dispatch) continue;
             if (!(r->time_ms > 0)) {
                 skipped += scored;
                 continue;
             }
-            double t = NAN, pos = (double)i / (double)nrows[f];
-            st = seer_predict_gemm(h, model, r->batch, r->m, r->n, r->k, r->dtype, r->trans_a, r->trans_b,
-                                   r->bias, &t);
-            if (!scored) {
-                if (st == SEER_STATUS_SUCCESS) put_point(&aux[naux++], r->time_ms, t, data[f], f, pos, DIR_GEMM);
+            double t = NAN, pos = (double)i / (double)nrows[f], floor = seer_gemm_floor_ms(r);
+            has_disp[f] |= dispatch;
+            if (!scored) { /* only locates the file's host time: no prediction */
+                put_point(&aux[naux++], r->time_ms, NAN, floor, data[f], f, pos, DIR_GEMM);
                 continue;
             }
-            if (cli_soft_failure(st)) {
+            st = seer_predict_gemm(h, model, r->batch, r->m, r->n, r->k, r->dtype, r->trans_a, r->trans_b,
+                                   r->bias, &t);
+            if (row_failure(st)) {
                 note_failure(fail_list, &failed, data[f], r->line, r->op, seer_dtype_name(r->dtype),
-                             seer_status_string(st));
+                             failure_why(h, st));
                 continue;
             }
             if (st) goto lib_error;
-            point_t *pt = put_point(&pts[n++], r->time_ms, t, data[f], f, pos, DIR_GEMM);
+            point_t *pt = put_point(&pts[n++], r->time_ms, t, floor, data[f], f, pos, DIR_GEMM);
             int math = seer_dtype_math(r->dtype);
             seer_class_t cls;
             seer_gemm_time(&gpu, &model->gemm[math], r->batch, r->m, r->n, r->k, r->dtype, r->bias, &cls);
@@ -369,41 +435,53 @@ int cli_eval(int argc, char **argv)
             const seer_conv_row_t *r = &rows[f][i];
             if (!cli_same_gpu(r->gpu, info.gpu_id)) continue;
             if (source && strncmp(r->source, source, src_len) != 0) continue;
+            if (r->shape_st) {
+                /* an impossible or over-limit shape (it has no test-split
+                 * hash): this row fails, the others are still scored */
+                if (!(st = cli_desc_from_row(h, r, d))) st = SEER_STATUS_INTERNAL;
+                if (!row_failure(st)) goto lib_error;
+                note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
+                             r->algo_text[0] ? r->algo_text : "(every algorithm)", failure_why(h, st));
+                continue;
+            }
             if ((st = cli_desc_from_row(h, r, d))) goto lib_error;
             int scored = !split || seer_conv_in_test_split(d) == (split == 1);
-            if (!scored && !detrend) continue;
+            int dispatch = seer_source_has_dispatch(r->source);
+            if (!scored && !dispatch) continue;
+            if (r->algo == SEER_ALGO_BAD_NAME) {
+                if (scored)
+                    note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
+                                 r->algo_text, "not an algorithm name libseer knows");
+                continue;
+            }
             if (r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) {
                 skipped += scored;
+                continue;
+            }
+            double pos = (double)i / (double)nrows[f];
+            double floor = seer_conv_floor_ms(&gpu, d, r->dir, r->algo >= 0 ? r->algo : 0);
+            has_disp[f] |= dispatch;
+            if (!scored) { /* only locates the file's host time: no prediction */
+                put_point(&aux[naux++], r->time_ms, NAN, floor, data[f], f, pos, (int)r->dir);
                 continue;
             }
             cli_pred_t p = {0};
             if (r->algo >= 0) st = cli_predict(h, model, d, r->dir, r->algo, 0, &p);
             else st = cli_predict_fastest(h, model, d, r->dir, 0, &p);
-            double pos = (double)i / (double)nrows[f];
-            if (!scored) { /* --detrend: only fits the drift of its file */
-                if (st == SEER_STATUS_SUCCESS && isfinite(p.time_ms))
-                    put_point(&aux[naux++], r->time_ms, p.time_ms, data[f], f, pos, (int)r->dir);
-                continue;
-            }
-            if (cli_soft_failure(st) || (st == SEER_STATUS_SUCCESS && !isfinite(p.time_ms))) {
+            if (row_failure(st)) {
                 note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
                              r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "(every algorithm)",
-                             st ? seer_status_string(st) : "non-finite prediction");
+                             failure_why(h, st));
                 continue;
             }
             if (st) goto lib_error;
-            point_t *pt = put_point(&pts[n++], r->time_ms, p.time_ms, data[f], f, pos, (int)r->dir);
+            point_t *pt = put_point(&pts[n++], r->time_ms, p.time_ms, floor, data[f], f, pos, (int)r->dir);
             pt->cls_rank = (int)p.cls >= 0 && (int)p.cls < 3 ? (int)p.cls : 3;
             pt->algo_rank = pt->dir * 100 + (r->algo >= 0 ? r->algo : 99);
             snprintf(pt->algo_key, sizeof pt->algo_key, "%s/%s", seer_direction_name(r->dir),
                      r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "auto");
-            /* The classifier against the class the training rule gives
-             * the measured time. */
-            seer_class_t mc;
-            if (seer_classify_measured(h, model, d, r->dir, p.algo, r->time_ms, &mc) == SEER_STATUS_SUCCESS) {
-                cls_n++;
-                cls_hit += mc == p.cls;
-            }
+            pt->row = r;
+            pt->algo = p.algo;
             /* --given-launch: the measured main kernel picks the variant;
              * only the scoring below ever compares it with the time. */
             if (given_launch && r->algo >= 0 && r->main_kernel[0]) {
@@ -419,6 +497,30 @@ int cli_eval(int argc, char **argv)
                            ? roof
                            : NAN;
         }
+
+    /* Host dispatch per file (model-independent: positions, times and
+     * floors of the rows outside the split, or of the scored ones with
+     * --split all), then every scored row's published-time prediction. */
+    if (locate_dispatch(pts, n, aux, naux, !split, n_data, has_disp, disp)) goto oom;
+    /* The classifier against the class the training rule gives the GPU
+     * time (the published time less the host time, as training sees it). */
+    for (int i = 0; i < n; i++) {
+        seer_class_t mc;
+        if (!pts[i].row || cli_desc_from_row(h, pts[i].row, d)) continue;
+        if (seer_classify_measured(h, model, d, pts[i].row->dir, pts[i].algo,
+                                   fmax(pts[i].meas - pts[i].host, pts[i].floor), &mc) == SEER_STATUS_SUCCESS) {
+            cls_n++;
+            cls_hit += (int)mc == pts[i].cls_rank;
+        }
+    }
+    metrics_t at_row, gpu_time, floor_m;
+    for (int i = 0; i < n; i++) scratch[i] = ape_of(pts[i].gpu + pts[i].host, pts[i].meas);
+    metrics(scratch, n, &at_row);
+    for (int i = 0; i < n; i++) scratch[i] = ape_of(pts[i].gpu, fmax(pts[i].meas - pts[i].host, pts[i].floor));
+    metrics(scratch, n, &gpu_time);
+    for (int i = 0; i < n; i++)
+        scratch[i] = ape_of(fmax(pts[i].meas - pts[i].host, pts[i].floor) + (pts[i].pred - pts[i].gpu), pts[i].meas);
+    metrics(scratch, n, &floor_m);
 
     /* Overall metrics, roofline baseline, groups. */
     metrics_t all, base;
@@ -437,34 +539,12 @@ int cli_eval(int argc, char **argv)
     if (given_launch) { /* both figures on the same rows */
         int ng = 0;
         for (int i = 0; i < n; i++)
-            if (!isnan(pts[i].given)) scratch[ng++] = ape_of(pts[i].given, pts[i].meas);
+            if (!isnan(pts[i].given)) scratch[ng++] = ape_of(pts[i].given + (pts[i].pred - pts[i].gpu), pts[i].meas);
         metrics(scratch, ng, &gm);
         ng = 0;
         for (int i = 0; i < n; i++)
             if (!isnan(pts[i].given)) scratch[ng++] = ape_of(pts[i].pred, pts[i].meas);
         metrics(scratch, ng, &gm_same);
-    }
-    /* --detrend: per file, the trend of the residuals outside the scored
-     * rows (or of the scored rows themselves with --split all). */
-    metrics_t dm = {0};
-    if (detrend) {
-        double *tpos = malloc((total ? total : 1) * sizeof *tpos);
-        if (!tpos) goto oom;
-        for (int f = 0; f < n_data; f++) {
-            int m = 0; /* scratch holds the residuals, tpos the positions */
-            for (int i = 0; i < naux; i++)
-                if (aux[i].fidx == f) { tpos[m] = aux[i].pos; scratch[m++] = aux[i].meas - aux[i].pred; }
-            for (int i = 0; i < n && !split; i++)
-                if (pts[i].fidx == f) { tpos[m] = pts[i].pos; scratch[m++] = pts[i].meas - pts[i].pred; }
-            has_drift[f] = seer_drift_fit(tpos, scratch, m, &drift[f]);
-        }
-        free(tpos);
-        for (int i = 0; i < n; i++) {
-            double meas = has_drift[pts[i].fidx] ? seer_drift_correct(&drift[pts[i].fidx], pts[i].pos, pts[i].meas)
-                                                 : pts[i].meas;
-            scratch[i] = ape_of(pts[i].pred, meas);
-        }
-        metrics(scratch, n, &dm);
     }
     for (int by = 0; by < 3; by++)
         if ((ngroups[by] = make_groups(pts, n, by, scratch, &groups[by])) < 0) goto oom;
@@ -543,19 +623,23 @@ int cli_eval(int argc, char **argv)
         printf("  \"class_accuracy\": ");
         cli_json_num(stdout, cls_n ? (double)cls_hit / cls_n : NAN);
         printf(",\n");
-        if (detrend) {
-            printf("  \"drift_removed\": {");
-            json_metrics(&dm);
-            printf(", \"files\": [");
-            for (int f = 0; f < n_data; f++) {
-                printf("%s{\"data\": ", f ? ", " : "");
-                cli_json_str(stdout, data[f]);
-                printf(", \"trend\": %s", has_drift[f] ? "true" : "false");
-                if (has_drift[f]) printf(", \"lo_ms\": %.6g, \"hi_ms\": %.6g, \"r2\": %.4g", drift[f].lo, drift[f].hi, drift[f].r2);
-                printf("}");
-            }
-            printf("]},\n");
+        printf("  \"published_at_row\": {");
+        json_metrics(&at_row);
+        printf("},\n  \"gpu_time\": {");
+        json_metrics(&gpu_time);
+        printf("},\n  \"floor\": {");
+        json_metrics(&floor_m);
+        printf("},\n  \"dispatch\": [");
+        for (int f = 0; f < n_data; f++) {
+            printf("%s{\"data\": ", f ? ", " : "");
+            cli_json_str(stdout, data[f]);
+            if (has_disp[f] && disp[f].windows)
+                printf(", \"host_ms_start\": %.6g, \"host_ms_end\": %.6g, \"typical_ms\": %.6g, \"spread_ms\": %.6g}",
+                       seer_dispatch_at(&disp[f], 0), seer_dispatch_at(&disp[f], 1), disp[f].median, disp[f].spread);
+            else
+                printf(", \"host_ms_start\": 0, \"host_ms_end\": 0, \"typical_ms\": 0, \"spread_ms\": 0}");
         }
+        printf("],\n");
         json_groups("by_direction", groups[BY_DIR], ngroups[BY_DIR], 0);
         json_groups("by_algo", groups[BY_ALGO], ngroups[BY_ALGO], 0);
         json_groups("by_class", groups[BY_CLASS], ngroups[BY_CLASS], 0);
@@ -576,7 +660,7 @@ int cli_eval(int argc, char **argv)
                source ? source : "");
         if (given_launch)
             printf("given launch: %d rows whose measured main kernel the model knows\n", gm.n);
-        printf("rows      %d scored, %ld skipped (algo unknown or no time), %ld failed\n", n,
+        printf("rows      %d scored, %ld skipped (algo MIXED/UNKNOWN or no time), %ld failed\n", n,
                skipped, failed);
         for (long i = 0; i < failed && i < MAX_FAIL_LIST; i++) printf("  failed: %s\n", fail_list[i]);
         if (failed > MAX_FAIL_LIST) printf("  ... and %ld more\n", failed - MAX_FAIL_LIST);
@@ -585,17 +669,18 @@ int cli_eval(int argc, char **argv)
         char label[64];
         snprintf(label, sizeof label, "roofline x %.3g", scale);
         text_row(label, 22, &base);
-        if (detrend) text_row("seer, drift removed", 22, &dm);
+        text_row("seer, host at the row", 22, &at_row);
+        text_row("seer vs GPU time", 22, &gpu_time);
+        text_row("floor", 22, &floor_m);
         if (given_launch && gm.n) {
             text_row("seer, given launch", 22, &gm);
             text_row("seer, same rows", 22, &gm_same);
         }
-        for (int f = 0; f < n_data && detrend; f++)
-            if (has_drift[f])
-                printf("%sdrift     %s: %+.3f..%+.3f ms along the row order (explains %.0f %% of the residual variance)\n",
-                       f ? "" : "\n", data[f], drift[f].lo, drift[f].hi, 100 * drift[f].r2);
-            else
-                printf("%sdrift     %s: no trend found\n", f ? "" : "\n", data[f]);
+        for (int f = 0; f < n_data; f++)
+            if (has_disp[f] && disp[f].windows)
+                printf("%shost      %s: %.3f..%.3f ms along the file, typical %.3f ms (+-%.3f): added to\n"
+                       "          the GPU-time predictions (docs/method.md, \"GPU time\")\n", f ? "" : "\n", data[f],
+                       seer_dispatch_at(&disp[f], 0), seer_dispatch_at(&disp[f], 1), disp[f].median, disp[f].spread);
         if (cls_n)
             printf("\nclass classifier: %.1f %% of %ld rows agree with the class of the measured time\n",
                    100.0 * cls_hit / cls_n, cls_n);
@@ -622,8 +707,8 @@ out:
     free(pts);
     free(scratch);
     free(aux);
-    free(drift);
-    free(has_drift);
+    free(disp);
+    free(has_disp);
     for (int by = 0; by < 3; by++) free(groups[by]);
     free(plot_keys);
     free(plot_meas);

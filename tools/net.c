@@ -10,37 +10,16 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli.h"
 #include "common.h"
 #include "net.h"
 #include "../libseer/net.h"
+#include "../libseer/fileio.h"
 
 /* ------------------------------------------------------------------ */
 /* Shared pieces                                                       */
 /* ------------------------------------------------------------------ */
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0, got;
-    for (;;) {
-        if (n + 65536 > cap) {
-            char *nb = realloc(buf, cap = (n + 65536) * 2);
-            if (!nb) { free(buf); fclose(f); errno = ENOMEM; return NULL; }
-            buf = nb;
-        }
-        if (!(got = fread(buf + n, 1, cap - n - 1, f))) break;
-        n += got;
-    }
-    int err = ferror(f);
-    fclose(f);
-    if (err) { free(buf); errno = EIO; return NULL; }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
 
 static int zoo_has(const char *name)
 {
@@ -68,14 +47,15 @@ static int open_net(seer_handle_t h, const char *cmd, const char *what, int res,
         return CLI_OK;
     }
     size_t len;
-    char *text = read_file(what, &len);
-    if (!text) {
+    char *text = NULL;
+    if (access(what, F_OK) != 0 && errno == ENOENT) {
         char known[256];
         zoo_list(known, sizeof known);
-        if (errno == ENOENT)
-            return cli_fail(cmd, "'%s' is neither a built-in network (%s) nor a file", what, known);
-        return cli_fail(cmd, "%s: %s", what, strerror(errno));
+        return cli_fail(cmd, "'%s' is neither a built-in network (%s) nor a file", what, known);
     }
+    if ((st = seer_read_file(h, what, "network description", SEER_NET_TEXT_MAX_BYTES, NULL, 0,
+                             &text, &len)))
+        return cli_lib_error(h, st);
     if (res) {
         free(text);
         return cli_usage_error(cmd, "option --res applies to built-in networks only (a file sets "
@@ -104,8 +84,9 @@ static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res
                      seer_onnx_info_t *info)
 {
     size_t len, tlen;
-    char *bytes = read_file(path, &len);
-    if (!bytes) return cli_fail(cmd, "%s: %s", path, strerror(errno));
+    char *bytes = NULL;
+    seer_status_t st = seer_read_file(h, path, "ONNX model", SEER_ONNX_MAX_BYTES, NULL, 0, &bytes, &len);
+    if (st) return cli_lib_error(h, st);
     seer_onnx_options_t o = SEER_ONNX_OPTIONS_DEFAULT;
     o.resolution = res;
     o.skip_unsupported = skip;
@@ -113,7 +94,7 @@ static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res
      * second only when it does not fit */
     size_t cap = (size_t)1 << 20;
     if (!(*text = malloc(cap))) { free(bytes); return cli_fail(cmd, "out of memory"); }
-    seer_status_t st = seer_onnx_text(h, bytes, len, &o, *text, cap, &tlen, info);
+    st = seer_onnx_text(h, bytes, len, &o, *text, cap, &tlen, info);
     if (st == SEER_STATUS_BUFFER_TOO_SMALL) {
         char *nt = realloc(*text, tlen + 1);
         if (!nt) { free(*text); free(bytes); return cli_fail(cmd, "out of memory"); }
@@ -215,7 +196,8 @@ static void usage_net(FILE *f)
             "                 translate, listing them (default: fail, naming them)\n"
             "Table marks: B backward estimated from forward (the model has no backward\n"
             "data), M memory-bound estimate, R fc from the roofline (no GEMM fit),\n"
-            "X fixed algorithm not usable here, G gradient sum of a reused tensor.\n");
+            "X fixed algorithm not usable here, G gradient sum of a reused tensor,\n"
+            "A analytical model (no GPU has data for these kernels).\n");
 }
 
 static void flag_str(unsigned f, char *b)
@@ -226,6 +208,7 @@ static void flag_str(unsigned f, char *b)
     if (f & SEER_RESULT_GEMM_ROOFLINE) b[n++] = 'R';
     if (f & SEER_RESULT_ALGO_REPLACED) b[n++] = 'X';
     if (f & SEER_RESULT_GRAD_ACCUM) b[n++] = 'G';
+    if (f & SEER_RESULT_ANALYTICAL) b[n++] = 'A';
     b[n] = 0;
 }
 
@@ -542,7 +525,7 @@ int seer_cli_net(int argc, char **argv)
             printf("%-24s %5d %10.3f %5.1f%%\n", cls[i].key, cls[i].rows, cls[i].ms,
                    total > 0 ? 100 * cls[i].ms / total : 0);
         if (any & (SEER_RESULT_BWD_FROM_FWD | SEER_RESULT_MEMORY_BOUND | SEER_RESULT_GEMM_ROOFLINE |
-                   SEER_RESULT_ALGO_REPLACED)) {
+                   SEER_RESULT_ALGO_REPLACED | SEER_RESULT_ANALYTICAL)) {
             printf("\nestimates:\n");
             if (any & SEER_RESULT_BWD_FROM_FWD)
                 printf("  B  the model has no data for this backward direction: a * forward + b,\n"
@@ -557,6 +540,9 @@ int seer_cli_net(int argc, char **argv)
             if (any & SEER_RESULT_ALGO_REPLACED)
                 printf("  X  the fixed algorithm does not support or is not calibrated for this\n"
                        "     layer: the fastest predicted one is used instead\n");
+            if (any & SEER_RESULT_ANALYTICAL)
+                printf("  A  no GPU has data for this conv's kernels: the analytical model\n"
+                       "     (the generic kernel formula; docs/method.md, \"Fallbacks\")\n");
         }
         printf("\ntotal     %.3f ms per %s (batch %d): %.1f samples/s\n", total,
                mode ? "training iteration" : "forward pass", batch, total > 0 ? batch / total * 1e3 : 0);
@@ -666,7 +652,7 @@ int seer_cli_pick(int argc, char **argv)
     if ((rc = cli_open_model(h, "pick", model_opt, gpu_opt, models_opt, &m))) goto out;
     seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
     int n = 0;
-    seer_status_t (*fn[])(seer_handle_t, const seer_model_t, const seer_conv_desc_t, size_t,
+    seer_status_t (*fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
                           seer_conv_algo_perf_t *, int, int *) = {
         seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
     st = fn[dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &n);
@@ -693,8 +679,10 @@ int seer_cli_pick(int argc, char **argv)
             cli_json_str(stdout, seer_algo_name((seer_direction_t)dir, perf[i].algo));
             printf(", \"algo_id\": %d, \"status\": \"%s\", \"time_ms\": ", perf[i].algo, perf_status(perf[i].status));
             cli_json_num(stdout, perf[i].time >= 0 ? perf[i].time : NAN);
-            printf(", \"workspace_bytes\": %zu, \"deterministic\": %s, \"math_type\": \"%s\"}",
+            printf(", \"workspace_bytes\": %zu, \"deterministic\": %s, \"math_type\": \"%s\", \"source\": ",
                    perf[i].memory, perf[i].determinism ? "true" : "false", math_name(perf[i].math_type));
+            if (perf[i].time >= 0) printf("\"%s\"}", seer_source_name(perf[i].source));
+            else printf("null}");
         }
         printf("]}\n");
     } else {
@@ -702,15 +690,16 @@ int seer_cli_pick(int argc, char **argv)
         printf("direction %s, workspace limit ", dirs[dir]);
         if (limit == SIZE_MAX) printf("none\n\n");
         else printf("%.6g MiB\n\n", limit / 1048576.0);
-        printf("%-4s %-24s %-15s %12s %14s %-6s %s\n", "rank", "algo", "status", "ms", "workspace MiB",
-               "determ", "math");
+        printf("%-4s %-24s %-15s %12s %14s %-6s %-14s %s\n", "rank", "algo", "status", "ms", "workspace MiB",
+               "determ", "math", "source");
         for (int i = 0; i < n; i++) {
             char t[32] = "-", wsb[32] = "-";
             if (perf[i].time >= 0) snprintf(t, sizeof t, "%.4f", perf[i].time);
             if (perf[i].status != SEER_STATUS_UNSUPPORTED) snprintf(wsb, sizeof wsb, "%.3f", perf[i].memory / 1048576.0);
-            printf("%-4d %-24s %-15s %12s %14s %-6s %s\n", i + 1,
+            printf("%-4d %-24s %-15s %12s %14s %-6s %-14s %s\n", i + 1,
                    seer_algo_name((seer_direction_t)dir, perf[i].algo), perf_status(perf[i].status), t, wsb,
-                   perf[i].determinism ? "yes" : "no", math_name(perf[i].math_type));
+                   perf[i].determinism ? "yes" : "no", math_name(perf[i].math_type),
+                   perf[i].time >= 0 ? seer_source_name(perf[i].source) : "-");
         }
         if (picked) printf("\npick      %s\n", seer_algo_name((seer_direction_t)dir, perf[0].algo));
     }
@@ -1029,6 +1018,10 @@ static int read_rows(seer_handle_t h, const char *path, int picks, const char *g
         if (j >= n || cr[j].line != line) continue;
         const seer_conv_row_t *r = &cr[j];
         if (!cli_same_gpu(r->gpu, gpu)) continue;
+        if ((st = seer_conv_row_algo_error(h, path, r))) {
+            free(p); free(cr); seer_csv_close(c);
+            return cli_lib_error(h, st);
+        }
         prow_t *o = &p[k];
         o->r = *r;
         o->method = 0;
@@ -1152,7 +1145,7 @@ int seer_cli_eval_picker(int argc, char **argv)
         if ((st = cli_desc_from_row(h, r, d))) { rc = cli_lib_error(h, st); goto out; }
         seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
         int np2 = 0;
-        seer_status_t (*fn[])(seer_handle_t, const seer_model_t, const seer_conv_desc_t, size_t,
+        seer_status_t (*fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
                               seer_conv_algo_perf_t *, int, int *) = {
             seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
         st = fn[r->dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &np2);

@@ -15,8 +15,10 @@
 #include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "net.h"
+#include "../libseer/fileio.h"
 
 static const char *const formats_table_csv_json[] = {"table", "csv", "json", NULL};
 static const char *const formats_table_json[] = {"table", "json", NULL};
@@ -59,27 +61,59 @@ static void usage_gpus(FILE *f)
             "else ./models if it exists, else PREFIX/share/seer/models.\n");
 }
 
-static int has_model(const char *dir, const char *id)
-{
-    char path[4096];
-    struct stat st;
-    int len = snprintf(path, sizeof path, "%s/%s.seer", dir, id);
-    return len > 0 && (size_t)len < sizeof path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
+/* The models of a models directory as seer_model_open sees them: each
+ * *.seer file loaded and checked against its name.  A file that does not
+ * load, or holds another GPU's model, is reported on stderr and makes its
+ * GPU "unusable" (seer_model_open fails on it) and so does transferring
+ * to any other GPU. */
+typedef struct {
+    char ids[64][32];
+    int n, bad;
+} dir_models_t;
 
-/* Whether the directory holds any model to transfer from. */
-static int any_model(const char *dir)
+static void scan_models(const char *dir, dir_models_t *dm)
 {
+    memset(dm, 0, sizeof *dm);
     DIR *d = opendir(dir);
-    if (!d) return 0;
+    if (!d) return;
+    seer_handle_t h = NULL;
+    seer_create(&h);
     struct dirent *e;
-    int any = 0;
-    while (!any && (e = readdir(d))) {
+    while ((e = readdir(d)) && dm->n < 64) {
         size_t len = strlen(e->d_name);
-        any = len > 5 && !strcmp(e->d_name + len - 5, ".seer");
+        if (len <= 5 || strcmp(e->d_name + len - 5, ".seer") != 0) continue;
+        char path[4096];
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
+        seer_model_t m = NULL;
+        seer_model_info_t info;
+        seer_status_t st = seer_model_load(h, path, &m);
+        if (!st && (st = seer_model_get_info(m, &info)) == SEER_STATUS_SUCCESS &&
+            (strlen(info.gpu_id) != len - 5 || strncmp(info.gpu_id, e->d_name, len - 5) != 0)) {
+            fprintf(stderr, "seer gpus: warning: %s: model is for GPU %s, so it must be named %s.seer\n",
+                    path, info.gpu_id, info.gpu_id);
+            dm->bad++;
+        } else if (st) {
+            fprintf(stderr, "seer gpus: warning: %s: %s\n", seer_status_string(st), seer_get_last_error(h));
+            dm->bad++;
+        } else {
+            snprintf(dm->ids[dm->n++], sizeof dm->ids[0], "%s", info.gpu_id);
+        }
+        seer_model_free(m);
     }
     closedir(d);
-    return any;
+    seer_destroy(h);
+}
+
+/* calibrated, transferred, unusable (a bad file in the directory) or NULL */
+static const char *model_kind(const char *dir, const dir_models_t *dm, const char *id)
+{
+    for (int i = 0; i < dm->n; i++)
+        if (!strcmp(dm->ids[i], id)) return "calibrated";
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s.seer", dir, id) < (int)sizeof path && access(path, F_OK) == 0)
+        return "unusable";
+    if (dm->bad) return "unusable";
+    return dm->n ? "transferred" : NULL;
 }
 
 static int cmd_gpus(int argc, char **argv)
@@ -101,7 +135,8 @@ static int cmd_gpus(int argc, char **argv)
         }
     }
     const char *dir = cli_models_dir(models_opt);
-    int transfer = any_model(dir);
+    dir_models_t dm;
+    scan_models(dir, &dm);
     int n = 0;
     seer_status_t st = seer_gpu_count(&n);
     if (st) return cli_lib_error(NULL, st);
@@ -118,7 +153,7 @@ static int cmd_gpus(int argc, char **argv)
         seer_gpu_info_t g;
         if ((st = seer_gpu_get(i, &g))) return cli_lib_error(NULL, st);
         /* what libseer would answer for this GPU (seer_model_open) */
-        const char *kind = has_model(dir, g.id) ? "calibrated" : transfer ? "transferred" : NULL;
+        const char *kind = model_kind(dir, &dm, g.id);
         double l2 = g.l2_bytes / (1024.0 * 1024.0);
         if (format == 1) {
             cli_csv_field(stdout, g.id);
@@ -152,7 +187,8 @@ static int cmd_gpus(int argc, char **argv)
     if (format == 2) printf("]}\n");
     else if (format == 0)
         printf("\nTFLOPS are dense peak rates; models from %s (calibrated: trained on that GPU's\n"
-               "measurements; transferred: other GPUs' models evaluated with its datasheet facts)\n", dir);
+               "measurements; transferred: other GPUs' models evaluated with its datasheet facts;\n"
+               "unusable: a model file in the directory does not load, see the warnings)\n", dir);
     return CLI_OK;
 }
 
@@ -163,16 +199,16 @@ static int cmd_gpus(int argc, char **argv)
 static void usage_train(FILE *f)
 {
     fprintf(f,
-            "usage: seer train --gpu GPU --data FILE... --out MODEL [--holdout] [--keep-drift]\n"
+            "usage: seer train --gpu GPU --data FILE... --out MODEL [--holdout] [--keep-dispatch]\n"
             "\n"
             "Fit a model for GPU to conv timing CSV v1 and kernel trace CSV files\n"
             "(rows of other GPUs are ignored) and write it to MODEL.\n"
             "  --data FILE...  one or more files (or repeat --data)\n"
             "  --holdout       leave out the 20%% test split (seer_conv_in_test_split),\n"
             "                  so `seer eval --split test` scores unseen shapes\n"
-            "  --keep-drift    fit the measured times as they are; by default an\n"
-            "                  additive trend along each file's row order (measurement\n"
-            "                  drift, docs/method.md) is removed first where one is found\n");
+            "  --keep-dispatch fit the measured times as they are; by default the host\n"
+            "                  dispatch that NeuSight's times carry is taken off first\n"
+            "                  (models predict GPU time: docs/method.md)\n");
 }
 
 static int cmd_train(int argc, char **argv)
@@ -198,9 +234,9 @@ static int cmd_train(int argc, char **argv)
             if (!cli_flag(&a)) goto done;
             holdout = 1;
             flags |= SEER_TRAIN_HOLDOUT;
-        } else if (cli_is(&a, "--keep-drift")) {
+        } else if (cli_is(&a, "--keep-dispatch") || cli_is(&a, "--keep-drift")) {
             if (!cli_flag(&a)) goto done;
-            flags |= SEER_TRAIN_KEEP_DRIFT;
+            flags |= SEER_TRAIN_KEEP_DISPATCH;
         } else {
             rc = cli_unknown(&a);
             goto done;
@@ -350,18 +386,31 @@ static int by_time(const void *x, const void *y)
     return a->algo - b->algo;
 }
 
+/* regs / smem of 0 mean "not known" (the conv model does not predict
+ * them): shown as "-" rather than a misleading 0. */
+static const char *known_int(char *buf, size_t size, int v)
+{
+    if (v > 0) snprintf(buf, size, "%d", v);
+    else snprintf(buf, size, "-");
+    return buf;
+}
+
 static void print_kernels_table(const seer_kernel_pred_t *k, int n)
 {
-    printf("  %-16s %-40s %-14s %-11s %4s %6s %6s %5s %-7s %10s\n", "role", "name", "grid", "block",
+    int w = 16; /* the name column is as wide as the longest name */
+    for (int i = 0; i < n; i++)
+        if ((int)strnlen(k[i].name, sizeof k[i].name) > w) w = (int)strnlen(k[i].name, sizeof k[i].name);
+    printf("  %-16s %-*s %-14s %-11s %4s %6s %6s %5s %-7s %10s\n", "role", w, "name", "grid", "block",
            "regs", "smem", "waves", "fill", "class", "ms");
     for (int i = 0; i < n; i++) {
-        char grid[40], block[40];
+        char grid[40], block[40], regs[16], smem[16];
         snprintf(grid, sizeof grid, "%dx%dx%d", k[i].grid[0], k[i].grid[1], k[i].grid[2]);
         snprintf(block, sizeof block, "%dx%dx%d", k[i].block[0], k[i].block[1], k[i].block[2]);
-        printf("  %-16s %-40s %-14s %-11s %4d %6d %6.0f %5.2f %-7s %10.4f\n",
-               seer_role_name(k[i].role), k[i].name, grid, block, k[i].regs_per_thread,
-               k[i].smem_bytes, k[i].waves, k[i].last_fill, seer_class_name(k[i].cls),
-               k[i].time_ms);
+        printf("  %-16s %-*.*s %-14s %-11s %4s %6s %6.0f %5.2f %-7s %10.4f\n",
+               seer_role_name(k[i].role), w, (int)sizeof k[i].name, k[i].name, grid, block,
+               known_int(regs, sizeof regs, k[i].regs_per_thread),
+               known_int(smem, sizeof smem, k[i].smem_bytes), k[i].waves, k[i].last_fill,
+               seer_class_name(k[i].cls), k[i].time_ms);
     }
 }
 
@@ -373,10 +422,12 @@ static void print_kernels_json(const seer_kernel_pred_t *k, int n)
         cli_json_str(stdout, seer_role_name(k[i].role));
         printf(", \"name\": ");
         cli_json_str(stdout, k[i].name);
-        printf(", \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d], \"regs\": %d, \"smem\": %d, "
+        char regs[16], smem[16];
+        printf(", \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d], \"regs\": %s, \"smem\": %s, "
                "\"flops\": ",
                k[i].grid[0], k[i].grid[1], k[i].grid[2], k[i].block[0], k[i].block[1],
-               k[i].block[2], k[i].regs_per_thread, k[i].smem_bytes);
+               k[i].block[2], k[i].regs_per_thread > 0 ? known_int(regs, sizeof regs, k[i].regs_per_thread) : "null",
+               k[i].smem_bytes > 0 ? known_int(smem, sizeof smem, k[i].smem_bytes) : "null");
         cli_json_num(stdout, k[i].flops);
         printf(", \"dram_bytes\": ");
         cli_json_num(stdout, k[i].dram_bytes);
@@ -506,24 +557,9 @@ static int echo_csv(seer_handle_t h, const char *path, const seer_conv_row_t *ro
 {
     seer_csv_t *c = NULL;
     char *buf = NULL, *all = NULL;
-    size_t size = 0, cap = 0, got;
-    seer_status_t st;
-    FILE *f = fopen(path, "rb");
-    if (!f) return cli_fail("predict", "%s: %s", path, strerror(errno));
-    for (;;) {
-        if (size + 65536 > cap) {
-            char *nb = realloc(buf, cap = (size + 65536) * 2);
-            if (!nb) {
-                fclose(f);
-                free(buf);
-                return cli_fail("predict", "out of memory");
-            }
-            buf = nb;
-        }
-        if (!(got = fread(buf + size, 1, cap - size, f))) break;
-        size += got;
-    }
-    fclose(f);
+    size_t size = 0;
+    seer_status_t st = seer_read_file(h, path, "CSV", SEER_CSV_MAX_BYTES, NULL, 0, &buf, &size);
+    if (st) return cli_lib_error(h, st);
     if ((st = seer_csv_open_buffer(h, path, buf, size, &c))) goto done;
     int nc = seer_csv_ncols(c);
     seer_csv_close(c);
@@ -590,7 +626,8 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int js
             other_gpu++;
             continue;
         }
-        if ((st = cli_desc_from_row(h, r, d))) goto lib_error;
+        if ((st = seer_conv_row_algo_error(h, path, r)) || (st = cli_desc_from_row(h, r, d)))
+            goto lib_error;
         if (r->algo >= 0) st = cli_predict(h, m, d, r->dir, r->algo, 0, &p);
         else st = cli_predict_fastest(h, m, d, r->dir, 0, &p);
         if (cli_soft_failure(st)) {

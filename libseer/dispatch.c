@@ -1,0 +1,126 @@
+/* Host dispatch in published timings (see dispatch.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "dispatch.h"
+#include "gpu.h"
+#include "launch.h"
+
+static double poly(const double c[3], double u) { return c[0] + u * (c[1] + u * c[2]); }
+
+/* Least-squares quadratic through the points with use[i] set. */
+static int fit_quadratic(const double *u, const double *y, const int *use, int n, double c[3])
+{
+    double A[3][4] = {{0}};
+    for (int i = 0; i < n; i++) {
+        if (!use[i]) continue;
+        double x[3] = {1, u[i], u[i] * u[i]};
+        for (int r = 0; r < 3; r++) {
+            for (int k = 0; k < 3; k++) A[r][k] += x[r] * x[k];
+            A[r][3] += x[r] * y[i];
+        }
+    }
+    /* Gauss-Jordan with partial pivoting on 3x4. */
+    for (int col = 0; col < 3; col++) {
+        int p = col;
+        for (int r = col + 1; r < 3; r++) if (fabs(A[r][col]) > fabs(A[p][col])) p = r;
+        if (!(fabs(A[p][col]) > 1e-12)) return 0;
+        for (int k = 0; k < 4; k++) { double t = A[col][k]; A[col][k] = A[p][k]; A[p][k] = t; }
+        for (int r = 0; r < 3; r++) {
+            if (r == col) continue;
+            double f = A[r][col] / A[col][col];
+            for (int k = col; k < 4; k++) A[r][k] -= f * A[col][k];
+        }
+    }
+    for (int r = 0; r < 3; r++) c[r] = A[r][3] / A[r][r];
+    return 1;
+}
+
+/* Median absolute value of the residuals of the used points. */
+static double mad_of(const double *u, const double *y, const int *use, int n, const double c[3],
+                     double *scratch)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (use[i]) scratch[m++] = fabs(y[i] - poly(c, u[i]));
+    seer_sort_doubles(scratch, (size_t)m);
+    return seer_median_sorted(scratch, (size_t)m);
+}
+
+int seer_dispatch_fit(const double *pos, const double *time_ms, const double *gpu_floor_ms, int n,
+                      seer_dispatch_t *d)
+{
+    enum { W = SEER_DISPATCH_WINDOWS };
+    memset(d, 0, sizeof *d);
+    if (!pos || !time_ms || !gpu_floor_ms || n < SEER_DISPATCH_MIN_ROWS) return 0;
+    double u[W], y[W], scratch[W];
+    int use[W];
+    for (int w = 0; w < W; w++) {
+        int lo = (int)((long long)n * w / W), hi = (int)((long long)n * (w + 1) / W), best = lo;
+        for (int i = lo; i < hi; i++)
+            if (time_ms[i] - gpu_floor_ms[i] < time_ms[best] - gpu_floor_ms[best]) best = i;
+        y[w] = fmax(time_ms[best] - gpu_floor_ms[best], 0);
+        u[w] = 0.5 * (pos[lo] + pos[hi - 1]);
+        use[w] = 1;
+    }
+    /* A window whose fastest call is not small sits above the host time:
+     * drop what lies far above the fit.  A minimum undershoots it by no
+     * more than the jitter, so one far below is a broken row: drop it
+     * too. */
+    if (!fit_quadratic(u, y, use, W, d->c)) return 0;
+    for (int pass = 0; pass < 2; pass++) {
+        double s = 1.4826 * mad_of(u, y, use, W, d->c, scratch);
+        double cut = 3 * fmax(s, 0.002);
+        for (int w = 0; w < W; w++) use[w] = fabs(y[w] - poly(d->c, u[w])) <= cut;
+        int k = 0;
+        for (int w = 0; w < W; w++) k += use[w];
+        double c[3];
+        if (k < 6 || !fit_quadratic(u, y, use, W, c)) break;
+        memcpy(d->c, c, sizeof c);
+    }
+    d->windows = W;
+    for (int w = 0; w < W; w++) d->kept += use[w];
+    d->spread = 1.4826 * mad_of(u, y, use, W, d->c, scratch);
+    double *v = malloc((size_t)n * sizeof *v);
+    if (!v) return 0;
+    for (int i = 0; i < n; i++) v[i] = seer_dispatch_at(d, pos[i]);
+    seer_sort_doubles(v, (size_t)n);
+    d->median = seer_median_sorted(v, (size_t)n);
+    free(v);
+    return 1;
+}
+
+int seer_dispatch_remove(const double *pos, double *time_ms, const double *gpu_floor_ms, int n,
+                         unsigned char *keep, seer_dispatch_t *d)
+{
+    if (!seer_dispatch_fit(pos, time_ms, gpu_floor_ms, n, d)) return 0;
+    for (int i = 0; i < n; i++) {
+        double host = seer_dispatch_at(d, pos[i]), t = time_ms[i] - host;
+        keep[i] = t >= SEER_DISPATCH_RESOLVE * d->spread && t >= 0.5 * host && t >= gpu_floor_ms[i];
+        time_ms[i] = t > gpu_floor_ms[i] ? t : gpu_floor_ms[i];
+    }
+    return 1;
+}
+
+double seer_dispatch_at(const seer_dispatch_t *d, double u)
+{
+    double t = poly(d->c, u);
+    return t > 0 ? t : 0;
+}
+
+double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,
+                          int algo)
+{
+    seer_kview_t k[SEER_MAX_KERNELS];
+    int nk = 0;
+    double peak = seer_gpu_peak_flops(g, cv->dtype), bytes = 0;
+    if (peak <= 0 || seer_conv_kernels(NULL, cv, dir, algo, k, &nk) || nk < 1) return 0;
+    for (int i = 0; i < nk; i++) bytes += k[i].bytes;
+    return fmax(k[0].flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3 + nk * seer_gpu_launch_gap_ms(g);
+}
+
+int seer_source_has_dispatch(const char *source)
+{
+    return source && !strncmp(source, "neusight", 8);
+}

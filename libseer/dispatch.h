@@ -1,0 +1,71 @@
+/* Host dispatch in published timings, and the GPU-time targets that
+ * remain when it is taken off (docs/method.md, "GPU time").
+ *
+ * A time measured with CUDA events around one call on an otherwise idle
+ * GPU (NeuSight's harness) is the host's dispatch of that call plus the
+ * GPU's work: the start event fires at once, then the GPU waits for the
+ * framework to launch the kernels.  In NeuSight's files that host part
+ * is 0.03-0.07 ms at the start and grows along the row order (the order
+ * of measurement) by up to 0.4 ms.  libseer predicts GPU time, so
+ * training subtracts an estimate of it, and `seer eval` adds it back to
+ * score against the published times.
+ *
+ * The estimate is model-independent: every row gives an upper bound on
+ * its own host time, measured - (a lower bound of its GPU time from the
+ * datasheet: its FLOPs at peak or its bytes at bandwidth, plus a launch
+ * gap per kernel).  The smallest of those bounds in each window of rows
+ * (the file's fastest calls, whose GPU time is a few microseconds) trace
+ * the host time along the file; a quadratic through them, refitted
+ * without the windows far above it (windows without a small call), is
+ * the estimate.  The scatter of the window minima about it is its
+ * uncertainty. */
+#ifndef SEER_DISPATCH_H
+#define SEER_DISPATCH_H
+#include "seer.h"
+
+struct seer_conv;
+
+#define SEER_DISPATCH_MIN_ROWS 100  /* fewer rows: no estimate */
+#define SEER_DISPATCH_WINDOWS 25    /* windows along the file */
+
+typedef struct {
+    double c[3];                /* host time at position u in [0, 1): c0 + c1 u + c2 u^2, ms */
+    double spread;              /* robust scatter of the kept window minima about it, ms */
+    double median;              /* its median over the rows: the host time of a typical call */
+    int windows, kept;          /* window minima, and how many the fit kept */
+} seer_dispatch_t;
+
+/* Fit the host time of a file's rows: pos[i] in [0, 1) ascending (the
+ * row's place in the file), time_ms[i] as published, gpu_floor_ms[i] a
+ * model-independent lower bound of the row's GPU time.  Returns 1 and
+ * fills *d, or 0 (too few rows, or memory). */
+int seer_dispatch_fit(const double *pos, const double *time_ms, const double *gpu_floor_ms, int n,
+                      seer_dispatch_t *d);
+
+/* Take the host time off a file's rows: fit it (as above), then
+ * time_ms[i] becomes the GPU-time target, and keep[i] is set to 0 where
+ * what remains is too small to tell from the estimate's uncertainty
+ * (under SEER_DISPATCH_RESOLVE times the spread, or under half the host
+ * time itself) or under the row's GPU floor.  Returns 1 when it fitted
+ * (time_ms and keep are untouched otherwise). */
+#define SEER_DISPATCH_RESOLVE 4.0
+int seer_dispatch_remove(const double *pos, double *time_ms, const double *gpu_floor_ms, int n,
+                         unsigned char *keep, seer_dispatch_t *d);
+
+/* Host time at position u, never negative. */
+double seer_dispatch_at(const seer_dispatch_t *d, double u);
+
+/* A lower bound of a conv's GPU time on g from the datasheet alone: the
+ * main kernel's FLOPs at peak or all kernels' bytes at bandwidth,
+ * whichever is larger, plus a launch gap per kernel (ms); 0 when the
+ * algorithm or dtype cannot run.  The GEMM counterpart is
+ * seer_gemm_floor_ms. */
+double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,
+                          int algo);
+
+/* 1 when a row's `source` measured host and GPU together around one call
+ * on an idle GPU (NeuSight), so its times carry host dispatch.
+ * DeepBench's loop of back-to-back calls and seer-bench's CUPTI kernel
+ * records are GPU time. */
+int seer_source_has_dispatch(const char *source);
+#endif

@@ -1,0 +1,27 @@
+/* The one way libseer and the seer CLI read a whole input file: regular
+ * files only, size-capped before anything is read, magic checked first. */
+#ifndef SEER_FILEIO_H
+#define SEER_FILEIO_H
+#include <stddef.h>
+#include "seer.h"
+
+/* Size caps (docs/api.md, "Limits"). */
+#define SEER_MODEL_MAX_BYTES ((size_t)256 << 20)  /* shipped models are ~100 KiB */
+#define SEER_CSV_MAX_BYTES ((size_t)1 << 30)
+#define SEER_NET_TEXT_MAX_BYTES ((size_t)64 << 20) /* room for SEER_NET_MAX_LAYERS lines */
+
+/* Read the regular file at path into a fresh NUL-terminated buffer
+ * (*size excludes the NUL).  what names the input in messages ("model",
+ * "CSV", "network description").  When magic is not NULL, its magic_len
+ * bytes must start the file; they are checked before the rest is read
+ * (MODEL_CORRUPT otherwise, MODEL_TRUNCATED for a shorter file).
+ * IO_ERROR for a file that cannot be opened or read, that is not a
+ * regular file (directory, FIFO, device such as /dev/zero) or that is
+ * over max_bytes; ALLOC_FAILED.  Every message names the path. */
+seer_status_t seer_read_file(seer_handle_t h, const char *path, const char *what, size_t max_bytes,
+                             const char *magic, size_t magic_len, char **out, size_t *size);
+
+/* 1 if path names a regular file (following links), else 0. */
+int seer_is_regular_file(const char *path);
+
+#endif

@@ -1,0 +1,216 @@
+/* Host dispatch in published timings (libseer/dispatch.c) and the GPU-time
+ * targets training fits. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "test.h"
+#include "dispatch.h"
+
+/* Deterministic noise in [0, a] (an LCG: the same on every platform). */
+static double jitter(unsigned *s, double a)
+{
+    *s = *s * 1103515245u + 12345u;
+    return a * (((*s >> 8) & 0xffff) / 65535.0);
+}
+
+/* A file of n calls: host time 0.05 + 0.3 u (ms) along the file, plus
+ * up to 10 us of jitter; every 7th call is tiny (GPU time at its floor,
+ * 6 us), the others take 0.2 to 5 ms of GPU time. */
+static void synth(int n, double *pos, double *time, double *floor, double *gpu)
+{
+    unsigned s = 11;
+    for (int i = 0; i < n; i++) {
+        pos[i] = (double)i / n;
+        floor[i] = 0.006;
+        gpu[i] = i % 7 == 0 ? 0.006 : 0.2 + 4.8 * jitter(&s, 1);
+        time[i] = 0.05 + 0.3 * pos[i] + jitter(&s, 0.01) + gpu[i];
+    }
+}
+
+TEST(dispatch_recovers_the_host_time)
+{
+    enum { N = 3000 };
+    static double pos[N], time[N], floor[N], gpu[N];
+    synth(N, pos, time, floor, gpu);
+    time[100] = 0.001; /* a broken row cannot pull the envelope below 0 */
+    seer_dispatch_t d;
+    REQUIRE(seer_dispatch_fit(pos, time, floor, N, &d) == 1);
+    CHECK(fabs(seer_dispatch_at(&d, 0) - 0.05) < 0.01);
+    CHECK(fabs(seer_dispatch_at(&d, 0.5) - 0.20) < 0.01);
+    CHECK(fabs(seer_dispatch_at(&d, 0.99) - 0.347) < 0.01);
+    CHECK(d.spread >= 0 && d.spread < 0.01);
+    CHECK(d.windows == SEER_DISPATCH_WINDOWS && d.kept >= SEER_DISPATCH_WINDOWS - 2);
+    CHECK(fabs(d.median - 0.20) < 0.015);
+    CHECK(seer_dispatch_at(&d, 0) >= 0);
+}
+
+TEST(dispatch_windows_without_a_small_call_are_dropped)
+{
+    enum { N = 2500 };
+    static double pos[N], time[N], floor[N], gpu[N];
+    synth(N, pos, time, floor, gpu);
+    /* Rows 1000-1199 (two windows) hold no tiny call: their minima sit
+     * far above the host time and must not bend the fit. */
+    for (int i = 1000; i < 1200; i++)
+        if (gpu[i] < 0.01) time[i] += 1.0;
+    seer_dispatch_t d;
+    REQUIRE(seer_dispatch_fit(pos, time, floor, N, &d) == 1);
+    CHECK(d.kept <= d.windows - 2);
+    CHECK(fabs(seer_dispatch_at(&d, 0.44) - (0.05 + 0.3 * 0.44)) < 0.01);
+}
+
+TEST(dispatch_remove_gives_targets_and_drops_unresolvable_rows)
+{
+    enum { N = 1400 };
+    static double pos[N], time[N], floor[N], gpu[N];
+    static unsigned char keep[N];
+    synth(N, pos, time, floor, gpu);
+    seer_dispatch_t d;
+    REQUIRE(seer_dispatch_remove(pos, time, floor, N, keep, &d) == 1);
+    int tiny_kept = 0, big_dropped = 0;
+    double worst = 0;
+    for (int i = 0; i < N; i++) {
+        CHECK(time[i] >= floor[i]);
+        if (gpu[i] < 0.01) tiny_kept += keep[i];
+        else {
+            big_dropped += !keep[i];
+            double e = fabs(time[i] - gpu[i]) / gpu[i];
+            if (e > worst) worst = e;
+        }
+    }
+    CHECK(tiny_kept == 0);      /* 6 us under 10 us of jitter: not resolvable */
+    CHECK(big_dropped == 0);
+    CHECK(worst < 0.11);        /* targets within the 10 us jitter of a 0.2 ms GPU time */
+}
+
+TEST(dispatch_too_few_rows_or_null)
+{
+    double pos[10] = {0}, time[10] = {0}, floor[10] = {0};
+    unsigned char keep[10];
+    seer_dispatch_t d;
+    CHECK(seer_dispatch_fit(pos, time, floor, 10, &d) == 0);
+    CHECK(seer_dispatch_fit(NULL, time, floor, 200, &d) == 0);
+    CHECK(seer_dispatch_remove(pos, time, floor, 10, keep, &d) == 0);
+    CHECK(seer_source_has_dispatch("neusight") == 1);
+    CHECK(seer_source_has_dispatch("deepbench-cudnn7.6.2:resnet") == 0);
+    CHECK(seer_source_has_dispatch("seer-bench") == 0);
+    CHECK(seer_source_has_dispatch(NULL) == 0);
+}
+
+/* Training takes the host time off a NeuSight-style file (and says so in
+ * the provenance); SEER_TRAIN_KEEP_DISPATCH fits the times as they are. */
+TEST(dispatch_train_flag)
+{
+    enum { N = 900 };
+    size_t cap = 160 * (size_t)N + 256;
+    char *csv = malloc(cap);
+    REQUIRE(csv);
+    size_t len = (size_t)snprintf(csv, cap, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,"
+                                            "stride_h,stride_w,dil_h,dil_w,groups,algo,time_ms,source\n");
+    unsigned s = 3;
+    for (int i = 0; i < N; i++) {
+        int n = i % 9 ? 1 + i % 32 : 1, c = i % 9 ? 16 + 16 * (i % 7) : 3, k = i % 9 ? 32 + 32 * (i % 5) : 3;
+        int hw = i % 9 ? 8 + 4 * (i % 9) : 5;
+        double flops = 2.0 * n * c * k * hw * hw * 9;
+        double t = 0.05 + 0.3 * i / N + jitter(&s, 0.005) + 0.004 + flops / 4e9;
+        len += (size_t)snprintf(csv + len, cap - len,
+                                "t4,fwd,fp32,nchw,%d,%d,%d,%d,%d,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,%.6f,neusight\n",
+                                n, c, hw, hw, k, t);
+    }
+    char path[64];
+    REQUIRE(test_write_temp(path, csv));
+    free(csv);
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    const char *p = path;
+    seer_model_t m = NULL, kept = NULL;
+    CHECK_STATUS(seer_train(h, "t4", &p, 1, 0, &m), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_train(h, "t4", &p, 1, SEER_TRAIN_KEEP_DISPATCH, &kept), SEER_STATUS_SUCCESS);
+    REQUIRE(m && kept);
+    seer_model_info_t im, ik;
+    seer_model_get_info(m, &im);
+    seer_model_get_info(kept, &ik);
+    const char *hd = strstr(im.provenance, "host dispatch ");
+    double lo = 0, hi = 0;
+    CHECK(hd && sscanf(hd, "host dispatch %lf..%lf ms", &lo, &hi) == 2);
+    CHECK(fabs(lo - 0.05) < 0.01 && fabs(hi - 0.35) < 0.01);
+    CHECK(strstr(ik.provenance, "host dispatch") == NULL);
+    CHECK(im.checksum != ik.checksum);
+    /* GPU time: a mid-size call predicts near its synthetic GPU time,
+     * without the 0.05-0.35 ms of host time the published rows carry. */
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 16, 64, 24, 24, 96, 3, 3, 1, 1,
+                               1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    double t_gpu, t_host;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &t_gpu, NULL, 0,
+                                   NULL), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, kept, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &t_host, NULL,
+                                   0, NULL), SEER_STATUS_SUCCESS);
+    double want = 0.004 + 2.0 * 16 * 64 * 96 * 24 * 24 * 9 / 4e9;
+    CHECK(fabs(t_gpu - want) / want < 0.15);
+    CHECK(t_host > t_gpu + 0.05);
+    seer_conv_desc_destroy(d);
+    seer_model_free(m);
+    seer_model_free(kept);
+    seer_destroy(h);
+    unlink(path);
+}
+
+/* The shipped NeuSight models were fitted to GPU time and say so; the
+ * DeepBench rows (a loop of back-to-back calls) carry no host time to
+ * take off. */
+TEST(dispatch_in_shipped_provenance)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t a = NULL, b = NULL;
+    if (seer_model_load(h, "models/a100-pcie-80gb.seer", &a) ||
+        seer_model_load(h, "models/v100-sxm2-16gb.seer", &b)) {
+        seer_model_free(a);
+        seer_destroy(h);
+        SKIP("shipped models missing");
+    }
+    seer_model_info_t ia, ib;
+    seer_model_get_info(a, &ia);
+    seer_model_get_info(b, &ib);
+    CHECK(strstr(ia.provenance, "a100-pcie-80gb.csv (") != NULL);
+    CHECK(strstr(ia.provenance, "neusight; host dispatch ") != NULL);
+    CHECK(strstr(ib.provenance, "host dispatch") == NULL);
+    seer_model_free(a);
+    seer_model_free(b);
+    seer_destroy(h);
+}
+
+/* seer eval adds the host time its file shows to the GPU-time predictions
+ * and reports every view of the score. */
+TEST(dispatch_eval_scores_gpu_and_published_time)
+{
+    char data[512];
+    snprintf(data, sizeof data, "%s/conv/t4.csv", test_data_dir());
+    FILE *fp = fopen(data, "rb");
+    if (!fp) SKIP("shared data not found");
+    fclose(fp);
+    test_run_t r;
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--data", data, "--split", "test", "--format", "json",
+                  NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "\"published_at_row\": {\"n\": ") != NULL);
+    CHECK(strstr(r.out, "\"gpu_time\": {\"n\": ") != NULL);
+    CHECK(strstr(r.out, "\"floor\": {\"n\": ") != NULL);
+    const char *d = strstr(r.out, "\"typical_ms\": ");
+    double typical = 0;
+    CHECK(d && sscanf(d, "\"typical_ms\": %lf", &typical) == 1 && typical > 0.05 && typical < 0.5);
+    test_run_free(&r);
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--data", data, "--split", "test", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "seer, host at the row") != NULL && strstr(r.out, "seer vs GPU time") != NULL);
+    CHECK(strstr(r.out, "host      ") != NULL);
+    test_run_free(&r);
+    /* a DeepBench file carries no host time: nothing is added */
+    snprintf(data, sizeof data, "%s/conv/v100-sxm2-16gb.csv", test_data_dir());
+    test_run_seer(&r, "eval", "--model", "models/v100-sxm2-16gb.seer", "--data", data, "--format", "json", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\"typical_ms\": 0,") != NULL);
+    test_run_free(&r);
+}

@@ -1,0 +1,255 @@
+/* Limits and hardening (docs/api.md, "Limits"): coefficient ranges at
+ * load, predictions that are never NaN or absurd, CUDA launch limits,
+ * checked size products, models directories, and the CLI's answers to
+ * inputs that used to hang or succeed with garbage. */
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "test.h"
+#include "model.h"
+#include "common.h"
+#include "csv.h"
+
+static seer_handle_t H;
+static seer_handle_t handle(void)
+{
+    if (!H) seer_create(&H);
+    return H;
+}
+static int msg_has(const char *s) { return strstr(seer_get_last_error(handle()), s) != NULL; }
+
+/* Serialize m (a valid CRC whatever its content) and load it back. */
+static seer_status_t reload(const struct seer_model *m)
+{
+    unsigned char *buf;
+    size_t n;
+    if (!seer_model_serialize(m, &buf, &n)) return SEER_STATUS_ALLOC_FAILED;
+    seer_model_t back = NULL;
+    seer_status_t st = seer_model_load_buffer(handle(), buf, n, &back);
+    seer_model_free(back);
+    free(buf);
+    return st;
+}
+
+TEST(limits_model_coefficients_checked_at_load)
+{
+    seer_model_t m;
+    REQUIRE(seer_model_load(handle(), "models/gtx1080ti.seer", &m) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(reload(m), SEER_STATUS_SUCCESS);
+    struct svm_model *svr = NULL;
+    for (int i = 0; i < m->nfam && !svr; i++) svr = m->fam[i].svr;
+    REQUIRE(svr);
+    double g = svr->param.gamma;
+    svr->param.gamma = -g; /* used to predict -nan with exit 0 */
+    CHECK_STATUS(reload(m), SEER_STATUS_MODEL_CORRUPT);
+    CHECK(msg_has("svm gamma"));
+    svr->param.gamma = g;
+    double c = m->fam[0].var[0].coef[0][0];
+    m->fam[0].var[0].coef[0][0] = 1e300; /* used to predict 1e299 ms */
+    CHECK_STATUS(reload(m), SEER_STATUS_MODEL_CORRUPT);
+    CHECK(msg_has("coefficient 1e+300"));
+    m->fam[0].var[0].coef[0][0] = c;
+    m->gemm[0].coef[0] = -2e6;
+    CHECK_STATUS(reload(m), SEER_STATUS_MODEL_CORRUPT);
+    CHECK(msg_has("gemm coefficient"));
+    seer_model_free(m);
+}
+
+TEST(limits_predictions_never_absurd)
+{
+    seer_model_t m;
+    REQUIRE(seer_model_load(handle(), "models/t4.seer", &m) == SEER_STATUS_SUCCESS);
+    seer_kernel_desc_t k = {{1024, 1, 1}, {256, 1, 1}, 32, 0, 1e30, 1e12, SEER_DTYPE_FP32};
+    seer_kernel_pred_t p = {.time_ms = -7};
+    CHECK_STATUS(seer_predict_kernel(handle(), m, &k, &p), SEER_STATUS_BAD_PREDICTION);
+    CHECK(msg_has("kernel: predicted time") && p.time_ms == -7); /* untouched on failure */
+    CHECK_STATUS(seer_check_time(handle(), NAN, "x"), SEER_STATUS_BAD_PREDICTION);
+    CHECK(msg_has("not finite"));
+    CHECK_STATUS(seer_check_time(handle(), SEER_MAX_TIME_MS * 2, "x"), SEER_STATUS_BAD_PREDICTION);
+    CHECK_STATUS(seer_check_time(handle(), 1.5, "x"), SEER_STATUS_SUCCESS);
+    seer_model_free(m);
+}
+
+TEST(limits_kernel_grid_cuda_limits)
+{
+    seer_model_t m;
+    REQUIRE(seer_model_load(handle(), "models/t4.seer", &m) == SEER_STATUS_SUCCESS);
+    seer_kernel_desc_t k = {{INT_MAX, INT_MAX, INT_MAX}, {128, 1, 1}, 32, 0, 1e9, 1e9, SEER_DTYPE_FP32};
+    seer_kernel_pred_t p;
+    CHECK_STATUS(seer_predict_kernel(handle(), m, &k, &p), SEER_STATUS_BAD_PARAM);
+    CHECK(msg_has("grid[1] must be in [1, 65535]"));
+    k.grid[1] = 65535;
+    CHECK_STATUS(seer_predict_kernel(handle(), m, &k, &p), SEER_STATUS_BAD_PARAM);
+    CHECK(msg_has("grid[2]"));
+    k.grid[2] = 65535; /* the largest launch CUDA takes: no overflow (UBSan watches), and
+                        * 1.4e19 blocks either time finitely or are too long to be true */
+    p.time_ms = -7;
+    seer_status_t st = seer_predict_kernel(handle(), m, &k, &p);
+    CHECK(st == SEER_STATUS_SUCCESS || st == SEER_STATUS_BAD_PREDICTION);
+    CHECK(st ? p.time_ms == -7 : p.waves > 0 && isfinite(p.time_ms));
+    k.block[2] = 65;
+    CHECK_STATUS(seer_predict_kernel(handle(), m, &k, &p), SEER_STATUS_BAD_PARAM);
+    CHECK(msg_has("block[2] must be in [1, 64]"));
+    seer_model_free(m);
+}
+
+TEST(limits_fc_layer_checked_like_gemm)
+{
+    seer_model_t m;
+    REQUIRE(seer_model_load(handle(), "models/t4.seer", &m) == SEER_STATUS_SUCCESS);
+    double t;
+    CHECK_STATUS(seer_predict_gemm(handle(), m, 1, 16, 16777216, 16777216, SEER_DTYPE_FP32, 0, 0, 0, &t),
+                 SEER_STATUS_OVERFLOW);
+    const char *text = "input name=x c=16777216 h=1 w=1\nfc name=big k=16777216\n";
+    seer_network_t net;
+    REQUIRE(seer_network_create(handle(), text, strlen(text), &net) == SEER_STATUS_SUCCESS);
+    int count = 0;
+    double total = 0;
+    CHECK_STATUS(seer_predict_network(handle(), m, net, 16, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW,
+                                      SEER_MODE_INFER, SEER_ALGO_AUTO, NULL, 0, &count, &total),
+                 SEER_STATUS_OVERFLOW);
+    CHECK(msg_has("layer 'big' (line 2)"));
+    seer_network_destroy(net);
+    seer_model_free(m);
+}
+
+static void copy_file(const char *from, const char *to, long max)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "head -c %ld %s > %s", max, from, to);
+    CHECK(system(cmd) == 0);
+}
+
+TEST(limits_models_directory_checks_every_file)
+{
+    char dir[] = "/tmp/seer-models-XXXXXX";
+    REQUIRE(mkdtemp(dir));
+    char p[256], q[256];
+    seer_model_t m = NULL;
+    /* another GPU's model under t4's name */
+    snprintf(p, sizeof p, "%s/t4.seer", dir);
+    copy_file("models/v100-pcie-32gb.seer", p, 1L << 30);
+    CHECK_STATUS(seer_model_open(handle(), dir, "t4", &m), SEER_STATUS_MODEL_CORRUPT);
+    CHECK(msg_has("model is for GPU v100-pcie-32gb, not t4") && m == NULL);
+    /* ... which is no transfer source either */
+    CHECK_STATUS(seer_model_open(handle(), dir, "h100", &m), SEER_STATUS_MODEL_CORRUPT);
+    /* a truncated calibrated model is an error naming it, for its GPU and
+     * as a transfer source */
+    copy_file("models/t4.seer", p, 5000);
+    snprintf(q, sizeof q, "%s/v100-pcie-32gb.seer", dir);
+    copy_file("models/v100-pcie-32gb.seer", q, 1L << 30);
+    CHECK_STATUS(seer_model_open(handle(), dir, "t4", &m), SEER_STATUS_MODEL_TRUNCATED);
+    CHECK(msg_has("t4.seer"));
+    CHECK_STATUS(seer_model_open(handle(), dir, "h100", &m), SEER_STATUS_MODEL_TRUNCATED);
+    CHECK(m == NULL);
+    unlink(p);
+    CHECK_STATUS(seer_model_open(handle(), dir, "h100", &m), SEER_STATUS_SUCCESS);
+    seer_model_free(m);
+    /* a directory where a model should be */
+    CHECK(mkdir(p, 0700) == 0);
+    CHECK_STATUS(seer_model_open(handle(), dir, "t4", &m), SEER_STATUS_IO_ERROR);
+    CHECK(msg_has("is a directory"));
+    rmdir(p);
+    unlink(q);
+    rmdir(dir);
+}
+
+TEST(limits_train_rejects_undefined_flags)
+{
+    const char *paths[] = {"x.csv"};
+    seer_model_t m = NULL;
+    CHECK_STATUS(seer_train(handle(), "t4", paths, 1, 0xF0u, &m), SEER_STATUS_BAD_PARAM);
+    CHECK(msg_has("undefined bits 0xf0") && m == NULL);
+}
+
+TEST(limits_csv_integral_floats_and_time_range)
+{
+    const char *hdr = "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
+                      "dil_w,groups,algo,time_ms\n";
+    char t[512];
+    seer_conv_row_t *rows = NULL;
+    size_t n = 0;
+    snprintf(t, sizeof t, "%st4,fwd,fp32,nchw,8.0,64,56,56,64,3,3,1,1,1,1,1,1,1e0,WINOGRAD,0.5\n", hdr);
+    CHECK_STATUS(seer_conv_csv_parse(handle(), "f.csv", t, strlen(t), &rows, &n), SEER_STATUS_SUCCESS);
+    CHECK(n == 1 && rows && rows[0].n == 8 && rows[0].groups == 1);
+    free(rows);
+    snprintf(t, sizeof t, "%st4,fwd,fp32,nchw,2.5,64,56,56,64,3,3,1,1,1,1,1,1,1,WINOGRAD,0.5\n", hdr);
+    CHECK_STATUS(seer_conv_csv_parse(handle(), "f.csv", t, strlen(t), &rows, &n), SEER_STATUS_CSV_BAD_VALUE);
+    CHECK(msg_has("f.csv:2: column 'n': '2.5' is not an integer"));
+    const char *bad[] = {"1e308", "1e-320"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(t, sizeof t, "%st4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,WINOGRAD,%s\n", hdr, bad[i]);
+        CHECK_STATUS(seer_conv_csv_parse(handle(), "f.csv", t, strlen(t), &rows, &n),
+                     SEER_STATUS_CSV_BAD_VALUE);
+        CHECK(msg_has("f.csv:2: column 'time_ms'") && msg_has("out of range"));
+    }
+}
+
+/* ---- the CLI ---- */
+
+static void expect_fail(const char *needle, const char *a1, const char *a2, const char *a3,
+                        const char *a4)
+{
+    test_run_t r;
+    test_run_seer(&r, a1, a2, a3, a4, NULL);
+    CHECK(r.rc == 1 || r.rc == 2);
+    if (!strstr(r.err, needle)) {
+        printf("    stderr: %s\n", r.err);
+        CHECK(strstr(r.err, needle) != NULL);
+    }
+    test_run_free(&r);
+}
+
+TEST(limits_cli_inputs_that_used_to_hang)
+{
+    expect_fail("/dev/zero: is a character device", "net", "/dev/zero", "--model", "models/t4.seer");
+    expect_fail("/tmp: is a directory", "net", "/tmp", "--model", "models/t4.seer");
+    expect_fail("/dev/zero: is a character device", "info", "/dev/zero", NULL, NULL);
+    expect_fail("/dev/urandom: is a character device", "info", "/dev/urandom", NULL, NULL);
+    expect_fail("option --n: 99999999999 is out of range", "predict", "--gpu", "t4", "--n=99999999999");
+    expect_fail("conv_mistyped_algo.csv:2: column 'algo': 'IMPLICIT_GEM' is not a fwd algorithm", "predict", "--model", "models/t4.seer",
+                "--data=fuzz/corpus/csv/conv_mistyped_algo.csv");
+}
+
+TEST(limits_cli_eval_counts_bad_rows_as_failed)
+{
+    test_run_t r;
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--format", "json", "--data",
+                  "fuzz/corpus/csv/conv_mistyped_algo.csv", "fuzz/corpus/csv/conv_output_over_limit.csv",
+                  "fuzz/corpus/csv/gemm_over_limit.csv", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "\"n\": 2, \"skipped\": 0, \"failed\": 5") != NULL);
+    CHECK(strstr(r.out, "gemm_over_limit.csv:2: linear fp32: GEMM 2048x50272x65536") != NULL);
+    CHECK(strstr(r.out, "conv_mistyped_algo.csv:3: fwd FOO: not an algorithm name") != NULL);
+    CHECK(strstr(r.out, "conv_output_over_limit.csv:2: fwd IMPLICIT_GEMM: input x") != NULL);
+    test_run_free(&r);
+}
+
+TEST(limits_cli_gpus_reports_bad_model_files)
+{
+    char dir[] = "/tmp/seer-gpus-XXXXXX";
+    REQUIRE(mkdtemp(dir));
+    char p[256];
+    snprintf(p, sizeof p, "%s/t4.seer", dir);
+    copy_file("models/t4.seer", p, 5000);
+    test_run_t r;
+    test_run_seer(&r, "gpus", "--models", dir, "--format", "csv", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.err, "warning") && strstr(r.err, "t4.seer"));
+    CHECK(strstr(r.out, ",unusable\n") != NULL && strstr(r.out, ",calibrated\n") == NULL);
+    test_run_free(&r);
+    unlink(p);
+    rmdir(dir);
+}
+
+TEST(limits_cli_kernels_unknown_regs_are_dashes)
+{
+    test_run_t r;
+    test_run_seer(&r, "predict", "--model", "models/t4.seer", "--n", "32", "--c", "64", "--h", "56", "--w",
+                  "56", "--k", "64", "--algo", "WINOGRAD_NONFUSED", "--kernels", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "regs") != NULL);
+    CHECK(strstr(r.out, "      0      0 ") == NULL);
+    test_run_free(&r);
+}

@@ -1,0 +1,145 @@
+/* make eval: how often the predictions break the physical-sanity
+ * properties (docs/accuracy.md, "Physical sanity").  Seeded, so the
+ * report is the same every run:
+ *
+ *   seer-physics [MODELS_DIR [SAMPLES [SEED]]]
+ *
+ * For every GPU of the table, served as `seer --gpu` serves it
+ * (seer_model_open), over random shapes: the fastest algorithm's time
+ * (seer_pick_conv_fastest) when N, C, K or H*W doubles (a drop of more
+ * than 5 % counts), a narrow grouped conv (32 groups) against the dense
+ * one, a depthwise conv against the dense one on compute-bound shapes
+ * (more than a quarter counts), TF32/FP16/BF16 against FP32 on
+ * compute-bound shapes, and a 1x64x7x7->64 conv; then every pair of GPUs
+ * where one is at least as fast on every ceiling (5 % slower counts). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "seer.h"
+
+static unsigned long long seed;
+static int rnd(int lo, int hi)
+{
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + (int)((seed >> 33) % (unsigned long long)(hi - lo + 1));
+}
+
+typedef struct { int n, c, hw, k, r, g; seer_direction_t dir; seer_dtype_t dt; } shape_t;
+
+/* -1 when the shape or dtype cannot run */
+static double fastest(seer_handle_t h, const seer_model_t m, shape_t s)
+{
+    seer_conv_desc_t d;
+    double t = -1;
+    int algo;
+    if (seer_conv_desc_create(&d)) return -1;
+    if (!seer_conv_desc_set(h, d, s.dt, SEER_LAYOUT_NCHW, s.n, s.c, s.hw, s.hw, s.k, s.r, s.r, s.r / 2, s.r / 2, 1,
+                            1, 1, 1, s.g) &&
+        seer_pick_conv_fastest(h, m, d, s.dir, &algo, &t))
+        t = -1;
+    seer_conv_desc_destroy(d);
+    return t;
+}
+
+static shape_t random_shape(void)
+{
+    shape_t s = {1 << rnd(0, 6), 1 << rnd(3, 10), 1 << rnd(3, 7), 1 << rnd(3, 10), 2 * rnd(0, 2) + 1, 1,
+                 (seer_direction_t)rnd(0, 2), SEER_DTYPE_FP32};
+    return s;
+}
+
+/* FLOPs at peak over bytes at bandwidth, direct conv, fp32 */
+static double intensity_ratio(const seer_gpu_info_t *g, shape_t s)
+{
+    double flops = 2.0 * s.n * s.k * s.hw * s.hw * s.c * s.r * s.r;
+    double bytes = 4.0 * ((double)s.n * s.c * s.hw * s.hw + (double)s.n * s.k * s.hw * s.hw + (double)s.k * s.c * s.r * s.r);
+    return (flops / (g->fp32_tflops * 1e12)) / (bytes / (g->dram_gbps * 1e9));
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : "models";
+    int samples = argc > 2 ? atoi(argv[2]) : 300;
+    unsigned long long seed0 = argc > 3 ? strtoull(argv[3], NULL, 10) : 12345;
+    seer_handle_t h;
+    int ng = 0;
+    if (seer_create(&h) || seer_gpu_count(&ng) || samples < 1) return 2;
+    seer_gpu_info_t *gs = calloc((size_t)ng, sizeof *gs);
+    seer_model_t *ms = calloc((size_t)ng, sizeof *ms);
+    if (!gs || !ms) return 1;
+    printf("| GPU | failed | 2N | 2C | 2K | 2HW | grouped > dense | depthwise > dense/4 | TC > FP32 | 1x64x7x7->64 |\n");
+    printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    for (int i = 0; i < ng; i++) {
+        seer_gpu_get(i, &gs[i]);
+        if (seer_model_open(h, dir, gs[i].id, &ms[i])) { ms[i] = NULL; continue; }
+        seed = seed0;
+        int fail = 0, grow[4] = {0}, grp = 0, ngrp = 0, dw = 0, ndw = 0, tc = 0, ntc = 0;
+        for (int it = 0; it < samples; it++) {
+            shape_t s = random_shape();
+            double t0 = fastest(h, ms[i], s);
+            if (!(t0 > 0) || !isfinite(t0)) { fail++; continue; }
+            shape_t d[4] = {s, s, s, s};
+            d[0].n *= 2; d[1].c *= 2; d[2].k *= 2; d[3].hw = (int)(s.hw * 1.41422);
+            for (int q = 0; q < 4; q++) {
+                double t = fastest(h, ms[i], d[q]);
+                grow[q] += t > 0 && t < 0.95 * t0;
+            }
+            if (s.c >= 64 && s.k >= 64 && intensity_ratio(&gs[i], s) >= 1) {
+                shape_t g = s;
+                g.g = 32;
+                double tg = fastest(h, ms[i], g);
+                ngrp++;
+                grp += tg > t0;
+                {
+                    shape_t w = s;
+                    w.k = s.c;
+                    w.g = s.c;
+                    double td = fastest(h, ms[i], w), tdense = fastest(h, ms[i], (shape_t){s.n, s.c, s.hw, s.c, s.r, 1, s.dir, s.dt});
+                    if (intensity_ratio(&gs[i], w) >= 4 && tdense > 1) {
+                        ndw++;
+                        dw += td > 0.25 * tdense;
+                    }
+                }
+            }
+            if (gs[i].fp16_tflops > 0 && intensity_ratio(&gs[i], s) >= 4) {
+                static const seer_dtype_t dts[] = {SEER_DTYPE_TF32, SEER_DTYPE_FP16, SEER_DTYPE_BF16};
+                for (int q = 0; q < 3; q++) {
+                    shape_t x = s;
+                    x.dt = dts[q];
+                    double t = fastest(h, ms[i], x);
+                    if (t < 0) continue;
+                    ntc++;
+                    tc += t > t0;
+                }
+            }
+        }
+        double tiny = fastest(h, ms[i], (shape_t){1, 64, 7, 64, 3, 1, SEER_DIR_FWD, SEER_DTYPE_FP32});
+        printf("| %s | %d | %d | %d | %d | %d | %d/%d | %d/%d | %d/%d | %.1f us |\n", gs[i].id, fail, grow[0], grow[1],
+               grow[2], grow[3], grp, ngrp, dw, ndw, tc, ntc, tiny * 1e3);
+    }
+    int pairs = 0, bad = 0;
+    for (int a = 0; a < ng; a++)
+        for (int b = 0; b < ng; b++) {
+            const seer_gpu_info_t *A = &gs[a], *B = &gs[b];
+            if (a == b || !ms[a] || !ms[b] || A->fp32_tflops < B->fp32_tflops || A->dram_gbps < B->dram_gbps ||
+                A->sms < B->sms || A->l2_bytes < B->l2_bytes)
+                continue;
+            seed = seed0;
+            int v = 0;
+            for (int it = 0; it < 50; it++) {
+                shape_t s = random_shape();
+                double ta = fastest(h, ms[a], s), tb = fastest(h, ms[b], s);
+                v += ta > 0 && tb > 0 && ta > 1.05 * tb;
+            }
+            pairs++;
+            bad += v > 0;
+        }
+    printf("\n%d samples per GPU (seed %llu).  Pairs of GPUs where one is at least as fast on every ceiling "
+           "(FP32 rate, DRAM bandwidth, SMs, L2): %d; pairs where the faster one predicts over 5 %% slower on some "
+           "of 50 shapes: %d.\n", samples, seed0, pairs, bad);
+    for (int i = 0; i < ng; i++) seer_model_free(ms[i]);
+    free(ms);
+    free(gs);
+    seer_destroy(h);
+    return 0;
+}

@@ -1,0 +1,29 @@
+#!/bin/sh
+# The "Physical sanity" section of docs/accuracy.md (make eval):
+#   sh tools/physics.sh SEER_PHYSICS_BIN
+set -u
+cat <<'TXT'
+
+## Physical sanity
+
+`build/seer-physics models` (tools/bench/physics.c), seeded: for every GPU
+of the table as `seer --gpu` serves it, over random shapes, how often the
+fastest algorithm's predicted time breaks a property physics demands.
+`tests/test_physics.c` gates the properties that hold everywhere (every
+case predicts a finite positive time; GPUs with the same datasheet facts
+predict identically); the counts below are the ones that do not hold yet.
+
+- **2N, 2C, 2K, 2HW**: shapes (of the samples) whose time drops by more
+  than 5 % when the batch, input channels, output channels or image area
+  doubles (the learned variant choice and correction are not monotone).
+- **grouped > dense**: 32 groups slower than the dense conv, on
+  compute-bound shapes with 64 or more channels.
+- **depthwise > dense/4**: a depthwise conv over a quarter of the dense
+  one, on shapes at least 4x compute-bound whose dense conv takes 1 ms.
+- **TC > FP32**: TF32/FP16/BF16 slower than FP32 on shapes at least 4x
+  compute-bound (tensor-core GPUs only).
+- **1x64x7x7->64**: the fastest time of that conv (bar: 30 us on V100 and
+  newer).
+
+TXT
+"$1" models 200
