@@ -203,7 +203,7 @@ $(B)/bench $(B)/kernels $(B)/bench/sim:
 $(BENCH): $(BENCH_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJ) $(BENCH_LIBS)
 $(BENCH_SIM): $(BENCH_COBJ) $(B)/bench/sim/cuda_sim.o
-	$(CC) $(LDFLAGS) -o $@ $(BENCH_COBJ) $(B)/bench/sim/cuda_sim.o -lstdc++ -lm -lpthread
+	$(CC) $(LDFLAGS) -o $@ $(BENCH_COBJ) $(B)/bench/sim/cuda_sim.o -lstdc++ -lm -lpthread -ldl
 
 # On a machine with a GPU only (never in CI): microbenchmark sanity, CUPTI
 # kernel sums against CUDA events, kill-and-resume equivalence.

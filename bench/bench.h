@@ -46,9 +46,21 @@ int seer_bench_plan_generate(uint64_t seed, int n_random, int cnn_copies, double
 /* Read a plan file (docs/seer-bench.md).  0, or -1 with a message naming
  * file, line and column in err. */
 int seer_bench_plan_load(const char *path, seer_bench_plan_t *plan, char *err, size_t errlen);
+/* The shape columns of a plan file (and of layers.csv): their indices in a
+ * split header (-1 where absent).  NULL, or the name of a missing required
+ * column. */
+#define SEER_BENCH_CONV_NCOLS 19
+const char *seer_bench_conv_columns(char **hdr, int nhdr, int col[SEER_BENCH_CONV_NCOLS]);
+/* One row's shape; *dir = -1 when the direction is empty (all three).
+ * 0, or -1 with the column and value in why. */
+int seer_bench_conv_row(const int col[SEER_BENCH_CONV_NCOLS], char **f, int nf, seer_bench_conv_t *cv,
+                        int *dir, char *why, size_t len);
 /* The plan as CSV (the plan file format), gpu column = gpu ("" allowed). */
 void seer_bench_plan_print(FILE *f, const seer_bench_plan_t *plan, const char *gpu);
 void seer_bench_plan_free(seer_bench_plan_t *plan);
+/* Stable reorder: CNN entries first, then the others, each in plan order.
+ * 0, or -1 (no memory; the plan is unchanged). */
+int seer_bench_plan_cnn_first(seer_bench_plan_t *plan);
 /* 0 if the shape is valid (positive sizes, groups divide c and k, output
  * at least 1x1), else -1 with the reason in err. */
 int seer_bench_conv_check(const seer_bench_conv_t *cv, char *err, size_t errlen);
@@ -76,10 +88,20 @@ int seer_bench_csv_col(char **hdr, int nhdr, const char *name);
 int seer_bench_sync(FILE *f);
 /* The current UTC time as 2026-11-22T03:04:05Z. */
 void seer_bench_utc_stamp(char *buf, size_t len);
-/* Cut a file after its last newline (a crash can leave half a row). */
+/* Cut a file after its last newline (a crash can leave half a row).  -1
+ * for anything but a regular file or an absent one. */
 int seer_bench_repair_tail(const char *path);
-/* Read one whole line of any length; NULL at EOF.  *buf grows as needed. */
-char *seer_bench_getline(FILE *f, char **buf, size_t *cap);
+/* Read one whole line; 1 read, 0 at EOF, -1 when the line is longer than
+ * SEER_BENCH_LINE_MAX bytes or memory runs out.  *buf grows as needed. */
+#define SEER_BENCH_LINE_MAX (1 << 20)
+int seer_bench_getline(FILE *f, char **buf, size_t *cap);
+/* Open an input file for reading only if it is a regular file of at most
+ * max_bytes: /dev/zero, a FIFO or a directory is refused at once with a
+ * message naming the file.  NULL with the reason in err. */
+FILE *seer_bench_open_input(const char *path, long long max_bytes, char *err, size_t errlen);
+/* Largest plan file and largest output file --resume reads back. */
+#define SEER_BENCH_PLAN_MAX_BYTES (16ll << 20)
+#define SEER_BENCH_OUTPUT_MAX_BYTES (4ll << 30)
 
 /* A set of strings (resume keys). */
 typedef struct {
@@ -111,6 +133,7 @@ typedef struct {
     int micro;                  /* 1 run microbenchmarks, 0 skip, 2 only them */
     int find;                   /* run cudnnFind*AlgorithmEx */
     double max_gflop;           /* FLOP cap of generated shapes */
+    int l2_flush;               /* evict L2 before each timed repetition */
 } seer_bench_opts_t;
 
 #endif

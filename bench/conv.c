@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cudnn.h>
 #include "gpu.h"
 #include "micro.h"
@@ -36,6 +37,22 @@ static const char *algo_name(int dir, int algo)
     return algo >= 0 && algo < n[dir] ? t[dir][algo] : "UNKNOWN";
 }
 
+static const char *math_name(int math) { return math >= 0 && math < 4 ? MATH_NAMES[math] : ""; }
+
+int seer_bench_algo_index(int dir, const char *name)
+{
+    for (int a = 0; a < 8; a++)
+        if (strcmp(algo_name(dir, a), "UNKNOWN") && !strcmp(algo_name(dir, a), name)) return a;
+    return -1;
+}
+
+int seer_bench_math_index(const char *name)
+{
+    for (int m = 0; m < 4; m++)
+        if (!strcmp(MATH_NAMES[m], name)) return m;
+    return -1;
+}
+
 typedef struct {
     int algo;
     cudnnStatus_t status;
@@ -54,10 +71,21 @@ struct seer_bench_run {
     size_t ws_size;
     void *buf[3];               /* x (dx), w (dw), y (dy) */
     size_t cap[3];
-    int metrics;                /* counters still wanted */
-    int metrics_fail;           /* consecutive failures */
-    uint64_t ext_next;
+    volatile int *hold_flag;    /* host side of the mapped hold flag */
+    int *hold_dev;              /* its device pointer */
+    void *flush;                /* scratch written between repetitions to evict L2 */
+    size_t flush_floats;
+    double deadline;            /* CLOCK_MONOTONIC s; 0: none */
 };
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void seer_bench_run_deadline(seer_bench_run_t *run, double t) { run->deadline = t; }
 
 typedef struct {
     cudnnTensorDescriptor_t x, y;
@@ -68,14 +96,17 @@ typedef struct {
 /* One measured call. */
 typedef struct {
     int algo;                   /* -1: the entry failed before any algorithm */
+    int math;                   /* cudnnMathType_t it ran with; -1 none */
     size_t ws;
     char status[96];
     int reps;
-    double t_med, t_min, t_max, ksum;
+    double t_med, t_min, t_max, ksum, span, memop;
+    int sm_mhz;                 /* SM clock right after the call (NVML); 0 unknown */
+    int hold_expired;           /* repetitions whose hold timed out before release */
     int nk;
     struct {
         char name[1024];
-        int grid[3], block[3], regs, smem_s, smem_d;
+        int grid[3], block[3], cluster[3], regs, smem_s, smem_d;
         double ms;
         double m[SEER_METRIC_COUNT];
     } k[MAX_KERNELS];
@@ -88,7 +119,7 @@ void seer_bench_layers_header(FILE *f)
     fputs("gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,"
           "groups,algo,time_ms,main_kernel,grid_x,grid_y,grid_z,block_x,block_y,block_z,kernels,"
           "source,time_min_ms,time_max_ms,reps,status,part,call_id,kernel_sum_ms,workspace_bytes,"
-          "layer\n", f);
+          "layer,math_type,span_ms,memop_ms,l2_flush,hold_expired,sm_clock_mhz\n", f);
 }
 
 void seer_bench_kernels_header(FILE *f)
@@ -96,7 +127,8 @@ void seer_bench_kernels_header(FILE *f)
     fputs("gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,"
           "groups,algo,call_id,kernel_index,kernel_name,grid_x,grid_y,grid_z,block_x,block_y,"
           "block_z,regs_per_thread,smem_static,smem_dynamic,time_ms,dram_read_bytes,"
-          "dram_write_bytes,sm_pct,dram_pct,occupancy_pct,tensor_pct,source\n", f);
+          "dram_write_bytes,sm_pct,dram_pct,occupancy_pct,tensor_pct,source,cluster_x,cluster_y,"
+          "cluster_z\n", f);
 }
 
 void seer_bench_picks_header(FILE *f)
@@ -133,7 +165,7 @@ static int write_call(seer_bench_run_t *run, const seer_bench_conv_t *cv, const 
         for (int m = 0; m < SEER_METRIC_COUNT; m++) put_num(f, c->k[i].m[m]);
         fputc(',', f);
         seer_bench_csv_str(f, o->source);
-        fputc('\n', f);
+        fprintf(f, ",%d,%d,%d\n", c->k[i].cluster[0], c->k[i].cluster[1], c->k[i].cluster[2]);
         o->kernel_rows++;
     }
     if (c->nk && seer_bench_sync(o->kernels) != 0) {
@@ -175,7 +207,11 @@ static int write_call(seer_bench_run_t *run, const seer_bench_conv_t *cv, const 
     put_num(f, ok && c->nk ? c->ksum : NAN);
     if (c->algo >= 0) fprintf(f, ",%zu,", c->ws); else fputs(",,", f);
     seer_bench_csv_str(f, cv->layer);
-    fputc('\n', f);
+    fprintf(f, ",%s", math_name(c->math));
+    put_num(f, ok && c->nk ? c->span : NAN);
+    put_num(f, ok && c->nk ? c->memop : NAN);
+    if (ok) fprintf(f, ",%d,%d", run->flush != NULL, c->hold_expired); else fputs(",,", f);
+    if (c->sm_mhz > 0) fprintf(f, ",%d\n", c->sm_mhz); else fputs(",\n", f);
     if (seer_bench_sync(f) != 0) {
         snprintf(err, errlen, "cannot write layers.csv");
         return -1;
@@ -183,7 +219,7 @@ static int write_call(seer_bench_run_t *run, const seer_bench_conv_t *cv, const 
     o->rows++;
     if (!ok) o->failures++;
     char done[320];
-    snprintf(done, sizeof done, "%s|%s", key, algo);
+    snprintf(done, sizeof done, "%s|%s|%s", key, algo, math_name(c->math));
     if (seer_bench_set_add(&o->done, done) < 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -210,7 +246,7 @@ static int write_picks(seer_bench_run_t *run, const char *key, const char *dir_s
         put_num(f, p[i].time >= 0 && p[i].status == CUDNN_STATUS_SUCCESS ? p[i].time : NAN);
         fprintf(f, ",%zu,%s,%s\n", p[i].memory,
                 p[i].status == CUDNN_STATUS_SUCCESS ? "" : cudnnGetErrorString(p[i].status),
-                p[i].math >= 0 && p[i].math < 4 ? MATH_NAMES[p[i].math] : "");
+                math_name(p[i].math));
     }
     if (sync && seer_bench_sync(f) != 0) {
         snprintf(err, errlen, "cannot write picks.csv");
@@ -437,11 +473,18 @@ static int cmp_rec(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* Kernels of the timed repetitions: per repetition in launch order, each
- * kernel's median duration over the repetitions that launched the same
- * number of kernels as most did. */
-static void collect_kernels(seer_bench_run_t *run, call_t *c, uint64_t ext0, int reps,
-                            const uint64_t *t0, const uint64_t *t1)
+static int is_ours(const char *name) { return strstr(name, "seer_hold_kernel") || strstr(name, "seer_fill_kernel"); }
+
+/* Records of the timed repetitions.  Repetition j's work runs on our
+ * stream between the host's release of the hold (t0[j]) and the return of
+ * its event synchronisation (t1[j]): a record is tied to the repetition
+ * whose window holds it, on the stream the hold kernel ran on.  Per kernel
+ * position, the median duration over the repetitions that launched the
+ * usual number of kernels; per call, the medians of the kernel sum, the
+ * CUPTI span (first start to last end, memsets and memcpys included) and
+ * the memset/memcpy time. */
+static void collect_kernels(seer_bench_run_t *run, call_t *c, int reps, const uint64_t *t0,
+                            const uint64_t *t1)
 {
     seer_bench_kernel_rec_t *recs = NULL;
     size_t n = 0;
@@ -451,17 +494,35 @@ static void collect_kernels(seer_bench_run_t *run, call_t *c, uint64_t ext0, int
     qsort(recs, n, sizeof *recs, cmp_rec);
     int *rep_of = malloc((n ? n : 1) * sizeof *rep_of);
     int count[MAX_REPS] = {0};
+    uint64_t first[MAX_REPS] = {0}, last[MAX_REPS] = {0};
+    double mem[MAX_REPS] = {0};
     if (!rep_of) goto out;
+    int have_sid = 0;
+    uint32_t sid = 0;
+    for (size_t i = 0; i < n && !have_sid; i++)
+        if (recs[i].kind == SEER_BENCH_REC_KERNEL && strstr(recs[i].name, "seer_hold_kernel")) {
+            sid = recs[i].stream;
+            have_sid = 1;
+        }
     for (size_t i = 0; i < n; i++) {
         int r = -1;
-        if (recs[i].ext_id >= ext0 && recs[i].ext_id < ext0 + (uint64_t)reps)
-            r = (int)(recs[i].ext_id - ext0);
-        else /* no correlation record: fall back to the host time window */
-            for (int j = 0; j < reps && r < 0; j++)
-                if (recs[i].start >= t0[j] && recs[i].end <= t1[j]) r = j;
-        if (r < 0) run->out->unattributed++;
+        rep_of[i] = -1;
+        if (recs[i].kind == SEER_BENCH_REC_KERNEL && is_ours(recs[i].name)) continue;
+        for (int j = 0; j < reps && r < 0; j++)
+            if (recs[i].start >= t0[j] && recs[i].end <= t1[j] && (!have_sid || recs[i].stream == sid))
+                r = j;
+        if (r < 0) {
+            if (recs[i].kind == SEER_BENCH_REC_KERNEL) run->out->unattributed++;
+            continue;
+        }
+        if (!first[r] || recs[i].start < first[r]) first[r] = recs[i].start;
+        if (recs[i].end > last[r]) last[r] = recs[i].end;
+        if (recs[i].kind != SEER_BENCH_REC_KERNEL) {
+            mem[r] += (double)(recs[i].end - recs[i].start) * 1e-6;
+            continue;
+        }
         rep_of[i] = r;
-        if (r >= 0) count[r]++;
+        count[r]++;
     }
     /* most common kernel count among the repetitions */
     int best = 0, best_votes = 0;
@@ -471,22 +532,25 @@ static void collect_kernels(seer_bench_run_t *run, call_t *c, uint64_t ext0, int
         if (count[j] && votes > best_votes) { best = count[j]; best_votes = votes; }
     }
     c->nk = best > MAX_KERNELS ? MAX_KERNELS : best;
-    double dur[MAX_KERNELS][MAX_REPS], sum[MAX_REPS];
-    int used = 0, first = 1;
+    double dur[MAX_KERNELS][MAX_REPS], sum[MAX_REPS], span[MAX_REPS], memv[MAX_REPS];
+    int used = 0, firstrep = 1;
     for (int j = 0; j < reps; j++) {
         if (!best || count[j] != best) continue;
         int idx = 0;
         sum[used] = 0;
+        span[used] = (double)(last[j] - first[j]) * 1e-6;
+        memv[used] = mem[j];
         for (size_t i = 0; i < n; i++) {
             if (rep_of[i] != j) continue;
             double ms = (double)(recs[i].end - recs[i].start) * 1e-6;
             sum[used] += ms;
             if (idx < c->nk) {
                 dur[idx][used] = ms;
-                if (first) {
+                if (firstrep) {
                     kernel_name(recs[i].name, c->k[idx].name, sizeof c->k[idx].name);
                     memcpy(c->k[idx].grid, recs[i].grid, sizeof recs[i].grid);
                     memcpy(c->k[idx].block, recs[i].block, sizeof recs[i].block);
+                    memcpy(c->k[idx].cluster, recs[i].cluster, sizeof recs[i].cluster);
                     c->k[idx].regs = recs[i].regs;
                     c->k[idx].smem_s = recs[i].smem_static;
                     c->k[idx].smem_d = recs[i].smem_dynamic;
@@ -495,54 +559,36 @@ static void collect_kernels(seer_bench_run_t *run, call_t *c, uint64_t ext0, int
             }
             idx++;
         }
-        first = 0;
+        firstrep = 0;
         used++;
     }
     for (int i = 0; i < c->nk; i++) c->k[i].ms = median(dur[i], used);
     c->ksum = used ? median(sum, used) : NAN;
+    c->span = used ? median(span, used) : NAN;
+    c->memop = used ? median(memv, used) : NAN;
 out:
     free(rep_of);
     seer_bench_trace_release(recs, n);
 }
 
-/* One hardware-counter pass of the call, kernels replayed by CUPTI. */
-static void metrics_pass(seer_bench_run_t *run, const descs_t *d, int dir, call_t *c)
+static void discard_records(void)
 {
-    double vals[SEER_METRICS_MAX_RANGES][SEER_METRIC_COUNT];
-    char msg[256];
-    int nk = 0, ok = 0;
-    if (seer_bench_trace_kernels(0) != 0) return;
-    if (seer_bench_metrics_begin(msg, sizeof msg) == 0) {
-        cudnnStatus_t s = conv_call(run, d, dir, c->algo, c->ws);
-        cudaError_t e = cudaStreamSynchronize(run->stream);
-        ok = seer_bench_metrics_end(vals, &nk, msg, sizeof msg) == 0 && s == CUDNN_STATUS_SUCCESS &&
-             e == cudaSuccess;
-        if (s != CUDNN_STATUS_SUCCESS) snprintf(msg, sizeof msg, "%s", cudnnGetErrorString(s));
-        else if (e != cudaSuccess) snprintf(msg, sizeof msg, "%s", cudaGetErrorName(e));
-    }
-    if (seer_bench_trace_kernels(1) != 0) {
-        fprintf(stderr, "seer-bench: cannot re-enable kernel tracing\n");
-        run->metrics = 0;
-    }
-    { /* replayed kernels were not recorded; drop whatever else came in */
-        seer_bench_kernel_rec_t *r;
-        size_t n;
-        (void)seer_bench_trace_take(&r, &n);
-        seer_bench_trace_release(r, n);
-    }
-    if (!ok) {
-        if (++run->metrics_fail == 1)
-            fprintf(stderr, "seer-bench: metrics pass failed (%s); will retry on later calls\n", msg);
-        if (run->metrics_fail >= 3 || strstr(msg, "PRIVILEGES") || strstr(msg, "NOT_SUPPORTED")) {
-            fprintf(stderr, "seer-bench: metrics off for the rest of the run: timings only\n");
-            run->metrics = 0;
-        }
-        return;
-    }
-    run->metrics_fail = 0;
-    if (nk != c->nk) return; /* cannot tell which counters belong to which kernel */
-    for (int i = 0; i < nk; i++)
-        memcpy(c->k[i].m, vals[i], sizeof vals[i]);
+    seer_bench_kernel_rec_t *r;
+    size_t n;
+    (void)seer_bench_trace_take(&r, &n);
+    seer_bench_trace_release(r, n);
+}
+
+/* Longest the hold waits for the host to enqueue one call: far above any
+ * cuDNN enqueue after warm-up, short enough not to stall a broken run. */
+#define HOLD_TIMEOUT_NS 2000000000ull
+
+/* Release the hold.  Returns 1 if the hold had already timed out (the
+ * event time then includes host time). */
+static int release_hold(seer_bench_run_t *run)
+{
+    int was = __atomic_exchange_n(run->hold_flag, 1, __ATOMIC_SEQ_CST);
+    return was == 2;
 }
 
 /* 0 measured (or failed with status set); -1 fatal (context lost). */
@@ -553,7 +599,9 @@ static int measure(seer_bench_run_t *run, const descs_t *d, int dir, call_t *c, 
     uint64_t t0[MAX_REPS], t1[MAX_REPS];
     float ms = 0;
     int reps = o->reps < 1 ? 1 : o->reps > MAX_REPS ? MAX_REPS : o->reps;
-    cudnnStatus_t s = ws_size(run, d, dir, c->algo, &c->ws);
+    cudnnStatus_t s = c->math >= 0 ? cudnnSetConvolutionMathType(d->conv, (cudnnMathType_t)c->math)
+                                   : CUDNN_STATUS_SUCCESS;
+    if (s == CUDNN_STATUS_SUCCESS) s = ws_size(run, d, dir, c->algo, &c->ws);
     if (s != CUDNN_STATUS_SUCCESS) {
         snprintf(c->status, sizeof c->status, "%s", cudnnGetErrorString(s));
         return 0;
@@ -576,29 +624,27 @@ static int measure(seer_bench_run_t *run, const descs_t *d, int dir, call_t *c, 
         CUDA_OR_FAIL(cudaEventElapsedTime(&ms, run->e0, run->e1));
     }
     if (ms > 200.0f && reps > 3) reps = 3; /* slow algorithm: spare the budget */
-    { /* warm-up kernels must not mix with the timed ones */
-        seer_bench_kernel_rec_t *r;
-        size_t n;
-        (void)seer_bench_trace_take(&r, &n);
-        seer_bench_trace_release(r, n);
-    }
-    uint64_t ext0 = run->ext_next;
-    run->ext_next += (uint64_t)reps;
+    discard_records(); /* warm-up kernels must not mix with the timed ones */
     for (int i = 0; i < reps; i++) {
-        t0[i] = seer_bench_trace_now();
-        if (seer_bench_trace_push(ext0 + (uint64_t)i) != 0) {
-            snprintf(err, errlen, "cuptiActivityPushExternalCorrelationId failed");
-            return -1;
-        }
+        /* L2 flush, then the hold, both before the start event: the events
+         * bracket the call's kernels only, run back to back once the host
+         * has enqueued all of them */
+        if (run->flush)
+            CUDA_OR_FAIL(seer_kernels_fill(run->flush, run->flush_floats, SEER_FILL_F32, (uint64_t)i,
+                                           run->stream));
+        *run->hold_flag = 0;
+        CUDA_OR_FAIL(seer_kernels_hold(run->hold_dev, HOLD_TIMEOUT_NS, run->stream));
         cudaError_t e = cudaEventRecord(run->e0, run->stream);
         s = e == cudaSuccess ? conv_call(run, d, dir, c->algo, c->ws) : CUDNN_STATUS_SUCCESS;
         if (e == cudaSuccess && s == CUDNN_STATUS_SUCCESS) e = cudaEventRecord(run->e1, run->stream);
-        if (seer_bench_trace_pop() != 0) {
-            snprintf(err, errlen, "cuptiActivityPopExternalCorrelationId failed");
-            return -1;
+        t0[i] = seer_bench_trace_now();
+        if (release_hold(run)) {
+            c->hold_expired++;
+            run->out->hold_expired++;
         }
         if (s != CUDNN_STATUS_SUCCESS) {
             snprintf(c->status, sizeof c->status, "%s", cudnnGetErrorString(s));
+            (void)cudaStreamSynchronize(run->stream);
             goto failed;
         }
         CUDA_OR_FAIL(e);
@@ -608,6 +654,7 @@ static int measure(seer_bench_run_t *run, const descs_t *d, int dir, call_t *c, 
         t[i] = ms;
     }
 #undef CUDA_OR_FAIL
+    c->sm_mhz = seer_bench_nvml_sm_clock(run->o->device);
     c->reps = reps;
     c->t_min = c->t_max = t[0];
     for (int i = 1; i < reps; i++) {
@@ -615,8 +662,7 @@ static int measure(seer_bench_run_t *run, const descs_t *d, int dir, call_t *c, 
         if (t[i] > c->t_max) c->t_max = t[i];
     }
     c->t_med = median(t, reps);
-    collect_kernels(run, c, ext0, reps, t0, t1);
-    if (run->metrics) metrics_pass(run, d, dir, c);
+    collect_kernels(run, c, reps, t0, t1);
     return 0;
 failed:
     if (context_lost()) {
@@ -650,6 +696,7 @@ int seer_bench_run_entry(seer_bench_run_t *run, const seer_bench_conv_t *cv, cha
     seer_bench_conv_key(cv, key, sizeof key);
     int picked = seer_bench_set_has(&o->picked, key);
     c->algo = -1;
+    c->math = -1;
 
     if (descs_create(cv, &d, c->status, sizeof c->status) != 0) goto entry_failed;
     cudnnStatus_t s = get_v7(run, &d, cv->dir, v7, &nv7);
@@ -657,18 +704,21 @@ int seer_bench_run_entry(seer_bench_run_t *run, const seer_bench_conv_t *cv, cha
         snprintf(c->status, sizeof c->status, "%s", cudnnGetErrorString(s));
         goto entry_failed;
     }
-    /* algorithms to measure: supported, within the workspace limit, once */
-    int algos[MAX_ALGOS], na = 0, todo = 0;
+    /* (algorithm, math type) pairs to measure: supported, within the
+     * workspace limit, once each; v7 lists an algorithm once per math type
+     * it can run with, and the math type changes the kernels */
+    int algos[MAX_ALGOS], maths[MAX_ALGOS], na = 0, todo = 0;
     for (int i = 0; i < nv7; i++) {
         if (v7[i].status != CUDNN_STATUS_SUCCESS || v7[i].memory > run->ws_size) continue;
         int dup = 0;
-        for (int j = 0; j < na; j++) dup |= algos[j] == v7[i].algo;
+        for (int j = 0; j < na; j++) dup |= algos[j] == v7[i].algo && maths[j] == v7[i].math;
         if (dup) continue;
-        algos[na++] = v7[i].algo;
-        snprintf(done, sizeof done, "%s|%s", key, algo_name(cv->dir, v7[i].algo));
+        algos[na] = v7[i].algo;
+        maths[na++] = v7[i].math;
+        snprintf(done, sizeof done, "%s|%s|%s", key, algo_name(cv->dir, v7[i].algo), math_name(v7[i].math));
         todo += !seer_bench_set_has(&o->done, done);
     }
-    snprintf(done, sizeof done, "%s|", key);
+    snprintf(done, sizeof done, "%s||", key);
     if (picked && ((na && !todo) || seer_bench_set_has(&o->done, done))) { /* resumed */
         rc = 1;
         goto out;
@@ -710,18 +760,21 @@ int seer_bench_run_entry(seer_bench_run_t *run, const seer_bench_conv_t *cv, cha
         goto entry_failed;
     }
     for (int i = 0; i < na; i++) {
-        snprintf(done, sizeof done, "%s|%s", key, algo_name(cv->dir, algos[i]));
+        snprintf(done, sizeof done, "%s|%s|%s", key, algo_name(cv->dir, algos[i]), math_name(maths[i]));
         if (seer_bench_set_has(&o->done, done)) continue;
+        if (run->deadline > 0 && mono_s() >= run->deadline) { rc = 2; goto out; }
         memset(c, 0, sizeof *c);
         c->algo = algos[i];
+        c->math = maths[i];
         int m = measure(run, &d, cv->dir, c, err, errlen);
         if (write_call(run, cv, key, c, err, errlen) != 0 || m != 0) { rc = -1; goto out; }
     }
     goto out;
 entry_failed:
-    snprintf(done, sizeof done, "%s|", key);
+    snprintf(done, sizeof done, "%s||", key);
     if (!seer_bench_set_has(&o->done, done)) {
         c->algo = -1;
+        c->math = -1;
         if (write_call(run, cv, key, c, err, errlen) != 0) rc = -1;
     } else {
         rc = 1;
@@ -734,7 +787,7 @@ out:
 
 /* ---- run -------------------------------------------------------------------------------- */
 
-int seer_bench_run_create(const seer_bench_opts_t *opts, seer_bench_out_t *out, int metrics,
+int seer_bench_run_create(const seer_bench_opts_t *opts, seer_bench_out_t *out,
                           seer_bench_run_t **runp, char *err, size_t errlen)
 {
     seer_bench_run_t *run = calloc(1, sizeof *run);
@@ -746,8 +799,6 @@ int seer_bench_run_create(const seer_bench_opts_t *opts, seer_bench_out_t *out, 
     }
     run->o = opts;
     run->out = out;
-    run->metrics = metrics;
-    run->ext_next = 1;
     if ((s = cudnnCreate(&run->dnn)) != CUDNN_STATUS_SUCCESS) {
         snprintf(err, errlen, "cudnnCreate: %s", cudnnGetErrorString(s));
         goto fail;
@@ -760,6 +811,26 @@ int seer_bench_run_create(const seer_bench_opts_t *opts, seer_bench_out_t *out, 
     if ((s = cudnnSetStream(run->dnn, run->stream)) != CUDNN_STATUS_SUCCESS) {
         snprintf(err, errlen, "cudnnSetStream: %s", cudnnGetErrorString(s));
         goto fail;
+    }
+    /* the hold flag: host memory the hold kernel polls */
+    void *hf = NULL;
+    if ((e = cudaHostAlloc(&hf, sizeof(int), cudaHostAllocMapped)) != cudaSuccess ||
+        (run->hold_flag = hf, e = cudaHostGetDevicePointer((void **)&run->hold_dev, hf, 0)) != cudaSuccess) {
+        snprintf(err, errlen, "mapped host memory for the stream hold: %s", cudaGetErrorName(e));
+        goto fail;
+    }
+    if (opts->l2_flush) {
+        /* writing twice the L2 evicts whatever the previous repetition left */
+        int l2 = 0;
+        if ((e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, opts->device)) != cudaSuccess ||
+            (run->flush_floats = 2 * (size_t)(l2 > 0 ? l2 : 1 << 20) / sizeof(float),
+             e = cudaMalloc(&run->flush, run->flush_floats * sizeof(float))) != cudaSuccess) {
+            /* timings without the flush beat no timings; each row says */
+            run->flush = NULL;
+            (void)cudaGetLastError();
+            fprintf(stderr, "seer-bench: no L2 flush buffer (%s): L2 stays warm between repetitions\n",
+                    cudaGetErrorName(e));
+        }
     }
     /* the workspace limit is also what cudnnFind may use; shrink it when
      * the board is small rather than fail */
@@ -788,10 +859,57 @@ void seer_bench_run_destroy(seer_bench_run_t *run)
     int bad = 0;
     for (int i = 0; i < 3; i++) bad |= cudaFree(run->buf[i]) != cudaSuccess;
     bad |= cudaFree(run->ws) != cudaSuccess;
+    bad |= cudaFree(run->flush) != cudaSuccess;
+    if (run->hold_flag) bad |= cudaFreeHost((void *)run->hold_flag) != cudaSuccess;
     if (run->e0) bad |= cudaEventDestroy(run->e0) != cudaSuccess;
     if (run->e1) bad |= cudaEventDestroy(run->e1) != cudaSuccess;
     if (run->dnn) bad |= cudnnDestroy(run->dnn) != CUDNN_STATUS_SUCCESS;
     if (run->stream) bad |= cudaStreamDestroy(run->stream) != cudaSuccess;
     if (bad) fprintf(stderr, "seer-bench: warning: GPU teardown reported an error\n");
     free(run);
+}
+
+/* ---- metrics phase ------------------------------------------------------------------ */
+
+int seer_bench_metrics_call(seer_bench_run_t *run, const seer_bench_conv_t *cv, int algo, int math,
+                            double vals[][SEER_METRIC_COUNT], int *nk, char *msg, size_t len)
+{
+    descs_t d;
+    char key[256];
+    int rc = -1;
+    size_t ws = 0;
+    seer_bench_conv_key(cv, key, sizeof key);
+    if (descs_create(cv, &d, msg, len) != 0) goto out;
+    cudnnStatus_t s = math >= 0 ? cudnnSetConvolutionMathType(d.conv, (cudnnMathType_t)math)
+                                : CUDNN_STATUS_SUCCESS;
+    if (s == CUDNN_STATUS_SUCCESS) s = ws_size(run, &d, cv->dir, algo, &ws);
+    if (s != CUDNN_STATUS_SUCCESS) {
+        snprintf(msg, len, "%s", cudnnGetErrorString(s));
+        goto out;
+    }
+    if (ws > run->ws_size) {
+        snprintf(msg, len, "WORKSPACE_LIMIT");
+        goto out;
+    }
+    if (buffers(run, cv, key_seed(key), msg, len) != 0) goto out;
+    /* one unprofiled call first: module loading and cuDNN's runtime
+     * compilation must not be what the counters see */
+    s = conv_call(run, &d, cv->dir, algo, ws);
+    cudaError_t e = cudaStreamSynchronize(run->stream);
+    if (s != CUDNN_STATUS_SUCCESS || e != cudaSuccess) {
+        snprintf(msg, len, "%s", s != CUDNN_STATUS_SUCCESS ? cudnnGetErrorString(s) : cudaGetErrorName(e));
+        goto out;
+    }
+    if (seer_bench_metrics_begin(msg, len) != 0) goto out;
+    s = conv_call(run, &d, cv->dir, algo, ws);
+    e = cudaStreamSynchronize(run->stream);
+    rc = seer_bench_metrics_end(vals, nk, msg, len);
+    if (s != CUDNN_STATUS_SUCCESS || e != cudaSuccess) {
+        snprintf(msg, len, "%s", s != CUDNN_STATUS_SUCCESS ? cudnnGetErrorString(s) : cudaGetErrorName(e));
+        rc = -1;
+    }
+out:
+    descs_destroy(&d);
+    if (rc && context_lost()) return -2;
+    return rc;
 }

@@ -69,8 +69,18 @@ int seer_bench_sync(FILE *f)
     return fsync(fileno(f));
 }
 
+/* A regular file, or not there.  Devices, FIFOs and directories would make
+ * the byte-by-byte scan below read forever or fail obscurely. */
+static int regular_or_absent(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return errno == ENOENT ? 0 : -1;
+    return S_ISREG(st.st_mode) ? 0 : -1;
+}
+
 int seer_bench_repair_tail(const char *path)
 {
+    if (regular_or_absent(path) != 0) return -1;
     FILE *f = fopen(path, "r+b");
     if (!f) return errno == ENOENT ? 0 : -1;
     long keep = 0, pos = 0;
@@ -85,20 +95,44 @@ int seer_bench_repair_tail(const char *path)
     return rc;
 }
 
-char *seer_bench_getline(FILE *f, char **buf, size_t *cap)
+FILE *seer_bench_open_input(const char *path, long long max_bytes, char *err, size_t errlen)
+{
+    struct stat st;
+    /* stat the open descriptor, not the name: what is checked is what is read */
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fileno(f), &st) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+    } else if ((long long)st.st_size > max_bytes) {
+        snprintf(err, errlen, "%s: %lld bytes, more than the %lld accepted", path,
+                 (long long)st.st_size, max_bytes);
+    } else {
+        return f;
+    }
+    fclose(f);
+    return NULL;
+}
+
+int seer_bench_getline(FILE *f, char **buf, size_t *cap)
 {
     size_t len = 0;
     for (;;) {
         if (*cap - len < 2 || !*buf) {
+            if (*cap >= SEER_BENCH_LINE_MAX) return -1;
             size_t ncap = *cap ? 2 * *cap : 1024;
             char *nb = realloc(*buf, ncap);
-            if (!nb) return NULL;
+            if (!nb) return -1;
             *buf = nb;
             *cap = ncap;
         }
-        if (!fgets(*buf + len, (int)(*cap - len), f)) return len ? *buf : NULL;
+        if (!fgets(*buf + len, (int)(*cap - len), f)) return len ? 1 : 0;
         len += strlen(*buf + len);
-        if (len && (*buf)[len - 1] == '\n') return *buf;
+        if (len && (*buf)[len - 1] == '\n') return 1;
     }
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cublas_v2.h>
@@ -39,8 +40,11 @@ static void usage(FILE *f)
 "  --workspace-mb N   cuDNN workspace limit in MiB (default 1024)\n"
 "  --warmup N         untimed calls before timing (default 2)\n"
 "  --reps N           timed calls, median/min/max reported (default 5)\n"
-"  --metrics          CUPTI Range Profiler counters per kernel (slow)\n"
+"  --metrics          CUPTI Range Profiler counters per kernel (slow), in a\n"
+"                     phase of its own after the timing sweep\n"
+"  --metrics-only     only that phase, on the results already in --out\n"
 "  --no-find          skip cudnnFind*AlgorithmEx (picks.csv gets v7 rows only)\n"
+"  --no-l2-flush      keep L2 warm between timed calls (default: evict it)\n"
 "  --no-micro         skip the microbenchmarks (no profile.txt)\n"
 "  --micro-only       only the microbenchmarks\n"
 "  --resume           continue a run in --out, skipping what layers.csv has\n"
@@ -98,17 +102,19 @@ static const char *const KEYCOLS[17] = {"direction", "dtype", "layout", "n", "c"
                                         "s", "pad_h", "pad_w", "stride_h", "stride_w", "dil_h",
                                         "dil_w", "groups"};
 
-/* Keys of an existing layers.csv ("entry|algo") or picks.csv ("entry"). */
+/* Keys of an existing layers.csv ("entry|algo|math") or picks.csv ("entry"). */
 static int load_keys(const char *path, int with_algo, seer_bench_set_t *set, long long *max_id,
                      char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
     char *line = NULL, *hdr = NULL, *fl[128], *hl[128];
     size_t cap = 0;
-    int col[17], calg = -1, cid = -1, nh = 0, rc = -1;
+    int col[17], calg = -1, cid = -1, cmath = -1, nh = 0, rc = -1, got;
     long lineno = 0;
-    if (!f) return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1);
-    while (seer_bench_getline(f, &line, &cap)) {
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT) return 0;
+    FILE *f = seer_bench_open_input(path, SEER_BENCH_OUTPUT_MAX_BYTES, err, errlen);
+    if (!f) return -1;
+    while ((got = seer_bench_getline(f, &line, &cap)) > 0) {
         lineno++;
         line[strcspn(line, "\r\n")] = 0;
         if (!hdr) {
@@ -117,6 +123,7 @@ static int load_keys(const char *path, int with_algo, seer_bench_set_t *set, lon
                 if ((col[i] = seer_bench_csv_col(hl, nh, KEYCOLS[i])) < 0) goto bad;
             calg = seer_bench_csv_col(hl, nh, "algo");
             cid = seer_bench_csv_col(hl, nh, "call_id");
+            cmath = seer_bench_csv_col(hl, nh, "math_type");
             if (with_algo && (calg < 0 || cid < 0)) goto bad;
             continue;
         }
@@ -127,12 +134,14 @@ static int load_keys(const char *path, int with_algo, seer_bench_set_t *set, lon
         for (int i = 0; i < 17; i++)
             o += (size_t)snprintf(key + o, sizeof key - o, "%s%s", i ? "," : "", fl[col[i]]);
         if (with_algo) {
-            snprintf(key + o, sizeof key - o, "|%s", fl[calg]);
+            /* an (algorithm, math type) pair is one measurement */
+            snprintf(key + o, sizeof key - o, "|%s|%s", fl[calg], cmath >= 0 && cmath < nf ? fl[cmath] : "");
             long long id = atoll(fl[cid]);
             if (id > *max_id) *max_id = id;
         }
         if (seer_bench_set_add(set, key) < 0) goto bad;
     }
+    if (got < 0) { lineno++; goto bad; }
     rc = 0;
     goto out;
 bad:
@@ -148,18 +157,20 @@ out:
  * (call_id above the last one in layers.csv) are removed. */
 static int drop_orphan_kernels(const char *path, long long max_id, char *err, size_t errlen)
 {
-    FILE *in = fopen(path, "r"), *out = NULL;
+    FILE *in, *out = NULL;
     char tmp[PATH_CAP + 8], *line = NULL, *copy = NULL, *fl[128];
     size_t cap = 0;
-    int cid = -1, rc = -1, first = 1;
+    int cid = -1, rc = -1, first = 1, got;
     long dropped = 0;
-    if (!in) return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1);
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT) return 0;
+    if (!(in = seer_bench_open_input(path, SEER_BENCH_OUTPUT_MAX_BYTES, err, errlen))) return -1;
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     if (!(out = fopen(tmp, "w"))) {
         snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
         goto out;
     }
-    while (seer_bench_getline(in, &line, &cap)) {
+    while ((got = seer_bench_getline(in, &line, &cap)) > 0) {
         free(copy);
         if (!(copy = strdup(line))) goto out;
         copy[strcspn(copy, "\r\n")] = 0;
@@ -175,6 +186,11 @@ static int drop_orphan_kernels(const char *path, long long max_id, char *err, si
             continue;
         }
         fputs(line, out);
+    }
+    if (got < 0) {
+        snprintf(err, errlen, "%s: a line longer than %d bytes: not a seer-bench file", path,
+                 SEER_BENCH_LINE_MAX);
+        goto out;
     }
     if (seer_bench_sync(out) != 0 || fclose(out) != 0) {
         out = NULL;
@@ -233,7 +249,7 @@ typedef struct {
     const char *status, *metrics;
     char gpu[32], name[256], started[32];
     int cc_major, cc_minor, sms, clk, mclk, drv, rt;
-    size_t plan_n, plan_cnn, plan_random, run, skipped, dropped, not_reached;
+    size_t plan_n, plan_cnn, plan_random, run, skipped, not_reached;
     double t0;
     seer_bench_out_t *out;
 } manifest_t;
@@ -259,9 +275,16 @@ static int write_manifest(const manifest_t *m, char *err, size_t errlen)
     fprintf(f, "status=%s\ngpu=%s\ngpu_name=%s\ndevice=%d\ncc=%d.%d\nsms=%d\n", m->status, m->gpu,
             m->name, m->o->device, m->cc_major, m->cc_minor, m->sms);
     fprintf(f, "sm_clock_mhz=%d\nmem_clock_mhz=%d\n", m->clk / 1000, m->mclk / 1000);
-    fprintf(f, "driver=%d.%d\ncuda_runtime=%d.%d\ncudnn=%zu.%zu.%zu\ncudnn_header=%d.%d.%d\n",
-            m->drv / 1000, m->drv % 1000 / 10, m->rt / 1000, m->rt % 1000 / 10, dnn / 10000,
-            dnn % 10000 / 100, dnn % 100, CUDNN_MAJOR, CUDNN_MINOR, CUDNN_PATCHLEVEL);
+    char rel[96];
+    int clk[4];
+    seer_bench_driver_release(rel, sizeof rel);
+    if (seer_bench_nvml_clocks(m->o->device, &clk[0], &clk[1], &clk[2], &clk[3]) == 0)
+        fprintf(f, "nvml_sm_clock_mhz=%d\nnvml_mem_clock_mhz=%d\nnvml_max_sm_clock_mhz=%d\n"
+                   "nvml_max_mem_clock_mhz=%d\n", clk[0], clk[1], clk[2], clk[3]);
+    fprintf(f, "driver=%s\ncuda_driver_api=%d.%d\ncuda_runtime=%d.%d\ncudnn=%zu.%zu.%zu\n"
+               "cudnn_header=%d.%d.%d\n", rel, m->drv / 1000, m->drv % 1000 / 10, m->rt / 1000,
+            m->rt % 1000 / 10, dnn / 10000, dnn % 10000 / 100, dnn % 100, CUDNN_MAJOR, CUDNN_MINOR,
+            CUDNN_PATCHLEVEL);
     fprintf(f, "cupti_api=%u\ncublas=%d.%d.%d\n", cupti, cb[0], cb[1], cb[2]);
     fprintf(f, "seed=%llu\nplan=%s\nplan_entries=%zu\nplan_cnn=%zu\nplan_random=%zu\n",
             (unsigned long long)m->o->seed, m->o->plan_path ? m->o->plan_path : "generated",
@@ -269,15 +292,17 @@ static int write_manifest(const manifest_t *m, char *err, size_t errlen)
     fprintf(f, "random=%d\ncnn_copies=%d\nmax_gflop=%g\nworkspace_mb=%d\nminutes=%g\nwarmup=%d\nreps=%d\n",
             m->o->n_random, m->o->cnn_copies, m->o->max_gflop, m->o->workspace_mb, m->o->minutes,
             m->o->warmup, m->o->reps);
-    fprintf(f, "find=%d\nmetrics=%s\nresume=%d\n", m->o->find, m->metrics, m->o->resume);
+    fprintf(f, "find=%d\nl2_flush=%d\nmetrics=%s\nresume=%d\n", m->o->find, m->o->l2_flush, m->metrics,
+            m->o->resume);
     fprintf(f, "started=%s\nfinished=%s\nelapsed_s=%.1f\n", m->started,
             strcmp(m->status, "running") ? fin : "", now_s() - m->t0);
-    fprintf(f, "entries_run=%zu\nentries_skipped_resume=%zu\nentries_dropped_budget=%zu\n"
-               "entries_not_reached=%zu\n", m->run, m->skipped, m->dropped, m->not_reached);
+    fprintf(f, "entries_run=%zu\nentries_skipped_resume=%zu\nentries_not_reached=%zu\n", m->run,
+            m->skipped, m->not_reached);
     if (out)
         fprintf(f, "layer_rows=%lld\nfailed_rows=%lld\nkernel_rows=%lld\nunattributed_kernels=%lld\n"
-                   "cupti_dropped_records=%zu\n", out->rows, out->failures, out->kernel_rows,
-                out->unattributed, seer_bench_trace_dropped());
+                   "cupti_dropped_records=%zu\ncupti_bad_timestamps=%zu\nhold_expired=%lld\n",
+                out->rows, out->failures, out->kernel_rows, out->unattributed,
+                seer_bench_trace_dropped(), seer_bench_trace_bad_timestamps(), out->hold_expired);
     if (seer_bench_sync(f) != 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
         snprintf(err, errlen, "cannot write %s", path);
         return -1;
@@ -287,6 +312,37 @@ static int write_manifest(const manifest_t *m, char *err, size_t errlen)
 
 /* ---- progress --------------------------------------------------------------------- */
 
+/* Per-entry cost for the ETA only (it never decides what is measured): the
+ * median of the last ETA_WINDOW measured entries, the first one left out
+ * (first-use module loading and cuDNN runtime compilation land there). */
+#define ETA_WINDOW 15
+typedef struct {
+    double v[ETA_WINDOW];
+    size_t seen, n;
+} eta_t;
+
+static void eta_add(eta_t *e, double s)
+{
+    if (e->seen++ == 0) return;
+    e->v[e->n++ % ETA_WINDOW] = s;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double eta_entry(const eta_t *e)
+{
+    double w[ETA_WINDOW];
+    size_t k = e->n < ETA_WINDOW ? e->n : ETA_WINDOW;
+    if (!k) return NAN;
+    memcpy(w, e->v, k * sizeof *w);
+    qsort(w, k, sizeof *w, cmp_dbl);
+    return k % 2 ? w[k / 2] : 0.5 * (w[k / 2 - 1] + w[k / 2]);
+}
+
 static void fmt_time(char *b, size_t n, double s)
 {
     if (!(s >= 0) || s > 1e6) { snprintf(b, n, "--:--"); return; }
@@ -294,7 +350,7 @@ static void fmt_time(char *b, size_t n, double s)
     snprintf(b, n, "%ld:%02ld", t / 60, t % 60);
 }
 
-static void progress(size_t done, size_t total, double elapsed, double eta, size_t dropped)
+static void progress(size_t done, size_t total, double elapsed, double eta)
 {
     char e[32], r[32], bar[31];
     int w = total ? (int)(30.0 * done / total) : 30;
@@ -303,8 +359,48 @@ static void progress(size_t done, size_t total, double elapsed, double eta, size
     fmt_time(e, sizeof e, elapsed);
     fmt_time(r, sizeof r, eta);
     fprintf(stderr, "\r[%s] %zu/%zu  %s elapsed  ETA %s", bar, done, total, e, r);
-    if (dropped) fprintf(stderr, "  (%zu dropped for time)", dropped);
     fputs("   ", stderr);
+}
+
+/* ---- metrics phase ------------------------------------------------------------------ */
+
+/* The metrics phase runs in a child process (this program, --metrics-only)
+ * that never enables activity tracing; its summary line comes back through
+ * DIR/metrics.txt. */
+static void run_metrics_phase(const seer_bench_opts_t *o, char *note, size_t len)
+{
+    char dev[16], ws[16], path[PATH_CAP], line[700];
+    snprintf(dev, sizeof dev, "%d", o->device);
+    snprintf(ws, sizeof ws, "%d", o->workspace_mb);
+    snprintf(path, sizeof path, "%s/metrics.txt", o->out_dir);
+    (void)remove(path);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char *args[] = {"seer-bench", "--metrics-only", "--out", (char *)o->out_dir, "--device", dev,
+                        "--workspace-mb", ws, NULL};
+        execv("/proc/self/exe", args);
+        _exit(127);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid) {
+        snprintf(note, len, "failed: cannot start the metrics phase (%s)", strerror(errno));
+        return;
+    }
+    if (WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0)) {
+        snprintf(note, len, "failed: metrics phase %s %d (timings kept; --metrics-only retries)",
+                 WIFSIGNALED(st) ? "killed by signal" : "exit status",
+                 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+        fprintf(stderr, "seer-bench: %s\n", note);
+        return;
+    }
+    FILE *f = fopen(path, "r");
+    snprintf(note, len, "failed: the metrics phase wrote no metrics.txt");
+    if (f && fgets(line, sizeof line, f) && !strncmp(line, "metrics=", 8)) {
+        line[strcspn(line, "\n")] = 0;
+        snprintf(note, len, "%s", line + 8);
+    }
+    if (f) fclose(f);
 }
 
 /* ---- main --------------------------------------------------------------------------- */
@@ -312,15 +408,12 @@ static void progress(size_t done, size_t total, double elapsed, double eta, size
 /* What main allocates, released at exit on every path. */
 static seer_bench_plan_t plan;
 static seer_bench_out_t out;
-static char *dropped;
 
 static void cleanup(void)
 {
     seer_bench_plan_free(&plan);
     seer_bench_set_free(&out.done);
     seer_bench_set_free(&out.picked);
-    free(dropped);
-    dropped = NULL;
 }
 
 int main(int argc, char **argv)
@@ -328,7 +421,7 @@ int main(int argc, char **argv)
     seer_bench_opts_t o = {
         .seed = 1, .out_dir = "seer-bench-out", .workspace_mb = 1024, .minutes = 9,
         .warmup = 2, .reps = 5, .n_random = 120, .cnn_copies = 1, .micro = 1, .find = 1,
-        .max_gflop = 200,
+        .max_gflop = 200, .l2_flush = 1,
     };
     const char *gpu_name = NULL;
     char err[ERR_CAP];
@@ -355,7 +448,9 @@ int main(int argc, char **argv)
         STR("--gpu-id", o.gpu_id)
         STR("--gpu-name", gpu_name)
         if (!strcmp(a, "--metrics")) { o.metrics = 1; continue; }
+        if (!strcmp(a, "--metrics-only")) { o.metrics = 2; continue; }
         if (!strcmp(a, "--no-find")) { o.find = 0; continue; }
+        if (!strcmp(a, "--no-l2-flush")) { o.l2_flush = 0; continue; }
         if (!strcmp(a, "--no-micro")) { o.micro = 0; continue; }
         if (!strcmp(a, "--micro-only")) { o.micro = 2; continue; }
         if (!strcmp(a, "--resume")) { o.resume = 1; continue; }
@@ -373,6 +468,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "seer-bench: --out path longer than %d bytes\n", OUT_MAX);
         return EXIT_USAGE;
     }
+    if (o.metrics == 2) return seer_bench_metrics_phase(&o);
     if (gpu_name) {
         char id[32];
         seer_bench_gpu_id(gpu_name, 0, id, sizeof id);
@@ -388,6 +484,9 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    /* CNN layers first: they are the evaluation set, and a budget that
+     * ends the run early then cuts random shapes only */
+    seer_bench_plan_cnn_first(&plan);
     if (o.dry_run) {
         seer_bench_plan_print(stdout, &plan, o.gpu_id);
         return fflush(stdout) == 0 ? 0 : EXIT_USAGE;
@@ -446,7 +545,9 @@ int main(int argc, char **argv)
     /* microbenchmarks first: CUPTI tracing would slow the launches */
     snprintf(path, sizeof path, "%s/profile.txt", o.out_dir);
     if (o.micro && !(o.resume && stat(path, &st) == 0)) {
-        if (seer_bench_profile(path, m.gpu, o.device, err, sizeof err) != 0) {
+        char gpath[PATH_CAP];
+        snprintf(gpath, sizeof gpath, "%s/gpu.txt", o.out_dir);
+        if (seer_bench_profile(path, gpath, m.gpu, o.device, err, sizeof err) != 0) {
             fprintf(stderr, "seer-bench: %s\n", err);
             m.status = "fatal";
             (void)write_manifest(&m, err, sizeof err);
@@ -467,7 +568,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/%s", o.out_dir, names[i]);
         if (seer_bench_repair_tail(path) != 0) {
-            fprintf(stderr, "seer-bench: %s: cannot repair\n", path);
+            fprintf(stderr, "seer-bench: %s: not a regular file or cannot repair its last line\n", path);
             return EXIT_USAGE;
         }
     }
@@ -498,22 +599,8 @@ int main(int argc, char **argv)
         (void)write_manifest(&m, err, sizeof err);
         return EXIT_FATAL;
     }
-    int metrics = 0;
-    static char metrics_note[600];
-    if (o.metrics) {
-        char msg[512];
-        if (seer_bench_metrics_init(o.device, msg, sizeof msg) == 0) {
-            metrics = 1;
-            snprintf(metrics_note, sizeof metrics_note, "on (%d passes: %s)", seer_bench_metrics_passes(),
-                     seer_bench_metrics_names());
-        } else {
-            fprintf(stderr, "seer-bench: metrics unavailable (%s): timings only\n", msg);
-            snprintf(metrics_note, sizeof metrics_note, "unavailable: %s", msg);
-        }
-        m.metrics = metrics_note;
-    }
     seer_bench_run_t *run = NULL;
-    if (seer_bench_run_create(&o, &out, metrics, &run, err, sizeof err) != 0) {
+    if (seer_bench_run_create(&o, &out, &run, err, sizeof err) != 0) {
         fprintf(stderr, "seer-bench: %s\n", err);
         m.status = "fatal";
         (void)write_manifest(&m, err, sizeof err);
@@ -527,32 +614,16 @@ int main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int tty = isatty(STDERR_FILENO), rc = 0;
-    double budget = o.minutes * 60.0, spent = 0;
-    size_t measured = 0, processed = 0, i, left;
-    dropped = calloc(plan.n ? plan.n : 1, 1);
-    if (!dropped) {
-        fprintf(stderr, "seer-bench: out of memory\n");
-        return EXIT_USAGE;
-    }
+    double budget = o.minutes * 60.0;
+    eta_t eta = {0};
+    size_t processed = 0, i;
+    if (budget > 0) seer_bench_run_deadline(run, t0 + budget);
     m.status = "complete";
+    /* The deadline is the only stop rule: nothing is dropped on a forecast,
+     * which one slow first-use entry can inflate many times over. */
     for (i = 0; i < plan.n; i++) {
-        if (dropped[i]) continue;
         if (interrupted) { m.status = "interrupted"; break; }
-        double elapsed = now_s() - t0, avg = measured ? spent / (double)measured : 0;
-        left = 0;
-        for (size_t j = i; j < plan.n; j++) left += !dropped[j];
-        if (budget > 0 && measured >= 5) {
-            /* over budget at the current pace: random shapes go first,
-             * from the end of the plan */
-            for (size_t j = plan.n; j-- > i && elapsed + avg * (double)left > budget;)
-                if (!dropped[j] && plan.v[j].part == SEER_BENCH_PART_RANDOM) {
-                    dropped[j] = 1;
-                    m.dropped++;
-                    left--;
-                }
-            if (dropped[i]) continue;
-        }
-        if (budget > 0 && elapsed + avg > budget) { m.status = "budget"; break; }
+        if (budget > 0 && now_s() - t0 >= budget) { m.status = "budget"; break; }
         double te = now_s();
         int r = seer_bench_run_entry(run, &plan.v[i], err, sizeof err);
         if (r < 0) {
@@ -563,19 +634,18 @@ int main(int argc, char **argv)
             i++;
             break;
         }
-        if (r == 0) { measured++; spent += now_s() - te; m.run++; }
+        if (r == 2) { m.status = "budget"; break; } /* deadline inside the entry: not done */
+        if (r == 0) { eta_add(&eta, now_s() - te); m.run++; }
         else m.skipped++;
         processed++;
-        if (tty) {
-            avg = measured ? spent / (double)measured : 0;
-            progress(processed, plan.n - m.dropped, now_s() - t0, avg * (double)(left - 1), m.dropped);
-        }
+        if (tty)
+            progress(processed, plan.n, now_s() - t0, eta_entry(&eta) * (double)(plan.n - processed));
     }
     if (tty) fputc('\n', stderr);
-    for (size_t j = i; j < plan.n; j++) m.not_reached += !dropped[j];
+    m.not_reached = plan.n - i;
+    if (m.not_reached && !strcmp(m.status, "complete")) m.status = "budget";
     if (!strcmp(m.status, "interrupted")) rc = EXIT_FATAL;
     seer_bench_run_destroy(run);
-    seer_bench_metrics_shutdown();
     seer_bench_trace_shutdown();
     int close_bad = 0;
     close_bad |= fclose(out.layers) != 0;
@@ -585,13 +655,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "seer-bench: error closing output files\n");
         rc = EXIT_USAGE;
     }
+    static char metrics_note[700];
+    if (o.metrics && rc == 0) {
+        m.metrics = metrics_note;
+        run_metrics_phase(&o, metrics_note, sizeof metrics_note);
+    }
     if (write_manifest(&m, err, sizeof err) != 0) {
         fprintf(stderr, "seer-bench: %s\n", err);
         if (!rc) rc = EXIT_USAGE;
     }
-    fprintf(stderr, "seer-bench: %s: %zu entries measured, %zu skipped (resume), %zu dropped (budget), "
-                    "%zu not reached; %lld rows (%lld failed) in %s, %.0f s\n",
-            m.status, m.run, m.skipped, m.dropped, m.not_reached, out.rows, out.failures, o.out_dir,
+    fprintf(stderr, "seer-bench: %s: %zu entries measured, %zu skipped (resume), %zu not reached; "
+                    "%lld rows (%lld failed) in %s, %.0f s\n",
+            m.status, m.run, m.skipped, m.not_reached, out.rows, out.failures, o.out_dir,
             now_s() - t0);
     return rc;
 }

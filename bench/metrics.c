@@ -3,6 +3,13 @@
  * launch) and kernel replay (CUPTI reruns each kernel once per counter
  * pass, saving and restoring the memory it touches).
  *
+ * It runs in its own process (the metrics phase, bench/mphase.c), which
+ * never registers Activity callbacks: the profiler and activity tracing in
+ * one process crashed seer-bench on an H100.  The profiler is enabled once
+ * for the context; each call gets a freshly allocated and initialised
+ * counter-data image; teardown is the documented reverse order (range
+ * profiler disable, host object deinitialise, profiler deinitialise).
+ *
  * cupti_profiler_host.h includes <string>; bench/shim/string is an empty
  * stand-in so this file compiles as C.
  *
@@ -30,13 +37,13 @@ static const char *const WANT[SEER_METRIC_COUNT] = {
 };
 
 static struct {
-    int ready, profiler_on;
+    int ready, profiler_on, started;
     CUcontext ctx;
     CUpti_Profiler_Host_Object *host;
     const char *names[SEER_METRIC_COUNT]; /* accepted metrics, in WANT order */
     int slot[SEER_METRIC_COUNT];          /* SEER_METRIC_* of names[i] */
     int n;
-    uint8_t *config, *avail, *counter;
+    uint8_t *config, *avail, *counter;     /* counter: this call's image */
     size_t config_size, counter_size;
     CUpti_RangeProfiler_Object *obj;
     int passes;
@@ -176,6 +183,25 @@ int seer_bench_metrics_init(int device, char *msg, size_t len)
     np.pConfigImage = M.config;
     CK(cuptiProfilerHostGetNumOfPasses(&np));
     M.passes = (int)np.numOfPasses;
+
+    /* once per context, not per call */
+    CUpti_RangeProfiler_Enable_Params ep;
+    memset(&ep, 0, sizeof ep);
+    ep.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
+    ep.ctx = M.ctx;
+    CK(cuptiRangeProfilerEnable(&ep));
+    M.obj = ep.pRangeProfilerObject;
+
+    CUpti_RangeProfiler_GetCounterDataSize_Params ds;
+    memset(&ds, 0, sizeof ds);
+    ds.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
+    ds.pRangeProfilerObject = M.obj;
+    ds.pMetricNames = M.names;
+    ds.numMetrics = (size_t)M.n;
+    ds.maxNumOfRanges = SEER_METRICS_MAX_RANGES;
+    ds.maxNumRangeTreeNodes = SEER_METRICS_MAX_RANGES;
+    CK(cuptiRangeProfilerGetCounterDataSize(&ds));
+    M.counter_size = ds.counterDataSize;
     M.ready = 1;
     return 0;
 fail:
@@ -185,32 +211,15 @@ fail:
 
 int seer_bench_metrics_begin(char *msg, size_t len)
 {
-    if (!M.ready) {
+    if (!M.ready || !M.obj) {
         snprintf(msg, len, "metrics not initialised");
         return -1;
     }
-    CUpti_RangeProfiler_Enable_Params ep;
-    memset(&ep, 0, sizeof ep);
-    ep.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
-    ep.ctx = M.ctx;
-    CK(cuptiRangeProfilerEnable(&ep));
-    M.obj = ep.pRangeProfilerObject;
-
-    if (!M.counter) {
-        CUpti_RangeProfiler_GetCounterDataSize_Params ds;
-        memset(&ds, 0, sizeof ds);
-        ds.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
-        ds.pRangeProfilerObject = M.obj;
-        ds.pMetricNames = M.names;
-        ds.numMetrics = (size_t)M.n;
-        ds.maxNumOfRanges = SEER_METRICS_MAX_RANGES;
-        ds.maxNumRangeTreeNodes = SEER_METRICS_MAX_RANGES;
-        CK(cuptiRangeProfilerGetCounterDataSize(&ds));
-        if (!(M.counter = malloc(ds.counterDataSize))) {
-            snprintf(msg, len, "out of memory");
-            goto fail;
-        }
-        M.counter_size = ds.counterDataSize;
+    /* a fresh image per call: a reused one carries the last call's ranges */
+    free(M.counter);
+    if (!(M.counter = calloc(1, M.counter_size))) {
+        snprintf(msg, len, "out of memory");
+        return -1;
     }
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ii;
     memset(&ii, 0, sizeof ii);
@@ -242,20 +251,16 @@ int seer_bench_metrics_begin(char *msg, size_t len)
     st.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
     st.pRangeProfilerObject = M.obj;
     CK(cuptiRangeProfilerStart(&st));
+    M.started = 1;
     return 0;
 fail:
-    if (M.obj) {
-        CUpti_RangeProfiler_Disable_Params dp = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE, NULL, M.obj};
-        if (cuptiRangeProfilerDisable(&dp) != CUPTI_SUCCESS) M.ready = 0; /* state unknown: stop */
-        M.obj = NULL;
-    }
     return -1;
 }
 
 int seer_bench_metrics_end(double vals[][SEER_METRIC_COUNT], int *n_kernels, char *msg, size_t len)
 {
     int rc = -1;
-    if (!M.obj) {
+    if (!M.obj || !M.started) {
         snprintf(msg, len, "metrics_end without begin");
         return -1;
     }
@@ -263,6 +268,7 @@ int seer_bench_metrics_end(double vals[][SEER_METRIC_COUNT], int *n_kernels, cha
     memset(&st, 0, sizeof st);
     st.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
     st.pRangeProfilerObject = M.obj;
+    M.started = 0;
     CK(cuptiRangeProfilerStop(&st));
     if (!st.isAllPassSubmitted) {
         /* kernel replay submits every pass inside the range; if not, the
@@ -305,20 +311,16 @@ int seer_bench_metrics_end(double vals[][SEER_METRIC_COUNT], int *n_kernels, cha
      * shift that numbering, so a call with drops gets no metrics */
     *n_kernels = dd.numOfRangeDropped ? 0 : nr;
     rc = 0;
-fail:;
-    CUpti_RangeProfiler_Disable_Params dp = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE, NULL, M.obj};
-    CUptiResult r = cuptiRangeProfilerDisable(&dp);
-    M.obj = NULL;
-    if (r != CUPTI_SUCCESS) {
-        if (rc == 0) snprintf(msg, len, "cuptiRangeProfilerDisable: %s", seer_bench_cupti_error(r));
-        M.ready = 0;
-        rc = -1;
-    }
+fail:
     return rc;
 }
 
 void seer_bench_metrics_shutdown(void)
 {
+    if (M.obj) {
+        CUpti_RangeProfiler_Disable_Params dp = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE, NULL, M.obj};
+        (void)cuptiRangeProfilerDisable(&dp);
+    }
     if (M.host) {
         CUpti_Profiler_Host_Deinitialize_Params dp = {CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE, NULL, M.host};
         (void)cuptiProfilerHostDeinitialize(&dp); /* nothing left to save if it fails */

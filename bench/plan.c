@@ -541,29 +541,76 @@ static int parse_int(const char *s, int *out)
     return 0;
 }
 
-int seer_bench_plan_load(const char *path, seer_bench_plan_t *plan, char *err, size_t errlen)
+static const char *const CONV_COLS[SEER_BENCH_CONV_NCOLS] = {
+    "direction", "dtype", "layout", "n", "c", "h", "w", "k", "r", "s", "pad_h", "pad_w",
+    "stride_h", "stride_w", "dil_h", "dil_w", "groups", "part", "layer"};
+enum { C_DIR, C_DTYPE, C_LAYOUT, C_N, C_C, C_H, C_W, C_K, C_R, C_S, C_PH, C_PW, C_SH, C_SW,
+       C_DH, C_DW, C_G, C_PART, C_LAYER };
+
+const char *seer_bench_conv_columns(char **hdr, int nhdr, int col[SEER_BENCH_CONV_NCOLS])
 {
-    enum { C_DIR, C_DTYPE, C_LAYOUT, C_N, C_C, C_H, C_W, C_K, C_R, C_S, C_PH, C_PW, C_SH, C_SW,
-           C_DH, C_DW, C_G, C_PART, C_LAYER, C_COUNT };
-    static const char *const names[C_COUNT] = {
-        "direction", "dtype", "layout", "n", "c", "h", "w", "k", "r", "s", "pad_h", "pad_w",
-        "stride_h", "stride_w", "dil_h", "dil_w", "groups", "part", "layer"};
     /* required columns; the others default to 0 pads, unit strides and
      * dilations, one group, all three directions, part=cnn */
-    static const int required[C_COUNT] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    int col[C_COUNT];
+    static const int required[SEER_BENCH_CONV_NCOLS] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    for (int i = 0; i < SEER_BENCH_CONV_NCOLS; i++) {
+        col[i] = seer_bench_csv_col(hdr, nhdr, CONV_COLS[i]);
+        if (col[i] < 0 && required[i]) return CONV_COLS[i];
+    }
+    return NULL;
+}
+
+int seer_bench_conv_row(const int col[SEER_BENCH_CONV_NCOLS], char **f, int nf, seer_bench_conv_t *cv,
+                        int *dir, char *why, size_t len)
+{
+    static const int required[SEER_BENCH_CONV_NCOLS] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    memset(cv, 0, sizeof *cv);
+    int *ints[SEER_BENCH_CONV_NCOLS] = {0};
+    ints[C_N] = &cv->n; ints[C_C] = &cv->c; ints[C_H] = &cv->h; ints[C_W] = &cv->w;
+    ints[C_K] = &cv->k; ints[C_R] = &cv->r; ints[C_S] = &cv->s; ints[C_PH] = &cv->pad_h;
+    ints[C_PW] = &cv->pad_w; ints[C_SH] = &cv->stride_h; ints[C_SW] = &cv->stride_w;
+    ints[C_DH] = &cv->dil_h; ints[C_DW] = &cv->dil_w; ints[C_G] = &cv->groups;
+    cv->stride_h = cv->stride_w = cv->dil_h = cv->dil_w = cv->groups = 1;
+    *dir = -1;
+    for (int i = 0; i < SEER_BENCH_CONV_NCOLS; i++) {
+        const char *v = col[i] >= 0 && col[i] < nf ? f[col[i]] : "";
+        if (!*v) {
+            if (required[i]) {
+                snprintf(why, len, "column '%s' is empty", CONV_COLS[i]);
+                return -1;
+            }
+            continue;
+        }
+        int bad = 0;
+        switch (i) {
+        case C_DIR: bad = (*dir = seer_bench_name_index(seer_bench_dir_names, 3, v)) < 0; break;
+        case C_DTYPE: bad = (cv->dtype = seer_bench_name_index(seer_bench_dtype_names, SEER_BENCH_NDTYPE, v)) < 0; break;
+        case C_LAYOUT: bad = (cv->layout = seer_bench_name_index(seer_bench_layout_names, 2, v)) < 0; break;
+        case C_PART: bad = (cv->part = seer_bench_name_index(seer_bench_part_names, 2, v)) < 0; break;
+        case C_LAYER: snprintf(cv->layer, sizeof cv->layer, "%s", v); break;
+        default: bad = parse_int(v, ints[i]) != 0; break;
+        }
+        if (bad) {
+            snprintf(why, len, "column '%s': bad value '%s'", CONV_COLS[i], v);
+            return -1;
+        }
+    }
+    if (*dir >= 0) cv->dir = *dir;
+    return seer_bench_conv_check(cv, why, len);
+}
+
+int seer_bench_plan_load(const char *path, seer_bench_plan_t *plan, char *err, size_t errlen)
+{
+    int col[SEER_BENCH_CONV_NCOLS];
     char *line = NULL, *f[256], *h[256];
     size_t cap = 0;
     long lineno = 0;
     int nh = 0, rc = -1;
     char *hdr = NULL;
-    FILE *fp = fopen(path, "r");
+    int got;
     memset(plan, 0, sizeof *plan);
-    if (!fp) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    while (seer_bench_getline(fp, &line, &cap)) {
+    FILE *fp = seer_bench_open_input(path, SEER_BENCH_PLAN_MAX_BYTES, err, errlen);
+    if (!fp) return -1;
+    while ((got = seer_bench_getline(fp, &line, &cap)) > 0) {
         lineno++;
         size_t len = strlen(line);
         while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
@@ -572,51 +619,19 @@ int seer_bench_plan_load(const char *path, seer_bench_plan_t *plan, char *err, s
             if (!(hdr = strdup(line))) { snprintf(err, errlen, "out of memory"); goto out; }
             nh = seer_bench_csv_split(hdr, h, 256);
             if (nh < 0) { snprintf(err, errlen, "%s:%ld: bad CSV quoting in header", path, lineno); goto out; }
-            for (int i = 0; i < C_COUNT; i++) {
-                col[i] = seer_bench_csv_col(h, nh, names[i]);
-                if (col[i] < 0 && required[i]) {
-                    snprintf(err, errlen, "%s:%ld: missing column '%s'", path, lineno, names[i]);
-                    goto out;
-                }
+            const char *missing = seer_bench_conv_columns(h, nh, col);
+            if (missing) {
+                snprintf(err, errlen, "%s:%ld: missing column '%s'", path, lineno, missing);
+                goto out;
             }
             continue;
         }
         int nf = seer_bench_csv_split(line, f, 256);
         if (nf < 0) { snprintf(err, errlen, "%s:%ld: bad CSV quoting", path, lineno); goto out; }
         seer_bench_conv_t cv;
-        memset(&cv, 0, sizeof cv);
-        int *ints[C_COUNT] = {0};
-        ints[C_N] = &cv.n; ints[C_C] = &cv.c; ints[C_H] = &cv.h; ints[C_W] = &cv.w;
-        ints[C_K] = &cv.k; ints[C_R] = &cv.r; ints[C_S] = &cv.s; ints[C_PH] = &cv.pad_h;
-        ints[C_PW] = &cv.pad_w; ints[C_SH] = &cv.stride_h; ints[C_SW] = &cv.stride_w;
-        ints[C_DH] = &cv.dil_h; ints[C_DW] = &cv.dil_w; ints[C_G] = &cv.groups;
-        cv.stride_h = cv.stride_w = cv.dil_h = cv.dil_w = cv.groups = 1;
-        int dir = -1;
-        for (int i = 0; i < C_COUNT; i++) {
-            const char *v = col[i] >= 0 && col[i] < nf ? f[col[i]] : "";
-            if (!*v) {
-                if (required[i]) {
-                    snprintf(err, errlen, "%s:%ld: column '%s' is empty", path, lineno, names[i]);
-                    goto out;
-                }
-                continue;
-            }
-            int bad = 0;
-            switch (i) {
-            case C_DIR: bad = (dir = seer_bench_name_index(seer_bench_dir_names, 3, v)) < 0; break;
-            case C_DTYPE: bad = (cv.dtype = seer_bench_name_index(seer_bench_dtype_names, SEER_BENCH_NDTYPE, v)) < 0; break;
-            case C_LAYOUT: bad = (cv.layout = seer_bench_name_index(seer_bench_layout_names, 2, v)) < 0; break;
-            case C_PART: bad = (cv.part = seer_bench_name_index(seer_bench_part_names, 2, v)) < 0; break;
-            case C_LAYER: snprintf(cv.layer, sizeof cv.layer, "%s", v); break;
-            default: bad = parse_int(v, ints[i]) != 0; break;
-            }
-            if (bad) {
-                snprintf(err, errlen, "%s:%ld: column '%s': bad value '%s'", path, lineno, names[i], v);
-                goto out;
-            }
-        }
+        int dir;
         char why[160];
-        if (seer_bench_conv_check(&cv, why, sizeof why) != 0) {
+        if (seer_bench_conv_row(col, f, nf, &cv, &dir, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s:%ld: %s", path, lineno, why);
             goto out;
         }
@@ -625,6 +640,11 @@ int seer_bench_plan_load(const char *path, seer_bench_plan_t *plan, char *err, s
             cv.dir = d;
             if (plan_push(plan, &cv)) { snprintf(err, errlen, "out of memory"); goto out; }
         }
+    }
+    if (got < 0) {
+        snprintf(err, errlen, "%s:%ld: line longer than %d bytes (not a plan file?)", path,
+                 lineno + 1, SEER_BENCH_LINE_MAX);
+        goto out;
     }
     if (ferror(fp)) { snprintf(err, errlen, "%s: read error", path); goto out; }
     if (!hdr) { snprintf(err, errlen, "%s: no header line", path); goto out; }
@@ -636,4 +656,18 @@ out:
     fclose(fp);
     if (rc) seer_bench_plan_free(plan);
     return rc;
+}
+
+int seer_bench_plan_cnn_first(seer_bench_plan_t *plan)
+{
+    if (!plan->n) return 0;
+    seer_bench_conv_t *v = malloc(plan->n * sizeof *v);
+    if (!v) return -1;
+    size_t k = 0;
+    for (int part = SEER_BENCH_PART_CNN; part <= SEER_BENCH_PART_RANDOM; part++)
+        for (size_t i = 0; i < plan->n; i++)
+            if ((plan->v[i].part == SEER_BENCH_PART_CNN) == (part == SEER_BENCH_PART_CNN)) v[k++] = plan->v[i];
+    memcpy(plan->v, v, plan->n * sizeof *v);
+    free(v);
+    return 0;
 }

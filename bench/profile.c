@@ -19,7 +19,90 @@ static void kv_num(FILE *f, const char *key, double v)
     else fprintf(f, "%s=\n", key); /* empty: not measured */
 }
 
-int seer_bench_profile(const char *path, const char *gpu_id, int device, char *err, size_t errlen)
+static const char *arch_name(int major, int minor)
+{
+    switch (major) {
+    case 6: return "pascal";
+    case 7: return minor >= 5 ? "turing" : "volta";
+    case 8: return minor == 9 ? "ada" : "ampere";
+    case 9: return "hopper";
+    case 10: case 11: case 12: return "blackwell";
+    }
+    return "unknown";
+}
+
+/* FP16 rate without tensor cores relative to FP32 (whitepapers; the rule
+ * of libseer/gpu.c): GP100, Volta, Turing, Hopper 2x, GA100 4x, GA10x,
+ * Ada and later 1x, GP10x 1/64.  Not measured: no microbenchmark. */
+static double fp16_simt_ratio(int major, int minor)
+{
+    if (major == 6) return minor == 0 ? 2 : 1.0 / 64;
+    if (major == 7 || major == 9) return 2;
+    if (major == 8 && minor == 0) return 4;
+    return 1;
+}
+
+/* The GPU description file (docs/formats.md) libseer registers with
+ * seer_gpu_register_file / --gpu FILE: device properties from the
+ * runtime, the measured ceilings as its peak rates, provenance as info.*
+ * keys.  Written only when the rates it needs were measured. */
+static int write_gpu_file(const char *path, const char *gpu_id, int device, const struct cudaDeviceProp *p, int clk_khz,
+                          int l2, size_t total_b, double fp32, const double tc[3], double dram,
+                          const char *stamp, char *err, size_t errlen)
+{
+    if (!(fp32 > 0) || !(dram > 0)) {
+        fprintf(stderr, "seer-bench: no %s: the FP32 or DRAM benchmark failed\n", path);
+        return 0;
+    }
+    char tmp[4096], rel[96];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    size_t dnn;
+    uint32_t cupti;
+    int cb[3], rt = 0;
+    seer_bench_lib_versions(&dnn, &cupti, cb);
+    seer_bench_driver_release(rel, sizeof rel);
+    if (cudaRuntimeGetVersion(&rt) != cudaSuccess) rt = 0;
+    fprintf(f, "# GPU description written by seer-bench (docs/formats.md): rates are the\n"
+               "# microbenchmarked ceilings of this GPU, not datasheet peaks.\n"
+               "# seer train --gpu THIS_FILE ...; seer predict --gpu THIS_FILE ...\nseer-gpu=1\n");
+    fprintf(f, "id=%s\nname=%s\narch=%s\ncc=%d.%d\nsms=%d\nboost_mhz=%d\n", gpu_id, p->name,
+            arch_name(p->major, p->minor), p->major, p->minor, p->multiProcessorCount, clk_khz / 1000);
+    fprintf(f, "fp32_tflops=%.4g\n", fp32);
+    static const char *const tk[3] = {"fp16_tflops", "bf16_tflops", "tf32_tflops"};
+    for (int i = 0; i < 3; i++)
+        if (tc[i] > 0) fprintf(f, "%s=%.4g\n", tk[i], tc[i]);
+    fprintf(f, "fp16_simt_tflops=%.4g\ndram_gbps=%.4g\ndram_gib=%.4g\nl2_bytes=%d\n",
+            fp32 * fp16_simt_ratio(p->major, p->minor), dram, (double)total_b / (1u << 30), l2);
+    fprintf(f, "regs_per_sm=%d\nregs_per_block=%d\nsmem_per_sm=%zu\nsmem_per_block=%zu\n"
+               "smem_reserved_per_block=%zu\nthreads_per_sm=%d\nthreads_per_block=%d\n"
+               "blocks_per_sm=%d\nwarps_per_sm=%d\n",
+            p->regsPerMultiprocessor, p->regsPerBlock, p->sharedMemPerMultiprocessor, p->sharedMemPerBlockOptin,
+            p->reservedSharedMemPerBlock, p->maxThreadsPerMultiProcessor, p->maxThreadsPerBlock,
+            p->maxBlocksPerMultiProcessor, p->maxThreadsPerMultiProcessor / 32);
+    /* not reported by the runtime: the CUDA occupancy calculator's values */
+    fprintf(f, "max_regs_per_thread=255\nreg_alloc_unit=256\nsmem_alloc_unit=%d\n", p->major >= 8 ? 128 : 256);
+    fprintf(f, "info.source=seer-bench %s\ninfo.measured_at=%s\ninfo.driver=%s\ninfo.cuda_runtime=%d.%d\n"
+               "info.cudnn=%zu.%zu.%zu\ninfo.cublas=%d.%d.%d\ninfo.cupti_api=%u\n",
+            SEER_VERSION_STRING, stamp, rel, rt / 1000, rt % 1000 / 10, dnn / 10000, dnn % 10000 / 100, dnn % 100,
+            cb[0], cb[1], cb[2], cupti);
+    int sm, mem, msm, mmem;
+    if (seer_bench_nvml_clocks(device, &sm, &mem, &msm, &mmem) == 0)
+        fprintf(f, "info.sm_clock_mhz=%d\ninfo.mem_clock_mhz=%d\ninfo.max_sm_clock_mhz=%d\n"
+                   "info.max_mem_clock_mhz=%d\n", sm, mem, msm, mmem);
+    if (seer_bench_sync(f) != 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
+        snprintf(err, errlen, "cannot write %s", path);
+        return -1;
+    }
+    return 0;
+}
+
+int seer_bench_profile(const char *path, const char *gpu_path, const char *gpu_id, int device, char *err,
+                       size_t errlen)
 {
     struct cudaDeviceProp prop;
     cudaError_t e;
@@ -100,14 +183,18 @@ int seer_bench_profile(const char *path, const char *gpu_id, int device, char *e
     kv_num(f, "launch_sync_us", lat_sync);
     fprintf(f, "dram_buffer_bytes=%zu\nl2_buffer_bytes=%zu\nl2_passes=%d\ngemm_n=%d\nrepeats=%d\n",
             dram_bytes, l2_bytes, l2_passes, gemm_n, SEER_MICRO_REPEATS);
-    fprintf(f, "driver=%d.%d\ncuda_runtime=%d.%d\ncudnn=%zu.%zu.%zu\ncupti_api=%u\ncublas=%d.%d.%d\n",
-            drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, dnn / 10000, dnn % 10000 / 100,
-            dnn % 100, cupti, cb[0], cb[1], cb[2]);
+    char rel[96];
+    seer_bench_driver_release(rel, sizeof rel);
+    fprintf(f, "driver=%s\ncuda_driver_api=%d.%d\ncuda_runtime=%d.%d\ncudnn=%zu.%zu.%zu\ncupti_api=%u\n"
+               "cublas=%d.%d.%d\n", rel, drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, dnn / 10000,
+            dnn % 10000 / 100, dnn % 100, cupti, cb[0], cb[1], cb[2]);
     fprintf(f, "measured_at=%s\n", stamp);
     if (seer_bench_sync(f) != 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
         snprintf(err, errlen, "cannot write %s", path);
         return -1;
     }
+    if (write_gpu_file(gpu_path, gpu_id, device, &prop, clk, l2, total_b, fp32, tc, rd, stamp, err, errlen) != 0)
+        return -1;
     fprintf(stderr,
             "seer-bench: fp32 %.1f TFLOP/s, fp16/bf16/tf32 %.0f/%.0f/%.0f TFLOP/s, DRAM r/w/copy "
             "%.0f/%.0f/%.0f GB/s, L2 %.0f GB/s, launch %.2f us\n",

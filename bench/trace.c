@@ -1,10 +1,9 @@
 /* bench/trace.c - CUPTI Activity API: which kernels a cuDNN call launched.
  *
- * Every measured call runs inside cuptiActivityPushExternalCorrelationId /
- * Pop, so CUPTI emits an external-correlation record (external id ->
- * correlation id) before each API record of the call; kernel records carry
- * the correlation id of the API call that launched them.  Records arrive
- * in buffers, possibly on a CUPTI thread, hence the lock. */
+ * Only GPU-side activity is recorded (kernels, memsets, memcpys): runtime
+ * and driver API tracing would add its cost to every cuDNN call.  The
+ * caller attributes records to calls by stream and time window (conv.c).
+ * Records arrive in buffers, possibly on a CUPTI thread, hence the lock. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,19 +11,15 @@
 #include "gpu.h"
 
 #define BUF_SIZE (8u << 20)
-#define EXT_KIND CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0
 
-static const CUpti_ActivityKind KINDS[4] = {
-    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
-    CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER};
+static const CUpti_ActivityKind KINDS[3] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_MEMCPY};
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static seer_bench_kernel_rec_t *krec;
 static size_t nk, capk;
-static struct { uint32_t corr; uint64_t ext; } *xmap;
-static size_t nx, capx;
 static int record_kernels = 1, oom;
-static size_t dropped;
+static size_t dropped, bad_times;
 
 const char *seer_bench_cupti_error(int result)
 {
@@ -44,22 +39,38 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
     *max_records = 0;
 }
 
-static void add_kernel(const CUpti_ActivityKernel10 *k)
+static seer_bench_kernel_rec_t *new_rec(uint64_t start, uint64_t end)
 {
+    /* a forced flush can deliver records whose timestamps were never
+     * filled in: they would attribute to no call or to the wrong one */
+    if (start == 0 || end == 0 || end < start) {
+        bad_times++;
+        return NULL;
+    }
     if (nk == capk) {
         size_t cap = capk ? 2 * capk : 1024;
         seer_bench_kernel_rec_t *v = realloc(krec, cap * sizeof *v);
-        if (!v) { oom = 1; return; }
+        if (!v) { oom = 1; return NULL; }
         krec = v;
         capk = cap;
     }
     seer_bench_kernel_rec_t *r = &krec[nk];
     memset(r, 0, sizeof *r);
+    r->start = start;
+    r->end = end;
+    return r;
+}
+
+static void add_kernel(const CUpti_ActivityKernel10 *k)
+{
+    seer_bench_kernel_rec_t *r = new_rec(k->start, k->end);
+    if (!r) return;
+    r->kind = SEER_BENCH_REC_KERNEL;
     r->corr = k->correlationId;
-    r->start = k->start;
-    r->end = k->end;
+    r->stream = k->streamId;
     r->grid[0] = k->gridX; r->grid[1] = k->gridY; r->grid[2] = k->gridZ;
     r->block[0] = k->blockX; r->block[1] = k->blockY; r->block[2] = k->blockZ;
+    r->cluster[0] = (int)k->clusterX; r->cluster[1] = (int)k->clusterY; r->cluster[2] = (int)k->clusterZ;
     r->regs = k->registersPerThread;
     r->smem_static = k->staticSharedMemory;
     r->smem_dynamic = k->dynamicSharedMemory;
@@ -68,18 +79,16 @@ static void add_kernel(const CUpti_ActivityKernel10 *k)
     nk++;
 }
 
-static void add_ext(uint32_t corr, uint64_t ext)
+static void add_memop(int kind, uint64_t start, uint64_t end, uint32_t stream, uint32_t corr)
 {
-    if (nx == capx) {
-        size_t cap = capx ? 2 * capx : 1024;
-        void *v = realloc(xmap, cap * sizeof *xmap);
-        if (!v) { oom = 1; return; }
-        xmap = v;
-        capx = cap;
-    }
-    xmap[nx].corr = corr;
-    xmap[nx].ext = ext;
-    nx++;
+    seer_bench_kernel_rec_t *r = new_rec(start, end);
+    if (!r) return;
+    r->kind = kind;
+    r->corr = corr;
+    r->stream = stream;
+    r->name = strdup(kind == SEER_BENCH_REC_MEMSET ? "[memset]" : "[memcpy]");
+    if (!r->name) { oom = 1; return; }
+    nk++;
 }
 
 static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
@@ -97,9 +106,14 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
             if (record_kernels) add_kernel((const CUpti_ActivityKernel10 *)rec);
             break;
-        case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
-            const CUpti_ActivityExternalCorrelation *x = (const CUpti_ActivityExternalCorrelation *)rec;
-            if (x->externalKind == EXT_KIND) add_ext(x->correlationId, x->externalId);
+        case CUPTI_ACTIVITY_KIND_MEMSET: {
+            const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)rec;
+            if (record_kernels) add_memop(SEER_BENCH_REC_MEMSET, m->start, m->end, m->streamId, m->correlationId);
+            break;
+        }
+        case CUPTI_ACTIVITY_KIND_MEMCPY: {
+            const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)rec;
+            if (record_kernels) add_memop(SEER_BENCH_REC_MEMCPY, m->start, m->end, m->streamId, m->correlationId);
             break;
         }
         default:
@@ -117,36 +131,21 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 int seer_bench_trace_init(char *err, size_t errlen)
 {
     CK(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed));
-    /* kernels; external-correlation records are only written before API
-     * records, hence runtime and driver API records too */
-    for (int i = 0; i < 4; i++) CK(cuptiActivityEnable(KINDS[i]));
+    for (int i = 0; i < 3; i++) CK(cuptiActivityEnable(KINDS[i]));
     return 0;
 }
 
-int seer_bench_trace_push(uint64_t ext_id)
-{
-    return cuptiActivityPushExternalCorrelationId(EXT_KIND, ext_id) == CUPTI_SUCCESS ? 0 : -1;
-}
-
-int seer_bench_trace_pop(void)
-{
-    uint64_t last = 0;
-    return cuptiActivityPopExternalCorrelationId(EXT_KIND, &last) == CUPTI_SUCCESS ? 0 : -1;
-}
-
+/* Every record collected so far is handed over: a record that belongs to
+ * no call of this take is the caller's to count, never silently lost. */
 int seer_bench_trace_take(seer_bench_kernel_rec_t **recs, size_t *n)
 {
     CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     pthread_mutex_lock(&lock);
-    for (size_t i = 0; i < nk; i++)
-        for (size_t j = nx; j-- > 0;)
-            if (xmap[j].corr == krec[i].corr) { krec[i].ext_id = xmap[j].ext; break; }
     *recs = krec;
     *n = nk;
     int failed = oom;
     krec = NULL;
     nk = capk = 0;
-    nx = 0;
     oom = 0;
     pthread_mutex_unlock(&lock);
     return r == CUPTI_SUCCESS && !failed ? 0 : -1;
@@ -158,12 +157,11 @@ void seer_bench_trace_release(seer_bench_kernel_rec_t *recs, size_t n)
     free(recs);
 }
 
-/* All four kinds, not just kernels: no tracing at all runs beside the
- * Range Profiler. */
+/* Every kind: no tracing at all runs beside the Range Profiler. */
 int seer_bench_trace_kernels(int on)
 {
     int bad = 0;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 3; i++)
         bad |= (on ? cuptiActivityEnable(KINDS[i]) : cuptiActivityDisable(KINDS[i])) != CUPTI_SUCCESS;
     pthread_mutex_lock(&lock);
     record_kernels = on;
@@ -185,6 +183,14 @@ size_t seer_bench_trace_dropped(void)
     return d;
 }
 
+size_t seer_bench_trace_bad_timestamps(void)
+{
+    pthread_mutex_lock(&lock);
+    size_t d = bad_times;
+    pthread_mutex_unlock(&lock);
+    return d;
+}
+
 void seer_bench_trace_shutdown(void)
 {
     seer_bench_kernel_rec_t *r;
@@ -192,7 +198,7 @@ void seer_bench_trace_shutdown(void)
     /* errors here change nothing already written */
     (void)seer_bench_trace_take(&r, &n);
     seer_bench_trace_release(r, n);
-    free(xmap);
-    xmap = NULL;
-    capx = nx = 0;
+    /* stop delivery before the buffers' owner (this module) goes away */
+    for (int i = 0; i < 3; i++) (void)cuptiActivityDisable(KINDS[i]);
+    (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }

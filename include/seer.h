@@ -90,9 +90,10 @@ typedef enum {
     SEER_STATUS_WORKSPACE_LIMIT = 25,   /* picker entry: the algorithm needs more workspace than allowed */
     SEER_STATUS_BAD_PREDICTION = 26,    /* the model gives a non-finite, negative or absurd time (over
                                          * SEER_MAX_TIME_MS): the shape is far outside its data */
-    SEER_STATUS_ONNX_CORRUPT = 27,      /* ONNX input: truncated or corrupt protobuf, no graph */
-    SEER_STATUS_ONNX_OPSET = 28,        /* ONNX input: default-domain opset missing or not supported */
-    SEER_STATUS_ONNX_UNSUPPORTED_OP = 29 /* ONNX input: operators libseer cannot translate (named) */
+    SEER_STATUS_GPU_FILE = 27,          /* GPU description file: not one, syntax, unknown key, bad value, id conflict */
+    SEER_STATUS_ONNX_CORRUPT = 28,      /* ONNX input: truncated or corrupt protobuf, no graph */
+    SEER_STATUS_ONNX_OPSET = 29,        /* ONNX input: default-domain opset missing or not supported */
+    SEER_STATUS_ONNX_UNSUPPORTED_OP = 30 /* ONNX input: operators libseer cannot translate (named) */
 } seer_status_t;
 
 /* The longest time any prediction may return, ms (about 11.6 days). */
@@ -272,6 +273,21 @@ SEER_API seer_status_t seer_gpu_get(int index, seer_gpu_info_t *info);
  * "a100" for "a100-sxm4-40gb"); UNKNOWN_GPU otherwise, with a message on
  * handle if handle is not NULL; BAD_PARAM if id or info is NULL. */
 SEER_API seer_status_t seer_gpu_find(seer_handle_t handle, const char *id, seer_gpu_info_t *info);
+
+/* A GPU absent from the table, from a GPU description file (text,
+ * docs/formats.md; seer-bench writes one for the GPU it measured),
+ * registered on handle: from then on every call on that handle that takes
+ * a GPU id (seer_gpu_find, seer_train, seer_model_open, seer_model_transfer,
+ * seer_model_load of a model trained for it) knows the id.  Nothing global
+ * changes; predictions stay thread-safe (a model copies its GPU's facts).
+ * Registering the same facts again succeeds; an id already in the table
+ * or registered with other facts is GPU_FILE.  info (may be NULL) gets the
+ * parsed entry.  GPU_FILE with the file, line and key on a bad file;
+ * IO_ERROR when it cannot be read; files over 64 KiB are refused unread. */
+SEER_API seer_status_t seer_gpu_register_file(seer_handle_t handle, const char *path,
+                                              seer_gpu_info_t *info);
+SEER_API seer_status_t seer_gpu_register_buffer(seer_handle_t handle, const char *text, size_t len,
+                                                seer_gpu_info_t *info);
 
 /* ------------------------------------------------------------------ */
 /* Convolution descriptor                                              */

@@ -1,4 +1,5 @@
-/* kernels/fill.cu - cheap pseudo-random fill for measured buffers. */
+/* kernels/fill.cu - cheap pseudo-random fill for measured buffers, and the
+ * stream hold that makes CUDA events time GPU work only. */
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -59,5 +60,32 @@ extern "C" cudaError_t seer_kernels_fill(void *p, size_t count, int kind, unsign
     default:
         return cudaErrorInvalidValue;
     }
+    return cudaGetLastError();
+}
+
+/* One thread polls the mapped flag; %globaltimer (ns) bounds the wait so a
+ * host that never releases (an error path, a blocking call inside cuDNN)
+ * cannot hang the GPU. */
+__global__ void seer_hold_kernel(volatile int *flag, unsigned long long timeout_ns)
+{
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    for (;;) {
+        if (*flag != 0) return;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        if (t - t0 > timeout_ns) {
+            *flag = 2;
+            __threadfence_system();
+            return;
+        }
+        __nanosleep(1000);
+    }
+}
+
+extern "C" cudaError_t seer_kernels_hold(volatile int *dev_flag, unsigned long long timeout_ns,
+                                         cudaStream_t stream)
+{
+    if (!dev_flag) return cudaErrorInvalidValue;
+    seer_hold_kernel<<<1, 1, 0, stream>>>(dev_flag, timeout_ns);
     return cudaGetLastError();
 }

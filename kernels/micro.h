@@ -25,6 +25,16 @@ enum { SEER_FILL_F32 = 0, SEER_FILL_F16 = 1, SEER_FILL_BF16 = 2 };
 cudaError_t seer_kernels_fill(void *p, size_t count, int kind, unsigned long long seed,
                               cudaStream_t stream);
 
+/* Hold `stream` until the host writes a nonzero value to *flag (host
+ * memory mapped into the device, cudaHostAllocMapped; dev_flag is its
+ * device pointer), so that the work the host enqueues behind it runs back
+ * to back once released: events recorded behind the hold then bracket GPU
+ * work only, not the host's enqueueing.  The kernel gives up after
+ * timeout_ns (GPU global timer) and sets *dev_flag to 2 so the host can
+ * tell that its enqueueing outlasted the hold. */
+cudaError_t seer_kernels_hold(volatile int *dev_flag, unsigned long long timeout_ns,
+                              cudaStream_t stream);
+
 /* Peak FP32 FMA rate, TFLOP/s (2 flops per FMA). */
 cudaError_t seer_micro_fp32(double *tflops);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "gpufile.h"
 
 unsigned seer_version(void) { return SEER_VERSION_NUMBER; }
 
@@ -37,6 +38,7 @@ const char *seer_status_string(seer_status_t st)
     case SEER_STATUS_NO_ALGORITHM: return "SEER_STATUS_NO_ALGORITHM: no algorithm fits the shape and workspace limit";
     case SEER_STATUS_WORKSPACE_LIMIT: return "SEER_STATUS_WORKSPACE_LIMIT: algorithm needs more workspace than allowed";
     case SEER_STATUS_BAD_PREDICTION: return "SEER_STATUS_BAD_PREDICTION: predicted time is not finite or out of range";
+    case SEER_STATUS_GPU_FILE: return "SEER_STATUS_GPU_FILE: malformed GPU description file";
     case SEER_STATUS_ONNX_CORRUPT: return "SEER_STATUS_ONNX_CORRUPT: not a readable ONNX model";
     case SEER_STATUS_ONNX_OPSET: return "SEER_STATUS_ONNX_OPSET: ONNX opset not supported";
     case SEER_STATUS_ONNX_UNSUPPORTED_OP: return "SEER_STATUS_ONNX_UNSUPPORTED_OP: ONNX operators not supported";
@@ -60,6 +62,7 @@ seer_status_t seer_create(seer_handle_t *handle)
 seer_status_t seer_destroy(seer_handle_t h)
 {
     if (!h) return SEER_STATUS_SUCCESS;
+    seer_gpufile_registry_free(h);
     pthread_mutex_destroy(&h->lock);
     free(h);
     return SEER_STATUS_SUCCESS;

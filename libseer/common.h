@@ -9,8 +9,10 @@
 #include "seer.h"
 
 struct seer_context {
-    pthread_mutex_t lock;   /* guards msg: handles are shared by threads */
+    pthread_mutex_t lock;   /* guards msg and gpus: handles are shared by threads */
     char msg[1024];
+    seer_gpu_info_t **gpus; /* registered from GPU description files (gpufile.c) */
+    int n_gpus;
 };
 
 /* Record a formatted message on handle (which may be NULL) and return st,

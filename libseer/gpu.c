@@ -5,6 +5,7 @@
 #include <string.h>
 #include "common.h"
 #include "gpu.h"
+#include "gpufile.h"
 
 #define KIB 1024
 #define MIB (1024 * 1024)
@@ -262,10 +263,11 @@ seer_status_t seer_gpu_find(seer_handle_t handle, const char *id, seer_gpu_info_
 {
     if (!id) return seer_error(handle, SEER_STATUS_BAD_PARAM, "gpu id is NULL");
     if (!info) return seer_error(handle, SEER_STATUS_BAD_PARAM, "info is NULL");
-    const seer_gpu_info_t *g = seer_gpu_lookup(id);
+    const seer_gpu_info_t *g = seer_gpu_lookup_h(handle, id);
     if (!g)
         return seer_error(handle, SEER_STATUS_UNKNOWN_GPU,
-                          "unknown GPU '%.64s' (`seer gpus` lists the known ids)", id);
+                          "unknown GPU '%.64s' (`seer gpus` lists the known ids; a GPU description "
+                          "file registers another)", id);
     *info = *g;
     return SEER_STATUS_SUCCESS;
 }

@@ -14,6 +14,7 @@
 #include "common.h"
 #include "fileio.h"
 #include "gpu.h"
+#include "gpufile.h"
 #include "model.h"
 #include "svmio.h"
 
@@ -698,6 +699,7 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     if (!m) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
     m->checksum = crc;
     seer_rbuf_t r = {d + 24, (size_t)plen, 0, SEER_STATUS_SUCCESS, ""};
+    char unknown[32] = "";      /* a GPU id neither the table nor h knows */
     seer_r_str(&r, "gpu id", m->gpu_id, sizeof m->gpu_id);
     m->lib_version = seer_r_u32(&r, "library version");
     seer_r_str(&r, "provenance", m->provenance, sizeof m->provenance);
@@ -709,8 +711,11 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     for (int i = 0; i < m->nsrc && !r.st; i++) {
         char id[32];
         seer_r_str(&r, "source gpu", id, sizeof id);
-        const seer_gpu_info_t *g = seer_gpu_lookup(id);
-        if (!r.st && !g) seer_r_fail(&r, SEER_STATUS_UNKNOWN_GPU, "source GPU id");
+        const seer_gpu_info_t *g = seer_gpu_lookup_h(h, id);
+        if (!r.st && !g) {
+            seer_strlcpy(unknown, id, sizeof unknown);
+            seer_r_fail(&r, SEER_STATUS_UNKNOWN_GPU, "source GPU id");
+        }
         if (g) m->src[i] = *g;
     }
     uint32_t nfam = seer_r_u32(&r, "family count");
@@ -738,14 +743,21 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     }
     if (!r.st && r.off != r.n) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "trailing payload bytes");
     if (!r.st) {
-        const seer_gpu_info_t *g = seer_gpu_lookup(m->gpu_id);
+        const seer_gpu_info_t *g = seer_gpu_lookup_h(h, m->gpu_id);
         if (!g) {
-            seer_error(h, SEER_STATUS_UNKNOWN_GPU, "model is for GPU '%s', not in the GPU table",
-                       m->gpu_id);
-            seer_model_free(m);
-            return SEER_STATUS_UNKNOWN_GPU;
+            seer_strlcpy(unknown, m->gpu_id, sizeof unknown);
+            seer_r_fail(&r, SEER_STATUS_UNKNOWN_GPU, "GPU id");
+        } else {
+            m->gpu = *g;
         }
-        m->gpu = *g;
+    }
+    if (unknown[0]) {
+        /* a model trained for a GPU from a description file: the file is
+         * not embedded, so the loading handle must know the GPU */
+        seer_model_free(m);
+        return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "model is for GPU '%s', not in the GPU table: "
+                          "register its GPU description file first (seer_gpu_register_file; "
+                          "the CLI's --gpu FILE)", unknown);
     }
     if (r.st) {
         /* checksum passed, so this is a bug in the writer or a crafted file */

@@ -14,6 +14,7 @@
 #include "fit.h"
 #include "gemm.h"
 #include "gpu.h"
+#include "gpufile.h"
 #include "model.h"
 #include "svmio.h"
 
@@ -423,8 +424,11 @@ static seer_status_t train_families(seer_handle_t h, struct seer_model *m, trow_
     return st;
 }
 
+/* A row's GPU is the trained one: its id (a registered GPU has no alias),
+ * or a table alias of it. */
 static int same_gpu(const char *a, const seer_gpu_info_t *g)
 {
+    if (seer_streq_ci(a, g->id)) return 1;
     const seer_gpu_info_t *x = seer_gpu_lookup(a);
     return x && !strcmp(x->id, g->id);
 }
@@ -670,7 +674,7 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
     if (flags & ~(SEER_TRAIN_HOLDOUT | SEER_TRAIN_KEEP_DRIFT))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: flags 0x%x has undefined bits 0x%x",
                           flags, flags & ~(SEER_TRAIN_HOLDOUT | SEER_TRAIN_KEEP_DRIFT));
-    const seer_gpu_info_t *g = seer_gpu_lookup(gpu_id);
+    const seer_gpu_info_t *g = seer_gpu_lookup_h(h, gpu_id);
     if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
     struct seer_model *m = calloc(1, sizeof *m);
     if (!m) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");

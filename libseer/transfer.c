@@ -8,6 +8,7 @@
 #include "common.h"
 #include "fileio.h"
 #include "gpu.h"
+#include "gpufile.h"
 #include "model.h"
 
 /* Architectural distance: compute capability apart, in tenths. */
@@ -118,7 +119,7 @@ seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, 
 {
     if (!sources || n_sources < 1 || !target_gpu_id || !out)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_transfer: sources, target and model are required");
-    const seer_gpu_info_t *tg = seer_gpu_lookup(target_gpu_id);
+    const seer_gpu_info_t *tg = seer_gpu_lookup_h(h, target_gpu_id);
     if (!tg) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", target_gpu_id);
     for (int i = 0; i < n_sources; i++)
         if (!sources[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "source model %d is NULL", i);
@@ -290,7 +291,7 @@ static const seer_gpu_info_t *twin_in(const char *dir, const seer_gpu_info_t *g)
 seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *out)
 {
     if (!dir || !gpu_id || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_open: NULL argument");
-    const seer_gpu_info_t *g = seer_gpu_lookup(gpu_id);
+    const seer_gpu_info_t *g = seer_gpu_lookup_h(h, gpu_id);
     if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
     char path[4096], own[64];
     if (snprintf(path, sizeof path, "%s/%s.seer", dir, g->id) >= (int)sizeof path)

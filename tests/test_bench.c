@@ -5,6 +5,7 @@
  * (bench/sim/cuda_sim.c).  Real measurements are checked on a GPU by
  * bench/test-gpu.sh (make test-gpu).  Every test skips when its binary was
  * not built (no nvcc). */
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -139,6 +140,48 @@ TEST(bench_plan_file_roundtrip)
     CHECK(strstr(a, "plan.csv:2:") && strstr(a, "groups"));
     free(a);
     remove(plan);
+    rmdir(dir);
+}
+
+/* Every file seer-bench reads is checked before it is read: a device, a
+ * directory or an oversized file fails at once naming the file (issue 17:
+ * --plan /dev/zero never exited). */
+TEST(bench_plan_inputs_capped)
+{
+    if (!have_bench()) SKIP("seer-bench not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-test-XXXXXX", path[160], cmd[1024];
+    int st;
+    REQUIRE(mkdtemp(dir));
+    static const char *const bad[] = {"/dev/zero", "/dev/urandom", "/tmp"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "timeout 10 %s --plan %s --dry-run 2>&1", bench_bin(), bad[i]);
+        char *a = run(cmd, &st);
+        REQUIRE(a);
+        CHECK(st == 1);
+        CHECK(strstr(a, bad[i]) && strstr(a, "not a regular file"));
+        free(a);
+    }
+    /* over the size cap: refused from its size, without reading it */
+    snprintf(path, sizeof path, "%s/big.csv", dir);
+    FILE *f = fopen(path, "w");
+    REQUIRE(f);
+    CHECK(ftruncate(fileno(f), (16 << 20) + 1) == 0);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "timeout 10 %s --plan %s --dry-run 2>&1", bench_bin(), path);
+    char *a = run(cmd, &st);
+    REQUIRE(a);
+    CHECK(st == 1 && strstr(a, "big.csv") && strstr(a, "more than the 16777216 accepted"));
+    free(a);
+    /* one endless line under the size cap: stopped at the line cap */
+    f = fopen(path, "w");
+    REQUIRE(f);
+    for (int i = 0; i < (3 << 20) / 64; i++) fputs("abcdefghabcdefghabcdefghabcdefghabcdefghabcdefghabcdefghabcdefgh", f);
+    fclose(f);
+    a = run(cmd, &st);
+    REQUIRE(a);
+    CHECK(st == 1 && strstr(a, "big.csv:1: line longer than"));
+    free(a);
+    remove(path);
     rmdir(dir);
 }
 
@@ -353,7 +396,7 @@ static int calls_consistent(const char *dir)
 static void rm_out(const char *dir)
 {
     static const char *const files[] = {"layers.csv", "kernels.csv", "picks.csv", "profile.txt",
-                                        "manifest.txt", "plan.csv"};
+                                        "manifest.txt", "plan.csv", "metrics.csv", "metrics.txt", "gpu.txt"};
     char p[256];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
@@ -392,7 +435,8 @@ TEST(bench_sim_sweep_outputs)
     CHECK(strcmp(L.hdr, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,"
                         "dil_h,dil_w,groups,algo,time_ms,main_kernel,grid_x,grid_y,grid_z,block_x,"
                         "block_y,block_z,kernels,source,time_min_ms,time_max_ms,reps,status,part,"
-                        "call_id,kernel_sum_ms,workspace_bytes,layer") == 0);
+                        "call_id,kernel_sum_ms,workspace_bytes,layer,math_type,span_ms,memop_ms,"
+                        "l2_flush,hold_expired,sm_clock_mhz") == 0);
     CHECK(L.n > 20);
     int c_gpu = col(&L, "gpu"), c_algo = col(&L, "algo"), c_status = col(&L, "status"),
         c_main = col(&L, "main_kernel"), c_part = col(&L, "part"), c_time = col(&L, "time_ms");
@@ -437,6 +481,16 @@ TEST(bench_sim_sweep_outputs)
     CHECK(file_has(path, "status=complete"));
     CHECK(file_has(path, "unattributed_kernels=0"));
     CHECK(file_has(path, "metrics=on (8 passes: dram__bytes_read.sum;"));
+    /* the metrics phase ran in its own process (the pretend GPU crashes a
+     * Range Profiler beside Activity callbacks, as the H100 did) and
+     * resumes: a second --metrics-only finds every call done */
+    snprintf(path, sizeof path, "%s/metrics.csv", out);
+    CHECK(file_has(path, "call_id,kernel_index,dram_read_bytes,dram_write_bytes,sm_pct,dram_pct,"
+                         "occupancy_pct,tensor_pct"));
+    snprintf(cmd, sizeof cmd, "%s --metrics-only --out %s 2>&1", sim_bin(), out);
+    log = run(cmd, &st);
+    CHECK(st == 0 && log && strstr(log, "metrics: 0 calls profiled, 0 failed"));
+    free(log);
 
     /* an existing result directory is not overwritten without --resume */
     snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --no-micro 2>&1", sim_bin(), plan, out);
@@ -445,6 +499,201 @@ TEST(bench_sim_sweep_outputs)
     free(log);
     rm_out(out);
     rm_out(dir);
+}
+
+/* CUDA events must time GPU work, not the host's cuDNN call: the pretend
+ * GPU spends SEER_SIM_HOST_US of host time in each call before its first
+ * kernel, which an idle stream would put between the start event and the
+ * kernels (the old harness: events 0.66 ms against 0.047 ms of kernels on
+ * an H100).  Events must match the CUPTI span within 15 %; every
+ * (algorithm, math type) pair v7 lists is timed; memsets are in the span. */
+TEST(bench_sim_events_time_gpu_work)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-sim-XXXXXX", plan[128], o[160], cmd[1024], path[200], v[4][1100];
+    int st;
+    REQUIRE(sim_setup(dir, plan, sizeof plan) == 0);
+    snprintf(o, sizeof o, "%s/o", dir);
+    snprintf(cmd, sizeof cmd, "SEER_SIM_HOST_US=500 %s --plan %s --out %s --no-micro 2>&1", sim_bin(), plan, o);
+    free(run(cmd, &st));
+    CHECK(st == 0);
+    lines_t L;
+    snprintf(path, sizeof path, "%s/layers.csv", o);
+    REQUIRE(read_lines(path, &L) == 0);
+    int ct = col(&L, "time_ms"), cs = col(&L, "span_ms"), ck = col(&L, "kernel_sum_ms"),
+        cm = col(&L, "math_type"), ca = col(&L, "algo"), cmk = col(&L, "main_kernel"),
+        cmem = col(&L, "memop_ms"), cfl = col(&L, "l2_flush");
+    REQUIRE(ct >= 0 && cs >= 0 && ck >= 0 && cm >= 0 && cmem >= 0 && cfl >= 0);
+    int timed = 0, close = 0, tensor_op = 0, fma_precomp = 0, memops = 0, flushed = 0;
+    for (int i = 0; i < L.n; i++) {
+        if (!*field(&L, i, ct, v[0], sizeof v[0])) continue;
+        double t = atof(v[0]), span = atof(field(&L, i, cs, v[1], sizeof v[1])),
+               ks = atof(field(&L, i, ck, v[2], sizeof v[2]));
+        /* as bench/test-gpu.sh: launch gaps dominate tiny calls */
+        if (t >= 0.1) {
+            timed++;
+            close += fabs(t - span) <= 0.15 * t && ks <= span * 1.0001;
+        }
+        flushed += !strcmp(field(&L, i, cfl, v[0], sizeof v[0]), "1");
+        memops += atof(field(&L, i, cmem, v[0], sizeof v[0])) > 0;
+        if (!strcmp(field(&L, i, ca, v[0], sizeof v[0]), "IMPLICIT_PRECOMP_GEMM") &&
+            !strcmp(field(&L, i, cm, v[1], sizeof v[1]), "TENSOR_OP"))
+            tensor_op += strstr(field(&L, i, cmk, v[2], sizeof v[2]), "tensorop") != NULL;
+        else if (!strcmp(v[0], "IMPLICIT_PRECOMP_GEMM") && !strcmp(v[1], "FMA"))
+            fma_precomp++;
+    }
+    CHECK(timed > 20);
+    CHECK(close == timed);
+    CHECK(flushed == L.n - 4);   /* L2 flush on by default (not on the 4 failed rows) */
+    CHECK(memops > 0);           /* the GEMM algorithm's memset is in its span */
+    CHECK(tensor_op == 4);       /* one per shape, besides the FMA run */
+    CHECK(fma_precomp == 4);
+    lines_free(&L);
+    snprintf(path, sizeof path, "%s/manifest.txt", o);
+    CHECK(file_has(path, "hold_expired=0"));
+    CHECK(file_has(path, "l2_flush=1"));
+    CHECK(file_has(path, "driver=cuda-13.0"));   /* no NVML here: marked as the CUDA version */
+    rm_out(o);
+    /* --no-l2-flush: said per row */
+    snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --no-micro --no-l2-flush 2>&1", sim_bin(), plan, o);
+    free(run(cmd, &st));
+    CHECK(st == 0);
+    snprintf(path, sizeof path, "%s/manifest.txt", o);
+    CHECK(file_has(path, "l2_flush=0"));
+    rm_out(o);
+    rm_out(dir);
+}
+
+/* seer-bench describes the GPU it measured in OUT/gpu.txt, which every
+ * --gpu option of the seer CLI accepts: a GPU the table lacks can be used
+ * without editing C. */
+TEST(bench_sim_gpu_description_file)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-sim-XXXXXX", plan[128], o[160], cmd[1024], path[200];
+    int st;
+    REQUIRE(sim_setup(dir, plan, sizeof plan) == 0);
+    snprintf(o, sizeof o, "%s/o", dir);
+    snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --gpu-id my-h100 2>&1", sim_bin(), plan, o);
+    free(run(cmd, &st));
+    CHECK(st == 0);
+    snprintf(path, sizeof path, "%s/gpu.txt", o);
+    char *text = test_slurp(path);
+    REQUIRE(text);
+    CHECK(strstr(text, "\nseer-gpu=1\nid=my-h100\nname=NVIDIA H100 80GB HBM3\narch=hopper\ncc=9.0\nsms=132\n"));
+    CHECK(strstr(text, "\nfp32_tflops=60\n"));          /* the measured ceiling */
+    CHECK(strstr(text, "\nsmem_per_sm=233472\n"));      /* from the device properties */
+    CHECK(strstr(text, "\ninfo.driver=cuda-13.0\n"));   /* no NVML: said so */
+    free(text);
+    if (access(test_seer_bin(), X_OK) == 0) {
+        snprintf(cmd, sizeof cmd, "%s predict --gpu %s --models models --n 32 --c 64 --h 56 --w 56 --k 64 2>&1",
+                 test_seer_bin(), path);
+        char *log = run(cmd, &st);
+        CHECK(st == 0 && log && strstr(log, "transferred to my-h100 from"));
+        free(log);
+    }
+    remove(path);
+    rm_out(o);
+    rm_out(dir);
+}
+
+/* A plan of 6 CNN and 6 random shapes (36 entries), CNN and random
+ * interleaved so that the run order is visible. */
+static int budget_plan(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fputs("dtype,layout,n,c,h,w,k,r,s,part\n", f);
+    for (int i = 0; i < 12; i++)
+        fprintf(f, "fp32,nchw,%d,16,8,8,16,3,3,%s\n", 1 + i, i % 2 ? "cnn" : "random");
+    return fclose(f);
+}
+
+static int manifest_num(const char *dir, const char *key)
+{
+    char path[256], line[512];
+    size_t kl = strlen(key);
+    snprintf(path, sizeof path, "%s/manifest.txt", dir);
+    FILE *f = fopen(path, "r");
+    int v = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, kl) && line[kl] == '=') v = atoi(line + kl + 1);
+    if (f) fclose(f);
+    return v;
+}
+
+/* One expensive first entry (as first-use loading on a real GPU) must not
+ * make the budget drop entries that fit: the old rule projected
+ * elapsed + mean x left from the 5th entry and dropped the random shapes. */
+TEST(bench_sim_budget_expensive_first_entry)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-sim-XXXXXX", plan[128], o[160], cmd[1024];
+    int st;
+    REQUIRE(mkdtemp(dir));
+    snprintf(plan, sizeof plan, "%s/plan.csv", dir);
+    REQUIRE(budget_plan(plan) == 0);
+    snprintf(o, sizeof o, "%s/o", dir);
+    snprintf(cmd, sizeof cmd, "SEER_SIM_FIRST_SLEEP_MS=1500 %s --plan %s --out %s --no-micro "
+             "--minutes 0.15 2>&1", sim_bin(), plan, o);
+    char *log = run(cmd, &st);
+    REQUIRE(log);
+    CHECK(st == 0);
+    CHECK(manifest_num(o, "entries_run") == 36);
+    CHECK(manifest_num(o, "entries_not_reached") == 0);
+    char path[200];
+    snprintf(path, sizeof path, "%s/manifest.txt", o);
+    CHECK(file_has(path, "status=complete"));
+    free(log);
+    rm_out(o);
+    remove(plan);
+    rmdir(dir);
+}
+
+/* The deadline ends the run: CNN entries measured first, status=budget
+ * with the unmeasured entries counted, exit 0, and --resume finishes. */
+TEST(bench_sim_budget_deadline)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-sim-XXXXXX", plan[128], o[160], cmd[1024], path[200], v[64];
+    int st;
+    REQUIRE(mkdtemp(dir));
+    snprintf(plan, sizeof plan, "%s/plan.csv", dir);
+    REQUIRE(budget_plan(plan) == 0);
+    snprintf(o, sizeof o, "%s/o", dir);
+    snprintf(cmd, sizeof cmd, "SEER_SIM_SLEEP_US=4000 %s --plan %s --out %s --no-micro "
+             "--minutes 0.02 2>&1", sim_bin(), plan, o);
+    char *log = run(cmd, &st);
+    REQUIRE(log);
+    CHECK(st == 0);
+    free(log);
+    snprintf(path, sizeof path, "%s/manifest.txt", o);
+    CHECK(file_has(path, "status=budget"));
+    int ran = manifest_num(o, "entries_run"), left = manifest_num(o, "entries_not_reached");
+    CHECK(ran > 0 && left > 0 && ran + left <= 36 && ran + left >= 35);
+    lines_t L;
+    snprintf(path, sizeof path, "%s/layers.csv", o);
+    REQUIRE(read_lines(path, &L) == 0);
+    int cp = col(&L, "part"), seen_random = 0, order_ok = 1;
+    for (int i = 0; i < L.n; i++) {
+        int rnd = !strcmp(field(&L, i, cp, v, sizeof v), "random");
+        order_ok &= !(seen_random && !rnd);
+        seen_random |= rnd;
+    }
+    CHECK(order_ok);            /* no CNN row after a random one */
+    lines_free(&L);
+    snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --no-micro --minutes 0 --resume 2>&1", sim_bin(),
+             plan, o);
+    log = run(cmd, &st);
+    REQUIRE(log);
+    CHECK(st == 0);
+    free(log);
+    snprintf(path, sizeof path, "%s/manifest.txt", o);
+    CHECK(file_has(path, "status=complete"));
+    CHECK(manifest_num(o, "entries_not_reached") == 0);
+    rm_out(o);
+    remove(plan);
+    rmdir(dir);
 }
 
 TEST(bench_sim_crash_and_resume)
@@ -528,12 +777,16 @@ TEST(bench_sim_fallbacks)
     free(log);
     rm_out(o);
 
-    /* no external-correlation records: kernels still tied by time window */
-    snprintf(cmd, sizeof cmd, "SEER_SIM_NOEXT=1 %s --plan %s --out %s --no-micro 2>&1", sim_bin(), plan, o);
+    /* records with a zero timestamp (a forced flush can deliver them) are
+     * refused and counted, never tied to a call */
+    snprintf(cmd, sizeof cmd, "SEER_SIM_ZERO_TS=1 %s --plan %s --out %s --no-micro 2>&1", sim_bin(), plan, o);
     free(run(cmd, &st));
     CHECK(st == 0);
     snprintf(p, sizeof p, "%s/manifest.txt", o);
     CHECK(file_has(p, "unattributed_kernels=0"));
+    CHECK(!file_has(p, "cupti_bad_timestamps=0\n"));
+    snprintf(p, sizeof p, "%s/kernels.csv", o);
+    CHECK(!file_has(p, "zero_kernel"));
     CHECK(calls_consistent(o));
     rm_out(o);
 

@@ -362,3 +362,65 @@ TEST(cli_eval_gemm_csv)
     test_run_free(&r);
     unlink(csv);
 }
+
+/* --gpu takes a GPU description file wherever it takes an id: a GPU the
+ * table lacks is predicted (transferred from the shipped models), trained
+ * for, and its model used with the file again. */
+TEST(cli_gpu_description_file)
+{
+    char gpu[64], data[64], model[80], src[512];
+    REQUIRE(test_write_temp(gpu, "seer-gpu=1\nid=rtx-2080\nname=NVIDIA GeForce RTX 2080\ncc=7.5\nsms=46\n"
+                                 "boost_mhz=1710\nfp32_tflops=10.07\nfp16_tflops=40.3\ndram_gbps=448\n"
+                                 "dram_gib=8\nl2_bytes=4194304\n"));
+    test_run_t r;
+    test_run_seer(&r, "predict", "--gpu", gpu, "--models", "models", "--n", "32", "--c", "64", "--h", "56",
+                  "--w", "56", "--k", "64", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "transferred to rtx-2080 from"));
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--gpu", "rtx-2080", "--n", "1", "--c", "1", "--h", "1", "--w", "1",
+                  "--k", "1", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "unknown GPU 'rtx-2080'"));
+    test_run_free(&r);
+    test_run_seer(&r, "train", "--gpu", "/dev/zero", "--data", "x.csv", "--out", "x.seer", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "/dev/zero: not a regular file"));
+    test_run_free(&r);
+
+    snprintf(src, sizeof src, "%s/conv/t4.csv", test_data_dir());
+    char *csv = test_slurp(src);
+    if (!csv) {
+        remove(gpu);
+        SKIP("shared conv data not found (set SEER_DATA)");
+    }
+    for (char *p = strstr(csv, "\nt4,"); p; p = strstr(p + 1, "\nt4,")) memcpy(p + 1, "x4", 2);
+    REQUIRE(test_write_temp(data, csv));
+    free(csv);
+    snprintf(model, sizeof model, "%s.seer", data);
+    /* the rows name x4: a GPU the description must be for */
+    test_run_seer(&r, "train", "--gpu", gpu, "--data", data, "--out", model, NULL);
+    CHECK(r.rc != 0 && strstr(r.err, "rtx-2080"));
+    test_run_free(&r);
+    char *fixed = test_slurp(data);
+    REQUIRE(fixed);
+    FILE *f = fopen(data, "w");
+    REQUIRE(f);
+    for (char *line = strtok(fixed, "\n"); line; line = strtok(NULL, "\n"))
+        fprintf(f, "%s%s\n", strncmp(line, "x4,", 3) ? "" : "rtx-2080", strncmp(line, "x4,", 3) ? line : line + 2);
+    fclose(f);
+    free(fixed);
+    test_run_seer(&r, "train", "--gpu", gpu, "--data", data, "--out", model, NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "rtx-2080: ") && strstr(r.out, " rows, "));
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--model", model, "--gpu", gpu, "--n", "32", "--c", "64", "--h", "56",
+                  "--w", "56", "--k", "64", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "(rtx-2080)"));
+    test_run_free(&r);
+    /* without the file the model's GPU is unknown, and the message says what to do */
+    test_run_seer(&r, "predict", "--model", model, "--n", "32", "--c", "64", "--h", "56", "--w", "56",
+                  "--k", "64", NULL);
+    CHECK(r.rc != 0 && strstr(r.err, "register its GPU description file"));
+    test_run_free(&r);
+    remove(gpu);
+    remove(data);
+    remove(model);
+}

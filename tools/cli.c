@@ -258,6 +258,27 @@ const char *cli_models_dir(const char *dir_opt)
     return SEER_PREFIX "/share/seer/models";
 }
 
+int cli_gpu_is_file(const char *gpu_opt)
+{
+    struct stat st;
+    /* GPU ids never hold a '/'; a bare name is a file only if one exists */
+    return gpu_opt && (strchr(gpu_opt, '/') || (stat(gpu_opt, &st) == 0 && !S_ISDIR(st.st_mode)));
+}
+
+int cli_gpu_resolve(seer_handle_t h, const char *cmd, const char *gpu_opt, seer_gpu_info_t *g)
+{
+    seer_status_t st;
+    if (cli_gpu_is_file(gpu_opt)) {
+        if ((st = seer_gpu_register_file(h, gpu_opt, g)) != SEER_STATUS_SUCCESS)
+            return cli_usage_error(cmd, "option --gpu: %s", h ? seer_get_last_error(h) : seer_status_string(st));
+        return CLI_OK;
+    }
+    if (seer_gpu_find(h, gpu_opt, g) != SEER_STATUS_SUCCESS)
+        return cli_usage_error(cmd, "option --gpu: unknown GPU '%s' (see seer gpus; or give a GPU "
+                               "description file)", gpu_opt);
+    return CLI_OK;
+}
+
 const char *cli_model_path(const char *cmd, const char *model_opt, const char *gpu_opt,
                            const char *models_opt)
 {
@@ -268,10 +289,14 @@ const char *cli_model_path(const char *cmd, const char *model_opt, const char *g
         return NULL;
     }
     seer_gpu_info_t g;
-    if (seer_gpu_find(NULL, gpu_opt, &g) != SEER_STATUS_SUCCESS) {
-        cli_usage_error(cmd, "option --gpu: unknown GPU '%s' (see seer gpus)", gpu_opt);
+    seer_handle_t h = NULL;
+    if (seer_create(&h) != SEER_STATUS_SUCCESS) {
+        cli_usage_error(cmd, "out of memory");
         return NULL;
     }
+    int rc = cli_gpu_resolve(h, cmd, gpu_opt, &g);
+    seer_destroy(h);
+    if (rc != CLI_OK) return NULL;
     int len = snprintf(path, sizeof path, "%s/%s.seer", cli_models_dir(models_opt), g.id);
     if (len < 0 || (size_t)len >= sizeof path) {
         cli_usage_error(cmd, "option --models: directory name too long");
@@ -324,7 +349,16 @@ int cli_open_model(seer_handle_t h, const char *cmd, const char *model_opt, cons
                    const char *models_opt, seer_model_t *m)
 {
     *m = NULL;
-    if (!cli_model_path(cmd, model_opt, gpu_opt, models_opt)) return CLI_USAGE;
+    seer_gpu_info_t g;
+    if (gpu_opt) {
+        /* a description file registers its GPU on h: the model for it (or
+         * one transferred to it) then loads, under the id the file gives */
+        int rc = cli_gpu_resolve(h, cmd, gpu_opt, &g);
+        if (rc != CLI_OK) return rc;
+        gpu_opt = g.id;
+    } else if (!model_opt) {
+        return cli_usage_error(cmd, "give --model FILE or --gpu GPU");
+    }
     seer_status_t st = model_opt ? seer_model_load(h, model_opt, m)
                                  : seer_model_open(h, cli_models_dir(models_opt), gpu_opt, m);
     if (st) return cli_lib_error(h, st);

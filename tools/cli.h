@@ -90,6 +90,13 @@ seer_status_t cli_conv_desc_set(seer_handle_t h, seer_conv_desc_t d, seer_dtype_
  * returns the exit code (CLI_OK with *m set). */
 int cli_open_model(seer_handle_t h, const char *cmd, const char *model_opt, const char *gpu_opt,
                    const char *models_opt, seer_model_t *m);
+/* 1 if the --gpu value names a GPU description file rather than an id (it
+ * holds a '/', or a file of that name exists). */
+int cli_gpu_is_file(const char *gpu_opt);
+/* The GPU a --gpu value names: a table id, or a GPU description file,
+ * which is registered on h.  Prints a usage error and returns its exit
+ * code when neither. */
+int cli_gpu_resolve(seer_handle_t h, const char *cmd, const char *gpu_opt, seer_gpu_info_t *g);
 /* 1 if the GPU ids name the same table entry (aliases resolved). */
 int cli_same_gpu(const char *a, const char *b);
 

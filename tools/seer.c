@@ -203,6 +203,8 @@ static void usage_train(FILE *f)
             "\n"
             "Fit a model for GPU to conv timing CSV v1 and kernel trace CSV files\n"
             "(rows of other GPUs are ignored) and write it to MODEL.\n"
+            "  --gpu GPU       a GPU id (seer gpus) or a GPU description file, e.g.\n"
+            "                  the gpu.txt seer-bench writes for a GPU the table lacks\n"
             "  --data FILE...  one or more files (or repeat --data)\n"
             "  --holdout       leave out the 20%% test split (seer_conv_in_test_split),\n"
             "                  so `seer eval --split test` scores unseen shapes\n"
@@ -243,19 +245,19 @@ static int cmd_train(int argc, char **argv)
         }
     }
     seer_gpu_info_t g;
-    if (!gpu) { rc = cli_usage_error("train", "option --gpu is required"); goto done; }
-    if (seer_gpu_find(NULL, gpu, &g)) {
-        rc = cli_usage_error("train", "option --gpu: unknown GPU '%s' (see seer gpus)", gpu);
-        goto done;
-    }
-    if (!n_data) { rc = cli_usage_error("train", "option --data is required"); goto done; }
-    if (!out) { rc = cli_usage_error("train", "option --out is required"); goto done; }
-
     seer_handle_t h = NULL;
     seer_model_t m = NULL;
+    if (!gpu) { rc = cli_usage_error("train", "option --gpu is required"); goto done; }
+    if (!n_data) { rc = cli_usage_error("train", "option --data is required"); goto done; }
+    if (!out) { rc = cli_usage_error("train", "option --out is required"); goto done; }
     seer_status_t st = seer_create(&h);
     if (st) { rc = cli_lib_error(NULL, st); goto done; }
-    if ((st = seer_train(h, gpu, data, n_data, flags, &m)) ||
+    /* a GPU description file registers a GPU the table lacks */
+    if ((rc = cli_gpu_resolve(h, "train", gpu, &g)) != CLI_OK) {
+        seer_destroy(h);
+        goto done;
+    }
+    if ((st = seer_train(h, g.id, data, n_data, flags, &m)) ||
         (st = seer_model_save(h, m, out))) {
         rc = cli_lib_error(h, st);
     } else {
@@ -346,7 +348,8 @@ static void usage_predict(FILE *f)
             "timing CSV (output: the input plus pred_algo and pred_ms columns; rows\n"
             "with an empty or unknown algo use the fastest predicted algorithm).\n"
             "\n"
-            "  --gpu GPU          use DIR/GPU.seer (see seer gpus for DIR)\n"
+            "  --gpu GPU          use DIR/GPU.seer (see seer gpus for DIR); GPU may be a\n"
+            "                     GPU description file (docs/formats.md)\n"
             "  --direction D      fwd (default), bwd_data, bwd_filter\n"
             "  --dtype T          fp32 (default), tf32, fp16, bf16, fp16_pseudo\n"
             "  --layout L         nchw (default), nhwc\n"

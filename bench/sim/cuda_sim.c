@@ -3,8 +3,10 @@
  * Defines the CUDA runtime, cuDNN, CUPTI and cuBLAS entry points that
  * seer-bench uses (and the kernels/ functions), with just enough behaviour
  * to drive every path of the harness: a device named "NVIDIA H100 80GB
- * HBM3", a clock that convolutions advance, kernel and external-correlation
- * activity records delivered through the registered CUPTI buffers, a Range
+ * HBM3", a clock that convolutions advance, kernel and memset activity
+ * records delivered through the registered CUPTI buffers, a stream that a
+ * hold kernel stops until the host releases it (work queued behind it runs
+ * back to back on release), host time spent in each cuDNN call, a Range
  * Profiler that counts the kernels launched between Start and Stop, and
  * algorithms that are unsupported, over the workspace limit, or fail.
  * Linked with the bench objects it gives build/seer-bench-sim (tests/test_bench.c).
@@ -13,15 +15,20 @@
  * Knobs (environment):
  *   SEER_SIM_NODEV=1          cudaGetDeviceCount fails like a machine without a driver
  *   SEER_SIM_METRICS=denied   counters refused (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
- *   SEER_SIM_NOEXT=1          no external-correlation records (time-window fallback)
+ *   SEER_SIM_HOST_US=N        host time of each cuDNN call before its first kernel is
+ *                             enqueued (default 300): on an idle stream the GPU waits for it
+ *   SEER_SIM_ZERO_TS=1        every convolution also delivers a kernel record with start 0
  *   SEER_SIM_OOM_BYTES=N      cudaMalloc of more than N bytes fails
  *   SEER_SIM_CRASH_AFTER=N    the process dies (_exit(137), as SIGKILL) at the Nth convolution
  *   SEER_SIM_SLEEP_US=N       each convolution also sleeps N us of wall time
+ *   SEER_SIM_FIRST_SLEEP_MS=N the first convolution sleeps N ms (first-use module
+ *                             loading, cuDNN runtime compilation)
  *
  * Algorithms: fwd IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, GEMM (64 MiB
  * workspace, two kernels), FFT (fails with EXECUTION_FAILED), FFT_TILING
  * (4 GiB workspace), WINOGRAD and WINOGRAD_NONFUSED for 3x3 filters; the
  * backward directions ALGO_0, ALGO_1, FFT, and WINOGRAD_NONFUSED for 3x3. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,18 +48,18 @@
 
 static uint64_t clock_ns = 1000000;
 static uint32_t next_corr = 1;
-static uint64_t ext_stack[16];
-static int ext_top;
-static int trace_kernels = 1, trace_ext = 1, profiling, profiled_kernels;
+static int trace_kernels = 1, trace_memset = 1, trace_other_kinds, profiling, profiled_kernels;
 static long conv_calls;
+#define SIM_STREAM 7             /* CUPTI stream id of every record */
 
 typedef union {
     CUpti_ActivityKernel10 k;
-    CUpti_ActivityExternalCorrelation x;
+    CUpti_ActivityMemset4 m;
 } slot_t;                        /* one record per fixed-size slot */
 static slot_t *pending;
 static size_t n_pending, cap_pending;
 static CUpti_BuffersCallbackRequestFunc buffer_request;
+static int rp_enabled, host_objects; /* Range Profiler state */
 static CUpti_BuffersCallbackCompleteFunc buffer_complete;
 
 static const char *knob(const char *name, const char *dflt)
@@ -71,22 +78,13 @@ static void queue(const slot_t *s)
     pending[n_pending++] = *s;
 }
 
-/* A kernel launch: an external-correlation record when an id is pushed,
- * then the kernel record; the clock moves on by its duration. */
-static void launch(const char *name, double us, int grid, int block)
+/* A kernel runs now: its record, then the clock moves on by its duration. */
+static void run_kernel(const char *name, double us, int grid, int block)
 {
     uint32_t corr = next_corr++;
     slot_t s;
     if (profiling) profiled_kernels++;
-    if (ext_top && trace_ext) {
-        memset(&s, 0, sizeof s);
-        s.x.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
-        s.x.externalKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;
-        s.x.externalId = ext_stack[ext_top - 1];
-        s.x.correlationId = corr;
-        queue(&s);
-    }
-    clock_ns += 2000; /* launch latency */
+    clock_ns += 2000; /* launch gap */
     if (trace_kernels) {
         memset(&s, 0, sizeof s);
         s.k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
@@ -94,14 +92,87 @@ static void launch(const char *name, double us, int grid, int block)
         s.k.end = clock_ns + (uint64_t)(us * 1000);
         s.k.gridX = grid; s.k.gridY = 1; s.k.gridZ = 1;
         s.k.blockX = block; s.k.blockY = 1; s.k.blockZ = 1;
+        s.k.clusterX = s.k.clusterY = s.k.clusterZ = 1;
         s.k.registersPerThread = 64;
         s.k.staticSharedMemory = 4096;
         s.k.dynamicSharedMemory = 1024;
         s.k.correlationId = corr;
+        s.k.streamId = SIM_STREAM;
         s.k.name = name;
         queue(&s);
     }
     clock_ns += (uint64_t)(us * 1000);
+}
+
+static void run_memset(double us)
+{
+    slot_t s;
+    clock_ns += 1000;
+    if (trace_memset) {
+        memset(&s, 0, sizeof s);
+        s.m.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+        s.m.start = clock_ns;
+        s.m.end = clock_ns + (uint64_t)(us * 1000);
+        s.m.streamId = SIM_STREAM;
+        s.m.correlationId = next_corr++;
+        queue(&s);
+    }
+    clock_ns += (uint64_t)(us * 1000);
+}
+
+/* Work enqueued behind a hold kernel waits in `held` until the host
+ * releases the hold; then it runs back to back. */
+typedef struct {
+    int what;                   /* 0 kernel, 1 event, 2 memset */
+    const char *name;
+    double us;
+    int grid, block;
+    uint64_t *event;
+} op_t;
+static op_t held[256];
+static int n_held, holding;
+static volatile int *hold_flag;
+static uint64_t hold_start;
+
+static void drain(int must)
+{
+    if (!holding) return;
+    if (!*hold_flag) {
+        if (!must) return;
+        clock_ns += 2000000000ull; /* nobody released it: the hold times out */
+        *hold_flag = 2;
+    }
+    holding = 0;
+    if (trace_kernels) {
+        slot_t s;
+        memset(&s, 0, sizeof s);
+        s.k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+        s.k.start = hold_start;
+        s.k.end = clock_ns;
+        s.k.gridX = s.k.gridY = s.k.gridZ = s.k.blockX = s.k.blockY = s.k.blockZ = 1;
+        s.k.streamId = SIM_STREAM;
+        s.k.name = "_Z16seer_hold_kernelPViy";
+        queue(&s);
+    }
+    for (int i = 0; i < n_held; i++) {
+        if (held[i].what == 0) run_kernel(held[i].name, held[i].us, held[i].grid, held[i].block);
+        else if (held[i].what == 2) run_memset(held[i].us);
+        else *held[i].event = clock_ns;
+    }
+    n_held = 0;
+}
+
+static void submit(op_t op)
+{
+    if (holding && n_held < 256) { held[n_held++] = op; return; }
+    if (op.what == 0) run_kernel(op.name, op.us, op.grid, op.block);
+    else if (op.what == 2) run_memset(op.us);
+    else *op.event = clock_ns;
+}
+
+static void launch(const char *name, double us, int grid, int block)
+{
+    submit((op_t){.what = 0, .name = name, .us = us, .grid = grid, .block = block});
 }
 
 /* ---- CUDA runtime ------------------------------------------------------- */
@@ -122,6 +193,13 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
     p->major = 9;
     p->multiProcessorCount = 132;
     p->totalGlobalMem = 80ull << 30;
+    p->regsPerMultiprocessor = p->regsPerBlock = 65536;
+    p->sharedMemPerMultiprocessor = 228 << 10;
+    p->sharedMemPerBlockOptin = 227 << 10;
+    p->reservedSharedMemPerBlock = 1 << 10;
+    p->maxThreadsPerMultiProcessor = 2048;
+    p->maxThreadsPerBlock = 1024;
+    p->maxBlocksPerMultiProcessor = 32;
     return cudaSuccess;
 }
 cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
@@ -152,18 +230,32 @@ cudaError_t cudaEventDestroy(cudaEvent_t e) { free(e); return cudaSuccess; }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 {
     UNUSED(s);
-    clock_ns += 1000;
-    *(uint64_t *)e = clock_ns;
+    clock_ns += 1000; /* host cost of the call */
+    submit((op_t){.what = 1, .event = (uint64_t *)e});
     return cudaSuccess;
 }
-cudaError_t cudaEventSynchronize(cudaEvent_t e) { UNUSED(e); return cudaSuccess; }
+cudaError_t cudaEventSynchronize(cudaEvent_t e) { UNUSED(e); drain(1); return cudaSuccess; }
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
 {
     *ms = (float)((*(uint64_t *)b - *(uint64_t *)a) * 1e-6);
     return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t s) { UNUSED(s); return cudaSuccess; }
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t s) { UNUSED(s); drain(1); return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void) { drain(1); return cudaSuccess; }
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags)
+{
+    UNUSED(flags);
+    *p = calloc(1, n);
+    return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned flags) { UNUSED(flags); *d = h; return cudaSuccess; }
+cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+cudaError_t cudaDeviceGetPCIBusId(char *bus, int len, int dev)
+{
+    UNUSED(dev);
+    snprintf(bus, (size_t)len, "00000000:5E:ED:0");  /* no real NVML device has it */
+    return cudaSuccess;
+}
 cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 const char *cudaGetErrorName(cudaError_t e)
 {
@@ -187,6 +279,17 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *sym, void **fp, unsigne
 }
 
 /* ---- kernels/ ------------------------------------------------------------ */
+
+cudaError_t seer_kernels_hold(volatile int *flag, unsigned long long timeout_ns, cudaStream_t st)
+{
+    UNUSED(timeout_ns); UNUSED(st);
+    drain(1);
+    clock_ns += 2000;
+    holding = 1;
+    hold_flag = flag;
+    hold_start = clock_ns;
+    return cudaSuccess;
+}
 
 cudaError_t seer_kernels_fill(void *p, size_t n, int kind, unsigned long long seed, cudaStream_t st)
 {
@@ -259,7 +362,8 @@ cudnnStatus_t cudnnSetConvolution2dDescriptor(cudnnConvolutionDescriptor_t d, in
     return CUDNN_STATUS_SUCCESS;
 }
 cudnnStatus_t cudnnSetConvolutionGroupCount(cudnnConvolutionDescriptor_t d, int g) { ((conv_t *)d)->g = g; return CUDNN_STATUS_SUCCESS; }
-cudnnStatus_t cudnnSetConvolutionMathType(cudnnConvolutionDescriptor_t d, cudnnMathType_t m) { UNUSED(d); UNUSED(m); return CUDNN_STATUS_SUCCESS; }
+static cudnnMathType_t conv_math = CUDNN_FMA_MATH; /* of the one descriptor in use */
+cudnnStatus_t cudnnSetConvolutionMathType(cudnnConvolutionDescriptor_t d, cudnnMathType_t m) { UNUSED(d); conv_math = m; return CUDNN_STATUS_SUCCESS; }
 cudnnStatus_t cudnnGetConvolution2dForwardOutputDim(const cudnnConvolutionDescriptor_t cd, const cudnnTensorDescriptor_t xd,
                                                     const cudnnFilterDescriptor_t wd, int *n, int *k, int *p, int *q)
 {
@@ -290,6 +394,11 @@ static size_t workspace(int algo) { return algo == 5 ? (size_t)4 << 30 : algo ==
         p[i_].memory = workspace(i_);                                                             \
         p[i_].mathType = CUDNN_FMA_MATH;                                                          \
         if (find) launch("find_probe_kernel", 50, 16, 128);                                       \
+    }                                                                                             \
+    /* v7 lists forward IMPLICIT_PRECOMP_GEMM a second time, with tensor-op math */              \
+    if (!(find) && (dir) == 0 && i_ < req) {                                                      \
+        p[i_] = p[1];                                                                             \
+        p[i_++].mathType = CUDNN_TENSOR_OP_MATH;                                                  \
     }                                                                                             \
     *ret = i_;                                                                                    \
     return CUDNN_STATUS_SUCCESS;                                                                  \
@@ -335,12 +444,33 @@ static cudnnStatus_t convolve(int dir, int algo, const tensor_t *x, const filter
     UNUSED(x);
     if (crash && ++conv_calls >= crash) _exit(137);
     long sleep_us = atol(knob("SEER_SIM_SLEEP_US", "0"));
+    static int first_done;
+    if (!first_done++) sleep_us += 1000 * atol(knob("SEER_SIM_FIRST_SLEEP_MS", "0"));
     if (sleep_us > 0) {
         struct timespec ts = {sleep_us / 1000000, sleep_us % 1000000 * 1000};
         nanosleep(&ts, NULL);
     }
     if (dir == 0 && algo == 4) return CUDNN_STATUS_EXECUTION_FAILED;
-    if (algo == 2) launch("_Z8im2col4dIfEviPKT_PS0_", us * 0.2, 64, 256);
+    /* the host's share of the call (plan lookup, graph translation): an
+     * idle GPU waits for it, a held one does not */
+    clock_ns += (uint64_t)(1000 * atof(knob("SEER_SIM_HOST_US", "300")));
+    if (!strcmp(knob("SEER_SIM_ZERO_TS", "0"), "1") && trace_kernels) {
+        slot_t z;
+        memset(&z, 0, sizeof z);
+        z.k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+        z.k.end = clock_ns;
+        z.k.streamId = SIM_STREAM;
+        z.k.name = "_Z11zero_kernelv";
+        queue(&z);
+    }
+    if (dir == 0 && algo == 1 && conv_math == CUDNN_TENSOR_OP_MATH) {
+        launch("sm90_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nchwkcrs_nchw_tensorop_kernel", us * 0.5, 132, 128);
+        return CUDNN_STATUS_SUCCESS;
+    }
+    if (algo == 2) {
+        submit((op_t){.what = 2, .us = 1});
+        launch("_Z8im2col4dIfEviPKT_PS0_", us * 0.2, 64, 256);
+    }
     launch(dir == 0 ? "_Z23implicit_convolve_sgemmIffLi128ELi5ELi5ELi3ELi3ELi3ELi1ELb0ELb0ELb1EEviiiPKT_iPT0_S2_18kernel_conv_paramsyiffiS4_S4_ii"
                     : "sm90_xmma_dgrad_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x32_kernel",
            us, 132, 128);
@@ -384,36 +514,26 @@ CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc req,
     buffer_complete = done;
     return CUPTI_SUCCESS;
 }
+/* API records (runtime, driver, external correlation) are accepted and
+ * remembered: the Range Profiler refuses to run beside any tracing. */
 CUptiResult cuptiActivityEnable(CUpti_ActivityKind k)
 {
     if (k == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) trace_kernels = 1;
-    if (k == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) trace_ext = strcmp(knob("SEER_SIM_NOEXT", "0"), "1") != 0;
+    else if (k == CUPTI_ACTIVITY_KIND_MEMSET) trace_memset = 1;
+    else trace_other_kinds = 1;
     return CUPTI_SUCCESS;
 }
 CUptiResult cuptiActivityDisable(CUpti_ActivityKind k)
 {
     if (k == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) trace_kernels = 0;
-    if (k == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) trace_ext = 0;
-    return CUPTI_SUCCESS;
-}
-CUptiResult cuptiActivityPushExternalCorrelationId(CUpti_ExternalCorrelationKind k, uint64_t id)
-{
-    UNUSED(k);
-    if (ext_top == 16) return CUPTI_ERROR_INVALID_OPERATION;
-    ext_stack[ext_top++] = id;
-    return CUPTI_SUCCESS;
-}
-CUptiResult cuptiActivityPopExternalCorrelationId(CUpti_ExternalCorrelationKind k, uint64_t *id)
-{
-    UNUSED(k);
-    if (!ext_top) return CUPTI_ERROR_INVALID_OPERATION;
-    *id = ext_stack[--ext_top];
+    else if (k == CUPTI_ACTIVITY_KIND_MEMSET) trace_memset = 0;
     return CUPTI_SUCCESS;
 }
 CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext c, uint32_t s, size_t *d) { UNUSED(c); UNUSED(s); *d = 0; return CUPTI_SUCCESS; }
 CUptiResult cuptiActivityFlushAll(uint32_t flag)
 {
     UNUSED(flag);
+    drain(0);
     while (n_pending) {
         uint8_t *buf = NULL;
         size_t size = 0, max_records = 0;
@@ -455,10 +575,11 @@ CUptiResult cuptiProfilerGetCounterAvailability(CUpti_Profiler_GetCounterAvailab
 }
 CUptiResult cuptiProfilerHostInitialize(CUpti_Profiler_Host_Initialize_Params *p)
 {
+    host_objects++;
     p->pHostObject = (CUpti_Profiler_Host_Object *)malloc(1);
     return CUPTI_SUCCESS;
 }
-CUptiResult cuptiProfilerHostDeinitialize(CUpti_Profiler_Host_Deinitialize_Params *p) { free(p->pHostObject); return CUPTI_SUCCESS; }
+CUptiResult cuptiProfilerHostDeinitialize(CUpti_Profiler_Host_Deinitialize_Params *p) { host_objects--; free(p->pHostObject); return CUPTI_SUCCESS; }
 /* one metric the "chip" does not know: it must be left out, not fail all */
 CUptiResult cuptiProfilerHostGetMetricProperties(CUpti_Profiler_Host_GetMetricProperties_Params *p)
 {
@@ -473,17 +594,40 @@ CUptiResult cuptiProfilerHostEvaluateToGpuValues(CUpti_Profiler_Host_EvaluateToG
     for (size_t i = 0; i < p->numMetrics; i++) p->pMetricValues[i] = 1000.0 * (double)(i + 1) + (double)p->rangeIndex;
     return CUPTI_SUCCESS;
 }
+/* What crashed on the H100 is made to crash here: the Range Profiler in a
+ * process that registered Activity callbacks, enabled twice, or handed a
+ * counter-data image that was not freshly initialised (SIGSEGV, as the
+ * real one did).  The host object must outlive the enabled profiler. */
+static void crash(void) { fflush(NULL); raise(SIGSEGV); }
 CUptiResult cuptiRangeProfilerEnable(CUpti_RangeProfiler_Enable_Params *p)
 {
     if (p->ctx != (CUcontext)0x5eed) return CUPTI_ERROR_INVALID_PARAMETER;
+    if (buffer_request || rp_enabled) crash();
+    rp_enabled = 1;
     p->pRangeProfilerObject = (CUpti_RangeProfiler_Object *)malloc(1);
     return CUPTI_SUCCESS;
 }
-CUptiResult cuptiRangeProfilerDisable(CUpti_RangeProfiler_Disable_Params *p) { free(p->pRangeProfilerObject); return CUPTI_SUCCESS; }
+CUptiResult cuptiRangeProfilerDisable(CUpti_RangeProfiler_Disable_Params *p)
+{
+    if (!host_objects) crash(); /* torn down in the wrong order */
+    rp_enabled = 0;
+    free(p->pRangeProfilerObject);
+    return CUPTI_SUCCESS;
+}
 CUptiResult cuptiRangeProfilerGetCounterDataSize(CUpti_RangeProfiler_GetCounterDataSize_Params *p) { p->counterDataSize = 256; return CUPTI_SUCCESS; }
-CUptiResult cuptiRangeProfilerCounterDataImageInitialize(CUpti_RangeProfiler_CounterDataImage_Initialize_Params *p) { UNUSED(p); return CUPTI_SUCCESS; }
+#define IMAGE_FRESH 0x5eedf00du
+CUptiResult cuptiRangeProfilerCounterDataImageInitialize(CUpti_RangeProfiler_CounterDataImage_Initialize_Params *p)
+{
+    uint32_t m = IMAGE_FRESH;
+    memcpy(p->pCounterData, &m, sizeof m);
+    return CUPTI_SUCCESS;
+}
 CUptiResult cuptiRangeProfilerSetConfig(CUpti_RangeProfiler_SetConfig_Params *p)
 {
+    uint32_t m;
+    memcpy(&m, p->pCounterDataImage, sizeof m);
+    if (m != IMAGE_FRESH || buffer_request) crash();
+    memset(p->pCounterDataImage, 0xab, sizeof m); /* used from now on */
     return p->range == CUPTI_AutoRange && p->replayMode == CUPTI_KernelReplay ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
 }
 CUptiResult cuptiRangeProfilerStart(CUpti_RangeProfiler_Start_Params *p) { UNUSED(p); profiling = 1; profiled_kernels = 0; return CUPTI_SUCCESS; }

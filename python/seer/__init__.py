@@ -93,12 +93,13 @@ class _KernelPred(C.Structure):
     _fields_ = [("role", C.c_int), ("name", C.c_char * 48), ("grid", C.c_int * 3), ("block", C.c_int * 3),
                 ("regs_per_thread", C.c_int), ("smem_bytes", C.c_int), ("flops", C.c_double),
                 ("dram_bytes", C.c_double), ("blocks_per_sm", C.c_int), ("bmax", C.c_longlong),
-                ("waves", C.c_double), ("last_fill", C.c_double), ("cls", C.c_int), ("time_ms", C.c_double)]
+                ("waves", C.c_double), ("last_fill", C.c_double), ("cls", C.c_int), ("time_ms", C.c_double),
+                ("source", C.c_int)]
 
 
 class _AlgoPerf(C.Structure):
     _fields_ = [("algo", C.c_int), ("status", C.c_int), ("time", C.c_double), ("memory", C.c_size_t),
-                ("determinism", C.c_int), ("math_type", C.c_int)]
+                ("determinism", C.c_int), ("math_type", C.c_int), ("source", C.c_int)]
 
 
 class _NetInfo(C.Structure):
@@ -171,6 +172,7 @@ _predict_net = _fn("seer_predict_network", _ST, _H, _H, _H, C.c_int, C.c_int, C.
 _onnx_text = _fn("seer_onnx_text", _ST, _H, C.c_char_p, C.c_size_t, _P(_OnnxOptions), C.c_char_p, C.c_size_t,
                  _P(C.c_size_t), _P(_OnnxInfo))
 _version = _fn("seer_version", C.c_uint)
+_source_name = _fn("seer_source_name", C.c_char_p, C.c_int)
 assert _ROW.size == C.sizeof(_LayerResult) and _LayerResult.flops.offset == 72, "seer_layer_result_t layout"
 
 _SUCCESS, _BUFFER_TOO_SMALL = 0, 19
@@ -179,7 +181,7 @@ _ALGO_AUTO, _ALGO_NA, _ALGO_CUDNN = -2, -3, -1
 _ALGO_COUNT = {0: 8, 1: 6, 2: 7}  # SEER_{FWD,BWD_DATA,BWD_FILTER}_ALGO_COUNT
 _ROLE_MAIN = 0
 _OP_CONV, _OP_FC = 1, 7
-_FLAGS = ((0x2, "B"), (0x8, "M"), (0x1, "R"), (0x4, "X"), (0x10, "G"))
+_FLAGS = ((0x2, "B"), (0x8, "M"), (0x1, "R"), (0x4, "X"), (0x10, "G"), (0x20, "A"))
 
 _tls = threading.local()
 
@@ -463,7 +465,7 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
     cudnnGetConvolution*Algorithm_v7 (`seer pick --format json`).  Keys:
     gpu, served, source_gpus, direction, workspace_limit (bytes or None),
     status, perf [{algo, algo_id, status, time_ms, workspace_bytes,
-    deterministic, math_type}]."""
+    deterministic, math_type, source}]."""
     fn = "pick_conv_algo"
     dirn, dt, lay = _conv_common(fn, locals())
     limit = (1 << 64) - 1
@@ -489,7 +491,8 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
             "perf": [{"algo": _s(_algo_name(dirn, p.algo)), "algo_id": p.algo,
                       "status": _PERF_STATUS.get(p.status, "error"), "time_ms": p.time if p.time >= 0 else None,
                       "workspace_bytes": p.memory, "deterministic": bool(p.determinism),
-                      "math_type": _MATH.get(p.math_type, "default")} for p in perf[:cnt.value]]}
+                      "math_type": _MATH.get(p.math_type, "default"),
+                      "source": _s(_source_name(p.source)) if p.time >= 0 else None} for p in perf[:cnt.value]]}
 
 
 # ---------------------------------------------------------------------------

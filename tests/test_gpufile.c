@@ -1,0 +1,219 @@
+/* GPU description files (libseer/gpufile.c): parsing, the per-handle
+ * registry, and a GPU absent from the table trained, saved, loaded and
+ * transferred to. */
+#include <stdlib.h>
+#include <unistd.h>
+#include "test.h"
+#include "gpufile.h"
+
+/* A GeForce RTX 2080 (TU104): not in the built-in table. */
+static const char RTX2080[] =
+    "# written by hand from the datasheet\n"
+    "seer-gpu=1\n"
+    "id=rtx-2080\n"
+    "name=NVIDIA GeForce RTX 2080\n"
+    "arch=turing\n"
+    "cc=7.5\n"
+    "sms=46\n"
+    "boost_mhz=1710\n"
+    "fp32_tflops=10.07\n"
+    "fp16_tflops=40.3\n"
+    "fp16_simt_tflops=20.1\n"
+    "dram_gbps=448\n"
+    "dram_gib=8\n"
+    "l2_bytes=4194304\n"
+    "info.driver=580.159.04\n";
+
+TEST(gpufile_parse_defaults_from_cc)
+{
+    seer_gpu_info_t g, t4;
+    CHECK_STATUS(seer_gpufile_parse(NULL, "x", RTX2080, strlen(RTX2080), &g), SEER_STATUS_SUCCESS);
+    CHECK(!strcmp(g.id, "rtx-2080") && !strcmp(g.arch, "turing") && g.sms == 46);
+    CHECK(g.cc_major == 7 && g.cc_minor == 5);
+    CHECK_NEAR(g.fp32_tflops, 10.07, 1e-12);
+    CHECK(g.bf16_tflops == 0 && g.tf32_tflops == 0);
+    /* per-SM limits the file left out: those of the table's cc 7.5 GPU */
+    REQUIRE(seer_gpu_find(NULL, "t4", &t4) == SEER_STATUS_SUCCESS);
+    CHECK(g.smem_per_sm == t4.smem_per_sm && g.threads_per_sm == t4.threads_per_sm &&
+          g.blocks_per_sm == t4.blocks_per_sm && g.warps_per_sm == t4.warps_per_sm &&
+          g.regs_per_sm == t4.regs_per_sm && g.smem_alloc_unit == t4.smem_alloc_unit);
+    int b = 0;
+    CHECK_STATUS(seer_occupancy(&g, 256, 64, 0, &b), SEER_STATUS_SUCCESS);
+    CHECK(b == 4);
+}
+
+/* Each bad file: GPU_FILE, the message names the line and what is wrong. */
+TEST(gpufile_rejects_with_line_and_key)
+{
+    static const struct { const char *text, *want; } bad[] = {
+        {"id=x\n", "x:1: not a GPU description file"},
+        {"seer-gpu=2\nid=x\n", "x:1: unsupported format version '2'"},
+        {"\n# c\nseer-gpu=1\nid=a\nfoo=1\n", "x:5: unknown key 'foo'"},
+        {"seer-gpu=1\nid=a\nid=b\n", "x:3: duplicate key 'id'"},
+        {"seer-gpu=1\nsms=-3\n", "x:2: value out of range for 'sms'"},
+        {"seer-gpu=1\nsms=4.5\n", "x:2: integer expected for 'sms'"},
+        {"seer-gpu=1\ndram_gbps=nan\n", "x:2: value out of range for 'dram_gbps'"},
+        {"seer-gpu=1\ncc=seven\n", "x:2: cc must be MAJOR.MINOR"},
+        {"seer-gpu=1\nid=RTX 2080\n", "x:2: id must be"},
+        {"seer-gpu=1\njunk\n", "x:2: expected key=value"},
+        {"seer-gpu=1\nid=a\n", "x: missing required key 'name'"},
+        {"", "x: empty"},
+    };
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        seer_gpu_info_t g;
+        CHECK_STATUS(seer_gpufile_parse(h, "x", bad[i].text, strlen(bad[i].text), &g), SEER_STATUS_GPU_FILE);
+        if (!strstr(seer_get_last_error(h), bad[i].want)) {
+            fprintf(stderr, "  got '%s', want '%s'\n", seer_get_last_error(h), bad[i].want);
+            CHECK(0);
+        }
+    }
+    /* a NUL byte, a line over 1 KiB, an unknown cc without limits */
+    static const char nul[] = "seer-gpu=1\nid=a\0b\n";
+    seer_gpu_info_t g;
+    CHECK_STATUS(seer_gpufile_parse(h, "x", nul, sizeof nul - 1, &g), SEER_STATUS_GPU_FILE);
+    CHECK(strstr(seer_get_last_error(h), "x:2: NUL byte"));
+    char *big = malloc(4096);
+    REQUIRE(big);
+    memset(big, 'a', 4096);
+    memcpy(big, "seer-gpu=1\nname=", 16);
+    CHECK_STATUS(seer_gpufile_parse(h, "x", big, 4096, &g), SEER_STATUS_GPU_FILE);
+    CHECK(strstr(seer_get_last_error(h), "x:2: line longer than 1024 bytes"));
+    free(big);
+    char text[1024];
+    snprintf(text, sizeof text, "%s", RTX2080);
+    char *cc = strstr(text, "cc=7.5");
+    REQUIRE(cc);
+    memcpy(cc, "cc=7.7", 6);
+    CHECK_STATUS(seer_gpufile_parse(h, "x", text, strlen(text), &g), SEER_STATUS_GPU_FILE);
+    CHECK(strstr(seer_get_last_error(h), "required for an unknown compute capability"));
+    seer_destroy(h);
+}
+
+/* A registered GPU is known on its handle only; registering the same
+ * facts again is harmless, other facts under a known id are refused. */
+TEST(gpufile_register_per_handle)
+{
+    seer_handle_t a, b;
+    seer_gpu_info_t g;
+    REQUIRE(seer_create(&a) == SEER_STATUS_SUCCESS && seer_create(&b) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_gpu_find(a, "rtx-2080", &g), SEER_STATUS_UNKNOWN_GPU);
+    CHECK_STATUS(seer_gpu_register_buffer(a, RTX2080, strlen(RTX2080), &g), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_gpu_find(a, "RTX-2080", &g), SEER_STATUS_SUCCESS);
+    CHECK(g.sms == 46);
+    CHECK_STATUS(seer_gpu_find(b, "rtx-2080", &g), SEER_STATUS_UNKNOWN_GPU);
+    CHECK_STATUS(seer_gpu_find(NULL, "rtx-2080", &g), SEER_STATUS_UNKNOWN_GPU);
+    CHECK_STATUS(seer_gpu_register_buffer(a, RTX2080, strlen(RTX2080), NULL), SEER_STATUS_SUCCESS);
+    char text[1024];
+    snprintf(text, sizeof text, "%s", RTX2080);
+    memcpy(strstr(text, "sms=46"), "sms=48", 6);
+    CHECK_STATUS(seer_gpu_register_buffer(a, text, strlen(text), NULL), SEER_STATUS_GPU_FILE);
+    CHECK(strstr(seer_get_last_error(a), "already registered with other facts"));
+    memcpy(strstr(text, "id=rtx-2080"), "id=t4\n\n\n\n\n\n", 11);
+    CHECK_STATUS(seer_gpu_register_buffer(a, text, strlen(text), NULL), SEER_STATUS_GPU_FILE);
+    CHECK(strstr(seer_get_last_error(a), "already in the built-in table"));
+    CHECK_STATUS(seer_gpu_register_buffer(NULL, RTX2080, strlen(RTX2080), NULL), SEER_STATUS_BAD_PARAM);
+    seer_destroy(a);
+    seer_destroy(b);
+}
+
+TEST(gpufile_register_file_checks_first)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_gpu_register_file(h, "/dev/zero", NULL), SEER_STATUS_IO_ERROR);
+    CHECK(strstr(seer_get_last_error(h), "/dev/zero: not a regular file"));
+    CHECK_STATUS(seer_gpu_register_file(h, "/tmp", NULL), SEER_STATUS_IO_ERROR);
+    CHECK_STATUS(seer_gpu_register_file(h, "/no/such/file.gpu", NULL), SEER_STATUS_IO_ERROR);
+    char path[64];
+    REQUIRE(test_write_temp(path, RTX2080));
+    seer_gpu_info_t g;
+    CHECK_STATUS(seer_gpu_register_file(h, path, &g), SEER_STATUS_SUCCESS);
+    CHECK(!strcmp(g.id, "rtx-2080"));
+    remove(path);
+    seer_destroy(h);
+}
+
+/* The whole path for a new GPU: train from rows that name it, save, load
+ * on a handle that knows it (and not on one that does not), and transfer
+ * the shipped models to it. */
+TEST(gpufile_train_load_transfer)
+{
+    char src[512], data[64], model[80];
+    snprintf(src, sizeof src, "%s/conv/t4.csv", test_data_dir());
+    char *csv = test_slurp(src);
+    if (!csv) SKIP("shared conv data not found (set SEER_DATA)");
+    /* the T4 rows, relabelled as a GPU the table lacks (T4's facts) */
+    seer_gpu_info_t t4;
+    REQUIRE(seer_gpu_find(NULL, "t4", &t4) == SEER_STATUS_SUCCESS);
+    char desc[1024];
+    snprintf(desc, sizeof desc, "seer-gpu=1\nid=t4-clone\nname=T4 clone\ncc=7.5\nsms=%d\nboost_mhz=%g\n"
+             "fp32_tflops=%.17g\nfp16_tflops=%.17g\nfp16_simt_tflops=%.17g\ndram_gbps=%g\ndram_gib=%g\n"
+             "l2_bytes=%d\n", t4.sms, t4.boost_mhz, t4.fp32_tflops, t4.fp16_tflops, t4.fp16_simt_tflops,
+             t4.dram_gbps, t4.dram_gib, t4.l2_bytes);
+    size_t n = strlen(csv);
+    char *out = malloc(2 * n + 1), *o = out;
+    REQUIRE(out);
+    for (const char *p = csv; *p;) { /* "t4," at a line start becomes "t4-clone," */
+        if ((p == csv || p[-1] == '\n') && !strncmp(p, "t4,", 3)) {
+            memcpy(o, "t4-clone,", 9);
+            o += 9;
+            p += 3;
+        } else {
+            *o++ = *p++;
+        }
+    }
+    *o = 0;
+    REQUIRE(test_write_temp(data, out));
+    free(out);
+    free(csv);
+    snprintf(model, sizeof model, "%s.seer", data);
+
+    seer_handle_t h, fresh;
+    seer_model_t m = NULL, back = NULL;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS && seer_create(&fresh) == SEER_STATUS_SUCCESS);
+    const char *paths[1] = {data};
+    CHECK_STATUS(seer_train(h, "t4-clone", paths, 1, 0, &m), SEER_STATUS_UNKNOWN_GPU);
+    CHECK_STATUS(seer_gpu_register_buffer(h, desc, strlen(desc), NULL), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_train(h, "t4-clone", paths, 1, SEER_TRAIN_HOLDOUT, &m), SEER_STATUS_SUCCESS);
+    REQUIRE(m);
+    CHECK_STATUS(seer_model_save(h, m, model), SEER_STATUS_SUCCESS);
+    /* a handle that does not know the GPU says what to do */
+    CHECK_STATUS(seer_model_load(fresh, model, &back), SEER_STATUS_UNKNOWN_GPU);
+    CHECK(strstr(seer_get_last_error(fresh), "register its GPU description file"));
+    CHECK_STATUS(seer_gpu_register_buffer(fresh, desc, strlen(desc), NULL), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_model_load(fresh, model, &back), SEER_STATUS_SUCCESS);
+    seer_model_info_t info;
+    if (back) {
+        CHECK(seer_model_get_info(back, &info) == SEER_STATUS_SUCCESS && !strcmp(info.gpu_id, "t4-clone"));
+        /* the same facts as T4: the same predictions as a model trained as T4 */
+        seer_model_t t4m = NULL;
+        CHECK_STATUS(seer_train(h, "t4", (const char *const[]){src}, 1, SEER_TRAIN_HOLDOUT, &t4m), SEER_STATUS_SUCCESS);
+        seer_conv_desc_t d;
+        double a = 0, b = 0;
+        REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+        CHECK(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 32, 256, 28, 28, 256, 3, 3, 1, 1,
+                                 1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+        CHECK_STATUS(seer_predict_conv(h, back, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &a, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+        CHECK_STATUS(seer_predict_conv(h, t4m, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &b, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+        CHECK(a > 0 && a == b);
+        seer_conv_desc_destroy(d);
+        seer_model_free(t4m);
+    }
+    seer_model_free(back);
+    /* no model file for it in models/: transferred from the shipped ones */
+    seer_model_t tr = NULL;
+    if (access("models/t4.seer", R_OK) == 0) {
+        CHECK_STATUS(seer_model_open(h, "models", "t4-clone", &tr), SEER_STATUS_SUCCESS);
+        if (tr) {
+            CHECK(seer_model_get_info(tr, &info) == SEER_STATUS_SUCCESS && !strcmp(info.gpu_id, "t4-clone"));
+            seer_model_free(tr);
+        }
+    }
+    seer_model_free(m);
+    seer_destroy(h);
+    seer_destroy(fresh);
+    remove(data);
+    remove(model);
+}
