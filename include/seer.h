@@ -822,8 +822,8 @@ SEER_API seer_status_t seer_network_create_onnx_ex(seer_handle_t handle, const v
 /* With the default options. */
 SEER_API seer_status_t seer_network_create_onnx(seer_handle_t handle, const void *bytes, size_t len,
                                                 seer_network_t *net);
-/* An ONNX file (IO_ERROR when it cannot be read; OVERFLOW over
- * SEER_ONNX_MAX_BYTES); options may be NULL. */
+/* An ONNX file (IO_ERROR when it cannot be read, is not a regular file or
+ * is over SEER_ONNX_MAX_BYTES); options may be NULL. */
 SEER_API seer_status_t seer_network_create_onnx_file(seer_handle_t handle, const char *path,
                                                      const seer_onnx_options_t *options,
                                                      seer_network_t *net);
