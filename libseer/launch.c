@@ -100,6 +100,9 @@ static seer_status_t check_supported(seer_handle_t h, const struct seer_conv *cv
         return seer_error(h, SEER_STATUS_UNSUPPORTED,
                           "%s %s needs padding smaller than the filter%s", seer_direction_name(dir),
                           an, kind == K_FFT ? " and a padded input of at most 256x256" : "");
+    if (kind == K_FFT_TILING && (cv->r > 32 || cv->s > 32))
+        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s needs a filter of at most 32x32 (got %dx%d)",
+                          seer_direction_name(dir), an, cv->r, cv->s);
     if (transform && (cv->dtype == SEER_DTYPE_BF16 || cv->dtype == SEER_DTYPE_TF32))
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s has no %s kernels",
                           seer_direction_name(dir), an, seer_dtype_name(cv->dtype));
@@ -167,6 +170,14 @@ static int wino_kernels(const dims_t *d, int kind, seer_kview_t *k)
     return n;
 }
 
+/* cuDNN's FFT_TILING uses 16x16 transforms for small images and filters
+ * (seen in the grids of recorded kernels), 32x32 otherwise; a filter
+ * must fit its transform (check_supported). */
+static double tiling_side(const struct seer_conv *cv)
+{
+    return fmax(cv->h, cv->w) <= 16 && cv->r <= 16 && cv->s <= 16 ? 16 : 32;
+}
+
 /* FFT: one transform of the whole padded image; FFT_TILING: tiles
  * overlapping by the filter size, each a complex GEMM per frequency. */
 static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
@@ -174,10 +185,8 @@ static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
     int n = 0, bd = d->dir == SEER_DIR_BWD_DATA, bf = d->dir == SEER_DIR_BWD_FILTER;
     const struct seer_conv *cv = d->cv;
     double es = d->es, N = d->N, C = d->C, K = d->K;
-    /* cuDNN's FFT_TILING uses 16x16 transforms for small images (seen
-     * in the grids of recorded kernels), 32x32 otherwise. */
     double side = kind == K_FFT ? pow2_at_least(fmax(d->H + 2 * cv->pad_h, d->W + 2 * cv->pad_w))
-                                : fmax(d->H, d->W) <= 16 ? 16 : 32;
+                                : tiling_side(cv);
     double tiles = kind == K_FFT ? 1 : cdiv(d->P, side - d->R + 1) * cdiv(d->Q, side - d->S + 1);
     double freq = side * (side / 2 + 1), ce = 8; /* complex fp32 */
     double bm = N * tiles, c_in = bd ? K : C, c_out = bd ? C : K;

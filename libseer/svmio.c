@@ -7,7 +7,7 @@
 
 void seer_w_bytes(seer_wbuf_t *b, const void *d, size_t n)
 {
-    if (b->oom) return;
+    if (b->oom || n == 0) return; /* d may be NULL then: memcpy must not see it */
     if (b->n + n > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < b->n + n) cap *= 2;
@@ -133,7 +133,8 @@ void seer_w_svm(seer_wbuf_t *b, const struct svm_model *m)
 {
     seer_w_u32(b, m != NULL);
     if (!m) return;
-    int k = m->nr_class, l = m->l, cls = m->param.svm_type == C_SVC;
+    /* labels and per-class counts: every classifier type, as the reader expects */
+    int k = m->nr_class, l = m->l, cls = m->param.svm_type == C_SVC || m->param.svm_type == NU_SVC;
     seer_w_i32(b, m->param.svm_type);
     seer_w_i32(b, m->param.kernel_type);
     seer_w_i32(b, m->param.degree);

@@ -214,3 +214,22 @@ TEST(dispatch_eval_scores_gpu_and_published_time)
     CHECK(r.rc == 0 && strstr(r.out, "\"typical_ms\": 0,") != NULL);
     test_run_free(&r);
 }
+
+/* seer net: GPU time by default, host dispatch as its own line and keys. */
+TEST(dispatch_cli_net_line_and_json)
+{
+    if (access("models/a100-pcie-80gb.seer", R_OK) != 0) SKIP("shipped models missing");
+    test_run_t r;
+    test_run_seer(&r, "net", "resnet18", "--gpu", "a100-pcie-80gb", "--batch", "1", "--format", "json", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\"dispatch_ms\": 0,") && strstr(r.out, "\"gpu_ms\": "));
+    test_run_free(&r);
+    test_run_seer(&r, "net", "resnet18", "--gpu", "a100-pcie-80gb", "--batch", "1", "--dispatch-us", "40", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "dispatch  ") && strstr(r.out, "keeps the GPU waiting"));
+    test_run_free(&r);
+    test_run_seer(&r, "net", "resnet18", "--gpu", "a100-pcie-80gb", "--dispatch-us", "-1", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--dispatch-us"));
+    test_run_free(&r);
+    test_run_seer(&r, "net", "resnet18", "--gpu", "a100-pcie-80gb", "--threads", "9", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--threads"));
+    test_run_free(&r);
+}

@@ -141,6 +141,25 @@ int cli_int(cli_args_t *a, long lo, long hi, int *out)
     return 1;
 }
 
+int cli_double(cli_args_t *a, double lo, double hi, double *out)
+{
+    const char *v = cli_value(a);
+    if (!v) return 0;
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (!*v || *end || !isfinite(x)) {
+        cli_usage_error(a->cmd, "option %s: expected a number, got '%s'", a->opt, v);
+        return 0;
+    }
+    if (errno == ERANGE || x < lo || x > hi) {
+        cli_usage_error(a->cmd, "option %s: %s is out of range [%g, %g]", a->opt, v, lo, hi);
+        return 0;
+    }
+    *out = x;
+    return 1;
+}
+
 int cli_choice(cli_args_t *a, const char *const *choices)
 {
     const char *v = cli_value(a);

@@ -36,6 +36,8 @@ int cli_flag(cli_args_t *a);
 /* Integer value of the current option within [lo, hi]: 1 ok, 0 after a
  * usage error. */
 int cli_int(cli_args_t *a, long lo, long hi, int *out);
+/* A finite number in [lo, hi]; else a usage error naming the option. */
+int cli_double(cli_args_t *a, double lo, double hi, double *out);
 /* The value, which must be one of the NULL-terminated choices: index, or
  * -1 after a usage error. */
 int cli_choice(cli_args_t *a, const char *const *choices);

@@ -167,7 +167,8 @@ static void usage_net(FILE *f)
             "                [--batch N] [--dtype T] [--layout L] [--mode infer|train]\n"
             "                [--algo auto|cudnn|fixed|INDEX] [--res PIXELS]\n"
             "                [--format table|csv|json] [--sort time|order] [--top N]\n"
-            "                [--rows] [--bench N] [--print] [--skip-unsupported]\n"
+            "                [--rows] [--bench N] [--print] [--threads N] [--dispatch-us US]\n"
+            "                [--skip-unsupported]\n"
             "\n"
             "Predict one forward pass (infer) or one training iteration (train:\n"
             "forward, backward-data, backward-filter and the other layers' backward\n"
@@ -192,6 +193,10 @@ static void usage_net(FILE *f)
             "  --rows         table of (layer, direction) rows instead of whole layers\n"
             "  --bench N      time N predictions and print the median, not the table\n"
             "  --print        print the network's description and exit\n"
+            "  --threads N    threads for the conv predictions (1-8, default 8)\n"
+            "  --dispatch-us US  host time to issue one row's work (default 0: GPU time\n"
+            "                 alone); what a slower host adds is its own line\n"
+            "                 (docs/networks.md, \"GPU time and host dispatch\")\n"
             "  --skip-unsupported  ONNX: predict without the operators libseer cannot\n"
             "                 translate, listing them (default: fail, naming them)\n"
             "Table marks: B backward estimated from forward (the model has no backward\n"
@@ -266,7 +271,8 @@ int seer_cli_net(int argc, char **argv)
     const char *dtype_s = "fp32", *layout_s = "nchw";
     int batch = 64, mode = 0, format = 0, sort = 0, top = 25, res = 0, bench = 0, print = 0, rows_view = 0;
     int batch_given = 0, skip = 0;
-    int policy = SEER_ALGO_AUTO;
+    int policy = SEER_ALGO_AUTO, threads = 8;
+    double dispatch_us = 0;
     cli_args_init(&a, "net", argc, argv);
     while (cli_next(&a)) {
         if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_net(stdout); return CLI_OK; }
@@ -286,6 +292,8 @@ int seer_cli_net(int argc, char **argv)
         else if (cli_is(&a, "--bench")) { if (!cli_int(&a, 1, 1000000, &bench)) return CLI_USAGE; }
         else if (cli_is(&a, "--print")) { if (!cli_flag(&a)) return CLI_USAGE; print = 1; }
         else if (cli_is(&a, "--rows")) { if (!cli_flag(&a)) return CLI_USAGE; rows_view = 1; }
+        else if (cli_is(&a, "--threads")) { if (!cli_int(&a, 1, 8, &threads)) return CLI_USAGE; }
+        else if (cli_is(&a, "--dispatch-us")) { if (!cli_double(&a, 0, 1e6, &dispatch_us)) return CLI_USAGE; }
         else if (cli_is(&a, "--algo")) {
             const char *v = cli_value(&a);
             if (!v || !parse_policy("net", v, &policy)) return CLI_USAGE;
@@ -339,15 +347,22 @@ int seer_cli_net(int argc, char **argv)
     } else if ((rc = open_net(h, "net", what, res, &net))) goto out;
     if ((rc = cli_open_model(h, "net", model_opt, gpu_opt, models_opt, &m))) goto out;
 
-    int n = 0;
-    double total = 0;
-    if ((st = seer_predict_network(h, m, net, batch, dtype, layout, (seer_mode_t)mode, policy, NULL, 0,
-                                   &n, &total))) { rc = cli_lib_error(h, st); goto out; }
+    seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+    o.batch = batch;
+    o.dtype = dtype;
+    o.layout = layout;
+    o.mode = (seer_mode_t)mode;
+    o.algo_policy = policy;
+    o.threads = threads;
+    o.dispatch_ms = dispatch_us / 1e3;
+    seer_net_totals_t tot;
+    if ((st = seer_predict_network_opts(h, m, net, &o, NULL, 0, &tot))) { rc = cli_lib_error(h, st); goto out; }
+    int n = tot.rows;
     r = malloc((size_t)(n ? n : 1) * sizeof *r);
     order = malloc((size_t)(n ? n : 1) * sizeof *order);
     if (!r || !order) { rc = cli_fail("net", "out of memory"); goto out; }
-    if ((st = seer_predict_network(h, m, net, batch, dtype, layout, (seer_mode_t)mode, policy, r, n, &n,
-                                   &total))) { rc = cli_lib_error(h, st); goto out; }
+    if ((st = seer_predict_network_opts(h, m, net, &o, r, n, &tot))) { rc = cli_lib_error(h, st); goto out; }
+    double total = tot.gpu_ms; /* the rows' shares are of GPU time */
     seer_model_info_t mi;
     seer_network_info_t ni;
     seer_model_get_info(m, &mi);
@@ -358,10 +373,8 @@ int seer_cli_net(int argc, char **argv)
         if (!ts) { rc = cli_fail("net", "out of memory"); goto out; }
         for (int i = 0; i < bench; i++) {
             double t0 = now_s();
-            int c2;
-            double t2;
-            st = seer_predict_network(h, m, net, batch, dtype, layout, (seer_mode_t)mode, policy, r, n,
-                                      &c2, &t2);
+            seer_net_totals_t t2;
+            st = seer_predict_network_opts(h, m, net, &o, r, n, &t2);
             ts[i] = (now_s() - t0) * 1e3;
             if (st) { free(ts); rc = cli_lib_error(h, st); goto out; }
         }
@@ -370,7 +383,7 @@ int seer_cli_net(int argc, char **argv)
                "prediction takes median %.3f ms, min %.3f ms over %d runs\n",
                ni.name, modes[mode], batch, dtype_s, mi.gpu_id,
                policy == SEER_ALGO_AUTO ? "auto" : policy == SEER_ALGO_CUDNN_CHOICE ? "cudnn" : "fixed",
-               n, total, ts[bench / 2], ts[0], bench);
+               n, tot.total_ms, ts[bench / 2], ts[0], bench);
         free(ts);
         rc = CLI_OK;
         goto out;
@@ -429,7 +442,8 @@ int seer_cli_net(int argc, char **argv)
                    seer_class_name(x->cls), x->flops, x->bytes, x->time_ms,
                    total > 0 ? x->time_ms / total : 0, fl);
         }
-        printf(",,total,,,,,,,,%.6g,1,\n", total);
+        if (tot.dispatch_ms > 0) printf(",,host dispatch,,,,,,,,%.6g,,\n", tot.dispatch_ms);
+        printf(",,total,,,,,,,,%.6g,1,\n", tot.total_ms);
     } else if (format == 2) {
         printf("{\"network\": ");
         cli_json_str(stdout, ni.name);
@@ -440,7 +454,15 @@ int seer_cli_net(int argc, char **argv)
         printf(", \"batch\": %d, \"dtype\": \"%s\", \"layout\": \"%s\", \"mode\": \"%s\", \"algo\": \"%s\", "
                "\"params\": %lld, \"total_ms\": ", batch, seer_dtype_name(dtype), seer_layout_name(layout),
                modes[mode], policy_s, ni.params);
-        cli_json_num(stdout, total);
+        cli_json_num(stdout, tot.total_ms);
+        printf(", \"gpu_ms\": ");
+        cli_json_num(stdout, tot.gpu_ms);
+        printf(", \"conv_ms\": ");
+        cli_json_num(stdout, tot.conv_ms);
+        printf(", \"other_ms\": ");
+        cli_json_num(stdout, tot.other_ms);
+        printf(", \"dispatch_ms\": ");
+        cli_json_num(stdout, tot.dispatch_ms);
         printf(",\n  \"layers\": [");
         for (int i = 0; i < n; i++) {
             const seer_layer_result_t *x = &r[order[i]];
@@ -544,8 +566,14 @@ int seer_cli_net(int argc, char **argv)
                 printf("  A  no GPU has data for this conv's kernels: the analytical model\n"
                        "     (the generic kernel formula; docs/method.md, \"Fallbacks\")\n");
         }
-        printf("\ntotal     %.3f ms per %s (batch %d): %.1f samples/s\n", total,
-               mode ? "training iteration" : "forward pass", batch, total > 0 ? batch / total * 1e3 : 0);
+        printf("\nGPU       %.3f ms: convolutions %.3f, other layers %.3f\n", tot.gpu_ms, tot.conv_ms,
+               tot.other_ms);
+        if (dispatch_us > 0)
+            printf("dispatch  %.3f ms more: a host issuing each row in %.1f us keeps the GPU waiting\n",
+                   tot.dispatch_ms, dispatch_us);
+        printf("total     %.3f ms per %s (batch %d): %.1f samples/s\n", tot.total_ms,
+               mode ? "training iteration" : "forward pass", batch,
+               tot.total_ms > 0 ? batch / tot.total_ms * 1e3 : 0);
     }
     free(per);
     free(pidx);

@@ -118,6 +118,16 @@ class _LayerResult(C.Structure):
 _ROW = struct.Struct("=i48siiiiidddI4x")
 
 
+class _NetOptions(C.Structure):
+    _fields_ = [("batch", C.c_int), ("dtype", C.c_int), ("layout", C.c_int), ("mode", C.c_int),
+                ("algo_policy", C.c_int), ("threads", C.c_int), ("dispatch_ms", C.c_double)]
+
+
+class _NetTotals(C.Structure):
+    _fields_ = [("rows", C.c_int), ("gpu_ms", C.c_double), ("conv_ms", C.c_double), ("other_ms", C.c_double),
+                ("dispatch_ms", C.c_double), ("total_ms", C.c_double)]
+
+
 class _OnnxOptions(C.Structure):
     _fields_ = [("resolution", C.c_int), ("skip_unsupported", C.c_int)]
 
@@ -167,8 +177,8 @@ _net_zoo = _fn("seer_network_create_zoo", _ST, _H, C.c_char_p, C.c_int, _P(_H))
 _net_create = _fn("seer_network_create", _ST, _H, C.c_char_p, C.c_size_t, _P(_H))
 _net_destroy = _fn("seer_network_destroy", _ST, _H)
 _net_info = _fn("seer_network_get_info", _ST, _H, _P(_NetInfo))
-_predict_net = _fn("seer_predict_network", _ST, _H, _H, _H, C.c_int, C.c_int, C.c_int, C.c_int, C.c_int,
-                   _P(_LayerResult), C.c_int, _P(C.c_int), _P(C.c_double))
+_predict_net_opts = _fn("seer_predict_network_opts", _ST, _H, _H, _H, _P(_NetOptions), _P(_LayerResult), C.c_int,
+                        _P(_NetTotals))
 _onnx_text = _fn("seer_onnx_text", _ST, _H, C.c_char_p, C.c_size_t, _P(_OnnxOptions), C.c_char_p, C.c_size_t,
                  _P(C.c_size_t), _P(_OnnxInfo))
 _version = _fn("seer_version", C.c_uint)
@@ -593,16 +603,18 @@ def _policy(fn: str, algo: Any) -> int:
 
 def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None, batch: Optional[int] = None,
         mode: str = "infer", dtype: str = "fp32", layout: str = "nchw", algo: Union[str, int] = "auto",
-        res: Optional[int] = None, skip_unsupported: bool = False, model: Optional[str] = None,
-        models: Optional[str] = None) -> Dict[str, Any]:
+        res: Optional[int] = None, skip_unsupported: bool = False, threads: int = 8, dispatch_us: float = 0.0,
+        model: Optional[str] = None, models: Optional[str] = None) -> Dict[str, Any]:
     """Predict one forward pass (mode="infer") or training iteration
     (mode="train") of a built-in network ("resnet50"), a description file
     or an ONNX file, like `seer net ... --format json`.  batch defaults to
     an ONNX graph's fixed batch, else 64; res overrides the input
     resolution (built-in and ONNX); skip_unsupported predicts an ONNX model
-    without the operators libseer cannot translate (a warning lists them).
+    without the operators libseer cannot translate (a warning lists them);
+    threads (1-8) only changes how fast the answer comes; dispatch_us is
+    the host time to issue one row's work (docs/networks.md).
     Keys: network, gpu, served, source_gpus, batch, dtype, layout, mode,
-    algo, params, total_ms, layers [{index, layer, op, direction, algo,
+    algo, params, total_ms, gpu_ms, conv_ms, other_ms, dispatch_ms, layers [{index, layer, op, direction, algo,
     kernels, class, flops, bytes, time_ms, flags}] (slowest first), by_op
     and by_class [{op|class, rows, time_ms}]."""
     fn = "net"
@@ -621,6 +633,11 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
                         % (fn, type(skip_unsupported).__name__))
     if batch is not None:
         _int(fn, "batch", batch, 1, 1 << 24)
+    _int(fn, "threads", threads, 1, 8)
+    if isinstance(dispatch_us, bool) or not isinstance(dispatch_us, (int, float)):
+        raise TypeError("%s(): argument 'dispatch_us' must be a number, not %s" % (fn, type(dispatch_us).__name__))
+    if not 0 <= dispatch_us <= 1e6:
+        raise ValueError("%s(): argument 'dispatch_us' must be in 0..1e6, got %r" % (fn, dispatch_us))
     m, info, _ = _model(fn, gpu, model, models)
     nt = _open_net(fn, what, r, skip_unsupported)
     if nt.skipped:
@@ -628,16 +645,17 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
                       % (what, len(nt.skipped), "; ".join(nt.skipped)), stacklevel=2)
     b = batch if batch is not None else (nt.batch or 64)
     hd = _handle()
-    cnt, total = C.c_int(), C.c_double()
-    md = modes.index(mode)
+    opts = _NetOptions(b, dt, lay, modes.index(mode), pol, threads, dispatch_us / 1e3)
+    tot = _NetTotals()
     cap = nt.rows
     rows = (_LayerResult * max(cap, 1))()
-    st = _predict_net(hd, m, nt.ptr, b, dt, lay, md, pol, rows, cap, C.byref(cnt), C.byref(total))
+    st = _predict_net_opts(hd, m, nt.ptr, C.byref(opts), rows, cap, C.byref(tot))
     if st == _BUFFER_TOO_SMALL:
-        cap = nt.rows = max(nt.rows, cnt.value)
+        cap = nt.rows = max(nt.rows, tot.rows)
         rows = (_LayerResult * max(cap, 1))()
-        st = _predict_net(hd, m, nt.ptr, b, dt, lay, md, pol, rows, cap, C.byref(cnt), C.byref(total))
+        st = _predict_net_opts(hd, m, nt.ptr, C.byref(opts), rows, cap, C.byref(tot))
     _check(st, hd)
+    cnt = C.c_int(tot.rows)
     ni = _NetInfo()
     _net_info(nt.ptr, C.byref(ni))
     # The rows as tuples in one pass over the raw buffer: reading ctypes
@@ -677,7 +695,9 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
             "served": "transferred" if info.transferred else "calibrated", "source_gpus": _s(info.source_gpus),
             "batch": b, "dtype": _s(_dtype_name(dt)), "layout": _s(_layout_name(lay)), "mode": mode,
             "algo": "auto" if pol == _ALGO_AUTO else "cudnn" if pol == _ALGO_CUDNN else "fixed",
-            "params": ni.params, "total_ms": _num(total.value), "layers": layers,
+            "params": ni.params, "total_ms": _num(tot.total_ms), "gpu_ms": _num(tot.gpu_ms),
+            "conv_ms": _num(tot.conv_ms), "other_ms": _num(tot.other_ms), "dispatch_ms": _num(tot.dispatch_ms),
+            "layers": layers,
             "by_op": groups(ops, "op"), "by_class": groups(cls, "class")}
 
 

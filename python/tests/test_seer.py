@@ -60,7 +60,7 @@ def test_pick_conv_algo_matches_cli():
                  "--workspace-mb", "10"))
 
 
-@pytest.mark.parametrize("what,args", [("resnet50", ["--mode", "train"]), ("mobilenet_v2", ["--dtype", "fp16_pseudo"]),
+@pytest.mark.parametrize("what,args", [("resnet50", ["--mode", "train"]), ("mobilenet_v2", ["--dtype", "fp16_pseudo", "--dispatch-us", "20"]),
                                        (os.path.join(ONNX, "resnet50.onnx"), ["--mode", "train", "--res", "160"]),
                                        (os.path.join(ONNX, "ops.onnx"), [])])
 def test_net_matches_cli(what, args):
@@ -69,6 +69,8 @@ def test_net_matches_cli(what, args):
         kw["dtype"] = "fp16_pseudo"
     if "--res" in args:
         kw["res"] = 160
+    if "--dispatch-us" in args:
+        kw["dispatch_us"] = 20.0
     same(seer.net(what, gpu=GPU, batch=16, **kw), cli("net", what, "--gpu", GPU, "--batch", "16", *args))
 
 
@@ -125,6 +127,8 @@ def test_skip_unsupported_warns_with_the_list():
     (lambda: seer.net("resnet50", gpu=GPU, layout="chwn"), ValueError, "'layout'"),
     (lambda: seer.net("resnet50", gpu=GPU, algo=9), ValueError, "'algo'"),
     (lambda: seer.net("resnet50", gpu=GPU, skip_unsupported=1), TypeError, "'skip_unsupported'"),
+    (lambda: seer.net("resnet50", gpu=GPU, threads=9), ValueError, "'threads'"),
+    (lambda: seer.net("resnet50", gpu=GPU, dispatch_us="1"), TypeError, "'dispatch_us'"),
     (lambda: seer.net(50, gpu=GPU), TypeError, "'name_or_path'"),
     (lambda: seer.net("no-such-net", gpu=GPU), ValueError, "'name_or_path'"),
 ])

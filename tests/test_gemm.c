@@ -1,0 +1,322 @@
+/* gemm.c: the GEMM time and class (monotone in every size, the half-wave
+ * boundary in tiles), the 20 % GEMM test split, the fit (recovery from
+ * noiseless rows, which GPU's rows train which model, the row minimum)
+ * and seer_predict_gemm on a model built by hand (no shared data). */
+#include <stdlib.h>
+#include "common.h"
+#include "gemm.h"
+#include "gpu.h"
+#include "test.h"
+
+/* A100: 108 SMs; two resident 128x64 tiles per SM, B_max = 216. */
+static seer_gemm_fit_t a_fit(void)
+{
+    seer_gemm_fit_t f;
+    memset(&f, 0, sizeof f);
+    f.present = 1;
+    f.tm = 128;
+    f.tn = 64;
+    f.bps = 2;
+    /* the constant (launch gaps) keeps coefficient 1, as seer_gemm_fit fixes it */
+    const double c[SEER_GEMM_TERMS] = {1.1, 0.8, 1.3, 1.0, 1.0};
+    memcpy(f.coef, c, sizeof c);
+    return f;
+}
+
+static double gt(const seer_gemm_fit_t *f, double b, double m, double n, double k, seer_dtype_t dt,
+                 int bias, seer_class_t *cls)
+{
+    return seer_gemm_time(seer_gpu_lookup("a100-pcie-80gb"), f, b, m, n, k, dt, bias, cls);
+}
+
+TEST(gemm_time_monotone_in_every_size)
+{
+    seer_gemm_fit_t f = a_fit();
+    REQUIRE(seer_gpu_lookup("a100-pcie-80gb") != NULL);
+    for (int dim = 0; dim < 4; dim++) {
+        double prev = 0;
+        int mono = 1;
+        for (double v = 1; v <= 20000; v += v < 300 ? 7 : 331) {
+            double s[4] = {2, 512, 384, 256}; /* batch, m, n, k */
+            s[dim] = dim == 0 ? 1 + v / 100 : v;
+            double t = gt(&f, s[0], s[1], s[2], s[3], SEER_DTYPE_FP32, 0, NULL);
+            mono &= t >= prev && t > 0;
+            prev = t;
+        }
+        CHECK(mono);
+    }
+    /* clearly more work: clearly more time */
+    CHECK(gt(&f, 1, 4096, 4096, 4096, SEER_DTYPE_FP32, 0, NULL) >
+          4 * gt(&f, 1, 1024, 4096, 4096, SEER_DTYPE_FP32, 0, NULL) / 1.5);
+    CHECK(gt(&f, 8, 2048, 2048, 2048, SEER_DTYPE_FP32, 0, NULL) >
+          6 * gt(&f, 1, 2048, 2048, 2048, SEER_DTYPE_FP32, 0, NULL));
+    /* the bias pass: C written once more and read (2 * batch*m*n*es at
+     * bandwidth) by one more kernel (a launch gap) */
+    const seer_gpu_info_t *a100 = seer_gpu_lookup("a100-pcie-80gb");
+    double bw_ms = seer_gpu_dram_bw(a100) / 1e3;
+    double t0 = gt(&f, 3, 1000, 500, 64, SEER_DTYPE_FP32, 0, NULL);
+    double t1 = gt(&f, 3, 1000, 500, 64, SEER_DTYPE_FP32, 1, NULL);
+    CHECK_NEAR(t1 - t0, f.coef[SEER_G_OUT] * 2 * 3 * 1000 * 500 * 4 / bw_ms +
+                            f.coef[SEER_G_CONST] * seer_gpu_launch_gap_ms(a100), 1e-9);
+    /* tensor-core math with half the bytes: faster with the same coefficients */
+    CHECK(gt(&f, 1, 4096, 4096, 4096, SEER_DTYPE_FP16, 0, NULL) <
+          gt(&f, 1, 4096, 4096, 4096, SEER_DTYPE_FP32, 0, NULL));
+    /* a fit of zeros still predicts a positive (floor) time */
+    seer_gemm_fit_t z;
+    memset(&z, 0, sizeof z);
+    z.present = 1;
+    z.tm = z.tn = 64;
+    z.bps = 1;
+    CHECK(gt(&z, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, NULL) == 1e-4);
+}
+
+TEST(gemm_class_half_wave_and_terms)
+{
+    seer_gemm_fit_t f = a_fit();
+    seer_class_t c = (seer_class_t)-1;
+    /* 108 tiles of 128x64 are exactly half of B_max = 216: not under */
+    gt(&f, 1, 128 * 108, 64, 4096, SEER_DTYPE_FP32, 0, &c);
+    CHECK(c != SEER_CLASS_UNDER && c != (seer_class_t)-1);
+    gt(&f, 1, 128 * 107, 64, 4096, SEER_DTYPE_FP32, 0, &c);
+    CHECK(c == SEER_CLASS_UNDER);
+    /* the batch counts tiles too */
+    gt(&f, 2, 128 * 54, 64, 4096, SEER_DTYPE_FP32, 0, &c);
+    CHECK(c != SEER_CLASS_UNDER);
+    gt(&f, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, &c);
+    CHECK(c == SEER_CLASS_UNDER);
+    /* square and deep: compute; k = 1 (an outer product): writing C dominates */
+    gt(&f, 1, 8192, 8192, 8192, SEER_DTYPE_FP32, 0, &c);
+    CHECK(c == SEER_CLASS_COMPUTE);
+    gt(&f, 1, 8192, 8192, 1, SEER_DTYPE_FP32, 0, &c);
+    CHECK(c == SEER_CLASS_DRAM);
+    /* the class follows the fitted coefficients, not the raw terms */
+    seer_gemm_fit_t mem = f;
+    mem.coef[0] = 0;
+    gt(&mem, 1, 8192, 8192, 8192, SEER_DTYPE_FP32, 0, &c);
+    CHECK(c == SEER_CLASS_DRAM);
+    /* the class does not change the time; cls may be NULL */
+    CHECK(gt(&f, 1, 8192, 8192, 1, SEER_DTYPE_FP32, 0, &c) == gt(&f, 1, 8192, 8192, 1, SEER_DTYPE_FP32, 0, NULL));
+    /* time and class are monotone together: once compute-bound, bigger k stays so */
+    int stays = 1;
+    for (int k = 8192; k <= 65536; k *= 2) {
+        gt(&f, 1, 8192, 8192, k, SEER_DTYPE_FP32, 0, &c);
+        stays &= c == SEER_CLASS_COMPUTE;
+    }
+    CHECK(stays);
+}
+
+static seer_gemm_row_t row(const char *gpu, int b, int m, int n, int k, seer_dtype_t dt, int bias, double ms)
+{
+    seer_gemm_row_t r;
+    memset(&r, 0, sizeof r);
+    seer_strlcpy(r.gpu, gpu, sizeof r.gpu);
+    seer_strlcpy(r.op, "gemm", sizeof r.op);
+    r.batch = b;
+    r.m = m;
+    r.n = n;
+    r.k = k;
+    r.dtype = dt;
+    r.bias = bias;
+    r.time_ms = ms;
+    return r;
+}
+
+TEST(gemm_test_split_definition)
+{
+    /* the split is seer_in_test_split over batch, m, n, k, trans_a,
+     * trans_b, bias, dtype in that order: the held-out GEMM rows of the
+     * shipped models depend on it */
+    int in = 0, n = 0, same = 1;
+    for (int m = 16; m <= 4096; m += 16)
+        for (int k = 1; k <= 31; k += 3) {
+            seer_gemm_row_t r = row("a100-pcie-40gb", 1 + m % 3, m, 2 * k + 7, k * 64, SEER_DTYPE_FP32, k % 2, 1.0);
+            r.trans_b = m % 5 == 0;
+            const int32_t v[8] = {r.batch, r.m, r.n, r.k, r.trans_a, r.trans_b, r.bias, (int32_t)r.dtype};
+            int x = seer_gemm_in_test_split(&r);
+            same &= x == seer_in_test_split(v, 8);
+            /* never the time, the GPU, the op or the line */
+            seer_gemm_row_t o = r;
+            o.time_ms = 77;
+            seer_strlcpy(o.gpu, "t4", sizeof o.gpu);
+            seer_strlcpy(o.op, "linear", sizeof o.op);
+            o.line = 12345;
+            seer_strlcpy(o.main_kernel, "ampere_sgemm_128x64_nn", sizeof o.main_kernel);
+            same &= x == seer_gemm_in_test_split(&o);
+            in += x;
+            n++;
+        }
+    CHECK(same);
+    CHECK(in > 0.17 * n && in < 0.23 * n);
+    /* every shape field takes part */
+    int flips[8] = {0};
+    for (int m = 1; m <= 200; m++) {
+        seer_gemm_row_t r = row("x", 1, m, 64, 64, SEER_DTYPE_FP32, 0, 1.0);
+        int x = seer_gemm_in_test_split(&r);
+        for (int fld = 0; fld < 8; fld++) {
+            seer_gemm_row_t o = r;
+            switch (fld) {
+            case 0: o.batch = 2; break;
+            case 1: o.m = m + 1000; break;
+            case 2: o.n = 65; break;
+            case 3: o.k = 65; break;
+            case 4: o.trans_a = 1; break;
+            case 5: o.trans_b = 1; break;
+            case 6: o.bias = 1; break;
+            default: o.dtype = SEER_DTYPE_FP16; break;
+            }
+            flips[fld] += seer_gemm_in_test_split(&o) != x;
+        }
+    }
+    for (int fld = 0; fld < 8; fld++) CHECK(flips[fld] > 0);
+}
+
+/* n rows for gpu whose times the fit f gives exactly on GPU src. */
+static size_t exact_rows(seer_gemm_row_t *out, size_t n, const char *gpu, const seer_gemm_fit_t *f,
+                         seer_dtype_t dt, unsigned seed)
+{
+    const seer_gpu_info_t *g = seer_gpu_lookup(gpu);
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        int b = 1 + (seed >> 28) % 4, m = 16 << ((seed >> 8) % 9), nn = 16 << ((seed >> 12) % 9),
+            k = 16 << ((seed >> 16) % 9), bias = (seed >> 20) & 1;
+        out[i] = row(gpu, b, m, nn, k, dt, bias, seer_gemm_time(g, f, b, m, nn, k, dt, bias, NULL));
+        out[i].line = (long)i + 2;
+    }
+    return n;
+}
+
+static struct seer_model *model_of(const char *gpu)
+{
+    struct seer_model *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->gpu = *seer_gpu_lookup(gpu);
+    seer_strlcpy(m->gpu_id, m->gpu.id, sizeof m->gpu_id);
+    return m;
+}
+
+TEST(gemm_fit_recovers_noiseless_rows)
+{
+    seer_gemm_fit_t truth = a_fit();
+    truth.tm = 128;
+    truth.tn = 128;
+    seer_gemm_row_t rows[120];
+    exact_rows(rows, 120, "a100-pcie-80gb", &truth, SEER_DTYPE_FP32, 1);
+    struct seer_model *m = model_of("a100-pcie-80gb");
+    REQUIRE(m != NULL);
+    seer_gemm_fit_t out[2], again[2];
+    CHECK_STATUS(seer_gemm_fit(NULL, m, rows, 120, out), SEER_STATUS_SUCCESS);
+    REQUIRE(out[0].present);
+    CHECK(!out[1].present); /* no tensor-core rows */
+    CHECK(out[0].n_rows == 120);
+    CHECK(strcmp(out[0].source_gpu, "a100-pcie-80gb") == 0);
+    /* the generating tile is found and new shapes are predicted as the truth does */
+    CHECK(out[0].tm == 128 && out[0].tn == 128 && out[0].bps == 2);
+    seer_gemm_row_t fresh[40];
+    exact_rows(fresh, 40, "a100-pcie-80gb", &truth, SEER_DTYPE_FP32, 777);
+    double worst = 0;
+    for (int i = 0; i < 40; i++) {
+        double p = gt(&out[0], fresh[i].batch, fresh[i].m, fresh[i].n, fresh[i].k, SEER_DTYPE_FP32,
+                      fresh[i].bias, NULL);
+        worst = fmax(worst, fabs(p / fresh[i].time_ms - 1));
+    }
+    CHECK(worst < 1e-4);
+    /* deterministic */
+    CHECK_STATUS(seer_gemm_fit(NULL, m, rows, 120, again), SEER_STATUS_SUCCESS);
+    CHECK(memcmp(out, again, sizeof out) == 0);
+    free(m);
+}
+
+TEST(gemm_fit_which_rows_train)
+{
+    seer_gemm_fit_t truth = a_fit();
+    enum { N = 40 };
+    seer_gemm_row_t *r = calloc(4 * N, sizeof *r);
+    REQUIRE(r != NULL);
+    struct seer_model *m = model_of("a100-pcie-80gb");
+    REQUIRE(m != NULL);
+    seer_gemm_fit_t out[2];
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+
+    /* nothing, or only GPUs of another architecture or SM count: no fit */
+    CHECK_STATUS(seer_gemm_fit(h, m, NULL, 0, out), SEER_STATUS_SUCCESS);
+    CHECK(!out[0].present && !out[1].present);
+    exact_rows(r, N, "t4", &truth, SEER_DTYPE_FP32, 3);
+    exact_rows(r + N, N, "a30", &truth, SEER_DTYPE_FP32, 4); /* Ampere, 56 SMs */
+    CHECK_STATUS(seer_gemm_fit(h, m, r, 2 * N, out), SEER_STATUS_SUCCESS);
+    CHECK(!out[0].present && !out[1].present);
+
+    /* a sibling (same architecture, SMs and clock) trains it */
+    exact_rows(r, N, "a100-pcie-40gb", &truth, SEER_DTYPE_FP32, 5);
+    CHECK_STATUS(seer_gemm_fit(h, m, r, 2 * N, out), SEER_STATUS_SUCCESS);
+    CHECK(out[0].present && out[0].n_rows == N && strcmp(out[0].source_gpu, "a100-pcie-40gb") == 0);
+    /* among siblings the one with more rows, on a tie the smaller id */
+    exact_rows(r + N, N + 1, "a100-sxm4-40gb", &truth, SEER_DTYPE_FP32, 6);
+    CHECK_STATUS(seer_gemm_fit(h, m, r, 2 * N + 1, out), SEER_STATUS_SUCCESS);
+    CHECK(strcmp(out[0].source_gpu, "a100-sxm4-40gb") == 0 && out[0].n_rows == N + 1);
+    CHECK_STATUS(seer_gemm_fit(h, m, r, 2 * N, out), SEER_STATUS_SUCCESS);
+    CHECK(strcmp(out[0].source_gpu, "a100-pcie-40gb") == 0);
+    /* own rows always win, however few */
+    exact_rows(r + 2 * N, 9, "a100-pcie-80gb", &truth, SEER_DTYPE_FP32, 7);
+    CHECK_STATUS(seer_gemm_fit(h, m, r, 2 * N + 9, out), SEER_STATUS_SUCCESS);
+    CHECK(strcmp(out[0].source_gpu, "a100-pcie-80gb") == 0 && out[0].n_rows == 9);
+    /* aliases name the same GPU ("a100" is the SXM4 40GB) */
+    exact_rows(r, N, "A100", &truth, SEER_DTYPE_FP32, 8);
+    CHECK_STATUS(seer_gemm_fit(h, m, r, N, out), SEER_STATUS_SUCCESS);
+    CHECK(strcmp(out[0].source_gpu, "a100-sxm4-40gb") == 0);
+
+    /* the minimum is 8 usable rows of a math type; unusable rows do not count */
+    exact_rows(r, 8, "a100-pcie-80gb", &truth, SEER_DTYPE_FP32, 9);
+    CHECK_STATUS(seer_gemm_fit(h, m, r, 8, out), SEER_STATUS_SUCCESS);
+    CHECK(out[0].present && out[0].n_rows == 8);
+    CHECK_STATUS(seer_gemm_fit(h, m, r, 7, out), SEER_STATUS_SUCCESS);
+    CHECK(!out[0].present);
+    r[0].time_ms = 0;
+    r[1].time_ms = NAN;
+    r[2].m = 0;
+    CHECK_STATUS(seer_gemm_fit(h, m, r, 8, out), SEER_STATUS_SUCCESS);
+    CHECK(!out[0].present);
+
+    /* each math type from its own rows: fp16 trains the tensor-core fit */
+    exact_rows(r, N, "a100-pcie-80gb", &truth, SEER_DTYPE_FP16, 10);
+    CHECK_STATUS(seer_gemm_fit(h, m, r, N, out), SEER_STATUS_SUCCESS);
+    CHECK(!out[0].present && out[1].present && out[1].n_rows == N);
+    CHECK_STATUS(seer_gemm_fit(h, NULL, r, N, out), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_gemm_fit(h, m, NULL, 3, out), SEER_STATUS_BAD_PARAM);
+    seer_destroy(h);
+    free(m);
+    free(r);
+}
+
+TEST(gemm_predict_on_hand_built_model)
+{
+    struct seer_model *m = model_of("t4");
+    REQUIRE(m != NULL);
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    m->gemm[0] = a_fit();
+    double t = -1;
+    CHECK_STATUS(seer_predict_gemm(h, m, 2, 300, 200, 100, SEER_DTYPE_FP32, 1, 0, 1, &t), SEER_STATUS_SUCCESS);
+    CHECK(t == seer_gemm_time(&m->gpu, &m->gemm[0], 2, 300, 200, 100, SEER_DTYPE_FP32, 1, NULL));
+    /* fp16 pseudo runs on the SIMT fit; tensor-core math has none */
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP16_PSEUDO, 0, 0, 0, &t), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP16, 0, 0, 0, &t), SEER_STATUS_NOT_CALIBRATED);
+    CHECK(strstr(seer_get_last_error(h), "tensor-core") != NULL);
+    /* Turing has no bf16 */
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_BF16, 0, 0, 0, &t), SEER_STATUS_UNSUPPORTED);
+    CHECK(strstr(seer_get_last_error(h), "bf16") != NULL);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, (seer_dtype_t)5, 0, 0, 0, &t), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, -1, 0, &t), SEER_STATUS_BAD_PARAM);
+    CHECK(strstr(seer_get_last_error(h), "trans_b") != NULL);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, 0, 3, &t), SEER_STATUS_BAD_PARAM);
+    CHECK(strstr(seer_get_last_error(h), "bias") != NULL);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 0, 64, SEER_DTYPE_FP32, 0, 0, 0, &t), SEER_STATUS_BAD_SHAPE);
+    CHECK(strstr(seer_get_last_error(h), "GEMM n") != NULL);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, -2, SEER_DTYPE_FP32, 0, 0, 0, &t), SEER_STATUS_BAD_SHAPE);
+    /* one matrix of 2^31 elements is too many; 2^31 - 1 is not */
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 65536, 8, 32768, SEER_DTYPE_FP32, 0, 0, 0, &t), SEER_STATUS_OVERFLOW);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, INT32_MAX, 1, 1, SEER_DTYPE_FP32, 0, 0, 0, &t), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, 0, 0, NULL), SEER_STATUS_BAD_PARAM);
+    seer_destroy(h);
+    free(m);
+}

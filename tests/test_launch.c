@@ -1,0 +1,372 @@
+/* launch.c: the kernels cuDNN launches per direction and algorithm (main
+ * kernel first), the GEMM each main kernel computes and its work, and the
+ * combinations cuDNN does not have. */
+#include "conv.h"
+#include "launch.h"
+#include "test.h"
+
+typedef struct { int n, c, h, k, r, pad, stride, dil, groups; seer_dtype_t dt; } shape_t;
+
+static int mk(struct seer_conv *cv, shape_t s)
+{
+    return seer_conv_init(NULL, cv, s.dt, SEER_LAYOUT_NCHW, s.n, s.c, s.h, s.h, s.k, s.r, s.r, s.pad,
+                          s.pad, s.stride, s.stride, s.dil, s.dil, s.groups) == SEER_STATUS_SUCCESS;
+}
+
+/* 3x3, stride 1, "same" padding: every algorithm cuDNN has applies. */
+static const shape_t BASE = {8, 64, 28, 128, 3, 1, 1, 1, 1, SEER_DTYPE_FP32};
+
+TEST(launch_algo_count_per_direction)
+{
+    CHECK(seer_algo_count(SEER_DIR_FWD) == 8);
+    CHECK(seer_algo_count(SEER_DIR_BWD_DATA) == 6);
+    CHECK(seer_algo_count(SEER_DIR_BWD_FILTER) == 7);
+    CHECK(seer_algo_count((seer_direction_t)3) == 0);
+    CHECK(seer_algo_count((seer_direction_t)-1) == 0);
+}
+
+TEST(launch_kernels_per_direction_and_algorithm)
+{
+    /* what each algorithm launches, main kernel first; NULL: cuDNN has no
+     * such algorithm (fwd DIRECT, bwd_filter WINOGRAD) */
+    static const char *const want[3][8][4] = {
+        {{"gemm"}, {"gemm", "precompute"}, {"gemm", "im2col"}, {NULL},
+         {"cgemm", "fft_data", "fft_filter", "ifft_output"},
+         {"cgemm", "fft_data", "fft_filter", "ifft_output"}, {"winograd", "filter_transform"},
+         {"gemm", "data_transform", "filter_transform", "output_transform"}},
+        {{"gemm"}, {"gemm", "precompute"}, {"cgemm", "fft_data", "fft_filter", "ifft_output"},
+         {"cgemm", "fft_data", "fft_filter", "ifft_output"}, {"winograd", "filter_transform"},
+         {"gemm", "data_transform", "filter_transform", "output_transform"}},
+        {{"gemm"}, {"gemm", "precompute"}, {"cgemm", "fft_data", "fft_filter", "ifft_output"},
+         {"gemm", "im2col"}, {NULL}, {"gemm", "data_transform", "filter_output"},
+         {"cgemm", "fft_data", "fft_filter", "ifft_output"}},
+    };
+    struct seer_conv cv;
+    REQUIRE(mk(&cv, BASE));
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    for (int d = 0; d < 3; d++)
+        for (int a = 0; a < seer_algo_count((seer_direction_t)d); a++) {
+            seer_kview_t k[SEER_MAX_KERNELS];
+            int nk = -1;
+            seer_status_t st = seer_conv_kernels(h, &cv, (seer_direction_t)d, a, k, &nk);
+            if (!want[d][a][0]) {
+                CHECK(st == SEER_STATUS_UNSUPPORTED);
+                CHECK(strstr(seer_get_last_error(h), "not implemented") != NULL);
+                CHECK(strstr(seer_get_last_error(h), seer_direction_name((seer_direction_t)d)) != NULL);
+                continue;
+            }
+            if (st) printf("\n    %s %s: %s", seer_direction_name((seer_direction_t)d),
+                           seer_algo_name((seer_direction_t)d, a), seer_get_last_error(h));
+            REQUIRE(st == SEER_STATUS_SUCCESS);
+            int expect = 0;
+            while (expect < 4 && want[d][a][expect]) expect++;
+            CHECK(nk == expect);
+            REQUIRE(nk >= 1 && nk <= SEER_MAX_KERNELS);
+            CHECK(k[0].role == SEER_ROLE_MAIN);
+            CHECK(k[0].flops > 0 && k[0].gm >= 1 && k[0].gn >= 1 && k[0].gk >= 1 && k[0].gbatch >= 1);
+            for (int i = 0; i < nk; i++) {
+                CHECK(strcmp(k[i].what, want[d][a][i]) == 0);
+                CHECK(k[i].bytes > 0);
+                if (i > 0) /* helpers move data: no role of main, no GEMM, no FLOPs */
+                    CHECK(k[i].role != SEER_ROLE_MAIN && k[i].flops == 0 && k[i].gm == 0);
+                /* the role follows the name */
+                if (strstr(k[i].what, "data") || !strcmp(k[i].what, "im2col"))
+                    CHECK(k[i].role == SEER_ROLE_INPUT_TRANSFORM);
+                if (!strcmp(k[i].what, "filter_transform") || !strcmp(k[i].what, "fft_filter"))
+                    CHECK(k[i].role == SEER_ROLE_FILTER_TRANSFORM);
+                if (strstr(k[i].what, "output"))
+                    CHECK(k[i].role == SEER_ROLE_OUTPUT_TRANSFORM);
+            }
+        }
+    seer_destroy(h);
+}
+
+TEST(launch_implicit_gemm_dims_and_work)
+{
+    /* groups and stride: fwd M = N*P*Q, N = K/g, K = C/g*R*S batched over
+     * g; bwd_data M = N*H*W, N = C/g, K = K/g*R*S; bwd_filter M = K/g,
+     * N = C/g*R*S, K = N*P*Q.  The main kernel reads two tensors and
+     * writes the third once: the direction's minimum bytes. */
+    static const shape_t shapes[] = {
+        {4, 64, 14, 128, 3, 1, 2, 1, 4, SEER_DTYPE_FP32},
+        {2, 32, 17, 48, 5, 2, 1, 2, 1, SEER_DTYPE_FP16},
+        {16, 256, 7, 512, 1, 0, 1, 1, 1, SEER_DTYPE_FP32},
+        {1, 8, 9, 8, 3, 1, 1, 1, 8, SEER_DTYPE_BF16}, /* depthwise */
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        struct seer_conv cv;
+        REQUIRE(mk(&cv, shapes[i]));
+        double N = cv.n, C = cv.c, H = cv.h, W = cv.w, K = cv.k, RS = cv.r * cv.s, g = cv.groups;
+        double PQ = (double)cv.p * cv.q;
+        const double dims[3][4] = {
+            {N * PQ, K / g, C / g * RS, g}, {N * H * W, C / g, K / g * RS, g}, {K / g, C / g * RS, N * PQ, g}};
+        for (int d = 0; d < 3; d++)
+            for (int a = 0; a < 2; a++) { /* IMPLICIT_GEMM / ALGO_0 and PRECOMP / ALGO_1 */
+                seer_kview_t k[SEER_MAX_KERNELS];
+                int nk = 0;
+                REQUIRE(seer_conv_kernels(NULL, &cv, (seer_direction_t)d, a, k, &nk) == SEER_STATUS_SUCCESS);
+                CHECK(k[0].gm == dims[d][0] && k[0].gn == dims[d][1] && k[0].gk == dims[d][2] &&
+                      k[0].gbatch == dims[d][3]);
+                CHECK(k[0].flops == seer_conv_flops(&cv));
+                CHECK(k[0].bytes == seer_conv_min_bytes(&cv, (seer_direction_t)d));
+                if (a == 1) /* the precompute kernel reads the filter once */
+                    CHECK(k[1].bytes == (double)seer_conv_w_elems(&cv) * seer_dtype_size(cv.dtype));
+            }
+        /* the GEMM of fwd and bwd_filter is exactly the conv's work */
+        for (int d = 0; d < 3; d += 2) {
+            seer_kview_t k[SEER_MAX_KERNELS];
+            int nk = 0;
+            REQUIRE(seer_conv_kernels(NULL, &cv, (seer_direction_t)d, 0, k, &nk) == SEER_STATUS_SUCCESS);
+            CHECK_NEAR(2 * k[0].gm * k[0].gn * k[0].gk * k[0].gbatch, k[0].flops, 1e-12);
+        }
+    }
+}
+
+TEST(launch_explicit_gemm_im2col)
+{
+    struct seer_conv cv;
+    shape_t s = BASE;
+    s.groups = 2;
+    REQUIRE(mk(&cv, s));
+    double es = 4, cols = (double)cv.n * cv.p * cv.q * (cv.c / 2) * 9 * 2;
+    seer_kview_t k[SEER_MAX_KERNELS], imp[SEER_MAX_KERNELS];
+    int nk = 0, ni = 0;
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_GEMM, k, &nk) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_GEMM, imp, &ni) == SEER_STATUS_SUCCESS);
+    /* the same GEMM as the implicit one, fed from an im2col matrix */
+    CHECK(k[0].gm == imp[0].gm && k[0].gn == imp[0].gn && k[0].gk == imp[0].gk && k[0].gbatch == imp[0].gbatch);
+    CHECK(k[0].flops == imp[0].flops);
+    CHECK(k[1].bytes == ((double)seer_conv_x_elems(&cv) + cols) * es);
+    CHECK(k[0].bytes == (cols + (double)seer_conv_w_elems(&cv) + (double)seer_conv_y_elems(&cv)) * es);
+    CHECK(k[0].bytes > imp[0].bytes); /* the column matrix is 9x the input */
+}
+
+TEST(launch_winograd_and_fft_geometry)
+{
+    struct seer_conv cv;
+    REQUIRE(mk(&cv, BASE)); /* n 8, c 64, 28x28, k 128, 3x3 */
+    seer_kview_t k[SEER_MAX_KERNELS];
+    int nk = 0;
+    /* fused Winograd F(2x2, 3x3): alpha 4, 14x14 tiles per image, and
+     * 16/36 of the direct multiplies */
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD, k, &nk) == SEER_STATUS_SUCCESS);
+    CHECK(k[0].gm == 8 * 14 * 14 && k[0].gn == 128 && k[0].gk == 64 * 4 && k[0].gbatch == 1);
+    CHECK(k[0].flops == 2.0 * 8 * 14 * 14 * 128 * 64 * 16);
+    CHECK(k[0].flops < seer_conv_flops(&cv));
+    /* non-fused F(4x4, 3x3): 36 GEMMs over 7x7 tiles per image */
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, k, &nk) == SEER_STATUS_SUCCESS);
+    CHECK(k[0].gm == 8 * 7 * 7 && k[0].gn == 128 && k[0].gk == 64 && k[0].gbatch == 36);
+    CHECK_NEAR(k[0].flops, 2 * k[0].gm * k[0].gn * k[0].gk * k[0].gbatch, 1e-12);
+    /* backward data swaps the channel roles */
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_WINOGRAD_NONFUSED, k, &nk) == SEER_STATUS_SUCCESS);
+    CHECK(k[0].gm == 8 * 7 * 7 && k[0].gn == 64 && k[0].gk == 128 && k[0].gbatch == 36);
+    /* backward filter: a GEMM over the tiles per point */
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED, k, &nk) == SEER_STATUS_SUCCESS);
+    CHECK(nk == 3 && k[0].gm == 64 && k[0].gn == 128 && k[0].gk == 8 * 7 * 7 && k[0].gbatch == 36);
+    /* non-fused 5x5: F(4x4, 5x5), alpha 8 */
+    shape_t s5 = BASE;
+    s5.r = 5;
+    s5.pad = 2;
+    REQUIRE(mk(&cv, s5));
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, k, &nk) == SEER_STATUS_SUCCESS);
+    CHECK(k[0].gbatch == 64);
+
+    /* FFT: the padded 30x30 image in a 32-point transform, 32 * 17
+     * frequencies, one complex GEMM per frequency */
+    REQUIRE(mk(&cv, BASE));
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, k, &nk) == SEER_STATUS_SUCCESS);
+    CHECK(k[0].gbatch == 32 * 17 && k[0].gm == 8 && k[0].gn == 128 && k[0].gk == 64);
+    CHECK(k[0].flops == 8.0 * 32 * 17 * 8 * 64 * 128);
+    /* FFT_TILING: 32x32 tiles overlapping by the filter; 16x16 for small images */
+    shape_t big = BASE;
+    big.h = 64;
+    REQUIRE(mk(&cv, big));
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, k, &nk) == SEER_STATUS_SUCCESS);
+    CHECK(k[0].gbatch == 32 * 17 && k[0].gm == 8 * 9); /* ceil(64 / 30)^2 tiles per image */
+    shape_t small = BASE;
+    small.h = 16;
+    REQUIRE(mk(&cv, small));
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, k, &nk) == SEER_STATUS_SUCCESS);
+    CHECK(k[0].gbatch == 16 * 9 && k[0].gm == 8 * 4); /* ceil(16 / 14)^2 */
+    small.h = 17;
+    REQUIRE(mk(&cv, small));
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, k, &nk) == SEER_STATUS_SUCCESS);
+    CHECK(k[0].gbatch == 32 * 17 && k[0].gm == 8);
+}
+
+TEST(launch_bytes_follow_dtype)
+{
+    struct seer_conv c32, c16;
+    shape_t s = BASE;
+    REQUIRE(mk(&c32, s));
+    s.dt = SEER_DTYPE_FP16;
+    REQUIRE(mk(&c16, s));
+    for (int d = 0; d < 3; d++) {
+        seer_kview_t a[SEER_MAX_KERNELS], b[SEER_MAX_KERNELS];
+        int na = 0, nb = 0;
+        REQUIRE(seer_conv_kernels(NULL, &c32, (seer_direction_t)d, 1, a, &na) == SEER_STATUS_SUCCESS);
+        REQUIRE(seer_conv_kernels(NULL, &c16, (seer_direction_t)d, 1, b, &nb) == SEER_STATUS_SUCCESS);
+        CHECK(na == nb);
+        for (int i = 0; i < na; i++) CHECK(b[i].bytes * 2 == a[i].bytes);
+        CHECK(b[0].flops == a[0].flops);
+    }
+}
+
+/* seer_conv_kernels for one shape; the status, the message in msg. */
+static seer_status_t try(seer_handle_t h, shape_t s, seer_direction_t d, int algo, char msg[256])
+{
+    struct seer_conv cv;
+    msg[0] = 0;
+    if (!mk(&cv, s)) return SEER_STATUS_BAD_SHAPE;
+    seer_kview_t k[SEER_MAX_KERNELS];
+    int nk = 0;
+    seer_status_t st = seer_conv_kernels(h, &cv, d, algo, k, &nk);
+    if (st) seer_get_last_error_copy(h, msg, 256);
+    return st;
+}
+
+TEST(launch_unsupported_and_bad_algo)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    char msg[256];
+    shape_t s;
+    /* algorithm out of range: BAD_PARAM naming the direction */
+    CHECK(try(h, BASE, SEER_DIR_FWD, -1, msg) == SEER_STATUS_BAD_PARAM && strstr(msg, "fwd"));
+    CHECK(try(h, BASE, SEER_DIR_FWD, 8, msg) == SEER_STATUS_BAD_PARAM && strstr(msg, "algo 8"));
+    CHECK(try(h, BASE, SEER_DIR_BWD_DATA, 6, msg) == SEER_STATUS_BAD_PARAM && strstr(msg, "bwd_data"));
+    CHECK(try(h, BASE, SEER_DIR_BWD_FILTER, 7, msg) == SEER_STATUS_BAD_PARAM);
+    CHECK(try(h, BASE, SEER_DIR_BWD_FILTER, 6, msg) == SEER_STATUS_SUCCESS);
+    CHECK(try(h, BASE, (seer_direction_t)3, 0, msg) == SEER_STATUS_BAD_PARAM);
+
+    /* transforms need stride 1, dilation 1, no groups */
+    static const struct { seer_direction_t d; int a; } tf[] = {
+        {SEER_DIR_FWD, SEER_FWD_ALGO_FFT}, {SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING},
+        {SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD}, {SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED},
+        {SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_FFT}, {SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_WINOGRAD},
+        {SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_FFT_TILING},
+        {SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED},
+    };
+    for (size_t i = 0; i < sizeof tf / sizeof *tf; i++) {
+        s = BASE;
+        s.stride = 2;
+        CHECK(try(h, s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "stride 1"));
+        s = BASE;
+        s.dil = 2;
+        s.pad = 2;
+        CHECK(try(h, s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "dilation 1"));
+        s = BASE;
+        s.groups = 2;
+        CHECK(try(h, s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "groups"));
+        s = BASE;
+        s.dt = SEER_DTYPE_BF16;
+        CHECK(try(h, s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "bf16"));
+        s.dt = SEER_DTYPE_TF32;
+        CHECK(try(h, s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "tf32"));
+        s.dt = SEER_DTYPE_FP16;
+        CHECK(try(h, s, tf[i].d, tf[i].a, msg) == SEER_STATUS_SUCCESS);
+    }
+    /* GEMM algorithms take any of those */
+    s = BASE;
+    s.stride = 2;
+    s.dil = 2;
+    s.pad = 2;
+    s.groups = 4;
+    s.dt = SEER_DTYPE_BF16;
+    for (int d = 0; d < 3; d++)
+        for (int a = 0; a < 2; a++) CHECK(try(h, s, (seer_direction_t)d, a, msg) == SEER_STATUS_SUCCESS);
+
+    /* Winograd: 3x3 only; the non-fused kind also 5x5; square filters */
+    s = BASE;
+    s.r = 1;
+    s.pad = 0;
+    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "1x1"));
+    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, msg) == SEER_STATUS_UNSUPPORTED &&
+          strstr(msg, "3x3 or 5x5"));
+    s.r = 5;
+    s.pad = 2;
+    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "5x5"));
+    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, msg) == SEER_STATUS_SUCCESS);
+    CHECK(try(h, s, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_WINOGRAD, msg) == SEER_STATUS_UNSUPPORTED);
+    struct seer_conv cv;
+    REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 8, 64, 28, 28, 128, 3, 5, 1, 2, 1,
+                           1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    seer_kview_t k[SEER_MAX_KERNELS];
+    int nk;
+    CHECK(seer_conv_kernels(h, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, k, &nk) == SEER_STATUS_UNSUPPORTED);
+    CHECK(strstr(seer_get_last_error(h), "3x5") != NULL);
+
+    /* FFT: padding smaller than the filter; the plain FFT also a padded
+     * input of at most 256x256 (254 + 2 * 1 fits, 255 + 2 does not) */
+    s = BASE;
+    s.pad = 3;
+    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "padding"));
+    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, msg) == SEER_STATUS_UNSUPPORTED);
+    s.pad = 2;
+    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, msg) == SEER_STATUS_SUCCESS);
+    s = BASE;
+    s.n = 1;
+    s.c = s.k = 4;
+    s.h = 254;
+    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, msg) == SEER_STATUS_SUCCESS);
+    s.h = 255;
+    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "256x256"));
+    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, msg) == SEER_STATUS_SUCCESS);
+    seer_destroy(h);
+}
+
+TEST(launch_never_more_than_max_kernels)
+{
+    /* a sweep of shapes through every (direction, algorithm): success or
+     * a clear refusal, never more than SEER_MAX_KERNELS, work >= 0 */
+    int ok = 0;
+    for (int r = 1; r <= 5; r += 2)
+        for (int stride = 1; stride <= 2; stride++)
+            for (int g = 1; g <= 2; g++)
+                for (int hw = 5; hw <= 40; hw += 7) {
+                    shape_t s = {3, 8 * g, hw, 16, r, r / 2, stride, 1, g, SEER_DTYPE_FP16};
+                    struct seer_conv cv;
+                    if (!mk(&cv, s)) continue;
+                    for (int d = 0; d < 3; d++)
+                        for (int a = 0; a < seer_algo_count((seer_direction_t)d); a++) {
+                            seer_kview_t k[SEER_MAX_KERNELS];
+                            int nk = 0;
+                            seer_status_t st = seer_conv_kernels(NULL, &cv, (seer_direction_t)d, a, k, &nk);
+                            CHECK(st == SEER_STATUS_SUCCESS || st == SEER_STATUS_UNSUPPORTED);
+                            if (st) continue;
+                            ok++;
+                            CHECK(nk >= 1 && nk <= SEER_MAX_KERNELS);
+                            for (int i = 0; i < nk; i++) CHECK(k[i].bytes > 0 && k[i].flops >= 0);
+                            CHECK(k[0].role == SEER_ROLE_MAIN && k[0].flops > 0);
+                        }
+                }
+    CHECK(ok > 300);
+}
+
+TEST(launch_fft_tiling_filter_fits_the_tile)
+{
+    /* An FFT_TILING transform is at least as large as the filter: 16x16
+     * for small images and filters, else 32x32, and a filter over 32x32
+     * is UNSUPPORTED; never infinite or negative tile steps. */
+    int bad = 0;
+    for (int hw = 4; hw <= 40; hw += 3)
+        for (int r = 1; r <= 33; r += 2) {
+            shape_t s = {2, 8, hw, 8, r, r / 2, 1, 1, 1, SEER_DTYPE_FP32};
+            struct seer_conv cv;
+            if (!mk(&cv, s)) continue;
+            for (int d = 0; d < 3; d++) {
+                static const int algo[3] = {SEER_FWD_ALGO_FFT_TILING, SEER_BWD_DATA_ALGO_FFT_TILING,
+                                            SEER_BWD_FILTER_ALGO_FFT_TILING};
+                seer_kview_t k[SEER_MAX_KERNELS];
+                int nk = 0;
+                if (seer_conv_kernels(NULL, &cv, (seer_direction_t)d, algo[d], k, &nk)) continue;
+                double side = k[0].gbatch == 16 * 9 ? 16 : 32; /* side * (side / 2 + 1) frequencies */
+                int ok = isfinite(k[0].flops) && isfinite(k[0].bytes) && isfinite(k[0].gm) && r <= side;
+                if (!ok && bad++ < 3)
+                    printf("\n    %s FFT_TILING %dx%d filter on %dx%d: %g-point tiles, flops %g",
+                           seer_direction_name((seer_direction_t)d), r, r, hw, hw, side, k[0].flops);
+            }
+        }
+    CHECK(bad == 0);
+}
