@@ -192,7 +192,7 @@ gpu-tools:
 	@echo "gpu-tools: nvcc not found (CUDA=$(CUDA)); seer-bench not built"
 endif
 
-$(B)/bench/%.o: bench/%.c bench/bench.h bench/gpu.h kernels/micro.h include/seer.h | $(B)/bench
+$(B)/bench/%.o: bench/%.c bench/bench.h bench/gpu.h kernels/micro.h include/seer.h libseer/csv_field.h | $(B)/bench
 	$(CC) $(BENCH_CFLAGS) -c $< -o $@
 $(B)/kernels/%.cu.o: kernels/%.cu kernels/micro.h | $(B)/kernels
 	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@

@@ -8,20 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bench.h"
+#include "../libseer/csv_field.h"
 
-void seer_bench_csv_str(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
+void seer_bench_csv_str(FILE *f, const char *s) { seer_csv_write_field(f, s); }
 
 int seer_bench_csv_split(char *line, char **fields, int max)
 {

@@ -518,10 +518,10 @@ SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
  * (FNV-1a hash of the shape fields, not of the time), else 0. */
 SEER_API int seer_conv_in_test_split(const seer_conv *desc);
 
-/* ================================================================== */
-/* BEGIN networks, GEMM and algorithm picker (issue 4: libseer/net.c,  */
-/* zoo.c, gemm.c, picker.c; docs/networks.md, docs/picker.md)          */
-/* ================================================================== */
+/* ------------------------------------------------------------------ */
+/* GEMM, networks and the algorithm picker (docs/networks.md,          */
+/* docs/picker.md)                                                     */
+/* ------------------------------------------------------------------ */
 
 /* ---- GEMM (fully connected layers) -------------------------------- */
 
@@ -773,9 +773,6 @@ SEER_API seer_status_t seer_pick_conv_fastest(seer_handle_t handle, const seer_m
                                               const seer_conv *desc, seer_direction_t dir,
                                               int *algo, double *time_ms);
 
-/* ================================================================== */
-/* END networks, GEMM and algorithm picker                             */
-/* ================================================================== */
 
 /* ================================================================== */
 /* BEGIN ONNX import (issue 16: libseer/onnx.c; docs/networks.md)      */

@@ -1,5 +1,5 @@
 /* zoo.c: the built-in networks as description text.  Whole-network
- * counts and parameter totals are in test_net.c; here: the text itself
+ * counts and parameter totals are in test_net_parse.c; here: the text itself
  * (header, determinism, resolution, names), every network's text parsed
  * like a user file, and torchvision's per-layer shapes and parameters at
  * the places a generator bug would show (strides, groups, branches,

@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "csv_field.h"
 #include "gpu.h"
 
 #ifndef SEER_PREFIX
@@ -232,19 +233,7 @@ void cli_json_num(FILE *f, double v)
     else fputs("null", f);
 }
 
-void cli_csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
+void cli_csv_field(FILE *f, const char *s) { seer_csv_write_field(f, s); }
 
 /* ------------------------------------------------------------------ */
 /* Models                                                              */

@@ -1,0 +1,358 @@
+/* Model files (docs/model-format.md): serialization, loading with every
+ * field range-checked, saving, and what a model says about itself. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "common.h"
+#include "fileio.h"
+#include "gpu.h"
+#include "gpufile.h"
+#include "model.h"
+#include "svmio.h"
+
+static void w_family(seer_wbuf_t *b, const seer_family_t *f)
+{
+    seer_w_i32(b, f->dir);
+    seer_w_i32(b, f->algo);
+    seer_w_i32(b, f->math);
+    seer_w_i32(b, f->n_rows);
+    seer_w_i32(b, f->src);
+    seer_w_i32(b, f->major_cls);
+    seer_w_i32(b, f->nvar);
+    for (int i = 0; i < f->nvar; i++) {
+        const seer_variant_t *v = &f->var[i];
+        seer_w_str(b, v->name);
+        seer_w_i32(b, v->tm);
+        seer_w_i32(b, v->tn);
+        seer_w_i32(b, v->threads);
+        seer_w_i32(b, v->geo);
+        seer_w_i32(b, v->bps);
+        for (int c = 0; c < 4; c++) {
+            seer_w_i32(b, v->has[c]);
+            for (int j = 0; j < SEER_NTERMS; j++) seer_w_f64(b, v->coef[c][j]);
+        }
+    }
+    for (int i = 0; i < SEER_NF; i++) seer_w_f64(b, f->mu[i]);
+    for (int i = 0; i < SEER_NF; i++) seer_w_f64(b, f->sd[i]);
+    seer_w_svm(b, f->vclf);
+    seer_w_svm(b, f->cclf);
+    seer_w_svm(b, f->svr);
+}
+
+/* Model file format 2 (as 1) stores, per family, SEER_NF standardization pairs
+ * and SEER_NTERMS coefficients per class, and SEER_GEMM_TERMS per GEMM
+ * fit (docs/model-format.md): a change to any count is a new format. */
+_Static_assert(SEER_NTERMS == 7 && SEER_NF_SHAPE == 11 && SEER_NF_CLASS == 13 && SEER_NF == 14,
+               "model file format 2: 7 terms, 11/13/14 features");
+_Static_assert(SEER_GEMM_TERMS == 5, "model file format 2: 5 GEMM terms");
+_Static_assert(SEER_ALL_CLASSES == 3, "model file format 2: three classes and an all-class fit per variant");
+
+int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t *size)
+{
+    seer_wbuf_t p = {0};
+    seer_w_str(&p, m->gpu_id);
+    seer_w_u32(&p, m->lib_version);
+    seer_w_str(&p, m->provenance);
+    seer_w_u64(&p, (uint64_t)m->n_rows);
+    for (int c = 0; c < 3; c++)
+        for (int j = 0; j < SEER_NTERMS; j++) seer_w_f64(&p, m->kcoef[c][j]);
+    seer_w_i32(&p, m->transferred);
+    seer_w_i32(&p, m->nsrc);
+    for (int i = 0; i < m->nsrc; i++) seer_w_str(&p, m->src[i].id);
+    seer_w_u32(&p, (uint32_t)m->nfam);
+    for (int i = 0; i < m->nfam; i++) w_family(&p, &m->fam[i]);
+    for (int i = 0; i < 2; i++) {
+        const seer_gemm_fit_t *g = &m->gemm[i];
+        seer_w_i32(&p, g->present);
+        seer_w_i32(&p, g->tm);
+        seer_w_i32(&p, g->tn);
+        seer_w_i32(&p, g->bps);
+        for (int j = 0; j < SEER_GEMM_TERMS; j++) seer_w_f64(&p, g->coef[j]);
+        seer_w_i32(&p, g->n_rows);
+        seer_w_str(&p, g->source_gpu);
+    }
+    seer_wbuf_t out = {0};
+    seer_w_bytes(&out, SEER_MODEL_MAGIC, 8);
+    seer_w_u32(&out, SEER_MODEL_FORMAT);
+    seer_w_u64(&out, p.n);
+    seer_w_u32(&out, (uint32_t)crc32_z(0, p.p, p.n)); /* zlib: IEEE 802.3 CRC-32 */
+    seer_w_bytes(&out, p.p, p.n);
+    free(p.p);
+    if (p.oom || out.oom) { free(out.p); return 0; }
+    *buf = out.p;
+    *size = out.n;
+    return 1;
+}
+
+int seer_family_copy(seer_family_t *dst, const seer_family_t *src)
+{
+    *dst = *src;
+    dst->vclf = src->vclf ? seer_svm_clone(src->vclf, SEER_NF) : NULL;
+    dst->cclf = src->cclf ? seer_svm_clone(src->cclf, SEER_NF) : NULL;
+    dst->svr = src->svr ? seer_svm_clone(src->svr, SEER_NF) : NULL;
+    if ((src->vclf && !dst->vclf) || (src->cclf && !dst->cclf) || (src->svr && !dst->svr)) {
+        seer_family_free(dst);
+        return 0;
+    }
+    return 1;
+}
+
+void seer_family_free(seer_family_t *f)
+{
+    seer_svm_free(f->vclf);
+    seer_svm_free(f->cclf);
+    seer_svm_free(f->svr);
+    f->vclf = f->cclf = f->svr = NULL;
+}
+
+seer_status_t seer_model_free(seer_model_t m)
+{
+    if (!m) return SEER_STATUS_SUCCESS;
+    for (int i = 0; i < m->nfam; i++) seer_family_free(&m->fam[i]);
+    free(m->fam);
+    free(m);
+    return SEER_STATUS_SUCCESS;
+}
+
+static void r_family(seer_rbuf_t *r, seer_family_t *f)
+{
+    f->dir = seer_r_i32(r, "family direction", 0, 2);
+    f->algo = seer_r_i32(r, "family algo", -1, 7);
+    f->math = seer_r_i32(r, "family math", 0, 1);
+    f->n_rows = seer_r_i32(r, "family rows", 0, 1 << 30);
+    f->src = seer_r_i32(r, "family source", 0, SEER_MAX_SOURCES - 1);
+    f->major_cls = seer_r_i32(r, "family class", 0, 2);
+    f->nvar = seer_r_i32(r, "variant count", 1, SEER_MAX_VARIANTS);
+    for (int i = 0; i < f->nvar && !r->st; i++) {
+        seer_variant_t *v = &f->var[i];
+        seer_r_str(r, "variant name", v->name, sizeof v->name);
+        v->tm = seer_r_i32(r, "variant tile", 1, 4096);
+        v->tn = seer_r_i32(r, "variant tile", 1, 4096);
+        v->threads = seer_r_i32(r, "variant threads", 1, 1024);
+        v->geo = seer_r_i32(r, "variant geometry", SEER_GEO_TILED, SEER_GEO_FFT);
+        v->bps = seer_r_i32(r, "variant blocks per SM", 1, 64);
+        for (int c = 0; c < 4; c++) {
+            v->has[c] = seer_r_i32(r, "class flag", 0, 1);
+            for (int j = 0; j < SEER_NTERMS; j++) v->coef[c][j] = seer_r_f64(r, "coefficient");
+        }
+    }
+    for (int i = 0; i < SEER_NF; i++) f->mu[i] = seer_r_f64(r, "feature mean");
+    for (int i = 0; i < SEER_NF; i++) {
+        f->sd[i] = seer_r_f64_in(r, "feature scale", 1e-9, SEER_MODEL_VALUE_MAX);
+    }
+    f->vclf = seer_r_svm(r, SEER_NF);
+    f->cclf = seer_r_svm(r, SEER_NF);
+    f->svr = seer_r_svm(r, SEER_NF);
+    /* A classifier must only name classes/variants that exist. */
+    if (!r->st && f->vclf)
+        for (int i = 0; i < f->vclf->nr_class; i++)
+            if (!f->vclf->label || f->vclf->label[i] < 0 || f->vclf->label[i] >= f->nvar)
+                seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, "variant classifier labels");
+    if (!r->st && f->cclf)
+        for (int i = 0; i < f->cclf->nr_class; i++)
+            if (!f->cclf->label || f->cclf->label[i] < 0 || f->cclf->label[i] > 2)
+                seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, "class classifier labels");
+    if (!r->st && f->svr && f->svr->param.svm_type != EPSILON_SVR)
+        seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, "correction model type");
+}
+
+/* The 24-byte header: magic, version, payload length (all of what
+ * follows), checksum.  *plen and *crc on success. */
+static seer_status_t check_header(seer_handle_t h, const unsigned char *d, size_t size, uint64_t *plen,
+                                  uint32_t *crc)
+{
+    if (size < 24) {
+        if (size >= 8 && memcmp(d, SEER_MODEL_MAGIC, 8) != 0)
+            return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "not a libseer model (bad magic)");
+        return seer_error(h, SEER_STATUS_MODEL_TRUNCATED, "model file has %zu bytes, header needs 24",
+                          size);
+    }
+    if (memcmp(d, SEER_MODEL_MAGIC, 8) != 0)
+        return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "not a libseer model (bad magic)");
+    seer_rbuf_t hr = {d, size, 8, SEER_STATUS_SUCCESS, ""};
+    uint32_t ver = seer_r_u32(&hr, "version");
+    *plen = seer_r_u64(&hr, "payload length");
+    *crc = seer_r_u32(&hr, "checksum");
+    if (ver != SEER_MODEL_FORMAT)
+        return seer_error(h, SEER_STATUS_MODEL_VERSION,
+                          "model format version %u, this libseer reads version %d%s", ver,
+                          SEER_MODEL_FORMAT,
+                          ver == 1 ? " (version 1 models predicted host and GPU time together: "
+                                     "train it again with seer train)" : "");
+    if (*plen > size - 24)
+        return seer_error(h, SEER_STATUS_MODEL_TRUNCATED,
+                          "model payload is %llu bytes but only %zu follow the header",
+                          (unsigned long long)*plen, size - 24);
+    if (*plen < size - 24)
+        return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "%zu unexpected bytes after the payload",
+                          (size_t)(size - 24 - *plen));
+    if ((uint32_t)crc32_z(0, d + 24, (size_t)*plen) != *crc)
+        return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "model checksum mismatch");
+    return SEER_STATUS_SUCCESS;
+}
+
+/* The GEMM fits of the payload. */
+static void r_gemm(seer_rbuf_t *r, seer_gemm_fit_t *g)
+{
+    g->present = seer_r_i32(r, "gemm flag", 0, 1);
+    g->tm = seer_r_i32(r, "gemm tile", 0, 4096);
+    g->tn = seer_r_i32(r, "gemm tile", 0, 4096);
+    g->bps = seer_r_i32(r, "gemm blocks per SM", 0, 64);
+    for (int j = 0; j < SEER_GEMM_TERMS; j++) g->coef[j] = seer_r_f64(r, "gemm coefficient");
+    g->n_rows = seer_r_i32(r, "gemm rows", 0, 1 << 30);
+    seer_r_str(r, "gemm source", g->source_gpu, sizeof g->source_gpu);
+    if (!r->st && g->present && (g->tm < 1 || g->tn < 1 || g->bps < 1))
+        seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, "gemm tile");
+}
+
+seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t size,
+                                     seer_model_t *out)
+{
+    if (!data || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "model buffer or out is NULL");
+    const unsigned char *d = data;
+    uint64_t plen = 0;
+    uint32_t crc = 0;
+    seer_status_t hst = check_header(h, d, size, &plen, &crc);
+    if (hst) return hst;
+
+    struct seer_model *m = calloc(1, sizeof *m);
+    if (!m) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
+    m->checksum = crc;
+    seer_rbuf_t r = {d + 24, (size_t)plen, 0, SEER_STATUS_SUCCESS, ""};
+    char unknown[32] = "";      /* a GPU id neither the table nor h knows */
+    seer_r_str(&r, "gpu id", m->gpu_id, sizeof m->gpu_id);
+    m->lib_version = seer_r_u32(&r, "library version");
+    seer_r_str(&r, "provenance", m->provenance, sizeof m->provenance);
+    m->n_rows = (int64_t)(seer_r_u64(&r, "row count") & 0x7fffffffffffffffULL);
+    for (int c = 0; c < 3; c++)
+        for (int j = 0; j < SEER_NTERMS; j++) m->kcoef[c][j] = seer_r_f64(&r, "kernel coefficient");
+    m->transferred = seer_r_i32(&r, "transfer flag", 0, 1);
+    m->nsrc = seer_r_i32(&r, "source count", 1, SEER_MAX_SOURCES);
+    for (int i = 0; i < m->nsrc && !r.st; i++) {
+        char id[32];
+        seer_r_str(&r, "source gpu", id, sizeof id);
+        const seer_gpu_info_t *g = seer_gpu_lookup_h(h, id);
+        if (!r.st && !g) {
+            seer_strlcpy(unknown, id, sizeof unknown);
+            seer_r_fail(&r, SEER_STATUS_UNKNOWN_GPU, "source GPU id");
+        }
+        if (g) m->src[i] = *g;
+    }
+    uint32_t nfam = seer_r_u32(&r, "family count");
+    if (!r.st && (nfam < 1 || nfam > 1024)) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "family count");
+    if (!r.st) {
+        m->fam = calloc(nfam, sizeof *m->fam);
+        if (!m->fam) seer_r_fail(&r, SEER_STATUS_ALLOC_FAILED, "families");
+    }
+    for (uint32_t i = 0; i < nfam && !r.st; i++) {
+        r_family(&r, &m->fam[i]);
+        m->nfam = (int)i + 1;
+        if (!r.st && m->fam[i].src >= m->nsrc) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "family source");
+    }
+    for (int i = 0; i < 2 && !r.st; i++) r_gemm(&r, &m->gemm[i]);
+    if (!r.st && r.off != r.n) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "trailing payload bytes");
+    if (!r.st) {
+        const seer_gpu_info_t *g = seer_gpu_lookup_h(h, m->gpu_id);
+        if (!g) {
+            seer_strlcpy(unknown, m->gpu_id, sizeof unknown);
+            seer_r_fail(&r, SEER_STATUS_UNKNOWN_GPU, "GPU id");
+        } else {
+            m->gpu = *g;
+        }
+    }
+    if (unknown[0]) {
+        /* a model trained for a GPU from a description file: the file is
+         * not embedded, so the loading handle must know the GPU */
+        seer_model_free(m);
+        return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "model is for GPU '%s', not in the GPU table: "
+                          "register its GPU description file first (seer_gpu_register_file; "
+                          "the CLI's --gpu FILE)", unknown);
+    }
+    if (r.st) {
+        /* checksum passed, so this is a bug in the writer or a crafted file */
+        seer_status_t st = r.st;
+        char why[160];
+        snprintf(why, sizeof why, "%s", r.why);
+        seer_model_free(m);
+        return seer_error(h, st, "model payload: bad %s", why);
+    }
+    *out = m;
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_model_load(seer_handle_t h, const char *path, seer_model_t *out)
+{
+    if (!path || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "path or model is NULL");
+    char *buf = NULL;
+    size_t n = 0;
+    seer_status_t st = seer_read_file(h, path, "model", SEER_MODEL_MAX_BYTES, SEER_MODEL_MAGIC, 8,
+                                      &buf, &n);
+    if (st) return st;
+    st = seer_model_load_buffer(h, buf, n, out);
+    free(buf);
+    if (st && h) {
+        char msg[900];
+        seer_strlcpy(msg, h->msg, sizeof msg);
+        seer_error(h, st, "%s: %s", path, msg);
+    }
+    return st;
+}
+
+seer_status_t seer_model_save(seer_handle_t h, const seer_model *m, const char *path)
+{
+    if (!m || !path) return seer_error(h, SEER_STATUS_BAD_PARAM, "model or path is NULL");
+    unsigned char *buf;
+    size_t n;
+    if (!seer_model_serialize(m, &buf, &n)) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
+    /* Write beside the target and rename: a failed write never leaves a
+     * half model under the real name. */
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    if (!tmp) { free(buf); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "path"); }
+    snprintf(tmp, plen + 16, "%s.tmp", path);
+    FILE *fp = fopen(tmp, "wb");
+    if (!fp) {
+        free(buf);
+        free(tmp);
+        return seer_error(h, SEER_STATUS_IO_ERROR, "cannot create '%s'", path);
+    }
+    int ok = fwrite(buf, 1, n, fp) == n;
+    ok = (fclose(fp) == 0) && ok;
+    ok = ok && rename(tmp, path) == 0;
+    if (!ok) remove(tmp);
+    free(buf);
+    free(tmp);
+    if (!ok) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot write '%s'", path);
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_model_get_info(const seer_model *m, seer_model_info_t *info)
+{
+    if (!m || !info) return SEER_STATUS_BAD_PARAM;
+    memset(info, 0, sizeof *info);
+    seer_strlcpy(info->gpu_id, m->gpu_id, sizeof info->gpu_id);
+    info->format_version = SEER_MODEL_FORMAT;
+    info->lib_version = m->lib_version;
+    info->n_families = m->nfam;
+    for (int i = 0; i < m->nfam; i++)
+        info->n_svm += !!m->fam[i].vclf + !!m->fam[i].cclf + !!m->fam[i].svr;
+    info->n_rows = m->n_rows;
+    info->checksum = m->checksum;
+    seer_strlcpy(info->provenance, m->provenance, sizeof info->provenance);
+    info->transferred = m->transferred;
+    for (int i = 0; i < m->nsrc; i++) {
+        size_t len = strlen(info->source_gpus);
+        snprintf(info->source_gpus + len, sizeof info->source_gpus - len, "%s%s", i ? " " : "",
+                 m->src[i].id);
+    }
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_model_get_gpu(const seer_model *m, seer_gpu_info_t *gpu)
+{
+    if (!m || !gpu) return SEER_STATUS_BAD_PARAM;
+    *gpu = m->gpu;
+    return SEER_STATUS_SUCCESS;
+}

@@ -1,0 +1,99 @@
+/* Model files (libseer/model_io.c): the header, truncation, version,
+ * checksum and the payload's range checks (tests/test_limits.c has the
+ * coefficient ranges). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "test.h"
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc((size_t)len + 1);
+    *n = b ? fread(b, 1, (size_t)len, f) : 0;
+    fclose(f);
+    return b;
+}
+
+TEST(model_io_load_bad_files)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = NULL;
+    CHECK_STATUS(seer_model_load(h, "/nonexistent.seer", &m), SEER_STATUS_IO_ERROR);
+    CHECK(strstr(seer_get_last_error(h), "/nonexistent.seer") != NULL);
+    CHECK_STATUS(seer_model_load_buffer(h, "", 0, &m), SEER_STATUS_MODEL_TRUNCATED);
+    CHECK_STATUS(seer_model_load_buffer(h, "SEERMODL", 8, &m), SEER_STATUS_MODEL_TRUNCATED);
+    CHECK_STATUS(seer_model_load_buffer(h, "not a model at all, clearly", 27, &m), SEER_STATUS_MODEL_CORRUPT);
+    CHECK(strstr(seer_get_last_error(h), "magic") != NULL);
+
+    seer_model_t good = NULL;
+    if (seer_model_load(h, "models/gtx1080ti.seer", &good)) { seer_destroy(h); SKIP("shipped models missing"); }
+    char a[] = "/tmp/seer-model-XXXXXX";
+    int fd = mkstemp(a);
+    REQUIRE(fd >= 0);
+    close(fd);
+    REQUIRE(seer_model_save(h, good, a) == SEER_STATUS_SUCCESS);
+    size_t n;
+    unsigned char *b = slurp(a, &n);
+    REQUIRE(b != NULL && n > 100);
+    CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_SUCCESS);
+    seer_model_free(m);
+    m = NULL;
+    /* every truncation is reported as such, never a crash or a model */
+    for (size_t cut = 0; cut < n; cut += 1 + cut / 8) {
+        seer_status_t st = seer_model_load_buffer(h, b, cut, &m);
+        CHECK(st == SEER_STATUS_MODEL_TRUNCATED);
+        CHECK(m == NULL);
+    }
+    b[8] = 7; /* version */
+    CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_VERSION);
+    CHECK(strstr(seer_get_last_error(h), "version 7") != NULL);
+    b[8] = 1; /* format 1 predicted host and GPU time together: retrain */
+    CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_VERSION);
+    CHECK(strstr(seer_get_last_error(h), "train it again") != NULL);
+    b[8] = 2;
+    b[n / 2] ^= 0x10; /* payload byte */
+    CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_CORRUPT);
+    CHECK(strstr(seer_get_last_error(h), "checksum") != NULL);
+    CHECK(m == NULL);
+    free(b);
+    unlink(a);
+    seer_model_free(good);
+    CHECK_STATUS(seer_model_free(NULL), SEER_STATUS_SUCCESS);
+    seer_destroy(h);
+}
+
+/* Saving is deterministic and loading gives the same bytes back. */
+TEST(model_io_save_load_same_bytes)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = NULL, back = NULL;
+    if (seer_model_load(h, "models/t4.seer", &m)) { seer_destroy(h); SKIP("shipped models missing"); }
+    char a[] = "/tmp/seer-model-XXXXXX";
+    int fd = mkstemp(a);
+    REQUIRE(fd >= 0);
+    close(fd);
+    CHECK_STATUS(seer_model_save(h, m, a), SEER_STATUS_SUCCESS);
+    size_t n1 = 0, n2 = 0;
+    unsigned char *x = slurp("models/t4.seer", &n1), *y = slurp(a, &n2);
+    REQUIRE(x && y);
+    CHECK(n1 == n2 && memcmp(x, y, n1) == 0);
+    CHECK_STATUS(seer_model_load(h, a, &back), SEER_STATUS_SUCCESS);
+    seer_model_info_t i1, i2;
+    seer_model_get_info(m, &i1);
+    seer_model_get_info(back, &i2);
+    CHECK(i1.checksum == i2.checksum && i1.format_version == 2);
+    free(x);
+    free(y);
+    unlink(a);
+    seer_model_free(m);
+    seer_model_free(back);
+    seer_destroy(h);
+}

@@ -1,0 +1,220 @@
+/* Networks: the description parser and its errors, shape inference and
+ * the built-in zoo (libseer/net_parse.c, zoo.c's texts). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "test.h"
+#include "net.h"
+
+static seer_handle_t handle(void)
+{
+    seer_handle_t h = NULL;
+    seer_create(&h);
+    return h;
+}
+
+/* Parse text; on failure the status, with the message in msg. */
+static seer_status_t parse(seer_handle_t h, const char *text, seer_network_t *net, char *msg, size_t size)
+{
+    seer_network_t sentinel = (seer_network_t)(uintptr_t)0x1;
+    *net = sentinel;
+    seer_status_t st = seer_network_create(h, text, strlen(text), net);
+    if (st) {
+        if (*net != sentinel) test_fail(__FILE__, __LINE__, "net written on failure");
+        *net = NULL;
+        seer_get_last_error_copy(h, msg, size);
+    }
+    return st;
+}
+
+
+/* ---------------------------------------------------------------- parser */
+
+TEST(net_parse_valid_and_shapes)
+{
+    seer_handle_t h = handle();
+    char msg[1024];
+    seer_network_t net;
+    const char *text =
+        "# a small network\r\n"
+        "network name=tiny\n"
+        "input name=data c=3 h=32 w=32\n"
+        "\tconv name=c1 k=16 size=3 pad=1   # same size\n"
+        "bn\n"
+        "relu name=r1\n"
+        "conv name=c2 in=r1 k=16 r=1 s=1\n"
+        "conv name=c3 in=r1 k=8 r=3 s=3 pad=1 stride=2 groups=8\n"
+        "pool name=p1 in=c2 max size=3 stride=2 ceil=1\n"
+        "concat name=cat in=p1,c3\n"
+        "add name=sum in=cat,cat\n"
+        "pool avg global\n"
+        "flatten\n"
+        "dropout p=0.5\n"
+        "fc name=fc k=10\n"
+        "softmax\n";
+    REQUIRE(parse(h, text, &net, msg, sizeof msg) == SEER_STATUS_SUCCESS);
+    seer_network_info_t info;
+    CHECK_STATUS(seer_network_get_info(net, &info), SEER_STATUS_SUCCESS);
+    CHECK(strcmp(info.name, "tiny") == 0);
+    CHECK(info.n_layers == 14);
+    CHECK(info.n_conv == 3 && info.n_fc == 1);
+    CHECK(info.in_c == 3 && info.in_h == 32);
+    /* c1 432 + bn 32 + c2 256 + c3 8*2*9=144 + fc 24*10+10 = 250 */
+    CHECK(info.params == 432 + 32 + 256 + 144 + 250);
+    seer_layer_info_t L;
+    CHECK_STATUS(seer_network_get_layer(net, 4, &L), SEER_STATUS_SUCCESS); /* c2 */
+    CHECK(strcmp(L.name, "c2") == 0 && L.line == 7 && L.c == 16 && L.h == 32);
+    CHECK_STATUS(seer_network_get_layer(net, 6, &L), SEER_STATUS_SUCCESS); /* p1: ceil((32-3)/2)+1 */
+    CHECK(L.op == SEER_OP_POOL && L.h == 16 && L.w == 16);
+    CHECK_STATUS(seer_network_get_layer(net, 5, &L), SEER_STATUS_SUCCESS); /* c3 */
+    CHECK(L.h == 16 && L.groups == 8 && L.in_c == 16);
+    CHECK_STATUS(seer_network_get_layer(net, 7, &L), SEER_STATUS_SUCCESS); /* cat */
+    CHECK(L.c == 24 && L.n_inputs == 2);
+    CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS); /* bn, default name */
+    CHECK(L.op == SEER_OP_BATCHNORM && strcmp(L.name, "bn_L5") == 0 && L.input0 == 1);
+    CHECK_STATUS(seer_network_get_layer(net, 12, &L), SEER_STATUS_SUCCESS); /* fc */
+    CHECK(L.op == SEER_OP_FC && L.in_c == 24 && L.k == 10 && L.c == 10 && L.params == 250);
+    CHECK_STATUS(seer_network_get_layer(net, 14, &L), SEER_STATUS_BAD_PARAM);
+    int n;
+    CHECK_STATUS(seer_network_layer_count(net, &n), SEER_STATUS_SUCCESS);
+    CHECK(n == 14);
+    seer_network_destroy(net);
+    CHECK_STATUS(seer_network_destroy(NULL), SEER_STATUS_SUCCESS);
+    seer_destroy(h);
+}
+
+TEST(net_parse_errors_status_and_line)
+{
+    static const struct { const char *text; seer_status_t st; const char *needle; } cases[] = {
+        {"", SEER_STATUS_NET_PARSE, "no layers"},
+        {"# only a comment\n\n", SEER_STATUS_NET_PARSE, "no layers"},
+        {"input c=3 h=8 w=8\nconvolution k=3\n", SEER_STATUS_NET_PARSE, "line 2"},
+        {"input c=3 h=8 w=8\nconv k=3 size=3 colour=red\n", SEER_STATUS_NET_PARSE, "unknown option 'colour'"},
+        {"input c=3 h=8 w=8\nconv k=3 size=3 k=4\n", SEER_STATUS_NET_PARSE, "given twice"},
+        {"input c=3 h=8 w=8\nconv k=x size=3\n", SEER_STATUS_NET_PARSE, "expected an integer"},
+        {"input c=3 h=8 w=8\nconv k=0 size=3\n", SEER_STATUS_NET_PARSE, "k must be >= 1"},
+        {"input c=3 h=8 w=8\nconv size=3\n", SEER_STATUS_NET_PARSE, "needs k="},
+        {"input c=3 h=8 w=8\nconv k=4\n", SEER_STATUS_NET_PARSE, "needs a window"},
+        {"input c=3 h=8\n", SEER_STATUS_NET_PARSE, "needs c=, h= and w="},
+        {"input name=a c=3 h=8 w=8\nrelu name=a\n", SEER_STATUS_NET_PARSE, "already used on line 1"},
+        {"input name=a c=3 h=8 w=8\nrelu name=b@c\n", SEER_STATUS_NET_PARSE, "line 2"},
+        {"input c=3 h=8 w=8\npool size=2\n", SEER_STATUS_NET_PARSE, "max or avg"},
+        {"input c=3 h=8 w=8\npool max global size=2\n", SEER_STATUS_NET_PARSE, "no window options"},
+        {"input c=3 h=8 w=8\ndropout p=1.5\n", SEER_STATUS_NET_PARSE, "probability"},
+        {"input c=3 h=8 w=8\nrelu in=data,data\n", SEER_STATUS_NET_INPUT, "not defined above"},
+        {"input name=data c=3 h=8 w=8\nrelu name=r in=data,data\n", SEER_STATUS_NET_PARSE, "takes one input"},
+        {"conv k=3 size=3\n", SEER_STATUS_NET_INPUT, "has no input"},
+        {"input name=d c=3 h=8 w=8\nrelu name=x in=y\nrelu name=y in=x\n", SEER_STATUS_NET_INPUT, "line 2"},
+        {"input name=d c=3 h=8 w=8\nrelu name=x in=x\n", SEER_STATUS_NET_INPUT, "cannot use itself"},
+        {"input name=d c=3 h=8 w=8\nadd in=d\n", SEER_STATUS_NET_INPUT, "at least two"},
+        {"input name=a c=3 h=8 w=8\ninput name=b c=4 h=8 w=8\nadd in=a,b\n", SEER_STATUS_NET_SHAPE, "line 3"},
+        {"input name=a c=3 h=8 w=8\ninput name=b c=3 h=4 w=4\nconcat in=a,b\n", SEER_STATUS_NET_SHAPE, "must agree"},
+        {"input c=3 h=8 w=8\nconv k=4 size=11\n", SEER_STATUS_NET_SHAPE, "does not fit"},
+        {"input c=3 h=8 w=8\npool max size=16\n", SEER_STATUS_NET_SHAPE, "does not fit"},
+        {"input c=6 h=8 w=8\nconv k=4 size=3 groups=4\n", SEER_STATUS_BAD_GROUPS, "groups=4"},
+        {"input c=3 h=8 w=8\nconv k=99999999999 size=3\n", SEER_STATUS_OVERFLOW, "over the limit"},
+        {"input c=16777216 h=16777216 w=8\n", SEER_STATUS_OVERFLOW, "2^31-1"},
+        {"input c=4096 h=4096 w=4096\n", SEER_STATUS_OVERFLOW, "line 1"},
+        {"network name=a\nnetwork name=b\n", SEER_STATUS_NET_PARSE, "named again"},
+    };
+    seer_handle_t h = handle();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char msg[1024] = "";
+        seer_network_t net;
+        seer_status_t st = seer_network_create(h, cases[i].text, strlen(cases[i].text), &net);
+        if (st) seer_get_last_error_copy(h, msg, sizeof msg);
+        else seer_network_destroy(net);
+        if (st != cases[i].st || !strstr(msg, cases[i].needle)) {
+            printf("    case %zu: got %s '%s'\n", i, seer_status_string(st), msg);
+            test_fail(__FILE__, __LINE__, "parser error status / message");
+        }
+    }
+    seer_network_t net;
+    static const char nul[] = "input c=3 h=8 w=8\nrelu\0\n";
+    CHECK_STATUS(seer_network_create(h, nul, sizeof nul - 1, &net), SEER_STATUS_NET_PARSE);
+    CHECK(strstr(seer_get_last_error(h), "line 2: NUL byte") != NULL);
+    CHECK_STATUS(seer_network_create(h, NULL, 3, &net), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_network_create(h, "input c=1 h=1 w=1", 17, NULL), SEER_STATUS_BAD_PARAM);
+    seer_destroy(h);
+}
+
+/* ------------------------------------------------------------------ zoo */
+
+TEST(net_zoo_counts_and_params)
+{
+    static const struct { const char *name; int conv, fc; long long params; } want[] = {
+        {"alexnet", 5, 3, 61100840},      {"vgg16", 13, 3, 138357544},
+        {"resnet18", 20, 1, 11689512},    {"resnet50", 53, 1, 25557032},
+        {"resnet101", 104, 1, 44549160},  {"inception_v3", 94, 1, 23834568},
+        {"mobilenet_v2", 52, 1, 3504872}, {"densenet121", 120, 1, 7978856},
+    };
+    static const int res[] = {0, 224, 160, 320};
+    seer_handle_t h = handle();
+    int n = 0;
+    while (seer_network_zoo_name(n)) n++;
+    CHECK(n == 8);
+    CHECK(seer_network_zoo_name(-1) == NULL);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        for (size_t r = 0; r < sizeof res / sizeof res[0]; r++) {
+            seer_network_t net = NULL;
+            seer_status_t st = seer_network_create_zoo(h, want[i].name, res[r], &net);
+            if (st) printf("    %s at %d: %s\n", want[i].name, res[r], seer_get_last_error(h));
+            REQUIRE(st == SEER_STATUS_SUCCESS);
+            seer_network_info_t info;
+            seer_network_get_info(net, &info);
+            CHECK(info.n_conv == want[i].conv);
+            CHECK(info.n_fc == want[i].fc);
+            CHECK(info.params == want[i].params); /* adaptive pooling: independent of resolution */
+            CHECK(strcmp(info.name, want[i].name) == 0);
+            int expect_res = res[r] ? res[r] : !strcmp(want[i].name, "inception_v3") ? 299 : 224;
+            CHECK(info.in_h == expect_res && info.in_w == expect_res && info.in_c == 3);
+            seer_layer_info_t last;
+            seer_network_get_layer(net, info.n_layers - 1, &last);
+            CHECK(last.op == SEER_OP_SOFTMAX && last.c == 1000);
+            seer_network_destroy(net);
+        }
+    /* resnet50's forward: 4.09 GMAC per image at 224 */
+    seer_network_t net;
+    REQUIRE(seer_network_create_zoo(h, "ResNet50", 0, &net) == SEER_STATUS_SUCCESS);
+    seer_network_info_t info;
+    seer_network_get_info(net, &info);
+    CHECK(info.fwd_flops > 8.1e9 && info.fwd_flops < 8.3e9);
+    seer_network_destroy(net);
+    seer_destroy(h);
+}
+
+TEST(net_zoo_errors_and_text)
+{
+    seer_handle_t h = handle();
+    seer_network_t net = NULL;
+    CHECK_STATUS(seer_network_create_zoo(h, "resnet51", 0, &net), SEER_STATUS_UNKNOWN_NETWORK);
+    CHECK(strstr(seer_get_last_error(h), "resnet50") != NULL); /* lists the known ones */
+    CHECK(net == NULL);
+    CHECK_STATUS(seer_network_create_zoo(h, "inception_v3", 64, &net), SEER_STATUS_NET_SHAPE);
+    CHECK(strstr(seer_get_last_error(h), "too small") != NULL);
+    CHECK_STATUS(seer_network_create_zoo(h, "resnet50", -1, &net), SEER_STATUS_BAD_SHAPE);
+    CHECK_STATUS(seer_network_create_zoo(h, NULL, 0, &net), SEER_STATUS_BAD_PARAM);
+    /* the text round-trips through the parser */
+    size_t len = 0;
+    CHECK_STATUS(seer_network_zoo_text(h, "densenet121", 0, NULL, 0, &len), SEER_STATUS_BUFFER_TOO_SMALL);
+    REQUIRE(len > 1000);
+    char *text = malloc(len + 1);
+    REQUIRE(text != NULL);
+    size_t len2 = 0;
+    CHECK_STATUS(seer_network_zoo_text(h, "densenet121", 0, text, len, &len2), SEER_STATUS_BUFFER_TOO_SMALL);
+    CHECK_STATUS(seer_network_zoo_text(h, "densenet121", 0, text, len + 1, &len2), SEER_STATUS_SUCCESS);
+    CHECK(len2 == len && strlen(text) == len);
+    CHECK(strstr(text, "concat name=features.denseblock1.denselayer2.cat") != NULL);
+    REQUIRE(seer_network_create(h, text, len, &net) == SEER_STATUS_SUCCESS);
+    seer_network_info_t info;
+    seer_network_get_info(net, &info);
+    CHECK(info.n_conv == 120);
+    seer_network_destroy(net);
+    free(text);
+    CHECK(strcmp(seer_op_name(SEER_OP_CONV), "conv") == 0);
+    CHECK(strcmp(seer_op_name((seer_op_t)99), "?") == 0);
+    seer_destroy(h);
+}
+
+/* ------------------------------------------------------------------ GEMM */
+
