@@ -773,10 +773,9 @@ SEER_API seer_status_t seer_pick_conv_fastest(seer_handle_t handle, const seer_m
                                               const seer_conv *desc, seer_direction_t dir,
                                               int *algo, double *time_ms);
 
-
-/* ================================================================== */
-/* BEGIN ONNX import (issue 16: libseer/onnx.c; docs/networks.md)      */
-/* ================================================================== */
+/* ------------------------------------------------------------------ */
+/* ONNX import (docs/networks.md#onnx-import)                          */
+/* ------------------------------------------------------------------ */
 
 /* Options of the ONNX translation; start from SEER_ONNX_OPTIONS_DEFAULT. */
 typedef struct {
@@ -824,10 +823,6 @@ SEER_API seer_status_t seer_network_create_onnx(seer_handle_t handle, const void
 SEER_API seer_status_t seer_network_create_onnx_file(seer_handle_t handle, const char *path,
                                                      const seer_onnx_options_t *options,
                                                      seer_network_t *net);
-
-/* ================================================================== */
-/* END ONNX import                                                     */
-/* ================================================================== */
 
 #ifdef __cplusplus
 }
