@@ -17,11 +17,16 @@ VERSION = $(shell sed -n 's/^\#define SEER_VERSION_STRING "\(.*\)"/\1/p' include
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 ALLFLAGS = $(WARN) $(OPT) $(SAN) -D_POSIX_C_SOURCE=200809L -Iinclude -Ilibseer \
            -isystem /usr/include/libsvm $(CFLAGS)
-LIBCFLAGS = $(ALLFLAGS) -fPIC -fvisibility=hidden -DSEER_BUILDING
-LIBS     = -lsvm -lz -lm -lpthread
+LIBCFLAGS = $(ALLFLAGS) -fPIC -fvisibility=hidden -DSEER_BUILDING -I$(B)/gen
+LIBS     = -lsvm -lprotobuf-c -lz -lm -lpthread
+
+# The ONNX reader's protobuf-c code is generated at build time from the
+# onnx.proto Debian's libonnx-dev installs (docs/networks.md says why).
+ONNX_PROTO ?= /usr/include/onnx/onnx.proto
+PROTOC_C   ?= protoc-c
 
 LIB_SRC  = $(sort $(wildcard libseer/*.c))
-LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o)
+LIB_OBJ  = $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/onnx.pb-c.o
 TOOL_SRC = $(sort $(wildcard tools/*.c))
 TOOL_OBJ = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_SRC = $(sort $(wildcard tests/*.c))
@@ -43,6 +48,11 @@ lib: $(SHLIB) $(STLIB)
 
 $(B)/libseer/%.o: libseer/%.c include/seer.h $(wildcard libseer/*.h) | $(B)/libseer
 	$(CC) $(LIBCFLAGS) -c $< -o $@
+$(B)/libseer/onnx.o: $(B)/gen/onnx.pb-c.h
+$(B)/gen/onnx%pb-c.c $(B)/gen/onnx%pb-c.h: $(ONNX_PROTO) | $(B)/gen
+	$(PROTOC_C) --c_out=$(B)/gen -I$(dir $(ONNX_PROTO)) $(ONNX_PROTO)
+$(B)/gen/onnx.pb-c.o: $(B)/gen/onnx.pb-c.c
+	$(CC) $(LIBCFLAGS) -c $< -o $@
 $(B)/tools/%.o: tools/%.c include/seer.h $(wildcard tools/*.h libseer/*.h) | $(B)/tools
 	$(CC) $(ALLFLAGS) -c $< -o $@
 $(B)/tests/%.o: tests/%.c include/seer.h $(wildcard tests/*.h libseer/*.h) | $(B)/tests
@@ -50,7 +60,7 @@ $(B)/tests/%.o: tests/%.c include/seer.h $(wildcard tests/*.h libseer/*.h) | $(B
 $(B)/fuzz/%.o: fuzz/%.c fuzz/fuzz.h include/seer.h $(wildcard libseer/*.h tools/*.h) | $(B)/fuzz
 	$(CC) $(ALLFLAGS) -c $< -o $@
 
-$(B)/libseer $(B)/tools $(B)/tests $(B)/fuzz:
+$(B)/libseer $(B)/tools $(B)/tests $(B)/fuzz $(B)/gen:
 	mkdir -p $@
 
 $(SHLIB): $(LIB_OBJ)
@@ -70,15 +80,17 @@ $(RUNNER): $(TEST_OBJ) $(B)/tools/cli.o $(STLIB)
 	$(CC) $(SAN) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $@ $(TEST_OBJ) $(B)/tools/cli.o $(STLIB) $(LIBS)
 
 # seer.pc for PREFIX; install writes it again for the PREFIX it installs to.
-SEER_PC = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: seer\nDescription: GPU kernel time prediction for cuDNN convolutions\nVersion: %s\nLibs: -L$${libdir} -lseer\nLibs.private: -lsvm -lstdc++ -lz -lm -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)'
+SEER_PC = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: seer\nDescription: GPU kernel time prediction for cuDNN convolutions\nVersion: %s\nLibs: -L$${libdir} -lseer\nLibs.private: -lsvm -lstdc++ -lprotobuf-c -lz -lm -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)'
 $(B)/seer.pc: Makefile include/seer.h
 	@mkdir -p $(B)
 	$(SEER_PC) > $@
 
 # gpu-tools: seer-bench must build wherever nvcc exists (CI included); its
 # tests run it without a GPU and skip when it could not be built.
-test: $(RUNNER) $(SEER) $(B)/example gpu-tools cudnn-header
-	SEER_DATA=$(DATA) SEER_BIN=$(SEER) SEER_EXAMPLE_BIN=$(B)/example SEER_BENCH_BIN=$(B)/seer-bench SEER_BENCH_SIM=$(B)/seer-bench-sim $(RUNNER)
+# SEER_LIB: the shared library the Python package's tests load.
+test: $(RUNNER) $(SEER) $(SHLIB) $(B)/example gpu-tools cudnn-header
+	SEER_DATA=$(DATA) SEER_BIN=$(SEER) SEER_EXAMPLE_BIN=$(B)/example SEER_BENCH_BIN=$(B)/seer-bench SEER_BENCH_SIM=$(B)/seer-bench-sim \
+	  SEER_LIB=$(abspath $(SHLIB)) SEER_SANITIZE="$(SAN)" $(RUNNER)
 
 # The documented examples build with the project's own warnings: docs/example.c
 # (run by tests/test_docs.c) and include/seer_cudnn.h, compiled where cudnn.h is.

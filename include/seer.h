@@ -90,7 +90,10 @@ typedef enum {
     SEER_STATUS_WORKSPACE_LIMIT = 25,   /* picker entry: the algorithm needs more workspace than allowed */
     SEER_STATUS_BAD_PREDICTION = 26,    /* the model gives a non-finite, negative or absurd time (over
                                          * SEER_MAX_TIME_MS): the shape is far outside its data */
-    SEER_STATUS_GPU_FILE = 27           /* GPU description file: not one, syntax, unknown key, bad value, id conflict */
+    SEER_STATUS_GPU_FILE = 27,          /* GPU description file: not one, syntax, unknown key, bad value, id conflict */
+    SEER_STATUS_ONNX_CORRUPT = 28,      /* ONNX input: truncated or corrupt protobuf, no graph */
+    SEER_STATUS_ONNX_OPSET = 29,        /* ONNX input: default-domain opset missing or not supported */
+    SEER_STATUS_ONNX_UNSUPPORTED_OP = 30 /* ONNX input: operators libseer cannot translate (named) */
 } seer_status_t;
 
 /* The longest time any prediction may return, ms (about 11.6 days). */
@@ -550,14 +553,15 @@ typedef enum {
     SEER_OP_INPUT = 0,
     SEER_OP_CONV = 1,
     SEER_OP_BATCHNORM = 2,
-    SEER_OP_ACTIVATION = 3,     /* relu, relu6, sigmoid, tanh, gelu, silu */
+    SEER_OP_ACTIVATION = 3,     /* relu, relu6, sigmoid, tanh, gelu, silu, hardswish, hardsigmoid, leakyrelu, elu */
     SEER_OP_POOL = 4,           /* max / avg, windowed, adaptive or global */
     SEER_OP_ADD = 5,
     SEER_OP_CONCAT = 6,
     SEER_OP_FC = 7,             /* fully connected (a GEMM) */
     SEER_OP_SOFTMAX = 8,        /* softmax (with the loss in training) */
     SEER_OP_DROPOUT = 9,
-    SEER_OP_FLATTEN = 10
+    SEER_OP_FLATTEN = 10,
+    SEER_OP_MUL = 11            /* elementwise product; the second input may be c x 1 x 1 (a gate) */
 } seer_op_t;
 
 /* "conv", "batchnorm", ...; "?" for an unknown value. */
@@ -773,6 +777,56 @@ SEER_API seer_status_t seer_pick_conv_fastest(seer_handle_t handle, const seer_m
                                               const seer_conv *desc, seer_direction_t dir,
                                               int *algo, double *time_ms);
 
+/* ------------------------------------------------------------------ */
+/* ONNX import (docs/networks.md#onnx-import)                          */
+/* ------------------------------------------------------------------ */
+
+/* Options of the ONNX translation; start from SEER_ONNX_OPTIONS_DEFAULT. */
+typedef struct {
+    int resolution;             /* 0: the graph's input size; else every 4-D input gets h = w = this */
+    int skip_unsupported;       /* 0: fail with ONNX_UNSUPPORTED_OP; 1: leave such nodes out
+                                   (their output aliases their first data input) and list them */
+} seer_onnx_options_t;
+#define SEER_ONNX_OPTIONS_DEFAULT { .resolution = 0, .skip_unsupported = 0 }
+
+/* What a translation found. */
+typedef struct {
+    int batch;                  /* the first input's batch size; 0 when symbolic */
+    int opset;                  /* default-domain opset of the model */
+    int n_nodes;                /* nodes in the graph */
+    int n_skipped;              /* nodes left out (skip_unsupported); listed in the text as
+                                   "# skipped: OP node 'NAME': why" lines */
+} seer_onnx_info_t;
+
+/* Largest ONNX input accepted (bytes); OVERFLOW above. */
+#define SEER_ONNX_MAX_BYTES ((size_t)1 << 30)
+
+/* Translate an ONNX ModelProto (len bytes) into the network description
+ * of docs/networks.md: up to size bytes including the NUL go to buf (NULL
+ * when size is 0), *length receives the text's length without the NUL,
+ * BUFFER_TOO_SMALL when it does not fit (length and info still written).
+ * info may be NULL.  ONNX_CORRUPT (not a ModelProto, truncated, tensor data
+ * inconsistent with its dims), ONNX_OPSET, ONNX_UNSUPPORTED_OP (every
+ * unsupported node counted and named, by operator), NET_INPUT (a node reads
+ * a tensor nothing defines, or the graph has a cycle), NET_SHAPE (a shape
+ * that cannot be resolved statically), OVERFLOW (2^31 elements in a tensor,
+ * input over SEER_ONNX_MAX_BYTES). */
+SEER_API seer_status_t seer_onnx_text(seer_handle_t handle, const void *bytes, size_t len,
+                                      const seer_onnx_options_t *options, char *buf, size_t size,
+                                      size_t *length, seer_onnx_info_t *info);
+/* seer_onnx_text with options, then seer_network_create on the text: the
+ * same network the description builds.  options may be NULL (defaults). */
+SEER_API seer_status_t seer_network_create_onnx_ex(seer_handle_t handle, const void *bytes, size_t len,
+                                                   const seer_onnx_options_t *options,
+                                                   seer_network_t *net);
+/* With the default options. */
+SEER_API seer_status_t seer_network_create_onnx(seer_handle_t handle, const void *bytes, size_t len,
+                                                seer_network_t *net);
+/* An ONNX file (IO_ERROR when it cannot be read, is not a regular file or
+ * is over SEER_ONNX_MAX_BYTES); options may be NULL. */
+SEER_API seer_status_t seer_network_create_onnx_file(seer_handle_t handle, const char *path,
+                                                     const seer_onnx_options_t *options,
+                                                     seer_network_t *net);
 
 #ifdef __cplusplus
 }

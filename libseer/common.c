@@ -39,6 +39,9 @@ const char *seer_status_string(seer_status_t st)
     case SEER_STATUS_WORKSPACE_LIMIT: return "SEER_STATUS_WORKSPACE_LIMIT: algorithm needs more workspace than allowed";
     case SEER_STATUS_BAD_PREDICTION: return "SEER_STATUS_BAD_PREDICTION: predicted time is not finite or out of range";
     case SEER_STATUS_GPU_FILE: return "SEER_STATUS_GPU_FILE: malformed GPU description file";
+    case SEER_STATUS_ONNX_CORRUPT: return "SEER_STATUS_ONNX_CORRUPT: not a readable ONNX model";
+    case SEER_STATUS_ONNX_OPSET: return "SEER_STATUS_ONNX_OPSET: ONNX opset not supported";
+    case SEER_STATUS_ONNX_UNSUPPORTED_OP: return "SEER_STATUS_ONNX_UNSUPPORTED_OP: ONNX operators not supported";
     }
     return "SEER_STATUS_?: unknown status";
 }

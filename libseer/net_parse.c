@@ -14,7 +14,7 @@
 const char *seer_op_name(seer_op_t op)
 {
     static const char *const names[] = {"input", "conv", "batchnorm", "activation", "pool", "add",
-                                        "concat", "fc", "softmax", "dropout", "flatten"};
+                                        "concat", "fc", "softmax", "dropout", "flatten", "mul"};
     return (unsigned)op < sizeof names / sizeof *names ? names[op] : "?";
 }
 
@@ -52,9 +52,14 @@ static const struct {
     {"tanh", SEER_OP_ACTIVATION, SEER_ACT_TANH, BASIC},
     {"gelu", SEER_OP_ACTIVATION, SEER_ACT_GELU, BASIC},
     {"silu", SEER_OP_ACTIVATION, SEER_ACT_SILU, BASIC},
+    {"hardswish", SEER_OP_ACTIVATION, SEER_ACT_HARDSWISH, BASIC},
+    {"hardsigmoid", SEER_OP_ACTIVATION, SEER_ACT_HARDSIGMOID, BASIC},
+    {"leakyrelu", SEER_OP_ACTIVATION, SEER_ACT_LEAKYRELU, BASIC},
+    {"elu", SEER_OP_ACTIVATION, SEER_ACT_ELU, BASIC},
     {"pool", SEER_OP_POOL, -1, BASIC | WINDOW | B(K_OUT) | B(K_GLOBAL) | B(K_CEIL) | B(K_MODE)},
     {"add", SEER_OP_ADD, 0, BASIC},
     {"concat", SEER_OP_CONCAT, 0, BASIC},
+    {"mul", SEER_OP_MUL, 0, BASIC},
     {"fc", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS)},
     {"linear", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS)},
     {"softmax", SEER_OP_SOFTMAX, 0, BASIC},
@@ -390,6 +395,15 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
                             (long long)w);
         }
         break;
+    case SEER_OP_MUL: { /* x * y, y of x's shape or c x 1 x 1: a per-channel gate */
+        const seer_layer_info_t *I = &ps->net->l[ps->net->in_pool[l->in_off + 1]].info;
+        if (I->c != c || !((I->h == hh && I->w == w) || (I->h == 1 && I->w == 1)))
+            return perr(ps, SEER_STATUS_NET_SHAPE, "mul: input '%s' is %dx%dx%d; '%s' is %lldx%lldx%lld "
+                        "(the second must have the first's shape or be %lldx1x1)", show(I->name, b1, sizeof b1),
+                        I->c, I->h, I->w, show(in_name(ps, l, 0), b2, sizeof b2), (long long)c, (long long)hh,
+                        (long long)w, (long long)c);
+        break;
+    }
     case SEER_OP_CONCAT:
         for (int i = 1; i < L->n_inputs; i++) {
             const seer_layer_info_t *I = &ps->net->l[ps->net->in_pool[l->in_off + i]].info;
@@ -474,10 +488,12 @@ static seer_status_t link_inputs(ps_t *ps, seer_net_layer_t *l, char *in, const 
         if ((st = add_input(ps, net->n - 1))) return st;
         L->n_inputs = 1;
     }
-    int want_min = L->op == SEER_OP_ADD ? 2 : 1;
-    int many = L->op == SEER_OP_ADD || L->op == SEER_OP_CONCAT;
+    int want_min = L->op == SEER_OP_ADD || L->op == SEER_OP_MUL ? 2 : 1;
+    int many = L->op == SEER_OP_ADD || L->op == SEER_OP_CONCAT || L->op == SEER_OP_MUL;
     if (L->n_inputs < want_min)
-        return perr(ps, SEER_STATUS_NET_INPUT, "add needs at least two inputs (in=a,b)");
+        return perr(ps, SEER_STATUS_NET_INPUT, "%s needs at least two inputs (in=a,b)", word);
+    if (L->op == SEER_OP_MUL && L->n_inputs != 2)
+        return perr(ps, SEER_STATUS_NET_PARSE, "mul takes two inputs (got %d)", L->n_inputs);
     if (!many && L->n_inputs > 1)
         return perr(ps, SEER_STATUS_NET_PARSE, "%s takes one input (got %d)", word, L->n_inputs);
     L->input0 = net->in_pool[l->in_off];
@@ -508,7 +524,8 @@ static seer_status_t layer_line(ps_t *ps, char **tok, int ntok)
     for (ti = 0; ti < NTYPES && strcmp(tok[0], types[ti].word); ti++) {}
     if (ti == NTYPES)
         return perr(ps, SEER_STATUS_NET_PARSE, "unknown layer type '%s' (known: network input conv "
-                    "bn relu relu6 sigmoid tanh gelu silu pool add concat fc softmax dropout flatten)",
+                    "bn relu relu6 sigmoid tanh gelu silu hardswish hardsigmoid leakyrelu elu pool "
+                    "add mul concat fc softmax dropout flatten)",
                     show(tok[0], b, sizeof b));
     opts_t o;
     memset(&o, 0, sizeof o);

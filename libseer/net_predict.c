@@ -457,6 +457,12 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     case SEER_OP_ADD: /* pairwise adds; the gradient passes through unchanged */
         if (backward) return SEER_STATUS_SUCCESS;
         return mem_row(c, li, SEER_DIR_FWD, L->n_inputs - 1, 3 * (L->n_inputs - 1) * eout * es, eout, 0);
+    case SEER_OP_MUL: { /* reads x and y, writes x * y; backward: dx = dy * y and dy = sum(dy * x) */
+        const seer_layer_info_t *Y = &c->net->l[c->net->in_pool[l->in_off + 1]].info;
+        double ey = N * Y->c * Y->h * Y->w;
+        if (!backward) return mem_row(c, li, SEER_DIR_FWD, 1, (2 * eout + ey) * es, eout, 0);
+        return mem_row(c, li, bd, 2, 2 * (2 * eout + ey) * es, eout, 0);
+    }
     case SEER_OP_CONCAT: /* copies; its backward hands out views */
         if (backward) return SEER_STATUS_SUCCESS;
         return mem_row(c, li, SEER_DIR_FWD, L->n_inputs, 2 * eout * es, eout, 0);

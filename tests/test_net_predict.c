@@ -453,3 +453,47 @@ TEST(net_predict_opts_totals_and_dispatch)
     seer_network_destroy(net);
     seer_destroy(h);
 }
+
+/* mul: equal shapes or a per-channel gate; costed as a memory-bound
+ * product, two kernels backward (dx and the gate's gradient). */
+TEST(net_mul_gate_and_shapes)
+{
+    seer_handle_t h;
+    seer_model_t m;
+    seer_network_t net = NULL;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
+    static const char ok[] = "input c=8 h=4 w=4\nconv name=a k=8 size=1\npool name=g avg global\n"
+                             "sigmoid name=s\nmul name=m in=a,s\nmul name=m2 in=m,a\n";
+    CHECK_STATUS(seer_network_create(h, ok, strlen(ok), &net), SEER_STATUS_SUCCESS);
+    if (net) {
+        seer_layer_info_t L;
+        seer_network_get_layer(net, 4, &L);
+        CHECK(L.op == SEER_OP_MUL && L.n_inputs == 2 && L.c == 8 && L.h == 4 && L.w == 4);
+        CHECK(!strcmp(seer_op_name(SEER_OP_MUL), "mul"));
+        seer_layer_result_t r[32];
+        int n = 0;
+        double total;
+        CHECK_STATUS(seer_predict_network(h, m, net, 2, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
+                                          SEER_ALGO_AUTO, r, 32, &n, &total), SEER_STATUS_SUCCESS);
+        int fwd = 0, bwd = 0;
+        for (int i = 0; i < n; i++)
+            if (r[i].op == SEER_OP_MUL && r[i].layer == 4) {
+                if (r[i].direction == SEER_DIR_FWD) { fwd++; CHECK(r[i].bytes == (2 * 256 + 16) * 4.0); }
+                else { bwd++; CHECK(r[i].n_kernels == 2); }
+            }
+        CHECK(fwd == 1 && bwd == 1);
+    }
+    seer_network_destroy(net);
+    static const char one[] = "input c=8 h=4 w=4\nmul name=m\n";
+    static const char three[] = "input name=x c=8 h=4 w=4\nmul name=m in=x,x,x\n";
+    net = NULL;
+    CHECK_STATUS(seer_network_create(h, one, strlen(one), &net), SEER_STATUS_NET_INPUT);
+    CHECK_STATUS(seer_network_create(h, three, strlen(three), &net), SEER_STATUS_NET_PARSE);
+    /* the gate goes second */
+    static const char bad[] = "input name=x c=8 h=4 w=4\npool name=g avg global\nmul name=m in=g,x\n";
+    CHECK_STATUS(seer_network_create(h, bad, strlen(bad), &net), SEER_STATUS_NET_SHAPE);
+    CHECK(net == NULL);
+    seer_model_free(m);
+    seer_destroy(h);
+}

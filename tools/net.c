@@ -70,6 +70,71 @@ static int open_net(seer_handle_t h, const char *cmd, const char *what, int res,
     return CLI_OK;
 }
 
+/* ---- ONNX files (docs/networks.md: ONNX import) ------------------- */
+
+static int is_onnx(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 5 && !strcasecmp(path + n - 5, ".onnx");
+}
+
+/* The description an ONNX file translates to (malloc'ed); the nodes it
+ * skipped are listed on stderr.  Prints the error and returns CLI_FAIL. */
+static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res, int skip, char **text,
+                     seer_onnx_info_t *info)
+{
+    size_t len, tlen;
+    char *bytes = NULL;
+    seer_status_t st = seer_read_file(h, path, "ONNX model", SEER_ONNX_MAX_BYTES, NULL, 0, &bytes, &len);
+    if (st) return cli_lib_error(h, st);
+    seer_onnx_options_t o = SEER_ONNX_OPTIONS_DEFAULT;
+    o.resolution = res;
+    o.skip_unsupported = skip;
+    /* 1 MiB holds the description of any real CNN: one translation, a
+     * second only when it does not fit */
+    size_t cap = (size_t)1 << 20;
+    if (!(*text = malloc(cap))) { free(bytes); return cli_fail(cmd, "out of memory"); }
+    st = seer_onnx_text(h, bytes, len, &o, *text, cap, &tlen, info);
+    if (st == SEER_STATUS_BUFFER_TOO_SMALL) {
+        char *nt = realloc(*text, tlen + 1);
+        if (!nt) { free(*text); free(bytes); return cli_fail(cmd, "out of memory"); }
+        *text = nt;
+        st = seer_onnx_text(h, bytes, len, &o, *text, tlen + 1, &tlen, info);
+    }
+    if (st) free(*text);
+    free(bytes);
+    if (st) {
+        fprintf(stderr, "seer %s: %s: %s: %s\n", cmd, path, seer_status_string(st), seer_get_last_error(h));
+        return CLI_FAIL;
+    }
+    if (info->n_skipped) {
+        fprintf(stderr, "seer %s: %s: skipped %d unsupported node%s (predicted without them):\n", cmd, path,
+                info->n_skipped, info->n_skipped == 1 ? "" : "s");
+        for (const char *l = *text; (l = strstr(l, "# skipped: ")); l++) {
+            const char *e = strchr(l, '\n');
+            fprintf(stderr, "  %.*s\n", (int)(e ? e - l - 11 : (long)strlen(l + 11)), l + 11);
+        }
+    }
+    return CLI_OK;
+}
+
+static int open_onnx(seer_handle_t h, const char *cmd, const char *path, int res, int skip, seer_network_t *net,
+                     int *batch)
+{
+    char *text;
+    seer_onnx_info_t info;
+    int rc = onnx_text(h, cmd, path, res, skip, &text, &info);
+    if (rc) return rc;
+    seer_status_t st = seer_network_create(h, text, strlen(text), net);
+    free(text);
+    if (st) {
+        fprintf(stderr, "seer %s: %s: %s: %s\n", cmd, path, seer_status_string(st), seer_get_last_error(h));
+        return CLI_FAIL;
+    }
+    *batch = info.batch;
+    return CLI_OK;
+}
+
 /* --algo: auto, cudnn, fixed (= 0) or an index 0..7. */
 static int parse_policy(const char *cmd, const char *s, int *policy)
 {
@@ -98,19 +163,21 @@ static double now_s(void)
 static void usage_net(FILE *f)
 {
     fprintf(f,
-            "usage: seer net NAME|FILE (--gpu GPU [--models DIR] | --model FILE)\n"
+            "usage: seer net NAME|FILE|MODEL.onnx (--gpu GPU [--models DIR] | --model FILE)\n"
             "                [--batch N] [--dtype T] [--layout L] [--mode infer|train]\n"
             "                [--algo auto|cudnn|fixed|INDEX] [--res PIXELS]\n"
             "                [--format table|csv|json] [--sort time|order] [--top N]\n"
             "                [--rows] [--bench N] [--print] [--threads N] [--dispatch-us US]\n"
+            "                [--skip-unsupported]\n"
             "\n"
             "Predict one forward pass (infer) or one training iteration (train:\n"
             "forward, backward-data, backward-filter and the other layers' backward\n"
             "kernels) of a CNN, layer by layer.  NAME is a built-in network\n"
             "(alexnet, vgg16, resnet18, resnet50, resnet101, inception_v3,\n"
-            "mobilenet_v2, densenet121); FILE a description (docs/networks.md).\n"
+            "mobilenet_v2, densenet121); FILE a description (docs/networks.md);\n"
+            "MODEL.onnx an ONNX model, translated into such a description.\n"
             "\n"
-            "  --batch N      samples per iteration (default 64)\n"
+            "  --batch N      samples per iteration (default: an ONNX graph's fixed batch, else 64)\n"
             "  --dtype T      fp32 (default), tf32, fp16, bf16, fp16_pseudo\n"
             "  --layout L     nchw (default), nhwc\n"
             "  --mode M       infer (default) or train\n"
@@ -118,7 +185,8 @@ static void usage_net(FILE *f)
             "                 direction; cudnn: the model's cuDNN-heuristic family;\n"
             "                 INDEX 0..7 (fixed = 0): that cuDNN algorithm in every\n"
             "                 direction, the fastest where it cannot be used\n"
-            "  --res PIXELS   input resolution of a built-in network (default: its own)\n"
+            "  --res PIXELS   input resolution of a built-in network or an ONNX model\n"
+            "                 (default: its own)\n"
             "  --sort S       time (default): the layers that dominate first; order:\n"
             "                 execution order\n"
             "  --top N        table lines to show (default 25; 0: all); csv/json list all\n"
@@ -129,6 +197,8 @@ static void usage_net(FILE *f)
             "  --dispatch-us US  host time to issue one row's work (default 0: GPU time\n"
             "                 alone); what a slower host adds is its own line\n"
             "                 (docs/networks.md, \"GPU time and host dispatch\")\n"
+            "  --skip-unsupported  ONNX: predict without the operators libseer cannot\n"
+            "                 translate, listing them (default: fail, naming them)\n"
             "Table marks: B backward estimated from forward (the model has no backward\n"
             "data), M memory-bound estimate, R fc from the roofline (no GEMM fit),\n"
             "X fixed algorithm not usable here, G gradient sum of a reused tensor,\n"
@@ -200,6 +270,7 @@ int seer_cli_net(int argc, char **argv)
     const char *what = NULL, *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL;
     const char *dtype_s = "fp32", *layout_s = "nchw";
     int batch = 64, mode = 0, format = 0, sort = 0, top = 25, res = 0, bench = 0, print = 0, rows_view = 0;
+    int batch_given = 0, skip = 0;
     int policy = SEER_ALGO_AUTO, threads = 8;
     double dispatch_us = 0;
     cli_args_init(&a, "net", argc, argv);
@@ -209,7 +280,8 @@ int seer_cli_net(int argc, char **argv)
         else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--gpu")) { if (!(gpu_opt = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--models")) { if (!(models_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--batch")) { if (!cli_int(&a, 1, 1 << 24, &batch)) return CLI_USAGE; }
+        else if (cli_is(&a, "--batch")) { if (!cli_int(&a, 1, 1 << 24, &batch)) return CLI_USAGE; batch_given = 1; }
+        else if (cli_is(&a, "--skip-unsupported")) { if (!cli_flag(&a)) return CLI_USAGE; skip = 1; }
         else if (cli_is(&a, "--dtype")) { if (!(dtype_s = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--layout")) { if (!(layout_s = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--mode")) { if ((mode = cli_choice(&a, modes)) < 0) return CLI_USAGE; }
@@ -243,8 +315,16 @@ int seer_cli_net(int argc, char **argv)
     int *order = NULL, rc;
     seer_status_t st = seer_create(&h);
     if (st) return cli_lib_error(NULL, st);
+    if (print && is_onnx(what)) {
+        char *text;
+        seer_onnx_info_t info;
+        if ((rc = onnx_text(h, "net", what, res, skip, &text, &info))) goto out;
+        fputs(text, stdout);
+        free(text);
+        goto out;
+    }
     if (print) {
-        if (!zoo_has(what)) { rc = cli_usage_error("net", "--print needs a built-in network"); goto out; }
+        if (!zoo_has(what)) { rc = cli_usage_error("net", "--print needs a built-in network or an ONNX file"); goto out; }
         size_t len;
         if ((st = seer_network_zoo_text(h, what, res, NULL, 0, &len)) != SEER_STATUS_BUFFER_TOO_SMALL &&
             st) { rc = cli_lib_error(h, st); goto out; }
@@ -260,7 +340,11 @@ int seer_cli_net(int argc, char **argv)
         rc = CLI_OK;
         goto out;
     }
-    if ((rc = open_net(h, "net", what, res, &net))) goto out;
+    if (is_onnx(what)) {
+        int onnx_batch = 0;
+        if ((rc = open_onnx(h, "net", what, res, skip, &net, &onnx_batch))) goto out;
+        if (!batch_given && onnx_batch) batch = onnx_batch; /* the graph's own, unless --batch */
+    } else if ((rc = open_net(h, "net", what, res, &net))) goto out;
     if ((rc = cli_open_model(h, "net", model_opt, gpu_opt, models_opt, &m))) goto out;
 
     seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;

@@ -1,0 +1,22 @@
+/* ONNX import (onnx.c): an ONNX ModelProto translated into the network
+ * description of docs/networks.md, which the description parser then
+ * builds.  The protobuf-c code is generated at build time (Makefile). */
+#ifndef SEER_ONNX_H
+#define SEER_ONNX_H
+#include "seer.h"
+
+/* Highest default-domain opset accepted: the operators' semantics used
+ * here are those of opsets 7..SEER_ONNX_MAX_OPSET. */
+#define SEER_ONNX_MIN_OPSET 7
+#define SEER_ONNX_MAX_OPSET 21
+
+/* Most dimensions of one tensor; most values of a constant folded as a
+ * shape (Reshape targets, Clip bounds, Slice arguments). */
+#define SEER_ONNX_MAX_RANK 8
+#define SEER_ONNX_MAX_CONST 64
+
+/* Translation into a malloc'ed, NUL-terminated description. */
+seer_status_t seer_onnx_translate(seer_handle_t h, const void *bytes, size_t len,
+                                  const seer_onnx_options_t *opt, char **text, size_t *text_len,
+                                  seer_onnx_info_t *info);
+#endif

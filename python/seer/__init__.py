@@ -1,0 +1,754 @@
+"""libseer from Python: predict how long cuDNN convolutions and whole CNNs
+take on a GPU, on the CPU (docs/python.md).
+
+    import seer
+    seer.net("resnet50", gpu="a100-pcie-80gb", batch=64, mode="train")["total_ms"]
+    seer.net("model.onnx", gpu="h100", batch=32)
+    seer.predict_conv(gpu="t4", n=32, c=256, h=28, w=28, k=256)
+    seer.from_torch(torchvision.models.resnet50(), torch.randn(1, 3, 224, 224), gpu="a100-pcie-80gb")
+
+Results are plain dicts and lists with the keys of the `seer` CLI's JSON
+output (`--format json`).  Errors from the library raise SeerError (the
+status name and the library's message); arguments of the wrong type or
+value raise TypeError / ValueError naming the argument.
+
+The shared library and the shipped models are bundled by
+`python3 -m pip install ./python`; in a source tree the package falls back
+to ../build/libseer.so and ../models (SEER_LIBRARY and SEER_MODELS
+override both).
+"""
+import ctypes as C
+import functools
+import math
+import os
+import struct
+import threading
+import warnings
+from typing import Any, Dict, List, Optional, Union
+
+__all__ = ["SeerError", "gpus", "predict_conv", "pick_conv_algo", "net", "from_torch", "version"]
+__version__ = "0.1.0"
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_TREE = os.path.dirname(os.path.dirname(_HERE))  # the repository, when run from a source tree
+
+
+class SeerError(Exception):
+    """A libseer call failed.  `status` is the status name
+    ("SEER_STATUS_UNKNOWN_GPU"), `code` its value, `message` the library's
+    message naming the offending field, line or node."""
+
+    def __init__(self, status: str, code: int, message: str):
+        super().__init__("%s: %s" % (status, message))
+        self.status, self.code, self.message = status, code, message
+
+
+# ---------------------------------------------------------------------------
+# The library
+# ---------------------------------------------------------------------------
+
+def _find_library() -> str:
+    env = os.environ.get("SEER_LIBRARY")
+    for p in ([env] if env else []) + [os.path.join(_HERE, "_lib", "libseer.so"),
+                                       os.path.join(_TREE, "build", "libseer.so")]:
+        if p and os.path.exists(p):
+            return p
+    raise ImportError("seer: libseer.so not found (install with `python3 -m pip install ./python`, "
+                      "or build the repository with make, or set SEER_LIBRARY)")
+
+
+def _models_dir() -> str:
+    env = os.environ.get("SEER_MODELS")
+    if env:
+        return env
+    bundled = os.path.join(_HERE, "models")
+    return bundled if os.path.isdir(bundled) else os.path.join(_TREE, "models")
+
+
+_lib = C.CDLL(_find_library())
+
+_ST = C.c_int
+_H = C.c_void_p
+
+
+class _GpuInfo(C.Structure):
+    _fields_ = [("id", C.c_char * 32), ("name", C.c_char * 64), ("arch", C.c_char * 16),
+                ("cc_major", C.c_int), ("cc_minor", C.c_int), ("sms", C.c_int), ("boost_mhz", C.c_double),
+                ("fp32_tflops", C.c_double), ("fp16_tflops", C.c_double), ("bf16_tflops", C.c_double),
+                ("tf32_tflops", C.c_double), ("fp16_simt_tflops", C.c_double), ("dram_gbps", C.c_double),
+                ("dram_gib", C.c_double), ("l2_bytes", C.c_int), ("regs_per_sm", C.c_int),
+                ("regs_per_block", C.c_int), ("max_regs_per_thread", C.c_int), ("reg_alloc_unit", C.c_int),
+                ("smem_per_sm", C.c_int), ("smem_per_block", C.c_int), ("smem_reserved_per_block", C.c_int),
+                ("smem_alloc_unit", C.c_int), ("threads_per_sm", C.c_int), ("threads_per_block", C.c_int),
+                ("blocks_per_sm", C.c_int), ("warps_per_sm", C.c_int)]
+
+
+class _ModelInfo(C.Structure):
+    _fields_ = [("gpu_id", C.c_char * 32), ("format_version", C.c_uint), ("lib_version", C.c_uint),
+                ("n_families", C.c_int), ("n_svm", C.c_int), ("n_rows", C.c_longlong), ("checksum", C.c_uint32),
+                ("provenance", C.c_char * 512), ("transferred", C.c_int), ("source_gpus", C.c_char * 128)]
+
+
+class _KernelPred(C.Structure):
+    _fields_ = [("role", C.c_int), ("name", C.c_char * 48), ("grid", C.c_int * 3), ("block", C.c_int * 3),
+                ("regs_per_thread", C.c_int), ("smem_bytes", C.c_int), ("flops", C.c_double),
+                ("dram_bytes", C.c_double), ("blocks_per_sm", C.c_int), ("bmax", C.c_longlong),
+                ("waves", C.c_double), ("last_fill", C.c_double), ("cls", C.c_int), ("time_ms", C.c_double),
+                ("source", C.c_int)]
+
+
+class _AlgoPerf(C.Structure):
+    _fields_ = [("algo", C.c_int), ("status", C.c_int), ("time", C.c_double), ("memory", C.c_size_t),
+                ("determinism", C.c_int), ("math_type", C.c_int), ("source", C.c_int)]
+
+
+class _NetInfo(C.Structure):
+    _fields_ = [("name", C.c_char * 48), ("n_layers", C.c_int), ("n_conv", C.c_int), ("n_fc", C.c_int),
+                ("params", C.c_longlong), ("fwd_flops", C.c_double), ("in_c", C.c_int), ("in_h", C.c_int),
+                ("in_w", C.c_int)]
+
+
+class _LayerResult(C.Structure):
+    _fields_ = [("layer", C.c_int), ("name", C.c_char * 48), ("op", C.c_int), ("direction", C.c_int),
+                ("algo", C.c_int), ("n_kernels", C.c_int), ("cls", C.c_int), ("flops", C.c_double),
+                ("bytes", C.c_double), ("time_ms", C.c_double), ("flags", C.c_uint)]
+
+
+# seer_layer_result_t as struct sees it (checked against ctypes below).
+_ROW = struct.Struct("=i48siiiiidddI4x")
+
+
+class _NetOptions(C.Structure):
+    _fields_ = [("batch", C.c_int), ("dtype", C.c_int), ("layout", C.c_int), ("mode", C.c_int),
+                ("algo_policy", C.c_int), ("threads", C.c_int), ("dispatch_ms", C.c_double)]
+
+
+class _NetTotals(C.Structure):
+    _fields_ = [("rows", C.c_int), ("gpu_ms", C.c_double), ("conv_ms", C.c_double), ("other_ms", C.c_double),
+                ("dispatch_ms", C.c_double), ("total_ms", C.c_double)]
+
+
+class _OnnxOptions(C.Structure):
+    _fields_ = [("resolution", C.c_int), ("skip_unsupported", C.c_int)]
+
+
+class _OnnxInfo(C.Structure):
+    _fields_ = [("batch", C.c_int), ("opset", C.c_int), ("n_nodes", C.c_int), ("n_skipped", C.c_int)]
+
+
+def _fn(name, restype, *argtypes):
+    f = getattr(_lib, name)
+    f.restype, f.argtypes = restype, list(argtypes)
+    return f
+
+
+_P = C.POINTER
+_status_string = _fn("seer_status_string", C.c_char_p, _ST)
+_create = _fn("seer_create", _ST, _P(_H))
+_get_last_error = _fn("seer_get_last_error", C.c_char_p, _H)
+_gpu_count = _fn("seer_gpu_count", _ST, _P(C.c_int))
+_gpu_get = _fn("seer_gpu_get", _ST, C.c_int, _P(_GpuInfo))
+_model_open = _fn("seer_model_open", _ST, _H, C.c_char_p, C.c_char_p, _P(_H))
+_model_load = _fn("seer_model_load", _ST, _H, C.c_char_p, _P(_H))
+_model_info = _fn("seer_model_get_info", _ST, _H, _P(_ModelInfo))
+_model_gpu = _fn("seer_model_get_gpu", _ST, _H, _P(_GpuInfo))
+_desc_create = _fn("seer_conv_desc_create", _ST, _P(_H))
+_desc_destroy = _fn("seer_conv_desc_destroy", _ST, _H)
+_desc_set = _fn("seer_conv_desc_set", _ST, _H, _H, C.c_int, C.c_int, *([C.c_int] * 14))
+_desc_output = _fn("seer_conv_desc_get_output", _ST, _H, _P(C.c_int), _P(C.c_int))
+_conv_work = _fn("seer_conv_work", _ST, _H, C.c_int, _P(C.c_double), _P(C.c_double))
+_roofline = _fn("seer_roofline_conv", _ST, _H, _P(_GpuInfo), _H, C.c_int, _P(C.c_double))
+_predict_conv = _fn("seer_predict_conv", _ST, _H, _H, _H, C.c_int, C.c_int, _P(C.c_double), _P(_KernelPred),
+                    C.c_int, _P(C.c_int))
+_pick = [_fn(n, _ST, _H, _H, _H, C.c_size_t, _P(_AlgoPerf), C.c_int, _P(C.c_int))
+         for n in ("seer_pick_conv_algo", "seer_pick_conv_bwd_data_algo", "seer_pick_conv_bwd_filter_algo")]
+_algo_name = _fn("seer_algo_name", C.c_char_p, C.c_int, C.c_int)
+_algo_from_name = _fn("seer_algo_from_name", _ST, C.c_int, C.c_char_p, _P(C.c_int))
+_dtype_from_name = _fn("seer_dtype_from_name", _ST, C.c_char_p, _P(C.c_int))
+_layout_from_name = _fn("seer_layout_from_name", _ST, C.c_char_p, _P(C.c_int))
+_dir_from_name = _fn("seer_direction_from_name", _ST, C.c_char_p, _P(C.c_int))
+_dtype_name = _fn("seer_dtype_name", C.c_char_p, C.c_int)
+_layout_name = _fn("seer_layout_name", C.c_char_p, C.c_int)
+_dir_name = _fn("seer_direction_name", C.c_char_p, C.c_int)
+_class_name = _fn("seer_class_name", C.c_char_p, C.c_int)
+_op_name = _fn("seer_op_name", C.c_char_p, C.c_int)
+_zoo_name = _fn("seer_network_zoo_name", C.c_char_p, C.c_int)
+_net_zoo = _fn("seer_network_create_zoo", _ST, _H, C.c_char_p, C.c_int, _P(_H))
+_net_create = _fn("seer_network_create", _ST, _H, C.c_char_p, C.c_size_t, _P(_H))
+_net_destroy = _fn("seer_network_destroy", _ST, _H)
+_net_info = _fn("seer_network_get_info", _ST, _H, _P(_NetInfo))
+_predict_net_opts = _fn("seer_predict_network_opts", _ST, _H, _H, _H, _P(_NetOptions), _P(_LayerResult), C.c_int,
+                        _P(_NetTotals))
+_onnx_text = _fn("seer_onnx_text", _ST, _H, C.c_char_p, C.c_size_t, _P(_OnnxOptions), C.c_char_p, C.c_size_t,
+                 _P(C.c_size_t), _P(_OnnxInfo))
+_version = _fn("seer_version", C.c_uint)
+_source_name = _fn("seer_source_name", C.c_char_p, C.c_int)
+assert _ROW.size == C.sizeof(_LayerResult) and _LayerResult.flops.offset == 72, "seer_layer_result_t layout"
+
+_SUCCESS, _BUFFER_TOO_SMALL = 0, 19
+_UNSUPPORTED, _NOT_CALIBRATED, _NO_ALGORITHM, _WORKSPACE_LIMIT = 6, 17, 24, 25
+_ALGO_AUTO, _ALGO_NA, _ALGO_CUDNN = -2, -3, -1
+_ALGO_COUNT = {0: 8, 1: 6, 2: 7}  # SEER_{FWD,BWD_DATA,BWD_FILTER}_ALGO_COUNT
+_ROLE_MAIN = 0
+_OP_CONV, _OP_FC = 1, 7
+_FLAGS = ((0x2, "B"), (0x8, "M"), (0x1, "R"), (0x4, "X"), (0x10, "G"), (0x20, "A"))
+
+_tls = threading.local()
+
+
+# Names of small enums, looked up once: a network result has hundreds of rows.
+@functools.lru_cache(maxsize=None)
+def _name_op(v: int) -> str:
+    return _s(_op_name(v))
+
+
+@functools.lru_cache(maxsize=None)
+def _name_dir(v: int) -> str:
+    return _s(_dir_name(v))
+
+
+@functools.lru_cache(maxsize=None)
+def _name_class(v: int) -> str:
+    return _s(_class_name(v))
+
+
+@functools.lru_cache(maxsize=None)
+def _name_algo(d: int, a: int) -> str:
+    return _s(_algo_name(d, a))
+
+
+@functools.lru_cache(maxsize=None)
+def _name_flags(f: int) -> str:
+    return "".join(c for bit, c in _FLAGS if f & bit)
+
+
+def _handle() -> C.c_void_p:
+    """One handle per thread: each call's error message stays its own."""
+    h = getattr(_tls, "h", None)
+    if h is None:
+        h = C.c_void_p()
+        st = _create(C.byref(h))
+        if st:
+            raise SeerError(*_status(st), "seer_create failed")
+        _tls.h = h
+    return h
+
+
+def _status(st: int):
+    text = (_status_string(st) or b"SEER_STATUS_?").decode()
+    return text.split(":", 1)[0], st
+
+
+def _check(st: int, h=None) -> None:
+    if st != _SUCCESS:
+        msg = _get_last_error(h).decode(errors="replace") if h is not None else ""
+        name, code = _status(st)
+        raise SeerError(name, code, msg or (_status_string(st) or b"").decode())
+
+
+def _s(b: bytes) -> str:
+    return b.decode(errors="replace")
+
+
+def _num(v: float) -> Optional[float]:
+    return v if math.isfinite(v) else None
+
+
+def version() -> str:
+    """The linked libseer's version ("0.1.0")."""
+    v = _version()
+    return "%d.%d.%d" % (v // 10000, v // 100 % 100, v % 100)
+
+
+# ---------------------------------------------------------------------------
+# Argument checking: TypeError / ValueError naming the argument
+# ---------------------------------------------------------------------------
+
+def _int(fn: str, name: str, v: Any, lo: int = 1, hi: int = (1 << 31) - 1) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError("%s(): argument '%s' must be int, not %s" % (fn, name, type(v).__name__))
+    if not lo <= v <= hi:
+        raise ValueError("%s(): argument '%s' must be in %d..%d, got %d" % (fn, name, lo, hi, v))
+    return v
+
+
+def _str(fn: str, name: str, v: Any) -> str:
+    if not isinstance(v, str):
+        raise TypeError("%s(): argument '%s' must be str, not %s" % (fn, name, type(v).__name__))
+    return v
+
+
+def _enum(fn: str, name: str, v: Any, parse, choices: str) -> int:
+    out = C.c_int()
+    if parse(_str(fn, name, v).encode(), C.byref(out)) != _SUCCESS:
+        raise ValueError("%s(): argument '%s': unknown value %r (%s)" % (fn, name, v, choices))
+    return out.value
+
+
+_DTYPES = "fp32, tf32, fp16, bf16, fp16_pseudo"
+_LAYOUTS = "nchw, nhwc"
+_DIRECTIONS = "fwd, bwd_data, bwd_filter"
+
+
+# ---------------------------------------------------------------------------
+# Models
+# ---------------------------------------------------------------------------
+
+_models: Dict[Any, Any] = {}
+_models_lock = threading.Lock()
+
+
+def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[str]):
+    """A loaded model (cached: models are immutable and thread-safe) and
+    the path it came from (None for a transferred one)."""
+    if gpu is None and model is None:
+        raise TypeError("%s(): argument 'gpu' (or 'model', a .seer file) is required" % fn)
+    if gpu is not None:
+        _str(fn, "gpu", gpu)
+    if model is not None:
+        _str(fn, "model", model)
+    if models is not None:
+        _str(fn, "models", models)
+    d = models or _models_dir()
+    key = (gpu, model, d)
+    with _models_lock:
+        m = _models.get(key)
+        if m is None:
+            h = _handle()
+            m = C.c_void_p()
+            if model is not None:
+                _check(_model_load(h, model.encode(), C.byref(m)), h)
+            else:
+                _check(_model_open(h, d.encode(), gpu.encode(), C.byref(m)), h)
+            info = _ModelInfo()
+            _model_info(m, C.byref(info))
+            if gpu is not None and model is not None and _s(info.gpu_id).lower() != gpu.lower():
+                raise ValueError("%s(): argument 'gpu': %s does not match the model's GPU %s"
+                                 % (fn, gpu, _s(info.gpu_id)))
+            path = model if model is not None else os.path.join(d, gpu + ".seer")
+            m = _models[key] = (m, info, None if info.transferred else path)
+    return m
+
+
+# ---------------------------------------------------------------------------
+# seer gpus
+# ---------------------------------------------------------------------------
+
+def gpus(models: Optional[str] = None) -> List[Dict[str, Any]]:
+    """The GPU table, as `seer gpus --format json` lists it ("gpus"): id,
+    name, arch, cc, sms, boost_mhz, fp32/fp16/bf16/tf32_tflops, dram_gbps,
+    l2_mb, and model: "calibrated" (a shipped model), "transferred" (served
+    from the calibrated ones) or None."""
+    d = _models_dir() if models is None else _str("gpus", "models", models)
+    any_model = os.path.isdir(d) and any(f.endswith(".seer") for f in os.listdir(d))
+    n = C.c_int()
+    _check(_gpu_count(C.byref(n)))
+    out = []
+    for i in range(n.value):
+        g = _GpuInfo()
+        _check(_gpu_get(i, C.byref(g)))
+        gid = _s(g.id)
+        kind = "calibrated" if os.path.isfile(os.path.join(d, gid + ".seer")) else \
+            "transferred" if any_model else None
+        out.append({"id": gid, "name": _s(g.name), "arch": _s(g.arch), "cc": "%d.%d" % (g.cc_major, g.cc_minor),
+                    "sms": g.sms, "boost_mhz": g.boost_mhz, "fp32_tflops": g.fp32_tflops,
+                    "fp16_tflops": g.fp16_tflops, "bf16_tflops": g.bf16_tflops, "tf32_tflops": g.tf32_tflops,
+                    "dram_gbps": g.dram_gbps, "l2_mb": g.l2_bytes / (1024.0 * 1024.0), "model": kind})
+    return out
+
+
+# ---------------------------------------------------------------------------
+# One convolution
+# ---------------------------------------------------------------------------
+
+class _Desc:
+    def __init__(self, fn, h, dtype, layout, n, c, hh, w, k, r, s, pad, stride, dilation, groups):
+        args = [_int(fn, nm, v) for nm, v in (("n", n), ("c", c), ("h", hh), ("w", w), ("k", k), ("r", r),
+                                             ("s", s))]
+        pad = _int(fn, "pad", pad, 0)
+        stride = _int(fn, "stride", stride)
+        dilation = _int(fn, "dilation", dilation)
+        groups = _int(fn, "groups", groups)
+        self.d = C.c_void_p()
+        _check(_desc_create(C.byref(self.d)))
+        st = _desc_set(h, self.d, dtype, layout, *args, pad, pad, stride, stride, dilation, dilation, groups)
+        if st:
+            _desc_destroy(self.d)
+            _check(st, h)
+
+    def __enter__(self):
+        return self.d
+
+    def __exit__(self, *exc):
+        _desc_destroy(self.d)
+
+
+def _conv_common(fn, kw):
+    direction = _enum(fn, "direction", kw["direction"], _dir_from_name, _DIRECTIONS)
+    dtype = _enum(fn, "dtype", kw["dtype"], _dtype_from_name, _DTYPES)
+    layout = _enum(fn, "layout", kw["layout"], _layout_from_name, _LAYOUTS)
+    return direction, dtype, layout
+
+
+def _predict_one(h, m, d, direction, algo):
+    cap, t, nk = 16, C.c_double(), C.c_int()
+    while True:
+        ks = (_KernelPred * cap)()
+        st = _predict_conv(h, m, d, direction, algo, C.byref(t), ks, cap, C.byref(nk))
+        if st != _BUFFER_TOO_SMALL or nk.value <= cap or nk.value > 4096:
+            break
+        cap = nk.value
+    if st:
+        return st, None, None
+    ks = ks[:nk.value]
+    main = next((k for k in ks if k.role == _ROLE_MAIN), None) or \
+        (max(ks, key=lambda k: k.time_ms) if ks else None)
+    return st, t.value, (_s(_class_name(main.cls)) if main else "-")
+
+
+def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, w: int = 1, k: int = 1,
+                 r: int = 3, s: int = 3, pad: int = 1, stride: int = 1, dilation: int = 1, groups: int = 1,
+                 direction: str = "fwd", dtype: str = "fp32", layout: str = "nchw", algo: str = "auto",
+                 model: Optional[str] = None, models: Optional[str] = None) -> Dict[str, Any]:
+    """Predict one convolution, like `seer predict --format json`: every
+    algorithm of the direction, fastest first (algo="auto"), or one (an
+    algorithm name such as "IMPLICIT_GEMM").  Keys: gpu, model, served,
+    source_gpus, direction, p, q, flops, min_bytes, roofline_ms,
+    predictions [{algo, algo_id, status, time_ms, class}]."""
+    fn = "predict_conv"
+    dirn, dt, lay = _conv_common(fn, locals())
+    _str(fn, "algo", algo)
+    hd = _handle()
+    if algo == "auto":
+        algos = list(range(_ALGO_COUNT[dirn]))
+    else:
+        a = C.c_int()
+        if _algo_from_name(dirn, algo.encode(), C.byref(a)) != _SUCCESS:
+            raise ValueError("%s(): argument 'algo': unknown algorithm %r for %s" % (fn, algo, direction))
+        algos = [a.value]
+    m, info, path = _model(fn, gpu, model, models)
+    with _Desc(fn, hd, dt, lay, n, c, h, w, k, r, s, pad, stride, dilation, groups) as d:
+        res = []
+        for a in algos:
+            st, t, cls = _predict_one(hd, m, d, dirn, a)
+            if st and (algo != "auto" or st not in (_UNSUPPORTED, _NOT_CALIBRATED)):
+                _check(st, hd)
+            res.append((a, st, t, cls))
+        if not any(st == _SUCCESS for _, st, _, _ in res):
+            raise SeerError("SEER_STATUS_NOT_CALIBRATED", _NOT_CALIBRATED,
+                            "no algorithm of %s could be predicted by this model" % direction)
+        res.sort(key=lambda x: (x[1] != _SUCCESS, x[2] if x[1] == _SUCCESS else 0, x[0]))
+        p, q = C.c_int(), C.c_int()
+        _desc_output(d, C.byref(p), C.byref(q))
+        flops, mbytes, roof = C.c_double(), C.c_double(), C.c_double()
+        if _conv_work(d, dirn, C.byref(flops), C.byref(mbytes)):
+            flops.value = mbytes.value = float("nan")
+        g = _GpuInfo()
+        _model_gpu(m, C.byref(g))
+        if _roofline(hd, C.byref(g), d, dirn, C.byref(roof)):
+            roof.value = float("nan")
+    preds = []
+    for a, st, t, cls in res:
+        e = {"algo": _s(_algo_name(dirn, a)), "algo_id": a}
+        if st == _SUCCESS:
+            e.update({"status": "ok", "time_ms": t, "class": cls})
+        else:
+            e.update({"status": "unsupported" if st == _UNSUPPORTED else "not_calibrated", "time_ms": None})
+        preds.append(e)
+    return {"gpu": _s(info.gpu_id), "model": path, "served": "transferred" if info.transferred else "calibrated",
+            "source_gpus": _s(info.source_gpus), "direction": _s(_dir_name(dirn)), "p": p.value, "q": q.value,
+            "flops": _num(flops.value), "min_bytes": _num(mbytes.value), "roofline_ms": _num(roof.value),
+            "predictions": preds}
+
+
+_MATH = {1: "tensor_op", 3: "fma", 2: "tensor_op_conv"}
+_PERF_STATUS = {_SUCCESS: "ok", _NOT_CALIBRATED: "not_calibrated", _WORKSPACE_LIMIT: "over_limit",
+                _UNSUPPORTED: "unsupported"}
+
+
+def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, w: int = 1, k: int = 1,
+                   r: int = 3, s: int = 3, pad: int = 1, stride: int = 1, dilation: int = 1, groups: int = 1,
+                   direction: str = "fwd", dtype: str = "fp32", layout: str = "nchw",
+                   workspace_mb: Optional[float] = None, model: Optional[str] = None,
+                   models: Optional[str] = None) -> Dict[str, Any]:
+    """Rank the algorithms of one convolution direction like
+    cudnnGetConvolution*Algorithm_v7 (`seer pick --format json`).  Keys:
+    gpu, served, source_gpus, direction, workspace_limit (bytes or None),
+    status, perf [{algo, algo_id, status, time_ms, workspace_bytes,
+    deterministic, math_type, source}]."""
+    fn = "pick_conv_algo"
+    dirn, dt, lay = _conv_common(fn, locals())
+    limit = (1 << 64) - 1
+    if workspace_mb is not None:
+        if isinstance(workspace_mb, bool) or not isinstance(workspace_mb, (int, float)):
+            raise TypeError("%s(): argument 'workspace_mb' must be a number, not %s"
+                            % (fn, type(workspace_mb).__name__))
+        if not 0 <= workspace_mb <= 1e12:
+            raise ValueError("%s(): argument 'workspace_mb' must be in 0..1e12 MiB, got %r" % (fn, workspace_mb))
+        limit = int(workspace_mb * 1048576.0)
+    limit = min(limit, C.c_size_t(-1).value)
+    hd = _handle()
+    m, info, _ = _model(fn, gpu, model, models)
+    perf = (_AlgoPerf * 8)()
+    cnt = C.c_int()
+    with _Desc(fn, hd, dt, lay, n, c, h, w, k, r, s, pad, stride, dilation, groups) as d:
+        st = _pick[dirn](hd, m, d, limit, perf, 8, C.byref(cnt))
+    if st not in (_SUCCESS, _NO_ALGORITHM, _NOT_CALIBRATED, _UNSUPPORTED):
+        _check(st, hd)
+    return {"gpu": _s(info.gpu_id), "served": "transferred" if info.transferred else "calibrated",
+            "source_gpus": _s(info.source_gpus), "direction": _s(_dir_name(dirn)),
+            "workspace_limit": None if workspace_mb is None else limit, "status": _s(_status_string(st)),
+            "perf": [{"algo": _s(_algo_name(dirn, p.algo)), "algo_id": p.algo,
+                      "status": _PERF_STATUS.get(p.status, "error"), "time_ms": p.time if p.time >= 0 else None,
+                      "workspace_bytes": p.memory, "deterministic": bool(p.determinism),
+                      "math_type": _MATH.get(p.math_type, "default"),
+                      "source": _s(_source_name(p.source)) if p.time >= 0 else None} for p in perf[:cnt.value]]}
+
+
+# ---------------------------------------------------------------------------
+# Networks
+# ---------------------------------------------------------------------------
+
+class _Net:
+    def __init__(self, ptr, batch, skipped):
+        self.ptr, self.batch, self.skipped = ptr, batch, skipped
+        self.rows = 0  # most result rows seen: one library call instead of count-then-fill
+
+    def __del__(self):
+        if _net_destroy is not None and self.ptr:
+            _net_destroy(self.ptr)
+
+
+_nets: Dict[Any, _Net] = {}
+_nets_lock = threading.Lock()
+_NETS_KEPT = 16
+
+
+@functools.lru_cache(maxsize=None)
+def _zoo_names() -> List[str]:
+    out, i = [], 0
+    while True:
+        n = _zoo_name(i)
+        if not n:
+            return out
+        out.append(_s(n))
+        i += 1
+
+
+def _open_net(fn: str, what: str, res: int, skip: bool) -> _Net:
+    """A network by zoo name, ONNX file or description file; cached by
+    (what, file size and mtime, res, skip), so repeated predictions do not
+    parse again."""
+    hd = _handle()
+    zoo = what.lower() in _zoo_names()
+    key: Any
+    if zoo:
+        key = ("zoo", what.lower(), res)
+    else:
+        try:
+            stt = os.stat(what)
+        except OSError as e:
+            raise ValueError("%s(): argument 'name_or_path': %r is neither a built-in network (%s) nor a "
+                             "readable file (%s)" % (fn, what, ", ".join(_zoo_names()), e.strerror)) from None
+        key = ("file", os.path.abspath(what), stt.st_size, stt.st_mtime_ns, res, skip)
+    with _nets_lock:
+        got = _nets.get(key)
+    if got is not None:
+        return got
+    ptr, batch, skipped = C.c_void_p(), 0, []
+    if zoo:
+        _check(_net_zoo(hd, what.encode(), res, C.byref(ptr)), hd)
+    else:
+        with open(what, "rb") as f:
+            data = f.read()
+        if what.lower().endswith(".onnx"):
+            opt, info, n = _OnnxOptions(res, 1 if skip else 0), _OnnxInfo(), C.c_size_t()
+            buf = C.create_string_buffer(1 << 20)  # fits any real CNN: one translation
+            st = _onnx_text(hd, data, len(data), C.byref(opt), buf, len(buf), C.byref(n), C.byref(info))
+            if st == _BUFFER_TOO_SMALL:
+                buf = C.create_string_buffer(n.value + 1)
+                st = _onnx_text(hd, data, len(data), C.byref(opt), buf, n.value + 1, C.byref(n), C.byref(info))
+            _check(st, hd)
+            data = buf.raw[:n.value]
+            batch = info.batch
+            skipped = [ln[len(b"# skipped: "):].decode(errors="replace") for ln in data.split(b"\n")
+                       if ln.startswith(b"# skipped: ")]
+        elif res:
+            raise ValueError("%s(): argument 'res' applies to built-in networks and ONNX files only" % fn)
+        _check(_net_create(hd, data, len(data), C.byref(ptr)), hd)
+    net_ = _Net(ptr, batch, skipped)
+    with _nets_lock:
+        if len(_nets) >= _NETS_KEPT:
+            _nets.pop(next(iter(_nets)))
+        _nets[key] = net_
+    return net_
+
+
+def _policy(fn: str, algo: Any) -> int:
+    if isinstance(algo, bool):
+        raise TypeError("%s(): argument 'algo' must be str or int, not bool" % fn)
+    if isinstance(algo, int):
+        return _int(fn, "algo", algo, 0, 7)
+    _str(fn, "algo", algo)
+    if algo == "auto":
+        return _ALGO_AUTO
+    if algo == "cudnn":
+        return _ALGO_CUDNN
+    if algo == "fixed":
+        return 0
+    if algo.isdigit() and int(algo) < 8:
+        return int(algo)
+    raise ValueError("%s(): argument 'algo': expected auto, cudnn, fixed or an index 0..7, got %r" % (fn, algo))
+
+
+def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None, batch: Optional[int] = None,
+        mode: str = "infer", dtype: str = "fp32", layout: str = "nchw", algo: Union[str, int] = "auto",
+        res: Optional[int] = None, skip_unsupported: bool = False, threads: int = 8, dispatch_us: float = 0.0,
+        model: Optional[str] = None, models: Optional[str] = None) -> Dict[str, Any]:
+    """Predict one forward pass (mode="infer") or training iteration
+    (mode="train") of a built-in network ("resnet50"), a description file
+    or an ONNX file, like `seer net ... --format json`.  batch defaults to
+    an ONNX graph's fixed batch, else 64; res overrides the input
+    resolution (built-in and ONNX); skip_unsupported predicts an ONNX model
+    without the operators libseer cannot translate (a warning lists them);
+    threads (1-8) only changes how fast the answer comes; dispatch_us is
+    the host time to issue one row's work (docs/networks.md).
+    Keys: network, gpu, served, source_gpus, batch, dtype, layout, mode,
+    algo, params, total_ms, gpu_ms, conv_ms, other_ms, dispatch_ms, layers [{index, layer, op, direction, algo,
+    kernels, class, flops, bytes, time_ms, flags}] (slowest first), by_op
+    and by_class [{op|class, rows, time_ms}]."""
+    fn = "net"
+    if isinstance(name_or_path, os.PathLike):
+        name_or_path = os.fspath(name_or_path)
+    what = _str(fn, "name_or_path", name_or_path)
+    modes = ("infer", "train")
+    if _str(fn, "mode", mode) not in modes:
+        raise ValueError("%s(): argument 'mode' must be 'infer' or 'train', got %r" % (fn, mode))
+    dt = _enum(fn, "dtype", dtype, _dtype_from_name, _DTYPES)
+    lay = _enum(fn, "layout", layout, _layout_from_name, _LAYOUTS)
+    pol = _policy(fn, algo)
+    r = 0 if res is None else _int(fn, "res", res, 1, 1 << 24)
+    if not isinstance(skip_unsupported, bool):
+        raise TypeError("%s(): argument 'skip_unsupported' must be bool, not %s"
+                        % (fn, type(skip_unsupported).__name__))
+    if batch is not None:
+        _int(fn, "batch", batch, 1, 1 << 24)
+    _int(fn, "threads", threads, 1, 8)
+    if isinstance(dispatch_us, bool) or not isinstance(dispatch_us, (int, float)):
+        raise TypeError("%s(): argument 'dispatch_us' must be a number, not %s" % (fn, type(dispatch_us).__name__))
+    if not 0 <= dispatch_us <= 1e6:
+        raise ValueError("%s(): argument 'dispatch_us' must be in 0..1e6, got %r" % (fn, dispatch_us))
+    m, info, _ = _model(fn, gpu, model, models)
+    nt = _open_net(fn, what, r, skip_unsupported)
+    if nt.skipped:
+        warnings.warn("seer.net(%r): skipped %d unsupported node(s): %s"
+                      % (what, len(nt.skipped), "; ".join(nt.skipped)), stacklevel=2)
+    b = batch if batch is not None else (nt.batch or 64)
+    hd = _handle()
+    opts = _NetOptions(b, dt, lay, modes.index(mode), pol, threads, dispatch_us / 1e3)
+    tot = _NetTotals()
+    cap = nt.rows
+    rows = (_LayerResult * max(cap, 1))()
+    st = _predict_net_opts(hd, m, nt.ptr, C.byref(opts), rows, cap, C.byref(tot))
+    if st == _BUFFER_TOO_SMALL:
+        cap = nt.rows = max(nt.rows, tot.rows)
+        rows = (_LayerResult * max(cap, 1))()
+        st = _predict_net_opts(hd, m, nt.ptr, C.byref(opts), rows, cap, C.byref(tot))
+    _check(st, hd)
+    cnt = C.c_int(tot.rows)
+    ni = _NetInfo()
+    _net_info(nt.ptr, C.byref(ni))
+    # The rows as tuples in one pass over the raw buffer: reading ctypes
+    # fields one by one costs more than the prediction itself.
+    raw = C.string_at(rows, _ROW.size * cnt.value)
+    rows = list(_ROW.iter_unpack(raw))
+    order = sorted(range(len(rows)), key=lambda i: (-rows[i][9], i))
+    ops: Dict[str, List[float]] = {}
+    cls: Dict[str, List[float]] = {}
+    layers = []
+    for (_, _, op, dr, _, _, cl, _, _, t, fl) in rows:
+        if fl & 0x10:
+            key = "gradient sums"
+        elif op in (_OP_CONV, _OP_FC):
+            key = _name_op(op) + " " + _name_dir(dr)
+        else:
+            key = _name_op(op) + (" fwd" if dr == 0 else " bwd")
+        g = ops.setdefault(key, [0, 0.0])
+        g[0] += 1
+        g[1] += t
+        g = cls.setdefault(_name_class(cl), [0, 0.0])
+        g[0] += 1
+        g[1] += t
+    fin = math.isfinite
+    for i in order:
+        _, name, op, dr, al, nk, cl, fl_, by, t, fl = rows[i]
+        layers.append({"index": i, "layer": name.split(b"\0", 1)[0].decode(errors="replace"), "op": _name_op(op),
+                       "direction": _name_dir(dr), "algo": None if al == _ALGO_NA else _name_algo(dr, al),
+                       "kernels": nk, "class": _name_class(cl), "flops": fl_ if fin(fl_) else None,
+                       "bytes": by if fin(by) else None, "time_ms": t if fin(t) else None,
+                       "flags": _name_flags(fl)})
+
+    def groups(gd, name):
+        return [{name: k, "rows": v[0], "time_ms": v[1]} for k, v in sorted(gd.items(), key=lambda kv: (-kv[1][1], kv[0]))]
+
+    return {"network": _s(ni.name), "gpu": _s(info.gpu_id),
+            "served": "transferred" if info.transferred else "calibrated", "source_gpus": _s(info.source_gpus),
+            "batch": b, "dtype": _s(_dtype_name(dt)), "layout": _s(_layout_name(lay)), "mode": mode,
+            "algo": "auto" if pol == _ALGO_AUTO else "cudnn" if pol == _ALGO_CUDNN else "fixed",
+            "params": ni.params, "total_ms": _num(tot.total_ms), "gpu_ms": _num(tot.gpu_ms),
+            "conv_ms": _num(tot.conv_ms), "other_ms": _num(tot.other_ms), "dispatch_ms": _num(tot.dispatch_ms),
+            "layers": layers,
+            "by_op": groups(ops, "op"), "by_class": groups(cls, "class")}
+
+
+# ---------------------------------------------------------------------------
+# PyTorch
+# ---------------------------------------------------------------------------
+
+def from_torch(module: Any, example_input: Any, path: Optional[str] = None, **net_options: Any) -> Dict[str, Any]:
+    """Export a torch.nn.Module through torch.onnx (the TorchScript exporter,
+    training mode, so BatchNormalization and Dropout stay layers instead of
+    being folded into the convolutions) and predict it with net().  The
+    example input's batch dimension is exported as symbolic: `batch=` (default
+    64) sets it.  path keeps the .onnx file; otherwise a temporary file is
+    used.  net_options go to net() (gpu, batch, mode, dtype, ...).  torch
+    is imported here, not with the package."""
+    try:
+        import torch  # noqa: F401  (lazily: the package does not need it)
+    except ImportError:
+        raise ImportError("seer.from_torch needs PyTorch (pip install torch); seer.net() reads ONNX files "
+                          "exported elsewhere") from None
+    import tempfile
+    if not isinstance(module, torch.nn.Module):
+        raise TypeError("from_torch(): argument 'module' must be a torch.nn.Module, not %s" % type(module).__name__)
+    inputs = example_input if isinstance(example_input, tuple) else (example_input,)
+    if not inputs or not all(isinstance(t, torch.Tensor) for t in inputs):
+        raise TypeError("from_torch(): argument 'example_input' must be a torch.Tensor or a tuple of them")
+    if path is not None:
+        _str("from_torch", "path", path)
+    names = ["input%d" % i for i in range(len(inputs))]
+    was_training = module.training
+    tmp = None
+    try:
+        if path is None:
+            fd, tmp = tempfile.mkstemp(suffix=".onnx")
+            os.close(fd)
+        out = path or tmp
+        module.train()
+        kwargs = dict(do_constant_folding=False, input_names=names,
+                      dynamic_axes={n: {0: "batch"} for n in names},
+                      training=torch.onnx.TrainingMode.TRAINING, opset_version=17)
+        with warnings.catch_warnings():  # the exporter's notes on training mode are expected here
+            warnings.simplefilter("ignore")
+            try:
+                torch.onnx.export(module, inputs, out, dynamo=False, **kwargs)
+            except TypeError:  # a torch without the dynamo switch: the TorchScript exporter is the only one
+                torch.onnx.export(module, inputs, out, **kwargs)
+        return net(out, **net_options)
+    finally:
+        module.train(was_training)
+        if tmp:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

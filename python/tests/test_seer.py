@@ -1,0 +1,165 @@
+"""Tests of the seer Python package (docs/python.md), run by `make test`
+through tests/test_python.c.  They compare every result with the seer
+CLI's JSON (same keys, same numbers) and check the argument errors."""
+import json
+import os
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "python"))
+import seer  # noqa: E402
+
+GPU = "a100-pcie-80gb"
+ONNX = os.path.join(REPO, "tests", "onnx")
+CLI = os.environ.get("SEER_BIN") or os.path.join(REPO, "build", "seer")
+
+
+def cli(*args):
+    if not os.access(CLI, os.X_OK):
+        pytest.skip("the seer CLI is not built (%s)" % CLI)
+    out = subprocess.run([CLI] + list(args) + ["--format", "json"], cwd=REPO, check=True, capture_output=True)
+    return json.loads(out.stdout)
+
+
+def same(py, c, path="."):
+    """Same keys everywhere; numbers equal to the CLI's 6 digits."""
+    if isinstance(c, dict):
+        assert isinstance(py, dict) and set(py) == set(c), (path, set(py) ^ set(c))
+        for k in c:
+            if k != "model":  # the CLI prints the path as given, Python an absolute one
+                same(py[k], c[k], path + "/" + k)
+    elif isinstance(c, list):
+        assert isinstance(py, list) and len(py) == len(c), path
+        for i, (a, b) in enumerate(zip(py, c)):
+            same(a, b, "%s[%d]" % (path, i))
+    elif isinstance(c, float) or (isinstance(c, int) and not isinstance(c, bool) and isinstance(py, float)):
+        assert py == pytest.approx(c, rel=6e-6, abs=1e-300), path
+    else:
+        assert py == c, path
+
+
+def test_gpus_match_cli():
+    same(seer.gpus(), cli("gpus")["gpus"])
+
+
+def test_predict_conv_matches_cli():
+    py = seer.predict_conv(gpu=GPU, n=32, c=64, h=56, w=56, k=128, stride=2)
+    same(py, cli("predict", "--gpu", GPU, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "128",
+                 "--stride", "2"))
+    one = seer.predict_conv(gpu=GPU, n=32, c=64, h=56, w=56, k=128, algo="IMPLICIT_GEMM")
+    assert [p["algo"] for p in one["predictions"]] == ["IMPLICIT_GEMM"]
+
+
+def test_pick_conv_algo_matches_cli():
+    py = seer.pick_conv_algo(gpu=GPU, n=64, c=256, h=56, w=56, k=256, workspace_mb=10)
+    same(py, cli("pick", "--gpu", GPU, "--n", "64", "--c", "256", "--h", "56", "--w", "56", "--k", "256",
+                 "--workspace-mb", "10"))
+
+
+@pytest.mark.parametrize("what,args", [("resnet50", ["--mode", "train"]), ("mobilenet_v2", ["--dtype", "fp16_pseudo", "--dispatch-us", "20"]),
+                                       (os.path.join(ONNX, "resnet50.onnx"), ["--mode", "train", "--res", "160"]),
+                                       (os.path.join(ONNX, "ops.onnx"), [])])
+def test_net_matches_cli(what, args):
+    kw = {"mode": "train"} if "train" in args else {}
+    if "--dtype" in args:
+        kw["dtype"] = "fp16_pseudo"
+    if "--res" in args:
+        kw["res"] = 160
+    if "--dispatch-us" in args:
+        kw["dispatch_us"] = 20.0
+    same(seer.net(what, gpu=GPU, batch=16, **kw), cli("net", what, "--gpu", GPU, "--batch", "16", *args))
+
+
+def test_onnx_resnet50_predicts_the_zoo():
+    for mode in ("infer", "train"):
+        a = seer.net(os.path.join(ONNX, "resnet50.onnx"), gpu=GPU, batch=64, mode=mode)
+        b = seer.net("resnet50", gpu=GPU, batch=64, mode=mode)
+        assert a["total_ms"] == pytest.approx(b["total_ms"], rel=1e-3)
+        assert a["params"] == b["params"] == 25557032
+
+
+def test_onnx_default_batch_is_the_graphs():
+    assert seer.net(os.path.join(ONNX, "tiny.onnx"), gpu=GPU)["batch"] == 1
+    assert seer.net(os.path.join(ONNX, "resnet50.onnx"), gpu=GPU)["batch"] == 64  # symbolic: the default
+
+
+def test_errors_carry_status_and_message():
+    with pytest.raises(seer.SeerError) as e:
+        seer.net(os.path.join(ONNX, "bad_unsupported.onnx"), gpu=GPU)
+    assert e.value.status == "SEER_STATUS_ONNX_UNSUPPORTED_OP" and "'scale'" in e.value.message
+    with pytest.raises(seer.SeerError) as e:
+        seer.net(os.path.join(ONNX, "bad_cycle.onnx"), gpu=GPU)
+    assert e.value.status == "SEER_STATUS_NET_INPUT" and "cycle" in e.value.message
+    with pytest.raises(seer.SeerError) as e:
+        seer.net("resnet50", gpu="no-such-gpu")
+    assert e.value.status.startswith("SEER_STATUS_") and str(e.value).startswith(e.value.status)
+    with pytest.raises(seer.SeerError) as e:
+        seer.predict_conv(gpu=GPU, n=1, c=6, h=8, w=8, k=4, groups=4)
+    assert e.value.status == "SEER_STATUS_BAD_GROUPS"
+
+
+def test_skip_unsupported_warns_with_the_list():
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = seer.net(os.path.join(ONNX, "bad_unsupported.onnx"), gpu=GPU, skip_unsupported=True)
+    assert r["total_ms"] > 0
+    assert any("skipped 3 unsupported" in str(x.message) and "Transpose node 'transpose'" in str(x.message)
+               for x in w)
+
+
+@pytest.mark.parametrize("call,exc,arg", [
+    (lambda: seer.predict_conv(gpu=GPU, n="3", c=3, h=8, w=8, k=4), TypeError, "'n'"),
+    (lambda: seer.predict_conv(gpu=GPU, n=3, c=3, h=8, w=8, k=4, pad=True), TypeError, "'pad'"),
+    (lambda: seer.predict_conv(gpu=GPU, n=0, c=3, h=8, w=8, k=4), ValueError, "'n'"),
+    (lambda: seer.predict_conv(gpu=GPU, n=1, c=3, h=8, w=8, k=4, dtype="fp64"), ValueError, "'dtype'"),
+    (lambda: seer.predict_conv(gpu=GPU, n=1, c=3, h=8, w=8, k=4, direction=1), TypeError, "'direction'"),
+    (lambda: seer.predict_conv(gpu=GPU, n=1, c=3, h=8, w=8, k=4, algo="FASTEST"), ValueError, "'algo'"),
+    (lambda: seer.predict_conv(gpu=5, n=1, c=3, h=8, w=8, k=4), TypeError, "'gpu'"),
+    (lambda: seer.predict_conv(n=1, c=3, h=8, w=8, k=4), TypeError, "'gpu'"),
+    (lambda: seer.pick_conv_algo(gpu=GPU, n=1, c=3, h=8, w=8, k=4, workspace_mb=-1), ValueError, "'workspace_mb'"),
+    (lambda: seer.net("resnet50", gpu=GPU, batch=2.5), TypeError, "'batch'"),
+    (lambda: seer.net("resnet50", gpu=GPU, batch=0), ValueError, "'batch'"),
+    (lambda: seer.net("resnet50", gpu=GPU, mode="training"), ValueError, "'mode'"),
+    (lambda: seer.net("resnet50", gpu=GPU, layout="chwn"), ValueError, "'layout'"),
+    (lambda: seer.net("resnet50", gpu=GPU, algo=9), ValueError, "'algo'"),
+    (lambda: seer.net("resnet50", gpu=GPU, skip_unsupported=1), TypeError, "'skip_unsupported'"),
+    (lambda: seer.net("resnet50", gpu=GPU, threads=9), ValueError, "'threads'"),
+    (lambda: seer.net("resnet50", gpu=GPU, dispatch_us="1"), TypeError, "'dispatch_us'"),
+    (lambda: seer.net(50, gpu=GPU), TypeError, "'name_or_path'"),
+    (lambda: seer.net("no-such-net", gpu=GPU), ValueError, "'name_or_path'"),
+])
+def test_bad_arguments_name_the_argument(call, exc, arg):
+    with pytest.raises(exc) as e:
+        call()
+    assert arg in str(e.value)
+
+
+def test_from_torch_without_torch(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch fails
+    with pytest.raises(ImportError) as e:
+        seer.from_torch(object(), object(), gpu=GPU)
+    assert "PyTorch" in str(e.value)
+
+
+def test_from_torch_resnet50():
+    torch = pytest.importorskip("torch")
+    tv = pytest.importorskip("torchvision")
+    r = seer.from_torch(tv.models.resnet50(weights=None), torch.randn(1, 3, 224, 224), gpu=GPU, batch=64,
+                        mode="train")
+    z = seer.net("resnet50", gpu=GPU, batch=64, mode="train")
+    assert r["params"] == z["params"]
+    assert r["total_ms"] == pytest.approx(z["total_ms"], rel=0.01)
+
+
+def test_make_models_reproduces_the_committed_files(tmp_path):
+    pytest.importorskip("onnx")
+    subprocess.run([sys.executable, os.path.join(ONNX, "make_models.py"), str(tmp_path), str(tmp_path / "corpus")],
+                   check=True)
+    for f in sorted(os.listdir(ONNX)):
+        if f.endswith(".onnx"):
+            with open(os.path.join(ONNX, f), "rb") as a, open(tmp_path / f, "rb") as b:
+                assert a.read() == b.read(), f

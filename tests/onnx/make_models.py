@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Write the ONNX test models of tests/onnx/ (and their fuzz seeds).
+
+Needs the onnx package (Debian: python3-onnx).  The graphs follow what
+torch.onnx.export writes for the torchvision models (node names such as
+/layer1/layer1.0/conv1/Conv, BatchNormalization kept as in a training-mode
+export, Clip bounds as initializers, Flatten + Gemm classifier).  Weights
+carry their dims only, no data: libseer reads shapes, so the files stay
+small.  Output is deterministic; tests/python/test_onnx_models.py checks
+that this script reproduces the committed files.
+
+usage: make_models.py [OUTDIR [CORPUSDIR]]
+  (default: the directory of this script and fuzz/corpus/onnx beside it)
+"""
+import os
+import sys
+
+import onnx
+from onnx import TensorProto, helper
+
+
+class Graph:
+    def __init__(self, name, opset=13):
+        self.name, self.opset = name, opset
+        self.nodes, self.inits, self.inputs, self.outputs = [], [], [], []
+        self.n = 0
+
+    def weight(self, name, dims, vals=None, dtype=TensorProto.FLOAT):
+        t = TensorProto()
+        t.name, t.data_type = name, dtype
+        t.dims.extend(dims)
+        if vals is not None:
+            if dtype == TensorProto.INT64:
+                t.int64_data.extend(vals)
+            else:
+                t.float_data.extend(vals)
+        self.inits.append(t)
+        return name
+
+    def input(self, name, dims, dtype=TensorProto.FLOAT):
+        self.inputs.append(helper.make_tensor_value_info(name, dtype, dims))
+        return name
+
+    def node(self, op, inputs, name, outputs=1, **attrs):
+        outs = [name + ":out" + (str(i) if i else "") for i in range(outputs)] if outputs else []
+        self.nodes.append(helper.make_node(op, inputs, outs, name=name, **attrs))
+        return outs[0] if outputs == 1 else outs
+
+    def model(self, output):
+        self.outputs.append(helper.make_tensor_value_info(output, TensorProto.FLOAT, None))
+        g = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs, self.inits)
+        m = helper.make_model(g, producer_name="libseer-tests", producer_version="1",
+                              opset_imports=[helper.make_opsetid("", self.opset)])
+        m.ir_version = 8
+        return m
+
+    # torchvision-style pieces
+    def conv(self, x, prefix, cin, cout, k, stride=1, pad=0, groups=1, bias=False, dil=1):
+        w = self.weight(prefix + ".weight", [cout, cin // groups, k, k])
+        ins = [x, w] + ([self.weight(prefix + ".bias", [cout])] if bias else [])
+        return self.node("Conv", ins, "/" + prefix.replace(".", "/") + "/Conv", kernel_shape=[k, k],
+                         strides=[stride, stride], pads=[pad] * 4, group=groups, dilations=[dil, dil])
+
+    def bn(self, x, prefix, c, training=False):
+        ws = [self.weight(prefix + "." + s, [c]) for s in ("weight", "bias", "running_mean", "running_var")]
+        if training:  # opset 14+: training_mode=1 and the running statistics as outputs
+            return self.node("BatchNormalization", [x] + ws, "/" + prefix.replace(".", "/") + "/BatchNormalization",
+                             outputs=3, epsilon=1e-5, momentum=0.9, training_mode=1)[0]
+        return self.node("BatchNormalization", [x] + ws, "/" + prefix.replace(".", "/") + "/BatchNormalization",
+                         epsilon=1e-5, momentum=0.9)
+
+    def relu(self, x, prefix):
+        return self.node("Relu", [x], "/" + prefix.replace(".", "/") + "/Relu")
+
+
+def resnet50(training_bn=False, opset=13):
+    g = Graph("resnet50", opset)
+    x = g.input("input", ["batch", 3, 224, 224])
+    x = g.relu(g.bn(g.conv(x, "conv1", 3, 64, 7, 2, 3), "bn1", 64, training_bn), "relu")
+    x = g.node("MaxPool", [x], "/maxpool/MaxPool", kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    cin = 64
+    for li, (width, blocks, stride) in enumerate([(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)], 1):
+        for b in range(blocks):
+            p = "layer%d.%d" % (li, b)
+            s = stride if b == 0 else 1
+            y = g.relu(g.bn(g.conv(x, p + ".conv1", cin, width, 1), p + ".bn1", width, training_bn), p + ".relu")
+            y = g.relu(g.bn(g.conv(y, p + ".conv2", width, width, 3, s, 1), p + ".bn2", width, training_bn), p + ".relu_1")
+            y = g.bn(g.conv(y, p + ".conv3", width, width * 4, 1), p + ".bn3", width * 4, training_bn)
+            if b == 0:
+                x = g.bn(g.conv(x, p + ".downsample.0", cin, width * 4, 1, s), p + ".downsample.1", width * 4, training_bn)
+            x = g.relu(g.node("Add", [y, x], "/" + p.replace(".", "/") + "/Add"), p + ".relu_2")
+            cin = width * 4
+    x = g.node("GlobalAveragePool", [x], "/avgpool/GlobalAveragePool")
+    x = g.node("Flatten", [x], "/Flatten", axis=1)
+    x = g.node("Gemm", [x, g.weight("fc.weight", [1000, 2048]), g.weight("fc.bias", [1000])], "/fc/Gemm",
+               alpha=1.0, beta=1.0, transB=1)
+    return g.model(g.node("Softmax", [x], "/loss/Softmax", axis=1))
+
+
+def mobilenet_v2():
+    g = Graph("mobilenet_v2", 13)
+    x = g.input("input", ["N", 3, 224, 224])
+    lo, hi = g.weight("clip_min", [], [0.0]), g.weight("clip_max", [], [6.0])
+
+    def cbr(x, p, cin, cout, k, s, groups=1):
+        y = g.bn(g.conv(x, p + ".0", cin, cout, k, s, (k - 1) // 2, groups), p + ".1", cout)
+        return g.node("Clip", [y, lo, hi], "/" + p.replace(".", "/") + "/2/Clip")
+
+    x = cbr(x, "features.0", 3, 32, 3, 2)
+    cin, idx = 32, 1
+    for t, c, n, s in [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2),
+                       (6, 320, 1, 1)]:
+        for i in range(n):
+            p = "features.%d.conv" % idx
+            stride, hid = s if i == 0 else 1, cin * t
+            y, j = x, 0
+            if t != 1:
+                y, j = cbr(y, p + ".0", cin, hid, 1, 1), 1
+            y = cbr(y, p + ".%d" % j, hid, hid, 3, stride, hid)
+            y = g.bn(g.conv(y, p + ".%d" % (j + 1), hid, c, 1), p + ".%d" % (j + 2), c)
+            x = g.node("Add", [x, y], "/features.%d/Add" % idx) if stride == 1 and cin == c else y
+            cin, idx = c, idx + 1
+    x = cbr(x, "features.18", 320, 1280, 1, 1)
+    x = g.node("GlobalAveragePool", [x], "/GlobalAveragePool")
+    x = g.node("Flatten", [x], "/Flatten", axis=1)
+    x = g.node("Dropout", [x, g.weight("ratio", [], [0.2])], "/classifier/classifier.0/Dropout")
+    x = g.node("Gemm", [x, g.weight("classifier.1.weight", [1000, 1280]), g.weight("classifier.1.bias", [1000])],
+               "/classifier/classifier.1/Gemm", transB=1)
+    return g.model(g.node("Softmax", [x], "/loss/Softmax", axis=1))
+
+
+def ops():
+    """Concat, pooling with ceil mode, auto_pad, SiLU as Sigmoid * x,
+    HardSwish, LeakyRelu, a dynamic Reshape through Shape/Gather/Concat,
+    Squeeze/Unsqueeze, MatMul + Add, Identity, Dropout, Softmax."""
+    g = Graph("ops", 13)
+    x = g.input("x", ["N", 3, 32, 32])
+    a = g.node("Conv", [x, g.weight("w0", [16, 3, 3, 3])], "stem", kernel_shape=[3, 3], auto_pad="SAME_UPPER")
+    a = g.node("LeakyRelu", [a], "leaky", alpha=0.1)
+    b1 = g.node("Conv", [a, g.weight("w1", [8, 16, 1, 1]), g.weight("b1", [8])], "branch1")
+    b2 = g.node("Conv", [a, g.weight("w2", [8, 16, 3, 3])], "branch2", pads=[2, 2, 2, 2], dilations=[2, 2])
+    c = g.node("Concat", [b1, b2], "cat", axis=1)
+    c = g.node("AveragePool", [c], "avg", kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1)
+    s = g.node("Sigmoid", [c], "sig")
+    c = g.node("Mul", [c, s], "silu")
+    c = g.node("HardSwish", [c], "hswish")
+    c = g.node("MaxPool", [c], "max", kernel_shape=[2, 2], strides=[2, 2])
+    d = g.node("Conv", [c, g.weight("w3", [16, 1, 3, 3])], "dw", kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=16)
+    d = g.node("Identity", [d], "id")
+    shp = g.node("Shape", [d], "shape")
+    n0 = g.node("Gather", [shp, g.weight("zero", [], [0], TensorProto.INT64)], "gather", axis=0)
+    n0 = g.node("Unsqueeze", [n0, g.weight("axes0", [1], [0], TensorProto.INT64)], "unsq")
+    tgt = g.node("Concat", [n0, g.weight("minus1", [1], [-1], TensorProto.INT64)], "target", axis=0)
+    f = g.node("Reshape", [d, tgt], "reshape")
+    f = g.node("MatMul", [f, g.weight("wm", [1024, 10])], "matmul")
+    f = g.node("Add", [f, g.weight("bm", [10])], "bias")
+    f = g.node("Unsqueeze", [f, g.weight("axes2", [2], [2, 3], TensorProto.INT64)], "to4d")
+    f = g.node("Squeeze", [f, g.weight("axes3", [2], [2, 3], TensorProto.INT64)], "to2d")
+    f = g.node("Dropout", [f, g.weight("p", [], [0.1])], "drop")
+    return g.model(g.node("Softmax", [f], "prob", axis=1))
+
+
+def tiny(opset=13, input_dims=None, extra=None):
+    g = Graph("tiny", opset)
+    x = g.input("x", input_dims or [1, 3, 8, 8])
+    y = g.node("Conv", [x, g.weight("w", [4, 3, 3, 3])], "conv", pads=[1, 1, 1, 1])
+    y = g.node("Relu", [y], "relu")
+    if extra:
+        y = extra(g, y)
+    return g.model(y)
+
+
+def bad_models(good):
+    out = {}
+    out["truncated"] = good[: len(good) // 2]
+    out["garbage"] = bytes(range(256)) * 4
+    out["empty"] = b""
+    out["opset99"] = tiny(99).SerializeToString()
+    m = tiny()
+    del m.opset_import[:]
+    out["no_opset"] = m.SerializeToString()
+    # a cycle: relu reads add, add reads relu
+    g = Graph("cycle")
+    x = g.input("x", [1, 3, 8, 8])
+    g.nodes.append(helper.make_node("Relu", ["b"], ["a"], name="r1"))
+    g.nodes.append(helper.make_node("Add", [x, "a"], ["b"], name="r2"))
+    out["cycle"] = g.model("b").SerializeToString()
+    g = Graph("dangling")
+    x = g.input("x", [1, 3, 8, 8])
+    out["dangling"] = g.model(g.node("Add", [x, "nowhere"], "add")).SerializeToString()
+    out["symbolic_hw"] = tiny(input_dims=["N", 3, "H", "W"]).SerializeToString()
+    out["huge"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("big", [65536, 32768, 1, 1])], "big")
+                       ).SerializeToString()
+    def unsup(g, y):
+        s = g.node("GlobalAveragePool", [y], "se_pool")
+        s = g.node("Sigmoid", [s], "se_gate")
+        y = g.node("Mul", [y, s], "se_scale")  # a per-channel gate: a mul layer
+        y = g.node("Mul", [y, g.weight("half", [], [0.5])], "scale")  # by a constant: unsupported
+        y = g.node("Transpose", [y], "transpose", perm=[0, 1, 3, 2])
+        y = g.node("Transpose", [y], "transpose_back", perm=[0, 1, 3, 2])
+        y = g.node("Conv", [y, g.weight("w9", [4, 4, 3, 3])], "conv_after", pads=[1, 1, 1, 1])
+        return g.node("Relu", [y], "relu_after")
+    out["unsupported"] = tiny(extra=unsup).SerializeToString()
+    out["asym_pads"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("wa", [4, 4, 2, 2])], "asym",
+                                                      pads=[0, 0, 1, 1])).SerializeToString()
+    return out
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    outdir = sys.argv[1] if len(sys.argv) > 1 else here
+    corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "..", "..", "fuzz", "corpus", "onnx")
+    os.makedirs(corpus, exist_ok=True)
+    files = {"resnet50": resnet50(), "resnet50_train_bn": resnet50(True, 15), "mobilenet_v2": mobilenet_v2(),
+             "ops": ops(), "tiny": tiny()}
+    blobs = {k: m.SerializeToString() for k, m in files.items()}
+    for k, b in blobs.items():
+        with open(os.path.join(outdir, k + ".onnx"), "wb") as f:
+            f.write(b)
+    bad = bad_models(blobs["tiny"])
+    for k, b in bad.items():
+        with open(os.path.join(outdir, "bad_" + k + ".onnx"), "wb") as f:
+            f.write(b)
+    # fuzz seeds: the small models and every bad one (the ResNets are
+    # read by the tests)
+    seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2")}
+    seeds.update({"bad_" + k: b for k, b in bad.items()})
+    for k, b in seeds.items():
+        with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
+            f.write(b)
+
+
+if __name__ == "__main__":
+    main()

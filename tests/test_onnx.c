@@ -1,0 +1,271 @@
+/* ONNX import (libseer/onnx.c): the test models of tests/onnx/, written by
+ * tests/onnx/make_models.py, against the zoo and the bad-input table of
+ * docs/networks.md. */
+#include <stdlib.h>
+#include "test.h"
+
+/* A whole binary file (malloc'ed), or NULL. */
+static unsigned char *slurp_bin(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    unsigned char *b = NULL;
+    size_t n = 0, cap = 0, got;
+    for (;;) {
+        if (n == cap) {
+            unsigned char *nb = realloc(b, cap = cap ? cap * 2 : 65536);
+            if (!nb) { free(b); fclose(f); return NULL; }
+            b = nb;
+        }
+        if (!(got = fread(b + n, 1, cap - n, f))) break;
+        n += got;
+    }
+    fclose(f);
+    *len = n;
+    return b;
+}
+
+/* Total time of one prediction (A100 model, batch 64). */
+static double predict(seer_handle_t h, seer_model_t m, seer_network_t net, seer_mode_t mode)
+{
+    int n = 0;
+    double total = -1;
+    if (seer_predict_network(h, m, net, 64, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, mode, SEER_ALGO_AUTO, NULL, 0, &n,
+                             &total) != SEER_STATUS_SUCCESS)
+        return -1;
+    return total;
+}
+
+/* The ONNX file predicts what the zoo network predicts, to 0.1 %, with
+ * the same parameter count, convolutions and FLOPs. */
+static void same_as_zoo(const char *file, const char *zoo, int res)
+{
+    seer_handle_t h;
+    seer_model_t m;
+    seer_network_t a = NULL, b = NULL;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
+    seer_onnx_options_t o = SEER_ONNX_OPTIONS_DEFAULT;
+    o.resolution = res;
+    CHECK_STATUS(seer_network_create_onnx_file(h, file, &o, &a), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_network_create_zoo(h, zoo, res, &b), SEER_STATUS_SUCCESS);
+    if (a && b) {
+        seer_network_info_t ia, ib;
+        seer_network_get_info(a, &ia);
+        seer_network_get_info(b, &ib);
+        CHECK(ia.params == ib.params);
+        CHECK(ia.n_conv == ib.n_conv);
+        CHECK(ia.n_fc == ib.n_fc);
+        CHECK(ia.n_layers == ib.n_layers);
+        CHECK_NEAR(ia.fwd_flops, ib.fwd_flops, 1e-12);
+        for (int mode = 0; mode < 2; mode++) {
+            double ta = predict(h, m, a, (seer_mode_t)mode), tb = predict(h, m, b, (seer_mode_t)mode);
+            CHECK(ta > 0 && tb > 0);
+            CHECK_NEAR(ta, tb, 0.001);
+        }
+    }
+    seer_network_destroy(a);
+    seer_network_destroy(b);
+    seer_model_free(m);
+    seer_destroy(h);
+}
+
+TEST(onnx_resnet50_matches_zoo) { same_as_zoo("tests/onnx/resnet50.onnx", "resnet50", 0); }
+TEST(onnx_resnet50_training_bn_matches_zoo) { same_as_zoo("tests/onnx/resnet50_train_bn.onnx", "resnet50", 0); }
+TEST(onnx_resnet50_resolution_override) { same_as_zoo("tests/onnx/resnet50.onnx", "resnet50", 160); }
+TEST(onnx_mobilenet_v2_matches_zoo) { same_as_zoo("tests/onnx/mobilenet_v2.onnx", "mobilenet_v2", 0); }
+
+/* The description of a file (malloc'ed) with the given options. */
+static char *text_of(seer_handle_t h, const char *file, int skip, int res, seer_status_t *st, seer_onnx_info_t *info)
+{
+    size_t len = 0, n;
+    unsigned char *b = slurp_bin(file, &len);
+    if (!b) { *st = SEER_STATUS_IO_ERROR; return NULL; }
+    seer_onnx_options_t o = SEER_ONNX_OPTIONS_DEFAULT;
+    o.skip_unsupported = skip;
+    o.resolution = res;
+    char *t = NULL;
+    *st = seer_onnx_text(h, b, len, &o, NULL, 0, &n, info);
+    if (*st == SEER_STATUS_BUFFER_TOO_SMALL && (t = malloc(n + 1))) {
+        *st = seer_onnx_text(h, b, len, &o, t, n + 1, &n, info);
+        if (*st) { free(t); t = NULL; }
+    }
+    free(b);
+    return t;
+}
+
+TEST(onnx_ops_translate_to_layers)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_status_t st;
+    seer_onnx_info_t info;
+    char *t = text_of(h, "tests/onnx/ops.onnx", 0, 0, &st, &info);
+    REQUIRE(t != NULL);
+    CHECK(info.batch == 0); /* symbolic */
+    CHECK(info.opset == 13);
+    CHECK(info.n_skipped == 0);
+    /* auto_pad SAME_UPPER is pad 1; dilation; bias from the third input */
+    CHECK(strstr(t, "conv name=stem in=x k=16 size=3 pad=1\n") != NULL);
+    CHECK(strstr(t, "conv name=branch2 in=leaky k=8 size=3 pad=2 dil=2\n") != NULL);
+    CHECK(strstr(t, "conv name=branch1 in=leaky k=8 size=1 bias=1\n") != NULL);
+    CHECK(strstr(t, "concat name=cat in=branch1,branch2\n") != NULL);
+    CHECK(strstr(t, "pool name=avg in=cat avg size=3 stride_h=2 stride_w=2 pad=1 ceil=1\n") != NULL);
+    CHECK(strstr(t, "silu name=sig in=avg\n") != NULL); /* x * sigmoid(x) */
+    CHECK(strstr(t, "hardswish name=hswish in=sig\n") != NULL);
+    CHECK(strstr(t, "conv name=dw in=max k=16 size=3 pad=1 groups=16\n") != NULL);
+    /* Shape -> Gather -> Unsqueeze -> Concat -> Reshape folds to a flatten;
+     * MatMul + Add of a vector is one fc with bias; Squeeze/Unsqueeze and
+     * Identity are views */
+    CHECK(strstr(t, "flatten name=reshape in=dw\n") != NULL);
+    CHECK(strstr(t, "fc name=matmul in=reshape k=10\n") != NULL);
+    CHECK(strstr(t, "dropout name=drop in=matmul p=0.1\n") != NULL);
+    CHECK(strstr(t, "softmax name=prob in=drop\n") != NULL);
+    seer_network_t net = NULL;
+    CHECK_STATUS(seer_network_create(h, t, strlen(t), &net), SEER_STATUS_SUCCESS);
+    seer_network_info_t ni;
+    if (net) {
+        seer_network_get_info(net, &ni);
+        /* 16*3*9 + (8*16 + 8) + 8*16*9 + 16*9 + 1024*10 + 10 */
+        CHECK(ni.params == 432 + 136 + 1152 + 144 + 10250);
+    }
+    seer_network_destroy(net);
+    free(t);
+    t = text_of(h, "tests/onnx/tiny.onnx", 0, 0, &st, &info);
+    CHECK(t && info.batch == 1);
+    free(t);
+    seer_destroy(h);
+}
+
+TEST(onnx_bad_inputs_named_status)
+{
+    static const struct { const char *file; seer_status_t st; const char *says; } cases[] = {
+        {"bad_truncated", SEER_STATUS_ONNX_CORRUPT, "truncated or corrupt"},
+        {"bad_garbage", SEER_STATUS_ONNX_CORRUPT, "truncated or corrupt"},
+        {"bad_empty", SEER_STATUS_ONNX_CORRUPT, "no graph"},
+        {"bad_opset99", SEER_STATUS_ONNX_OPSET, "opset 99"},
+        {"bad_no_opset", SEER_STATUS_ONNX_OPSET, "no opset"},
+        {"bad_cycle", SEER_STATUS_NET_INPUT, "cycle"},
+        {"bad_dangling", SEER_STATUS_NET_INPUT, "'nowhere' is not defined"},
+        {"bad_symbolic_hw", SEER_STATUS_NET_SHAPE, "dimension 2 is symbolic"},
+        {"bad_huge", SEER_STATUS_OVERFLOW, "'big' has over 2^31 - 1 elements"},
+        {"bad_unsupported", SEER_STATUS_ONNX_UNSUPPORTED_OP, "3 unsupported nodes: Mul x1 ('scale'"},
+        {"bad_asym_pads", SEER_STATUS_ONNX_UNSUPPORTED_OP, "asymmetric padding"},
+    };
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "tests/onnx/%s.onnx", cases[i].file);
+        seer_network_t net = NULL;
+        seer_status_t st = seer_network_create_onnx_file(h, path, NULL, &net);
+        if (st != cases[i].st || !strstr(seer_get_last_error(h), cases[i].says)) {
+            printf("\n    %s: %s: %s", cases[i].file, seer_status_string(st), seer_get_last_error(h));
+            CHECK(st == cases[i].st && "status and message");
+        }
+        CHECK(net == NULL);
+    }
+    seer_destroy(h);
+}
+
+TEST(onnx_unsupported_counted_then_skipped)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_status_t st;
+    seer_onnx_info_t info;
+    char *t = text_of(h, "tests/onnx/bad_unsupported.onnx", 0, 0, &st, &info);
+    CHECK(!t && st == SEER_STATUS_ONNX_UNSUPPORTED_OP);
+    CHECK(strstr(seer_get_last_error(h), "Transpose x2 ('transpose', 'transpose_back'") != NULL);
+    t = text_of(h, "tests/onnx/bad_unsupported.onnx", 1, 0, &st, &info);
+    REQUIRE(t != NULL);
+    CHECK(info.n_skipped == 3);
+    CHECK(strstr(t, "# skipped: Mul node 'scale': a product with a constant tensor\n") != NULL);
+    CHECK(strstr(t, "mul name=se_scale in=relu,se_gate\n") != NULL); /* squeeze-and-excite gate */
+    CHECK(strstr(t, "conv name=conv_after in=se_scale ") != NULL); /* reads around the skipped nodes */
+    free(t);
+    /* a symbolic resolution resolves with an explicit one */
+    t = text_of(h, "tests/onnx/bad_symbolic_hw.onnx", 0, 16, &st, &info);
+    CHECK(t && strstr(t, "input name=x c=3 h=16 w=16\n"));
+    free(t);
+    seer_destroy(h);
+}
+
+TEST(onnx_arguments_and_limits)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    size_t len = 0, n = 0;
+    unsigned char *b = slurp_bin("tests/onnx/tiny.onnx", &len);
+    REQUIRE(b != NULL);
+    char small[16];
+    seer_network_t net = NULL;
+    CHECK_STATUS(seer_onnx_text(h, b, len, NULL, small, sizeof small, &n, NULL), SEER_STATUS_BUFFER_TOO_SMALL);
+    CHECK(n > sizeof small);
+    CHECK_STATUS(seer_onnx_text(h, b, len, NULL, NULL, 0, NULL, NULL), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_network_create_onnx(h, b, len, NULL), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_network_create_onnx(h, NULL, 5, &net), SEER_STATUS_BAD_PARAM);
+    seer_onnx_options_t o = SEER_ONNX_OPTIONS_DEFAULT;
+    o.skip_unsupported = 2;
+    CHECK_STATUS(seer_network_create_onnx_ex(h, b, len, &o, &net), SEER_STATUS_BAD_PARAM);
+    /* the size cap is checked before a byte is read */
+    CHECK_STATUS(seer_network_create_onnx(h, b, SEER_ONNX_MAX_BYTES + 1, &net), SEER_STATUS_OVERFLOW);
+    CHECK_STATUS(seer_network_create_onnx_file(h, "tests/onnx/no-such.onnx", NULL, &net), SEER_STATUS_IO_ERROR);
+    /* a data tensor of 2^31 or more elements per sample: 3 x 2^16 x 2^16 */
+    o.skip_unsupported = 0;
+    o.resolution = 1 << 16;
+    CHECK_STATUS(seer_network_create_onnx_ex(h, b, len, &o, &net), SEER_STATUS_OVERFLOW);
+    CHECK(strstr(seer_get_last_error(h), "over 2^31 - 1 elements per sample") != NULL);
+    /* every prefix and every single-byte corruption: a network or a named
+     * status with a message, never a crash */
+    for (size_t cut = 0; cut < len; cut++) {
+        seer_status_t st = seer_network_create_onnx(h, b, cut, &net);
+        if (st == SEER_STATUS_SUCCESS) seer_network_destroy(net);
+        else CHECK(seer_get_last_error(h)[0] != 0);
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char keep = b[i];
+        b[i] ^= 0xff;
+        seer_status_t st = seer_network_create_onnx(h, b, len, &net);
+        if (st == SEER_STATUS_SUCCESS) seer_network_destroy(net);
+        else CHECK(seer_get_last_error(h)[0] != 0);
+        b[i] = keep;
+    }
+    CHECK_STATUS(seer_network_create_onnx(h, b, len, &net), SEER_STATUS_SUCCESS);
+    seer_network_destroy(net);
+    free(b);
+    seer_destroy(h);
+}
+
+TEST(onnx_cli_net_print_and_predict)
+{
+    test_run_t r;
+    test_run_seer(&r, "net", "tests/onnx/resnet50.onnx", "--print", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "network name=resnet50\ninput name=input c=3 h=224 w=224\n") != NULL);
+    CHECK(strstr(r.out, "conv name=layer1/0/conv2/Conv in=layer1/0/relu/Relu k=64 size=3 pad=1\n"));
+    test_run_free(&r);
+    test_run_t z, o;
+    test_run_seer(&z, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--batch", "32", "--mode", "train", "--format",
+                  "json", NULL);
+    test_run_seer(&o, "net", "tests/onnx/resnet50.onnx", "--gpu", "a100-pcie-80gb", "--batch", "32", "--mode",
+                  "train", "--format", "json", NULL);
+    CHECK(z.rc == 0 && o.rc == 0);
+    const char *tz = strstr(z.out, "\"total_ms\": "), *to = strstr(o.out, "\"total_ms\": ");
+    CHECK(tz && to);
+    if (tz && to) CHECK_NEAR(atof(to + 12), atof(tz + 12), 0.001);
+    test_run_free(&z);
+    test_run_free(&o);
+    test_run_seer(&r, "net", "tests/onnx/bad_unsupported.onnx", "--gpu", "a100-pcie-80gb", NULL);
+    CHECK(r.rc != 0 && strstr(r.err, "SEER_STATUS_ONNX_UNSUPPORTED_OP") && strstr(r.err, "'scale'"));
+    test_run_free(&r);
+    test_run_seer(&r, "net", "tests/onnx/bad_unsupported.onnx", "--gpu", "a100-pcie-80gb", "--skip-unsupported",
+                  NULL);
+    CHECK(r.rc == 0 && strstr(r.err, "skipped 3 unsupported nodes") &&
+          strstr(r.err, "  Transpose node 'transpose': "));
+    test_run_free(&r);
+    /* a fixed batch in the graph is the default batch */
+    test_run_seer(&r, "net", "tests/onnx/tiny.onnx", "--gpu", "a100-pcie-80gb", "--format", "json", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\"batch\": 1,"));
+    test_run_free(&r);
+}
