@@ -27,11 +27,21 @@ seer_status_t seer_csv_next(seer_handle_t h, seer_csv_t *c, int *eof);
 const char *seer_csv_field(const seer_csv_t *c, int i);
 /* 1-based line number where the current record starts. */
 long seer_csv_line(const seer_csv_t *c);
+/* Line of the header record. */
+long seer_csv_header_line(const seer_csv_t *c);
+/* CSV_BAD_VALUE "FILE:LINE: column 'COL': 'VAL' WHAT" / "...: empty". */
+seer_status_t seer_csv_bad_value(seer_handle_t h, const seer_csv_t *c, const char *col, const char *val,
+                                 const char *what);
+seer_status_t seer_csv_empty_value(seer_handle_t h, const seer_csv_t *c, const char *col);
 const char *seer_csv_name(const seer_csv_t *c);
 
 /* Typed field access with messages "FILE:LINE: column 'NAME': ..." on
  * failure (CSV_BAD_VALUE).  int: decimal within [lo, hi], also written
  * as an integral float ("2.0", "1e3"); dbl: finite. */
+/* A long in [lo, hi] (integral floats such as 2.0 accepted), errors naming
+ * file, line and column. */
+seer_status_t seer_csv_long(seer_handle_t h, const seer_csv_t *c, int col, const char *colname, long lo,
+                            long hi, long *out);
 seer_status_t seer_csv_int(seer_handle_t h, const seer_csv_t *c, int col, const char *colname,
                            long lo, long hi, int *out);
 seer_status_t seer_csv_dbl(seer_handle_t h, const seer_csv_t *c, int col, const char *colname,
