@@ -10,7 +10,8 @@ CFLAGS  ?=
 LDFLAGS ?=
 B       ?= build
 
-SONAME_MAJOR = 0
+# 0.x: every minor release may break the ABI, so the soname carries it.
+SONAME_MAJOR = 0.2
 VERSION = $(shell sed -n 's/^\#define SEER_VERSION_STRING "\(.*\)"/\1/p' include/seer.h)
 
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes

@@ -85,6 +85,10 @@ int seer_bench_csv_split(char *line, char **fields, int max);
 /* Column index of name in a split header, or -1. */
 int seer_bench_csv_col(char **hdr, int nhdr, const char *name);
 /* fflush + fsync: the row is on disk before the next measurement. */
+/* Make a rewritten file durable and put it in place: sync and close out
+ * (closed whatever happens), then rename tmp over path.  0, or -1 with a
+ * message naming the file in err. */
+int seer_bench_replace_file(FILE *out, const char *tmp, const char *path, char *err, size_t errlen);
 int seer_bench_sync(FILE *f);
 /* The current UTC time as 2026-11-22T03:04:05Z. */
 void seer_bench_utc_stamp(char *buf, size_t len);

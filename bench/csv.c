@@ -52,6 +52,19 @@ int seer_bench_csv_col(char **hdr, int nhdr, const char *name)
     return -1;
 }
 
+int seer_bench_replace_file(FILE *out, const char *tmp, const char *path, char *err, size_t errlen)
+{
+    if (seer_bench_sync(out) != 0 || fclose(out) != 0) {
+        snprintf(err, errlen, "%s: write failed", tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int seer_bench_sync(FILE *f)
 {
     if (fflush(f) != 0) return -1;

@@ -192,16 +192,9 @@ static int drop_orphan_kernels(const char *path, long long max_id, char *err, si
                  SEER_BENCH_LINE_MAX);
         goto out;
     }
-    if (seer_bench_sync(out) != 0 || fclose(out) != 0) {
-        out = NULL;
-        snprintf(err, errlen, "%s: write failed", tmp);
-        goto out;
-    }
+    FILE *done = out;
     out = NULL;
-    if (rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        goto out;
-    }
+    if (seer_bench_replace_file(done, tmp, path, err, errlen) != 0) goto out;
     if (dropped) fprintf(stderr, "seer-bench: resume: dropped %ld kernel rows of an unfinished call\n", dropped);
     rc = 0;
 out:

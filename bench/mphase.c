@@ -250,16 +250,9 @@ static int merge(const char *path, const calls_t *calls, char *err, size_t errle
         free(copy);
     }
     if (got < 0) goto bad;
-    if (seer_bench_sync(out) != 0 || fclose(out) != 0) {
-        out = NULL;
-        snprintf(err, errlen, "%s: write failed", tmp);
-        goto out;
-    }
+    FILE *done = out;
     out = NULL;
-    if (rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        goto out;
-    }
+    if (seer_bench_replace_file(done, tmp, path, err, errlen) != 0) goto out;
     rc = 0;
     goto out;
 bad:

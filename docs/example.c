@@ -74,7 +74,7 @@ int main(int argc, char **argv)
     rc = 0;
 out:
     seer_conv_desc_destroy(conv); /* all three accept NULL */
-    seer_model_free(model);
+    seer_model_destroy(model);
     seer_destroy(h);
     return rc;
 }

@@ -32,12 +32,12 @@ static void load_and_use(seer_handle_t h, const uint8_t *data, size_t size)
             seer_conv_desc_destroy(d);
         }
         double g;
-        if (seer_predict_gemm(h, m, 4, 512, 512, 512, SEER_DTYPE_FP32, 0, 1, 1, &g) ==
+        if (seer_predict_gemm(h, m, 4, 512, 512, 512, SEER_DTYPE_FP32, 0, 1, 1, &g, NULL) ==
                 SEER_STATUS_SUCCESS && !(g >= 0 && g <= SEER_MAX_TIME_MS))
             abort();
         seer_model_info_t info;
         seer_model_get_info(m, &info);
-        seer_model_free(m);
+        seer_model_destroy(m);
     }
 }
 

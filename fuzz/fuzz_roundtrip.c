@@ -40,8 +40,8 @@ static void roundtrip(seer_handle_t h, const uint8_t *data, size_t size)
 out:
     free(x);
     free(y);
-    seer_model_free(a);
-    seer_model_free(b);
+    seer_model_destroy(a);
+    seer_model_destroy(b);
 }
 
 int seer_fuzz_roundtrip(const uint8_t *data, size_t size)

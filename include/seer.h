@@ -47,11 +47,11 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 
 #define SEER_VERSION_MAJOR 0
-#define SEER_VERSION_MINOR 1
+#define SEER_VERSION_MINOR 2
 #define SEER_VERSION_PATCH 0
 #define SEER_VERSION_NUMBER \
     (SEER_VERSION_MAJOR * 10000 + SEER_VERSION_MINOR * 100 + SEER_VERSION_PATCH)
-#define SEER_VERSION_STRING "0.1.0"
+#define SEER_VERSION_STRING "0.2.0"
 
 /* SEER_VERSION_NUMBER of the library actually linked. */
 SEER_API unsigned seer_version(void);
@@ -381,6 +381,8 @@ SEER_API seer_status_t seer_model_load_buffer(seer_handle_t handle, const void *
 /* Write a model file; IO_ERROR, BAD_PARAM, ALLOC_FAILED. */
 SEER_API seer_status_t seer_model_save(seer_handle_t handle, const seer_model *model,
                                        const char *path);
+SEER_API seer_status_t seer_model_destroy(seer_model_t model);
+/* Its name in libseer 0.1; every release function is now *_destroy. */
 SEER_API seer_status_t seer_model_free(seer_model_t model);
 SEER_API seer_status_t seer_model_get_info(const seer_model *model, seer_model_info_t *info);
 /* Transfer: a model for a GPU nobody has calibrated.  For every kernel
@@ -532,10 +534,12 @@ SEER_API int seer_conv_in_test_split(const seer_conv *desc);
  * NOT_CALIBRATED when the model has no GEMM fit for that math type (it
  * was trained without GEMM timing CSV files); BAD_SHAPE for a size < 1;
  * BAD_PARAM for flags other than 0/1; OVERFLOW past 2^31 elements in one
- * matrix; BAD_PREDICTION. */
+ * matrix; BAD_PREDICTION.  cls (may be NULL) gets the class of the GEMM
+ * kernel: under-utilized below half a wave, else the larger of its
+ * compute and memory terms. */
 SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model *model, int batch,
                                          int m, int n, int k, seer_dtype_t dtype, int trans_a,
-                                         int trans_b, int bias, double *time_ms);
+                                         int trans_b, int bias, double *time_ms, seer_class_t *cls);
 
 /* ---- Networks ------------------------------------------------------ */
 

@@ -633,38 +633,45 @@ static seer_status_t conv_fill_keep(seer_handle_t h, const seer_csv_t *c, const 
     return conv_row_fill(h, c, cols, 0, 1, row);
 }
 
-static seer_status_t conv_reader_keep(seer_handle_t h, seer_csv_t *c, void **rows, size_t *n)
+/* The conv rows of one CSV, each filled by fill. */
+static seer_status_t conv_rows(seer_handle_t h, seer_csv_t *c, void **rows, size_t *n,
+                               seer_status_t (*fill)(seer_handle_t, const seer_csv_t *, const void *, void *))
 {
     struct conv_cols k;
     seer_status_t st = conv_cols_find(h, c, &k);
     if (st) return st;
-    return read_rows(h, c, &k, sizeof(seer_conv_row_t), conv_fill_keep, rows, n);
+    return read_rows(h, c, &k, sizeof(seer_conv_row_t), fill, rows, n);
+}
+
+static seer_status_t conv_reader(seer_handle_t h, seer_csv_t *c, void **rows, size_t *n)
+{
+    return conv_rows(h, c, rows, n, conv_fill);
+}
+
+static seer_status_t conv_reader_keep(seer_handle_t h, seer_csv_t *c, void **rows, size_t *n)
+{
+    return conv_rows(h, c, rows, n, conv_fill_keep);
+}
+
+static seer_status_t conv_file(seer_handle_t h, const char *path, seer_conv_row_t **rows, size_t *n,
+                               seer_status_t (*reader)(seer_handle_t, seer_csv_t *, void **, size_t *))
+{
+    void *r;
+    seer_status_t st = run_file(h, path, rows ? &r : NULL, n, reader);
+    if (st == SEER_STATUS_SUCCESS) *rows = r;
+    return st;
 }
 
 seer_status_t seer_conv_csv_read_keep(seer_handle_t h, const char *path, seer_conv_row_t **rows,
                                       size_t *n)
 {
-    void *r;
-    seer_status_t st = run_file(h, path, rows ? &r : NULL, n, conv_reader_keep);
-    if (st == SEER_STATUS_SUCCESS) *rows = r;
-    return st;
-}
-
-static seer_status_t conv_reader(seer_handle_t h, seer_csv_t *c, void **rows, size_t *n)
-{
-    struct conv_cols k;
-    seer_status_t st = conv_cols_find(h, c, &k);
-    if (st) return st;
-    return read_rows(h, c, &k, sizeof(seer_conv_row_t), conv_fill, rows, n);
+    return conv_file(h, path, rows, n, conv_reader_keep);
 }
 
 seer_status_t seer_conv_csv_read(seer_handle_t h, const char *path, seer_conv_row_t **rows,
                                  size_t *n)
 {
-    void *r;
-    seer_status_t st = run_file(h, path, rows ? &r : NULL, n, conv_reader);
-    if (st == SEER_STATUS_SUCCESS) *rows = r;
-    return st;
+    return conv_file(h, path, rows, n, conv_reader);
 }
 
 seer_status_t seer_conv_csv_parse(seer_handle_t h, const char *name, const char *data,

@@ -204,7 +204,7 @@ seer_status_t seer_gemm_check_size(seer_handle_t h, const char *what, double m, 
 
 seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model *m, int batch, int mm, int n,
                                 int k, seer_dtype_t dt, int trans_a, int trans_b, int bias,
-                                double *time_ms)
+                                double *time_ms, seer_class_t *cls)
 {
     if (!m || !time_ms)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_gemm: %s is NULL", !m ? "model" : "time_ms");
@@ -227,8 +227,10 @@ seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model *m, int batch,
         return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
                           "model %s has no GEMM fit for %s math (train it with GEMM timing CSV files)",
                           m->gpu_id, seer_dtype_math(dt) ? "tensor-core" : "fp32");
-    double t = seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, NULL);
+    seer_class_t c;
+    double t = seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, &c);
     if ((st = seer_check_time(h, t, "GEMM"))) return st;
     *time_ms = t;
+    if (cls) *cls = c;
     return SEER_STATUS_SUCCESS;
 }

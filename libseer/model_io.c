@@ -107,7 +107,7 @@ void seer_family_free(seer_family_t *f)
     f->vclf = f->cclf = f->svr = NULL;
 }
 
-seer_status_t seer_model_free(seer_model_t m)
+seer_status_t seer_model_destroy(seer_model_t m)
 {
     if (!m) return SEER_STATUS_SUCCESS;
     for (int i = 0; i < m->nfam; i++) seer_family_free(&m->fam[i]);
@@ -115,6 +115,8 @@ seer_status_t seer_model_free(seer_model_t m)
     free(m);
     return SEER_STATUS_SUCCESS;
 }
+
+seer_status_t seer_model_free(seer_model_t m) { return seer_model_destroy(m); }
 
 static void r_family(seer_rbuf_t *r, seer_family_t *f)
 {
@@ -265,7 +267,7 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     if (unknown[0]) {
         /* a model trained for a GPU from a description file: the file is
          * not embedded, so the loading handle must know the GPU */
-        seer_model_free(m);
+        seer_model_destroy(m);
         return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "model is for GPU '%s', not in the GPU table: "
                           "register its GPU description file first (seer_gpu_register_file; "
                           "the CLI's --gpu FILE)", unknown);
@@ -275,7 +277,7 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
         seer_status_t st = r.st;
         char why[160];
         snprintf(why, sizeof why, "%s", r.why);
-        seer_model_free(m);
+        seer_model_destroy(m);
         return seer_error(h, st, "model payload: bad %s", why);
     }
     *out = m;

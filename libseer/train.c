@@ -693,13 +693,13 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
     seer_status_t st = train_all(&T, paths, n_paths);
     free(T.gemm);
     free(T.all);
-    if (st) { seer_model_free(m); return st; }
+    if (st) { seer_model_destroy(m); return st; }
     /* Round-trip through the file format: a trained model is exactly what
      * loading its file gives back, and gets its checksum. */
     unsigned char *buf;
     size_t size;
-    if (!seer_model_serialize(m, &buf, &size)) { seer_model_free(m); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model"); }
-    seer_model_free(m);
+    if (!seer_model_serialize(m, &buf, &size)) { seer_model_destroy(m); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model"); }
+    seer_model_destroy(m);
     st = seer_model_load_buffer(h, buf, size, out);
     free(buf);
     return st;

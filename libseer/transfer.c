@@ -133,11 +133,11 @@ seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, 
     int pn = snprintf(m->provenance, sizeof m->provenance, "transferred to %s from:", tg->id);
 
     if (transfer_families(m, sources, n_sources, tg, &pn)) {
-        seer_model_free(m);
+        seer_model_destroy(m);
         return seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
     }
     if (m->nfam == 0) {
-        seer_model_free(m);
+        seer_model_destroy(m);
         return seer_error(h, SEER_STATUS_NO_DATA, "no calibrated source model to transfer to %s from", tg->id);
     }
     /* GEMM, per math type: the single best fit by the families' rule
@@ -240,14 +240,14 @@ static seer_status_t load_sources(seer_handle_t h, const char *dir, const char *
          * or misnamed file would change the transfer without a word. */
         if ((st = seer_model_load(h, path, &m))) break;
         if ((st = check_named(h, path, m, NULL))) {
-            seer_model_free(m);
+            seer_model_destroy(m);
             break;
         }
         src[(*ns)++] = m;
     }
     for (int i = 0; i < nn; i++) free(names[i]);
     if (st) {
-        for (int i = 0; i < *ns; i++) seer_model_free(src[i]);
+        for (int i = 0; i < *ns; i++) seer_model_destroy(src[i]);
         *ns = 0;
     }
     return st;
@@ -260,7 +260,7 @@ static seer_status_t finish(seer_handle_t h, struct seer_model *m, seer_model_t 
     unsigned char *buf;
     size_t size;
     int ok = seer_model_serialize(m, &buf, &size);
-    seer_model_free(m);
+    seer_model_destroy(m);
     if (!ok) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
     seer_status_t st = seer_model_load_buffer(h, buf, size, out);
     free(buf);
@@ -304,7 +304,7 @@ seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_
         seer_status_t st = seer_model_load(h, path, &cal);
         if (st) return st;
         if ((st = check_named(h, path, cal, g->id))) {
-            seer_model_free(cal);
+            seer_model_destroy(cal);
             return st;
         }
     } else {
@@ -335,17 +335,17 @@ seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_
         /* a calibrated model with nothing to add from elsewhere is whole */
         if (st == SEER_STATUS_NO_DATA && cal) st = SEER_STATUS_SUCCESS;
     }
-    for (int i = 0; i < ns; i++) seer_model_free(src[i]);
+    for (int i = 0; i < ns; i++) seer_model_destroy(src[i]);
     if (st || !cal) {
-        seer_model_free(cal);
+        seer_model_destroy(cal);
         if (!st) *out = t;
-        else seer_model_free(t);
+        else seer_model_destroy(t);
         return st;
     }
     if (t && fill_missing(cal, t)) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
-    seer_model_free(t);
+    seer_model_destroy(t);
     if (st) {
-        seer_model_free(cal);
+        seer_model_destroy(cal);
         return st;
     }
     return finish(h, cal, out);

@@ -121,7 +121,7 @@ static void score(const char *gpu, score_t *sc)
     free(tfloor);
     free(rows);
     seer_conv_desc_destroy(d);
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
 }
 
@@ -175,8 +175,8 @@ TEST(shipped_models_reproducible)
         seer_model_get_info(fresh, &b);
         if (a.checksum != b.checksum) printf("    %s is stale: run make models\n", mpath);
         CHECK(a.checksum == b.checksum);
-        seer_model_free(fresh);
-        seer_model_free(shipped);
+        seer_model_destroy(fresh);
+        seer_model_destroy(shipped);
         checked++;
     }
     seer_destroy(h);

@@ -106,12 +106,12 @@ TEST(alloc_failure_in_training_is_reported)
             printf("\n    allocation %ld of %ld failed: %s", k, total, seer_status_string(st));
             bad++;
         }
-        seer_model_free(m);
+        seer_model_destroy(m);
     }
     CHECK(bad == 0);
     CHECK(reported > 0);
     free(want);
-    seer_model_free(ref);
+    seer_model_destroy(ref);
     seer_destroy(h);
     unlink(path);
 }

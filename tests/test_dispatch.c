@@ -152,8 +152,8 @@ TEST(dispatch_train_flag)
     CHECK(fabs(t_gpu - want) / want < 0.15);
     CHECK(t_host > t_gpu + 0.05);
     seer_conv_desc_destroy(d);
-    seer_model_free(m);
-    seer_model_free(kept);
+    seer_model_destroy(m);
+    seer_model_destroy(kept);
     seer_destroy(h);
     unlink(path);
 }
@@ -168,7 +168,7 @@ TEST(dispatch_in_shipped_provenance)
     seer_model_t a = NULL, b = NULL;
     if (seer_model_load(h, "models/a100-pcie-80gb.seer", &a) ||
         seer_model_load(h, "models/v100-sxm2-16gb.seer", &b)) {
-        seer_model_free(a);
+        seer_model_destroy(a);
         seer_destroy(h);
         SKIP("shipped models missing");
     }
@@ -178,8 +178,8 @@ TEST(dispatch_in_shipped_provenance)
     CHECK(strstr(ia.provenance, "a100-pcie-80gb.csv (") != NULL);
     CHECK(strstr(ia.provenance, "neusight; host dispatch ") != NULL);
     CHECK(strstr(ib.provenance, "host dispatch") == NULL);
-    seer_model_free(a);
-    seer_model_free(b);
+    seer_model_destroy(a);
+    seer_model_destroy(b);
     seer_destroy(h);
 }
 

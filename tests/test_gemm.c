@@ -296,27 +296,27 @@ TEST(gemm_predict_on_hand_built_model)
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     m->gemm[0] = a_fit();
     double t = -1;
-    CHECK_STATUS(seer_predict_gemm(h, m, 2, 300, 200, 100, SEER_DTYPE_FP32, 1, 0, 1, &t), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, m, 2, 300, 200, 100, SEER_DTYPE_FP32, 1, 0, 1, &t, NULL), SEER_STATUS_SUCCESS);
     CHECK(t == seer_gemm_time(&m->gpu, &m->gemm[0], 2, 300, 200, 100, SEER_DTYPE_FP32, 1, NULL));
     /* fp16 pseudo runs on the SIMT fit; tensor-core math has none */
-    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP16_PSEUDO, 0, 0, 0, &t), SEER_STATUS_SUCCESS);
-    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP16, 0, 0, 0, &t), SEER_STATUS_NOT_CALIBRATED);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP16_PSEUDO, 0, 0, 0, &t, NULL), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP16, 0, 0, 0, &t, NULL), SEER_STATUS_NOT_CALIBRATED);
     CHECK(strstr(seer_get_last_error(h), "tensor-core") != NULL);
     /* Turing has no bf16 */
-    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_BF16, 0, 0, 0, &t), SEER_STATUS_UNSUPPORTED);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_BF16, 0, 0, 0, &t, NULL), SEER_STATUS_UNSUPPORTED);
     CHECK(strstr(seer_get_last_error(h), "bf16") != NULL);
-    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, (seer_dtype_t)5, 0, 0, 0, &t), SEER_STATUS_BAD_PARAM);
-    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, -1, 0, &t), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, (seer_dtype_t)5, 0, 0, 0, &t, NULL), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, -1, 0, &t, NULL), SEER_STATUS_BAD_PARAM);
     CHECK(strstr(seer_get_last_error(h), "trans_b") != NULL);
-    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, 0, 3, &t), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, 0, 3, &t, NULL), SEER_STATUS_BAD_PARAM);
     CHECK(strstr(seer_get_last_error(h), "bias") != NULL);
-    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 0, 64, SEER_DTYPE_FP32, 0, 0, 0, &t), SEER_STATUS_BAD_SHAPE);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 0, 64, SEER_DTYPE_FP32, 0, 0, 0, &t, NULL), SEER_STATUS_BAD_SHAPE);
     CHECK(strstr(seer_get_last_error(h), "GEMM n") != NULL);
-    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, -2, SEER_DTYPE_FP32, 0, 0, 0, &t), SEER_STATUS_BAD_SHAPE);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, -2, SEER_DTYPE_FP32, 0, 0, 0, &t, NULL), SEER_STATUS_BAD_SHAPE);
     /* one matrix of 2^31 elements is too many; 2^31 - 1 is not */
-    CHECK_STATUS(seer_predict_gemm(h, m, 1, 65536, 8, 32768, SEER_DTYPE_FP32, 0, 0, 0, &t), SEER_STATUS_OVERFLOW);
-    CHECK_STATUS(seer_predict_gemm(h, m, 1, INT32_MAX, 1, 1, SEER_DTYPE_FP32, 0, 0, 0, &t), SEER_STATUS_SUCCESS);
-    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, 0, 0, NULL), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 65536, 8, 32768, SEER_DTYPE_FP32, 0, 0, 0, &t, NULL), SEER_STATUS_OVERFLOW);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, INT32_MAX, 1, 1, SEER_DTYPE_FP32, 0, 0, 0, &t, NULL), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, 0, 0, NULL, NULL), SEER_STATUS_BAD_PARAM);
     seer_destroy(h);
     free(m);
 }

@@ -199,19 +199,19 @@ TEST(gpufile_train_load_transfer)
         CHECK_STATUS(seer_predict_conv(h, t4m, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &b, NULL, 0, NULL), SEER_STATUS_SUCCESS);
         CHECK(a > 0 && a == b);
         seer_conv_desc_destroy(d);
-        seer_model_free(t4m);
+        seer_model_destroy(t4m);
     }
-    seer_model_free(back);
+    seer_model_destroy(back);
     /* no model file for it in models/: transferred from the shipped ones */
     seer_model_t tr = NULL;
     if (access("models/t4.seer", R_OK) == 0) {
         CHECK_STATUS(seer_model_open(h, "models", "t4-clone", &tr), SEER_STATUS_SUCCESS);
         if (tr) {
             CHECK(seer_model_get_info(tr, &info) == SEER_STATUS_SUCCESS && !strcmp(info.gpu_id, "t4-clone"));
-            seer_model_free(tr);
+            seer_model_destroy(tr);
         }
     }
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
     seer_destroy(fresh);
     remove(data);

@@ -27,7 +27,7 @@ static seer_status_t reload(const struct seer_model *m)
     if (!seer_model_serialize(m, &buf, &n)) return SEER_STATUS_ALLOC_FAILED;
     seer_model_t back = NULL;
     seer_status_t st = seer_model_load_buffer(handle(), buf, n, &back);
-    seer_model_free(back);
+    seer_model_destroy(back);
     free(buf);
     return st;
 }
@@ -53,7 +53,7 @@ TEST(limits_model_coefficients_checked_at_load)
     m->gemm[0].coef[0] = -2e6;
     CHECK_STATUS(reload(m), SEER_STATUS_MODEL_CORRUPT);
     CHECK(msg_has("gemm coefficient"));
-    seer_model_free(m);
+    seer_model_destroy(m);
 }
 
 TEST(limits_predictions_never_absurd)
@@ -68,7 +68,7 @@ TEST(limits_predictions_never_absurd)
     CHECK(msg_has("not finite"));
     CHECK_STATUS(seer_check_time(handle(), SEER_MAX_TIME_MS * 2, "x"), SEER_STATUS_BAD_PREDICTION);
     CHECK_STATUS(seer_check_time(handle(), 1.5, "x"), SEER_STATUS_SUCCESS);
-    seer_model_free(m);
+    seer_model_destroy(m);
 }
 
 TEST(limits_kernel_grid_cuda_limits)
@@ -91,7 +91,7 @@ TEST(limits_kernel_grid_cuda_limits)
     k.block[2] = 65;
     CHECK_STATUS(seer_predict_kernel(handle(), m, &k, &p), SEER_STATUS_BAD_PARAM);
     CHECK(msg_has("block[2] must be in [1, 64]"));
-    seer_model_free(m);
+    seer_model_destroy(m);
 }
 
 TEST(limits_fc_layer_checked_like_gemm)
@@ -99,7 +99,7 @@ TEST(limits_fc_layer_checked_like_gemm)
     seer_model_t m;
     REQUIRE(seer_model_load(handle(), "models/t4.seer", &m) == SEER_STATUS_SUCCESS);
     double t;
-    CHECK_STATUS(seer_predict_gemm(handle(), m, 1, 16, 16777216, 16777216, SEER_DTYPE_FP32, 0, 0, 0, &t),
+    CHECK_STATUS(seer_predict_gemm(handle(), m, 1, 16, 16777216, 16777216, SEER_DTYPE_FP32, 0, 0, 0, &t, NULL),
                  SEER_STATUS_OVERFLOW);
     const char *text = "input name=x c=16777216 h=1 w=1\nfc name=big k=16777216\n";
     seer_network_t net;
@@ -111,7 +111,7 @@ TEST(limits_fc_layer_checked_like_gemm)
                  SEER_STATUS_OVERFLOW);
     CHECK(msg_has("layer 'big' (line 2)"));
     seer_network_destroy(net);
-    seer_model_free(m);
+    seer_model_destroy(m);
 }
 
 static void copy_file(const char *from, const char *to, long max)
@@ -145,7 +145,7 @@ TEST(limits_models_directory_checks_every_file)
     CHECK(m == NULL);
     unlink(p);
     CHECK_STATUS(seer_model_open(handle(), dir, "h100", &m), SEER_STATUS_SUCCESS);
-    seer_model_free(m);
+    seer_model_destroy(m);
     /* a directory where a model should be */
     CHECK(mkdir(p, 0700) == 0);
     CHECK_STATUS(seer_model_open(handle(), dir, "t4", &m), SEER_STATUS_IO_ERROR);

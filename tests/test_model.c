@@ -103,9 +103,9 @@ TEST(model_train_predict_roundtrip)
     CHECK(nk == 4 && t4 == t1);
 
     unlink(a);
-    seer_model_free(m);
-    seer_model_free(m2);
-    seer_model_free(m3);
+    seer_model_destroy(m);
+    seer_model_destroy(m2);
+    seer_model_destroy(m3);
     seer_conv_desc_destroy(d);
     seer_conv_desc_destroy(d2);
     seer_destroy(h);
@@ -158,7 +158,7 @@ TEST(model_predict_errors)
     seer_conv_desc_destroy(s2);
     seer_conv_desc_destroy(unset);
     seer_conv_desc_destroy(d);
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
 }
 
@@ -228,7 +228,7 @@ TEST(model_threads_bit_identical)
     for (int i = 0; i < NSHAPES; i++) some += serial.out[i][7] > 0;
     CHECK(some > NSHAPES / 2);
     for (int i = 0; i < NSHAPES; i++) seer_conv_desc_destroy(d[i]);
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
 }
 
@@ -257,7 +257,7 @@ TEST(model_predict_kernel)
     k2.grid[1] = 0;
     CHECK_STATUS(seer_predict_kernel(h, m, &k2, &p2), SEER_STATUS_BAD_PARAM);
     CHECK(strstr(seer_get_last_error(h), "grid[1]") != NULL);
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
 }
 
@@ -309,7 +309,7 @@ TEST(model_train_from_kernel_trace)
                  SEER_STATUS_SUCCESS);
     CHECK(t > 0.01);
     seer_conv_desc_destroy(d);
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
     unlink(path);
 }

@@ -43,7 +43,7 @@ TEST(model_io_load_bad_files)
     unsigned char *b = slurp(a, &n);
     REQUIRE(b != NULL && n > 100);
     CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_SUCCESS);
-    seer_model_free(m);
+    seer_model_destroy(m);
     m = NULL;
     /* every truncation is reported as such, never a crash or a model */
     for (size_t cut = 0; cut < n; cut += 1 + cut / 8) {
@@ -64,8 +64,8 @@ TEST(model_io_load_bad_files)
     CHECK(m == NULL);
     free(b);
     unlink(a);
-    seer_model_free(good);
-    CHECK_STATUS(seer_model_free(NULL), SEER_STATUS_SUCCESS);
+    seer_model_destroy(good);
+    CHECK_STATUS(seer_model_destroy(NULL), SEER_STATUS_SUCCESS);
     seer_destroy(h);
 }
 
@@ -93,7 +93,7 @@ TEST(model_io_save_load_same_bytes)
     free(x);
     free(y);
     unlink(a);
-    seer_model_free(m);
-    seer_model_free(back);
+    seer_model_destroy(m);
+    seer_model_destroy(back);
     seer_destroy(h);
 }

@@ -65,7 +65,7 @@ TEST(physics_every_case_predicts_finite_positive)
             }
         }
         seer_conv_desc_destroy(d);
-        seer_model_free(m);
+        seer_model_destroy(m);
     }
     CHECK(bad == 0);
     CHECK(ok > 1000);
@@ -116,8 +116,8 @@ TEST(physics_identical_hardware_predicts_identically)
                 }
             }
             seer_conv_desc_destroy(d);
-            seer_model_free(ma);
-            seer_model_free(mb);
+            seer_model_destroy(ma);
+            seer_model_destroy(mb);
         }
     CHECK(pairs >= 2); /* V100 16/32 GB, A100 40 GB PCIe/SXM4 */
     seer_destroy(h);

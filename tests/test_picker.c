@@ -270,7 +270,7 @@ TEST(picker_no_algorithm_and_unsupported)
     for (int i = 0; i < n; i++) CHECK(perf[i].status == SEER_STATUS_UNSUPPORTED);
     seer_conv_desc_destroy(b);
     seer_conv_desc_destroy(d);
-    seer_model_free(m);
+    seer_model_destroy(m);
     seer_destroy(h);
 }
 

@@ -95,12 +95,12 @@ TEST(train_rows_of_the_gpu_only)
     CHECK(info.n_rows == 35);
     CHECK(info.n_families == 1);
     CHECK(strcmp(info.gpu_id, "t4") == 0);
-    seer_model_free(m);
+    seer_model_destroy(m);
     CHECK_STATUS(train(h, "a100-pcie-80gb", &p, 1, 0, &m), SEER_STATUS_SUCCESS);
     REQUIRE(m != NULL);
     seer_model_get_info(m, &info);
     CHECK(info.n_rows == 20);
-    seer_model_free(m);
+    seer_model_destroy(m);
     /* a GPU without rows: NO_DATA naming it and what was skipped */
     CHECK_STATUS(train(h, "v100-sxm2-16gb", &p, 1, 0, &m), SEER_STATUS_NO_DATA);
     CHECK(m == NULL);
@@ -111,7 +111,7 @@ TEST(train_rows_of_the_gpu_only)
     REQUIRE(m != NULL);
     seer_model_get_info(m, &info);
     CHECK(strcmp(info.gpu_id, "t4") == 0 && info.n_rows == 35);
-    seer_model_free(m);
+    seer_model_destroy(m);
     unlink(path);
     seer_destroy(h);
 }
@@ -139,7 +139,7 @@ TEST(train_no_data_boundary)
             if (m) seer_model_get_info(m, &info);
             CHECK(m && info.n_families == 1 && info.n_rows == 8);
         }
-        seer_model_free(m);
+        seer_model_destroy(m);
         unlink(path);
     }
     /* only rows that cannot be used: NO_DATA, every one counted as skipped */
@@ -217,7 +217,7 @@ TEST(train_families_and_cudnn_choice)
             CHECK(ms > 0 && nk >= 1 && k[0].source == want[i].src);
     }
     seer_conv_desc_destroy(d);
-    seer_model_free(m);
+    seer_model_destroy(m);
     unlink(path);
     seer_destroy(h);
 }
@@ -285,10 +285,10 @@ TEST(train_holdout_flag_and_provenance)
     REQUIRE(twice != NULL);
     seer_model_get_info(twice, &i2);
     CHECK(i2.checksum == ia.checksum);
-    seer_model_free(all);
-    seer_model_free(ho);
-    seer_model_free(kept);
-    seer_model_free(twice);
+    seer_model_destroy(all);
+    seer_model_destroy(ho);
+    seer_model_destroy(kept);
+    seer_model_destroy(twice);
     unlink(path);
     seer_destroy(h);
 }
@@ -329,9 +329,9 @@ TEST(train_gemm_file_beside_conv_file)
     CHECK_STATUS(train(h, "a100-pcie-80gb", paths, 2, SEER_TRAIN_HOLDOUT, &ho), SEER_STATUS_SUCCESS);
     REQUIRE(only_conv && both && ho);
     double ms = 0;
-    CHECK_STATUS(seer_predict_gemm(h, only_conv, 1, 512, 1024, 512, SEER_DTYPE_FP32, 0, 1, 1, &ms),
+    CHECK_STATUS(seer_predict_gemm(h, only_conv, 1, 512, 1024, 512, SEER_DTYPE_FP32, 0, 1, 1, &ms, NULL),
                  SEER_STATUS_NOT_CALIBRATED);
-    CHECK_STATUS(seer_predict_gemm(h, both, 1, 512, 1024, 512, SEER_DTYPE_FP32, 0, 1, 1, &ms), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, both, 1, 512, 1024, 512, SEER_DTYPE_FP32, 0, 1, 1, &ms, NULL), SEER_STATUS_SUCCESS);
     CHECK(ms > 0);
     CHECK(both->gemm[0].present && both->gemm[0].n_rows == n);
     CHECK(strcmp(both->gemm[0].source_gpu, "a100-pcie-40gb") == 0);
@@ -345,9 +345,9 @@ TEST(train_gemm_file_beside_conv_file)
     seer_model_get_info(only_conv, &a);
     seer_model_get_info(both, &b);
     CHECK(a.n_families == b.n_families && a.n_rows == b.n_rows);
-    seer_model_free(only_conv);
-    seer_model_free(both);
-    seer_model_free(ho);
+    seer_model_destroy(only_conv);
+    seer_model_destroy(both);
+    seer_model_destroy(ho);
     unlink(conv);
     unlink(gemm);
     seer_destroy(h);

@@ -16,7 +16,7 @@ TEST(transfer_to_hopper)
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     seer_model_t src[2] = {NULL, NULL}, x = NULL, y = NULL;
-    if (!load2(h, src)) { seer_model_free(src[0]); seer_destroy(h); SKIP("shipped models missing"); }
+    if (!load2(h, src)) { seer_model_destroy(src[0]); seer_destroy(h); SKIP("shipped models missing"); }
     CHECK_STATUS(seer_model_transfer(h, src, 2, "h100", &x), SEER_STATUS_SUCCESS);
     seer_model_info_t info;
     CHECK_STATUS(seer_model_get_info(x, &info), SEER_STATUS_SUCCESS);
@@ -48,10 +48,10 @@ TEST(transfer_to_hopper)
                  SEER_STATUS_SUCCESS);
     CHECK(k[0].bmax % 132 == 0);
     seer_conv_desc_destroy(d);
-    seer_model_free(x);
-    seer_model_free(y);
-    seer_model_free(src[0]);
-    seer_model_free(src[1]);
+    seer_model_destroy(x);
+    seer_model_destroy(y);
+    seer_model_destroy(src[0]);
+    seer_model_destroy(src[1]);
     seer_destroy(h);
 }
 
@@ -62,7 +62,7 @@ TEST(transfer_bad_input)
     seer_model_t src[2] = {NULL, NULL}, x = NULL;
     CHECK_STATUS(seer_model_transfer(h, NULL, 1, "h100", &x), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_model_transfer(h, src, 0, "h100", &x), SEER_STATUS_BAD_PARAM);
-    if (!load2(h, src)) { seer_model_free(src[0]); seer_destroy(h); SKIP("shipped models missing"); }
+    if (!load2(h, src)) { seer_model_destroy(src[0]); seer_destroy(h); SKIP("shipped models missing"); }
     CHECK_STATUS(seer_model_transfer(h, src, 2, "h900", &x), SEER_STATUS_UNKNOWN_GPU);
     CHECK(strstr(seer_get_last_error(h), "h900") != NULL);
     CHECK(x == NULL);
@@ -77,9 +77,9 @@ TEST(transfer_bad_input)
                  SEER_STATUS_UNSUPPORTED);
     CHECK(strstr(seer_get_last_error(h), "titan-xp") != NULL);
     seer_conv_desc_destroy(d);
-    seer_model_free(x);
-    seer_model_free(src[0]);
-    seer_model_free(src[1]);
+    seer_model_destroy(x);
+    seer_model_destroy(src[0]);
+    seer_model_destroy(src[1]);
     seer_destroy(h);
 }
 
@@ -110,11 +110,11 @@ TEST(model_open_calibrated_or_transferred)
                  SEER_STATUS_SUCCESS);
     CHECK(kp[0].source == SEER_SOURCE_TRANSFERRED);
     seer_conv_desc_destroy(d);
-    seer_model_free(m);
+    seer_model_destroy(m);
     CHECK_STATUS(seer_model_open(h, "models", "l4", &m), SEER_STATUS_SUCCESS);
     seer_model_get_info(m, &info);
     CHECK(info.transferred == 1 && strcmp(info.gpu_id, "l4") == 0);
-    seer_model_free(m);
+    seer_model_destroy(m);
     m = NULL;
     CHECK_STATUS(seer_model_open(h, "/nonexistent-models", "l4", &m), SEER_STATUS_IO_ERROR);
     CHECK_STATUS(seer_model_open(h, "models", "no-such-gpu", &m), SEER_STATUS_UNKNOWN_GPU);
@@ -133,7 +133,7 @@ TEST(transfer_averages_solid_sources)
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     seer_model_t src[2] = {NULL, NULL}, both = NULL, one[2] = {NULL, NULL};
-    if (!load2(h, src)) { seer_model_free(src[0]); seer_destroy(h); SKIP("shipped models missing"); }
+    if (!load2(h, src)) { seer_model_destroy(src[0]); seer_destroy(h); SKIP("shipped models missing"); }
     CHECK_STATUS(seer_model_transfer(h, src, 2, "h100-sxm5-80gb", &both), SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_model_transfer(h, &src[0], 1, "h100-sxm5-80gb", &one[0]), SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_model_transfer(h, &src[1], 1, "h100-sxm5-80gb", &one[1]), SEER_STATUS_SUCCESS);
@@ -162,11 +162,11 @@ TEST(transfer_averages_solid_sources)
     for (int i = 0; i < nk; i++) sum += k[i].time_ms;
     CHECK_NEAR(sum, tb, 1e-9);
     seer_conv_desc_destroy(d);
-    seer_model_free(both);
-    seer_model_free(one[0]);
-    seer_model_free(one[1]);
-    seer_model_free(src[0]);
-    seer_model_free(src[1]);
+    seer_model_destroy(both);
+    seer_model_destroy(one[0]);
+    seer_model_destroy(one[1]);
+    seer_model_destroy(src[0]);
+    seer_model_destroy(src[1]);
     seer_destroy(h);
 }
 
@@ -181,23 +181,23 @@ TEST(transfer_gemm_from_broadest_nearest_source)
     seer_model_t src[3] = {NULL, NULL, NULL}, x = NULL;
     if (seer_model_load(h, "models/t4.seer", &src[0]) || seer_model_load(h, "models/a100-pcie-80gb.seer", &src[1]) ||
         seer_model_load(h, "models/v100-sxm2-16gb.seer", &src[2])) {
-        for (int i = 0; i < 3; i++) seer_model_free(src[i]);
+        for (int i = 0; i < 3; i++) seer_model_destroy(src[i]);
         seer_destroy(h);
         SKIP("shipped models missing");
     }
     CHECK_STATUS(seer_model_transfer(h, src, 3, "v100-pcie-32gb", &x), SEER_STATUS_SUCCESS);
     double tx = 0, ts = 0;
-    CHECK_STATUS(seer_predict_gemm(h, x, 1, 1024, 1024, 1024, SEER_DTYPE_FP32, 0, 0, 0, &tx), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, x, 1, 1024, 1024, 1024, SEER_DTYPE_FP32, 0, 0, 0, &tx, NULL), SEER_STATUS_SUCCESS);
     seer_model_t only_t4 = NULL;
     CHECK_STATUS(seer_model_transfer(h, src, 1, "v100-pcie-32gb", &only_t4), SEER_STATUS_SUCCESS);
-    CHECK_STATUS(seer_predict_gemm(h, only_t4, 1, 1024, 1024, 1024, SEER_DTYPE_FP32, 0, 0, 0, &ts), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, only_t4, 1, 1024, 1024, 1024, SEER_DTYPE_FP32, 0, 0, 0, &ts, NULL), SEER_STATUS_SUCCESS);
     CHECK(tx == ts);
     /* tensor-core GEMMs: only the V100 SXM2 measured them, so it serves */
-    CHECK_STATUS(seer_predict_gemm(h, x, 1, 1024, 1024, 1024, SEER_DTYPE_FP16, 0, 0, 0, &tx), SEER_STATUS_SUCCESS);
-    CHECK_STATUS(seer_predict_gemm(h, only_t4, 1, 1024, 1024, 1024, SEER_DTYPE_FP16, 0, 0, 0, &ts),
+    CHECK_STATUS(seer_predict_gemm(h, x, 1, 1024, 1024, 1024, SEER_DTYPE_FP16, 0, 0, 0, &tx, NULL), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, only_t4, 1, 1024, 1024, 1024, SEER_DTYPE_FP16, 0, 0, 0, &ts, NULL),
                  SEER_STATUS_NOT_CALIBRATED);
-    seer_model_free(only_t4);
-    seer_model_free(x);
-    for (int i = 0; i < 3; i++) seer_model_free(src[i]);
+    seer_model_destroy(only_t4);
+    seer_model_destroy(x);
+    for (int i = 0; i < 3; i++) seer_model_destroy(src[i]);
     seer_destroy(h);
 }

@@ -374,7 +374,7 @@ int cli_open_model(seer_handle_t h, const char *cmd, const char *model_opt, cons
         seer_model_info_t info;
         seer_model_get_info(*m, &info);
         if (!cli_same_gpu(info.gpu_id, gpu_opt)) {
-            seer_model_free(*m);
+            seer_model_destroy(*m);
             *m = NULL;
             return cli_usage_error(cmd, "option --gpu: %s does not match the model's GPU %s", gpu_opt,
                                    info.gpu_id);

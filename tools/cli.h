@@ -129,6 +129,8 @@ int cli_soft_failure(seer_status_t st);
 seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *row, seer_conv_desc_t d);
 
 /* ---- subcommands ---- */
+/* seer predict (predict.c): the arguments after the command name; the exit code. */
+int cli_predict_cmd(int argc, char **argv);
 int cli_eval(int argc, char **argv);
 /* Log-log scatter of predicted vs measured times (tools/svg.c).  keys[i]
  * is the legend group of point i.  Returns 0, or -1 with errno set. */

@@ -408,8 +408,9 @@ int cli_eval(int argc, char **argv)
                 put_point(&aux[naux++], r->time_ms, NAN, floor, data[f], f, pos, DIR_GEMM);
                 continue;
             }
+            seer_class_t cls = SEER_CLASS_UNDER;
             st = seer_predict_gemm(h, model, r->batch, r->m, r->n, r->k, r->dtype, r->trans_a, r->trans_b,
-                                   r->bias, &t);
+                                   r->bias, &t, &cls);
             if (row_failure(st)) {
                 note_failure(fail_list, &failed, data[f], r->line, r->op, seer_dtype_name(r->dtype),
                              failure_why(h, st));
@@ -418,8 +419,6 @@ int cli_eval(int argc, char **argv)
             if (st) goto lib_error;
             point_t *pt = put_point(&pts[n++], r->time_ms, t, floor, data[f], f, pos, DIR_GEMM);
             int math = seer_dtype_math(r->dtype);
-            seer_class_t cls;
-            seer_gemm_time(&gpu, &model->gemm[math], r->batch, r->m, r->n, r->k, r->dtype, r->bias, &cls);
             pt->cls_rank = (int)cls;
             pt->algo_rank = DIR_GEMM * 100 + (r->op[0] == 'l' ? 0 : r->op[0] == 'b' ? 2 : 4) + math;
             snprintf(pt->algo_key, sizeof pt->algo_key, "gemm/%s/%s", r->op, math ? "tensor" : "fp32");
@@ -715,7 +714,7 @@ out:
     free(plot_pred);
     free(data);
     seer_conv_desc_destroy(d);
-    seer_model_free(model);
+    seer_model_destroy(model);
     seer_destroy(h);
     return rc;
 }

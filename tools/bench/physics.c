@@ -137,7 +137,7 @@ int main(int argc, char **argv)
     printf("\n%d samples per GPU (seed %llu).  Pairs of GPUs where one is at least as fast on every ceiling "
            "(FP32 rate, DRAM bandwidth, SMs, L2): %d; pairs where the faster one predicts over 5 %% slower on some "
            "of 50 shapes: %d.\n", samples, seed0, pairs, bad);
-    for (int i = 0; i < ng; i++) seer_model_free(ms[i]);
+    for (int i = 0; i < ng; i++) seer_model_destroy(ms[i]);
     free(ms);
     free(gs);
     seer_destroy(h);

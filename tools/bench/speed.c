@@ -37,7 +37,7 @@ int main(int argc, char **argv)
             double t0 = now();
             if (seer_model_load(h, argv[a], &m)) { fprintf(stderr, "seer-speed: %s\n", seer_get_last_error(h)); return 1; }
             loads[i] = now() - t0;
-            if (i < 20) seer_model_free(m);
+            if (i < 20) seer_model_destroy(m);
         }
         struct stat st;
         stat(argv[a], &st);
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
             printf("  conv prediction: median %.2f us per call (%d calibrated (shape, algo) pairs x %d reps)\n",
                    median(per, REPS) * 1e6, n_ok, REPS);
         for (int i = 0; i < SHAPES; i++) seer_conv_desc_destroy(d[i]);
-        seer_model_free(m);
+        seer_model_destroy(m);
     }
     seer_destroy(h);
     return 0;

@@ -1,0 +1,171 @@
+/* seer pick: rank the algorithms of one convolution as
+ * cudnnGet...Algorithm_v7 does, from the model (docs/picker.md). */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli.h"
+#include "common.h"
+#include "net.h"
+#include "../libseer/net.h"
+#include "../libseer/fileio.h"
+
+/* ------------------------------------------------------------------ */
+/* seer pick                                                           */
+/* ------------------------------------------------------------------ */
+
+static void usage_pick(FILE *f)
+{
+    fprintf(f,
+            "usage: seer pick (--model FILE | --gpu GPU [--models DIR])\n"
+            "                 --n N --c C --h H --w W --k K [conv options]\n"
+            "                 [--direction D] [--workspace-mb MB] [--format table|json]\n"
+            "\n"
+            "Rank the cuDNN algorithms of one convolution direction by predicted time,\n"
+            "like cudnnGetConvolution*Algorithm_v7 (docs/picker.md).  Conv options as\n"
+            "in seer predict: --dtype --layout --r --s --pad --pad-h --pad-w --stride\n"
+            "--stride-h --stride-w --dil --dil-h --dil-w --groups.\n"
+            "  --direction D      fwd (default), bwd_data, bwd_filter\n"
+            "  --workspace-mb MB  workspace limit in MiB (default: none; 0 admits only\n"
+            "                     algorithms without workspace)\n"
+            "Exit status 1 when no algorithm can be picked (the table still shows why).\n");
+}
+
+static const char *math_name(int mt)
+{
+    return mt == SEER_MATH_TENSOR_OP ? "tensor_op" : mt == SEER_MATH_FMA ? "fma"
+         : mt == SEER_MATH_TENSOR_OP_ALLOW_CONVERSION ? "tensor_op_conv" : "default";
+}
+
+static const char *perf_status(seer_status_t st)
+{
+    switch (st) {
+    case SEER_STATUS_SUCCESS: return "ok";
+    case SEER_STATUS_NOT_CALIBRATED: return "not_calibrated";
+    case SEER_STATUS_WORKSPACE_LIMIT: return "over_limit";
+    case SEER_STATUS_UNSUPPORTED: return "unsupported";
+    default: return "error";
+    }
+}
+
+int seer_cli_pick(int argc, char **argv)
+{
+    static const char *const dirs[] = {"fwd", "bwd_data", "bwd_filter", NULL};
+    static const char *const formats[] = {"table", "json", NULL};
+    cli_args_t a;
+    const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL;
+    const char *dtype_s = "fp32", *layout_s = "nchw", *ws_s = NULL;
+    int dir = 0, format = 0;
+    cli_conv_opts_t conv = {{0}, {0}};
+    cli_args_init(&a, "pick", argc, argv);
+    while (cli_next(&a)) {
+        int got = cli_conv_opt(&a, &conv);
+        if (got < 0) return CLI_USAGE;
+        if (got) continue;
+        else if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_pick(stdout); return CLI_OK; }
+        else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--gpu")) { if (!(gpu_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--models")) { if (!(models_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--dtype")) { if (!(dtype_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--layout")) { if (!(layout_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--direction")) { if ((dir = cli_choice(&a, dirs)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--workspace-mb")) { if (!(ws_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--format")) { if ((format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
+        else return cli_unknown(&a);
+    }
+    if (cli_conv_opt_name(&conv, 0))
+        return cli_usage_error("pick", "option %s is required", cli_conv_opt_name(&conv, 0));
+    seer_dtype_t dtype;
+    seer_layout_t layout;
+    if (seer_dtype_from_name(dtype_s, &dtype))
+        return cli_usage_error("pick", "option --dtype: unknown dtype '%s'", dtype_s);
+    if (seer_layout_from_name(layout_s, &layout))
+        return cli_usage_error("pick", "option --layout: unknown layout '%s'", layout_s);
+    size_t limit = SIZE_MAX;
+    if (ws_s) {
+        char *end;
+        errno = 0;
+        double mb = strtod(ws_s, &end);
+        if (!*ws_s || *end || errno || !(mb >= 0) || mb > 1e12)
+            return cli_usage_error("pick", "option --workspace-mb: expected a size in MiB >= 0, got '%s'", ws_s);
+        limit = (size_t)(mb * 1048576.0);
+    }
+    seer_handle_t h = NULL;
+    seer_model_t m = NULL;
+    seer_conv_desc_t d = NULL;
+    int rc;
+    seer_status_t st = seer_create(&h);
+    if (st) return cli_lib_error(NULL, st);
+    if ((st = seer_conv_desc_create(&d)) || (st = cli_conv_desc_set(h, d, dtype, layout, &conv))) {
+        rc = cli_lib_error(h, st);
+        goto out;
+    }
+    if ((rc = cli_open_model(h, "pick", model_opt, gpu_opt, models_opt, &m))) goto out;
+    seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
+    int n = 0;
+    seer_status_t (*fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
+                          seer_conv_algo_perf_t *, int, int *) = {
+        seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
+    st = fn[dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &n);
+    int picked = st == SEER_STATUS_SUCCESS;
+    if (!picked && st != SEER_STATUS_NO_ALGORITHM && st != SEER_STATUS_NOT_CALIBRATED &&
+        st != SEER_STATUS_UNSUPPORTED) { rc = cli_lib_error(h, st); goto out; }
+    char why[1024] = "";
+    if (!picked) seer_get_last_error_copy(h, why, sizeof why);
+    seer_model_info_t mi;
+    seer_model_get_info(m, &mi);
+    if (format == 1) {
+        printf("{\"gpu\": ");
+        cli_json_str(stdout, mi.gpu_id);
+        printf(", \"served\": \"%s\", \"source_gpus\": ", mi.transferred ? "transferred" : "calibrated");
+        cli_json_str(stdout, mi.source_gpus);
+        printf(", \"direction\": \"%s\", \"workspace_limit\": ", dirs[dir]);
+        if (limit == SIZE_MAX) printf("null");
+        else printf("%zu", limit);
+        printf(", \"status\": ");
+        cli_json_str(stdout, seer_status_string(st));
+        printf(",\n  \"perf\": [");
+        for (int i = 0; i < n; i++) {
+            printf("%s\n    {\"algo\": ", i ? "," : "");
+            cli_json_str(stdout, seer_algo_name((seer_direction_t)dir, perf[i].algo));
+            printf(", \"algo_id\": %d, \"status\": \"%s\", \"time_ms\": ", perf[i].algo, perf_status(perf[i].status));
+            cli_json_num(stdout, perf[i].time >= 0 ? perf[i].time : NAN);
+            printf(", \"workspace_bytes\": %zu, \"deterministic\": %s, \"math_type\": \"%s\", \"source\": ",
+                   perf[i].memory, perf[i].determinism ? "true" : "false", math_name(perf[i].math_type));
+            if (perf[i].time >= 0) printf("\"%s\"}", seer_source_name(perf[i].source));
+            else printf("null}");
+        }
+        printf("]}\n");
+    } else {
+        printf("model     %s (%s%s)\n", mi.gpu_id, mi.transferred ? "transferred from " : "calibrated", mi.transferred ? mi.source_gpus : "");
+        printf("direction %s, workspace limit ", dirs[dir]);
+        if (limit == SIZE_MAX) printf("none\n\n");
+        else printf("%.6g MiB\n\n", limit / 1048576.0);
+        printf("%-4s %-24s %-15s %12s %14s %-6s %-14s %s\n", "rank", "algo", "status", "ms", "workspace MiB",
+               "determ", "math", "source");
+        for (int i = 0; i < n; i++) {
+            char t[32] = "-", wsb[32] = "-";
+            if (perf[i].time >= 0) snprintf(t, sizeof t, "%.4f", perf[i].time);
+            if (perf[i].status != SEER_STATUS_UNSUPPORTED) snprintf(wsb, sizeof wsb, "%.3f", perf[i].memory / 1048576.0);
+            printf("%-4d %-24s %-15s %12s %14s %-6s %-14s %s\n", i + 1,
+                   seer_algo_name((seer_direction_t)dir, perf[i].algo), perf_status(perf[i].status), t, wsb,
+                   perf[i].determinism ? "yes" : "no", math_name(perf[i].math_type),
+                   perf[i].time >= 0 ? seer_source_name(perf[i].source) : "-");
+        }
+        if (picked) printf("\npick      %s\n", seer_algo_name((seer_direction_t)dir, perf[0].algo));
+    }
+    if (!picked) {
+        fprintf(stderr, "seer pick: %s: %s\n", seer_status_string(st), why);
+        rc = CLI_FAIL;
+    }
+out:
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
+    seer_destroy(h);
+    return rc;
+}
