@@ -27,7 +27,8 @@ class BuildWithLibseer(build_py):
         if os.path.exists(os.path.join(REPO, "Makefile")):
             jobs = os.environ.get("SEER_MAKE_JOBS", "2")
             subprocess.check_call(["make", "-C", REPO, "-j" + jobs, "B=" + BUILD, "lib"])
-            libs = sorted(glob.glob(os.path.join(BUILD, "libseer.so.*.*.*")))
+            # the one make just linked (an older version may linger in BUILD)
+            libs = sorted(glob.glob(os.path.join(BUILD, "libseer.so.*.*.*")), key=os.path.getmtime)
             if not libs:
                 raise RuntimeError("make did not produce %s/libseer.so.X.Y.Z" % BUILD)
             shutil.copyfile(libs[-1], os.path.join(lib_dir, "libseer.so"))
