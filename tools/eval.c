@@ -15,7 +15,6 @@
 #include "dispatch.h"
 #include "gemm.h"
 #include "gpu.h"
-#include "model.h"
 
 typedef struct {
     double meas;                /* as published */

@@ -1,18 +1,9 @@
 /* seer eval-net: predicted network iterations against measured ones. */
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli.h"
-#include "common.h"
 #include "net.h"
-#include "../libseer/net.h"
-#include "../libseer/fileio.h"
 
 /* ------------------------------------------------------------------ */
 /* seer eval-net                                                       */

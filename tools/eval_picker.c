@@ -1,19 +1,11 @@
 /* seer eval-picker: the picker (and cuDNN's heuristic) against a
  * seer-bench sweep that timed every algorithm of each shape. */
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli.h"
-#include "common.h"
 #include "net.h"
-#include "../libseer/net.h"
-#include "../libseer/fileio.h"
 
 /* ------------------------------------------------------------------ */
 /* seer eval-picker                                                    */

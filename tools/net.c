@@ -4,12 +4,9 @@
  * printed: an error never leaves half a table behind. */
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 #include "common.h"

@@ -1,19 +1,11 @@
 /* seer pick: rank the algorithms of one convolution as
  * cudnnGet...Algorithm_v7 does, from the model (docs/picker.md). */
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli.h"
-#include "common.h"
 #include "net.h"
-#include "../libseer/net.h"
-#include "../libseer/fileio.h"
 
 /* ------------------------------------------------------------------ */
 /* seer pick                                                           */

@@ -1,11 +1,8 @@
 /* seer predict: one convolution's algorithms and kernels, or every row of
  * a conv timing CSV (docs/cli.md). */
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "cli.h"
 #include "../libseer/fileio.h"
 

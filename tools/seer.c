@@ -8,17 +8,12 @@
  *
  * Exit codes: 0 ok, 1 library or data error, 2 usage error.  Only this
  * program prints and exits; the library never does. */
-#include <errno.h>
-#include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <dirent.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 #include "net.h"
-#include "../libseer/fileio.h"
 
 static const char *const formats_table_csv_json[] = {"table", "csv", "json", NULL};
 
