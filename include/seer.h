@@ -561,7 +561,8 @@ typedef enum {
     SEER_OP_SOFTMAX = 8,        /* softmax (with the loss in training) */
     SEER_OP_DROPOUT = 9,
     SEER_OP_FLATTEN = 10,
-    SEER_OP_MUL = 11            /* elementwise product; the second input may be c x 1 x 1 (a gate) */
+    SEER_OP_MUL = 11,           /* elementwise product; the second input may be c x 1 x 1 (a gate) */
+    SEER_OP_OPTIMIZER = 12      /* a result row only: the optimizer step over every parameter */
 } seer_op_t;
 
 /* "conv", "batchnorm", ...; "?" for an unknown value. */
@@ -640,7 +641,7 @@ typedef enum { SEER_MODE_INFER = 0, SEER_MODE_TRAIN = 1 } seer_mode_t;
 
 /* One kernel group of one layer in one direction. */
 typedef struct {
-    int layer;                  /* index in the network */
+    int layer;                  /* index in the network; n_layers for the optimizer step */
     char name[48];              /* layer name */
     seer_op_t op;
     seer_direction_t direction; /* non-conv layers: FWD forward, BWD_DATA backward */
@@ -675,6 +676,14 @@ SEER_API seer_status_t seer_predict_network(seer_handle_t handle, const seer_mod
                                             seer_layer_result_t *results, int capacity,
                                             int *count, double *total_ms);
 
+/* The optimizer step a training iteration ends with (PyTorch's foreach
+ * implementations over fp32 parameters; docs/networks.md). */
+typedef enum {
+    SEER_OPTIMIZER_NONE = 0,
+    SEER_OPTIMIZER_SGD = 1,     /* SGD with momentum */
+    SEER_OPTIMIZER_ADAM = 2     /* Adam / AdamW */
+} seer_optimizer_t;
+
 /* Options of seer_predict_network_opts: start from
  * SEER_NET_OPTIONS_DEFAULT, then edit. */
 typedef struct {
@@ -685,9 +694,10 @@ typedef struct {
     int algo_policy;            /* SEER_ALGO_AUTO, SEER_ALGO_CUDNN_CHOICE or a fixed algorithm */
     int threads;                /* threads for the conv predictions, 1..8: 1 is the calling thread only */
     double dispatch_ms;         /* host time to launch one row's work; 0: GPU time alone */
+    seer_optimizer_t optimizer; /* training only: the step after the backward pass */
 } seer_net_options_t;
 #define SEER_NET_OPTIONS_DEFAULT \
-    { 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER, SEER_ALGO_AUTO, 1, 0.0 }
+    { 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER, SEER_ALGO_AUTO, 1, 0.0, SEER_OPTIMIZER_SGD }
 
 /* What a network prediction adds up to.  gpu_ms is the rows' sum, the
  * GPU's time; dispatch_ms what the GPU additionally waits for a host that
@@ -695,7 +705,7 @@ typedef struct {
  * option is 0); total_ms = gpu_ms + dispatch_ms. */
 typedef struct {
     int rows;
-    double gpu_ms, conv_ms, other_ms; /* conv_ms + other_ms = gpu_ms */
+    double gpu_ms, conv_ms, other_ms, optimizer_ms; /* conv_ms + other_ms + optimizer_ms = gpu_ms */
     double dispatch_ms;
     double total_ms;
 } seer_net_totals_t;

@@ -14,7 +14,8 @@
 const char *seer_op_name(seer_op_t op)
 {
     static const char *const names[] = {"input", "conv", "batchnorm", "activation", "pool", "add",
-                                        "concat", "fc", "softmax", "dropout", "flatten", "mul"};
+                                        "concat", "fc", "softmax", "dropout", "flatten", "mul",
+                                        "optimizer"};
     return (unsigned)op < sizeof names / sizeof *names ? names[op] : "?";
 }
 

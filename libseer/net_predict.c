@@ -189,6 +189,39 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
     return SEER_STATUS_SUCCESS;
 }
 
+/* PyTorch's foreach optimizers update every parameter tensor with
+ * multi-tensor kernels of up to this many tensors each. */
+#define SEER_OPT_TENSORS_PER_KERNEL 110
+
+/* The optimizer step after the backward pass: memory-bound passes over
+ * the fp32 parameters (AMP keeps fp32 master weights too).  SGD with
+ * momentum reads parameter, gradient and momentum and writes parameter
+ * and momentum (5 x 4 bytes per parameter, 2 multi-tensor kernels per
+ * chunk: momentum update, parameter update); Adam reads parameter,
+ * gradient and both moments and writes parameter and moments (7 x 4
+ * bytes, 4 kernels per chunk).  One row, numbered after the last layer. */
+static seer_status_t optimizer_row(pctx_t *c, seer_optimizer_t opt)
+{
+    if (opt == SEER_OPTIMIZER_NONE) return SEER_STATUS_SUCCESS;
+    double params = 0, tensors = 0;
+    for (int i = 0; i < c->net->n; i++) {
+        const seer_layer_info_t *L = &c->net->l[i].info;
+        if (L->params <= 0) continue;
+        params += (double)L->params;
+        tensors += L->op == SEER_OP_BATCHNORM ? 2 : 1 + (L->bias != 0);
+    }
+    if (params <= 0) return SEER_STATUS_SUCCESS;
+    int per_chunk = opt == SEER_OPTIMIZER_ADAM ? 4 : 2, words = opt == SEER_OPTIMIZER_ADAM ? 7 : 5;
+    int kernels = per_chunk * (int)ceil(tensors / SEER_OPT_TENSORS_PER_KERNEL);
+    seer_status_t st = mem_row(c, c->net->n - 1, SEER_DIR_FWD, kernels, words * 4.0 * params, params, 0);
+    if (st) return st;
+    seer_layer_result_t *o = &c->r[c->n - 1];
+    snprintf(o->name, sizeof o->name, "optimizer (%s)", opt == SEER_OPTIMIZER_ADAM ? "adam" : "sgd");
+    o->op = SEER_OP_OPTIMIZER;
+    o->layer = c->net->n; /* after every layer: a step of its own (seer.h) */
+    return SEER_STATUS_SUCCESS;
+}
+
 static seer_status_t gemm_row(pctx_t *c, int li, seer_direction_t dir, double m, double n, double k,
                               int bias)
 {
@@ -469,6 +502,8 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     case SEER_OP_DROPOUT: /* training only: x and a byte mask */
         if (!train) return SEER_STATUS_SUCCESS;
         return mem_row(c, li, backward ? bd : SEER_DIR_FWD, 1, ein * (2 * es + 1), ein, 0);
+    case SEER_OP_OPTIMIZER: /* a result row, never a layer (net_parse.c) */
+        break;
     }
     return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': unknown op %d", L->name, (int)L->op);
 }
@@ -507,6 +542,8 @@ static seer_status_t check_options(seer_handle_t h, const seer_net_options_t *o)
                           o->threads);
     if (!(o->dispatch_ms >= 0) || !isfinite(o->dispatch_ms))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "dispatch_ms must be a finite number >= 0");
+    if ((unsigned)o->optimizer > SEER_OPTIMIZER_ADAM)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "optimizer %d out of range", (int)o->optimizer);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -558,6 +595,7 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, co
             }
             if (!st) st = layer_rows(&c, i, 1);
         }
+    if (!st && c.mode == SEER_MODE_TRAIN) st = optimizer_row(&c, opts->optimizer);
     free(c.memo);
     free(c.jobs);
     if (st) { free(c.r); return st; }
@@ -565,6 +603,7 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, co
     for (int i = 0; i < c.n; i++) {
         t.gpu_ms += c.r[i].time_ms;
         if (c.r[i].op == SEER_OP_CONV) t.conv_ms += c.r[i].time_ms;
+        else if (c.r[i].op == SEER_OP_OPTIMIZER) t.optimizer_ms += c.r[i].time_ms;
         else t.other_ms += c.r[i].time_ms;
     }
     t.dispatch_ms = dispatch_wait(c.r, c.n, opts->dispatch_ms);
@@ -594,6 +633,7 @@ seer_status_t seer_predict_network(seer_handle_t h, const seer_model *m, const s
     o.mode = mode;
     o.algo_policy = policy;
     o.threads = SEER_NET_THREADS; /* as in 0.1: as many as the CPU has, up to 8 */
+    o.optimizer = SEER_OPTIMIZER_NONE; /* as in 0.1: the layers only */
     seer_net_totals_t t;
     seer_status_t st = seer_predict_network_opts(h, m, net, &o, results, capacity, &t);
     if (st == SEER_STATUS_SUCCESS || st == SEER_STATUS_BUFFER_TOO_SMALL) {

@@ -393,7 +393,7 @@ TEST(net_predict_opts_totals_and_dispatch)
     REQUIRE(seer_network_create_zoo(h, "resnet18", 0, &net) == SEER_STATUS_SUCCESS);
     seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
     CHECK(o.batch == 1 && o.threads == 1 && o.mode == SEER_MODE_INFER && o.dispatch_ms == 0 &&
-          o.algo_policy == SEER_ALGO_AUTO);
+          o.algo_policy == SEER_ALGO_AUTO && o.optimizer == SEER_OPTIMIZER_SGD);
     o.batch = 16;
     o.mode = SEER_MODE_TRAIN;
     seer_net_totals_t t1, t8;
@@ -412,14 +412,15 @@ TEST(net_predict_opts_totals_and_dispatch)
     }
     CHECK_NEAR(t1.gpu_ms, sum, 1e-12);
     CHECK_NEAR(t1.conv_ms, conv, 1e-12);
-    CHECK_NEAR(t1.conv_ms + t1.other_ms, t1.gpu_ms, 1e-12);
+    CHECK_NEAR(t1.conv_ms + t1.other_ms + t1.optimizer_ms, t1.gpu_ms, 1e-12);
     CHECK(t1.dispatch_ms == 0 && t1.total_ms == t1.gpu_ms);
-    /* the old entry point agrees */
+    /* the old entry point agrees, without the optimizer step (0.1's rows) */
     int n;
     double total;
     CHECK_STATUS(seer_predict_network(h, m, net, 16, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
                                       SEER_ALGO_AUTO, NULL, 0, &n, &total), SEER_STATUS_SUCCESS);
-    CHECK(n == t1.rows && total == t1.total_ms);
+    CHECK(n == t1.rows - 1);
+    CHECK_NEAR(total, t1.total_ms - t1.optimizer_ms, 1e-9);
     /* A host slower than every row: the GPU waits for each dispatch, so
      * the pass ends one dispatch after the last but one row was sent plus
      * the last row's time. */
@@ -450,6 +451,50 @@ TEST(net_predict_opts_totals_and_dispatch)
     CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, NULL, 0, &td), SEER_STATUS_BAD_SHAPE);
     free(r1);
     free(r8);
+    seer_network_destroy(net);
+    seer_destroy(h);
+}
+
+/* The optimizer step: one memory-bound row after the backward pass,
+ * numbered after the last layer, moving 5 (SGD) or 7 (Adam) fp32 words
+ * per parameter; none in inference or with SEER_OPTIMIZER_NONE. */
+TEST(net_predict_optimizer_step)
+{
+    seer_model_t m = model_for("a100-pcie-80gb", "a100-pcie-40gb");
+    if (!m) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    seer_network_t net;
+    REQUIRE(seer_network_create_zoo(h, "resnet50", 0, &net) == SEER_STATUS_SUCCESS);
+    seer_network_info_t ni;
+    REQUIRE(seer_network_get_info(net, &ni) == SEER_STATUS_SUCCESS);
+    seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+    o.batch = 32;
+    o.mode = SEER_MODE_TRAIN;
+    seer_layer_result_t r[1024];
+    seer_net_totals_t ts, ta, tn, ti;
+    CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, r, 1024, &ts), SEER_STATUS_SUCCESS);
+    REQUIRE(ts.rows > 0 && ts.rows <= 1024);
+    const seer_layer_result_t *last = &r[ts.rows - 1];
+    CHECK(last->op == SEER_OP_OPTIMIZER && last->layer == ni.n_layers);
+    CHECK(strcmp(seer_op_name(SEER_OP_OPTIMIZER), "optimizer") == 0);
+    CHECK(last->time_ms > 0 && last->time_ms == ts.optimizer_ms);
+    CHECK_NEAR(last->bytes, 5 * 4.0 * (double)ni.params, 1);
+    for (int i = 0; i + 1 < ts.rows; i++) CHECK(r[i].op != SEER_OP_OPTIMIZER);
+    o.optimizer = SEER_OPTIMIZER_ADAM;
+    CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, r, 1024, &ta), SEER_STATUS_SUCCESS);
+    CHECK(ta.rows == ts.rows && ta.optimizer_ms > ts.optimizer_ms);
+    CHECK_NEAR(r[ta.rows - 1].bytes, 7 * 4.0 * (double)ni.params, 1);
+    CHECK(ta.conv_ms == ts.conv_ms && ta.other_ms == ts.other_ms);
+    o.optimizer = SEER_OPTIMIZER_NONE;
+    CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, NULL, 0, &tn), SEER_STATUS_SUCCESS);
+    CHECK(tn.rows == ts.rows - 1 && tn.optimizer_ms == 0 && tn.conv_ms == ts.conv_ms);
+    o.optimizer = SEER_OPTIMIZER_ADAM;
+    o.mode = SEER_MODE_INFER;
+    CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, NULL, 0, &ti), SEER_STATUS_SUCCESS);
+    CHECK(ti.optimizer_ms == 0);
+    o.optimizer = (seer_optimizer_t)3;
+    CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, NULL, 0, &ti), SEER_STATUS_BAD_PARAM);
+    CHECK(strstr(seer_get_last_error(h), "optimizer") != NULL);
     seer_network_destroy(net);
     seer_destroy(h);
 }

@@ -165,7 +165,7 @@ static void usage_net(FILE *f)
             "                [--algo auto|cudnn|fixed|INDEX] [--res PIXELS]\n"
             "                [--format table|csv|json] [--sort time|order] [--top N]\n"
             "                [--rows] [--bench N] [--print] [--threads N] [--dispatch-us US]\n"
-            "                [--skip-unsupported]\n"
+            "                [--optimizer sgd|adam|none] [--skip-unsupported]\n"
             "\n"
             "Predict one forward pass (infer) or one training iteration (train:\n"
             "forward, backward-data, backward-filter and the other layers' backward\n"
@@ -194,6 +194,8 @@ static void usage_net(FILE *f)
             "  --dispatch-us US  host time to issue one row's work (default 0: GPU time\n"
             "                 alone); what a slower host adds is its own line\n"
             "                 (docs/networks.md, \"GPU time and host dispatch\")\n"
+            "  --optimizer O  train: the step after the backward pass: sgd (default,\n"
+            "                 with momentum), adam, none\n"
             "  --skip-unsupported  ONNX: predict without the operators libseer cannot\n"
             "                 translate, listing them (default: fail, naming them)\n"
             "Table marks: B backward estimated from forward (the model has no backward\n"
@@ -253,6 +255,7 @@ static int by_group_ms(const void *x, const void *y)
 static void op_key(const seer_layer_result_t *r, char *key, size_t size)
 {
     if (r->flags & SEER_RESULT_GRAD_ACCUM) snprintf(key, size, "gradient sums");
+    else if (r->op == SEER_OP_OPTIMIZER) snprintf(key, size, "%s", seer_op_name(r->op));
     else if (r->op == SEER_OP_CONV || r->op == SEER_OP_FC)
         snprintf(key, size, "%s %s", seer_op_name(r->op), seer_direction_name(r->direction));
     else snprintf(key, size, "%s %s", seer_op_name(r->op), r->direction == SEER_DIR_FWD ? "fwd" : "bwd");
@@ -263,12 +266,13 @@ int seer_cli_net(int argc, char **argv)
     static const char *const modes[] = {"infer", "train", NULL};
     static const char *const formats[] = {"table", "csv", "json", NULL};
     static const char *const sorts[] = {"time", "order", NULL};
+    static const char *const optimizers[] = {"none", "sgd", "adam", NULL}; /* seer_optimizer_t order */
     cli_args_t a;
     const char *what = NULL, *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL;
     const char *dtype_s = "fp32", *layout_s = "nchw";
     int batch = 64, mode = 0, format = 0, sort = 0, top = 25, res = 0, bench = 0, print = 0, rows_view = 0;
     int batch_given = 0, skip = 0;
-    int policy = SEER_ALGO_AUTO, threads = 8;
+    int policy = SEER_ALGO_AUTO, threads = 8, optimizer = SEER_OPTIMIZER_SGD;
     double dispatch_us = 0;
     cli_args_init(&a, "net", argc, argv);
     while (cli_next(&a)) {
@@ -290,6 +294,7 @@ int seer_cli_net(int argc, char **argv)
         else if (cli_is(&a, "--print")) { if (!cli_flag(&a)) return CLI_USAGE; print = 1; }
         else if (cli_is(&a, "--rows")) { if (!cli_flag(&a)) return CLI_USAGE; rows_view = 1; }
         else if (cli_is(&a, "--threads")) { if (!cli_int(&a, 1, 8, &threads)) return CLI_USAGE; }
+        else if (cli_is(&a, "--optimizer")) { if ((optimizer = cli_choice(&a, optimizers)) < 0) return CLI_USAGE; }
         else if (cli_is(&a, "--dispatch-us")) { if (!cli_double(&a, 0, 1e6, &dispatch_us)) return CLI_USAGE; }
         else if (cli_is(&a, "--algo")) {
             const char *v = cli_value(&a);
@@ -352,6 +357,7 @@ int seer_cli_net(int argc, char **argv)
     o.algo_policy = policy;
     o.threads = threads;
     o.dispatch_ms = dispatch_us / 1e3;
+    o.optimizer = (seer_optimizer_t)optimizer;
     seer_net_totals_t tot;
     if ((st = seer_predict_network_opts(h, m, net, &o, NULL, 0, &tot))) { rc = cli_lib_error(h, st); goto out; }
     int n = tot.rows;
@@ -406,10 +412,10 @@ int seer_cli_net(int argc, char **argv)
     /* Per layer: all its rows summed (the default table). */
     typedef struct { int layer, first; double ms[3], total, top; seer_class_t cls; unsigned flags; } per_t;
     int nl = ni.n_layers, nper = 0;
-    per_t *per = calloc((size_t)(nl ? nl : 1), sizeof *per);
-    int *pidx = malloc((size_t)(nl ? nl : 1) * sizeof *pidx);
+    per_t *per = calloc((size_t)nl + 1, sizeof *per); /* + the optimizer step */
+    int *pidx = malloc(((size_t)nl + 1) * sizeof *pidx);
     if (!per || !pidx) { free(per); free(pidx); rc = cli_fail("net", "out of memory"); goto out; }
-    for (int i = 0; i < nl; i++) per[i].first = -1;
+    for (int i = 0; i <= nl; i++) per[i].first = -1;
     for (int i = 0; i < n; i++) {
         per_t *p = &per[r[i].layer];
         if (p->first < 0) { p->first = i; p->layer = r[i].layer; nper++; }
@@ -419,7 +425,7 @@ int seer_cli_net(int argc, char **argv)
         if (r[i].time_ms > p->top) { p->top = r[i].time_ms; p->cls = r[i].cls; }
     }
     nper = 0;
-    for (int i = 0; i < nl; i++) if (per[i].first >= 0) pidx[nper++] = i;
+    for (int i = 0; i <= nl; i++) if (per[i].first >= 0) pidx[nper++] = i;
     if (sort == 0) /* insertion sort by total, descending; stable */
         for (int i = 1; i < nper; i++)
             for (int j = i; j > 0 && per[pidx[j]].total > per[pidx[j - 1]].total; j--) {
@@ -458,6 +464,8 @@ int seer_cli_net(int argc, char **argv)
         cli_json_num(stdout, tot.conv_ms);
         printf(", \"other_ms\": ");
         cli_json_num(stdout, tot.other_ms);
+        printf(", \"optimizer_ms\": ");
+        cli_json_num(stdout, tot.optimizer_ms);
         printf(", \"dispatch_ms\": ");
         cli_json_num(stdout, tot.dispatch_ms);
         printf(",\n  \"layers\": [");
@@ -563,8 +571,10 @@ int seer_cli_net(int argc, char **argv)
                 printf("  A  no GPU has data for this conv's kernels: the analytical model\n"
                        "     (the generic kernel formula; docs/method.md, \"Fallbacks\")\n");
         }
-        printf("\nGPU       %.3f ms: convolutions %.3f, other layers %.3f\n", tot.gpu_ms, tot.conv_ms,
+        printf("\nGPU       %.3f ms: convolutions %.3f, other layers %.3f", tot.gpu_ms, tot.conv_ms,
                tot.other_ms);
+        if (tot.optimizer_ms > 0) printf(", optimizer (%s) %.3f", optimizers[optimizer], tot.optimizer_ms);
+        printf("\n");
         if (dispatch_us > 0)
             printf("dispatch  %.3f ms more: a host issuing each row in %.1f us keeps the GPU waiting\n",
                    tot.dispatch_ms, dispatch_us);

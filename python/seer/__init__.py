@@ -120,12 +120,13 @@ _ROW = struct.Struct("=i48siiiiidddI4x")
 
 class _NetOptions(C.Structure):
     _fields_ = [("batch", C.c_int), ("dtype", C.c_int), ("layout", C.c_int), ("mode", C.c_int),
-                ("algo_policy", C.c_int), ("threads", C.c_int), ("dispatch_ms", C.c_double)]
+                ("algo_policy", C.c_int), ("threads", C.c_int), ("dispatch_ms", C.c_double),
+                ("optimizer", C.c_int)]
 
 
 class _NetTotals(C.Structure):
     _fields_ = [("rows", C.c_int), ("gpu_ms", C.c_double), ("conv_ms", C.c_double), ("other_ms", C.c_double),
-                ("dispatch_ms", C.c_double), ("total_ms", C.c_double)]
+                ("optimizer_ms", C.c_double), ("dispatch_ms", C.c_double), ("total_ms", C.c_double)]
 
 
 class _OnnxOptions(C.Structure):
@@ -190,7 +191,8 @@ _UNSUPPORTED, _NOT_CALIBRATED, _NO_ALGORITHM, _WORKSPACE_LIMIT = 6, 17, 24, 25
 _ALGO_AUTO, _ALGO_NA, _ALGO_CUDNN = -2, -3, -1
 _ALGO_COUNT = {0: 8, 1: 6, 2: 7}  # SEER_{FWD,BWD_DATA,BWD_FILTER}_ALGO_COUNT
 _ROLE_MAIN = 0
-_OP_CONV, _OP_FC = 1, 7
+_OP_CONV, _OP_FC, _OP_OPTIMIZER = 1, 7, 12
+_OPTIMIZERS = ("none", "sgd", "adam")  # seer_optimizer_t order
 _FLAGS = ((0x2, "B"), (0x8, "M"), (0x1, "R"), (0x4, "X"), (0x10, "G"), (0x20, "A"))
 
 _tls = threading.local()
@@ -604,7 +606,7 @@ def _policy(fn: str, algo: Any) -> int:
 def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None, batch: Optional[int] = None,
         mode: str = "infer", dtype: str = "fp32", layout: str = "nchw", algo: Union[str, int] = "auto",
         res: Optional[int] = None, skip_unsupported: bool = False, threads: int = 8, dispatch_us: float = 0.0,
-        model: Optional[str] = None, models: Optional[str] = None) -> Dict[str, Any]:
+        optimizer: str = "sgd", model: Optional[str] = None, models: Optional[str] = None) -> Dict[str, Any]:
     """Predict one forward pass (mode="infer") or training iteration
     (mode="train") of a built-in network ("resnet50"), a description file
     or an ONNX file, like `seer net ... --format json`.  batch defaults to
@@ -612,9 +614,10 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     resolution (built-in and ONNX); skip_unsupported predicts an ONNX model
     without the operators libseer cannot translate (a warning lists them);
     threads (1-8) only changes how fast the answer comes; dispatch_us is
-    the host time to issue one row's work (docs/networks.md).
+    the host time to issue one row's work (docs/networks.md); optimizer
+    ("sgd", "adam" or "none") is the step a training iteration ends with.
     Keys: network, gpu, served, source_gpus, batch, dtype, layout, mode,
-    algo, params, total_ms, gpu_ms, conv_ms, other_ms, dispatch_ms, layers [{index, layer, op, direction, algo,
+    algo, params, total_ms, gpu_ms, conv_ms, other_ms, optimizer_ms, dispatch_ms, layers [{index, layer, op, direction, algo,
     kernels, class, flops, bytes, time_ms, flags}] (slowest first), by_op
     and by_class [{op|class, rows, time_ms}]."""
     fn = "net"
@@ -627,6 +630,8 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     dt = _enum(fn, "dtype", dtype, _dtype_from_name, _DTYPES)
     lay = _enum(fn, "layout", layout, _layout_from_name, _LAYOUTS)
     pol = _policy(fn, algo)
+    if _str(fn, "optimizer", optimizer) not in _OPTIMIZERS:
+        raise ValueError("%s(): argument 'optimizer' must be 'sgd', 'adam' or 'none', got %r" % (fn, optimizer))
     r = 0 if res is None else _int(fn, "res", res, 1, 1 << 24)
     if not isinstance(skip_unsupported, bool):
         raise TypeError("%s(): argument 'skip_unsupported' must be bool, not %s"
@@ -645,7 +650,8 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
                       % (what, len(nt.skipped), "; ".join(nt.skipped)), stacklevel=2)
     b = batch if batch is not None else (nt.batch or 64)
     hd = _handle()
-    opts = _NetOptions(b, dt, lay, modes.index(mode), pol, threads, dispatch_us / 1e3)
+    opts = _NetOptions(b, dt, lay, modes.index(mode), pol, threads, dispatch_us / 1e3,
+                       _OPTIMIZERS.index(optimizer))
     tot = _NetTotals()
     cap = nt.rows
     rows = (_LayerResult * max(cap, 1))()
@@ -669,6 +675,8 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     for (_, _, op, dr, _, _, cl, _, _, t, fl) in rows:
         if fl & 0x10:
             key = "gradient sums"
+        elif op == _OP_OPTIMIZER:
+            key = "optimizer"
         elif op in (_OP_CONV, _OP_FC):
             key = _name_op(op) + " " + _name_dir(dr)
         else:
@@ -696,7 +704,8 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
             "batch": b, "dtype": _s(_dtype_name(dt)), "layout": _s(_layout_name(lay)), "mode": mode,
             "algo": "auto" if pol == _ALGO_AUTO else "cudnn" if pol == _ALGO_CUDNN else "fixed",
             "params": ni.params, "total_ms": _num(tot.total_ms), "gpu_ms": _num(tot.gpu_ms),
-            "conv_ms": _num(tot.conv_ms), "other_ms": _num(tot.other_ms), "dispatch_ms": _num(tot.dispatch_ms),
+            "conv_ms": _num(tot.conv_ms), "other_ms": _num(tot.other_ms),
+            "optimizer_ms": _num(tot.optimizer_ms), "dispatch_ms": _num(tot.dispatch_ms),
             "layers": layers,
             "by_op": groups(ops, "op"), "by_class": groups(cls, "class")}
 
