@@ -99,7 +99,10 @@ static seer_status_t topo_order(cx_t *cx, int *order)
     next = malloc((edges ? edges : 1) * sizeof *next);
     who = malloc((edges ? edges : 1) * sizeof *who);
     seer_status_t st = SEER_STATUS_SUCCESS;
-    if (!pending || !heap || !first || !next || !who) { st = seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory"); goto out; }
+    if (!pending || !heap || !first || !next || !who) {
+        st = seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
+        goto out;
+    }
     for (size_t i = 0; i < cx->nt; i++) first[i] = -1;
     size_t e = 0;
     for (size_t i = 0; i < nn; i++) {

@@ -160,12 +160,12 @@ seer_status_t seer_onnx_set_dims(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t
 {
     if (rank > SEER_ONNX_MAX_RANK)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "tensor '%s' has rank %d (at most %d)", t->name, rank,
-                    SEER_ONNX_MAX_RANK);
+                              SEER_ONNX_MAX_RANK);
     for (int i = 0; i < rank; i++) {
         if (d[i] < 0) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "tensor '%s' dimension %d is negative", t->name, i);
         if (d[i] > SEER_NET_MAX_DIM && !t->is_const && i > 0)
             return seer_onnx_nerr(cx, n, SEER_STATUS_OVERFLOW, "tensor '%s' dimension %d is %lld (over 2^24)", t->name, i,
-                        (long long)d[i]);
+                                  (long long)d[i]);
     }
     if (rank) memmove(t->d, d, (size_t)rank * sizeof *d); /* d is NULL for a scalar */
     t->rank = rank;
@@ -173,7 +173,7 @@ seer_status_t seer_onnx_set_dims(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t
     int64_t e = seer_onnx_elems(t, t->is_const ? 0 : 1);
     if (e < 0 || e > INT32_MAX)
         return seer_onnx_nerr(cx, n, SEER_STATUS_OVERFLOW, "tensor '%s' has over 2^31 - 1 elements%s", t->name,
-                    t->is_const ? "" : " per sample");
+                              t->is_const ? "" : " per sample");
     return SEER_STATUS_SUCCESS;
 }
 
@@ -194,14 +194,14 @@ seer_status_t seer_onnx_need_data(cx_t *cx, const Onnx__NodeProto *n, const tens
     if (!t) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_INPUT, "a required input is missing");
     if (t->layer < 0)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "input '%s' is %s, not a tensor computed from the graph input",
-                    t->name, t->is_const ? "a constant" : "not computable");
+                              t->name, t->is_const ? "a constant" : "not computable");
     if (rank4 && t->rank != 4)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "input '%s' has rank %d (N x C x H x W expected)", t->name,
-                    t->rank);
+                              t->rank);
     const layer_t *l = &cx->L[t->layer];
     if (!seer_onnx_chw(t, &c, &hh, &w) || c != l->c || hh != l->h || w != l->w)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "input '%s' is a view (rank %d) of layer '%s' that a layer "
-                    "cannot read", t->name, t->rank, l->name);
+                              "cannot read", t->name, t->rank, l->name);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -212,11 +212,11 @@ seer_status_t seer_onnx_need_view(cx_t *cx, const Onnx__NodeProto *n, const tens
     if (!t) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_INPUT, "a required input is missing");
     if (t->layer < 0 || !t->known)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "input '%s' is %s, not a tensor computed from the graph input",
-                    t->name, t->is_const ? "a constant" : "not computable");
+                              t->name, t->is_const ? "a constant" : "not computable");
     const layer_t *l = &cx->L[t->layer];
     if (seer_onnx_elems(t, 1) != l->c * l->h * l->w)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "input '%s' has %lld elements per sample, its layer '%s' %lld",
-                    t->name, (long long)seer_onnx_elems(t, 1), l->name, (long long)(l->c * l->h * l->w));
+                              t->name, (long long)seer_onnx_elems(t, 1), l->name, (long long)(l->c * l->h * l->w));
     return SEER_STATUS_SUCCESS;
 }
 
@@ -285,7 +285,7 @@ int seer_onnx_new_layer(cx_t *cx, const char *base, tensor_t *t)
 /* Start a layer line "TYPE name=N in=A,B" for node n's output t reading
  * the data inputs ins.  SUCCESS or ALLOC_FAILED. */
 seer_status_t seer_onnx_layer_line(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t, const char *type,
-                                tensor_t *const *ins, int nin)
+                                   tensor_t *const *ins, int nin)
 {
     int li = seer_onnx_new_layer(cx, n->name && n->name[0] ? n->name : t->name, t);
     if (li < 0) return seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
@@ -296,7 +296,7 @@ seer_status_t seer_onnx_layer_line(cx_t *cx, const Onnx__NodeProto *n, tensor_t 
 
 /* " size=A" or " r=A s=B" style pairs; nothing when both equal dflt. */
 void seer_onnx_pair_opt(cx_t *cx, const char *both, const char *a_name, const char *b_name, int64_t a, int64_t b,
-                     int64_t dflt)
+                        int64_t dflt)
 {
     if (a == b && a == dflt) return;
     if (a == b) seer_onnx_emit(cx, " %s=%lld", both, (long long)a);
@@ -330,8 +330,8 @@ seer_status_t seer_onnx_unsupported(cx_t *cx, const Onnx__NodeProto *n, const ch
     }
     if (cx->opt.skip_unsupported) {
         cx->n_skipped++;
-        seer_onnx_emit(cx, "# skipped: %s node '%s': %s\n", seer_onnx_show(n->op_type, b1, sizeof b1), seer_onnx_show(seer_onnx_label(n), b2, sizeof b2),
-             why);
+        seer_onnx_emit(cx, "# skipped: %s node '%s': %s\n", seer_onnx_show(n->op_type, b1, sizeof b1),
+                       seer_onnx_show(seer_onnx_label(n), b2, sizeof b2), why);
     }
     tensor_t *src = NULL;
     for (size_t i = 0; i < n->n_input && !src; i++) {

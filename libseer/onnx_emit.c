@@ -34,7 +34,8 @@ static int window(const Onnx__NodeProto *n, const tensor_t *x, const int64_t k[2
 {
     int64_t p[4] = {0, 0, 0, 0};
     st[0] = st[1] = dil[0] = dil[1] = 1;
-    if (seer_onnx_attr_ints(n, "strides", st, 2) > 2 || seer_onnx_attr_ints(n, "dilations", dil, 2) > 2 || seer_onnx_attr_ints(n, "pads", p, 4) > 4) {
+    if (seer_onnx_attr_ints(n, "strides", st, 2) > 2 || seer_onnx_attr_ints(n, "dilations", dil, 2) > 2 ||
+        seer_onnx_attr_ints(n, "pads", p, 4) > 4) {
         snprintf(why, wsize, "a window over more than 2 dimensions");
         return 0;
     }
@@ -80,17 +81,17 @@ static seer_status_t do_conv(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, te
     int64_t kk[2], s2[2], dil[2], pad[2];
     if (seer_onnx_attr_ints(n, "kernel_shape", kk, 2) == 2 && (kk[0] != R || kk[1] != S))
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "kernel_shape %lldx%lld differs from the weight's %lldx%lld",
-                    (long long)kk[0], (long long)kk[1], (long long)R, (long long)S);
+                              (long long)kk[0], (long long)kk[1], (long long)R, (long long)S);
     if (g < 1 || w->d[1] * g != x->d[1] || K % g)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "weight %lldx%lldx%lldx%lld with group %lld does not fit %lld "
-                    "input channels", (long long)K, (long long)w->d[1], (long long)R, (long long)S, (long long)g,
-                    (long long)x->d[1]);
+                              "input channels", (long long)K, (long long)w->d[1], (long long)R, (long long)S, (long long)g,
+                              (long long)x->d[1]);
     if (!window(n, x, ks, s2, dil, pad, why, sizeof why)) return seer_onnx_unsupported(cx, n, why);
     int64_t d[4] = {x->d[0], K, win_out(x->d[2], pad[0], dil[0] * (R - 1) + 1, s2[0], 0),
                     win_out(x->d[3], pad[1], dil[1] * (S - 1) + 1, s2[1], 0)};
     if (d[2] < 1 || d[3] < 1)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the %lldx%lld window does not fit the %lldx%lld input",
-                    (long long)R, (long long)S, (long long)x->d[2], (long long)x->d[3]);
+                              (long long)R, (long long)S, (long long)x->d[2], (long long)x->d[3]);
     if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "conv", &x, 1))) return st;
     seer_onnx_emit(cx, " k=%lld", (long long)K);
     seer_onnx_pair_opt(cx, "size", "r", "s", R, S, -1);
@@ -120,7 +121,7 @@ static seer_status_t do_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, te
                     win_out(x->d[3], pad[1], k[1], s2[1], ceil_mode)};
     if (d[2] < 1 || d[3] < 1)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the %lldx%lld window does not fit the %lldx%lld input",
-                    (long long)k[0], (long long)k[1], (long long)x->d[2], (long long)x->d[3]);
+                              (long long)k[0], (long long)k[1], (long long)x->d[2], (long long)x->d[3]);
     if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1))) return st;
     seer_onnx_emit(cx, " %s", max ? "max" : "avg");
     seer_onnx_pair_opt(cx, "size", "r", "s", k[0], k[1], -1);
@@ -180,7 +181,7 @@ static seer_status_t do_reshape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x,
     }
     if (known != total)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "target shape has %lld elements, the input %lld", (long long)known,
-                    (long long)total);
+                              (long long)total);
     return view(cx, n, x, o, nv, d, 0);
 }
 
@@ -204,7 +205,7 @@ static seer_status_t do_squeeze(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x,
         for (int i = 0; i < x->rank; i++)
             if (!(na < 0 ? x->d[i] == 1 : mark >> i & 1)) d[rank++] = x->d[i];
             else if (x->d[i] != 1) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "squeezes a dimension of size %lld",
-                                               (long long)x->d[i]);
+                                                         (long long)x->d[i]);
     }
     return view(cx, n, x, o, rank, d, 0);
 }
@@ -223,7 +224,7 @@ static seer_status_t do_gemm(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, te
     int64_t F = w->d[tb ? 1 : 0], K = w->d[tb ? 0 : 1];
     if (F != x->d[1])
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "weight %lldx%lld does not fit %lld input features",
-                    (long long)w->d[0], (long long)w->d[1], (long long)x->d[1]);
+                              (long long)w->d[0], (long long)w->d[1], (long long)x->d[1]);
     int64_t d[2] = {x->d[0], K};
     int bias = matmul ? *bias_from >= 0 : seer_onnx_input(cx, n, 2) != NULL;
     if ((st = seer_onnx_set_dims(cx, n, o, 2, d)) || (st = seer_onnx_layer_line(cx, n, o, "fc", &x, 1))) return st;
@@ -270,7 +271,8 @@ static seer_status_t simple(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, ten
                             const char *extra)
 {
     seer_status_t st;
-    if ((st = seer_onnx_need_data(cx, n, x, 0)) || (st = copy_shape(cx, n, o, x)) || (st = seer_onnx_layer_line(cx, n, o, type, &x, 1)))
+    if ((st = seer_onnx_need_data(cx, n, x, 0)) || (st = copy_shape(cx, n, o, x)) ||
+        (st = seer_onnx_layer_line(cx, n, o, type, &x, 1)))
         return st;
     seer_onnx_emit(cx, "%s\n", extra);
     return SEER_STATUS_SUCCESS;
@@ -352,7 +354,8 @@ static seer_status_t do_concat(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
     }
     if (!nin) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_INPUT, "no inputs");
     int rank = ins[0]->rank;
-    if (seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 1), rank) != 1) return seer_onnx_unsupported(cx, n, "a concatenation along other than channels");
+    if (seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 1), rank) != 1)
+        return seer_onnx_unsupported(cx, n, "a concatenation along other than channels");
     memcpy(d, ins[0]->d, sizeof d);
     d[1] = 0;
     for (int i = 0; i < nin; i++) {

@@ -48,7 +48,7 @@ seer_status_t seer_onnx_load_tensor(cx_t *cx, const Onnx__NodeProto *n, const On
     t->is_const = 1;
     if (tp->n_dims > SEER_ONNX_MAX_RANK)
         return seer_onnx_nerr(cx, at, SEER_STATUS_NET_SHAPE, "tensor '%s' has rank %zu (at most %d)", t->name, tp->n_dims,
-                    SEER_ONNX_MAX_RANK);
+                              SEER_ONNX_MAX_RANK);
     if ((st = seer_onnx_set_dims(cx, at, t, (int)tp->n_dims, tp->dims))) return st;
     int type = tp->has_data_type ? tp->data_type : 0;
     int64_t e = seer_onnx_elems(t, 0);
@@ -59,10 +59,10 @@ seer_status_t seer_onnx_load_tensor(cx_t *cx, const Onnx__NodeProto *n, const On
     size_t have = tp->n_float_data + tp->n_int32_data + tp->n_int64_data + tp->n_double_data + tp->n_uint64_data;
     if (tp->has_raw_data && es && tp->raw_data.len != (size_t)e * (size_t)es)
         return seer_onnx_nerr(cx, at, SEER_STATUS_ONNX_CORRUPT, "tensor '%s': raw_data has %zu bytes, its dims need %lld",
-                    t->name, tp->raw_data.len, (long long)e * es);
+                              t->name, tp->raw_data.len, (long long)e * es);
     if (!tp->has_raw_data && have && have != (size_t)e)
         return seer_onnx_nerr(cx, at, SEER_STATUS_ONNX_CORRUPT, "tensor '%s' holds %zu values, its dims need %lld", t->name,
-                    have, (long long)e);
+                              have, (long long)e);
     if (e > SEER_ONNX_MAX_CONST) return SEER_STATUS_SUCCESS;
     int ok = type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT || type == ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE ||
              type == ONNX__TENSOR_PROTO__DATA_TYPE__INT32 || type == ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
