@@ -189,22 +189,17 @@ static seer_status_t check_model(cx_t *cx, const Onnx__ModelProto *m)
     return SEER_STATUS_SUCCESS;
 }
 
-/* The tensor table, sized for every name the graph can define (a power
- * of two at least twice that, for the open addressing), the per-node
- * fusion marks and the topological order. */
+/* The context's tables, sized for every name the graph can define, and
+ * the topological order. */
 static seer_status_t alloc_tables(cx_t *cx, int **order)
 {
     const Onnx__GraphProto *g = cx->g;
     size_t cap = g->n_initializer + g->n_input + 1;
     for (size_t i = 0; i < g->n_node; i++) cap += g->node[i]->n_output;
-    for (cx->nslot = 16; cx->nslot < 2 * cap; cx->nslot *= 2) {}
-    cx->t = malloc(cap * sizeof *cx->t);
-    cx->slot = calloc(cx->nslot, sizeof *cx->slot);
-    cx->alias_in = malloc((g->n_node ? g->n_node : 1) * sizeof *cx->alias_in);
-    *order = malloc((g->n_node ? g->n_node : 1) * sizeof **order);
-    if (!cx->t || !cx->slot || !cx->alias_in || !*order)
+    seer_status_t st = seer_onnx_cx_tables(cx, cap, g->n_node);
+    if (st) return st;
+    if (!(*order = malloc((g->n_node ? g->n_node : 1) * sizeof **order)))
         return seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
-    for (size_t i = 0; i < g->n_node; i++) cx->alias_in[i] = -1;
     return SEER_STATUS_SUCCESS;
 }
 
@@ -313,14 +308,11 @@ static seer_status_t translate(cx_t *cx, const void *bytes, size_t len)
 seer_status_t seer_onnx_translate(seer_handle_t h, const void *bytes, size_t len, const seer_onnx_options_t *opt,
                                   char **text, size_t *text_len, seer_onnx_info_t *info)
 {
-    static const seer_onnx_options_t dflt = SEER_ONNX_OPTIONS_DEFAULT;
     if (!text || !text_len || (!bytes && len)) return seer_error(h, SEER_STATUS_BAD_PARAM, "NULL argument");
     if (opt && (opt->resolution < 0 || opt->resolution > SEER_NET_MAX_DIM || (unsigned)opt->skip_unsupported > 1))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "options: resolution outside 0..2^24 or skip_unsupported not 0/1");
     cx_t cx;
-    memset(&cx, 0, sizeof cx);
-    cx.h = h;
-    cx.opt = opt ? *opt : dflt;
+    seer_onnx_cx_init(&cx, h, opt);
     seer_status_t st = translate(&cx, bytes ? bytes : "", len);
     if (!st) {
         *text = cx.out;
@@ -333,13 +325,7 @@ seer_status_t seer_onnx_translate(seer_handle_t h, const void *bytes, size_t len
         }
         cx.out = NULL;
     }
-    free(cx.out);
-    for (size_t i = 0; i < cx.nt; i++) free(cx.t[i].val);
-    free(cx.t);
-    free(cx.slot);
-    free(cx.L);
-    free(cx.lslot);
-    free(cx.alias_in);
+    seer_onnx_cx_free(&cx);
     return st;
 }
 

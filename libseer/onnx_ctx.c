@@ -15,6 +15,39 @@
 /* Small helpers                                                       */
 /* ------------------------------------------------------------------ */
 
+void seer_onnx_cx_init(cx_t *cx, seer_handle_t h, const seer_onnx_options_t *opt)
+{
+    static const seer_onnx_options_t dflt = SEER_ONNX_OPTIONS_DEFAULT;
+    memset(cx, 0, sizeof *cx);
+    cx->h = h;
+    cx->opt = opt ? *opt : dflt;
+}
+
+/* The name table is a power of two at least twice the names, so that
+ * open addressing stays short and the mask replaces a modulo. */
+seer_status_t seer_onnx_cx_tables(cx_t *cx, size_t n_tensors, size_t n_nodes)
+{
+    for (cx->nslot = 16; cx->nslot < 2 * n_tensors; cx->nslot *= 2) {}
+    cx->t = malloc((n_tensors ? n_tensors : 1) * sizeof *cx->t);
+    cx->slot = calloc(cx->nslot, sizeof *cx->slot);
+    cx->alias_in = malloc((n_nodes ? n_nodes : 1) * sizeof *cx->alias_in);
+    if (!cx->t || !cx->slot || !cx->alias_in) return seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
+    for (size_t i = 0; i < n_nodes; i++) cx->alias_in[i] = -1;
+    return SEER_STATUS_SUCCESS;
+}
+
+void seer_onnx_cx_free(cx_t *cx)
+{
+    free(cx->out);
+    for (size_t i = 0; i < cx->nt; i++) free(cx->t[i].val);
+    free(cx->t);
+    free(cx->slot);
+    free(cx->L);
+    free(cx->lslot);
+    free(cx->alias_in);
+    memset(cx, 0, sizeof *cx);
+}
+
 void seer_onnx_emit(cx_t *cx, const char *fmt, ...)
 {
     if (cx->oom) return;

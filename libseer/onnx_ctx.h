@@ -69,6 +69,16 @@ typedef struct {
     int *alias_in;              /* per node: >= 0, the input its output aliases (fused) */
 } cx_t;
 
+/* --- onnx_ctx.c: the context's life --------------------------------- */
+
+/* An empty context reporting to h (opt NULL: the defaults). */
+void seer_onnx_cx_init(cx_t *cx, seer_handle_t h, const seer_onnx_options_t *opt);
+/* Room for n_tensors named tensors and n_nodes nodes' fusion marks (all
+ * -1: none); SUCCESS or ALLOC_FAILED. */
+seer_status_t seer_onnx_cx_tables(cx_t *cx, size_t n_tensors, size_t n_nodes);
+/* Everything the context owns, the description text included. */
+void seer_onnx_cx_free(cx_t *cx);
+
 /* --- onnx_ctx.c: messages ------------------------------------------- */
 
 /* Append to the description text; an allocation failure sets cx->oom,
