@@ -26,7 +26,7 @@ TEST(onnx_ctx_tensors_by_name_once)
     REQUIRE(open_cx(&h, &cx, NULL, 40));
     CHECK(cx.nslot == 128); /* a power of two, at least twice the names */
     CHECK(cx.alias_in[0] == -1 && cx.alias_in[1] == -1);
-    char names[40][8];
+    char names[40][16];
     for (int i = 0; i < 40; i++) {
         snprintf(names[i], sizeof names[i], "t%d", i);
         CHECK(seer_onnx_add_tensor(&cx, names[i], i) == i);
