@@ -48,7 +48,9 @@ lib: $(SHLIB) $(STLIB)
 
 $(B)/libseer/%.o: libseer/%.c include/seer.h $(wildcard libseer/*.h) | $(B)/libseer
 	$(CC) $(LIBCFLAGS) -c $< -o $@
-$(B)/libseer/onnx.o: $(B)/gen/onnx.pb-c.h
+# The ONNX modules (and their tests) include the generated header.
+ONNX_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard libseer/onnx*.c tests/test_onnx*.c))
+$(ONNX_OBJ): $(B)/gen/onnx.pb-c.h
 $(B)/gen/onnx%pb-c.c $(B)/gen/onnx%pb-c.h: $(ONNX_PROTO) | $(B)/gen
 	$(PROTOC_C) --c_out=$(B)/gen -I$(dir $(ONNX_PROTO)) $(ONNX_PROTO)
 $(B)/gen/onnx.pb-c.o: $(B)/gen/onnx.pb-c.c
@@ -56,7 +58,7 @@ $(B)/gen/onnx.pb-c.o: $(B)/gen/onnx.pb-c.c
 $(B)/tools/%.o: tools/%.c include/seer.h $(wildcard tools/*.h libseer/*.h) | $(B)/tools
 	$(CC) $(ALLFLAGS) -c $< -o $@
 $(B)/tests/%.o: tests/%.c include/seer.h $(wildcard tests/*.h libseer/*.h) | $(B)/tests
-	$(CC) $(ALLFLAGS) -Itests -c $< -o $@
+	$(CC) $(ALLFLAGS) -Itests -I$(B)/gen -c $< -o $@
 $(B)/fuzz/%.o: fuzz/%.c fuzz/fuzz.h include/seer.h $(wildcard libseer/*.h tools/*.h) | $(B)/fuzz
 	$(CC) $(ALLFLAGS) -c $< -o $@
 

@@ -1,0 +1,540 @@
+/* ONNX import, nodes into description lines (onnx_ctx.h): each node, in
+ * topological order, gets its output's shape inferred and becomes one
+ * layer line of docs/networks.md (conv, pool, fc, add, ...), a view of
+ * its input's layer (Reshape, Squeeze, Identity), a folded constant, a
+ * fusion with its neighbour (MatMul + Add, Sigmoid + Mul), or an
+ * unsupported node recorded for the error or the skip comment. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "common.h"
+#include "net.h"
+#include "onnx_ctx.h"
+
+/* ------------------------------------------------------------------ */
+/* Layers                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Output size of a window over one padded dimension; PyTorch's ceil rule
+ * (the last window starts inside the input or left padding), as the
+ * description parser.  0 when the window does not fit. */
+static int64_t win_out(int64_t in, int64_t pad, int64_t span, int64_t stride, int ceil_mode)
+{
+    int64_t padded = in + 2 * pad;
+    if (padded < span || stride < 1) return 0;
+    int64_t o = (padded - span + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+    if (ceil_mode && (o - 1) * stride >= in + pad) o--;
+    return o;
+}
+
+/* Strides, dilations and symmetric pads of a Conv / pool window over the
+ * input x (N x C x H x W); 1 when expressible, 0 with why filled. */
+static int window(const Onnx__NodeProto *n, const tensor_t *x, const int64_t k[2], int64_t st[2], int64_t dil[2],
+                  int64_t pad[2], char *why, size_t wsize)
+{
+    int64_t p[4] = {0, 0, 0, 0};
+    st[0] = st[1] = dil[0] = dil[1] = 1;
+    if (seer_onnx_attr_ints(n, "strides", st, 2) > 2 || seer_onnx_attr_ints(n, "dilations", dil, 2) > 2 ||
+        seer_onnx_attr_ints(n, "pads", p, 4) > 4) {
+        snprintf(why, wsize, "a window over more than 2 dimensions");
+        return 0;
+    }
+    if (st[0] < 1 || st[1] < 1 || dil[0] < 1 || dil[1] < 1 || p[0] < 0 || p[1] < 0 || p[2] < 0 || p[3] < 0) {
+        snprintf(why, wsize, "a stride or dilation below 1, or a negative pad");
+        return 0;
+    }
+    if (seer_onnx_attr_str_is(n, "auto_pad", "VALID")) p[0] = p[1] = p[2] = p[3] = 0;
+    int upper = seer_onnx_attr_str_is(n, "auto_pad", "SAME_UPPER"), lower = seer_onnx_attr_str_is(n, "auto_pad", "SAME_LOWER");
+    if (upper || lower)
+        for (int i = 0; i < 2; i++) {
+            int64_t in = x->d[2 + i], out = (in + st[i] - 1) / st[i];
+            int64_t total = (out - 1) * st[i] + (k[i] - 1) * dil[i] + 1 - in;
+            if (total < 0) total = 0;
+            p[i] = upper ? total / 2 : total - total / 2;
+            p[i + 2] = total - p[i];
+        }
+    if (p[0] != p[2] || p[1] != p[3]) {
+        snprintf(why, wsize, "asymmetric padding (%lld, %lld, %lld, %lld): the description pads both sides alike",
+                 (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3]);
+        return 0;
+    }
+    pad[0] = p[0];
+    pad[1] = p[1];
+    return 1;
+}
+
+static seer_status_t copy_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o, const tensor_t *x)
+{
+    return seer_onnx_set_dims(cx, n, o, x->rank, x->d);
+}
+
+static seer_status_t do_conv(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    seer_status_t st;
+    char why[200];
+    if ((st = seer_onnx_need_data(cx, n, x, 0))) return st;
+    if (x->rank != 4) return seer_onnx_unsupported(cx, n, "a convolution over other than 2 spatial dimensions");
+    tensor_t *w = seer_onnx_input(cx, n, 1);
+    if (!w || !w->known || w->rank != 4)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the weight's shape is not known (a 4-D constant expected)");
+    int64_t g = seer_onnx_attr_int(n, "group", 1), K = w->d[0], R = w->d[2], S = w->d[3], ks[2] = {R, S};
+    int64_t kk[2], s2[2], dil[2], pad[2];
+    if (seer_onnx_attr_ints(n, "kernel_shape", kk, 2) == 2 && (kk[0] != R || kk[1] != S))
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "kernel_shape %lldx%lld differs from the weight's %lldx%lld",
+                              (long long)kk[0], (long long)kk[1], (long long)R, (long long)S);
+    if (g < 1 || w->d[1] * g != x->d[1] || K % g)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "weight %lldx%lldx%lldx%lld with group %lld does not fit %lld "
+                              "input channels", (long long)K, (long long)w->d[1], (long long)R, (long long)S, (long long)g,
+                              (long long)x->d[1]);
+    if (!window(n, x, ks, s2, dil, pad, why, sizeof why)) return seer_onnx_unsupported(cx, n, why);
+    int64_t d[4] = {x->d[0], K, win_out(x->d[2], pad[0], dil[0] * (R - 1) + 1, s2[0], 0),
+                    win_out(x->d[3], pad[1], dil[1] * (S - 1) + 1, s2[1], 0)};
+    if (d[2] < 1 || d[3] < 1)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the %lldx%lld window does not fit the %lldx%lld input",
+                              (long long)R, (long long)S, (long long)x->d[2], (long long)x->d[3]);
+    if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "conv", &x, 1))) return st;
+    seer_onnx_emit(cx, " k=%lld", (long long)K);
+    seer_onnx_pair_opt(cx, "size", "r", "s", R, S, -1);
+    seer_onnx_pair_opt(cx, "stride", "stride_h", "stride_w", s2[0], s2[1], 1);
+    seer_onnx_pair_opt(cx, "pad", "pad_h", "pad_w", pad[0], pad[1], 0);
+    seer_onnx_pair_opt(cx, "dil", "dil_h", "dil_w", dil[0], dil[1], 1);
+    if (g != 1) seer_onnx_emit(cx, " groups=%lld", (long long)g);
+    if (seer_onnx_input(cx, n, 2)) seer_onnx_emit(cx, " bias=1");
+    seer_onnx_emit(cx, "\n");
+    return SEER_STATUS_SUCCESS;
+}
+
+static seer_status_t do_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int max)
+{
+    seer_status_t st;
+    char why[200];
+    int64_t k[2], s2[2], dil[2], pad[2];
+    if ((st = seer_onnx_need_data(cx, n, x, 0))) return st;
+    if (x->rank != 4) return seer_onnx_unsupported(cx, n, "pooling over other than 2 spatial dimensions");
+    if (seer_onnx_attr_ints(n, "kernel_shape", k, 2) != 2 || k[0] < 1 || k[1] < 1)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "kernel_shape must list 2 sizes >= 1");
+    if (!window(n, x, k, s2, dil, pad, why, sizeof why)) return seer_onnx_unsupported(cx, n, why);
+    if (dil[0] != 1 || dil[1] != 1) return seer_onnx_unsupported(cx, n, "dilated pooling");
+    if (2 * pad[0] > k[0] || 2 * pad[1] > k[1]) return seer_onnx_unsupported(cx, n, "a pad over half the window");
+    int ceil_mode = seer_onnx_attr_int(n, "ceil_mode", 0) != 0;
+    int64_t d[4] = {x->d[0], x->d[1], win_out(x->d[2], pad[0], k[0], s2[0], ceil_mode),
+                    win_out(x->d[3], pad[1], k[1], s2[1], ceil_mode)};
+    if (d[2] < 1 || d[3] < 1)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the %lldx%lld window does not fit the %lldx%lld input",
+                              (long long)k[0], (long long)k[1], (long long)x->d[2], (long long)x->d[3]);
+    if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1))) return st;
+    seer_onnx_emit(cx, " %s", max ? "max" : "avg");
+    seer_onnx_pair_opt(cx, "size", "r", "s", k[0], k[1], -1);
+    seer_onnx_emit(cx, " stride_h=%lld stride_w=%lld", (long long)s2[0], (long long)s2[1]);
+    seer_onnx_pair_opt(cx, "pad", "pad_h", "pad_w", pad[0], pad[1], 0);
+    seer_onnx_emit(cx, "%s\n", ceil_mode ? " ceil=1" : "");
+    return SEER_STATUS_SUCCESS;
+}
+
+/* Reshape-like views: o gets dims d; a layer only when a 2-D result
+ * changes the per-sample shape (flatten), else o aliases x's layer. */
+static seer_status_t view(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int rank, const int64_t *d,
+                          int force_flatten)
+{
+    seer_status_t st;
+    if (rank < 1 || d[0] != x->d[0])
+        return seer_onnx_unsupported(cx, n, "a reshape that moves the batch dimension");
+    if ((st = seer_onnx_set_dims(cx, n, o, rank, d))) return st;
+    int64_t c, hh, w;
+    const layer_t *l = &cx->L[x->layer];
+    int same = seer_onnx_chw(o, &c, &hh, &w) && c == l->c && hh == l->h && w == l->w;
+    if (rank == 2 && (force_flatten || !same)) {
+        if ((st = seer_onnx_layer_line(cx, n, o, "flatten", &x, 1))) return st;
+        seer_onnx_emit(cx, "\n");
+        return SEER_STATUS_SUCCESS;
+    }
+    o->layer = x->layer;
+    return SEER_STATUS_SUCCESS;
+}
+
+static seer_status_t do_reshape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    int64_t v[SEER_ONNX_MAX_RANK + 1], d[SEER_ONNX_MAX_RANK];
+    int nv = cx->opset < 5 ? seer_onnx_attr_ints(n, "shape", v, SEER_ONNX_MAX_RANK + 1)
+                           : seer_onnx_const_ints(cx, n, 1, v, SEER_ONNX_MAX_RANK + 1);
+    if (nv < 0) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the target shape is not a constant libseer can fold");
+    if (nv > SEER_ONNX_MAX_RANK) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "target rank over %d", SEER_ONNX_MAX_RANK);
+    int64_t total = seer_onnx_elems(x, 0), known = 1;
+    int infer = -1;
+    for (int i = 0; i < nv; i++) {
+        d[i] = v[i];
+        if (v[i] == 0 && !seer_onnx_attr_int(n, "allowzero", 0)) {
+            if (i >= x->rank) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "0 copies a dimension the input lacks");
+            d[i] = x->d[i];
+        }
+        if (d[i] == -1) {
+            if (infer >= 0) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "two -1 dimensions");
+            infer = i;
+        } else if (d[i] < 0 || !seer_mul_ok(known, d[i], &known)) {
+            return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "target dimension %d is %lld", i, (long long)d[i]);
+        }
+    }
+    if (infer >= 0) {
+        if (!known || total % known) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "-1 cannot be resolved");
+        d[infer] = total / known;
+        known = total;
+    }
+    if (known != total)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "target shape has %lld elements, the input %lld", (long long)known,
+                              (long long)total);
+    return view(cx, n, x, o, nv, d, 0);
+}
+
+static seer_status_t do_squeeze(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int un)
+{
+    int64_t ax[SEER_ONNX_MAX_RANK + 1], d[SEER_ONNX_MAX_RANK];
+    int na = cx->opset < 13 ? seer_onnx_attr_ints(n, "axes", ax, SEER_ONNX_MAX_RANK + 1)
+                            : seer_onnx_const_ints(cx, n, 1, ax, SEER_ONNX_MAX_RANK + 1);
+    int rank = 0, out_rank = un ? x->rank + (na > 0 ? na : 0) : x->rank;
+    unsigned mark = 0;
+    if (na > SEER_ONNX_MAX_RANK || (un && na < 1) || out_rank > SEER_ONNX_MAX_RANK)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "axes not a constant libseer can fold");
+    for (int i = 0; i < na; i++) {
+        int a = seer_onnx_norm_axis(ax[i], out_rank);
+        if (a < 0) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "axis %lld out of range", (long long)ax[i]);
+        mark |= 1u << a;
+    }
+    if (un) {
+        for (int i = 0, j = 0; i < out_rank; i++) d[rank++] = mark >> i & 1 ? 1 : x->d[j++];
+    } else {
+        for (int i = 0; i < x->rank; i++)
+            if (!(na < 0 ? x->d[i] == 1 : mark >> i & 1)) d[rank++] = x->d[i];
+            else if (x->d[i] != 1) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "squeezes a dimension of size %lld",
+                                                         (long long)x->d[i]);
+    }
+    return view(cx, n, x, o, rank, d, 0);
+}
+
+static seer_status_t do_gemm(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int matmul,
+                             int *bias_from)
+{
+    seer_status_t st;
+    tensor_t *w = seer_onnx_input(cx, n, 1);
+    if ((st = seer_onnx_need_view(cx, n, x))) return st;
+    if (x->rank != 2) return seer_onnx_unsupported(cx, n, "a matrix product over other than 2-D (batch x features) input");
+    if (!w || !w->is_const || !w->known || w->rank != 2)
+        return seer_onnx_unsupported(cx, n, "a product with other than a constant 2-D weight");
+    if (!matmul && seer_onnx_attr_int(n, "transA", 0)) return seer_onnx_unsupported(cx, n, "transA=1");
+    int tb = !matmul && seer_onnx_attr_int(n, "transB", 0);
+    int64_t F = w->d[tb ? 1 : 0], K = w->d[tb ? 0 : 1];
+    if (F != x->d[1])
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "weight %lldx%lld does not fit %lld input features",
+                              (long long)w->d[0], (long long)w->d[1], (long long)x->d[1]);
+    int64_t d[2] = {x->d[0], K};
+    int bias = matmul ? *bias_from >= 0 : seer_onnx_input(cx, n, 2) != NULL;
+    if ((st = seer_onnx_set_dims(cx, n, o, 2, d)) || (st = seer_onnx_layer_line(cx, n, o, "fc", &x, 1))) return st;
+    seer_onnx_emit(cx, " k=%lld%s\n", (long long)K, bias ? "" : " bias=0");
+    return SEER_STATUS_SUCCESS;
+}
+
+/* MatMul followed by an Add of a constant [K] vector (its only reader):
+ * nn.Linear exported as two nodes.  Returns the Add's node index, or -1. */
+static int matmul_bias(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
+{
+    if (!o || o->readers != 1) return -1;
+    for (size_t i = 0; i < cx->g->n_node; i++) {
+        const Onnx__NodeProto *m = cx->g->node[i];
+        if (strcmp(m->op_type, "Add") || m->n_input != 2 || m == n) continue;
+        for (int k = 0; k < 2; k++) {
+            if (strcmp(m->input[k], o->name)) continue;
+            tensor_t *b = seer_onnx_input(cx, m, (size_t)(1 - k));
+            tensor_t *w = seer_onnx_input(cx, n, 1);
+            if (b && b->is_const && b->known && w && w->known && w->rank == 2 && seer_onnx_elems(b, 0) == w->d[1] &&
+                b->rank >= 1 && b->d[b->rank - 1] == w->d[1])
+                return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* Sigmoid whose only reader is Mul(x, sigmoid(x)): SiLU as older
+ * exporters write it.  Returns the Mul's node index, or -1. */
+static int sigmoid_silu(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
+{
+    if (!o || o->readers != 1 || !n->n_input) return -1;
+    for (size_t i = 0; i < cx->g->n_node; i++) {
+        const Onnx__NodeProto *m = cx->g->node[i];
+        if (strcmp(m->op_type, "Mul") || m->n_input != 2) continue;
+        if ((!strcmp(m->input[0], o->name) && !strcmp(m->input[1], n->input[0])) ||
+            (!strcmp(m->input[1], o->name) && !strcmp(m->input[0], n->input[0])))
+            return (int)i;
+    }
+    return -1;
+}
+
+static seer_status_t simple(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, const char *type,
+                            const char *extra)
+{
+    seer_status_t st;
+    if ((st = seer_onnx_need_data(cx, n, x, 0)) || (st = copy_shape(cx, n, o, x)) ||
+        (st = seer_onnx_layer_line(cx, n, o, type, &x, 1)))
+        return st;
+    seer_onnx_emit(cx, "%s\n", extra);
+    return SEER_STATUS_SUCCESS;
+}
+
+static seer_status_t do_clip(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    double lo = -INFINITY, hi = INFINITY;
+    if (cx->opset < 11) {
+        lo = seer_onnx_attr_float(n, "min", -INFINITY);
+        hi = seer_onnx_attr_float(n, "max", INFINITY);
+    } else {
+        tensor_t *a = seer_onnx_input(cx, n, 1), *b = seer_onnx_input(cx, n, 2);
+        if ((a && a->nval != 1) || (b && b->nval != 1))
+            return seer_onnx_unsupported(cx, n, "Clip bounds that are not constants");
+        if (a) lo = a->val[0];
+        if (b) hi = b->val[0];
+    }
+    if (lo == 0 && hi == 6) return simple(cx, n, x, o, "relu6", "");
+    if (lo == 0 && isinf(hi)) return simple(cx, n, x, o, "relu", "");
+    char why[120];
+    snprintf(why, sizeof why, "Clip to [%g, %g] (relu: [0, inf), relu6: [0, 6])", lo, hi);
+    return seer_onnx_unsupported(cx, n, why);
+}
+
+static seer_status_t do_add(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
+{
+    tensor_t *ins[SEER_NET_MAX_INPUTS];
+    int nin = 0;
+    seer_status_t st;
+    for (size_t i = 0; i < n->n_input; i++) {
+        tensor_t *x = seer_onnx_input(cx, n, i);
+        if (!x) continue;
+        if (x->is_const) return seer_onnx_unsupported(cx, n, "an addition of a constant tensor");
+        if ((st = seer_onnx_need_data(cx, n, x, 0))) return st;
+        if (nin && (x->rank != ins[0]->rank || memcmp(x->d, ins[0]->d, (size_t)x->rank * sizeof *x->d)))
+            return seer_onnx_unsupported(cx, n, "a broadcasting addition (inputs of different shapes)");
+        if (nin == SEER_NET_MAX_INPUTS) return seer_onnx_nerr(cx, n, SEER_STATUS_OVERFLOW, "over %d inputs", SEER_NET_MAX_INPUTS);
+        ins[nin++] = x;
+    }
+    if (nin < 2) return seer_onnx_unsupported(cx, n, "an addition with fewer than two inputs");
+    if ((st = copy_shape(cx, n, o, ins[0])) || (st = seer_onnx_layer_line(cx, n, o, "add", ins, nin))) return st;
+    seer_onnx_emit(cx, "\n");
+    return SEER_STATUS_SUCCESS;
+}
+
+/* x * y of equal shapes, or x * gate with the gate N x C x 1 x 1
+ * (squeeze-and-excite): the description's mul, the larger input first. */
+static seer_status_t do_mul(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
+{
+    seer_status_t st;
+    tensor_t *x[2] = {seer_onnx_input(cx, n, 0), seer_onnx_input(cx, n, 1)};
+    if (!x[0] || !x[1]) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_INPUT, "Mul needs two inputs");
+    if (x[0]->is_const || x[1]->is_const) return seer_onnx_unsupported(cx, n, "a product with a constant tensor");
+    if ((st = seer_onnx_need_data(cx, n, x[0], 0)) || (st = seer_onnx_need_data(cx, n, x[1], 0))) return st;
+    if (seer_onnx_elems(x[0], 1) < seer_onnx_elems(x[1], 1)) { tensor_t *t = x[0]; x[0] = x[1]; x[1] = t; }
+    int same = x[0]->rank == x[1]->rank && !memcmp(x[0]->d, x[1]->d, (size_t)x[0]->rank * sizeof *x[0]->d);
+    int gate = x[0]->rank == 4 && x[1]->rank == 4 && x[1]->d[1] == x[0]->d[1] && x[1]->d[2] == 1 &&
+               x[1]->d[3] == 1 && x[1]->d[0] == x[0]->d[0];
+    if (!same && !gate) return seer_onnx_unsupported(cx, n, "a broadcasting product other than a per-channel N x C x 1 x 1 gate");
+    if ((st = copy_shape(cx, n, o, x[0])) || (st = seer_onnx_layer_line(cx, n, o, "mul", x, 2))) return st;
+    seer_onnx_emit(cx, "\n");
+    return SEER_STATUS_SUCCESS;
+}
+
+static seer_status_t do_concat(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
+{
+    tensor_t *ins[SEER_NET_MAX_INPUTS];
+    int nin = 0;
+    seer_status_t st;
+    int64_t d[SEER_ONNX_MAX_RANK];
+    for (size_t i = 0; i < n->n_input; i++) {
+        tensor_t *x = seer_onnx_input(cx, n, i);
+        if (!x) continue;
+        if (x->is_const) return seer_onnx_unsupported(cx, n, "a concatenation with a constant tensor");
+        if ((st = seer_onnx_need_data(cx, n, x, 0))) return st;
+        if (nin == SEER_NET_MAX_INPUTS) return seer_onnx_nerr(cx, n, SEER_STATUS_OVERFLOW, "over %d inputs", SEER_NET_MAX_INPUTS);
+        ins[nin++] = x;
+    }
+    if (!nin) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_INPUT, "no inputs");
+    int rank = ins[0]->rank;
+    if (seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 1), rank) != 1)
+        return seer_onnx_unsupported(cx, n, "a concatenation along other than channels");
+    memcpy(d, ins[0]->d, sizeof d);
+    d[1] = 0;
+    for (int i = 0; i < nin; i++) {
+        if (ins[i]->rank != rank) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "inputs of different ranks");
+        for (int k = 0; k < rank; k++)
+            if (k != 1 && ins[i]->d[k] != ins[0]->d[k])
+                return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "input '%s' differs in dimension %d", ins[i]->name, k);
+        d[1] += ins[i]->d[1];
+    }
+    if (nin == 1) { o->layer = ins[0]->layer; return copy_shape(cx, n, o, ins[0]); }
+    if ((st = seer_onnx_set_dims(cx, n, o, rank, d)) || (st = seer_onnx_layer_line(cx, n, o, "concat", ins, nin))) return st;
+    seer_onnx_emit(cx, "\n");
+    return SEER_STATUS_SUCCESS;
+}
+
+/* Shapes of an unsupported node's output where libseer knows them, so
+ * that skipping it leaves the rest consistent. */
+static void skipped_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    if (!x || !o || !x->known) return;
+    if (!strcmp(n->op_type, "Transpose")) {
+        int64_t perm[SEER_ONNX_MAX_RANK], d[SEER_ONNX_MAX_RANK];
+        if (seer_onnx_attr_ints(n, "perm", perm, SEER_ONNX_MAX_RANK) != x->rank) return;
+        for (int i = 0; i < x->rank; i++) {
+            if (perm[i] < 0 || perm[i] >= x->rank) return;
+            d[i] = x->d[perm[i]];
+        }
+        memcpy(o->d, d, sizeof d);
+    } else if (!strcmp(n->op_type, "Mul") || !strcmp(n->op_type, "Sub") || !strcmp(n->op_type, "Div") ||
+               !strcmp(n->op_type, "Pow") || !strcmp(n->op_type, "Where")) {
+        /* broadcast: the larger of the data inputs keeps the shape */
+        for (size_t i = 0; i < n->n_input; i++) {
+            tensor_t *y = seer_onnx_input(cx, n, i);
+            if (y && y->layer >= 0 && y->known && seer_onnx_elems(y, 0) > seer_onnx_elems(x, 0)) {
+                o->layer = y->layer;
+                o->rank = y->rank;
+                memcpy(o->d, y->d, sizeof o->d);
+            }
+        }
+    }
+}
+
+/* Element-wise operators that map one to one onto a description layer
+ * with no options. */
+static const struct { const char *op, *type; } SIMPLE_OPS[] = {
+    {"BatchNormalization", "bn"}, {"Relu", "relu"}, {"Tanh", "tanh"}, {"Gelu", "gelu"},
+    {"HardSwish", "hardswish"}, {"HardSigmoid", "hardsigmoid"}, {"LeakyRelu", "leakyrelu"}, {"Elu", "elu"},
+    {"Softmax", "softmax"}, {"LogSoftmax", "softmax"},
+};
+
+static seer_status_t do_sigmoid(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
+{
+    const Onnx__NodeProto *n = cx->g->node[ni];
+    int m = sigmoid_silu(cx, n, o);
+    if (m < 0) return simple(cx, n, x, o, "sigmoid", "");
+    const Onnx__NodeProto *mul = cx->g->node[m];
+    cx->alias_in[m] = strcmp(mul->input[0], o->name) ? 1 : 0;
+    return simple(cx, n, x, o, "silu", "");
+}
+
+/* The ratio is an attribute before opset 12, an optional input since. */
+static seer_status_t do_dropout(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    char extra[40];
+    double p = seer_onnx_attr_float(n, "ratio", 0.5);
+    tensor_t *r = seer_onnx_input(cx, n, 1);
+    if (cx->opset >= 12 && r) {
+        if (r->nval != 1) return seer_onnx_unsupported(cx, n, "a dropout ratio that is not a constant");
+        p = r->val[0];
+    }
+    if (!(p >= 0 && p < 1)) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "ratio %g outside [0, 1)", p);
+    snprintf(extra, sizeof extra, " p=%.6g", p);
+    return simple(cx, n, x, o, "dropout", extra);
+}
+
+static seer_status_t do_global_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    seer_status_t st;
+    if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
+    int64_t d[4] = {x->d[0], x->d[1], 1, 1};
+    if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1))) return st;
+    seer_onnx_emit(cx, " %s global\n", n->op_type[6] == 'A' ? "avg" : "max");
+    return SEER_STATUS_SUCCESS;
+}
+
+/* Views of the input's elements: Identity, Flatten, Reshape, (Un)squeeze. */
+static seer_status_t do_view_op(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    const char *op = n->op_type;
+    seer_status_t st;
+    if ((st = seer_onnx_need_view(cx, n, x))) return st;
+    if (!strcmp(op, "Identity")) {
+        o->layer = x->layer;
+        return copy_shape(cx, n, o, x);
+    }
+    if (!strcmp(op, "Flatten")) {
+        int axis = seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 1), x->rank + 1);
+        if (axis != 1) return seer_onnx_unsupported(cx, n, "a flatten that moves the batch dimension (axis other than 1)");
+        int64_t d[2] = {x->d[0], seer_onnx_elems(x, 1)};
+        return view(cx, n, x, o, 2, d, x->rank > 2);
+    }
+    if (!strcmp(op, "Reshape")) return do_reshape(cx, n, x, o);
+    return do_squeeze(cx, n, x, o, op[0] == 'U');
+}
+
+/* MatMul, fused with a following bias Add when there is one; the fusion
+ * is undone when the product itself is not translated. */
+static seer_status_t do_matmul(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    int add = matmul_bias(cx, n, o);
+    if (add >= 0) {
+        const Onnx__NodeProto *a = cx->g->node[add];
+        cx->alias_in[add] = strcmp(a->input[0], o->name) ? 1 : 0;
+    }
+    seer_status_t st = do_gemm(cx, n, x, o, 1, &add);
+    if (add >= 0 && o->layer < 0) cx->alias_in[add] = -1; /* not translated: the Add is on its own */
+    return st;
+}
+
+/* The operator's own translation, once its data inputs are computable. */
+static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
+{
+    const Onnx__NodeProto *n = cx->g->node[ni];
+    const char *op = n->op_type;
+    char why[160];
+    for (size_t i = 0; i < sizeof SIMPLE_OPS / sizeof SIMPLE_OPS[0]; i++)
+        if (!strcmp(op, SIMPLE_OPS[i].op)) return simple(cx, n, x, o, SIMPLE_OPS[i].type, "");
+    if (!strcmp(op, "Conv")) return do_conv(cx, n, x, o);
+    if (!strcmp(op, "Sigmoid")) return do_sigmoid(cx, ni, x, o);
+    if (!strcmp(op, "Clip")) return do_clip(cx, n, x, o);
+    if (!strcmp(op, "Dropout")) return do_dropout(cx, n, x, o);
+    if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) return do_pool(cx, n, x, o, op[0] == 'M');
+    if (!strcmp(op, "GlobalAveragePool") || !strcmp(op, "GlobalMaxPool")) return do_global_pool(cx, n, x, o);
+    if (!strcmp(op, "Add") || !strcmp(op, "Sum")) return do_add(cx, n, o);
+    if (!strcmp(op, "Concat")) return do_concat(cx, n, o);
+    if (!strcmp(op, "Mul")) return do_mul(cx, n, o);
+    if (!strcmp(op, "Identity") || !strcmp(op, "Flatten") || !strcmp(op, "Reshape") || !strcmp(op, "Squeeze") ||
+        !strcmp(op, "Unsqueeze"))
+        return do_view_op(cx, n, x, o);
+    if (!strcmp(op, "Gemm")) { int none = -1; return do_gemm(cx, n, x, o, 0, &none); }
+    if (!strcmp(op, "MatMul")) return do_matmul(cx, n, x, o);
+    snprintf(why, sizeof why, "the description format has no %.60s layer", op);
+    seer_status_t st = seer_onnx_unsupported(cx, n, why);
+    skipped_shape(cx, n, x, o);
+    return st;
+}
+
+seer_status_t seer_onnx_emit_node(cx_t *cx, int ni)
+{
+    const Onnx__NodeProto *n = cx->g->node[ni];
+    tensor_t *x = seer_onnx_input(cx, n, 0), *o = seer_onnx_output(cx, n, 0);
+    seer_status_t st;
+    char why[160];
+    if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx")) {
+        snprintf(why, sizeof why, "an operator of domain '%.60s'", n->domain);
+        return seer_onnx_unsupported(cx, n, why);
+    }
+    if (!o) return SEER_STATUS_SUCCESS; /* no output anyone can name: nothing to cost */
+    if (cx->alias_in[ni] >= 0) { /* fused into the node that made its input */
+        tensor_t *src = seer_onnx_input(cx, n, (size_t)cx->alias_in[ni]);
+        if (!src || src->layer < 0) return seer_onnx_nerr(cx, n, SEER_STATUS_INTERNAL, "fused input lost");
+        o->layer = src->layer;
+        return copy_shape(cx, n, o, src);
+    }
+    int has_data = 0;
+    for (size_t i = 0; i < n->n_input; i++) {
+        tensor_t *y = seer_onnx_input(cx, n, i);
+        if (y && !y->is_const) has_data = 1;
+    }
+    if ((!has_data || !strcmp(n->op_type, "Shape")) && seer_onnx_fold(cx, n, &st)) return st;
+    /* A data input libseer could not compute: after a skipped node this
+     * node is skipped too (the skip is the cause), else it is an error. */
+    for (size_t i = 0; i < n->n_input; i++) {
+        tensor_t *y = seer_onnx_input(cx, n, i);
+        if (y && !y->is_const && (!y->known || y->layer < 0)) {
+            snprintf(why, sizeof why, "reads '%.60s', which libseer could not compute (after a skipped node?)",
+                     y->name);
+            return cx->n_unsup ? seer_onnx_unsupported(cx, n, why) : seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "%s", why);
+        }
+    }
+    return dispatch(cx, ni, x, o);
+}

@@ -1,0 +1,302 @@
+/* ONNX import, constants (onnx_ctx.h): initializers and Constant nodes
+ * read into tensors, and the small constant computations exporters
+ * write around shapes (Shape, Gather, Concat, Slice, arithmetic) folded,
+ * so that Reshape targets, Clip bounds and Dropout ratios are known
+ * statically.  Only values of up to SEER_ONNX_MAX_CONST elements are
+ * kept: shape vectors are tiny, and weights need only their dims. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "onnx_ctx.h"
+
+static double le_value(const uint8_t *p, int type)
+{
+    uint64_t u = 0;
+    int size = type == ONNX__TENSOR_PROTO__DATA_TYPE__INT32 || type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT ? 4 : 8;
+    for (int i = size - 1; i >= 0; i--) u = u << 8 | p[i];
+    switch (type) {
+    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT: { uint32_t v = (uint32_t)u; float f; memcpy(&f, &v, 4); return f; }
+    case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE: { double f; memcpy(&f, &u, 8); return f; }
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT32: return (double)(int32_t)(uint32_t)u;
+    default: return (double)(int64_t)u;
+    }
+}
+
+static int elem_size(int type)
+{
+    switch (type) {
+    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT: case ONNX__TENSOR_PROTO__DATA_TYPE__INT32:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32: return 4;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE: case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64: return 8;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16: case ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT16: case ONNX__TENSOR_PROTO__DATA_TYPE__UINT16: return 2;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT8: case ONNX__TENSOR_PROTO__DATA_TYPE__UINT8:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__BOOL: return 1;
+    default: return 0;
+    }
+}
+
+/* An initializer or a Constant's tensor into t: dims checked, data size
+ * checked against the dims, small numeric contents folded. */
+seer_status_t seer_onnx_load_tensor(cx_t *cx, const Onnx__NodeProto *n, const Onnx__TensorProto *tp, tensor_t *t)
+{
+    static const Onnx__NodeProto none = ONNX__NODE_PROTO__INIT;
+    const Onnx__NodeProto *at = n ? n : &none;
+    seer_status_t st;
+    t->is_const = 1;
+    if (tp->n_dims > SEER_ONNX_MAX_RANK)
+        return seer_onnx_nerr(cx, at, SEER_STATUS_NET_SHAPE, "tensor '%s' has rank %zu (at most %d)", t->name, tp->n_dims,
+                              SEER_ONNX_MAX_RANK);
+    if ((st = seer_onnx_set_dims(cx, at, t, (int)tp->n_dims, tp->dims))) return st;
+    int type = tp->has_data_type ? tp->data_type : 0;
+    int64_t e = seer_onnx_elems(t, 0);
+    int es = elem_size(type);
+    t->is_int = type != ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT && type != ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE &&
+                type != ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16 && type != ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16;
+    if (tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) return 0;
+    size_t have = tp->n_float_data + tp->n_int32_data + tp->n_int64_data + tp->n_double_data + tp->n_uint64_data;
+    if (tp->has_raw_data && es && tp->raw_data.len != (size_t)e * (size_t)es)
+        return seer_onnx_nerr(cx, at, SEER_STATUS_ONNX_CORRUPT, "tensor '%s': raw_data has %zu bytes, its dims need %lld",
+                              t->name, tp->raw_data.len, (long long)e * es);
+    if (!tp->has_raw_data && have && have != (size_t)e)
+        return seer_onnx_nerr(cx, at, SEER_STATUS_ONNX_CORRUPT, "tensor '%s' holds %zu values, its dims need %lld", t->name,
+                              have, (long long)e);
+    if (e > SEER_ONNX_MAX_CONST) return SEER_STATUS_SUCCESS;
+    int ok = type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT || type == ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE ||
+             type == ONNX__TENSOR_PROTO__DATA_TYPE__INT32 || type == ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+    if (!ok) return SEER_STATUS_SUCCESS;
+    if (!(t->val = malloc((size_t)(e ? e : 1) * sizeof *t->val)))
+        return seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
+    for (int64_t i = 0; i < e; i++) {
+        if (tp->has_raw_data) t->val[i] = le_value(tp->raw_data.data + i * es, type);
+        else if (tp->n_float_data) t->val[i] = tp->float_data[i];
+        else if (tp->n_double_data) t->val[i] = tp->double_data[i];
+        else if (tp->n_int32_data) t->val[i] = tp->int32_data[i];
+        else if (tp->n_int64_data) t->val[i] = (double)tp->int64_data[i];
+        else return SEER_STATUS_SUCCESS; /* no data: only the dims are known */
+    }
+    t->nval = (int)e;
+    return SEER_STATUS_SUCCESS;
+}
+
+/* A constant 1-D (or scalar) value list of input i; count, -1 if not known. */
+int seer_onnx_const_ints(cx_t *cx, const Onnx__NodeProto *n, size_t i, int64_t *v, int max)
+{
+    tensor_t *t = seer_onnx_input(cx, n, i);
+    if (!t || t->nval < 0 || t->nval > max) return -1;
+    for (int k = 0; k < t->nval; k++) v[k] = (int64_t)t->val[k];
+    return t->nval;
+}
+
+static void set_const_vals(tensor_t *o, const double *v, int nv, int is_int)
+{
+    o->is_const = 1;
+    o->is_int = is_int;
+    free(o->val);
+    o->nval = -1;               /* out of memory: values unknown, not wrong */
+    if (!(o->val = malloc((size_t)(nv ? nv : 1) * sizeof *v))) return;
+    o->nval = nv;
+    memcpy(o->val, v, (size_t)nv * sizeof *v);
+}
+
+static seer_status_t const_vector(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o, const double *v, int nv,
+                                  int is_int, int scalar)
+{
+    int64_t d = nv;
+    o->is_const = 1;
+    seer_status_t st = seer_onnx_set_dims(cx, n, o, scalar ? 0 : 1, &d);
+    if (!st) set_const_vals(o, v, nv, is_int);
+    return st;
+}
+
+/* A Constant node: its value attribute, whichever of the forms it takes. */
+static seer_status_t fold_constant(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
+{
+    const Onnx__AttributeProto *at;
+    double v[SEER_ONNX_MAX_CONST];
+    o->is_const = 1;
+    if ((at = seer_onnx_attr(n, "value")) && at->t) return seer_onnx_load_tensor(cx, n, at->t, o);
+    if ((at = seer_onnx_attr(n, "value_float")) && at->has_f) { v[0] = at->f; return const_vector(cx, n, o, v, 1, 0, 1); }
+    if ((at = seer_onnx_attr(n, "value_int")) && at->has_i) { v[0] = (double)at->i; return const_vector(cx, n, o, v, 1, 1, 1); }
+    if ((at = seer_onnx_attr(n, "value_ints")) && at->n_ints <= SEER_ONNX_MAX_CONST) {
+        for (size_t i = 0; i < at->n_ints; i++) v[i] = (double)at->ints[i];
+        return const_vector(cx, n, o, v, (int)at->n_ints, 1, 0);
+    }
+    if ((at = seer_onnx_attr(n, "value_floats")) && at->n_floats <= SEER_ONNX_MAX_CONST) {
+        for (size_t i = 0; i < at->n_floats; i++) v[i] = at->floats[i];
+        return const_vector(cx, n, o, v, (int)at->n_floats, 0, 0);
+    }
+    return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "a Constant whose value libseer cannot read");
+}
+
+/* Shape of any tensor whose dims are known (a data tensor included):
+ * the start..end slice of its dims. */
+static seer_status_t fold_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+{
+    double v[SEER_ONNX_MAX_CONST];
+    if (!a || !a->known) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the shape of its input is not known");
+    int64_t s = seer_onnx_attr_int(n, "start", 0), e = seer_onnx_attr_int(n, "end", a->rank);
+    if (s < 0) s += a->rank;
+    if (e < 0) e += a->rank;
+    s = s < 0 ? 0 : s > a->rank ? a->rank : s;
+    e = e < s ? s : e > a->rank ? a->rank : e;
+    for (int64_t i = s; i < e; i++) v[i - s] = (double)a->d[i];
+    return const_vector(cx, n, o, v, (int)(e - s), 1, 0);
+}
+
+/* Identity, Cast and DequantizeLinear keep the shape; the values pass
+ * (Cast truncates to an integer type) except through DequantizeLinear,
+ * whose scale is not applied: its output's values stay unknown. */
+static seer_status_t fold_passthrough(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+{
+    seer_status_t st;
+    double v[SEER_ONNX_MAX_CONST];
+    const char *op = n->op_type;
+    if (a->known && (st = seer_onnx_set_dims(cx, n, o, a->rank, a->d))) return st;
+    if (a->nval < 0) return SEER_STATUS_SUCCESS;
+    int is_int = a->is_int;
+    if (!strcmp(op, "Cast")) {
+        int64_t to = seer_onnx_attr_int(n, "to", 1);
+        is_int = to != 1 && to != 10 && to != 11 && to != 16;
+        for (int i = 0; i < a->nval; i++) v[i] = is_int ? trunc(a->val[i]) : a->val[i];
+    } else memcpy(v, a->val, (size_t)a->nval * sizeof *v);
+    if (strcmp(op, "DequantizeLinear")) set_const_vals(o, v, a->nval, is_int);
+    return SEER_STATUS_SUCCESS;
+}
+
+/* Transpose of a constant: dims permuted (default: reversed). */
+static seer_status_t fold_transpose(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+{
+    int64_t perm[SEER_ONNX_MAX_RANK], d[SEER_ONNX_MAX_RANK];
+    if (!a->known) return SEER_STATUS_SUCCESS;
+    int np = seer_onnx_attr_ints(n, "perm", perm, SEER_ONNX_MAX_RANK);
+    for (int i = 0; i < a->rank; i++) {
+        int p = np < 0 ? a->rank - 1 - i : i < np && perm[i] >= 0 && perm[i] < a->rank ? (int)perm[i] : -1;
+        if (p < 0) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "perm does not fit rank %d", a->rank);
+        d[i] = a->d[p];
+    }
+    return seer_onnx_set_dims(cx, n, o, a->rank, d);
+}
+
+/* Unsqueeze, Squeeze, Reshape, Flatten of a folded value: values in
+ * order; only the rank changes (shape vectors are 0-D or 1-D). */
+static seer_status_t fold_reshape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+{
+    set_const_vals(o, a->val, a->nval, a->is_int);
+    int64_t d = a->nval;
+    int rank = !strcmp(n->op_type, "Squeeze") && a->nval == 1 ? 0 : 1;
+    return seer_onnx_set_dims(cx, n, o, rank, &d);
+}
+
+/* Gather along axis 0 of a folded vector (picking dims out of Shape). */
+static seer_status_t fold_gather(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, const tensor_t *b,
+                                 tensor_t *o)
+{
+    double v[SEER_ONNX_MAX_CONST];
+    if (!b || b->nval < 0 || seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), a->rank) != 0)
+        return SEER_STATUS_SUCCESS;
+    for (int i = 0; i < b->nval; i++) {
+        int64_t k = (int64_t)b->val[i];
+        if (k < 0) k += a->nval;
+        if (k < 0 || k >= a->nval)
+            return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "index %lld out of range", (long long)k);
+        v[i] = a->val[k];
+    }
+    return const_vector(cx, n, o, v, b->nval, a->is_int, b->rank == 0);
+}
+
+/* Concat of folded vectors, while the result stays small. */
+static seer_status_t fold_concat(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+{
+    double v[SEER_ONNX_MAX_CONST];
+    int nv = 0;
+    for (size_t i = 0; i < n->n_input; i++) {
+        tensor_t *x = seer_onnx_input(cx, n, i);
+        if (!x) continue;
+        if (x->nval < 0 || nv + x->nval > SEER_ONNX_MAX_CONST) return SEER_STATUS_SUCCESS;
+        memcpy(v + nv, x->val, (size_t)x->nval * sizeof *v);
+        nv += x->nval;
+    }
+    return const_vector(cx, n, o, v, nv, a->is_int, 0);
+}
+
+/* Slice of a folded vector, step 1 (starts/ends attributes before opset
+ * 10, constant inputs since). */
+static seer_status_t fold_slice(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+{
+    int64_t s, e, step = 1, x[SEER_ONNX_MAX_CONST];
+    if (cx->opset < 10) {
+        if (seer_onnx_attr_ints(n, "starts", &s, 1) != 1 || seer_onnx_attr_ints(n, "ends", &e, 1) != 1)
+            return SEER_STATUS_SUCCESS;
+    } else {
+        if (seer_onnx_const_ints(cx, n, 1, x, 1) != 1) return SEER_STATUS_SUCCESS;
+        s = x[0];
+        if (seer_onnx_const_ints(cx, n, 2, x, 1) != 1) return SEER_STATUS_SUCCESS;
+        e = x[0];
+        if (seer_onnx_input(cx, n, 4) && seer_onnx_const_ints(cx, n, 4, x, 1) == 1) step = x[0];
+    }
+    if (step != 1) return SEER_STATUS_SUCCESS;
+    int64_t len = a->nval;
+    if (s < 0) s += len;
+    if (e < 0) e += len;
+    s = s < 0 ? 0 : s > len ? len : s;
+    e = e < s ? s : e > len ? len : e;
+    return const_vector(cx, n, o, a->val + s, (int)(e - s), a->is_int, 0);
+}
+
+/* Add, Sub, Mul, Div (arith 1..4) of folded vectors of equal length or
+ * with a scalar; integer Div truncates, a division by zero gives 0 (the
+ * value only sizes a shape, which then fails its own checks). */
+static seer_status_t fold_arith(cx_t *cx, const Onnx__NodeProto *n, int arith, const tensor_t *a, const tensor_t *b,
+                                tensor_t *o)
+{
+    double v[SEER_ONNX_MAX_CONST];
+    int nv = a->nval > b->nval ? a->nval : b->nval, is_int = a->is_int && b->is_int;
+    for (int i = 0; i < nv; i++) {
+        double x = a->val[a->nval == 1 ? 0 : i], y = b->val[b->nval == 1 ? 0 : i];
+        v[i] = arith == 1 ? x + y : arith == 2 ? x - y : arith == 3 ? x * y
+             : y == 0 ? 0 : is_int ? trunc(x / y) : x / y;
+    }
+    const tensor_t *shape = a->nval >= b->nval ? a : b;
+    return const_vector(cx, n, o, v, nv, is_int, shape->rank == 0);
+}
+
+/* Operators folded only when every input is a constant; values are
+ * needed for all but the shape-only ones (passthrough, Transpose). */
+static seer_status_t fold_all_const(cx_t *cx, const Onnx__NodeProto *n, tensor_t *a, tensor_t *b, tensor_t *o)
+{
+    const char *op = n->op_type;
+    if (!strcmp(op, "Identity") || !strcmp(op, "Cast") || !strcmp(op, "DequantizeLinear"))
+        return fold_passthrough(cx, n, a, o);
+    if (!strcmp(op, "Transpose")) return fold_transpose(cx, n, a, o);
+    if (a->nval < 0) return SEER_STATUS_SUCCESS; /* values not folded (a weight): constant, shape unknown */
+    if (!strcmp(op, "Unsqueeze") || !strcmp(op, "Squeeze") || !strcmp(op, "Reshape") || !strcmp(op, "Flatten"))
+        return fold_reshape(cx, n, a, o);
+    if (!strcmp(op, "Gather")) return fold_gather(cx, n, a, b, o);
+    if (!strcmp(op, "Concat")) return fold_concat(cx, n, a, o);
+    if (!strcmp(op, "Slice")) return fold_slice(cx, n, a, o);
+    int arith = !strcmp(op, "Add") ? 1 : !strcmp(op, "Sub") ? 2 : !strcmp(op, "Mul") ? 3 : !strcmp(op, "Div") ? 4 : 0;
+    if (arith && b && b->nval >= 0 && (a->nval == b->nval || a->nval == 1 || b->nval == 1))
+        return fold_arith(cx, n, arith, a, b, o);
+    return SEER_STATUS_SUCCESS; /* some other constant computation: a constant of unknown value */
+}
+
+int seer_onnx_fold(cx_t *cx, const Onnx__NodeProto *n, seer_status_t *st)
+{
+    const char *op = n->op_type;
+    tensor_t *o = seer_onnx_output(cx, n, 0), *a = seer_onnx_input(cx, n, 0), *b = seer_onnx_input(cx, n, 1);
+    *st = SEER_STATUS_SUCCESS;
+    if (!o) return 1;
+    if (!strcmp(op, "Constant")) { *st = fold_constant(cx, n, o); return 1; }
+    if (!strcmp(op, "Shape")) { *st = fold_shape(cx, n, a, o); return 1; }
+    for (size_t i = 0; i < n->n_input; i++) {
+        tensor_t *x = seer_onnx_input(cx, n, i);
+        if (n->input[i][0] && (!x || !x->is_const)) return 0;
+    }
+    if (!a) return 0;
+    o->is_const = 1;
+    *st = fold_all_const(cx, n, a, b, o);
+    return 1;
+}

@@ -1,0 +1,206 @@
+/* ONNX import, nodes into description lines (libseer/onnx_emit.c)
+ * driven directly: a small graph built in memory, each node translated
+ * in turn, and the description text it adds checked line by line. */
+#include <stdlib.h>
+#include "test.h"
+#include "onnx_ctx.h"
+
+enum { FX_NODES = 4 };
+typedef struct {
+    seer_handle_t h;
+    cx_t cx;
+    Onnx__GraphProto g;
+    Onnx__NodeProto *node[FX_NODES];
+} fx_t;
+
+/* A context over an empty graph whose data input x (1 x c x s x s) is
+ * the description's layer 0. */
+static int fx_open(fx_t *f, int opset, int64_t c, int64_t s)
+{
+    static const Onnx__GraphProto empty = ONNX__GRAPH_PROTO__INIT;
+    if (seer_create(&f->h)) return 0;
+    seer_onnx_cx_init(&f->cx, f->h, NULL);
+    f->cx.opset = opset;
+    f->g = empty;
+    f->g.node = f->node;
+    f->cx.g = &f->g;
+    if (seer_onnx_cx_tables(&f->cx, 32, FX_NODES) || seer_onnx_add_tensor(&f->cx, "x", -1) != 0) return 0;
+    tensor_t *x = &f->cx.t[0];
+    x->known = 1;
+    x->rank = 4;
+    x->d[0] = 1, x->d[1] = c, x->d[2] = s, x->d[3] = s;
+    return seer_onnx_new_layer(&f->cx, "x", x) == 0;
+}
+
+static void fx_close(fx_t *f)
+{
+    seer_onnx_cx_free(&f->cx);
+    seer_destroy(f->h);
+}
+
+/* A constant: dims d[0..rank-1], values v[0..nv-1] (nv 0: not folded). */
+static void fx_const(fx_t *f, const char *name, int rank, const int64_t *d, const double *v, int nv)
+{
+    int i = seer_onnx_add_tensor(&f->cx, name, -1);
+    if (i < 0) return;
+    tensor_t *t = &f->cx.t[i];
+    t->is_const = t->known = 1;
+    t->rank = rank;
+    memcpy(t->d, d, (size_t)rank * sizeof *d);
+    if (nv && (t->val = malloc((size_t)nv * sizeof *v))) {
+        memcpy(t->val, v, (size_t)nv * sizeof *v);
+        t->nval = nv;
+    }
+}
+
+/* Node op(ins) -> out appended to the graph; its input readers counted. */
+static Onnx__NodeProto *fx_node(fx_t *f, Onnx__NodeProto *n, const char *op, char **ins, size_t nin, char **out)
+{
+    static const Onnx__NodeProto init = ONNX__NODE_PROTO__INIT;
+    *n = init;
+    n->op_type = (char *)op;
+    n->name = out[0];
+    n->n_input = nin;
+    n->input = ins;
+    n->n_output = 1;
+    n->output = out;
+    seer_onnx_add_tensor(&f->cx, out[0], (int)f->g.n_node);
+    for (size_t i = 0; i < nin; i++) {
+        int t = seer_onnx_find_tensor(&f->cx, ins[i]);
+        if (t >= 0) f->cx.t[t].readers++;
+    }
+    f->node[f->g.n_node++] = n;
+    return n;
+}
+
+static tensor_t *fx_tensor(fx_t *f, const char *name)
+{
+    int i = seer_onnx_find_tensor(&f->cx, name);
+    return i < 0 ? NULL : &f->cx.t[i];
+}
+
+static const char *fx_text(const fx_t *f) { return f->cx.out ? f->cx.out : ""; }
+
+TEST(onnx_emit_conv_line_and_shape)
+{
+    fx_t f;
+    REQUIRE(fx_open(&f, 13, 3, 8));
+    int64_t wd[4] = {8, 3, 3, 3}, bd[1] = {8}, pads[4] = {1, 1, 1, 1}, strides[2] = {2, 2}, asym[4] = {0, 0, 1, 1};
+    fx_const(&f, "w", 4, wd, NULL, 0);
+    fx_const(&f, "b", 1, bd, NULL, 0);
+    Onnx__AttributeProto ap = ONNX__ATTRIBUTE_PROTO__INIT, as = ONNX__ATTRIBUTE_PROTO__INIT;
+    ap.name = "pads", ap.n_ints = 4, ap.ints = pads;
+    as.name = "strides", as.n_ints = 2, as.ints = strides;
+    Onnx__AttributeProto *attrs[] = {&ap, &as};
+    Onnx__NodeProto n[3];
+    char *i0[] = {"x", "w", "b"}, *o0[] = {"c1"}, *i1[] = {"x", "w"}, *o1[] = {"c2"}, *i2[] = {"c1", "w"},
+         *o2[] = {"c3"};
+    fx_node(&f, &n[0], "Conv", i0, 3, o0);
+    fx_node(&f, &n[1], "Conv", i1, 2, o1);
+    fx_node(&f, &n[2], "Conv", i2, 2, o2);
+    n[0].n_attribute = 2;
+    n[0].attribute = attrs;
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 0), SEER_STATUS_SUCCESS);
+    CHECK(!strcmp(fx_text(&f), "conv name=c1 in=x k=8 size=3 stride=2 pad=1 bias=1\n"));
+    tensor_t *c1 = fx_tensor(&f, "c1");
+    CHECK(c1->layer == 1 && c1->rank == 4 && c1->d[1] == 8 && c1->d[2] == 4 && c1->d[3] == 4);
+    /* asymmetric padding has no description: recorded, and the output
+     * aliases the input so the rest goes on */
+    ap.ints = asym;
+    n[1].n_attribute = 1;
+    n[1].attribute = attrs;
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 1), SEER_STATUS_SUCCESS);
+    CHECK(f.cx.n_unsup == 1 && !strncmp(f.cx.unsup[0].why, "asymmetric padding (0, 0, 1, 1)", 31));
+    CHECK(fx_tensor(&f, "c2")->layer == 0);
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 2), SEER_STATUS_NET_SHAPE); /* 8 channels, a 3-channel weight */
+    CHECK(strstr(seer_get_last_error(f.h), "node 'c3' (Conv): weight 8x3x3x3 with group 1 does not fit 8 input "
+                 "channels") != NULL);
+    fx_close(&f);
+}
+
+TEST(onnx_emit_activations_and_clip)
+{
+    fx_t f;
+    REQUIRE(fx_open(&f, 11, 4, 2));
+    int64_t sd[1] = {1};
+    const double lo = 0, six = 6, one = 1;
+    fx_const(&f, "lo", 0, sd, &lo, 1);
+    fx_const(&f, "six", 0, sd, &six, 1);
+    fx_const(&f, "one", 0, sd, &one, 1);
+    Onnx__NodeProto n[4];
+    char *i0[] = {"x"}, *o0[] = {"r"}, *i1[] = {"r", "lo", "six"}, *o1[] = {"r6"}, *i2[] = {"r6", "lo", "one"},
+         *o2[] = {"c01"}, *i3[] = {"r6"}, *o3[] = {"ls"};
+    fx_node(&f, &n[0], "Relu", i0, 1, o0);
+    fx_node(&f, &n[1], "Clip", i1, 3, o1);
+    fx_node(&f, &n[2], "Clip", i2, 3, o2);
+    fx_node(&f, &n[3], "LogSoftmax", i3, 1, o3);
+    for (int i = 0; i < 4; i++) CHECK_STATUS(seer_onnx_emit_node(&f.cx, i), SEER_STATUS_SUCCESS);
+    CHECK(!strcmp(fx_text(&f), "relu name=r in=x\nrelu6 name=r6 in=r\nsoftmax name=ls in=r6\n"));
+    CHECK(f.cx.n_unsup == 1 && !strcmp(f.cx.unsup[0].why, "Clip to [0, 1] (relu: [0, inf), relu6: [0, 6])"));
+    CHECK(fx_tensor(&f, "ls")->rank == 4 && fx_tensor(&f, "ls")->d[1] == 4);
+    fx_close(&f);
+}
+
+/* x * sigmoid(x), as older exporters write SiLU: one silu layer, the Mul
+ * fused into it. */
+TEST(onnx_emit_sigmoid_mul_is_silu)
+{
+    fx_t f;
+    REQUIRE(fx_open(&f, 13, 4, 2));
+    Onnx__NodeProto n[2];
+    char *i0[] = {"x"}, *o0[] = {"s"}, *i1[] = {"x", "s"}, *o1[] = {"y"};
+    fx_node(&f, &n[0], "Sigmoid", i0, 1, o0);
+    fx_node(&f, &n[1], "Mul", i1, 2, o1);
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 0), SEER_STATUS_SUCCESS);
+    CHECK(!strcmp(fx_text(&f), "silu name=s in=x\n"));
+    CHECK(f.cx.alias_in[1] == 1); /* the Mul's output is its input 1 */
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 1), SEER_STATUS_SUCCESS);
+    CHECK(!strcmp(fx_text(&f), "silu name=s in=x\n"));
+    CHECK(fx_tensor(&f, "y")->layer == fx_tensor(&f, "s")->layer && fx_tensor(&f, "y")->d[1] == 4);
+    fx_close(&f);
+}
+
+/* GlobalAveragePool -> Flatten -> MatMul + Add of a bias vector: a
+ * pool, a flatten and one fc with bias. */
+TEST(onnx_emit_pool_flatten_matmul_bias)
+{
+    fx_t f;
+    REQUIRE(fx_open(&f, 13, 3, 4));
+    int64_t wd[2] = {3, 10}, bd[1] = {10};
+    fx_const(&f, "W", 2, wd, NULL, 0);
+    fx_const(&f, "B", 1, bd, NULL, 0);
+    Onnx__NodeProto n[4];
+    char *i0[] = {"x"}, *o0[] = {"gap"}, *i1[] = {"gap"}, *o1[] = {"fl"}, *i2[] = {"fl", "W"}, *o2[] = {"mm"},
+         *i3[] = {"B", "mm"}, *o3[] = {"y"};
+    fx_node(&f, &n[0], "GlobalAveragePool", i0, 1, o0);
+    fx_node(&f, &n[1], "Flatten", i1, 1, o1);
+    fx_node(&f, &n[2], "MatMul", i2, 2, o2);
+    fx_node(&f, &n[3], "Add", i3, 2, o3);
+    for (int i = 0; i < 4; i++) CHECK_STATUS(seer_onnx_emit_node(&f.cx, i), SEER_STATUS_SUCCESS);
+    CHECK(!strcmp(fx_text(&f), "pool name=gap in=x avg global\nflatten name=fl in=gap\nfc name=mm in=fl k=10\n"));
+    CHECK(f.cx.alias_in[3] == 1);
+    tensor_t *y = fx_tensor(&f, "y");
+    CHECK(y->layer == fx_tensor(&f, "mm")->layer && y->rank == 2 && y->d[1] == 10);
+    fx_close(&f);
+}
+
+TEST(onnx_emit_unsupported_and_uncomputable)
+{
+    fx_t f;
+    REQUIRE(fx_open(&f, 13, 3, 4));
+    REQUIRE(seer_onnx_add_tensor(&f.cx, "u", -1) >= 0); /* data whose shape is unknown */
+    Onnx__NodeProto n[3];
+    char *i0[] = {"u"}, *o0[] = {"r"}, *i1[] = {"x"}, *o1[] = {"foo"}, *o2[] = {"fc"};
+    fx_node(&f, &n[0], "Relu", i0, 1, o0);
+    fx_node(&f, &n[1], "Foo", i1, 1, o1);
+    fx_node(&f, &n[2], "FusedConv", i1, 1, o2)->domain = "com.microsoft";
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 0), SEER_STATUS_NET_SHAPE); /* nothing skipped before: an error */
+    CHECK(strstr(seer_get_last_error(f.h), "node 'r' (Relu): reads 'u', which libseer could not compute") != NULL);
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 1), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 2), SEER_STATUS_SUCCESS);
+    CHECK(f.cx.n_unsup == 2 && !strcmp(f.cx.unsup[0].why, "the description format has no Foo layer"));
+    CHECK(!strcmp(f.cx.unsup[1].why, "an operator of domain 'com.microsoft'"));
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 0), SEER_STATUS_SUCCESS); /* after a skipped node: skipped too */
+    CHECK(f.cx.n_unsup == 3 && fx_text(&f)[0] == 0);
+    fx_close(&f);
+}
