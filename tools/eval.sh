@@ -301,12 +301,13 @@ cat <<EOF
 
 ResNet-50 v1.5 training at batch 256, NHWC: libseer's predicted GPU time
 of one iteration (\`seer net resnet50 --gpu G --batch 256 --mode train
---dtype D --layout nhwc\`) as images per second, against NVIDIA's
-published single-GPU throughput (DeepLearningExamples, PyTorch ConvNets
-README: DGX A100 80GB, DGX-1 V100 16GB).  Nothing is fitted to these
-figures.  The published runs include what libseer does not predict yet:
-the optimizer step, AMP's casts and loss scaling (AMP is predicted here as
-plain fp16 convolutions), host dispatch and DALI's data loading; the
+--dtype D --layout nhwc\`, its default SGD-with-momentum step included)
+as images per second, against NVIDIA's published single-GPU throughput
+(DeepLearningExamples, PyTorch ConvNets README: DGX A100 80GB, DGX-1 V100
+16GB).  Nothing is fitted to these figures.  The published runs include
+what libseer does not predict yet: AMP's casts and loss scaling (AMP is
+predicted here as plain fp16 convolutions), host dispatch and DALI's data
+loading; the
 serving models are transferred (A100 SXM4) and calibrated on DeepBench
 (V100 SXM2).
 
