@@ -638,6 +638,7 @@ typedef enum { SEER_MODE_INFER = 0, SEER_MODE_TRAIN = 1 } seer_mode_t;
 #define SEER_RESULT_MEMORY_BOUND 0x8u   /* bytes / (bandwidth x documented efficiency) */
 #define SEER_RESULT_GRAD_ACCUM 0x10u    /* summing gradients of a tensor used several times */
 #define SEER_RESULT_ANALYTICAL 0x20u    /* conv: no GPU has data for its kernels: the analytical model */
+#define SEER_RESULT_AMP_CAST 0x40u      /* mixed precision: a weight cast to the compute type, or its gradient back */
 
 /* One kernel group of one layer in one direction. */
 typedef struct {
@@ -695,9 +696,11 @@ typedef struct {
     int threads;                /* threads for the conv predictions, 1..8: 1 is the calling thread only */
     double dispatch_ms;         /* host time to launch one row's work; 0: GPU time alone */
     seer_optimizer_t optimizer; /* training only: the step after the backward pass */
+    int amp;                    /* 1: mixed precision (torch.autocast + GradScaler): dtype fp16 or bf16
+                                   computes, parameters, gradients and optimizer stay fp32 */
 } seer_net_options_t;
 #define SEER_NET_OPTIONS_DEFAULT \
-    { 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER, SEER_ALGO_AUTO, 1, 0.0, SEER_OPTIMIZER_SGD }
+    { 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER, SEER_ALGO_AUTO, 1, 0.0, SEER_OPTIMIZER_SGD, 0 }
 
 /* What a network prediction adds up to.  gpu_ms is the rows' sum, the
  * GPU's time; dispatch_ms what the GPU additionally waits for a host that

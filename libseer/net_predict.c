@@ -136,7 +136,7 @@ typedef struct {
     seer_handle_t h;
     const struct seer_model *m;
     const struct seer_network *net;
-    int batch, policy, threads;
+    int batch, policy, threads, amp;
     seer_dtype_t dt;
     seer_layout_t layout;
     seer_mode_t mode;
@@ -202,6 +202,9 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
  * bytes, 4 kernels per chunk).  One row, numbered after the last layer. */
 static seer_status_t optimizer_row(pctx_t *c, seer_optimizer_t opt)
 {
+    /* Mixed precision adds GradScaler's unscale first: one multi-tensor
+     * pass reading and writing the fp32 gradients (checking for inf),
+     * and one kernel updating the scale. */
     if (opt == SEER_OPTIMIZER_NONE) return SEER_STATUS_SUCCESS;
     double params = 0, tensors = 0;
     for (int i = 0; i < c->net->n; i++) {
@@ -212,11 +215,14 @@ static seer_status_t optimizer_row(pctx_t *c, seer_optimizer_t opt)
     }
     if (params <= 0) return SEER_STATUS_SUCCESS;
     int per_chunk = opt == SEER_OPTIMIZER_ADAM ? 4 : 2, words = opt == SEER_OPTIMIZER_ADAM ? 7 : 5;
-    int kernels = per_chunk * (int)ceil(tensors / SEER_OPT_TENSORS_PER_KERNEL);
-    seer_status_t st = mem_row(c, c->net->n - 1, SEER_DIR_FWD, kernels, words * 4.0 * params, params, 0);
+    int chunks = (int)ceil(tensors / SEER_OPT_TENSORS_PER_KERNEL);
+    int kernels = per_chunk * chunks + (c->amp ? chunks + 1 : 0);
+    double bytes = (words + (c->amp ? 2 : 0)) * 4.0 * params;
+    seer_status_t st = mem_row(c, c->net->n - 1, SEER_DIR_FWD, kernels, bytes, params, 0);
     if (st) return st;
     seer_layer_result_t *o = &c->r[c->n - 1];
-    snprintf(o->name, sizeof o->name, "optimizer (%s)", opt == SEER_OPTIMIZER_ADAM ? "adam" : "sgd");
+    snprintf(o->name, sizeof o->name, "optimizer (%s%s)", opt == SEER_OPTIMIZER_ADAM ? "adam" : "sgd",
+             c->amp ? ", unscale" : "");
     o->op = SEER_OP_OPTIMIZER;
     o->layer = c->net->n; /* after every layer: a step of its own (seer.h) */
     return SEER_STATUS_SUCCESS;
@@ -444,6 +450,19 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
     return SEER_STATUS_SUCCESS;
 }
 
+/* Mixed precision: autocast casts each conv / fc layer's fp32 weights to
+ * the compute type before the forward (read 4, write 2 bytes per
+ * parameter), and the cast's backward turns the weight gradient back
+ * into fp32 (read 2, write 4): one kernel each way. */
+static seer_status_t amp_cast_row(pctx_t *c, int li, seer_direction_t dir)
+{
+    const seer_layer_info_t *L = &c->net->l[li].info;
+    if (!c->amp || (L->op != SEER_OP_CONV && L->op != SEER_OP_FC) || L->params <= 0)
+        return SEER_STATUS_SUCCESS;
+    double p = (double)L->params;
+    return mem_row(c, li, dir, 1, (4.0 + seer_dtype_size(c->dt)) * p, p, SEER_RESULT_AMP_CAST);
+}
+
 /* Forward (backward = 0) or backward rows of one layer. */
 static seer_status_t layer_rows(pctx_t *c, int li, int backward)
 {
@@ -544,6 +563,10 @@ static seer_status_t check_options(seer_handle_t h, const seer_net_options_t *o)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "dispatch_ms must be a finite number >= 0");
     if ((unsigned)o->optimizer > SEER_OPTIMIZER_ADAM)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "optimizer %d out of range", (int)o->optimizer);
+    if (o->amp != 0 && o->amp != 1) return seer_error(h, SEER_STATUS_BAD_PARAM, "amp must be 0 or 1 (got %d)", o->amp);
+    if (o->amp && o->dtype != SEER_DTYPE_FP16 && o->dtype != SEER_DTYPE_BF16)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "amp computes in fp16 or bf16, not dtype %s",
+                          seer_dtype_name(o->dtype));
     return SEER_STATUS_SUCCESS;
 }
 
@@ -570,6 +593,7 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, co
     c.layout = opts->layout;
     c.mode = opts->mode;
     c.threads = opts->threads;
+    c.amp = opts->amp;
     c.es = seer_dtype_size(c.dt);
     c.bw = seer_gpu_dram_bw(&m->gpu);
     c.peak = seer_gpu_peak_flops(&m->gpu, c.dt);
@@ -583,7 +607,8 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, co
 
     st = collect_jobs(&c);
     if (!st) run_jobs(&c);
-    for (int i = 0; i < net->n && !st; i++) st = layer_rows(&c, i, 0);
+    for (int i = 0; i < net->n && !st; i++)
+        if (!(st = amp_cast_row(&c, i, SEER_DIR_FWD))) st = layer_rows(&c, i, 0);
     if (c.mode == SEER_MODE_TRAIN)
         for (int i = net->n - 1; i >= 0 && !st; i--) {
             const seer_net_layer_t *l = &net->l[i];
@@ -594,6 +619,7 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, co
                              e, SEER_RESULT_GRAD_ACCUM);
             }
             if (!st) st = layer_rows(&c, i, 1);
+            if (!st) st = amp_cast_row(&c, i, SEER_DIR_BWD_FILTER);
         }
     if (!st && c.mode == SEER_MODE_TRAIN) st = optimizer_row(&c, opts->optimizer);
     free(c.memo);
@@ -602,7 +628,9 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, co
     seer_net_totals_t t = {.rows = c.n};
     for (int i = 0; i < c.n; i++) {
         t.gpu_ms += c.r[i].time_ms;
-        if (c.r[i].op == SEER_OP_CONV) t.conv_ms += c.r[i].time_ms;
+        /* conv_ms: the convolutions' own kernels, not a cast or a gradient sum on a conv layer */
+        if (c.r[i].op == SEER_OP_CONV && !(c.r[i].flags & (SEER_RESULT_AMP_CAST | SEER_RESULT_GRAD_ACCUM)))
+            t.conv_ms += c.r[i].time_ms;
         else if (c.r[i].op == SEER_OP_OPTIMIZER) t.optimizer_ms += c.r[i].time_ms;
         else t.other_ms += c.r[i].time_ms;
     }
