@@ -11,9 +11,10 @@
  *
  * Conventions (cuDNN's):
  *   - every function returns a seer_status_t; results come back through
- *     out-parameters, which are written only on SEER_STATUS_SUCCESS;
+ *     out-parameters, written only on SEER_STATUS_SUCCESS unless the
+ *     function says otherwise (BUFFER_TOO_SMALL still gives the count);
  *   - objects are opaque pointers made by *_create / *_load and released
- *     by *_destroy / *_free, which accept NULL;
+ *     by *_destroy, which accept NULL;
  *   - a failing call that was given a handle records a message naming the
  *     offending field, line or value; read it with seer_get_last_error().
  *
@@ -445,8 +446,10 @@ typedef struct {
  * algo may be SEER_ALGO_CUDNN_CHOICE.
  * Returns BAD_PARAM (also for an algo out of range), UNSUPPORTED (the
  * algorithm does not exist for this direction, dtype or shape in cuDNN, or
- * the model's GPU cannot run the dtype's math), NOT_CALIBRATED (the model
- * has no data for it), BAD_PREDICTION (the time would not be finite or
+ * the model's GPU cannot run the dtype's math), NOT_CALIBRATED (algo is
+ * SEER_ALGO_CUDNN_CHOICE and no calibrated GPU has data for it; any other
+ * algorithm the model has no data for comes from the other calibrated
+ * GPUs or the analytical model, seer_kernel_pred_t.source), BAD_PREDICTION (the time would not be finite or
  * over SEER_MAX_TIME_MS). Thread-safe; deterministic. */
 SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model *model,
                                          const seer_conv *desc, seer_direction_t dir,

@@ -156,7 +156,7 @@ TEST(net_bwd_ratio_table_matches_data)
                     fabs(fit[d][m].b - seer_bwd_ratio[d][m].b) <= 1e-12 + 1e-12 * fit[d][m].b;
         }
     if (!same) {
-        printf("    libseer/net.c's seer_bwd_ratio is stale; the data gives:\n");
+        printf("    libseer/net_predict.c's seer_bwd_ratio is stale; the data gives:\n");
         for (int d = 0; d < 2; d++)
             printf("    {{%.17g, %.17g, %d}, {%.17g, %.17g, %d}},\n", fit[d][0].a, fit[d][0].b, fit[d][0].n,
                    fit[d][1].a, fit[d][1].b, fit[d][1].n);
