@@ -11,7 +11,9 @@
 #include <string.h>
 #include "classify.h"
 #include "common.h"
+#include "dispatch.h"
 #include "gpu.h"
+#include "launch.h"
 #include "model.h"
 
 int seer_dtype_math(seer_dtype_t dt)
@@ -363,6 +365,23 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
     }
 }
 
+/* No kernel beats the datasheet: a prediction never goes below the
+ * roofline floor of the algorithm's kernels (seer_conv_floor_ms), which a
+ * learned correction or a family fitted on few rows could otherwise
+ * undercut; for cuDNN's choice, the lowest floor of the algorithms it may
+ * choose. */
+static double physical_floor(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                             int algo)
+{
+    if (algo != SEER_ALGO_CUDNN_CHOICE) return seer_conv_floor_ms(&m->gpu, cv, dir, algo);
+    double lo = INFINITY;
+    for (int a = 0; a < seer_algo_count(dir); a++) {
+        double f = seer_conv_floor_ms(&m->gpu, cv, dir, a);
+        if (f > 0 && f < lo) lo = f;
+    }
+    return isfinite(lo) ? lo : 0;
+}
+
 static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, const struct seer_conv *desc,
                                   seer_direction_t dir, int algo, const char *variant, int *matched,
                                   double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,
@@ -413,7 +432,7 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
         if (nsrc++ == 0) { t = tg; v = vg; cls = cg; base = bg; corr = kg; }
     }
     if (matched) *matched = any_match;
-    double total = nsrc > 1 ? exp(logsum / nsrc) : base * corr;
+    double total = fmax(nsrc > 1 ? exp(logsum / nsrc) : base * corr, physical_floor(m, desc, dir, algo));
     char what[96];
     snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
              algo == SEER_ALGO_CUDNN_CHOICE ? "CUDNN_CHOICE" : seer_algo_name(dir, algo));
