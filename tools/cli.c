@@ -448,6 +448,7 @@ seer_status_t cli_predict(seer_handle_t h, const seer_model *m, const seer_conv 
     p->n_kernels = nk;
     int mk = main_kernel(k, nk);
     p->cls = mk >= 0 ? k[mk].cls : (seer_class_t)-1;
+    p->source = mk >= 0 ? k[mk].source : SEER_SOURCE_ANALYTICAL;
     if (want_kernels) {
         p->kernels = k;
     } else {

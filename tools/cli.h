@@ -107,6 +107,7 @@ typedef struct {
     int algo;                   /* algorithm predicted with */
     double time_ms;
     seer_class_t cls;           /* class of the main kernel */
+    seer_source_t source;       /* where the main kernel's time comes from */
     int n_kernels;
     seer_kernel_pred_t *kernels;/* malloc'ed when asked for, else NULL */
 } cli_pred_t;

@@ -192,6 +192,8 @@ static int predict_one(seer_handle_t h, seer_model_t m, const char *model_path, 
                 cli_json_num(stdout, res[i].p.time_ms);
                 printf(", \"class\": ");
                 cli_json_str(stdout, class_name((int)res[i].p.cls));
+                printf(", \"source\": ");
+                cli_json_str(stdout, seer_source_name(res[i].p.source));
                 if (kernels) print_kernels_json(res[i].p.kernels, res[i].p.n_kernels);
             } else {
                 printf("\"status\": ");
@@ -211,11 +213,12 @@ static int predict_one(seer_handle_t h, seer_model_t m, const char *model_path, 
     printf("output    p=%d q=%d\n", p, q);
     printf("work      %.4g GFLOP, %.4g MB minimum DRAM traffic\n", flops / 1e9, bytes / 1e6);
     printf("roofline  %.4g ms\n\n", roof);
-    printf("%-4s %-24s %14s %8s  %s\n", "rank", "algo", "ms", "kernels", "main class");
+    printf("%-4s %-24s %14s %8s  %-10s  %s\n", "rank", "algo", "ms", "kernels", "main class", "source");
     for (int i = 0; i < n; i++) {
         if (res[i].st == SEER_STATUS_SUCCESS)
-            printf("%-4d %-24s %14.4f %8d  %s\n", i + 1, seer_algo_name(dir, res[i].algo),
-                   res[i].p.time_ms, res[i].p.n_kernels, class_name((int)res[i].p.cls));
+            printf("%-4d %-24s %14.4f %8d  %-10s  %s\n", i + 1, seer_algo_name(dir, res[i].algo),
+                   res[i].p.time_ms, res[i].p.n_kernels, class_name((int)res[i].p.cls),
+                   seer_source_name(res[i].p.source));
         else
             printf("%-4s %-24s %14s\n", "-", seer_algo_name(dir, res[i].algo),
                    status_word(res[i].st));
