@@ -401,11 +401,12 @@ def _predict_one(h, m, d, direction, algo):
             break
         cap = nk.value
     if st:
-        return st, None, None
+        return st, None, None, None
     ks = ks[:nk.value]
     main = next((k for k in ks if k.role == _ROLE_MAIN), None) or \
         (max(ks, key=lambda k: k.time_ms) if ks else None)
-    return st, t.value, (_s(_class_name(main.cls)) if main else "-")
+    return (st, t.value, _s(_class_name(main.cls)) if main else "-",
+            _s(_source_name(main.source if main else 2)))
 
 
 def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, w: int = 1, k: int = 1,
@@ -416,7 +417,7 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
     algorithm of the direction, fastest first (algo="auto"), or one (an
     algorithm name such as "IMPLICIT_GEMM").  Keys: gpu, model, served,
     source_gpus, direction, p, q, flops, min_bytes, roofline_ms,
-    predictions [{algo, algo_id, status, time_ms, class}]."""
+    predictions [{algo, algo_id, status, time_ms, class, source}]."""
     fn = "predict_conv"
     dirn, dt, lay = _conv_common(fn, locals())
     _str(fn, "algo", algo)
@@ -432,11 +433,11 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
     with _Desc(fn, hd, dt, lay, n, c, h, w, k, r, s, pad, stride, dilation, groups) as d:
         res = []
         for a in algos:
-            st, t, cls = _predict_one(hd, m, d, dirn, a)
+            st, t, cls, src = _predict_one(hd, m, d, dirn, a)
             if st and (algo != "auto" or st not in (_UNSUPPORTED, _NOT_CALIBRATED)):
                 _check(st, hd)
-            res.append((a, st, t, cls))
-        if not any(st == _SUCCESS for _, st, _, _ in res):
+            res.append((a, st, t, cls, src))
+        if not any(st == _SUCCESS for _, st, _, _, _ in res):
             raise SeerError("SEER_STATUS_NOT_CALIBRATED", _NOT_CALIBRATED,
                             "no algorithm of %s could be predicted by this model" % direction)
         res.sort(key=lambda x: (x[1] != _SUCCESS, x[2] if x[1] == _SUCCESS else 0, x[0]))
@@ -450,10 +451,10 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
         if _roofline(hd, C.byref(g), d, dirn, C.byref(roof)):
             roof.value = float("nan")
     preds = []
-    for a, st, t, cls in res:
+    for a, st, t, cls, src in res:
         e = {"algo": _s(_algo_name(dirn, a)), "algo_id": a}
         if st == _SUCCESS:
-            e.update({"status": "ok", "time_ms": t, "class": cls})
+            e.update({"status": "ok", "time_ms": t, "class": cls, "source": src})
         else:
             e.update({"status": "unsupported" if st == _UNSUPPORTED else "not_calibrated", "time_ms": None})
         preds.append(e)
