@@ -278,11 +278,12 @@ static seer_status_t choose(pctx_t *c, const struct seer_conv *cv, seer_directio
         if (c->policy == SEER_ALGO_CUDNN_CHOICE || c->policy < seer_algo_count(dir)) {
             seer_picker_predict(c->m, cv, dir, c->policy, &e);
             if (!e.st) return take(ch, &e, dir);
-            if (!seer_picker_soft(e.st)) return e.st;
+            if (!seer_picker_soft(e.st)) { ch->algo = e.algo; return e.st; }
         }
         ch->flags |= SEER_RESULT_ALGO_REPLACED;
     }
     seer_status_t st = seer_picker_best(c->m, cv, dir, &e);
+    if (st) ch->algo = e.algo; /* the algorithm that failed: layer_fail asks it why */
     return st ? st : take(ch, &e, dir);
 }
 
@@ -353,16 +354,15 @@ static void run_jobs(pctx_t *c)
     pthread_mutex_destroy(&p.lock);
 }
 
-/* Re-run the failing prediction with the handle for the model's own
- * message, and put the layer in front of it. */
+/* Re-run the failing prediction (the job's algorithm, choose()) with the
+ * handle for the model's own message, and put the layer in front of it. */
 static seer_status_t layer_fail(pctx_t *c, int li, const struct seer_conv *cv, seer_direction_t dir,
-                                seer_status_t st)
+                                int algo, seer_status_t st)
 {
     const seer_layer_info_t *L = &c->net->l[li].info;
     char msg[800] = "";
     if (cv) {
         double t;
-        int algo = c->policy >= 0 && c->policy < seer_algo_count(dir) ? c->policy : 0;
         if (seer_predict_conv(c->h, c->m, cv, dir, algo, &t, NULL, 0, NULL))
             seer_get_last_error_copy(c->h, msg, sizeof msg);
     }
@@ -411,7 +411,7 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
     if (st) return st;
     int jf = job_of(c, &cv, SEER_DIR_FWD, 0);
     if (jf < 0) return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': no prediction job", L->name);
-    if ((st = c->jobs[jf].st)) return layer_fail(c, li, &cv, SEER_DIR_FWD, st);
+    if ((st = c->jobs[jf].st)) return layer_fail(c, li, &cv, SEER_DIR_FWD, c->jobs[jf].ch.algo, st);
     const choice_t fwd = c->jobs[jf].ch;
     for (int d = backward ? 1 : 0; d < (backward ? 3 : 1); d++) {
         seer_direction_t dir = (seer_direction_t)d;
@@ -423,7 +423,7 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
             if (j < 0) return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': no prediction job", L->name);
             ch = c->jobs[j].ch;
             if ((st = c->jobs[j].st)) {
-                if (st != SEER_STATUS_NOT_CALIBRATED) return layer_fail(c, li, &cv, dir, st);
+                if (st != SEER_STATUS_NOT_CALIBRATED) return layer_fail(c, li, &cv, dir, c->jobs[j].ch.algo, st);
                 /* backward = a * forward + b (docs/networks.md) */
                 int mt = seer_dtype_math(c->dt);
                 const seer_bwd_ratio_t *q = &seer_bwd_ratio[d - 1][mt];
