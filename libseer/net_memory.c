@@ -188,7 +188,7 @@ static seer_status_t infer_activations(acc_t *a, int *last, int *next_free)
         if (st) return st;
         sum = t.sum;
         blocks = t.blocks;
-        if (blocks > peak_blocks) { peak = sum; peak_blocks = blocks; }
+        if (blocks > peak_blocks || (blocks == peak_blocks && sum > peak)) { peak = sum; peak_blocks = blocks; }
         for (int f = head[i]; f >= 0; f = next_free[f]) {
             sum -= out_elems(a, f) * a->es;
             blocks -= block_of(out_elems(a, f) * a->es);

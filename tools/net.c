@@ -638,10 +638,13 @@ int seer_cli_net(int argc, char **argv)
         print_mib(" activations,", (double)mem.workspace);
         printf(" workspace\n");
         if (fit) {
+            /* the search also stops where a tensor gets too large to describe */
+            o.batch = fit_batch + 1;
+            int limited = fit_batch && seer_network_memory(NULL, m, net, &o, &mem) == SEER_STATUS_OVERFLOW;
             if (fit_batch) printf("fit       batch %d: the largest whose peak fits in", fit_batch);
             else printf("fit       not even batch 1: its peak does not fit in");
             print_mib("", fit_bytes);
-            printf("\n");
+            printf(limited ? " (one more makes a tensor over 2^31 elements)\n" : "\n");
         }
     }
     free(per);
