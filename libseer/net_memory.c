@@ -340,7 +340,6 @@ seer_status_t seer_network_fit_batch(seer_handle_t h, const seer_model *m, const
     return SEER_STATUS_SUCCESS;
 fail:
     /* again with the handle (o.batch is the failing batch), for the message */
-    return memory(h, m, net, &o, &mem) ? st
-                                       : seer_error(h, SEER_STATUS_INTERNAL, "fit: batch %d failed, then "
-                                                    "not", o.batch);
+    if ((st = memory(h, m, net, &o, &mem))) return st;
+    return seer_error(h, SEER_STATUS_INTERNAL, "seer_network_fit_batch: batch %d failed, then not", o.batch);
 }
