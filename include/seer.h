@@ -11,9 +11,10 @@
  *
  * Conventions (cuDNN's):
  *   - every function returns a seer_status_t; results come back through
- *     out-parameters, which are written only on SEER_STATUS_SUCCESS;
+ *     out-parameters, written only on SEER_STATUS_SUCCESS unless the
+ *     function says otherwise (BUFFER_TOO_SMALL still gives the count);
  *   - objects are opaque pointers made by *_create / *_load and released
- *     by *_destroy / *_free, which accept NULL;
+ *     by *_destroy, which accept NULL;
  *   - a failing call that was given a handle records a message naming the
  *     offending field, line or value; read it with seer_get_last_error().
  *
@@ -445,8 +446,10 @@ typedef struct {
  * algo may be SEER_ALGO_CUDNN_CHOICE.
  * Returns BAD_PARAM (also for an algo out of range), UNSUPPORTED (the
  * algorithm does not exist for this direction, dtype or shape in cuDNN, or
- * the model's GPU cannot run the dtype's math), NOT_CALIBRATED (the model
- * has no data for it), BAD_PREDICTION (the time would not be finite or
+ * the model's GPU cannot run the dtype's math), NOT_CALIBRATED (algo is
+ * SEER_ALGO_CUDNN_CHOICE and no calibrated GPU has data for it; any other
+ * algorithm the model has no data for comes from the other calibrated
+ * GPUs or the analytical model, seer_kernel_pred_t.source), BAD_PREDICTION (the time would not be finite or
  * over SEER_MAX_TIME_MS). Thread-safe; deterministic. */
 SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model *model,
                                          const seer_conv *desc, seer_direction_t dir,
@@ -638,6 +641,7 @@ typedef enum { SEER_MODE_INFER = 0, SEER_MODE_TRAIN = 1 } seer_mode_t;
 #define SEER_RESULT_MEMORY_BOUND 0x8u   /* bytes / (bandwidth x documented efficiency) */
 #define SEER_RESULT_GRAD_ACCUM 0x10u    /* summing gradients of a tensor used several times */
 #define SEER_RESULT_ANALYTICAL 0x20u    /* conv: no GPU has data for its kernels: the analytical model */
+#define SEER_RESULT_AMP_CAST 0x40u      /* mixed precision: a weight cast to the compute type, or its gradient back */
 
 /* One kernel group of one layer in one direction. */
 typedef struct {
@@ -695,9 +699,11 @@ typedef struct {
     int threads;                /* threads for the conv predictions, 1..8: 1 is the calling thread only */
     double dispatch_ms;         /* host time to launch one row's work; 0: GPU time alone */
     seer_optimizer_t optimizer; /* training only: the step after the backward pass */
+    int amp;                    /* 1: mixed precision (torch.autocast + GradScaler): dtype fp16 or bf16
+                                   computes, parameters, gradients and optimizer stay fp32 */
 } seer_net_options_t;
 #define SEER_NET_OPTIONS_DEFAULT \
-    { 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER, SEER_ALGO_AUTO, 1, 0.0, SEER_OPTIMIZER_SGD }
+    { 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER, SEER_ALGO_AUTO, 1, 0.0, SEER_OPTIMIZER_SGD, 0 }
 
 /* What a network prediction adds up to.  gpu_ms is the rows' sum, the
  * GPU's time; dispatch_ms what the GPU additionally waits for a host that

@@ -46,7 +46,7 @@ int seer_in_test_split(const int32_t *v, int n);
 int seer_in_check_split(int64_t line);
 
 /* Sort doubles ascending in place; the median of sorted values (NAN for
- * none).  Shared by the drift fit and the CLI's metrics. */
+ * none).  Shared by the dispatch fit and the CLI's metrics. */
 void seer_sort_doubles(double *v, size_t n);
 double seer_median_sorted(const double *v, size_t n);
 

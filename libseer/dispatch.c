@@ -72,12 +72,12 @@ int seer_dispatch_fit(const double *pos, const double *time_ms, const double *gp
     for (int pass = 0; pass < 2; pass++) {
         double s = 1.4826 * mad_of(u, y, use, W, d->c, scratch);
         double cut = 3 * fmax(s, 0.002);
-        for (int w = 0; w < W; w++) use[w] = fabs(y[w] - poly(d->c, u[w])) <= cut;
-        int k = 0;
-        for (int w = 0; w < W; w++) k += use[w];
+        int nu[W], k = 0; /* the new mask: kept only with the refit it gives */
+        for (int w = 0; w < W; w++) k += nu[w] = fabs(y[w] - poly(d->c, u[w])) <= cut;
         double c[3];
-        if (k < 6 || !fit_quadratic(u, y, use, W, c)) break;
+        if (k < 6 || !fit_quadratic(u, y, nu, W, c)) break;
         memcpy(d->c, c, sizeof c);
+        memcpy(use, nu, sizeof use);
     }
     d->windows = W;
     for (int w = 0; w < W; w++) d->kept += use[w];

@@ -14,7 +14,8 @@
  * (*size excludes the NUL).  what names the input in messages ("model",
  * "CSV", "network description").  When magic is not NULL, its magic_len
  * bytes must start the file; they are checked before the rest is read
- * (MODEL_CORRUPT otherwise, MODEL_TRUNCATED for a shorter file).
+ * (MODEL_CORRUPT otherwise); a file shorter than the magic is read
+ * whole, and the caller's header check reports it (MODEL_TRUNCATED).
  * IO_ERROR for a file that cannot be opened or read, that is not a
  * regular file (directory, FIFO, device such as /dev/zero) or that is
  * over max_bytes; ALLOC_FAILED.  Every message names the path. */

@@ -9,9 +9,10 @@
  *     + c1 * waves * 1 us                                 per-wave latency
  *     + c2 * (waves - 1 + fill) * B_max * (tm+tn)*k*es / bw   operand traffic
  *     + c3 * (1 + 2*bias) * batch*m*n*es / bw             C written; bias pass
- *     + c4 * 10 us                                        launch, per call
+ *     + (1 + bias) * launch gap (3 us)                    GEMM and bias kernels
  *
- * with c >= 0 fitted on relative error (SEER fits relative error), and
+ * with c0..c3 >= 0 fitted (the launch gap's coefficient is fixed at 1:
+ * the GPU's time between back-to-back kernels, not a fit) on relative error (SEER fits relative error), and
  * (tm, tn, bps) chosen by a grid search on the training error: one
  * representative tile per math type, since the data rarely say which of
  * cuBLAS's kernels ran and a prediction cannot know.  Transposition is
@@ -37,6 +38,7 @@
 #include "fit.h"
 #include "gemm.h"
 #include "gpu.h"
+#include "gpufile.h"
 
 #define MIN_GEMM_ROWS 8
 #define NT SEER_GEMM_TERMS
@@ -70,9 +72,9 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
     return t > 1e-4 ? t : 1e-4;
 }
 
-double seer_gemm_floor_ms(const seer_gemm_row_t *r)
+double seer_gemm_floor_ms(seer_handle_t h, const seer_gemm_row_t *r)
 {
-    const seer_gpu_info_t *g = seer_gpu_lookup(r->gpu);
+    const seer_gpu_info_t *g = seer_gpu_lookup_h(h, r->gpu); /* built-in or registered */
     double peak = g ? seer_gpu_peak_flops(g, r->dtype) : 0;
     if (peak <= 0) return 0;
     double b = r->batch, es = seer_dtype_size(r->dtype);
@@ -122,15 +124,23 @@ static int usable(const seer_gemm_row_t *r, int math)
            r->batch >= 1 && r->m >= 1 && r->n >= 1 && r->k >= 1;
 }
 
-/* The GPU whose rows train the math type (see the rule above), or NULL. */
-static const seer_gpu_info_t *source_gpu(const seer_gpu_info_t *target, const seer_gemm_row_t *rows,
-                                         size_t n, int math)
+/* A row's GPU: the model's own (which may come from a description file),
+ * else the built-in table or one registered with the handle. */
+static const seer_gpu_info_t *row_gpu(seer_handle_t h, const struct seer_model *m, const seer_gemm_row_t *r)
 {
+    return !strcmp(r->gpu, m->gpu.id) ? &m->gpu : seer_gpu_lookup_h(h, r->gpu);
+}
+
+/* The GPU whose rows train the math type (see the rule above), or NULL. */
+static const seer_gpu_info_t *source_gpu(seer_handle_t h, const struct seer_model *m,
+                                         const seer_gemm_row_t *rows, size_t n, int math)
+{
+    const seer_gpu_info_t *target = &m->gpu;
     const seer_gpu_info_t *best = NULL;
     size_t best_n = 0;
     for (size_t i = 0; i < n; i++) {
         if (!usable(&rows[i], math)) continue;
-        const seer_gpu_info_t *g = seer_gpu_lookup(rows[i].gpu);
+        const seer_gpu_info_t *g = row_gpu(h, m, &rows[i]);
         if (!g) continue;
         if (!strcmp(g->id, target->id)) return g; /* own rows always win */
         if (strcmp(g->arch, target->arch) || g->sms != target->sms || g->boost_mhz != target->boost_mhz)
@@ -138,7 +148,7 @@ static const seer_gpu_info_t *source_gpu(const seer_gpu_info_t *target, const se
         if (best && !strcmp(best->id, g->id)) continue;
         size_t cnt = 0;
         for (size_t j = 0; j < n; j++) {
-            const seer_gpu_info_t *x = usable(&rows[j], math) ? seer_gpu_lookup(rows[j].gpu) : NULL;
+            const seer_gpu_info_t *x = usable(&rows[j], math) ? row_gpu(h, m, &rows[j]) : NULL;
             cnt += x == g;
         }
         if (!best || cnt > best_n || (cnt == best_n && strcmp(g->id, best->id) < 0)) {
@@ -159,11 +169,11 @@ seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const s
     grow_t *r = malloc((n ? n : 1) * sizeof *r);
     if (!r) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "GEMM rows");
     for (int math = 0; math < 2; math++) {
-        const seer_gpu_info_t *src = source_gpu(&m->gpu, rows, n, math);
+        const seer_gpu_info_t *src = source_gpu(h, m, rows, n, math);
         if (!src) continue;
         size_t nr = 0;
         for (size_t i = 0; i < n; i++) {
-            const seer_gpu_info_t *g = usable(&rows[i], math) ? seer_gpu_lookup(rows[i].gpu) : NULL;
+            const seer_gpu_info_t *g = usable(&rows[i], math) ? row_gpu(h, m, &rows[i]) : NULL;
             if (g != src || seer_gpu_peak_flops(src, rows[i].dtype) <= 0) continue;
             r[nr++] = (grow_t){rows[i].batch, rows[i].m, rows[i].n, rows[i].k, rows[i].time_ms,
                                rows[i].dtype, rows[i].bias};

@@ -24,7 +24,7 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
  * FLOPs at peak or its bytes at bandwidth, plus launch gaps), ms; 0 for
  * a GPU or dtype the table cannot time.  Model-independent: dispatch.h
  * uses it to find the host time in published rows. */
-double seer_gemm_floor_ms(const seer_gemm_row_t *r);
+double seer_gemm_floor_ms(seer_handle_t h, const seer_gemm_row_t *r);
 
 /* 1 when a GEMM row's shape is in the 20 % test split (FNV-1a of batch,
  * m, n, k, transpositions, bias and dtype; never the time), the GEMM

@@ -150,7 +150,7 @@ seer_status_t seer_gpufile_parse(seer_handle_t h, const char *name, const char *
         lineno++;
         while (pos < len && text[pos] != '\n') {
             if (text[pos] == '\0') return bad(h, name, lineno, "NUL byte: not a text file", NULL);
-            if (n > SEER_GPUFILE_MAX_LINE) return bad(h, name, lineno, "line longer than 1024 bytes", NULL);
+            if (n >= SEER_GPUFILE_MAX_LINE) return bad(h, name, lineno, "line longer than 1024 bytes", NULL);
             line[n++] = text[pos++];
         }
         pos++; /* the newline */
@@ -220,9 +220,12 @@ seer_status_t seer_gpufile_parse(seer_handle_t h, const char *name, const char *
 
 /* ---- registry ---------------------------------------------------------- */
 
-static int same_facts(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
+/* The same description again: the performance facts (gpu.c, field by
+ * field) and the names and capacity. */
+static int same_description(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
 {
-    return memcmp(a, b, sizeof *a) == 0;
+    return seer_gpu_same_facts(a, b) && !strcmp(a->id, b->id) && !strcmp(a->name, b->name) &&
+           a->dram_gib == b->dram_gib;
 }
 
 const seer_gpu_info_t *seer_gpu_lookup_h(seer_handle_t h, const char *id)
@@ -240,7 +243,7 @@ static seer_status_t add(seer_handle_t h, const char *name, const seer_gpu_info_
 {
     const seer_gpu_info_t *old = seer_gpu_lookup_h(h, g->id);
     if (old) {
-        if (same_facts(old, g)) return SEER_STATUS_SUCCESS; /* registering again is harmless */
+        if (same_description(old, g)) return SEER_STATUS_SUCCESS; /* registering again is harmless */
         return seer_error(h, SEER_STATUS_GPU_FILE, "%.200s: GPU id '%s' is already %s with other facts", name,
                           g->id, seer_gpu_lookup(g->id) ? "in the built-in table" : "registered");
     }

@@ -13,7 +13,6 @@
 #include "common.h"
 #include "gpu.h"
 #include "model.h"
-#include "svmio.h"
 
 int seer_dtype_math(seer_dtype_t dt)
 {

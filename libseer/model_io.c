@@ -296,7 +296,7 @@ seer_status_t seer_model_load(seer_handle_t h, const char *path, seer_model_t *o
     free(buf);
     if (st && h) {
         char msg[900];
-        seer_strlcpy(msg, h->msg, sizeof msg);
+        seer_get_last_error_copy(h, msg, sizeof msg); /* under the handle's lock */
         seer_error(h, st, "%s: %s", path, msg);
     }
     return st;

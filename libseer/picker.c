@@ -59,6 +59,7 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
         } else if (ev[a].st == SEER_STATUS_NOT_CALIBRATED) {
             uncal = 1;
         } else if (!seer_picker_soft(ev[a].st)) {
+            *out = ev[a]; /* the failing algorithm: the caller re-runs it for the message */
             return ev[a].st;
         }
     }

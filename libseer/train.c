@@ -213,7 +213,7 @@ static void standardize(seer_family_t *f, trow_t **rows, int n, int lo, int hi)
     for (int i = lo; i < hi; i++) {
         double s = 0, ss = 0;
         for (int r = 0; r < n; r++) {
-            double v = i == 13 ? log(rows[r]->base) : rows[r]->t.f[i];
+            double v = i == SEER_F_LOG_BASE ? log(rows[r]->base) : rows[r]->t.f[i];
             s += v;
             ss += v * v;
         }
@@ -490,13 +490,16 @@ static void drows_free(drows_t *d)
  * dispatch (dispatch.h): d->time becomes the targets, d->keep[i] 0 for
  * rows whose GPU time cannot be told from the estimate's uncertainty;
  * note says what was done, for the provenance.  Without a fit (too few
- * rows) every row stays as published. */
+ * rows) every row stays as published, and the note says so. */
 static void take_off_dispatch(drows_t *d, int n, char *note, size_t size)
 {
     seer_dispatch_t e;
     for (int i = 0; i < n; i++) d->keep[i] = 1;
     note[0] = 0;
-    if (!seer_dispatch_remove(d->pos, d->time, d->floor, n, d->keep, &e)) return;
+    if (!seer_dispatch_remove(d->pos, d->time, d->floor, n, d->keep, &e)) {
+        snprintf(note, size, "; host dispatch NOT taken off (%d rows: too few to fit it)", n);
+        return;
+    }
     int dropped = 0;
     for (int i = 0; i < n; i++) dropped += !d->keep[i];
     snprintf(note, size, "; host dispatch %.3f..%.3f ms +-%.3f taken off, %d rows too small",
@@ -527,7 +530,7 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
         at[n] = gr[i];
         d.pos[n] = (double)i / (double)ng;
         d.time[n] = gr[i].time_ms;
-        d.floor[n] = seer_gemm_floor_ms(&gr[i]);
+        d.floor[n] = seer_gemm_floor_ms(T->h, &gr[i]);
         dispatch |= seer_source_has_dispatch(gr[i].source);
         n++;
     }
@@ -671,9 +674,9 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
         if (!paths[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: paths[%d] is NULL", i);
     /* An undefined bit is a caller bug or a flag of a newer libseer:
      * training as if it were absent would silently differ. */
-    if (flags & ~(SEER_TRAIN_HOLDOUT | SEER_TRAIN_KEEP_DRIFT))
+    if (flags & ~(SEER_TRAIN_HOLDOUT | SEER_TRAIN_KEEP_DISPATCH))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: flags 0x%x has undefined bits 0x%x",
-                          flags, flags & ~(SEER_TRAIN_HOLDOUT | SEER_TRAIN_KEEP_DRIFT));
+                          flags, flags & ~(SEER_TRAIN_HOLDOUT | SEER_TRAIN_KEEP_DISPATCH));
     const seer_gpu_info_t *g = seer_gpu_lookup_h(h, gpu_id);
     if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
     struct seer_model *m = calloc(1, sizeof *m);

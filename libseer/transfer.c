@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
-#include "fileio.h"
 #include "gpu.h"
 #include "gpufile.h"
 #include "model.h"

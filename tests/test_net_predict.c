@@ -156,7 +156,7 @@ TEST(net_bwd_ratio_table_matches_data)
                     fabs(fit[d][m].b - seer_bwd_ratio[d][m].b) <= 1e-12 + 1e-12 * fit[d][m].b;
         }
     if (!same) {
-        printf("    libseer/net.c's seer_bwd_ratio is stale; the data gives:\n");
+        printf("    libseer/net_predict.c's seer_bwd_ratio is stale; the data gives:\n");
         for (int d = 0; d < 2; d++)
             printf("    {{%.17g, %.17g, %d}, {%.17g, %.17g, %d}},\n", fit[d][0].a, fit[d][0].b, fit[d][0].n,
                    fit[d][1].a, fit[d][1].b, fit[d][1].n);
@@ -495,6 +495,57 @@ TEST(net_predict_optimizer_step)
     o.optimizer = (seer_optimizer_t)3;
     CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, NULL, 0, &ti), SEER_STATUS_BAD_PARAM);
     CHECK(strstr(seer_get_last_error(h), "optimizer") != NULL);
+    seer_network_destroy(net);
+    seer_destroy(h);
+}
+
+/* Mixed precision: the same convolutions as plain fp16, plus one weight
+ * cast per conv / fc forward (and its gradient's cast back in training)
+ * and GradScaler's unscale in the optimizer row; fp32 is refused. */
+TEST(net_predict_amp)
+{
+    seer_model_t m = model_for("a100-pcie-80gb", "a100-pcie-40gb");
+    if (!m) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    seer_network_t net;
+    REQUIRE(seer_network_create_zoo(h, "resnet18", 0, &net) == SEER_STATUS_SUCCESS);
+    seer_network_info_t ni;
+    REQUIRE(seer_network_get_info(net, &ni) == SEER_STATUS_SUCCESS);
+    seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+    CHECK(o.amp == 0);
+    o.batch = 32;
+    o.dtype = SEER_DTYPE_FP16;
+    o.layout = SEER_LAYOUT_NHWC;
+    static seer_layer_result_t r[1024];
+    seer_net_totals_t plain, amp;
+    for (int mode = 0; mode < 2; mode++) {
+        o.mode = mode ? SEER_MODE_TRAIN : SEER_MODE_INFER;
+        o.amp = 0;
+        CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, NULL, 0, &plain), SEER_STATUS_SUCCESS);
+        o.amp = 1;
+        CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, r, 1024, &amp), SEER_STATUS_SUCCESS);
+        int casts = 0;
+        double cast_bytes = 0;
+        for (int i = 0; i < amp.rows; i++)
+            if (r[i].flags & SEER_RESULT_AMP_CAST) {
+                casts++;
+                cast_bytes += r[i].bytes;
+                CHECK(r[i].op == SEER_OP_CONV || r[i].op == SEER_OP_FC);
+            }
+        int weighted = ni.n_conv + ni.n_fc; /* every resnet18 conv and fc has weights */
+        CHECK(casts == (mode ? 2 : 1) * weighted);
+        CHECK(amp.rows == plain.rows + casts);
+        CHECK_NEAR(cast_bytes, (mode ? 2 : 1) * 6.0 * (double)ni.params, 1e-6 * (double)ni.params);
+        CHECK(amp.conv_ms == plain.conv_ms);
+        CHECK(amp.other_ms > plain.other_ms);
+        CHECK(mode ? amp.optimizer_ms > plain.optimizer_ms : amp.optimizer_ms == 0);
+    }
+    o.dtype = SEER_DTYPE_FP32;
+    CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, NULL, 0, &amp), SEER_STATUS_BAD_PARAM);
+    CHECK(strstr(seer_get_last_error(h), "amp") != NULL);
+    o.dtype = SEER_DTYPE_FP16;
+    o.amp = 2;
+    CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, NULL, 0, &amp), SEER_STATUS_BAD_PARAM);
     seer_network_destroy(net);
     seer_destroy(h);
 }

@@ -1,7 +1,7 @@
 /* The algorithm picker (seer_pick_conv_*, workspace formulas), and the
- * CLI of tools/net.c run as a program: seer net, pick, eval-net and
- * eval-picker (on a small hand-written sweep: no real seer-bench sweep
- * exists yet). */
+ * CLI run as a program (tools/net.c, pick.c, eval_net.c, eval_picker.c):
+ * seer net, pick, eval-net and eval-picker (on a small hand-written
+ * sweep: no real seer-bench sweep exists yet). */
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>

@@ -401,7 +401,7 @@ int cli_eval(int argc, char **argv)
                 skipped += scored;
                 continue;
             }
-            double t = NAN, pos = (double)i / (double)nrows[f], floor = seer_gemm_floor_ms(r);
+            double t = NAN, pos = (double)i / (double)nrows[f], floor = seer_gemm_floor_ms(h, r);
             has_disp[f] |= dispatch;
             if (!scored) { /* only locates the file's host time: no prediction */
                 put_point(&aux[naux++], r->time_ms, NAN, floor, data[f], f, pos, DIR_GEMM);

@@ -165,7 +165,8 @@ static void usage_net(FILE *f)
             "                [--algo auto|cudnn|fixed|INDEX] [--res PIXELS]\n"
             "                [--format table|csv|json] [--sort time|order] [--top N]\n"
             "                [--rows] [--bench N] [--print] [--threads N] [--dispatch-us US]\n"
-            "                [--optimizer sgd|adam|none] [--skip-unsupported] [--fit [BYTES]]\n"
+            "                [--optimizer sgd|adam|none] [--amp] [--skip-unsupported]\n"
+            "                [--fit [BYTES]]\n"
             "\n"
             "Predict one forward pass (infer) or one training iteration (train:\n"
             "forward, backward-data, backward-filter and the other layers' backward\n"
@@ -196,6 +197,10 @@ static void usage_net(FILE *f)
             "                 (docs/networks.md, \"GPU time and host dispatch\")\n"
             "  --optimizer O  train: the step after the backward pass: sgd (default,\n"
             "                 with momentum), adam, none\n"
+            "  --amp          mixed precision as torch.autocast + GradScaler run it:\n"
+            "                 --dtype fp16 (default) or bf16 compute, channels-last\n"
+            "                 (default --layout nhwc), fp32 weights, gradients and\n"
+            "                 optimizer, plus the weight casts and loss-scale unscale\n"
             "  --skip-unsupported  ONNX: predict without the operators libseer cannot\n"
             "                 translate, listing them (default: fail, naming them)\n"
             "  --fit [BYTES]  the largest batch whose peak memory fits BYTES (a number,\n"
@@ -216,6 +221,7 @@ static void flag_str(unsigned f, char *b)
     if (f & SEER_RESULT_ALGO_REPLACED) b[n++] = 'X';
     if (f & SEER_RESULT_GRAD_ACCUM) b[n++] = 'G';
     if (f & SEER_RESULT_ANALYTICAL) b[n++] = 'A';
+    if (f & SEER_RESULT_AMP_CAST) b[n++] = 'C';
     b[n] = 0;
 }
 
@@ -258,6 +264,7 @@ static int by_group_ms(const void *x, const void *y)
 static void op_key(const seer_layer_result_t *r, char *key, size_t size)
 {
     if (r->flags & SEER_RESULT_GRAD_ACCUM) snprintf(key, size, "gradient sums");
+    else if (r->flags & SEER_RESULT_AMP_CAST) snprintf(key, size, "amp casts");
     else if (r->op == SEER_OP_OPTIMIZER) snprintf(key, size, "%s", seer_op_name(r->op));
     else if (r->op == SEER_OP_CONV || r->op == SEER_OP_FC)
         snprintf(key, size, "%s %s", seer_op_name(r->op), seer_direction_name(r->direction));
@@ -293,9 +300,9 @@ int seer_cli_net(int argc, char **argv)
     static const char *const optimizers[] = {"none", "sgd", "adam", NULL}; /* seer_optimizer_t order */
     cli_args_t a;
     const char *what = NULL, *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL;
-    const char *dtype_s = "fp32", *layout_s = "nchw";
+    const char *dtype_s = NULL, *layout_s = NULL; /* defaults: fp32 nchw, or fp16 nhwc with --amp */
     int batch = 64, mode = 0, format = 0, sort = 0, top = 25, res = 0, bench = 0, print = 0, rows_view = 0;
-    int batch_given = 0, skip = 0;
+    int batch_given = 0, skip = 0, amp = 0;
     int policy = SEER_ALGO_AUTO, threads = 8, optimizer = SEER_OPTIMIZER_SGD;
     double dispatch_us = 0, fit_bytes = 0;
     int fit = 0;
@@ -307,6 +314,7 @@ int seer_cli_net(int argc, char **argv)
         else if (cli_is(&a, "--gpu")) { if (!(gpu_opt = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--models")) { if (!(models_opt = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--batch")) { if (!cli_int(&a, 1, 1 << 24, &batch)) return CLI_USAGE; batch_given = 1; }
+        else if (cli_is(&a, "--amp")) { if (!cli_flag(&a)) return CLI_USAGE; amp = 1; }
         else if (cli_is(&a, "--skip-unsupported")) { if (!cli_flag(&a)) return CLI_USAGE; skip = 1; }
         else if (cli_is(&a, "--dtype")) { if (!(dtype_s = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--layout")) { if (!(layout_s = cli_value(&a))) return CLI_USAGE; }
@@ -337,6 +345,10 @@ int seer_cli_net(int argc, char **argv)
     if (!what) return cli_usage_error("net", "a network name or file is required (seer net NAME|FILE)");
     seer_dtype_t dtype;
     seer_layout_t layout;
+    if (!dtype_s) dtype_s = amp ? "fp16" : "fp32";
+    if (!layout_s) layout_s = amp ? "nhwc" : "nchw"; /* AMP runs channels-last */
+    if (amp && strcmp(dtype_s, "fp16") && strcmp(dtype_s, "bf16"))
+        return cli_usage_error("net", "option --amp computes in fp16 or bf16, not --dtype %s", dtype_s);
     if (seer_dtype_from_name(dtype_s, &dtype))
         return cli_usage_error("net", "option --dtype: unknown dtype '%s' (fp32, tf32, fp16, bf16, "
                                "fp16_pseudo)", dtype_s);
@@ -391,6 +403,7 @@ int seer_cli_net(int argc, char **argv)
     o.threads = threads;
     o.dispatch_ms = dispatch_us / 1e3;
     o.optimizer = (seer_optimizer_t)optimizer;
+    o.amp = amp;
     seer_net_totals_t tot;
     if ((st = seer_predict_network_opts(h, m, net, &o, NULL, 0, &tot))) { rc = cli_lib_error(h, st); goto out; }
     int n = tot.rows;
@@ -497,9 +510,9 @@ int seer_cli_net(int argc, char **argv)
         cli_json_str(stdout, mi.gpu_id);
         printf(", \"served\": \"%s\", \"source_gpus\": ", mi.transferred ? "transferred" : "calibrated");
         cli_json_str(stdout, mi.source_gpus);
-        printf(", \"batch\": %d, \"dtype\": \"%s\", \"layout\": \"%s\", \"mode\": \"%s\", \"algo\": \"%s\", "
-               "\"params\": %lld, \"total_ms\": ", batch, seer_dtype_name(dtype), seer_layout_name(layout),
-               modes[mode], policy_s, ni.params);
+        printf(", \"batch\": %d, \"dtype\": \"%s\", \"layout\": \"%s\", \"mode\": \"%s\", \"amp\": %s, "
+               "\"algo\": \"%s\", \"params\": %lld, \"total_ms\": ", batch, seer_dtype_name(dtype),
+               seer_layout_name(layout), modes[mode], amp ? "true" : "false", policy_s, ni.params);
         cli_json_num(stdout, tot.total_ms);
         printf(", \"gpu_ms\": ");
         cli_json_num(stdout, tot.gpu_ms);
@@ -555,8 +568,8 @@ int seer_cli_net(int argc, char **argv)
         printf("network   %s: %d layers (%d conv, %d fc), %.2f M parameters, %.3g GFLOP/sample forward\n",
                ni.name, ni.n_layers, ni.n_conv, ni.n_fc, ni.params / 1e6, ni.fwd_flops / 1e9);
         printf("model     %s (%s%s)\n", mi.gpu_id, mi.transferred ? "transferred from " : "calibrated", mi.transferred ? mi.source_gpus : "");
-        printf("predict   %s, batch %d, %s, %s, algo %s\n\n", modes[mode], batch, seer_dtype_name(dtype),
-               seer_layout_name(layout), policy_s);
+        printf("predict   %s, batch %d, %s%s, %s, algo %s\n\n", modes[mode], batch, seer_dtype_name(dtype),
+               amp ? " amp" : "", seer_layout_name(layout), policy_s);
         if (!rows_view) {
             printf("%s, forward and backward summed (%d of %d layers; --rows: per direction)\n",
                    sort == 0 ? "layers by time" : "layers in execution order", shown, nper);
@@ -619,6 +632,9 @@ int seer_cli_net(int argc, char **argv)
             if (any & SEER_RESULT_ANALYTICAL)
                 printf("  A  no GPU has data for this conv's kernels: the analytical model\n"
                        "     (the generic kernel formula; docs/method.md, \"Fallbacks\")\n");
+            if (any & SEER_RESULT_AMP_CAST)
+                printf("  C  mixed precision: fp32 weights cast to %s, or their gradients back\n",
+                       seer_dtype_name(dtype));
         }
         printf("\nGPU       %.3f ms: convolutions %.3f, other layers %.3f", tot.gpu_ms, tot.conv_ms,
                tot.other_ms);

@@ -15,7 +15,9 @@ predict identically); the counts below are the ones that do not hold yet.
 
 - **2N, 2C, 2K, 2HW**: shapes (of the samples) whose time drops by more
   than 5 % when the batch, input channels, output channels or image area
-  doubles (the learned variant choice and correction are not monotone).
+  doubles (the learned variant choice and correction are not monotone);
+  **worst ratio**: the smallest time of the doubled shape over the
+  shape's own, over all four.
 - **grouped > dense**: 32 groups slower than the dense conv, on
   compute-bound shapes with 64 or more channels.
 - **depthwise > dense/4**: a depthwise conv over a quarter of the dense

@@ -23,7 +23,7 @@ static void usage_predict(FILE *f)
             "\n"
             "Predict the time of one cuDNN convolution, or of every row of a conv\n"
             "timing CSV (output: the input plus pred_algo and pred_ms columns; rows\n"
-            "with an empty or unknown algo use the fastest predicted algorithm).\n"
+            "with an empty, MIXED or UNKNOWN algo use the fastest predicted algorithm).\n"
             "\n"
             "  --gpu GPU          use DIR/GPU.seer (see seer gpus for DIR); GPU may be a\n"
             "                     GPU description file (docs/formats.md)\n"
@@ -130,6 +130,7 @@ static int predict_one(seer_handle_t h, seer_model_t m, const char *model_path, 
 {
     algo_result_t res[16];
     int n = 0, ok = 0, rc = CLI_OK;
+    char why[256] = ""; /* the first soft failure's message */
     int lo = algo >= 0 ? algo : 0, hi = algo >= 0 ? algo + 1 : cli_algo_count(dir);
     for (int a = lo; a < hi; a++) {
         res[n].algo = a;
@@ -140,12 +141,14 @@ static int predict_one(seer_handle_t h, seer_model_t m, const char *model_path, 
             rc = cli_lib_error(h, res[n].st);
             n++;
             goto done;
+        } else if (!why[0]) {
+            seer_get_last_error_copy(h, why, sizeof why);
         }
         n++;
     }
     if (!ok) {
-        fprintf(stderr, "seer predict: no algorithm of %s could be predicted by this model\n",
-                seer_direction_name(dir));
+        fprintf(stderr, "seer predict: no algorithm of %s could be predicted by this model%s%s\n",
+                seer_direction_name(dir), why[0] ? ": " : "", why);
         rc = CLI_FAIL;
         goto done;
     }

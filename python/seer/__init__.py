@@ -121,7 +121,7 @@ _ROW = struct.Struct("=i48siiiiidddI4x")
 class _NetOptions(C.Structure):
     _fields_ = [("batch", C.c_int), ("dtype", C.c_int), ("layout", C.c_int), ("mode", C.c_int),
                 ("algo_policy", C.c_int), ("threads", C.c_int), ("dispatch_ms", C.c_double),
-                ("optimizer", C.c_int)]
+                ("optimizer", C.c_int), ("amp", C.c_int)]
 
 
 class _NetTotals(C.Structure):
@@ -200,7 +200,7 @@ _ALGO_COUNT = {0: 8, 1: 6, 2: 7}  # SEER_{FWD,BWD_DATA,BWD_FILTER}_ALGO_COUNT
 _ROLE_MAIN = 0
 _OP_CONV, _OP_FC, _OP_OPTIMIZER = 1, 7, 12
 _OPTIMIZERS = ("none", "sgd", "adam")  # seer_optimizer_t order
-_FLAGS = ((0x2, "B"), (0x8, "M"), (0x1, "R"), (0x4, "X"), (0x10, "G"), (0x20, "A"))
+_FLAGS = ((0x2, "B"), (0x8, "M"), (0x1, "R"), (0x4, "X"), (0x10, "G"), (0x20, "A"), (0x40, "C"))
 
 _tls = threading.local()
 
@@ -611,9 +611,9 @@ def _policy(fn: str, algo: Any) -> int:
 
 
 def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None, batch: Optional[int] = None,
-        mode: str = "infer", dtype: str = "fp32", layout: str = "nchw", algo: Union[str, int] = "auto",
+        mode: str = "infer", dtype: Optional[str] = None, layout: Optional[str] = None, algo: Union[str, int] = "auto",
         res: Optional[int] = None, skip_unsupported: bool = False, threads: int = 8, dispatch_us: float = 0.0,
-        optimizer: str = "sgd", model: Optional[str] = None, models: Optional[str] = None,
+        optimizer: str = "sgd", amp: bool = False, model: Optional[str] = None, models: Optional[str] = None,
         fit: Union[None, bool, float] = None) -> Dict[str, Any]:
     """Predict one forward pass (mode="infer") or training iteration
     (mode="train") of a built-in network ("resnet50"), a description file
@@ -624,9 +624,11 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     threads (1-8) only changes how fast the answer comes; dispatch_us is
     the host time to issue one row's work (docs/networks.md); optimizer
     ("sgd", "adam" or "none") is the step a training iteration ends with;
-    fit (True: the GPU's memory, or a number of bytes) adds the largest
-    batch whose peak memory fits.
-    Keys: network, gpu, served, source_gpus, batch, dtype, layout, mode,
+    amp=True is mixed precision as torch.autocast + GradScaler run it (dtype
+    fp16 or bf16, default fp16; layout default nhwc); fit (True: the GPU's
+    memory, or a number of bytes) adds the largest batch whose peak memory
+    fits.
+    Keys: network, gpu, served, source_gpus, batch, dtype, layout, mode, amp,
     algo, params, total_ms, gpu_ms, conv_ms, other_ms, optimizer_ms, dispatch_ms,
     memory {weights, gradients, optimizer_state, activations, workspace, total} (bytes),
     with fit fit_memory and fit_batch, layers [{index, layer, op, direction, algo,
@@ -639,6 +641,14 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     modes = ("infer", "train")
     if _str(fn, "mode", mode) not in modes:
         raise ValueError("%s(): argument 'mode' must be 'infer' or 'train', got %r" % (fn, mode))
+    if not isinstance(amp, bool):
+        raise TypeError("%s(): argument 'amp' must be bool, not %s" % (fn, type(amp).__name__))
+    if dtype is None:
+        dtype = "fp16" if amp else "fp32"
+    if layout is None:
+        layout = "nhwc" if amp else "nchw"  # AMP runs channels-last
+    if amp and dtype not in ("fp16", "bf16"):
+        raise ValueError("%s(): amp computes in fp16 or bf16, not dtype %r" % (fn, dtype))
     dt = _enum(fn, "dtype", dtype, _dtype_from_name, _DTYPES)
     lay = _enum(fn, "layout", layout, _layout_from_name, _LAYOUTS)
     pol = _policy(fn, algo)
@@ -667,7 +677,7 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     b = batch if batch is not None else (nt.batch or 64)
     hd = _handle()
     opts = _NetOptions(b, dt, lay, modes.index(mode), pol, threads, dispatch_us / 1e3,
-                       _OPTIMIZERS.index(optimizer))
+                       _OPTIMIZERS.index(optimizer), int(amp))
     tot = _NetTotals()
     cap = nt.rows
     rows = (_LayerResult * max(cap, 1))()
@@ -703,6 +713,8 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     for (_, _, op, dr, _, _, cl, _, _, t, fl) in rows:
         if fl & 0x10:
             key = "gradient sums"
+        elif fl & 0x40:
+            key = "amp casts"
         elif op == _OP_OPTIMIZER:
             key = "optimizer"
         elif op in (_OP_CONV, _OP_FC):
@@ -729,7 +741,7 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
 
     return {"network": _s(ni.name), "gpu": _s(info.gpu_id),
             "served": "transferred" if info.transferred else "calibrated", "source_gpus": _s(info.source_gpus),
-            "batch": b, "dtype": _s(_dtype_name(dt)), "layout": _s(_layout_name(lay)), "mode": mode,
+            "batch": b, "dtype": _s(_dtype_name(dt)), "layout": _s(_layout_name(lay)), "mode": mode, "amp": amp,
             "algo": "auto" if pol == _ALGO_AUTO else "cudnn" if pol == _ALGO_CUDNN else "fixed",
             "params": ni.params, "total_ms": _num(tot.total_ms), "gpu_ms": _num(tot.gpu_ms),
             "conv_ms": _num(tot.conv_ms), "other_ms": _num(tot.other_ms),
