@@ -78,11 +78,26 @@ TEST(net_memory_tiny_by_hand)
      * copy blocks 216 -> 512, 8 -> 512, 1280 -> 1536, 20 -> 512), and
      * activations at 2 bytes: the inference peak halves */
     o.dtype = SEER_DTYPE_FP16;
-    if (seer_network_memory(h, m, net, &o, &mem) == SEER_STATUS_SUCCESS) {
+    seer_status_t fst = seer_network_memory(h, m, net, &o, &mem);
+    CHECK(fst == SEER_STATUS_SUCCESS);
+    if (fst == SEER_STATUS_SUCCESS) {
         CHECK(mem.weights == 4572);
         CHECK(mem.activations == 2048);
         CHECK(mem.total == 4096 + 3072 + 2048 + block(mem.workspace));
+        /* AMP: the same memory (fp32 master weights, half activations),
+         * gradients and momentum fp32 in training */
+        o.amp = 1;
+        o.mode = SEER_MODE_TRAIN;
+        CHECK_STATUS(seer_network_memory(h, m, net, &o, &mem), SEER_STATUS_SUCCESS);
+        CHECK(mem.weights == 4572 && mem.gradients == 3048 && mem.optimizer_state == 3048);
+        /* saved at 2 bytes: data 768, r1 1024, p1 256, sm 40, and the
+         * int64 indices 1024 as before; pair 1024 + 1024 */
+        CHECK(mem.activations == 768 + 1024 + 256 + 1024 + 40 + 2048);
     }
+    /* AMP computes in fp16 or bf16 only: the prediction's status */
+    o.dtype = SEER_DTYPE_FP32;
+    o.amp = 1;
+    CHECK_STATUS(seer_network_memory(h, m, net, &o, &mem), SEER_STATUS_BAD_PARAM);
     seer_network_destroy(net);
     seer_model_destroy(m);
     seer_destroy(h);
