@@ -271,21 +271,6 @@ static void op_key(const seer_layer_result_t *r, char *key, size_t size)
     else snprintf(key, size, "%s %s", seer_op_name(r->op), r->direction == SEER_DIR_FWD ? "fwd" : "bwd");
 }
 
-/* A memory size: a number, optionally followed by B, KB, MB, GB, TB
- * (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024). */
-static int parse_bytes(const char *s, double *bytes)
-{
-    static const struct { const char *unit; double scale; } units[] = {
-        {"", 1}, {"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
-        {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || !(v > 0) || v > 1e18) return 0;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (!strcasecmp(end, units[i].unit)) { *bytes = v * units[i].scale; return 1; }
-    return 0;
-}
-
 static void print_mib(const char *label, double b)
 {
     printf("%s %.1f %s", label, b >= 1073741824.0 ? b / 1073741824.0 : b / 1048576.0,
@@ -328,15 +313,8 @@ int seer_cli_net(int argc, char **argv)
         else if (cli_is(&a, "--rows")) { if (!cli_flag(&a)) return CLI_USAGE; rows_view = 1; }
         else if (cli_is(&a, "--threads")) { if (!cli_int(&a, 1, 8, &threads)) return CLI_USAGE; }
         else if (cli_is(&a, "--optimizer")) { if ((optimizer = cli_choice(&a, optimizers)) < 0) return CLI_USAGE; }
-        else if (cli_is(&a, "--fit")) {
-            /* the value is optional: taken when it is inline or starts with a digit */
-            fit = 1;
-            const char *v = a.inline_val ? a.inline_val
-                            : a.i < argc && argv[a.i][0] >= '0' && argv[a.i][0] <= '9' ? argv[a.i++] : NULL;
-            if (v && !parse_bytes(v, &fit_bytes))
-                return cli_usage_error("net", "option --fit: expected a size such as 40GiB, 16GB or "
-                                       "bytes, got '%s'", v);
-        } else if (cli_is(&a, "--dispatch-us")) { if (!cli_double(&a, 0, 1e6, &dispatch_us)) return CLI_USAGE; }
+        else if (cli_is(&a, "--fit")) { if (!cli_opt_bytes(&a, &fit_bytes)) return CLI_USAGE; fit = 1; }
+        else if (cli_is(&a, "--dispatch-us")) { if (!cli_double(&a, 0, 1e6, &dispatch_us)) return CLI_USAGE; }
         else if (cli_is(&a, "--algo")) {
             const char *v = cli_value(&a);
             if (!v || !cli_parse_policy("net", v, &policy)) return CLI_USAGE;
