@@ -1,7 +1,8 @@
 /* Fuzz the seer CLI's option parsing (tools/cli.c): the input is an
  * argument vector, one argument per line (or NUL-separated).  Every option
  * is read the way the subcommands read theirs (conv shape options, integers
- * with bounds, choices, multi-value lists, flags), then the shape goes
+ * with bounds, choices, multi-value lists, flags, optional memory sizes),
+ * then the shape goes
  * through seer_conv_desc_set.  Invariants: integers come back within their
  * bounds, a failed option always says why, nothing crashes or hangs. */
 #include <fcntl.h>
@@ -42,6 +43,10 @@ static int parse(int argc, char **argv)
             bad = c < 0;
         } else if (cli_is(&a, "--data")) {
             bad = !cli_values(&a, &list, &nlist);
+        } else if (cli_is(&a, "--fit")) {
+            double b = -1;
+            if (!cli_opt_bytes(&a, &b)) bad = 1;
+            else if (!(b >= 0 && b <= 1e18 * 1099511627776.0)) abort(); /* 0: no value */
         } else if (cli_is(&a, "--kernels")) {
             bad = !cli_flag(&a);
         } else if (cli_is(&a, "--model")) {

@@ -730,6 +730,40 @@ SEER_API seer_status_t seer_predict_network_opts(seer_handle_t handle, const see
                                                  seer_layer_result_t *results, int capacity,
                                                  seer_net_totals_t *totals);
 
+/* Peak GPU memory of one iteration (docs/networks.md, "Memory"), bytes.
+ * Each part is exact (no rounding); total is the peak the PyTorch caching
+ * allocator holds: every tensor in its own block rounded up to
+ * SEER_NET_ALLOC_ROUND bytes, the parts added. */
+typedef struct {
+    uint64_t weights;           /* 4 per parameter (fp32 master), + 2 for an fp16 / bf16 copy */
+    uint64_t gradients;         /* training: 4 per parameter; inference: 0 */
+    uint64_t optimizer_state;   /* training: 4 per parameter and state word (SGD 1, Adam 2, none 0) */
+    uint64_t activations;       /* training: the tensors saved for backward + the largest input +
+                                   output pair of one layer; inference: the largest live set */
+    uint64_t workspace;         /* the largest cuDNN workspace of the algorithms the prediction picks */
+    uint64_t total;             /* peak: the parts with allocator rounding */
+} seer_net_memory_t;
+#define SEER_NET_ALLOC_ROUND 512
+
+/* Peak GPU memory of the iteration seer_predict_network_opts predicts
+ * with the same options (it runs that prediction for the algorithms and
+ * their workspace; threads and dispatch_ms do not matter).  BAD_PARAM
+ * for a NULL argument; OVERFLOW (the message names the layer) when a
+ * count passes 2^63 - 1 bytes; otherwise the statuses of
+ * seer_predict_network_opts.  *out is written only on success. */
+SEER_API seer_status_t seer_network_memory(seer_handle_t handle, const seer_model *model,
+                                           const seer_network *net, const seer_net_options_t *opts,
+                                           seer_net_memory_t *out);
+/* The largest batch (1 .. 2^24) whose seer_network_memory total is at
+ * most memory_bytes, with opts' other options (opts->batch is ignored):
+ * memory(*batch) <= memory_bytes < memory(*batch + 1).  *batch = 0 and
+ * SUCCESS when even batch 1 does not fit.  BAD_PARAM for a NULL argument
+ * or memory_bytes not finite and > 0; the statuses of seer_network_memory
+ * at batch 1. */
+SEER_API seer_status_t seer_network_fit_batch(seer_handle_t handle, const seer_model *model,
+                                              const seer_network *net, const seer_net_options_t *opts,
+                                              double memory_bytes, int *batch);
+
 /* ---- The convolution algorithm picker ----------------------------- */
 
 /* cudnnMathType_t values. */

@@ -199,6 +199,24 @@ oom:
     return 0;
 }
 
+int cli_opt_bytes(cli_args_t *a, double *bytes)
+{
+    static const struct { const char *unit; double scale; } units[] = {
+        {"", 1}, {"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+        {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+    const char *s = a->inline_val;
+    if (!s && a->i < a->argc && a->argv[a->i][0] >= '0' && a->argv[a->i][0] <= '9') s = a->argv[a->i++];
+    *bytes = 0;
+    if (!s) return 1;
+    char *end;
+    double v = strtod(s, &end);
+    if (end != s && v > 0 && v <= 1e18)
+        for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+            if (!strcasecmp(end, units[i].unit)) { *bytes = v * units[i].scale; return 1; }
+    cli_usage_error(a->cmd, "option %s: expected a size such as 40GiB, 16GB or bytes, got '%s'", a->opt, s);
+    return 0;
+}
+
 int cli_unknown(const cli_args_t *a)
 {
     if (a->pos) return cli_usage_error(a->cmd, "unexpected argument '%s' (see seer %s --help)", a->pos, a->cmd);

@@ -44,6 +44,12 @@ int cli_choice(cli_args_t *a, const char *const *choices);
 /* Every value of a multi-value option (`--data A B C` or repeated
  * `--data A --data B`), appended to *list.  1 ok, 0 after an error. */
 int cli_values(cli_args_t *a, const char ***list, int *n);
+/* An option whose value, a memory size, is optional: taken when given
+ * as --name=VALUE or when the next argument starts with a digit.  A
+ * number > 0 (at most 1e18), optionally followed by B, KB, MB, GB, TB
+ * (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024), any case.
+ * 1 with *bytes set (0 when no value was given), 0 after a usage error. */
+int cli_opt_bytes(cli_args_t *a, double *bytes);
 /* "seer CMD: unknown option --x" and CLI_USAGE. */
 int cli_unknown(const cli_args_t *a);
 

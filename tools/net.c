@@ -166,6 +166,7 @@ static void usage_net(FILE *f)
             "                [--format table|csv|json] [--sort time|order] [--top N]\n"
             "                [--rows] [--bench N] [--print] [--threads N] [--dispatch-us US]\n"
             "                [--optimizer sgd|adam|none] [--amp] [--skip-unsupported]\n"
+            "                [--fit [BYTES]]\n"
             "\n"
             "Predict one forward pass (infer) or one training iteration (train:\n"
             "forward, backward-data, backward-filter and the other layers' backward\n"
@@ -202,6 +203,9 @@ static void usage_net(FILE *f)
             "                 optimizer, plus the weight casts and loss-scale unscale\n"
             "  --skip-unsupported  ONNX: predict without the operators libseer cannot\n"
             "                 translate, listing them (default: fail, naming them)\n"
+            "  --fit [BYTES]  the largest batch whose peak memory fits BYTES (a number,\n"
+            "                 optionally with B, KB, MB, GB, KiB, MiB, GiB; default: the\n"
+            "                 GPU's memory)\n"
             "Table marks: B backward estimated from forward (the model has no backward\n"
             "data), M memory-bound estimate, R fc from the roofline (no GEMM fit),\n"
             "X fixed algorithm not usable here, G gradient sum of a reused tensor,\n"
@@ -267,6 +271,12 @@ static void op_key(const seer_layer_result_t *r, char *key, size_t size)
     else snprintf(key, size, "%s %s", seer_op_name(r->op), r->direction == SEER_DIR_FWD ? "fwd" : "bwd");
 }
 
+static void print_mib(const char *label, double b)
+{
+    printf("%s %.1f %s", label, b >= 1073741824.0 ? b / 1073741824.0 : b / 1048576.0,
+           b >= 1073741824.0 ? "GiB" : "MiB");
+}
+
 int seer_cli_net(int argc, char **argv)
 {
     static const char *const modes[] = {"infer", "train", NULL};
@@ -279,7 +289,8 @@ int seer_cli_net(int argc, char **argv)
     int batch = 64, mode = 0, format = 0, sort = 0, top = 25, res = 0, bench = 0, print = 0, rows_view = 0;
     int batch_given = 0, skip = 0, amp = 0;
     int policy = SEER_ALGO_AUTO, threads = 8, optimizer = SEER_OPTIMIZER_SGD;
-    double dispatch_us = 0;
+    double dispatch_us = 0, fit_bytes = 0;
+    int fit = 0;
     cli_args_init(&a, "net", argc, argv);
     while (cli_next(&a)) {
         if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_net(stdout); return CLI_OK; }
@@ -302,6 +313,7 @@ int seer_cli_net(int argc, char **argv)
         else if (cli_is(&a, "--rows")) { if (!cli_flag(&a)) return CLI_USAGE; rows_view = 1; }
         else if (cli_is(&a, "--threads")) { if (!cli_int(&a, 1, 8, &threads)) return CLI_USAGE; }
         else if (cli_is(&a, "--optimizer")) { if ((optimizer = cli_choice(&a, optimizers)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--fit")) { if (!cli_opt_bytes(&a, &fit_bytes)) return CLI_USAGE; fit = 1; }
         else if (cli_is(&a, "--dispatch-us")) { if (!cli_double(&a, 0, 1e6, &dispatch_us)) return CLI_USAGE; }
         else if (cli_is(&a, "--algo")) {
             const char *v = cli_value(&a);
@@ -404,6 +416,16 @@ int seer_cli_net(int argc, char **argv)
         goto out;
     }
 
+    /* peak memory, and with --fit the largest batch that fits */
+    seer_net_memory_t mem;
+    int fit_batch = 0;
+    if ((st = seer_network_memory(h, m, net, &o, &mem))) { rc = cli_lib_error(h, st); goto out; }
+    if (fit) {
+        seer_gpu_info_t gi;
+        if (!fit_bytes && !seer_model_get_gpu(m, &gi)) fit_bytes = gi.dram_gib * 1073741824.0;
+        if ((st = seer_network_fit_batch(h, m, net, &o, fit_bytes, &fit_batch))) { rc = cli_lib_error(h, st); goto out; }
+    }
+
     for (int i = 0; i < n; i++) order[i] = i;
     if (sort == 0) { g_rows = r; qsort(order, (size_t)n, sizeof *order, by_time_desc); }
     group_t ops[64], cls[3];
@@ -480,6 +502,12 @@ int seer_cli_net(int argc, char **argv)
         cli_json_num(stdout, tot.optimizer_ms);
         printf(", \"dispatch_ms\": ");
         cli_json_num(stdout, tot.dispatch_ms);
+        printf(",\n  \"memory\": {\"weights\": %llu, \"gradients\": %llu, \"optimizer_state\": %llu, "
+               "\"activations\": %llu, \"workspace\": %llu, \"total\": %llu}",
+               (unsigned long long)mem.weights, (unsigned long long)mem.gradients,
+               (unsigned long long)mem.optimizer_state, (unsigned long long)mem.activations,
+               (unsigned long long)mem.workspace, (unsigned long long)mem.total);
+        if (fit) printf(", \"fit_memory\": %.0f, \"fit_batch\": %d", fit_bytes, fit_batch);
         printf(",\n  \"layers\": [");
         for (int i = 0; i < n; i++) {
             const seer_layer_result_t *x = &r[order[i]];
@@ -596,6 +624,22 @@ int seer_cli_net(int argc, char **argv)
         printf("total     %.3f ms per %s (batch %d): %.1f samples/s\n", tot.total_ms,
                mode ? "training iteration" : "forward pass", batch,
                tot.total_ms > 0 ? batch / tot.total_ms * 1e3 : 0);
+        print_mib("memory    peak", (double)mem.total);
+        print_mib(":", (double)mem.weights);
+        print_mib(" weights,", (double)mem.gradients);
+        print_mib(" gradients,", (double)mem.optimizer_state);
+        print_mib(" optimizer,", (double)mem.activations);
+        print_mib(" activations,", (double)mem.workspace);
+        printf(" workspace\n");
+        if (fit) {
+            /* the search also stops where a tensor gets too large to describe */
+            o.batch = fit_batch + 1;
+            int limited = fit_batch && seer_network_memory(NULL, m, net, &o, &mem) == SEER_STATUS_OVERFLOW;
+            if (fit_batch) printf("fit       batch %d: the largest whose peak fits in", fit_batch);
+            else printf("fit       not even batch 1: its peak does not fit in");
+            print_mib("", fit_bytes);
+            printf(limited ? " (one more makes a tensor over 2^31 elements)\n" : "\n");
+        }
     }
     free(per);
     free(pidx);

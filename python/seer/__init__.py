@@ -129,6 +129,11 @@ class _NetTotals(C.Structure):
                 ("optimizer_ms", C.c_double), ("dispatch_ms", C.c_double), ("total_ms", C.c_double)]
 
 
+class _NetMemory(C.Structure):
+    _fields_ = [("weights", C.c_uint64), ("gradients", C.c_uint64), ("optimizer_state", C.c_uint64),
+                ("activations", C.c_uint64), ("workspace", C.c_uint64), ("total", C.c_uint64)]
+
+
 class _OnnxOptions(C.Structure):
     _fields_ = [("resolution", C.c_int), ("skip_unsupported", C.c_int)]
 
@@ -180,6 +185,8 @@ _net_destroy = _fn("seer_network_destroy", _ST, _H)
 _net_info = _fn("seer_network_get_info", _ST, _H, _P(_NetInfo))
 _predict_net_opts = _fn("seer_predict_network_opts", _ST, _H, _H, _H, _P(_NetOptions), _P(_LayerResult), C.c_int,
                         _P(_NetTotals))
+_net_memory = _fn("seer_network_memory", _ST, _H, _H, _H, _P(_NetOptions), _P(_NetMemory))
+_net_fit = _fn("seer_network_fit_batch", _ST, _H, _H, _H, _P(_NetOptions), C.c_double, _P(C.c_int))
 _onnx_text = _fn("seer_onnx_text", _ST, _H, C.c_char_p, C.c_size_t, _P(_OnnxOptions), C.c_char_p, C.c_size_t,
                  _P(C.c_size_t), _P(_OnnxInfo))
 _version = _fn("seer_version", C.c_uint)
@@ -607,7 +614,8 @@ def _policy(fn: str, algo: Any) -> int:
 def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None, batch: Optional[int] = None,
         mode: str = "infer", dtype: Optional[str] = None, layout: Optional[str] = None, algo: Union[str, int] = "auto",
         res: Optional[int] = None, skip_unsupported: bool = False, threads: int = 8, dispatch_us: float = 0.0,
-        optimizer: str = "sgd", amp: bool = False, model: Optional[str] = None, models: Optional[str] = None) -> Dict[str, Any]:
+        optimizer: str = "sgd", amp: bool = False, model: Optional[str] = None, models: Optional[str] = None,
+        fit: Union[None, bool, float] = None) -> Dict[str, Any]:
     """Predict one forward pass (mode="infer") or training iteration
     (mode="train") of a built-in network ("resnet50"), a description file
     or an ONNX file, like `seer net ... --format json`.  batch defaults to
@@ -618,9 +626,13 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     the host time to issue one row's work (docs/networks.md); optimizer
     ("sgd", "adam" or "none") is the step a training iteration ends with;
     amp=True is mixed precision as torch.autocast + GradScaler run it (dtype
-    fp16 or bf16, default fp16; layout default nhwc).
+    fp16 or bf16, default fp16; layout default nhwc); fit (True: the GPU's
+    memory, or a number of bytes) adds the largest batch whose peak memory
+    fits.
     Keys: network, gpu, served, source_gpus, batch, dtype, layout, mode, amp,
-    algo, params, total_ms, gpu_ms, conv_ms, other_ms, optimizer_ms, dispatch_ms, layers [{index, layer, op, direction, algo,
+    algo, params, total_ms, gpu_ms, conv_ms, other_ms, optimizer_ms, dispatch_ms,
+    memory {weights, gradients, optimizer_state, activations, workspace, total} (bytes),
+    with fit fit_memory and fit_batch, layers [{index, layer, op, direction, algo,
     kernels, class, flops, bytes, time_ms, flags}] (slowest first), by_op
     and by_class [{op|class, rows, time_ms}]."""
     fn = "net"
@@ -654,6 +666,10 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
         raise TypeError("%s(): argument 'dispatch_us' must be a number, not %s" % (fn, type(dispatch_us).__name__))
     if not 0 <= dispatch_us <= 1e6:
         raise ValueError("%s(): argument 'dispatch_us' must be in 0..1e6, got %r" % (fn, dispatch_us))
+    if fit is not None and fit is not True and (isinstance(fit, bool) or not isinstance(fit, (int, float))):
+        raise TypeError("%s(): argument 'fit' must be True or a number of bytes, not %s" % (fn, type(fit).__name__))
+    if fit is not None and fit is not True and not (0 < fit < float("inf")):
+        raise ValueError("%s(): argument 'fit' must be a number of bytes > 0, got %r" % (fn, fit))
     m, info, _ = _model(fn, gpu, model, models)
     nt = _open_net(fn, what, r, skip_unsupported)
     if nt.skipped:
@@ -672,6 +688,18 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
         rows = (_LayerResult * max(cap, 1))()
         st = _predict_net_opts(hd, m, nt.ptr, C.byref(opts), rows, cap, C.byref(tot))
     _check(st, hd)
+    mem = _NetMemory()
+    _check(_net_memory(hd, m, nt.ptr, C.byref(opts), C.byref(mem)), hd)
+    extra: Dict[str, Any] = {}
+    if fit is not None:
+        limit = float(fit) if fit is not True else 0.0
+        if fit is True:
+            g = _GpuInfo()
+            _check(_model_gpu(m, C.byref(g)), hd)
+            limit = g.dram_gib * 1073741824.0
+        fb = C.c_int()
+        _check(_net_fit(hd, m, nt.ptr, C.byref(opts), limit, C.byref(fb)), hd)
+        extra = {"fit_memory": limit, "fit_batch": fb.value}
     cnt = C.c_int(tot.rows)
     ni = _NetInfo()
     _net_info(nt.ptr, C.byref(ni))
@@ -719,6 +747,7 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
             "params": ni.params, "total_ms": _num(tot.total_ms), "gpu_ms": _num(tot.gpu_ms),
             "conv_ms": _num(tot.conv_ms), "other_ms": _num(tot.other_ms),
             "optimizer_ms": _num(tot.optimizer_ms), "dispatch_ms": _num(tot.dispatch_ms),
+            "memory": {k: getattr(mem, k) for k, _ in _NetMemory._fields_}, **extra,
             "layers": layers,
             "by_op": groups(ops, "op"), "by_class": groups(cls, "class")}
 

@@ -60,10 +60,10 @@ def test_pick_conv_algo_matches_cli():
                  "--workspace-mb", "10"))
 
 
-@pytest.mark.parametrize("what,args", [("resnet50", ["--mode", "train"]), ("mobilenet_v2", ["--dtype", "fp16_pseudo", "--dispatch-us", "20"]),
+@pytest.mark.parametrize("what,args", [("resnet50", ["--mode", "train"]), ("mobilenet_v2", ["--dtype", "fp16_pseudo", "--dispatch-us", "20", "--fit"]),
                                        (os.path.join(ONNX, "resnet50.onnx"), ["--mode", "train", "--res", "160"]),
-                                       ("resnet18", ["--mode", "train", "--optimizer", "adam"]),
-                                       ("resnet18", ["--mode", "train", "--amp"]),
+                                       ("resnet18", ["--mode", "train", "--optimizer", "adam", "--fit", "16GiB"]),
+                                       ("resnet18", ["--mode", "train", "--amp", "--fit"]),
                                        (os.path.join(ONNX, "ops.onnx"), [])])
 def test_net_matches_cli(what, args):
     kw = {"mode": "train"} if "train" in args else {}
@@ -77,6 +77,8 @@ def test_net_matches_cli(what, args):
         kw["optimizer"] = "adam"
     if "--amp" in args:
         kw["amp"] = True
+    if "--fit" in args:
+        kw["fit"] = 16 * 2 ** 30 if "16GiB" in args else True
     same(seer.net(what, gpu=GPU, batch=16, **kw), cli("net", what, "--gpu", GPU, "--batch", "16", *args))
 
 
