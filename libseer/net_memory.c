@@ -9,6 +9,7 @@
  * its own caching-allocator block, rounded up to SEER_NET_ALLOC_ROUND.
  * Counts are int64 with checked arithmetic: a network whose bytes would
  * pass 2^63 - 1 fails with OVERFLOW naming the layer, never wraps. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,12 +205,23 @@ static seer_status_t infer_activations(acc_t *a, int *last, int *next_free)
 static seer_status_t max_workspace(seer_handle_t h, const seer_model *m, const seer_network *net,
                                    const seer_net_options_t *o, int64_t *ws)
 {
+    /* One prediction, not a count and then a fill: a layer gives at most a
+     * cast, a forward row, a gradient sum, two backward rows and a cast
+     * back (net_predict.c), and the optimizer one more. */
     seer_net_totals_t t;
-    seer_status_t st = seer_predict_network_opts(h, m, net, o, NULL, 0, &t);
-    if (st) return st;
-    seer_layer_result_t *r = malloc((size_t)(t.rows ? t.rows : 1) * sizeof *r);
-    if (!r) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "network memory: %d result rows", t.rows);
-    st = seer_predict_network_opts(h, m, net, o, r, t.rows, &t);
+    int cap = net->n <= (INT_MAX - 1) / 6 ? 6 * net->n + 1 : INT_MAX;
+    seer_layer_result_t *r = malloc((size_t)cap * sizeof *r);
+    if (!r) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "network memory: %d result rows", cap);
+    seer_status_t st = seer_predict_network_opts(h, m, net, o, r, cap, &t);
+    if (st == SEER_STATUS_BUFFER_TOO_SMALL) { /* the bound above is wrong: count, then fill */
+        seer_layer_result_t *big = realloc(r, (size_t)t.rows * sizeof *r);
+        if (!big) {
+            free(r);
+            return seer_error(h, SEER_STATUS_ALLOC_FAILED, "network memory: %d result rows", t.rows);
+        }
+        r = big;
+        st = seer_predict_network_opts(h, m, net, o, r, t.rows, &t);
+    }
     *ws = 0;
     for (int i = 0; i < t.rows && !st; i++) {
         if (r[i].op != SEER_OP_CONV || r[i].algo < 0) continue;
