@@ -275,7 +275,16 @@ static seer_status_t memory(seer_handle_t h, const seer_model *m, const seer_net
     a.sum = a.blocks = 0;
     if (!st) {
         memset(idx, 0, (size_t)net->n * sizeof *idx);
-        st = a.train ? train_activations(&a, (char *)idx) : infer_activations(&a, idx, idx + 2 * net->n);
+        if (!a.train) {
+            st = infer_activations(&a, idx, idx + 2 * net->n);
+        } else if (!(st = train_activations(&a, (char *)idx))) {
+            /* never less than the forward pass's own live peak: the inputs
+             * of a concat or add that nothing saves still coexist */
+            acc_t fwd = a;
+            fwd.sum = fwd.blocks = 0;
+            st = infer_activations(&fwd, idx, idx + 2 * net->n);
+            if (!st && fwd.blocks > a.blocks) { a.sum = fwd.sum; a.blocks = fwd.blocks; }
+        }
     }
     part[3][0] = a.sum, part[3][1] = a.blocks;
     free(idx);
@@ -347,6 +356,19 @@ seer_status_t seer_network_fit_batch(seer_handle_t h, const seer_model *m, const
         if ((f = fits(m, net, &o, mid, limit, &st)) < 0) goto fail;
         if (f) lo = mid;
         else hi = mid;
+    }
+    /* Everything but the workspace grows with the batch; the workspace is
+     * the fastest algorithms', which can shrink when a larger batch picks
+     * others.  So a batch above lo may still fit: look upward until the
+     * growing part alone is over the limit (a few batches: the largest
+     * workspace over the memory of one sample). */
+    for (int b = lo + 1, steps = 0; b <= SEER_NET_MAX_DIM && steps < 1024; b++, steps++) {
+        o.batch = b;
+        st = memory(NULL, m, net, &o, &mem);
+        if (st == SEER_STATUS_OVERFLOW || st == SEER_STATUS_BAD_SHAPE) break;
+        if (st) goto fail;
+        if ((double)(mem.total - block_of((int64_t)mem.workspace)) > limit) break;
+        if ((double)mem.total <= limit) lo = b;
     }
     *batch = lo;
     return SEER_STATUS_SUCCESS;
