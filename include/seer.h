@@ -747,7 +747,7 @@ typedef struct {
 
 /* Peak GPU memory of the iteration seer_predict_network_opts predicts
  * with the same options (it runs that prediction for the algorithms and
- * their workspace; threads and dispatch_ms do not matter).  BAD_PARAM
+ * their workspace; threads and dispatch_ms do not change the answer).  BAD_PARAM
  * for a NULL argument; OVERFLOW (the message names the layer) when a
  * count passes 2^63 - 1 bytes; otherwise the statuses of
  * seer_predict_network_opts.  *out is written only on success. */

@@ -150,7 +150,9 @@ seer_status_t seer_gpufile_parse(seer_handle_t h, const char *name, const char *
         lineno++;
         while (pos < len && text[pos] != '\n') {
             if (text[pos] == '\0') return bad(h, name, lineno, "NUL byte: not a text file", NULL);
-            if (n >= SEER_GPUFILE_MAX_LINE) return bad(h, name, lineno, "line longer than 1024 bytes", NULL);
+            /* 1024 bytes of content; a CRLF line's CR is trimmed below */
+            if (n >= SEER_GPUFILE_MAX_LINE && !(text[pos] == '\r' && (pos + 1 == len || text[pos + 1] == '\n')))
+                return bad(h, name, lineno, "line longer than 1024 bytes", NULL);
             line[n++] = text[pos++];
         }
         pos++; /* the newline */

@@ -75,11 +75,11 @@ static int storage_of(const acc_t *a, int i)
 
 /* The parameter tensors of each layer: conv / fc weight and bias, batch
  * norm scale and shift (running statistics are buffers, not counted). */
-static seer_status_t add_params(acc_t *a, int64_t size, int64_t copies)
+static seer_status_t add_params(acc_t *a, int64_t size, int64_t copies, int conv_fc_only)
 {
     for (int i = 0; i < a->net->n; i++) {
         const seer_layer_info_t *L = &a->net->l[i].info;
-        if (L->params <= 0) continue;
+        if (L->params <= 0 || (conv_fc_only && L->op != SEER_OP_CONV && L->op != SEER_OP_FC)) continue;
         a->layer = i;
         seer_status_t st;
         int64_t bias = (L->op == SEER_OP_CONV || L->op == SEER_OP_FC) && L->bias ? L->k : 0;
@@ -263,14 +263,16 @@ static seer_status_t memory(seer_handle_t h, const seer_model *m, const seer_net
     int words = !a.train ? 0 : o->optimizer == SEER_OPTIMIZER_ADAM ? 2 : o->optimizer == SEER_OPTIMIZER_SGD;
     int64_t part[5][2]; /* weights, gradients, optimizer, activations, workspace: exact, blocks */
     memset(part, 0, sizeof part);
-    st = add_params(&a, 4, 1);
-    if (!st && half) st = add_params(&a, 2, 1); /* AMP: the fp16 / bf16 copy beside the fp32 master */
+    st = add_params(&a, 4, 1, 0);
+    /* the fp16 / bf16 copy of the conv and fc weights beside the fp32
+     * master (autocast casts those, not batch norm's; net_predict.c) */
+    if (!st && half) st = add_params(&a, 2, 1, 1);
     part[0][0] = a.sum, part[0][1] = a.blocks;
     a.sum = a.blocks = 0;
-    if (!st && a.train) st = add_params(&a, 4, 1);
+    if (!st && a.train) st = add_params(&a, 4, 1, 0);
     part[1][0] = a.sum, part[1][1] = a.blocks;
     a.sum = a.blocks = 0;
-    if (!st && words) st = add_params(&a, 4, words);
+    if (!st && words) st = add_params(&a, 4, words, 0);
     part[2][0] = a.sum, part[2][1] = a.blocks;
     a.sum = a.blocks = 0;
     if (!st) {

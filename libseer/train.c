@@ -497,7 +497,7 @@ static void take_off_dispatch(drows_t *d, int n, char *note, size_t size)
     for (int i = 0; i < n; i++) d->keep[i] = 1;
     note[0] = 0;
     if (!seer_dispatch_remove(d->pos, d->time, d->floor, n, d->keep, &e)) {
-        snprintf(note, size, "; host dispatch NOT taken off (%d rows: too few to fit it)", n);
+        snprintf(note, size, "; host dispatch NOT taken off (no fit from these %d rows)", n);
         return;
     }
     int dropped = 0;

@@ -321,6 +321,9 @@ int seer_cli_net(int argc, char **argv)
         } else return cli_unknown(&a);
     }
     if (!what) return cli_usage_error("net", "a network name or file is required (seer net NAME|FILE)");
+    if (fit && (format == 1 || bench))
+        return cli_usage_error("net", "option --fit: its answer is in the table and JSON, not with %s",
+                               bench ? "--bench" : "--format csv");
     seer_dtype_t dtype;
     seer_layout_t layout;
     if (!dtype_s) dtype_s = amp ? "fp16" : "fp32";
@@ -633,12 +636,15 @@ int seer_cli_net(int argc, char **argv)
         printf(" workspace\n");
         if (fit) {
             /* the search also stops where a tensor gets too large to describe */
+            int at_cap = fit_batch >= 1 << 24; /* seer_network_fit_batch searches 1 .. 2^24 */
             o.batch = fit_batch + 1;
-            int limited = fit_batch && seer_network_memory(NULL, m, net, &o, &mem) == SEER_STATUS_OVERFLOW;
+            int limited = fit_batch && !at_cap &&
+                          seer_network_memory(NULL, m, net, &o, &mem) == SEER_STATUS_OVERFLOW;
             if (fit_batch) printf("fit       batch %d: the largest whose peak fits in", fit_batch);
             else printf("fit       not even batch 1: its peak does not fit in");
             print_mib("", fit_bytes);
-            printf(limited ? " (one more makes a tensor over 2^31 elements)\n" : "\n");
+            printf(at_cap ? " (the search ends at batch 2^24)\n"
+                   : limited ? " (one more makes a tensor over 2^31 elements)\n" : "\n");
         }
     }
     free(per);

@@ -699,7 +699,7 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
             limit = g.dram_gib * 1073741824.0
         fb = C.c_int()
         _check(_net_fit(hd, m, nt.ptr, C.byref(opts), limit, C.byref(fb)), hd)
-        extra = {"fit_memory": limit, "fit_batch": fb.value}
+        extra = {"fit_memory": round(limit), "fit_batch": fb.value}  # bytes, an integer as in the CLI's JSON
     cnt = C.c_int(tot.rows)
     ni = _NetInfo()
     _net_info(nt.ptr, C.byref(ni))
