@@ -755,8 +755,9 @@ SEER_API seer_status_t seer_network_memory(seer_handle_t handle, const seer_mode
                                            const seer_network *net, const seer_net_options_t *opts,
                                            seer_net_memory_t *out);
 /* The largest batch (1 .. 2^24) whose seer_network_memory total is at
- * most memory_bytes, with opts' other options (opts->batch is ignored):
- * memory(*batch) <= memory_bytes < memory(*batch + 1).  *batch = 0 and
+ * most memory_bytes, with opts' other options (opts->batch is ignored;
+ * no larger batch fits, though the workspace can make memory shrink as
+ * the batch grows: docs/networks.md).  *batch = 0 and
  * SUCCESS when even batch 1 does not fit.  BAD_PARAM for a NULL argument
  * or memory_bytes not finite and > 0; the statuses of seer_network_memory
  * at batch 1. */
