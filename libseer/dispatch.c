@@ -4,8 +4,6 @@
 #include <string.h>
 #include "common.h"
 #include "dispatch.h"
-#include "gpu.h"
-#include "launch.h"
 
 static double poly(const double c[3], double u) { return c[0] + u * (c[1] + u * c[2]); }
 
@@ -107,17 +105,6 @@ double seer_dispatch_at(const seer_dispatch_t *d, double u)
 {
     double t = poly(d->c, u);
     return t > 0 ? t : 0;
-}
-
-double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,
-                          int algo)
-{
-    seer_kview_t k[SEER_MAX_KERNELS];
-    int nk = 0;
-    double peak = seer_gpu_peak_flops(g, cv->dtype), bytes = 0;
-    if (peak <= 0 || seer_conv_kernels(NULL, cv, dir, algo, k, &nk) || nk < 1) return 0;
-    for (int i = 0; i < nk; i++) bytes += k[i].bytes;
-    return fmax(k[0].flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3 + nk * seer_gpu_launch_gap_ms(g);
 }
 
 int seer_source_has_dispatch(const char *source)

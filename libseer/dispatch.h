@@ -23,8 +23,6 @@
 #define SEER_DISPATCH_H
 #include "seer.h"
 
-struct seer_conv;
-
 #define SEER_DISPATCH_MIN_ROWS 100  /* fewer rows: no estimate */
 #define SEER_DISPATCH_WINDOWS 25    /* windows along the file */
 
@@ -54,14 +52,6 @@ int seer_dispatch_remove(const double *pos, double *time_ms, const double *gpu_f
 
 /* Host time at position u, never negative. */
 double seer_dispatch_at(const seer_dispatch_t *d, double u);
-
-/* A lower bound of a conv's GPU time on g from the datasheet alone: the
- * main kernel's FLOPs at peak or all kernels' bytes at bandwidth,
- * whichever is larger, plus a launch gap per kernel (ms); 0 when the
- * algorithm or dtype cannot run.  The GEMM counterpart is
- * seer_gemm_floor_ms. */
-double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,
-                          int algo);
 
 /* 1 when a row's `source` measured host and GPU together around one call
  * on an idle GPU (NeuSight), so its times carry host dispatch.

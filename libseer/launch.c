@@ -11,6 +11,7 @@
 #include <math.h>
 #include "launch.h"
 #include "common.h"
+#include "gpu.h"
 
 int seer_algo_count(seer_direction_t dir)
 {
@@ -222,4 +223,21 @@ seer_status_t seer_conv_kernels(seer_handle_t h, const struct seer_conv *cv, see
     default: *nk = gemm_kernels(&d, kind, k); break;
     }
     return SEER_STATUS_SUCCESS;
+}
+
+double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k, int nk)
+{
+    double peak = seer_gpu_peak_flops(g, dtype), bytes = 0;
+    if (peak <= 0 || nk < 1) return 0;
+    for (int i = 0; i < nk; i++) bytes += k[i].bytes;
+    return fmax(k[0].flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3 + nk * seer_gpu_launch_gap_ms(g);
+}
+
+double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,
+                          int algo)
+{
+    seer_kview_t k[SEER_MAX_KERNELS];
+    int nk = 0;
+    if (seer_gpu_peak_flops(g, cv->dtype) <= 0 || seer_conv_kernels(NULL, cv, dir, algo, k, &nk)) return 0;
+    return seer_kernels_floor_ms(g, cv->dtype, k, nk);
 }

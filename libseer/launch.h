@@ -27,4 +27,14 @@ seer_status_t seer_conv_kernels(seer_handle_t h, const struct seer_conv *cv, see
 
 /* Number of algorithms of a direction (cuDNN's enum count). */
 int seer_algo_count(seer_direction_t dir);
+
+/* A lower bound of a conv's GPU time on g from the datasheet alone: the
+ * main kernel's FLOPs at peak or all kernels' bytes at bandwidth,
+ * whichever is larger, plus a launch gap per kernel (ms); 0 when the
+ * algorithm or dtype cannot run.  The GEMM counterpart is
+ * seer_gemm_floor_ms.  seer_kernels_floor_ms is the same for kernels
+ * already computed (seer_conv_kernels). */
+double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,
+                          int algo);
+double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k, int nk);
 #endif

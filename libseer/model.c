@@ -11,7 +11,6 @@
 #include <string.h>
 #include "classify.h"
 #include "common.h"
-#include "dispatch.h"
 #include "gpu.h"
 #include "launch.h"
 #include "model.h"
@@ -366,14 +365,15 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
 }
 
 /* No kernel beats the datasheet: a prediction never goes below the
- * roofline floor of the algorithm's kernels (seer_conv_floor_ms), which a
- * learned correction or a family fitted on few rows could otherwise
- * undercut; for cuDNN's choice, the lowest floor of the algorithms it may
- * choose. */
-static double physical_floor(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+ * roofline floor of the algorithm's kernels (t, from seer_model_kernels),
+ * which a learned correction or a family fitted on few rows could
+ * otherwise undercut; for cuDNN's choice, the lowest floor of the
+ * algorithms it may choose. */
+static double physical_floor(const struct seer_model *m, const seer_terms_t *t, seer_direction_t dir,
                              int algo)
 {
-    if (algo != SEER_ALGO_CUDNN_CHOICE) return seer_conv_floor_ms(&m->gpu, cv, dir, algo);
+    if (algo != SEER_ALGO_CUDNN_CHOICE) return seer_kernels_floor_ms(&m->gpu, t->cv->dtype, t->kv, t->nk);
+    const struct seer_conv *cv = t->cv;
     double lo = INFINITY;
     for (int a = 0; a < seer_algo_count(dir); a++) {
         double f = seer_conv_floor_ms(&m->gpu, cv, dir, a);
@@ -432,7 +432,7 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
         if (nsrc++ == 0) { t = tg; v = vg; cls = cg; base = bg; corr = kg; }
     }
     if (matched) *matched = any_match;
-    double total = fmax(nsrc > 1 ? exp(logsum / nsrc) : base * corr, physical_floor(m, desc, dir, algo));
+    double total = fmax(nsrc > 1 ? exp(logsum / nsrc) : base * corr, physical_floor(m, &shape, dir, algo));
     char what[96];
     snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
              algo == SEER_ALGO_CUDNN_CHOICE ? "CUDNN_CHOICE" : seer_algo_name(dir, algo));

@@ -20,6 +20,7 @@
 #include "test.h"
 #include "csv.h"
 #include "dispatch.h"
+#include "launch.h"
 
 #define GATE_MAPE 0.13          /* published, position-free */
 #define GATE_RMSPE 0.185

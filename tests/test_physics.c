@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "test.h"
-#include "dispatch.h"
 #include "gpu.h"
 #include "launch.h"
 

@@ -13,6 +13,7 @@
 #include "common.h"
 #include "csv.h"
 #include "dispatch.h"
+#include "launch.h"
 #include "gemm.h"
 #include "gpu.h"
 

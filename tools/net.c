@@ -636,7 +636,7 @@ int seer_cli_net(int argc, char **argv)
         printf(" workspace\n");
         if (fit) {
             /* the search also stops where a tensor gets too large to describe */
-            int at_cap = fit_batch >= 1 << 24; /* seer_network_fit_batch searches 1 .. 2^24 */
+            int at_cap = fit_batch >= SEER_NET_MAX_DIM; /* seer_network_fit_batch searches 1 .. 2^24 */
             o.batch = fit_batch + 1;
             int limited = fit_batch && !at_cap &&
                           seer_network_memory(NULL, m, net, &o, &mem) == SEER_STATUS_OVERFLOW;
