@@ -78,7 +78,7 @@ TEST(physics_every_case_predicts_finite_positive)
 /* No prediction beats the datasheet: every algorithm's time is at least
  * the roofline floor of its own kernels, and cuDNN's choice at least the
  * lowest floor of the algorithms it may choose (a correction fitted on
- * few rows once predicted DeepBench backward convs 25x under it). */
+ * few rows once predicted DeepBench backward convs 12x under it). */
 TEST(physics_no_prediction_below_the_roofline)
 {
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
