@@ -224,6 +224,12 @@ double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g)
     return SEER_LAUNCH_GAP_MS;
 }
 
+int seer_gpu_dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
+{
+    return a->fp32_tflops >= b->fp32_tflops && a->dram_gbps >= b->dram_gbps && a->sms >= b->sms &&
+           a->l2_bytes >= b->l2_bytes;
+}
+
 /* A new field of seer_gpu_info_t must join the comparison below. */
 _Static_assert(sizeof(seer_gpu_info_t) == 248, "seer_gpu_same_facts: compare the new field too");
 

@@ -24,6 +24,10 @@ double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g);
  * a kernel's time depends on). */
 int seer_gpu_same_facts(const seer_gpu_info_t *a, const seer_gpu_info_t *b);
 
+/* Whether a is at least as fast as b on every ceiling: FP32 rate, DRAM
+ * bandwidth, SMs and L2 (a GPU with the same facts too). */
+int seer_gpu_dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b);
+
 /* DRAM bandwidth in bytes/s. */
 double seer_gpu_dram_bw(const seer_gpu_info_t *g);
 #endif

@@ -156,15 +156,6 @@ void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct
     x[nf].index = -1;
 }
 
-int seer_family_variant(const seer_family_t *f, const seer_terms_t *t)
-{
-    if (!f->vclf || f->nvar < 2) return 0;
-    struct svm_node x[SEER_NF + 1];
-    seer_family_nodes(f, t->f, SEER_NF_SHAPE, x);
-    int v = (int)svm_predict(f->vclf, x);
-    return v >= 0 && v < f->nvar ? v : 0;
-}
-
 /* The class's coefficients, or the all-class fit where the class had too
  * few rows. */
 static const double *variant_coef(const seer_variant_t *v, int cls)
@@ -180,7 +171,29 @@ double seer_family_base(const seer_variant_t *v, int cls, const seer_terms_t *t)
     return s > 1e-4 ? s : 1e-4; /* nothing on a GPU takes less than a microsecond or so */
 }
 
-#define SEER_CORRECTION_LIMIT 0.2 /* log */
+double seer_family_fastest(const struct seer_model *m, const seer_family_t *f, seer_terms_t *t, int *vi)
+{
+    double best = INFINITY;
+    seer_terms_t in = *t;
+    for (int i = 0; i < f->nvar; i++) {
+        seer_terms_t ti = in;
+        seer_model_terms(m, &f->var[i], &ti);
+        double b = seer_family_base(&f->var[i], SEER_ALL_CLASSES, &ti);
+        if (b < best) {
+            best = b;
+            *vi = i;
+            *t = ti;
+        }
+    }
+    return best;
+}
+
+/* A correction is a correction, and never undoes physics: the time is
+ * the physics (monotone in work, never slower on faster hardware: see
+ * predict_conv) times exp(r), so across any two convs or GPUs the learned
+ * part can move the ratio by at most exp(2 * limit) = 4.9 %, inside the
+ * 5 % the physical-sanity properties allow (tests/test_physics.c). */
+#define SEER_CORRECTION_LIMIT 0.024 /* log */
 double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, double base)
 {
     if (!f->svr) return 1.0;
@@ -190,10 +203,6 @@ double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, dou
     struct svm_node x[SEER_NF + 1];
     seer_family_nodes(f, raw, SEER_NF, x);
     double r = svm_predict(f->svr, x);
-    /* A correction is a correction: never more than 22 % either way.
-     * Wider, it bends the formula's physics on shapes unlike the
-     * training rows (time that drops as work grows: make eval's
-     * "Physical sanity") and buys nothing on held-out rows. */
     if (r > SEER_CORRECTION_LIMIT) r = SEER_CORRECTION_LIMIT;
     if (r < -SEER_CORRECTION_LIMIT) r = -SEER_CORRECTION_LIMIT;
     return exp(r);
@@ -320,7 +329,7 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
                              int cls, const seer_terms_t *t, double time_ms, double corr,
                              seer_source_t source, seer_kernel_pred_t *kernels, int kernels_cap)
 {
-    const double *c = variant_coef(v, cls);
+    const double *c = variant_coef(v, SEER_ALL_CLASSES); /* cls only labels the kernel */
     double hms[3] = {c[SEER_T_HELP_IN] * t->x[SEER_T_HELP_IN], c[SEER_T_HELP_OUT] * t->x[SEER_T_HELP_OUT],
                      c[SEER_T_HELP_W] * t->x[SEER_T_HELP_W]}, hb[3] = {0, 0, 0};
     double helper_ms = hms[0] + hms[1] + hms[2];
@@ -382,6 +391,108 @@ static double physical_floor(const struct seer_model *m, const seer_terms_t *t, 
     return isfinite(lo) ? lo : 0;
 }
 
+/* The physics of a conv on one GPU's model, for one algorithm: for each
+ * source family, the fastest of its variants (cuDNN's heuristics aim at
+ * the fastest tile; a variant classifier switching tiles made time drop
+ * as work grew) under its all-class formula (a class classifier switching
+ * coefficients did the same), the geometric mean over sources, never
+ * under the roofline floor.  Every term of the formula is a non-negative
+ * coefficient times work that grows with N, C, K and H*W, so this is
+ * monotone in the work by construction.  With corr, also the mean learned
+ * log correction of the sources (clamped, seer_family_correction); with a
+ * variant name, that variant instead of the fastest (seer eval
+ * --given-launch).  af is room for the analytical family. */
+typedef struct {
+    seer_terms_t t;             /* the first source's: the per-kernel breakdown */
+    const seer_family_t *f;
+    const seer_variant_t *v;
+    double base, floor, phys, logcorr;
+    int matched;
+    int own;                    /* from enough rows measured on this GPU (or one with its facts) */
+} seer_physics_t;
+
+static seer_status_t physics(seer_handle_t h, const struct seer_model *m, const struct seer_conv *desc,
+                             seer_direction_t dir, int algo, const char *variant, int corr, seer_family_t *af,
+                             seer_physics_t *e)
+{
+    seer_terms_t shape;
+    seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &shape);
+    if (st) return st;
+    const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype), *end = m->fam + m->nfam;
+    if (!f && algo == SEER_ALGO_CUDNN_CHOICE)
+        return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
+                          "model %s has no data for %s (cuDNN's choice) with %s math", m->gpu_id,
+                          seer_direction_name(dir), seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
+    if (!f) {
+        analytical_family(m, &shape, af);
+        f = af;
+        end = f + 1;
+    }
+    /* A transferred model can hold the family of several source GPUs:
+     * the prediction is the geometric mean of theirs (docs/transfer.md). */
+    int nsrc = 0;
+    double logsum = 0, lcsum = 0;
+    e->f = f;
+    e->matched = 0;
+    for (const seer_family_t *g = f; g < end; g++) {
+        if (g->dir != f->dir || g->algo != f->algo || g->math != f->math) continue;
+        seer_terms_t tg = shape;
+        family_features(m, g, &tg);
+        int vi = variant_named(g, variant);
+        e->matched |= vi >= 0;
+        double bg;
+        if (vi >= 0) {
+            seer_model_terms(m, &g->var[vi], &tg);
+            bg = seer_family_base(&g->var[vi], SEER_ALL_CLASSES, &tg);
+        } else {
+            bg = seer_family_fastest(m, g, &tg, &vi);
+        }
+        logsum += log(bg);
+        if (corr) lcsum += log(seer_family_correction(g, &tg, bg));
+        if (nsrc++ == 0) { e->t = tg; e->v = &g->var[vi]; e->base = bg; }
+    }
+    e->own = f != af && f->n_rows >= SEER_SOLID_FAMILY_ROWS && seer_gpu_same_facts(&m->src[f->src], &m->gpu);
+    e->floor = physical_floor(m, &shape, dir, algo);
+    e->phys = fmax(exp(logsum / nsrc), e->floor);
+    e->logcorr = lcsum / nsrc;
+    return SEER_STATUS_SUCCESS;
+}
+
+/* Whether GPU a is at least as fast as b for this dtype: on every ceiling
+ * (seer_gpu_dominates) and on the dtype's peak, which b has. */
+static int dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b, seer_dtype_t dt)
+{
+    double pb = seer_gpu_peak_flops(b, dt);
+    return pb > 0 && seer_gpu_peak_flops(a, dt) >= pb && seer_gpu_dominates(a, b);
+}
+
+/* Faster hardware is not slower, by construction.  Each GPU's physics is
+ * first lifted to that of every GPU at least as fast whose physics comes
+ * from its own measurements (a model transferred to a GPU, or filled in
+ * for a direction it has no data for, that predicts it faster than a
+ * faster GPU measured is wrong); the physics used is the lowest lifted
+ * one of this GPU and of every GPU it is at least as fast as.  So a
+ * faster GPU's is never above a slower one's (the GPUs below the slower
+ * one are below it too), and measured physics stays unless a faster
+ * measured GPU says more.  Each term is monotone in the work, so their
+ * max and min are.  self: this model's physics; p[i], own[i]: peer i's
+ * (p[i] < 0: none). */
+static double tied_physics(const struct seer_model *m, seer_dtype_t dt, const seer_physics_t *self,
+                           const double *p, const int *own)
+{
+    double lo = INFINITY;
+    for (int d = -1; d < m->npeer; d++) {
+        const seer_gpu_info_t *gd = d < 0 ? &m->gpu : &m->peer[d]->gpu;
+        double r = d < 0 ? self->phys : p[d];
+        if (d >= 0 && (!(m->peer_role[d] & SEER_PEER_BELOW) || r < 0 || !dominates(&m->gpu, gd, dt))) continue;
+        if (self->own && self->phys > r) r = self->phys;
+        for (int a = 0; a < m->npeer; a++)
+            if (own[a] && p[a] > r && dominates(&m->peer[a]->gpu, gd, dt)) r = p[a];
+        if (r < lo) lo = r;
+    }
+    return lo;
+}
+
 static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, const struct seer_conv *desc,
                                   seer_direction_t dir, int algo, const char *variant, int *matched,
                                   double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,
@@ -395,58 +506,40 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
         return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
     if (kernels && kernels_cap < 0)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
-    seer_terms_t t;
-    seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t);
-    if (st) return st;
-    if (narrow_groups(desc))
+    seer_status_t st;
+    if (narrow_groups(desc)) {
+        seer_terms_t t;
+        if ((st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t))) return st;
         return grouped_conv(h, m, &t, time_ms, kernels, kernels_cap, n_kernels);
-    const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype), *end = m->fam + m->nfam;
-    seer_family_t af;
-    if (!f && algo == SEER_ALGO_CUDNN_CHOICE)
-        return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
-                          "model %s has no data for %s (cuDNN's choice) with %s math", m->gpu_id,
-                          seer_direction_name(dir), seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
-    if (!f) {
-        analytical_family(m, &t, &af);
-        f = &af;
-        end = f + 1;
     }
-    /* A transferred model can hold the family of several source GPUs:
-     * the prediction is the geometric mean of theirs (docs/transfer.md).
-     * The first one (t, v, cls) also gives the per-kernel breakdown. */
-    const seer_variant_t *v = NULL;
-    int cls = 0, nsrc = 0, any_match = 0;
-    double base = 0, corr = 1, logsum = 0;
-    const seer_terms_t shape = t;
-    for (const seer_family_t *g = f; g < end; g++) {
-        if (g->dir != f->dir || g->algo != f->algo || g->math != f->math) continue;
-        seer_terms_t tg = shape;
-        family_features(m, g, &tg);
-        int vi = variant_named(g, variant);
-        any_match |= vi >= 0;
-        const seer_variant_t *vg = &g->var[vi >= 0 ? vi : seer_family_variant(g, &tg)];
-        seer_model_terms(m, vg, &tg);
-        int cg = seer_family_class(g, &tg);
-        double bg = seer_family_base(vg, cg, &tg), kg = seer_family_correction(g, &tg, bg);
-        logsum += log(bg * kg);
-        if (nsrc++ == 0) { t = tg; v = vg; cls = cg; base = bg; corr = kg; }
+    seer_family_t af, paf;
+    seer_physics_t e, pe;
+    if ((st = physics(h, m, desc, dir, algo, variant, 1, &af, &e))) return st;
+    if (matched) *matched = e.matched;
+    double phys = e.phys, p[SEER_MAX_PEERS];
+    int own[SEER_MAX_PEERS];
+    for (int i = 0; i < m->npeer; i++) {
+        int bad = physics(NULL, m->peer[i], desc, dir, algo, NULL, 0, &paf, &pe) != SEER_STATUS_SUCCESS;
+        p[i] = bad ? -1 : pe.phys;
+        own[i] = !bad && pe.own;
     }
-    if (matched) *matched = any_match;
-    double total = fmax(nsrc > 1 ? exp(logsum / nsrc) : base * corr, physical_floor(m, &shape, dir, algo));
+    if (m->npeer) phys = tied_physics(m, desc->dtype, &e, p, own);
+    double total = fmax(exp(e.logcorr) * phys, e.floor);
     char what[96];
     snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
              algo == SEER_ALGO_CUDNN_CHOICE ? "CUDNN_CHOICE" : seer_algo_name(dir, algo));
     if ((st = seer_check_time(h, total, what))) return st;
     *time_ms = total;
-    corr *= *time_ms / (base * corr); /* the breakdown below sums to the mean */
-    if (n_kernels) *n_kernels = t.nk;
+    if (n_kernels) *n_kernels = e.t.nk;
     if (!kernels) return SEER_STATUS_SUCCESS;
-    seer_source_t source = f == &af ? SEER_SOURCE_ANALYTICAL
-                         : m->transferred || strcmp(m->src[f->src].id, m->gpu.id) ? SEER_SOURCE_TRANSFERRED
-                                                                                 : SEER_SOURCE_CALIBRATED;
-    kernel_breakdown(m, f, v, cls, &t, *time_ms, corr, source, kernels, kernels_cap);
-    if (t.nk > kernels_cap)
-        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t.nk,
+    seer_source_t source = e.f == &af ? SEER_SOURCE_ANALYTICAL
+                         : m->transferred || strcmp(m->src[e.f->src].id, m->gpu.id) ? SEER_SOURCE_TRANSFERRED
+                                                                                   : SEER_SOURCE_CALIBRATED;
+    /* the class classifier labels the main kernel; the time uses none */
+    int cls = seer_family_class(e.f, &e.t);
+    kernel_breakdown(m, e.f, e.v, cls, &e.t, total, total / e.base, source, kernels, kernels_cap);
+    if (e.t.nk > kernels_cap)
+        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", e.t.nk,
                           kernels_cap);
     return SEER_STATUS_SUCCESS;
 }

@@ -74,7 +74,7 @@ typedef struct {
     int nvar;
     seer_variant_t var[SEER_MAX_VARIANTS];
     double mu[SEER_NF], sd[SEER_NF];
-    struct svm_model *vclf;     /* C-SVC: variant from shape (NULL if one variant) */
+    struct svm_model *vclf;     /* C-SVC: variant from shape; no longer trained (NULL), read from older files */
     struct svm_model *cclf;     /* C-SVC: class from shape and waves (NULL if one class) */
     struct svm_model *svr;      /* eps-SVR: log(measured / analytical) (NULL if it did not help) */
     int n_rows;
@@ -118,7 +118,22 @@ struct seer_model {
     double kcoef[3][SEER_NTERMS]; /* generic per-class kernel formula */
     seer_gemm_fit_t gemm[2];    /* [math] */
     uint32_t checksum;
+    /* Served models of other GPUs of the table (seer_model_open), their
+     * SVMs dropped, that predict_conv ties this one's physics to: those it
+     * is at least as fast as (SEER_PEER_BELOW) and the calibrated ones
+     * (SEER_PEER_ANCHOR).  Never serialized. */
+#define SEER_MAX_PEERS 64
+#define SEER_PEER_BELOW 1
+#define SEER_PEER_ANCHOR 2
+    int npeer;
+    struct seer_model **peer;
+    unsigned char *peer_role;
 };
+
+/* A family trained on fewer rows than this is a last resort as a source
+ * of a transferred model, and never lifts another GPU's physics
+ * (model.c). */
+#define SEER_SOLID_FAMILY_ROWS 100
 
 /* Math class of a dtype: 1 when it runs on tensor cores. */
 int seer_dtype_math(seer_dtype_t dt);
@@ -149,9 +164,10 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
 int seer_family_copy(seer_family_t *dst, const seer_family_t *src);
 const seer_family_t *seer_model_family(const struct seer_model *m, seer_direction_t dir,
                                        int algo, seer_dtype_t dt);
-/* Variant index the model picks (the variant classifier); the class is
- * classify.c's. */
-int seer_family_variant(const seer_family_t *f, const seer_terms_t *t);
+/* The fastest variant of the family under its all-class formula (the
+ * time prediction uses no classifier: model.c, "physics"): its time, *vi
+ * and t filled with its terms (t holds the shape's on entry). */
+double seer_family_fastest(const struct seer_model *m, const seer_family_t *f, seer_terms_t *t, int *vi);
 /* Analytical time (ms) of the family for variant/class, and the
  * learned correction factor. */
 double seer_family_base(const seer_variant_t *v, int cls, const seer_terms_t *t);

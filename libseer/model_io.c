@@ -111,6 +111,9 @@ seer_status_t seer_model_destroy(seer_model_t m)
 {
     if (!m) return SEER_STATUS_SUCCESS;
     for (int i = 0; i < m->nfam; i++) seer_family_free(&m->fam[i]);
+    for (int i = 0; i < m->npeer; i++) seer_model_destroy(m->peer[i]);
+    free(m->peer);
+    free(m->peer_role);
     free(m->fam);
     free(m);
     return SEER_STATUS_SUCCESS;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "conv.h"
+#include "gpu.h"
 #include "launch.h"
 #include "model.h"
 #include "picker.h"
@@ -104,22 +106,46 @@ seer_status_t seer_pick_conv_fastest(seer_handle_t h, const seer_model *m, const
     return seer_predict_conv(h, m, desc, dir, e.algo, time_ms, NULL, 0, NULL);
 }
 
+/* The datasheet roofline of a conv's FLOPs and minimum bytes, in s. */
+static double roofline_s(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir)
+{
+    return fmax(seer_conv_flops(cv) / seer_gpu_peak_flops(&m->gpu, cv->dtype),
+                seer_conv_min_bytes(cv, dir) / seer_gpu_dram_bw(&m->gpu));
+}
+
 seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
                                seer_direction_t dir, seer_algo_eval_t *out)
 {
     seer_status_t st = best_of(m, cv, dir, out);
-    if (cv->dtype != SEER_DTYPE_TF32 || (st && !seer_picker_soft(st))) return st;
-    /* TF32 is FP32 data with tensor cores allowed, not required: cuDNN
-     * runs its FP32 kernels (Winograd, FFT) where they are faster, so a
-     * TF32 conv is never slower than the FP32 one. */
-    struct seer_conv fp32 = *cv;
+    if (st && !seer_picker_soft(st)) return st;
     seer_algo_eval_t e;
+    /* Tensor-core math is allowed, not required: a TF32 conv is FP32 data,
+     * and cuDNN runs its FP32 kernels (Winograd, FFT) where they are
+     * faster; FP16 and BF16 data run FMA kernels too (cuDNN's pseudo-half
+     * configuration), no slower on half the bytes, so their time is at
+     * most the FP32 conv's.  So a tensor-core conv is never slower than
+     * the FP32 one. */
+    struct seer_conv fp32 = *cv;
     fp32.dtype = SEER_DTYPE_FP32;
-    if (best_of(m, &fp32, dir, &e)) return st;
-    int rank_e = e.source == SEER_SOURCE_ANALYTICAL, rank_o = out->source == SEER_SOURCE_ANALYTICAL;
-    if (st || rank_e < rank_o || (rank_e == rank_o && e.time_ms < out->time_ms)) {
-        *out = e;
-        return SEER_STATUS_SUCCESS;
+    if (seer_dtype_math(cv->dtype) && !best_of(m, &fp32, dir, &e)) {
+        int rank_e = e.source == SEER_SOURCE_ANALYTICAL, rank_o = out->source == SEER_SOURCE_ANALYTICAL;
+        if (cv->dtype != SEER_DTYPE_TF32) {
+            if (!st && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+        } else if (st || rank_e < rank_o || (rank_e == rank_o && e.time_ms < out->time_ms)) {
+            *out = e;
+            st = SEER_STATUS_SUCCESS;
+        }
+    }
+    /* A grouped conv is a 1/groups share of the dense conv's FLOPs on no
+     * more bytes, and runs no less efficiently against its roofline: never
+     * slower than the dense conv's time scaled by their rooflines' ratio
+     * (at most 1; a quarter or less for a depthwise conv where the dense
+     * one is four times compute-bound). */
+    struct seer_conv dense = *cv;
+    dense.groups = 1;
+    if (!st && cv->groups > 1 && !seer_picker_best(m, &dense, dir, &e)) {
+        double cap = e.time_ms * roofline_s(m, cv, dir) / roofline_s(m, &dense, dir);
+        if (cap < out->time_ms) out->time_ms = cap;
     }
     return st;
 }

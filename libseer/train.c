@@ -29,7 +29,7 @@ typedef struct {
     seer_terms_t t;
     int var;                    /* true variant (from main_kernel) */
     int cls;                    /* label */
-    int pvar, pcls;             /* what the classifiers predict */
+    int pvar;                   /* the fastest variant (what prediction uses) */
     double base;
     int check;                  /* 1: in the validation part used to accept the SVR */
     int file;                   /* index of the file it came from */
@@ -270,14 +270,56 @@ static void fit_variant(const struct seer_model *m, seer_variant_t *var, int v, 
     for (int r = 0; r < nv; r++) seer_model_terms(m, var, &sub[r]->t);
     fit_rel(sub, nv, var->coef[SEER_ALL_CLASSES]);
     var->has[SEER_ALL_CLASSES] = 1;
+    /* the class labels the kernel (the classifier); the time uses the
+     * all-class fit only (model.c, "physics") */
     for (int r = 0; r < nv; r++) sub[r]->cls = seer_class_of_measured(&sub[r]->t, sub[r]->row.time_ms);
-    for (int c = 0; c < 3; c++) {
-        int nc = 0;
-        for (int r = 0; r < nv; r++) if (sub[r]->cls == c) sub[nc++] = sub[r];
-        if (nc >= MIN_CLASS_ROWS) { fit_rel(sub, nc, var->coef[c]); var->has[c] = 1; }
-        nc = 0; /* restore the variant's rows for the next class */
-        for (int r = 0; r < n; r++) if (rows[r]->var == v) sub[nc++] = rows[r];
+}
+
+/* Prediction takes the fastest variant (model.c, "physics"), which picks
+ * a variant on shapes cuDNN never gives it wherever its formula comes out
+ * lower.  Scaling each variant's fitted terms (not the launch gaps) by a
+ * weight keeps the formula monotone in work and lets the fastest-of rule
+ * fit the rows: coordinate descent on a grid of weights, least squares in
+ * log time.  Returns nonzero when out of memory. */
+#define WEIGHT_STEPS 41
+static int weigh_variants(const struct seer_model *m, seer_family_t *f, trow_t **rows, int n)
+{
+    int nv = f->nvar;
+    if (nv < 2) return 0;
+    double *b = malloc((size_t)n * (size_t)(nv + 1) * sizeof *b), w[SEER_MAX_VARIANTS];
+    if (!b) return 1;
+    for (int r = 0; r < n; r++) {
+        for (int v = 0; v < nv; v++) {
+            seer_terms_t t = rows[r]->t;
+            seer_model_terms(m, &f->var[v], &t);
+            double gap = f->var[v].coef[SEER_ALL_CLASSES][SEER_T_CONST] * t.x[SEER_T_CONST];
+            b[r * (nv + 1) + v] = seer_family_base(&f->var[v], SEER_ALL_CLASSES, &t) - gap;
+            b[r * (nv + 1) + nv] = gap;
+        }
     }
+    for (int v = 0; v < nv; v++) w[v] = 1;
+    for (int pass = 0; pass < 3; pass++)
+        for (int v = 0; v < nv; v++) {
+            double best = INFINITY, bw = w[v];
+            for (int k = 0; k < WEIGHT_STEPS; k++) {
+                w[v] = 0.5 * pow(1.05, k); /* 0.5 .. 3.5 */
+                double e = 0;
+                for (int r = 0; r < n; r++) {
+                    const double *br = &b[r * (nv + 1)];
+                    double p = INFINITY;
+                    for (int u = 0; u < nv; u++) p = fmin(p, w[u] * br[u] + br[nv]);
+                    double d = log(fmax(p, 1e-4) / rows[r]->row.time_ms);
+                    e += d * d;
+                }
+                if (e < best) { best = e; bw = w[v]; }
+            }
+            w[v] = bw;
+        }
+    for (int v = 0; v < nv; v++)
+        for (int i = 0; i < SEER_NTERMS; i++)
+            if (i != SEER_T_CONST) f->var[v].coef[SEER_ALL_CLASSES][i] *= w[v];
+    free(b);
+    return 0;
 }
 
 /* The learned correction, kept only where it measurably helps on the
@@ -313,12 +355,8 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
     if (!y || !sub) { free(y); free(sub); return SEER_STATUS_ALLOC_FAILED; }
 
     seer_status_t st = SEER_STATUS_SUCCESS;
-    if (f->nvar > 1) {
-        for (int r = 0; r < n; r++) y[r] = rows[r]->var;
-        st = svm_fit(f, rows, y, n, SEER_NF_SHAPE, C_SVC, 100, 0.2, 0, &f->vclf);
-        if (st) goto out;
-    }
     for (int v = 0; v < f->nvar; v++) fit_variant(m, &f->var[v], v, rows, n, sub);
+    if (weigh_variants(m, f, rows, n)) { st = SEER_STATUS_ALLOC_FAILED; goto out; }
 
     /* Class classifier over the family, on the true variants' features. */
     int per[3] = {0}, ncls = 0;
@@ -334,13 +372,11 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
         if (st) goto out;
     }
 
-    /* What the pipeline predicts without the correction, as at prediction time. */
+    /* What the pipeline predicts without the correction, as at prediction
+     * time: the fastest variant, all-class coefficients. */
     for (int r = 0; r < n; r++) {
         trow_t *t = rows[r];
-        t->pvar = seer_family_variant(f, &t->t);
-        seer_model_terms(m, &f->var[t->pvar], &t->t);
-        t->pcls = seer_family_class(f, &t->t);
-        t->base = seer_family_base(&f->var[t->pvar], t->pcls, &t->t);
+        t->base = seer_family_fastest(m, f, &t->t, &t->pvar);
         t->check = seer_in_check_split(t->row.line);
     }
     standardize(f, rows, n, SEER_NF_CLASS, SEER_NF);

@@ -19,8 +19,6 @@ static int cc_distance(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
 
 static seer_status_t finish(seer_handle_t h, struct seer_model *m, seer_model_t *out);
 
-/* A family trained on fewer rows than this is a last resort as a source. */
-#define SOLID_FAMILY_ROWS 100
 
 /* Whether a fit of cn rows from GPU cg is a better source for target
  * than one of bn rows from bg: fits from `solid` rows or more first,
@@ -47,7 +45,7 @@ static int better_source(int cn, const seer_gpu_info_t *cg, int bn, const seer_g
  * the target's own architecture (the same kernels cuDNN picks). */
 static int usable(const seer_family_t *f, const seer_gpu_info_t *g, const seer_gpu_info_t *target)
 {
-    return f->n_rows >= SOLID_FAMILY_ROWS || cc_distance(g, target) == 0;
+    return f->n_rows >= SEER_SOLID_FAMILY_ROWS || cc_distance(g, target) == 0;
 }
 
 /* Append a copy of family f of source GPU g (its slot in m->src added
@@ -74,7 +72,7 @@ static int add_family(struct seer_model *m, const seer_family_t *f, const seer_g
 }
 
 /* Every family key any source knows, in a fixed order.  Each key takes
- * the family of every source that measured it on SOLID_FAMILY_ROWS or
+ * the family of every source that measured it on SEER_SOLID_FAMILY_ROWS or
  * more rows or shares the target's architecture (prediction averages
  * them: model.c), else the single best one.  1 when memory ran out. */
 static int transfer_families(struct seer_model *m, const seer_model_t *sources, int n_sources,
@@ -93,7 +91,7 @@ static int transfer_families(struct seer_model *m, const seer_model_t *sources, 
                         const seer_family_t *f = &s->fam[j];
                         if (f->dir != dir || f->algo != algo || f->math != math) continue;
                         solid += usable(f, &s->gpu, tg);
-                        if (!best || better_source(f->n_rows, &s->gpu, best->n_rows, &bm->gpu, tg, SOLID_FAMILY_ROWS)) { best = f; bm = s; }
+                        if (!best || better_source(f->n_rows, &s->gpu, best->n_rows, &bm->gpu, tg, SEER_SOLID_FAMILY_ROWS)) { best = f; bm = s; }
                     }
                 }
                 if (!best) continue;
@@ -287,9 +285,9 @@ static const seer_gpu_info_t *twin_in(const char *dir, const seer_gpu_info_t *g)
     return NULL;
 }
 
-seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *out)
+/* The model seer_model_open serves for gpu_id, without its peers. */
+static seer_status_t open_served(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *out)
 {
-    if (!dir || !gpu_id || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_open: NULL argument");
     const seer_gpu_info_t *g = seer_gpu_lookup_h(h, gpu_id);
     if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
     char path[4096], own[64];
@@ -312,7 +310,7 @@ seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_
         const seer_gpu_info_t *twin = twin_in(dir, g);
         if (twin) {
             seer_model_t m;
-            seer_status_t st = seer_model_open(h, dir, twin->id, &m);
+            seer_status_t st = open_served(h, dir, twin->id, &m);
             if (st) return st;
             seer_strlcpy(m->gpu_id, g->id, sizeof m->gpu_id);
             m->gpu = *g;
@@ -348,4 +346,51 @@ seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_
         return st;
     }
     return finish(h, cal, out);
+}
+
+/* Faster hardware is not slower, by construction: the served model holds
+ * the served models of every GPU of the table it is at least as fast as
+ * (seer_gpu_dominates; not those with its own facts, which predict as it
+ * does) and of every calibrated GPU, and predict_conv ties its physics to
+ * theirs.  Their classifiers and corrections are never used there, so
+ * they are freed. */
+static seer_status_t attach_peers(seer_handle_t h, const char *dir, struct seer_model *m)
+{
+    int n = 0;
+    seer_gpu_count(&n);
+    for (int i = 0; i < n && m->npeer < SEER_MAX_PEERS; i++) {
+        seer_gpu_info_t e;
+        if (seer_gpu_get(i, &e)) continue;
+        const seer_gpu_info_t *g = seer_gpu_lookup(e.id);
+        if (!g || seer_gpu_same_facts(g, &m->gpu)) continue;
+        char path[4096];
+        int below = seer_gpu_dominates(&m->gpu, g);
+        int cal = snprintf(path, sizeof path, "%s/%s.seer", dir, g->id) < (int)sizeof path && access(path, F_OK) == 0;
+        if (!below && !cal) continue;
+        struct seer_model **np = realloc(m->peer, (size_t)(m->npeer + 1) * sizeof *np);
+        if (np) m->peer = np;
+        unsigned char *nr = realloc(m->peer_role, (size_t)(m->npeer + 1));
+        if (nr) m->peer_role = nr;
+        if (!np || !nr) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "peer models");
+        seer_status_t st = open_served(h, dir, g->id, &m->peer[m->npeer]);
+        if (st) return st;
+        m->peer_role[m->npeer] = (unsigned char)((below ? SEER_PEER_BELOW : 0) | (cal ? SEER_PEER_ANCHOR : 0));
+        struct seer_model *p = m->peer[m->npeer++];
+        for (int j = 0; j < p->nfam; j++) seer_family_free(&p->fam[j]);
+    }
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *out)
+{
+    if (!dir || !gpu_id || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_open: NULL argument");
+    seer_model_t m;
+    seer_status_t st = open_served(h, dir, gpu_id, &m);
+    if (st) return st;
+    if ((st = attach_peers(h, dir, m))) {
+        seer_model_destroy(m);
+        return st;
+    }
+    *out = m;
+    return SEER_STATUS_SUCCESS;
 }
