@@ -32,6 +32,9 @@ const seer_family_t *seer_model_family(const struct seer_model *m, seer_directio
 
 static double lg(double x) { return log(x > 1e-30 ? x : 1e-30); }
 
+static seer_status_t model_shape(seer_handle_t h, const struct seer_model *m, const struct seer_conv *cv,
+                                 seer_direction_t dir, seer_terms_t *t);
+
 seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
                                  const struct seer_conv *cv, seer_direction_t dir, int algo,
                                  seer_terms_t *t)
@@ -39,6 +42,13 @@ seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
     memset(t, 0, sizeof *t);
     seer_status_t st = seer_conv_kernels(h, cv, dir, algo, t->kv, &t->nk);
     if (st) return st;
+    return model_shape(h, m, cv, dir, t);
+}
+
+/* The GPU-dependent part of seer_model_kernels: t->kv and t->nk are set. */
+static seer_status_t model_shape(seer_handle_t h, const struct seer_model *m, const struct seer_conv *cv,
+                                 seer_direction_t dir, seer_terms_t *t)
+{
     double peak = seer_gpu_peak_flops(&m->gpu, cv->dtype), bw = seer_gpu_dram_bw(&m->gpu);
     if (peak <= 0)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
@@ -174,17 +184,17 @@ double seer_family_base(const seer_variant_t *v, int cls, const seer_terms_t *t)
 double seer_family_fastest(const struct seer_model *m, const seer_family_t *f, seer_terms_t *t, int *vi)
 {
     double best = INFINITY;
-    seer_terms_t in = *t;
+    int bi = 0;
     for (int i = 0; i < f->nvar; i++) {
-        seer_terms_t ti = in;
-        seer_model_terms(m, &f->var[i], &ti);
-        double b = seer_family_base(&f->var[i], SEER_ALL_CLASSES, &ti);
+        seer_model_terms(m, &f->var[i], t); /* only the variant's terms change */
+        double b = seer_family_base(&f->var[i], SEER_ALL_CLASSES, t);
         if (b < best) {
             best = b;
-            *vi = i;
-            *t = ti;
+            bi = i;
         }
     }
+    if (bi != f->nvar - 1) seer_model_terms(m, &f->var[bi], t);
+    *vi = bi;
     return best;
 }
 
@@ -412,11 +422,14 @@ typedef struct {
 } seer_physics_t;
 
 static seer_status_t physics(seer_handle_t h, const struct seer_model *m, const struct seer_conv *desc,
-                             seer_direction_t dir, int algo, const char *variant, int corr, seer_family_t *af,
-                             seer_physics_t *e)
+                             seer_direction_t dir, int algo, const seer_terms_t *k, const char *variant, int corr,
+                             seer_family_t *af, seer_physics_t *e)
 {
     seer_terms_t shape;
-    seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &shape);
+    memset(&shape, 0, sizeof shape);
+    memcpy(shape.kv, k->kv, sizeof shape.kv[0] * (size_t)k->nk);
+    shape.nk = k->nk;
+    seer_status_t st = model_shape(h, m, desc, dir, &shape);
     if (st) return st;
     const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype), *end = m->fam + m->nfam;
     if (!f && algo == SEER_ALGO_CUDNN_CHOICE)
@@ -475,19 +488,57 @@ static int dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b, seer_dt
  * faster GPU's is never above a slower one's (the GPUs below the slower
  * one are below it too), and measured physics stays unless a faster
  * measured GPU says more.  Each term is monotone in the work, so their
- * max and min are.  self: this model's physics; p[i], own[i]: peer i's
- * (p[i] < 0: none). */
-static double tied_physics(const struct seer_model *m, seer_dtype_t dt, const seer_physics_t *self,
-                           const double *p, const int *own)
+ * max and min are.  Peers are evaluated only when they can change the
+ * answer: with this GPU's own measured physics, every lifted one is at
+ * least that, so once this GPU's lifted physics equals it, none can. */
+typedef struct {
+    const struct seer_model *m;
+    const struct seer_conv *desc;
+    seer_direction_t dir;
+    int algo;
+    const seer_terms_t *k;      /* the conv's kernels */
+    double p[SEER_MAX_PEERS];   /* NAN: not evaluated yet; -1: no physics */
+    int own[SEER_MAX_PEERS];
+} seer_peers_t;
+
+static double peer_physics(seer_peers_t *ps, int i)
 {
-    double lo = INFINITY;
-    for (int d = -1; d < m->npeer; d++) {
-        const seer_gpu_info_t *gd = d < 0 ? &m->gpu : &m->peer[d]->gpu;
-        double r = d < 0 ? self->phys : p[d];
-        if (d >= 0 && (!(m->peer_role[d] & SEER_PEER_BELOW) || r < 0 || !dominates(&m->gpu, gd, dt))) continue;
-        if (self->own && self->phys > r) r = self->phys;
-        for (int a = 0; a < m->npeer; a++)
-            if (own[a] && p[a] > r && dominates(&m->peer[a]->gpu, gd, dt)) r = p[a];
+    if (isnan(ps->p[i])) {
+        seer_family_t af;
+        seer_physics_t pe;
+        int bad = physics(NULL, ps->m->peer[i], ps->desc, ps->dir, ps->algo, ps->k, NULL, 0, &af, &pe) !=
+                  SEER_STATUS_SUCCESS;
+        ps->p[i] = bad ? -1 : pe.phys;
+        ps->own[i] = !bad && pe.own;
+    }
+    return ps->p[i];
+}
+
+/* d: a peer, or -1 for this GPU; r: its physics.  Lifted to that of the
+ * measured GPUs at least as fast. */
+static double lifted(seer_peers_t *ps, const seer_physics_t *self, int d, double r)
+{
+    const struct seer_model *m = ps->m;
+    const seer_gpu_info_t *gd = d < 0 ? &m->gpu : &m->peer[d]->gpu;
+    seer_dtype_t dt = ps->desc->dtype;
+    if (self->own && self->phys > r) r = self->phys;
+    for (int a = 0; a < m->npeer; a++)
+        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(&m->peer[a]->gpu, gd, dt) &&
+            peer_physics(ps, a) > r && ps->own[a])
+            r = ps->p[a];
+    return r;
+}
+
+static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
+{
+    const struct seer_model *m = ps->m;
+    for (int i = 0; i < m->npeer; i++) ps->p[i] = NAN;
+    double lo = lifted(ps, self, -1, self->phys);
+    for (int d = 0; d < m->npeer && !(self->own && lo <= self->phys); d++) {
+        if (!(m->peer_role[d] & SEER_PEER_BELOW) || !dominates(&m->gpu, &m->peer[d]->gpu, ps->desc->dtype) ||
+            peer_physics(ps, d) < 0)
+            continue;
+        double r = lifted(ps, self, d, ps->p[d]);
         if (r < lo) lo = r;
     }
     return lo;
@@ -506,24 +557,19 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
         return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
     if (kernels && kernels_cap < 0)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
-    seer_status_t st;
-    if (narrow_groups(desc)) {
-        seer_terms_t t;
-        if ((st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t))) return st;
-        return grouped_conv(h, m, &t, time_ms, kernels, kernels_cap, n_kernels);
-    }
-    seer_family_t af, paf;
-    seer_physics_t e, pe;
-    if ((st = physics(h, m, desc, dir, algo, variant, 1, &af, &e))) return st;
+    seer_terms_t k;
+    seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &k);
+    if (st) return st;
+    if (narrow_groups(desc)) return grouped_conv(h, m, &k, time_ms, kernels, kernels_cap, n_kernels);
+    seer_family_t af;
+    seer_physics_t e;
+    if ((st = physics(h, m, desc, dir, algo, &k, variant, 1, &af, &e))) return st;
     if (matched) *matched = e.matched;
-    double phys = e.phys, p[SEER_MAX_PEERS];
-    int own[SEER_MAX_PEERS];
-    for (int i = 0; i < m->npeer; i++) {
-        int bad = physics(NULL, m->peer[i], desc, dir, algo, NULL, 0, &paf, &pe) != SEER_STATUS_SUCCESS;
-        p[i] = bad ? -1 : pe.phys;
-        own[i] = !bad && pe.own;
+    double phys = e.phys;
+    if (m->npeer) {
+        seer_peers_t ps = {.m = m, .desc = desc, .dir = dir, .algo = algo, .k = &k};
+        phys = tied_physics(&ps, &e);
     }
-    if (m->npeer) phys = tied_physics(m, desc->dtype, &e, p, own);
     double total = fmax(exp(e.logcorr) * phys, e.floor);
     char what[96];
     snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),

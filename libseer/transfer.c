@@ -51,7 +51,7 @@ static int usable(const seer_family_t *f, const seer_gpu_info_t *g, const seer_g
 /* Append a copy of family f of source GPU g (its slot in m->src added
  * if new).  Returns nonzero when out of memory; a ninth source GPU is
  * skipped. */
-static int add_family(struct seer_model *m, const seer_family_t *f, const seer_gpu_info_t *g, int *pn)
+static int add_family(struct seer_model *m, const seer_family_t *f, const seer_gpu_info_t *g, int *pn, int lite)
 {
     int si;
     for (si = 0; si < m->nsrc; si++) if (!strcmp(m->src[si].id, g->id)) break;
@@ -64,7 +64,12 @@ static int add_family(struct seer_model *m, const seer_family_t *f, const seer_g
     seer_family_t *nf = realloc(m->fam, (size_t)(m->nfam + 1) * sizeof *nf);
     if (!nf) return 1;
     m->fam = nf;
-    if (!seer_family_copy(&m->fam[m->nfam], f)) return 1;
+    if (lite) {
+        m->fam[m->nfam] = *f;
+        m->fam[m->nfam].vclf = m->fam[m->nfam].cclf = m->fam[m->nfam].svr = NULL;
+    } else if (!seer_family_copy(&m->fam[m->nfam], f)) {
+        return 1;
+    }
     m->fam[m->nfam].src = si;
     m->n_rows += f->n_rows;
     m->nfam++;
@@ -76,7 +81,7 @@ static int add_family(struct seer_model *m, const seer_family_t *f, const seer_g
  * more rows or shares the target's architecture (prediction averages
  * them: model.c), else the single best one.  1 when memory ran out. */
 static int transfer_families(struct seer_model *m, const seer_model_t *sources, int n_sources,
-                             const seer_gpu_info_t *tg, int *pn)
+                             const seer_gpu_info_t *tg, int *pn, int lite)
 {
     for (int dir = 0; dir < 3; dir++)
         for (int algo = -1; algo < 8; algo++)
@@ -96,14 +101,14 @@ static int transfer_families(struct seer_model *m, const seer_model_t *sources, 
                 }
                 if (!best) continue;
                 /* the best first: it gives the per-kernel breakdown */
-                if (add_family(m, best, &bm->gpu, pn)) return 1;
+                if (add_family(m, best, &bm->gpu, pn, lite)) return 1;
                 for (int i = 0; i < n_sources && solid > 1; i++) {
                     const struct seer_model *s = sources[i];
                     if (s->transferred || s == bm) continue;
                     for (int j = 0; j < s->nfam; j++) {
                         const seer_family_t *f = &s->fam[j];
                         if (f->dir == dir && f->algo == algo && f->math == math &&
-                            usable(f, &s->gpu, tg) && add_family(m, f, &s->gpu, pn))
+                            usable(f, &s->gpu, tg) && add_family(m, f, &s->gpu, pn, lite))
                             return 1;
                     }
                 }
@@ -111,8 +116,10 @@ static int transfer_families(struct seer_model *m, const seer_model_t *sources, 
     return 0;
 }
 
-seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, int n_sources,
-                                  const char *target_gpu_id, seer_model_t *out)
+/* lite: without classifiers and corrections, and not round-tripped
+ * through the file format (a peer: model.c uses its physics only). */
+static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int n_sources,
+                              const char *target_gpu_id, int lite, seer_model_t *out)
 {
     if (!sources || n_sources < 1 || !target_gpu_id || !out)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_transfer: sources, target and model are required");
@@ -129,7 +136,7 @@ seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, 
     m->transferred = 1;
     int pn = snprintf(m->provenance, sizeof m->provenance, "transferred to %s from:", tg->id);
 
-    if (transfer_families(m, sources, n_sources, tg, &pn)) {
+    if (transfer_families(m, sources, n_sources, tg, &pn, lite)) {
         seer_model_destroy(m);
         return seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
     }
@@ -157,7 +164,17 @@ seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, 
         if (!sources[i]->transferred && (!near || cc_distance(&sources[i]->gpu, tg) < cc_distance(&near->gpu, tg)))
             near = sources[i];
     memcpy(m->kcoef, near->kcoef, sizeof m->kcoef);
+    if (lite) {
+        *out = m;
+        return SEER_STATUS_SUCCESS;
+    }
     return finish(h, m, out);
+}
+
+seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, int n_sources,
+                                  const char *target_gpu_id, seer_model_t *out)
+{
+    return transfer(h, sources, n_sources, target_gpu_id, 0, out);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -169,7 +186,7 @@ static int cmp_str(const void *a, const void *b)
  * from t, a model transferred to m's GPU from the other calibrated
  * models (the same rule as seer_model_transfer), and GEMM fits where it
  * has none.  Its own families are untouched.  1 when out of memory. */
-static int fill_missing(struct seer_model *m, const struct seer_model *t)
+static int fill_missing(struct seer_model *m, const struct seer_model *t, int lite)
 {
     int pn = (int)strlen(m->provenance), added = 0;
     for (int i = 0; i < t->nfam; i++) {
@@ -182,7 +199,7 @@ static int fill_missing(struct seer_model *m, const struct seer_model *t)
         if (!added++ && pn < (int)sizeof m->provenance)
             pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn,
                            "; what it has no data for transferred from:");
-        if (add_family(m, f, &t->src[f->src], &pn)) return 1;
+        if (add_family(m, f, &t->src[f->src], &pn, lite)) return 1;
     }
     for (int math = 0; math < 2; math++)
         if (!m->gemm[math].present && t->gemm[math].present) m->gemm[math] = t->gemm[math];
@@ -285,8 +302,11 @@ static const seer_gpu_info_t *twin_in(const char *dir, const seer_gpu_info_t *g)
     return NULL;
 }
 
-/* The model seer_model_open serves for gpu_id, without its peers. */
-static seer_status_t open_served(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *out)
+/* The model seer_model_open serves for gpu_id, without its peers; all
+ * (if not NULL): every calibrated model of dir, already loaded, to
+ * transfer from instead of reading them again. */
+static seer_status_t open_served(seer_handle_t h, const char *dir, const char *gpu_id, const seer_model_t *all,
+                                 int nall, int lite, seer_model_t *out)
 {
     const seer_gpu_info_t *g = seer_gpu_lookup_h(h, gpu_id);
     if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
@@ -310,7 +330,7 @@ static seer_status_t open_served(seer_handle_t h, const char *dir, const char *g
         const seer_gpu_info_t *twin = twin_in(dir, g);
         if (twin) {
             seer_model_t m;
-            seer_status_t st = open_served(h, dir, twin->id, &m);
+            seer_status_t st = open_served(h, dir, twin->id, all, nall, lite, &m);
             if (st) return st;
             seer_strlcpy(m->gpu_id, g->id, sizeof m->gpu_id);
             m->gpu = *g;
@@ -318,32 +338,46 @@ static seer_status_t open_served(seer_handle_t h, const char *dir, const char *g
             size_t pn = strlen(m->provenance);
             snprintf(m->provenance + pn, sizeof m->provenance - pn, "; served to %s, which has %s's datasheet facts",
                      g->id, twin->id);
+            if (lite) {
+                *out = m;
+                return SEER_STATUS_SUCCESS;
+            }
             return finish(h, m, out);
         }
     }
     seer_model_t src[64];
     int ns = 0;
-    seer_status_t st = load_sources(h, dir, cal ? own : NULL, src, 64, &ns);
+    seer_status_t st = SEER_STATUS_SUCCESS;
+    if (all) {
+        for (int i = 0; i < nall; i++)
+            if (!cal || strcmp(all[i]->gpu_id, g->id)) src[ns++] = all[i];
+    } else {
+        st = load_sources(h, dir, cal ? own : NULL, src, 64, &ns);
+    }
     if (!st && !cal && ns == 0)
         st = seer_error(h, SEER_STATUS_NO_DATA, "no model for %s and none to transfer from in '%s'", g->id, dir);
     seer_model_t t = NULL;
     if (!st && ns) {
-        st = seer_model_transfer(h, src, ns, g->id, &t);
+        st = transfer(h, src, ns, g->id, lite, &t);
         /* a calibrated model with nothing to add from elsewhere is whole */
         if (st == SEER_STATUS_NO_DATA && cal) st = SEER_STATUS_SUCCESS;
     }
-    for (int i = 0; i < ns; i++) seer_model_destroy(src[i]);
+    for (int i = 0; i < ns && !all; i++) seer_model_destroy(src[i]);
     if (st || !cal) {
         seer_model_destroy(cal);
         if (!st) *out = t;
         else seer_model_destroy(t);
         return st;
     }
-    if (t && fill_missing(cal, t)) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
+    if (t && fill_missing(cal, t, lite)) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "families");
     seer_model_destroy(t);
     if (st) {
         seer_model_destroy(cal);
         return st;
+    }
+    if (lite) {
+        *out = cal;
+        return SEER_STATUS_SUCCESS;
     }
     return finish(h, cal, out);
 }
@@ -356,9 +390,11 @@ static seer_status_t open_served(seer_handle_t h, const char *dir, const char *g
  * they are freed. */
 static seer_status_t attach_peers(seer_handle_t h, const char *dir, struct seer_model *m)
 {
-    int n = 0;
+    int n = 0, nall = 0;
+    seer_model_t all[64];
+    seer_status_t st = load_sources(h, dir, NULL, all, 64, &nall);
     seer_gpu_count(&n);
-    for (int i = 0; i < n && m->npeer < SEER_MAX_PEERS; i++) {
+    for (int i = 0; i < n && m->npeer < SEER_MAX_PEERS && !st; i++) {
         seer_gpu_info_t e;
         if (seer_gpu_get(i, &e)) continue;
         const seer_gpu_info_t *g = seer_gpu_lookup(e.id);
@@ -371,21 +407,24 @@ static seer_status_t attach_peers(seer_handle_t h, const char *dir, struct seer_
         if (np) m->peer = np;
         unsigned char *nr = realloc(m->peer_role, (size_t)(m->npeer + 1));
         if (nr) m->peer_role = nr;
-        if (!np || !nr) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "peer models");
-        seer_status_t st = open_served(h, dir, g->id, &m->peer[m->npeer]);
-        if (st) return st;
+        if (!np || !nr) {
+            st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "peer models");
+            break;
+        }
+        if ((st = open_served(h, dir, g->id, all, nall, 1, &m->peer[m->npeer]))) break;
         m->peer_role[m->npeer] = (unsigned char)((below ? SEER_PEER_BELOW : 0) | (cal ? SEER_PEER_ANCHOR : 0));
         struct seer_model *p = m->peer[m->npeer++];
         for (int j = 0; j < p->nfam; j++) seer_family_free(&p->fam[j]);
     }
-    return SEER_STATUS_SUCCESS;
+    for (int i = 0; i < nall; i++) seer_model_destroy(all[i]);
+    return st;
 }
 
 seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *out)
 {
     if (!dir || !gpu_id || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_open: NULL argument");
     seer_model_t m;
-    seer_status_t st = open_served(h, dir, gpu_id, &m);
+    seer_status_t st = open_served(h, dir, gpu_id, NULL, 0, 0, &m);
     if (st) return st;
     if ((st = attach_peers(h, dir, m))) {
         seer_model_destroy(m);
