@@ -489,8 +489,9 @@ static int dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b, seer_dt
  * one are below it too), and measured physics stays unless a faster
  * measured GPU says more.  Each term is monotone in the work, so their
  * max and min are.  Peers are evaluated only when they can change the
- * answer: with this GPU's own measured physics, every lifted one is at
- * least that, so once this GPU's lifted physics equals it, none can. */
+ * answer: a GPU's lifted physics is at least that of the measured GPUs
+ * faster than it (this one's, where measured), so once the lowest so far
+ * is under that, it need not be evaluated. */
 typedef struct {
     const struct seer_model *m;
     const struct seer_conv *desc;
@@ -529,18 +530,35 @@ static double lifted(seer_peers_t *ps, const seer_physics_t *self, int d, double
     return r;
 }
 
+/* Whether peer d's lifted physics is at least lo, from the measured GPUs
+ * at least as fast (this one's included), without evaluating d. */
+static int lifted_at_least(seer_peers_t *ps, const seer_physics_t *self, int d, double lo)
+{
+    const struct seer_model *m = ps->m;
+    if (self->own && self->phys >= lo) return 1;
+    for (int a = 0; a < m->npeer; a++)
+        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(&m->peer[a]->gpu, &m->peer[d]->gpu, ps->desc->dtype) &&
+            peer_physics(ps, a) >= lo && ps->own[a])
+            return 1;
+    return 0;
+}
+
 static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
 {
     const struct seer_model *m = ps->m;
     for (int i = 0; i < m->npeer; i++) ps->p[i] = NAN;
     double lo = lifted(ps, self, -1, self->phys);
-    for (int d = 0; d < m->npeer && !(self->own && lo <= self->phys); d++) {
-        if (!(m->peer_role[d] & SEER_PEER_BELOW) || !dominates(&m->gpu, &m->peer[d]->gpu, ps->desc->dtype) ||
-            peer_physics(ps, d) < 0)
-            continue;
-        double r = lifted(ps, self, d, ps->p[d]);
-        if (r < lo) lo = r;
-    }
+    /* the calibrated GPUs first: they bound the lifted physics of the
+     * GPUs below them, which need no evaluation once lo is under that */
+    for (int pass = 0; pass < 2; pass++)
+        for (int d = 0; d < m->npeer; d++) {
+            if (!(m->peer_role[d] & SEER_PEER_BELOW) || (!(m->peer_role[d] & SEER_PEER_ANCHOR)) != pass ||
+                !dominates(&m->gpu, &m->peer[d]->gpu, ps->desc->dtype) || lifted_at_least(ps, self, d, lo) ||
+                peer_physics(ps, d) < 0)
+                continue;
+            double r = lifted(ps, self, d, ps->p[d]);
+            if (r < lo) lo = r;
+        }
     return lo;
 }
 

@@ -9,13 +9,15 @@ cat <<'TXT'
 `build/seer-physics models` (tools/bench/physics.c), seeded: for every GPU
 of the table as `seer --gpu` serves it, over random shapes, how often the
 fastest algorithm's predicted time breaks a property physics demands.
-`tests/test_physics.c` gates the properties that hold everywhere (every
-case predicts a finite positive time; GPUs with the same datasheet facts
-predict identically); the counts below are the ones that do not hold yet.
+They hold by construction (docs/method.md, "Physical sanity by
+construction"), so every count below is 0; `tests/test_physics.c` gates
+them over other random shapes (and every case predicting a finite
+positive time, no prediction under the roofline, GPUs with the same
+datasheet facts predicting identically).
 
 - **2N, 2C, 2K, 2HW**: shapes (of the samples) whose time drops by more
   than 5 % when the batch, input channels, output channels or image area
-  doubles (the learned variant choice and correction are not monotone);
+  doubles (the learned correction may move a ratio by 4.9 % at most);
   **worst ratio**: the smallest time of the doubled shape over the
   shape's own, over all four.
 - **grouped > dense**: 32 groups slower than the dense conv, on
