@@ -381,6 +381,9 @@ static seer_status_t train_family(const struct seer_model *m, seer_family_t *f, 
     }
     standardize(f, rows, n, SEER_NF_CLASS, SEER_NF);
     st = fit_correction(f, rows, n, y, sub);
+    /* the generic kernel formula (fit_generic_kernel) is fitted on the
+     * launches that ran */
+    for (int r = 0; r < n; r++) seer_model_terms(m, &f->var[rows[r]->var], &rows[r]->t);
 out:
     free(y);
     free(sub);
