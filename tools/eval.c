@@ -61,7 +61,7 @@ static void usage_eval(FILE *f)
             "                   train: the others,\n"
             "                   all (default)\n"
             "  --given-launch   also predict with the measured main kernel choosing the\n"
-            "                   variant (instead of the variant classifier); both figures\n"
+            "                   variant (instead of the fastest variant); both figures\n"
             "                   are printed.  Diagnostic only: before running a\n"
             "                   convolution a user does not know which kernel cuDNN\n"
             "                   will launch\n"

@@ -211,7 +211,7 @@ and the columns coincide.
 The per-GPU sections also show, as a diagnostic, the model with the
 measured main kernel choosing the variant (\`--given-launch\`: "seer,
 given launch") beside the normal prediction on the same rows ("seer, same
-rows"): the gap is what the variant classifier costs.
+rows"): the gap is what predicting the fastest variant costs.
 
 The baseline is the datasheet roofline, max(FLOPs / peak, bytes /
 bandwidth), times one constant per GPU, s = exp(median(log(measured /
