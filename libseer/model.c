@@ -166,16 +166,9 @@ void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct
     x[nf].index = -1;
 }
 
-/* The class's coefficients, or the all-class fit where the class had too
- * few rows. */
-static const double *variant_coef(const seer_variant_t *v, int cls)
+double seer_family_base(const seer_variant_t *v, const seer_terms_t *t)
 {
-    return v->has[cls] ? v->coef[cls] : v->coef[SEER_ALL_CLASSES];
-}
-
-double seer_family_base(const seer_variant_t *v, int cls, const seer_terms_t *t)
-{
-    const double *c = variant_coef(v, cls);
+    const double *c = v->coef[SEER_ALL_CLASSES];
     double s = 0;
     for (int i = 0; i < SEER_NTERMS; i++) s += c[i] * t->x[i];
     return s > 1e-4 ? s : 1e-4; /* nothing on a GPU takes less than a microsecond or so */
@@ -187,7 +180,7 @@ double seer_family_fastest(const struct seer_model *m, const seer_family_t *f, s
     int bi = 0;
     for (int i = 0; i < f->nvar; i++) {
         seer_model_terms(m, &f->var[i], t); /* only the variant's terms change */
-        double b = seer_family_base(&f->var[i], SEER_ALL_CLASSES, t);
+        double b = seer_family_base(&f->var[i], t);
         if (b < best) {
             best = b;
             bi = i;
@@ -339,7 +332,7 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
                              int cls, const seer_terms_t *t, double time_ms, double corr,
                              seer_source_t source, seer_kernel_pred_t *kernels, int kernels_cap)
 {
-    const double *c = variant_coef(v, SEER_ALL_CLASSES); /* cls only labels the kernel */
+    const double *c = v->coef[SEER_ALL_CLASSES]; /* cls only labels the kernel */
     double hms[3] = {c[SEER_T_HELP_IN] * t->x[SEER_T_HELP_IN], c[SEER_T_HELP_OUT] * t->x[SEER_T_HELP_OUT],
                      c[SEER_T_HELP_W] * t->x[SEER_T_HELP_W]}, hb[3] = {0, 0, 0};
     double helper_ms = hms[0] + hms[1] + hms[2];
@@ -456,7 +449,7 @@ static seer_status_t physics(seer_handle_t h, const struct seer_model *m, const 
         double bg;
         if (vi >= 0) {
             seer_model_terms(m, &g->var[vi], &tg);
-            bg = seer_family_base(&g->var[vi], SEER_ALL_CLASSES, &tg);
+            bg = seer_family_base(&g->var[vi], &tg);
         } else {
             bg = seer_family_fastest(m, g, &tg, &vi);
         }

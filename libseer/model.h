@@ -168,9 +168,10 @@ const seer_family_t *seer_model_family(const struct seer_model *m, seer_directio
  * time prediction uses no classifier: model.c, "physics"): its time, *vi
  * and t filled with its terms (t holds the shape's on entry). */
 double seer_family_fastest(const struct seer_model *m, const seer_family_t *f, seer_terms_t *t, int *vi);
-/* Analytical time (ms) of the family for variant/class, and the
- * learned correction factor. */
-double seer_family_base(const seer_variant_t *v, int cls, const seer_terms_t *t);
+/* Analytical time (ms) of a variant (its all-class fit: per-class
+ * coefficients are no longer fitted or used), and the learned correction
+ * factor. */
+double seer_family_base(const seer_variant_t *v, const seer_terms_t *t);
 double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, double base);
 /* Standardized svm_node vector of the first nf features. */
 void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct svm_node *x);

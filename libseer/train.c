@@ -293,7 +293,7 @@ static int weigh_variants(const struct seer_model *m, seer_family_t *f, trow_t *
             seer_terms_t t = rows[r]->t;
             seer_model_terms(m, &f->var[v], &t);
             double gap = f->var[v].coef[SEER_ALL_CLASSES][SEER_T_CONST] * t.x[SEER_T_CONST];
-            b[r * (nv + 1) + v] = seer_family_base(&f->var[v], SEER_ALL_CLASSES, &t) - gap;
+            b[r * (nv + 1) + v] = seer_family_base(&f->var[v], &t) - gap;
             b[r * (nv + 1) + nv] = gap;
         }
     }
