@@ -303,13 +303,40 @@ typedef seer_conv *seer_conv_desc_t;
 SEER_API seer_status_t seer_conv_desc_create(seer_conv_desc_t *desc);
 SEER_API seer_status_t seer_conv_desc_destroy(seer_conv_desc_t desc);
 
-/* Describe a 2-D convolution: input n x c x h x w, filter k x (c/groups)
- * x r x s, as cudnnSetConvolution2dDescriptor and
- * cudnnSetConvolutionGroupCount.  Validates and on failure leaves desc
- * unchanged: BAD_SHAPE (size <= 0, stride/dilation < 1, pad < 0, empty
- * output), BAD_GROUPS (groups < 1 or not dividing c and k), OVERFLOW
- * (any tensor over 2^31-1 elements or sizes over 2^24), BAD_PARAM
- * (dtype/layout out of range or NULL desc).  The message names the field. */
+/* The shape of a 2-D convolution: input n x c x h x w, filter k x
+ * (c/groups) x r x s, and the convolution's padding, stride, dilation and
+ * group count (cudnnSetConvolution2dDescriptor and
+ * cudnnSetConvolutionGroupCount).  Start from SEER_CONV_SHAPE_INIT, then
+ * set the sizes: a field left at its initial value means "none" (no
+ * padding, unit stride and dilation, one group), and the sizes left at 0
+ * are refused by name. */
+typedef struct {
+    int n;                      /* batch: images per call, >= 1 */
+    int c;                      /* input channels, >= 1 */
+    int h, w;                   /* input height and width, >= 1 */
+    int k;                      /* output channels (filters), >= 1 */
+    int r, s;                   /* filter height and width, >= 1 */
+    int pad_h, pad_w;           /* zero padding on each side (top and bottom, left and right), >= 0 */
+    int stride_h, stride_w;     /* filter step, >= 1 */
+    int dil_h, dil_w;           /* dilation: gap between filter taps, >= 1 (1: dense) */
+    int groups;                 /* channel groups, >= 1, dividing c and k (groups = c = k: depthwise) */
+} seer_conv_shape_t;
+#define SEER_CONV_SHAPE_INIT \
+    { .n = 0, .c = 0, .h = 0, .w = 0, .k = 0, .r = 0, .s = 0, .pad_h = 0, .pad_w = 0, \
+      .stride_h = 1, .stride_w = 1, .dil_h = 1, .dil_w = 1, .groups = 1 }
+
+/* Describe a 2-D convolution of data type dtype and layout layout.
+ * Validates and on failure leaves desc unchanged: BAD_SHAPE (size <= 0,
+ * stride/dilation < 1, pad < 0, empty output), BAD_GROUPS (groups < 1 or
+ * not dividing c and k), OVERFLOW (any tensor over 2^31-1 elements or
+ * sizes over 2^24), BAD_PARAM (dtype/layout out of range, NULL desc or
+ * shape).  The message names the field ("stride_w must be >= 1 (got 0)"). */
+SEER_API seer_status_t seer_conv_desc_set_shape(seer_handle_t handle, seer_conv_desc_t desc,
+                                                seer_dtype_t dtype, seer_layout_t layout,
+                                                const seer_conv_shape_t *shape);
+/* seer_conv_desc_set_shape with the fields of seer_conv_shape_t as
+ * arguments, in its order: the call of libseer 0.1, kept for existing
+ * callers (same validation, messages and result). */
 SEER_API seer_status_t seer_conv_desc_set(seer_handle_t handle, seer_conv_desc_t desc,
                                           seer_dtype_t dtype, seer_layout_t layout,
                                           int n, int c, int h, int w, int k, int r, int s,

@@ -56,9 +56,9 @@ static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
     d->cv = cv;
     d->dir = dir;
     d->es = seer_dtype_size(cv->dtype);
-    d->g = cv->groups;
-    d->N = cv->n; d->C = cv->c; d->H = cv->h; d->W = cv->w;
-    d->K = cv->k; d->R = cv->r; d->S = cv->s; d->P = cv->p; d->Q = cv->q;
+    d->g = cv->shape.groups;
+    d->N = cv->shape.n; d->C = cv->shape.c; d->H = cv->shape.h; d->W = cv->shape.w;
+    d->K = cv->shape.k; d->R = cv->shape.r; d->S = cv->shape.s; d->P = cv->p; d->Q = cv->q;
     d->xe = d->N * d->C * d->H * d->W;
     d->ye = d->N * d->K * d->P * d->Q;
     d->we = d->K * (d->C / d->g) * d->R * d->S;
@@ -78,32 +78,33 @@ static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
 static seer_status_t check_supported(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
                                      int kind, const char *an)
 {
+    const seer_conv_shape_t *sh = &cv->shape;
     if (kind == K_NONE)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s is not implemented by cuDNN",
                           seer_direction_name(dir), an);
     int transform = kind == K_FFT || kind == K_FFT_TILING || kind == K_WINO || kind == K_WINO_NF;
     if (transform) {
-        if (cv->stride_h != 1 || cv->stride_w != 1 || cv->dil_h != 1 || cv->dil_w != 1)
+        if (sh->stride_h != 1 || sh->stride_w != 1 || sh->dil_h != 1 || sh->dil_w != 1)
             return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s needs stride 1 and dilation 1",
                               seer_direction_name(dir), an);
-        if (cv->groups != 1)
+        if (sh->groups != 1)
             return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s does not support groups",
                               seer_direction_name(dir), an);
     }
     if ((kind == K_WINO || kind == K_WINO_NF) &&
-        !(cv->r == cv->s && (cv->r == 3 || (kind == K_WINO_NF && cv->r == 5))))
+        !(sh->r == sh->s && (sh->r == 3 || (kind == K_WINO_NF && sh->r == 5))))
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s needs a 3x3%s filter (got %dx%d)",
-                          seer_direction_name(dir), an, kind == K_WINO_NF ? " or 5x5" : "", cv->r,
-                          cv->s);
+                          seer_direction_name(dir), an, kind == K_WINO_NF ? " or 5x5" : "", sh->r,
+                          sh->s);
     if ((kind == K_FFT || kind == K_FFT_TILING) &&
-        (cv->pad_h >= cv->r || cv->pad_w >= cv->s ||
-         (kind == K_FFT && (cv->h + 2 * cv->pad_h > 256 || cv->w + 2 * cv->pad_w > 256))))
+        (sh->pad_h >= sh->r || sh->pad_w >= sh->s ||
+         (kind == K_FFT && (sh->h + 2 * sh->pad_h > 256 || sh->w + 2 * sh->pad_w > 256))))
         return seer_error(h, SEER_STATUS_UNSUPPORTED,
                           "%s %s needs padding smaller than the filter%s", seer_direction_name(dir),
                           an, kind == K_FFT ? " and a padded input of at most 256x256" : "");
-    if (kind == K_FFT_TILING && (cv->r > 32 || cv->s > 32))
+    if (kind == K_FFT_TILING && (sh->r > 32 || sh->s > 32))
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s needs a filter of at most 32x32 (got %dx%d)",
-                          seer_direction_name(dir), an, cv->r, cv->s);
+                          seer_direction_name(dir), an, sh->r, sh->s);
     if (transform && (cv->dtype == SEER_DTYPE_BF16 || cv->dtype == SEER_DTYPE_TF32))
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s has no %s kernels",
                           seer_direction_name(dir), an, seer_dtype_name(cv->dtype));
@@ -176,7 +177,7 @@ static int wino_kernels(const dims_t *d, int kind, seer_kview_t *k)
  * must fit its transform (check_supported). */
 static double tiling_side(const struct seer_conv *cv)
 {
-    return fmax(cv->h, cv->w) <= 16 && cv->r <= 16 && cv->s <= 16 ? 16 : 32;
+    return fmax(cv->shape.h, cv->shape.w) <= 16 && cv->shape.r <= 16 && cv->shape.s <= 16 ? 16 : 32;
 }
 
 /* FFT: one transform of the whole padded image; FFT_TILING: tiles
@@ -186,8 +187,9 @@ static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
     int n = 0, bd = d->dir == SEER_DIR_BWD_DATA, bf = d->dir == SEER_DIR_BWD_FILTER;
     const struct seer_conv *cv = d->cv;
     double es = d->es, N = d->N, C = d->C, K = d->K;
-    double side = kind == K_FFT ? pow2_at_least(fmax(d->H + 2 * cv->pad_h, d->W + 2 * cv->pad_w))
-                                : tiling_side(cv);
+    double side = kind == K_FFT
+                      ? pow2_at_least(fmax(d->H + 2 * cv->shape.pad_h, d->W + 2 * cv->shape.pad_w))
+                      : tiling_side(cv);
     double tiles = kind == K_FFT ? 1 : cdiv(d->P, side - d->R + 1) * cdiv(d->Q, side - d->S + 1);
     double freq = side * (side / 2 + 1), ce = 8; /* complex fp32 */
     double bm = N * tiles, c_in = bd ? K : C, c_out = bd ? C : K;

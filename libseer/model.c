@@ -52,12 +52,12 @@ seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
     t->main_flops_ms = t->kv[0].flops / peak * 1e3;
     t->bytes_ms = bytes / bw * 1e3;
     double *f = t->f;
-    f[SEER_F_N] = lg(cv->n); f[SEER_F_C] = lg(cv->c); f[SEER_F_H] = lg(cv->h);
-    f[SEER_F_W] = lg(cv->w); f[SEER_F_K] = lg(cv->k);
-    f[SEER_F_RS] = lg((double)cv->r * cv->s);
-    f[SEER_F_STRIDE] = lg((double)cv->stride_h * cv->stride_w);
-    f[SEER_F_GROUPS] = lg(cv->groups);
-    f[SEER_F_DIL] = lg((double)cv->dil_h * cv->dil_w);
+    f[SEER_F_N] = lg(cv->shape.n); f[SEER_F_C] = lg(cv->shape.c); f[SEER_F_H] = lg(cv->shape.h);
+    f[SEER_F_W] = lg(cv->shape.w); f[SEER_F_K] = lg(cv->shape.k);
+    f[SEER_F_RS] = lg((double)cv->shape.r * cv->shape.s);
+    f[SEER_F_STRIDE] = lg((double)cv->shape.stride_h * cv->shape.stride_w);
+    f[SEER_F_GROUPS] = lg(cv->shape.groups);
+    f[SEER_F_DIL] = lg((double)cv->shape.dil_h * cv->shape.dil_w);
     f[SEER_F_FLOPS_MS] = lg(t->main_flops_ms);
     f[SEER_F_BYTES_MS] = lg(t->bytes_ms);
     return SEER_STATUS_SUCCESS;
@@ -86,21 +86,22 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
 {
     const seer_kview_t *k = &t->kv[0];
     const struct seer_conv *cv = t->cv;
+    const seer_conv_shape_t *sh = &cv->shape;
     double es = t->es;
     double peak_ms = t->main_flops_ms > 0 ? k->flops / t->main_flops_ms : 1; /* flop per ms */
     double bw_ms = seer_gpu_dram_bw(&m->gpu) / 1e3;
     double batch = k->gbatch > 0 ? k->gbatch : 1;
     double flop_pb, bytes_pb;
     /* Channels in and out of the direction's main GEMM. */
-    double c_out = t->dir == SEER_DIR_BWD_DATA ? cv->c : cv->k;
-    double c_in = t->dir == SEER_DIR_BWD_DATA ? cv->k : cv->c;
-    double P = t->dir == SEER_DIR_BWD_DATA ? cv->h : cv->p, Q = t->dir == SEER_DIR_BWD_DATA ? cv->w : cv->q;
+    double c_out = t->dir == SEER_DIR_BWD_DATA ? sh->c : sh->k;
+    double c_in = t->dir == SEER_DIR_BWD_DATA ? sh->k : sh->c;
+    double P = t->dir == SEER_DIR_BWD_DATA ? sh->h : cv->p, Q = t->dir == SEER_DIR_BWD_DATA ? sh->w : cv->q;
     int geo = v->geo;
     if (t->dir == SEER_DIR_BWD_FILTER && geo != SEER_GEO_FFT) geo = SEER_GEO_TILED;
     switch (geo) {
     case SEER_GEO_WINO_NF: {
         /* the tile GEMM pads the batch to a multiple of 16 images */
-        double m_ = k->gm / cv->n * (ceil(cv->n / 16.0) * 16);
+        double m_ = k->gm / sh->n * (ceil(sh->n / 16.0) * 16);
         t->blocks = cdiv(m_, v->tm) * cdiv(k->gn, v->tn) * batch;
         flop_pb = 2.0 * v->tm * v->tn * k->gk;
         bytes_pb = (double)(v->tm + v->tn) * k->gk * es;
@@ -109,7 +110,7 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
     case SEER_GEO_WINO_148:
     case SEER_GEO_WINO_442: {
         int t148 = geo == SEER_GEO_WINO_148;
-        t->blocks = (t148 ? cv->n : cdiv(cv->n, 4)) * cdiv(c_out, 32) * cdiv(Q, 8) * cdiv(P, t148 ? 16 : 4);
+        t->blocks = (t148 ? sh->n : cdiv(sh->n, 4)) * cdiv(c_out, 32) * cdiv(Q, 8) * cdiv(P, t148 ? 16 : 4);
         flop_pb = 2.0 * 128 * 32 * 9 * c_in;
         bytes_pb = ((t148 ? 180.0 : 240.0) * c_in + 32.0 * 16 * c_in) * es;
         break;
@@ -238,7 +239,9 @@ static int variant_named(const seer_family_t *f, const char *name)
 #define SEER_GROUP_MEM_EFF 0.80
 static int narrow_groups(const struct seer_conv *cv)
 {
-    return cv->groups > 1 && (cv->k / cv->groups < SEER_GROUP_NARROW || cv->c / cv->groups < SEER_GROUP_NARROW);
+    const seer_conv_shape_t *sh = &cv->shape;
+    return sh->groups > 1 &&
+           (sh->k / sh->groups < SEER_GROUP_NARROW || sh->c / sh->groups < SEER_GROUP_NARROW);
 }
 
 static seer_status_t grouped_conv(seer_handle_t h, const struct seer_model *m, const seer_terms_t *t,

@@ -229,9 +229,8 @@ static seer_status_t max_workspace(seer_handle_t h, const seer_model *m, const s
         struct seer_conv cv;
         size_t bytes;
         /* the prediction built the same descriptor: it cannot fail here */
-        if (seer_conv_init(NULL, &cv, o->dtype, o->layout, o->batch, L->in_c, L->in_h, L->in_w, L->k, L->r,
-                           L->s, L->pad_h, L->pad_w, L->stride_h, L->stride_w, L->dil_h, L->dil_w,
-                           L->groups) ||
+        const seer_conv_shape_t shape = seer_net_conv_shape(L, o->batch);
+        if (seer_conv_init(NULL, &cv, o->dtype, o->layout, &shape) ||
             seer_workspace_bytes(NULL, &cv, r[i].direction, r[i].algo, &bytes))
             continue;
         if (bytes > (size_t)INT64_MAX - SEER_NET_ALLOC_ROUND)

@@ -43,11 +43,9 @@ typedef struct {
 
 static int same_shape(const seer_conv_row_t *a, const seer_conv_row_t *b)
 {
+    /* the shape is ints only: no padding bytes for memcmp to see */
     return !strcmp(a->gpu, b->gpu) && a->dtype == b->dtype && a->layout == b->layout &&
-           a->n == b->n && a->c == b->c && a->h == b->h && a->w == b->w && a->k == b->k &&
-           a->r == b->r && a->s == b->s && a->pad_h == b->pad_h && a->pad_w == b->pad_w &&
-           a->stride_h == b->stride_h && a->stride_w == b->stride_w && a->dil_h == b->dil_h &&
-           a->dil_w == b->dil_w && a->groups == b->groups;
+           !memcmp(&a->shape, &b->shape, sizeof a->shape);
 }
 
 void seer_bwd_ratio_fit(const seer_conv_row_t *rows, size_t n, seer_bwd_ratio_t out[2][2])
@@ -296,8 +294,9 @@ static uint64_t key_hash(const int *k)
  * (or out of memory while adding). */
 static int job_of(pctx_t *c, const struct seer_conv *cv, seer_direction_t dir, int add)
 {
-    int key[17] = {cv->c, cv->h, cv->w, cv->k, cv->r, cv->s, cv->pad_h, cv->pad_w, cv->stride_h,
-                   cv->stride_w, cv->dil_h, cv->dil_w, cv->groups, (int)dir, 0, 0, 0};
+    const seer_conv_shape_t *s = &cv->shape;
+    int key[17] = {s->c, s->h, s->w, s->k, s->r, s->s, s->pad_h, s->pad_w, s->stride_h,
+                   s->stride_w, s->dil_h, s->dil_w, s->groups, (int)dir, 0, 0, 0};
     size_t i = (size_t)key_hash(key) & (c->nmemo - 1);
     for (; c->memo[i].job; i = (i + 1) & (c->nmemo - 1))
         if (!memcmp(c->memo[i].key, key, sizeof key)) return c->memo[i].job - 1;
@@ -371,12 +370,18 @@ static seer_status_t layer_fail(pctx_t *c, int li, const struct seer_conv *cv, s
                       msg[0] ? msg : seer_status_string(st));
 }
 
+seer_conv_shape_t seer_net_conv_shape(const seer_layer_info_t *L, int batch)
+{
+    const seer_conv_shape_t s = {batch, L->in_c, L->in_h, L->in_w, L->k, L->r, L->s, L->pad_h, L->pad_w,
+                                 L->stride_h, L->stride_w, L->dil_h, L->dil_w, L->groups};
+    return s;
+}
+
 static seer_status_t conv_desc(pctx_t *c, int li, struct seer_conv *cv)
 {
     const seer_layer_info_t *L = &c->net->l[li].info;
-    seer_status_t st = seer_conv_init(c->h, cv, c->dt, c->layout, c->batch, L->in_c, L->in_h, L->in_w,
-                                      L->k, L->r, L->s, L->pad_h, L->pad_w, L->stride_h, L->stride_w,
-                                      L->dil_h, L->dil_w, L->groups);
+    const seer_conv_shape_t shape = seer_net_conv_shape(L, c->batch);
+    seer_status_t st = seer_conv_init(c->h, cv, c->dt, c->layout, &shape);
     if (st) {
         char msg[800];
         seer_get_last_error_copy(c->h, msg, sizeof msg);

@@ -154,8 +154,9 @@ seer_status_t seer_workspace_bytes(seer_handle_t h, const struct seer_conv *cv, 
     int nk;
     seer_status_t st = seer_conv_kernels(h, cv, dir, algo, kv, &nk); /* support check */
     if (st) return st;
-    double es = seer_dtype_size(cv->dtype), g = cv->groups;
-    double N = cv->n, C = cv->c, H = cv->h, W = cv->w, K = cv->k, R = cv->r, S = cv->s;
+    const seer_conv_shape_t *sh = &cv->shape;
+    double es = seer_dtype_size(cv->dtype), g = sh->groups;
+    double N = sh->n, C = sh->c, H = sh->h, W = sh->w, K = sh->k, R = sh->r, S = sh->s;
     double P = cv->p, Q = cv->q, ws = 0;
     enum { IMPL, PRECOMP, GEMM, FFT, FFT_TILING, WINO, WINO_NF } kind;
     static const int fwd[] = {IMPL, PRECOMP, GEMM, -1, FFT, FFT_TILING, WINO, WINO_NF};
@@ -174,7 +175,7 @@ seer_status_t seer_workspace_bytes(seer_handle_t h, const struct seer_conv *cv, 
         break;
     case FFT: case FFT_TILING: {
         /* data, filter and output transformed to complex fp32 (8 bytes) */
-        double side = kind == FFT ? pow2_at_least(fmax(H + 2 * cv->pad_h, W + 2 * cv->pad_w)) : 32;
+        double side = kind == FFT ? pow2_at_least(fmax(H + 2 * sh->pad_h, W + 2 * sh->pad_w)) : 32;
         double tiles = kind == FFT ? 1 : ceil(P / (32 - R + 1)) * ceil(Q / (32 - S + 1));
         ws = side * (side / 2 + 1) * 8 * (N * tiles * (C + K) + K * C);
         break;

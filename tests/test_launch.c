@@ -9,8 +9,9 @@ typedef struct { int n, c, h, k, r, pad, stride, dil, groups; seer_dtype_t dt; }
 
 static int mk(struct seer_conv *cv, shape_t s)
 {
-    return seer_conv_init(NULL, cv, s.dt, SEER_LAYOUT_NCHW, s.n, s.c, s.h, s.h, s.k, s.r, s.r, s.pad,
-                          s.pad, s.stride, s.stride, s.dil, s.dil, s.groups) == SEER_STATUS_SUCCESS;
+    const seer_conv_shape_t sh = {s.n, s.c, s.h, s.h, s.k, s.r, s.r, s.pad, s.pad, s.stride, s.stride,
+                                  s.dil, s.dil, s.groups};
+    return seer_conv_init(NULL, cv, s.dt, SEER_LAYOUT_NCHW, &sh) == SEER_STATUS_SUCCESS;
 }
 
 /* 3x3, stride 1, "same" padding: every algorithm cuDNN has applies. */
@@ -97,7 +98,8 @@ TEST(launch_implicit_gemm_dims_and_work)
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         struct seer_conv cv;
         REQUIRE(mk(&cv, shapes[i]));
-        double N = cv.n, C = cv.c, H = cv.h, W = cv.w, K = cv.k, RS = cv.r * cv.s, g = cv.groups;
+        const seer_conv_shape_t *sh = &cv.shape;
+        double N = sh->n, C = sh->c, H = sh->h, W = sh->w, K = sh->k, RS = sh->r * sh->s, g = sh->groups;
         double PQ = (double)cv.p * cv.q;
         const double dims[3][4] = {
             {N * PQ, K / g, C / g * RS, g}, {N * H * W, C / g, K / g * RS, g}, {K / g, C / g * RS, N * PQ, g}};
@@ -129,7 +131,7 @@ TEST(launch_explicit_gemm_im2col)
     shape_t s = BASE;
     s.groups = 2;
     REQUIRE(mk(&cv, s));
-    double es = 4, cols = (double)cv.n * cv.p * cv.q * (cv.c / 2) * 9 * 2;
+    double es = 4, cols = (double)cv.shape.n * cv.p * cv.q * (cv.shape.c / 2) * 9 * 2;
     seer_kview_t k[SEER_MAX_KERNELS], imp[SEER_MAX_KERNELS];
     int nk = 0, ni = 0;
     REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_GEMM, k, &nk) == SEER_STATUS_SUCCESS);
@@ -290,8 +292,8 @@ TEST(launch_unsupported_and_bad_algo)
     CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, msg) == SEER_STATUS_SUCCESS);
     CHECK(try(h, s, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_WINOGRAD, msg) == SEER_STATUS_UNSUPPORTED);
     struct seer_conv cv;
-    REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 8, 64, 28, 28, 128, 3, 5, 1, 2, 1,
-                           1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    const seer_conv_shape_t sh = {8, 64, 28, 28, 128, 3, 5, 1, 2, 1, 1, 1, 1, 1};
+    REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, &sh) == SEER_STATUS_SUCCESS);
     seer_kview_t k[SEER_MAX_KERNELS];
     int nk;
     CHECK(seer_conv_kernels(h, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, k, &nk) == SEER_STATUS_UNSUPPORTED);

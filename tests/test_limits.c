@@ -172,7 +172,7 @@ TEST(limits_csv_integral_floats_and_time_range)
     size_t n = 0;
     snprintf(t, sizeof t, "%st4,fwd,fp32,nchw,8.0,64,56,56,64,3,3,1,1,1,1,1,1,1e0,WINOGRAD,0.5\n", hdr);
     CHECK_STATUS(seer_conv_csv_parse(handle(), "f.csv", t, strlen(t), &rows, &n), SEER_STATUS_SUCCESS);
-    CHECK(n == 1 && rows && rows[0].n == 8 && rows[0].groups == 1);
+    CHECK(n == 1 && rows && rows[0].shape.n == 8 && rows[0].shape.groups == 1);
     free(rows);
     snprintf(t, sizeof t, "%st4,fwd,fp32,nchw,2.5,64,56,56,64,3,3,1,1,1,1,1,1,1,WINOGRAD,0.5\n", hdr);
     CHECK_STATUS(seer_conv_csv_parse(handle(), "f.csv", t, strlen(t), &rows, &n), SEER_STATUS_CSV_BAD_VALUE);

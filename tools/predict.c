@@ -335,8 +335,10 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int js
                    "\"pad_h\": %d, \"pad_w\": %d, \"stride_h\": %d, \"stride_w\": %d, "
                    "\"dil_h\": %d, \"dil_w\": %d, \"groups\": %d, \"algo\": ",
                    seer_direction_name(r->dir), seer_dtype_name(r->dtype),
-                   seer_layout_name(r->layout), r->n, r->c, r->h, r->w, r->k, r->r, r->s, r->pad_h,
-                   r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w, r->groups);
+                   seer_layout_name(r->layout), r->shape.n, r->shape.c, r->shape.h, r->shape.w,
+                   r->shape.k, r->shape.r, r->shape.s, r->shape.pad_h, r->shape.pad_w,
+                   r->shape.stride_h, r->shape.stride_w, r->shape.dil_h, r->shape.dil_w,
+                   r->shape.groups);
             if (r->algo >= 0) cli_json_str(stdout, seer_algo_name(r->dir, r->algo));
             else printf("null");
             printf(", \"time_ms\": ");
