@@ -239,7 +239,8 @@ seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model *m, int batch,
                           m->gpu_id, seer_dtype_math(dt) ? "tensor-core" : "fp32");
     seer_class_t c;
     double t = seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, &c);
-    if ((st = seer_check_time(h, t, "GEMM"))) return st;
+    seer_err_t e;
+    if ((st = seer_check_time(&e, t, "GEMM"))) return seer_err_report(h, &e);
     *time_ms = t;
     if (cls) *cls = c;
     return SEER_STATUS_SUCCESS;

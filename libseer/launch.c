@@ -75,39 +75,39 @@ static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
 
 /* UNSUPPORTED, with the reason, where cuDNN has no kernels of this kind
  * for the shape or dtype. */
-static seer_status_t check_supported(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
+static seer_status_t check_supported(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,
                                      int kind, const char *an)
 {
     const seer_conv_shape_t *sh = &cv->shape;
     if (kind == K_NONE)
-        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s is not implemented by cuDNN",
-                          seer_direction_name(dir), an);
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s is not implemented by cuDNN",
+                         seer_direction_name(dir), an);
     int transform = kind == K_FFT || kind == K_FFT_TILING || kind == K_WINO || kind == K_WINO_NF;
     if (transform) {
         if (sh->stride_h != 1 || sh->stride_w != 1 || sh->dil_h != 1 || sh->dil_w != 1)
-            return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s needs stride 1 and dilation 1",
-                              seer_direction_name(dir), an);
+            return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s needs stride 1 and dilation 1",
+                             seer_direction_name(dir), an);
         if (sh->groups != 1)
-            return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s does not support groups",
-                              seer_direction_name(dir), an);
+            return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s does not support groups",
+                             seer_direction_name(dir), an);
     }
     if ((kind == K_WINO || kind == K_WINO_NF) &&
         !(sh->r == sh->s && (sh->r == 3 || (kind == K_WINO_NF && sh->r == 5))))
-        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s needs a 3x3%s filter (got %dx%d)",
-                          seer_direction_name(dir), an, kind == K_WINO_NF ? " or 5x5" : "", sh->r,
-                          sh->s);
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s needs a 3x3%s filter (got %dx%d)",
+                         seer_direction_name(dir), an, kind == K_WINO_NF ? " or 5x5" : "", sh->r,
+                         sh->s);
     if ((kind == K_FFT || kind == K_FFT_TILING) &&
         (sh->pad_h >= sh->r || sh->pad_w >= sh->s ||
          (kind == K_FFT && (sh->h + 2 * sh->pad_h > 256 || sh->w + 2 * sh->pad_w > 256))))
-        return seer_error(h, SEER_STATUS_UNSUPPORTED,
-                          "%s %s needs padding smaller than the filter%s", seer_direction_name(dir),
-                          an, kind == K_FFT ? " and a padded input of at most 256x256" : "");
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED,
+                         "%s %s needs padding smaller than the filter%s", seer_direction_name(dir),
+                         an, kind == K_FFT ? " and a padded input of at most 256x256" : "");
     if (kind == K_FFT_TILING && (sh->r > 32 || sh->s > 32))
-        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s needs a filter of at most 32x32 (got %dx%d)",
-                          seer_direction_name(dir), an, sh->r, sh->s);
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s needs a filter of at most 32x32 (got %dx%d)",
+                         seer_direction_name(dir), an, sh->r, sh->s);
     if (transform && (cv->dtype == SEER_DTYPE_BF16 || cv->dtype == SEER_DTYPE_TF32))
-        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s has no %s kernels",
-                          seer_direction_name(dir), an, seer_dtype_name(cv->dtype));
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s has no %s kernels",
+                         seer_direction_name(dir), an, seer_dtype_name(cv->dtype));
     return SEER_STATUS_SUCCESS;
 }
 
@@ -206,14 +206,14 @@ static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
     return n;
 }
 
-seer_status_t seer_conv_kernels(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
+seer_status_t seer_conv_kernels(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,
                                 int algo, seer_kview_t *k, int *nk)
 {
     int kind = kind_of(dir, algo);
     if (kind < 0)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "algo %d out of range for direction %s", algo,
-                          seer_direction_name(dir));
-    seer_status_t st = check_supported(h, cv, dir, kind, seer_algo_name(dir, algo));
+        return seer_fail(e, SEER_STATUS_BAD_PARAM, "algo %d out of range for direction %s", algo,
+                         seer_direction_name(dir));
+    seer_status_t st = check_supported(e, cv, dir, kind, seer_algo_name(dir, algo));
     if (st) return st;
     dims_t d;
     dims_of(cv, dir, &d);

@@ -32,17 +32,17 @@ const seer_family_t *seer_model_family(const struct seer_model *m, seer_directio
 
 static double lg(double x) { return log(x > 1e-30 ? x : 1e-30); }
 
-seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
+seer_status_t seer_model_kernels(seer_err_t *e, const struct seer_model *m,
                                  const struct seer_conv *cv, seer_direction_t dir, int algo,
                                  seer_terms_t *t)
 {
     memset(t, 0, sizeof *t);
-    seer_status_t st = seer_conv_kernels(h, cv, dir, algo, t->kv, &t->nk);
+    seer_status_t st = seer_conv_kernels(e, cv, dir, algo, t->kv, &t->nk);
     if (st) return st;
     double peak = seer_gpu_peak_flops(&m->gpu, cv->dtype), bw = seer_gpu_dram_bw(&m->gpu);
     if (peak <= 0)
-        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
-                          seer_dtype_name(cv->dtype));
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
+                         seer_dtype_name(cv->dtype));
     double bytes = 0;
     for (int i = 0; i < t->nk; i++) bytes += t->kv[i].bytes;
     t->es = seer_dtype_size(cv->dtype);
@@ -211,8 +211,9 @@ seer_status_t seer_classify_measured(seer_handle_t h, const seer_model *m, const
     if ((unsigned)dir > SEER_DIR_BWD_FILTER)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
     seer_terms_t t;
-    seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t);
-    if (st) return st;
+    seer_err_t e;
+    if (seer_model_kernels(&e, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t))
+        return seer_err_report(h, &e);
     *cls = seer_class_of_measured(&t, measured_ms);
     return SEER_STATUS_SUCCESS;
 }
@@ -244,7 +245,7 @@ static int narrow_groups(const struct seer_conv *cv)
            (sh->k / sh->groups < SEER_GROUP_NARROW || sh->c / sh->groups < SEER_GROUP_NARROW);
 }
 
-static seer_status_t grouped_conv(seer_handle_t h, const struct seer_model *m, const seer_terms_t *t,
+static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, const seer_terms_t *t,
                                   double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,
                                   int *n_kernels)
 {
@@ -252,7 +253,7 @@ static seer_status_t grouped_conv(seer_handle_t h, const struct seer_model *m, c
     double bw = seer_gpu_dram_bw(&m->gpu) * SEER_GROUP_MEM_EFF / 1e3, gap = seer_gpu_launch_gap_ms(&m->gpu);
     double ms[SEER_MAX_KERNELS], total = 0;
     for (int i = 0; i < t->nk; i++) total += ms[i] = fmax(t->kv[i].flops / peak, t->kv[i].bytes / bw) + gap;
-    seer_status_t st = seer_check_time(h, total, "grouped convolution");
+    seer_status_t st = seer_check_time(e, total, "grouped convolution");
     if (st) return st;
     for (int i = 0; kernels && i < t->nk && i < kernels_cap; i++) {
         const seer_kview_t *kv = &t->kv[i];
@@ -271,7 +272,7 @@ static seer_status_t grouped_conv(seer_handle_t h, const struct seer_model *m, c
     *time_ms = total;
     if (n_kernels) *n_kernels = t->nk;
     if (kernels && t->nk > kernels_cap)
-        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t->nk, kernels_cap);
+        return seer_fail(e, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t->nk, kernels_cap);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -385,30 +386,30 @@ static double physical_floor(const struct seer_model *m, const seer_terms_t *t, 
     return isfinite(lo) ? lo : 0;
 }
 
-static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, const struct seer_conv *desc,
-                                  seer_direction_t dir, int algo, const char *variant, int *matched,
-                                  double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,
-                                  int *n_kernels)
+seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
+                                      const struct seer_conv *desc, seer_direction_t dir, int algo,
+                                      const char *variant, int *matched, double *time_ms,
+                                      seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
 {
     if (!m || !desc || !time_ms)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_conv: %s is NULL",
-                          !m ? "model" : !desc ? "desc" : "time_ms");
-    if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "conv descriptor was never set");
+        return seer_fail(e, SEER_STATUS_BAD_PARAM, "seer_predict_conv: %s is NULL",
+                         !m ? "model" : !desc ? "desc" : "time_ms");
+    if (!desc->set) return seer_fail(e, SEER_STATUS_BAD_PARAM, "conv descriptor was never set");
     if ((unsigned)dir > SEER_DIR_BWD_FILTER)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
+        return seer_fail(e, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
     if (kernels && kernels_cap < 0)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
+        return seer_fail(e, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
     seer_terms_t t;
-    seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t);
+    seer_status_t st = seer_model_kernels(e, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t);
     if (st) return st;
     if (narrow_groups(desc))
-        return grouped_conv(h, m, &t, time_ms, kernels, kernels_cap, n_kernels);
+        return grouped_conv(e, m, &t, time_ms, kernels, kernels_cap, n_kernels);
     const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype), *end = m->fam + m->nfam;
     seer_family_t af;
     if (!f && algo == SEER_ALGO_CUDNN_CHOICE)
-        return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
-                          "model %s has no data for %s (cuDNN's choice) with %s math", m->gpu_id,
-                          seer_direction_name(dir), seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
+        return seer_fail(e, SEER_STATUS_NOT_CALIBRATED,
+                         "model %s has no data for %s (cuDNN's choice) with %s math", m->gpu_id,
+                         seer_direction_name(dir), seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
     if (!f) {
         analytical_family(m, &t, &af);
         f = &af;
@@ -439,7 +440,7 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
     char what[96];
     snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
              algo == SEER_ALGO_CUDNN_CHOICE ? "CUDNN_CHOICE" : seer_algo_name(dir, algo));
-    if ((st = seer_check_time(h, total, what))) return st;
+    if ((st = seer_check_time(e, total, what))) return st;
     *time_ms = total;
     corr *= *time_ms / (base * corr); /* the breakdown below sums to the mean */
     if (n_kernels) *n_kernels = t.nk;
@@ -449,8 +450,8 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
                                                                                  : SEER_SOURCE_CALIBRATED;
     kernel_breakdown(m, f, v, cls, &t, *time_ms, corr, source, kernels, kernels_cap);
     if (t.nk > kernels_cap)
-        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t.nk,
-                          kernels_cap);
+        return seer_fail(e, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t.nk,
+                         kernels_cap);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -458,14 +459,20 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model *m, const seer
                                 seer_direction_t dir, int algo, double *time_ms,
                                 seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
 {
-    return predict_conv(h, m, desc, dir, algo, NULL, NULL, time_ms, kernels, kernels_cap, n_kernels);
+    seer_err_t e;
+    seer_status_t st = seer_model_predict_conv(&e, m, desc, dir, algo, NULL, NULL, time_ms, kernels,
+                                               kernels_cap, n_kernels);
+    return st ? seer_err_report(h, &e) : st;
 }
 
 seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model *m,
                                         const struct seer_conv *desc, seer_direction_t dir, int algo,
                                         const char *main_kernel, int *matched, double *time_ms)
 {
-    return predict_conv(h, m, desc, dir, algo, main_kernel, matched, time_ms, NULL, 0, NULL);
+    seer_err_t e;
+    seer_status_t st = seer_model_predict_conv(&e, m, desc, dir, algo, main_kernel, matched, time_ms,
+                                               NULL, 0, NULL);
+    return st ? seer_err_report(h, &e) : st;
 }
 
 seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model *m, const seer_kernel_desc_t *k,
@@ -526,7 +533,8 @@ seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model *m, const se
     pred->source = m->transferred ? SEER_SOURCE_TRANSFERRED : SEER_SOURCE_CALIBRATED;
     double t = 0;
     for (int i = 0; i < SEER_NTERMS; i++) t += m->kcoef[pred->cls][i] * x[i];
-    if ((st = seer_check_time(h, t > 1e-4 ? t : 1e-4, "kernel"))) return st;
+    seer_err_t e;
+    if (seer_check_time(&e, t > 1e-4 ? t : 1e-4, "kernel")) return seer_err_report(h, &e);
     pred->time_ms = t > 1e-4 ? t : 1e-4;
     *out = p;
     return SEER_STATUS_SUCCESS;

@@ -122,6 +122,7 @@ typedef struct {
     seer_direction_t dir;
     choice_t ch;
     seer_status_t st;
+    seer_err_t err;             /* when st is not SUCCESS: the failed prediction's message, if any */
 } job_t;
 
 typedef struct {
@@ -266,23 +267,32 @@ static seer_status_t take(choice_t *c, const seer_algo_eval_t *e, seer_direction
     return SEER_STATUS_SUCCESS;
 }
 
-/* The algorithm and time of one conv direction under the policy.
- * Soft failures come back without a message. */
-static seer_status_t choose(pctx_t *c, const struct seer_conv *cv, seer_direction_t dir, choice_t *ch)
+/* The algorithm and time of one conv direction under the policy.  On
+ * failure *err holds the message of the prediction that failed (empty
+ * when the failure is take()'s, which has none). */
+static seer_status_t choose(pctx_t *c, const struct seer_conv *cv, seer_direction_t dir, choice_t *ch,
+                            seer_err_t *err)
 {
     seer_algo_eval_t e;
     memset(ch, 0, sizeof *ch);
+    memset(err, 0, sizeof *err);
     if (c->policy != SEER_ALGO_AUTO) {
         if (c->policy == SEER_ALGO_CUDNN_CHOICE || c->policy < seer_algo_count(dir)) {
             seer_picker_predict(c->m, cv, dir, c->policy, &e);
-            if (!e.st) return take(ch, &e, dir);
-            if (!seer_picker_soft(e.st)) { ch->algo = e.algo; return e.st; }
+            if (!e.err.st) return take(ch, &e, dir);
+            if (!seer_picker_soft(e.err.st)) {
+                ch->algo = e.algo;
+                *err = e.err;
+                return e.err.st;
+            }
         }
         ch->flags |= SEER_RESULT_ALGO_REPLACED;
     }
     seer_status_t st = seer_picker_best(c->m, cv, dir, &e);
-    if (st) ch->algo = e.algo; /* the algorithm that failed: layer_fail asks it why */
-    return st ? st : take(ch, &e, dir);
+    if (!st) return take(ch, &e, dir);
+    ch->algo = e.algo; /* the algorithm that failed, and why */
+    *err = e.err;
+    return st;
 }
 
 static uint64_t key_hash(const int *k)
@@ -332,7 +342,7 @@ static void *work(void *arg)
         pthread_mutex_unlock(&p->lock);
         if (i >= p->c->njobs) return NULL;
         job_t *j = &p->c->jobs[i];
-        j->st = choose(p->c, &j->cv, j->dir, &j->ch);
+        j->st = choose(p->c, &j->cv, j->dir, &j->ch, &j->err);
     }
 }
 
@@ -353,21 +363,13 @@ static void run_jobs(pctx_t *c)
     pthread_mutex_destroy(&p.lock);
 }
 
-/* Re-run the failing prediction (the job's algorithm, choose()) with the
- * handle for the model's own message, and put the layer in front of it. */
-static seer_status_t layer_fail(pctx_t *c, int li, const struct seer_conv *cv, seer_direction_t dir,
-                                int algo, seer_status_t st)
+/* A failed job: the layer in front of its prediction's own message. */
+static seer_status_t layer_fail(pctx_t *c, int li, seer_direction_t dir, const job_t *j)
 {
     const seer_layer_info_t *L = &c->net->l[li].info;
-    char msg[800] = "";
-    if (cv) {
-        double t;
-        if (seer_predict_conv(c->h, c->m, cv, dir, algo, &t, NULL, 0, NULL))
-            seer_get_last_error_copy(c->h, msg, sizeof msg);
-    }
-    return seer_error(c->h, st, "layer '%s' (line %d, %s %s): %s", L->name, L->line,
+    return seer_error(c->h, j->st, "layer '%s' (line %d, %s %s): %s", L->name, L->line,
                       seer_op_name(L->op), seer_direction_name(dir),
-                      msg[0] ? msg : seer_status_string(st));
+                      j->err.st ? j->err.msg : seer_status_string(j->st));
 }
 
 seer_conv_shape_t seer_net_conv_shape(const seer_layer_info_t *L, int batch)
@@ -416,7 +418,7 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
     if (st) return st;
     int jf = job_of(c, &cv, SEER_DIR_FWD, 0);
     if (jf < 0) return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': no prediction job", L->name);
-    if ((st = c->jobs[jf].st)) return layer_fail(c, li, &cv, SEER_DIR_FWD, c->jobs[jf].ch.algo, st);
+    if (c->jobs[jf].st) return layer_fail(c, li, SEER_DIR_FWD, &c->jobs[jf]);
     const choice_t fwd = c->jobs[jf].ch;
     for (int d = backward ? 1 : 0; d < (backward ? 3 : 1); d++) {
         seer_direction_t dir = (seer_direction_t)d;
@@ -428,7 +430,7 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
             if (j < 0) return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': no prediction job", L->name);
             ch = c->jobs[j].ch;
             if ((st = c->jobs[j].st)) {
-                if (st != SEER_STATUS_NOT_CALIBRATED) return layer_fail(c, li, &cv, dir, c->jobs[j].ch.algo, st);
+                if (st != SEER_STATUS_NOT_CALIBRATED) return layer_fail(c, li, dir, &c->jobs[j]);
                 /* backward = a * forward + b (docs/networks.md) */
                 int mt = seer_dtype_math(c->dt);
                 const seer_bwd_ratio_t *q = &seer_bwd_ratio[d - 1][mt];
