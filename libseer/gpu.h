@@ -24,6 +24,18 @@ double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g);
  * a kernel's time depends on). */
 int seer_gpu_same_facts(const seer_gpu_info_t *a, const seer_gpu_info_t *b);
 
-/* DRAM bandwidth in bytes/s. */
+/* DRAM bandwidth in bytes/s: the datasheet peak. */
 double seer_gpu_dram_bw(const seer_gpu_info_t *g);
+
+/* What a streaming kernel (batch norm, activations, copies, the
+ * optimizer) achieves, bytes/s: the GPU's measured copy rate
+ * (dram_stream_gbps, from seer-bench) where it has one, else the
+ * datasheet peak times SEER_DRAM_STREAM_SHARE.  The share is the one
+ * architecture measured so far: seer-bench's copy kernel reached 2742 of
+ * 3350 GB/s on an H100 SXM5 (0.82) and 3854 of 4800 on an H200 (0.80),
+ * shared/data/gpu-ceilings.csv; DRAM refresh, read/write turnaround and
+ * the memory controllers' queueing cost every HBM/GDDR generation a
+ * similar share, so other architectures take it until measured. */
+#define SEER_DRAM_STREAM_SHARE 0.81
+double seer_gpu_stream_bw(const seer_gpu_info_t *g);
 #endif
