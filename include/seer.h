@@ -111,8 +111,10 @@ SEER_API const char *seer_status_string(seer_status_t status);
 
 typedef enum {
     SEER_DTYPE_FP32 = 0,        /* fp32 data, fp32 math (no tensor cores) */
-    SEER_DTYPE_TF32 = 1,        /* fp32 data, TF32 tensor-core math */
-    SEER_DTYPE_FP16 = 2,        /* fp16 data, tensor-core math */
+    SEER_DTYPE_TF32 = 1,        /* fp32 data, TF32 tensor-core math allowed (FP32
+                                 * where the GPU or algorithm has no TF32 kernels) */
+    SEER_DTYPE_FP16 = 2,        /* fp16 data, tensor-core math (FP16_PSEUDO on a
+                                 * GPU without FP16 tensor cores) */
     SEER_DTYPE_BF16 = 3,        /* bf16 data, tensor-core math */
     SEER_DTYPE_FP16_PSEUDO = 4  /* fp16 data, fp32 math ("pseudo half") */
 } seer_dtype_t;

@@ -220,6 +220,13 @@ double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype)
     return 0;
 }
 
+seer_dtype_t seer_gpu_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype)
+{
+    if (dtype == SEER_DTYPE_TF32 && g && !(g->tf32_tflops > 0)) return SEER_DTYPE_FP32;
+    if (dtype == SEER_DTYPE_FP16 && g && !(g->fp16_tflops > 0)) return SEER_DTYPE_FP16_PSEUDO;
+    return dtype;
+}
+
 double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g)
 {
     (void)g;

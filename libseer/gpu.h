@@ -12,6 +12,14 @@ const seer_gpu_info_t *seer_gpu_lookup(const char *id);
  * tensor cores before Volta). */
 double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype);
 
+/* The math cuDNN runs when asked for dtype on g.  TF32 is FP32 data with
+ * tensor cores allowed, not required: a GPU without TF32 tensor cores
+ * (before Ampere) runs FP32.  FP16 asks for tensor-core math with FP32
+ * accumulation (what PyTorch requests): without FP16 tensor cores (before
+ * Volta) that is FP16 data with FP32 math, FP16_PSEUDO.  BF16 stays BF16:
+ * cuDNN has no BF16 kernels before Ampere (seer_gpu_peak_flops is 0). */
+seer_dtype_t seer_gpu_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype);
+
 /* Time between back-to-back kernels on a stream, ms: what a kernel adds
  * beyond its own work.  seer-bench measured 3.0 us (H200) and 4.5 us
  * (H100) from one empty kernel to the next (shared/data/gpu-ceilings.csv);

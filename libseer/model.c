@@ -395,15 +395,14 @@ static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, c
         return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
     if (kernels && kernels_cap < 0)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
-    /* TF32 is FP32 data with tensor cores allowed, not required: an
-     * algorithm without TF32 kernels runs its FP32 ones, as the picker
-     * assumes (seer_picker_best). */
-    struct seer_conv fp32;
-    if (desc->dtype == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo)) {
-        fp32 = *desc;
-        fp32.dtype = SEER_DTYPE_FP32;
-        desc = &fp32;
-    }
+    /* The math cuDNN runs on this GPU (seer_gpu_run_dtype); TF32 is FP32
+     * data with tensor cores allowed, not required, so an algorithm
+     * without TF32 kernels runs its FP32 ones, as the picker assumes
+     * (seer_picker_best). */
+    struct seer_conv run = *desc;
+    run.dtype = seer_gpu_run_dtype(&m->gpu, desc->dtype);
+    if (run.dtype == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo)) run.dtype = SEER_DTYPE_FP32;
+    desc = &run;
     seer_terms_t t;
     seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t);
     if (st) return st;

@@ -588,7 +588,7 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, co
     c.net = net;
     c.batch = opts->batch;
     c.policy = opts->algo_policy;
-    c.dt = opts->dtype;
+    c.dt = seer_gpu_run_dtype(&m->gpu, opts->dtype); /* what cuDNN runs (gpu.h) */
     c.layout = opts->layout;
     c.mode = opts->mode;
     c.threads = opts->threads;
