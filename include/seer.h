@@ -115,8 +115,10 @@ SEER_API const char *seer_status_string(seer_status_t status);
 
 typedef enum {
     SEER_DTYPE_FP32 = 0,        /* fp32 data, fp32 math (no tensor cores) */
-    SEER_DTYPE_TF32 = 1,        /* fp32 data, TF32 tensor-core math */
-    SEER_DTYPE_FP16 = 2,        /* fp16 data, tensor-core math */
+    SEER_DTYPE_TF32 = 1,        /* fp32 data, TF32 tensor-core math allowed (FP32
+                                 * where the GPU or algorithm has no TF32 kernels) */
+    SEER_DTYPE_FP16 = 2,        /* fp16 data, tensor-core math (FP16_PSEUDO on a
+                                 * GPU without FP16 tensor cores) */
     SEER_DTYPE_BF16 = 3,        /* bf16 data, tensor-core math */
     SEER_DTYPE_FP16_PSEUDO = 4  /* fp16 data, fp32 math ("pseudo half") */
 } seer_dtype_t;
@@ -256,6 +258,9 @@ typedef struct {
     double fp16_simt_tflops;    /* peak FP16 rate without tensor cores */
     double dram_gbps;           /* peak DRAM bandwidth, GB/s (1e9 B/s) */
     double dram_gib;            /* DRAM capacity, GiB */
+    double dram_stream_gbps;    /* measured DRAM copy rate (seer-bench), GB/s; 0 = not
+                                 * measured: streaming kernels then get dram_gbps times
+                                 * the measured Hopper share (docs/networks.md) */
     int l2_bytes;               /* L2 cache size */
     int regs_per_sm;            /* 32-bit registers per SM */
     int regs_per_block;         /* max registers per block */
@@ -276,6 +281,13 @@ typedef struct {
 SEER_API seer_status_t seer_gpu_count(int *count);
 /* Entry by index 0..count-1; BAD_PARAM if out of range or info NULL. */
 SEER_API seer_status_t seer_gpu_get(int index, seer_gpu_info_t *info);
+/* What streaming kernels (batch norm, activations, copies, the optimizer
+ * step) reach on gpu: the DRAM rate in GB/s (dram_stream_gbps where
+ * measured, else the datasheet rate times the measured Hopper share,
+ * docs/networks.md) and the launch gap from one kernel to the next in µs.
+ * Either output may be NULL; BAD_PARAM if gpu is NULL. */
+SEER_API seer_status_t seer_gpu_streaming(const seer_gpu_info_t *gpu, double *stream_gbps,
+                                          double *launch_gap_us);
 /* Entry by id (case-insensitive, also accepts a few aliases such as
  * "a100" for "a100-sxm4-40gb"); UNKNOWN_GPU otherwise, with a message on
  * handle if handle is not NULL; BAD_PARAM if id or info is NULL. */

@@ -233,7 +233,7 @@ seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gp
     if (!dir_ok(dir))
         return seer_error(handle, SEER_STATUS_BAD_PARAM, "direction out of range (got %d)", (int)dir);
     if (!time_ms) return seer_error(handle, SEER_STATUS_BAD_PARAM, "time_ms is NULL");
-    double peak = seer_gpu_peak_flops(gpu, desc->dtype), bw = seer_gpu_dram_bw(gpu);
+    double peak = seer_gpu_peak_flops(gpu, seer_gpu_run_dtype(gpu, desc->dtype)), bw = seer_gpu_dram_bw(gpu);
     if (!(peak > 0))
         return seer_error(handle, SEER_STATUS_UNSUPPORTED,
                           "GPU %.32s (compute capability %d.%d) cannot run %s math",

@@ -37,6 +37,12 @@ static int kind_of(seer_direction_t dir, int algo)
     return dir == SEER_DIR_FWD ? fwd[algo] : dir == SEER_DIR_BWD_DATA ? bd[algo] : bf[algo];
 }
 
+int seer_algo_transform(seer_direction_t dir, int algo)
+{
+    int k = kind_of(dir, algo);
+    return k == K_FFT || k == K_FFT_TILING || k == K_WINO || k == K_WINO_NF;
+}
+
 static double cdiv(double a, double b) { return ceil(a / b); }
 static double pow2_at_least(double x) { double p = 1; while (p < x) p *= 2; return p; }
 

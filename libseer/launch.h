@@ -29,6 +29,9 @@ seer_status_t seer_conv_kernels(seer_err_t *e, const struct seer_conv *cv, seer_
 
 /* Number of algorithms of a direction (cuDNN's enum count). */
 int seer_algo_count(seer_direction_t dir);
+/* 1 for the FFT and Winograd algorithms: cuDNN has FP32 and FP16 kernels
+ * of them only, no tensor-core TF32 or BF16 ones. */
+int seer_algo_transform(seer_direction_t dir, int algo);
 
 /* A lower bound of a conv's GPU time on g from the datasheet alone: the
  * main kernel's FLOPs at peak or all kernels' bytes at bandwidth,

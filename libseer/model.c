@@ -399,6 +399,14 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
     if (kernels && kernels_cap < 0)
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
+    /* The math cuDNN runs on this GPU (seer_gpu_run_dtype); TF32 is FP32
+     * data with tensor cores allowed, not required, so an algorithm
+     * without TF32 kernels runs its FP32 ones, as the picker assumes
+     * (seer_picker_best). */
+    struct seer_conv run = *desc;
+    run.dtype = seer_gpu_run_dtype(&m->gpu, desc->dtype);
+    if (run.dtype == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo)) run.dtype = SEER_DTYPE_FP32;
+    desc = &run;
     seer_terms_t t;
     seer_status_t st = seer_model_kernels(e, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t);
     if (st) return st;

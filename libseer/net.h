@@ -33,13 +33,11 @@ struct seer_network {
 #define SEER_NET_MAX_DIM (1 << 24)  /* any one size, as seer_conv_desc_set */
 
 /* Memory-bound layers (batch norm, activations, pooling, add, concat,
- * softmax, dropout, gradient sums): time = kernels * SEER_NET_KERNEL_MS +
- * bytes / (DRAM bandwidth * SEER_NET_MEM_EFFICIENCY).  Documented guesses
- * until seer-bench measures such kernels: no data for them exists yet. */
-#define SEER_NET_MEM_EFFICIENCY 0.80
-#define SEER_NET_KERNEL_MS 0.003
-/* Fully connected layers without a GEMM fit: the roofline at this share
- * of the peak math rate (memory at SEER_NET_MEM_EFFICIENCY). */
+ * softmax, dropout, gradient sums, the optimizer): time = kernels *
+ * launch gap + bytes / the GPU's achievable streaming rate
+ * (seer_gpu_stream_bw: measured where seer-bench measured it).
+ * Fully connected layers without a GEMM fit: the roofline at this share
+ * of the peak math rate (memory at the streaming rate). */
 #define SEER_NET_GEMM_EFFICIENCY 0.60
 
 /* seer_predict_network predicts the distinct (conv shape, direction)

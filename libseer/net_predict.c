@@ -182,7 +182,7 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
     o->n_kernels = kernels;
     o->bytes = bytes;
     o->cls = seer_class_static(blocks, bmax, 0, bytes);
-    o->time_ms = kernels * SEER_NET_KERNEL_MS + bytes / (c->bw * SEER_NET_MEM_EFFICIENCY) * 1e3;
+    o->time_ms = kernels * seer_gpu_launch_gap_ms(g) + bytes / c->bw * 1e3;
     o->flags = SEER_RESULT_MEMORY_BOUND | flags;
     return SEER_STATUS_SUCCESS;
 }
@@ -243,8 +243,8 @@ static seer_status_t gemm_row(pctx_t *c, int li, seer_direction_t dir, double m,
         o->time_ms = seer_gemm_time(&c->m->gpu, f, 1, m, n, k, c->dt, bias, &o->cls);
     } else {
         double tc = o->flops / (c->peak * SEER_NET_GEMM_EFFICIENCY),
-               tm = o->bytes / (c->bw * SEER_NET_MEM_EFFICIENCY);
-        o->time_ms = SEER_NET_KERNEL_MS + fmax(tc, tm) * 1e3;
+               tm = o->bytes / c->bw;
+        o->time_ms = seer_gpu_launch_gap_ms(&c->m->gpu) + fmax(tc, tm) * 1e3;
         o->cls = tc >= tm ? SEER_CLASS_COMPUTE : SEER_CLASS_DRAM;
         o->flags = SEER_RESULT_GEMM_ROOFLINE;
     }
@@ -595,13 +595,13 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, co
     c.net = net;
     c.batch = opts->batch;
     c.policy = opts->algo_policy;
-    c.dt = opts->dtype;
+    c.dt = seer_gpu_run_dtype(&m->gpu, opts->dtype); /* what cuDNN runs (gpu.h) */
     c.layout = opts->layout;
     c.mode = opts->mode;
     c.threads = opts->threads;
     c.amp = opts->amp;
     c.es = seer_dtype_size(c.dt);
-    c.bw = seer_gpu_dram_bw(&m->gpu);
+    c.bw = seer_gpu_stream_bw(&m->gpu);
     c.peak = seer_gpu_peak_flops(&m->gpu, c.dt);
     if (c.peak <= 0)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,

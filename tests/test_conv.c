@@ -447,11 +447,22 @@ TEST(conv_roofline)
     CHECK_STATUS(seer_roofline_conv(h, &a, d, SEER_DIR_FWD, &ms), SEER_STATUS_SUCCESS);
     REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 1, 8, 8, 8, 8, 3, 3, 1, 1,
                                1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
-    CHECK_STATUS(seer_roofline_conv(h, &p, d, SEER_DIR_FWD, &ms), SEER_STATUS_UNSUPPORTED);
+    /* What cuDNN runs without the tensor cores asked for: FP16 on a P100 is
+     * FP16 data with FP32 math, TF32 on a T4 is FP32 (seer_gpu_run_dtype). */
+    double half = 0, pseudo = 0, tf32 = 0, fp32 = 0;
+    CHECK_STATUS(seer_roofline_conv(h, &p, d, SEER_DIR_FWD, &half), SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_roofline_conv(h, &t, d, SEER_DIR_FWD, &ms), SEER_STATUS_SUCCESS);
-    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16_PSEUDO, SEER_LAYOUT_NCHW, 1, 8, 8, 8, 8, 3,
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16_PSEUDO, SEER_LAYOUT_NHWC, 1, 8, 8, 8, 8, 3,
                                3, 1, 1, 1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
-    CHECK_STATUS(seer_roofline_conv(h, &p, d, SEER_DIR_FWD, &ms), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_roofline_conv(h, &p, d, SEER_DIR_FWD, &pseudo), SEER_STATUS_SUCCESS);
+    CHECK(half == pseudo && half > 0);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_TF32, SEER_LAYOUT_NHWC, 1, 8, 8, 8, 8, 3, 3, 1, 1,
+                               1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_roofline_conv(h, &t, d, SEER_DIR_FWD, &tf32), SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NHWC, 1, 8, 8, 8, 8, 3, 3, 1, 1,
+                               1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_roofline_conv(h, &t, d, SEER_DIR_FWD, &fp32), SEER_STATUS_SUCCESS);
+    CHECK(tf32 == fp32 && tf32 > 0);
 
     CHECK_STATUS(seer_roofline_conv(h, NULL, d, SEER_DIR_FWD, &ms), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_roofline_conv(h, &a, NULL, SEER_DIR_FWD, &ms), SEER_STATUS_BAD_PARAM);

@@ -140,6 +140,37 @@ TEST(picker_forward_sorted_fields)
     seer_destroy(h);
 }
 
+/* TF32 is FP32 data with tensor cores allowed: the FFT and Winograd
+ * algorithms (no TF32 kernels) time as their FP32 kernels, so whatever the
+ * picker chooses for a TF32 conv, seer_predict_conv answers the same for it;
+ * BF16 has no such kernels at all. */
+TEST(picker_tf32_transform_algorithms_run_fp32)
+{
+    seer_model_t m = a100(NULL);
+    if (!m) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    seer_conv_desc_t t = desc(SEER_DTYPE_TF32, 32, 32, 224, 64, 5, 2, 1), f = desc(SEER_DTYPE_FP32, 32, 32, 224, 64, 5, 2, 1),
+                     b = desc(SEER_DTYPE_BF16, 32, 32, 224, 64, 5, 2, 1);
+    REQUIRE(t && f && b);
+    double tt = 0, tf = 0, tb = 0;
+    CHECK_STATUS(seer_predict_conv(h, m, t, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, &tt, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, m, f, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, &tf, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+    CHECK(tt == tf && tt > 0);
+    CHECK_STATUS(seer_predict_conv(h, m, b, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, &tb, NULL, 0, NULL), SEER_STATUS_UNSUPPORTED);
+    CHECK(strstr(seer_get_last_error(h), "no bf16 kernels") != NULL);
+    for (int dir = 0; dir < 3; dir++) {
+        int algo = -9;
+        double ms = 0, again = 0;
+        CHECK_STATUS(seer_pick_conv_fastest(h, m, t, (seer_direction_t)dir, &algo, &ms), SEER_STATUS_SUCCESS);
+        CHECK_STATUS(seer_predict_conv(h, m, t, (seer_direction_t)dir, algo, &again, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+        CHECK(again == ms);
+    }
+    seer_conv_desc_destroy(t);
+    seer_conv_desc_destroy(f);
+    seer_conv_desc_destroy(b);
+    seer_destroy(h);
+}
+
 TEST(picker_workspace_limit)
 {
     seer_model_t m = a100(NULL);

@@ -270,7 +270,9 @@ static int echo_csv(seer_handle_t h, const char *path, const seer_conv_row_t *ro
         }
         long line = seer_csv_line(c) - 1;
         while (j < n && rows[j].line < line) j++;
-        if (j < n && rows[j].line == line && palgo[j] >= 0)
+        /* a prediction exists where pred is a number: the algo may be
+         * SEER_ALGO_CUDNN_CHOICE (-1), cuDNN's own choice */
+        if (j < n && rows[j].line == line && !isnan(pred[j]))
             printf(",%s,%.6g\n", seer_algo_name(rows[j].dir, palgo[j]), pred[j]);
         else
             printf(",,\n");
@@ -307,7 +309,7 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int js
         const seer_conv_row_t *r = &rows[i];
         cli_pred_t p = {0};
         pred[i] = NAN;
-        palgo[i] = -1;
+        palgo[i] = SEER_ALGO_NA;
         if (!cli_same_gpu(r->gpu, info.gpu_id)) {
             other_gpu++;
             continue;
@@ -344,7 +346,7 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int js
             printf(", \"time_ms\": ");
             cli_json_num(stdout, r->time_ms >= 0 ? r->time_ms : NAN);
             printf(", \"pred_algo\": ");
-            if (palgo[i] >= 0) cli_json_str(stdout, seer_algo_name(r->dir, palgo[i]));
+            if (!isnan(pred[i])) cli_json_str(stdout, seer_algo_name(r->dir, palgo[i]));
             else printf("null");
             printf(", \"pred_ms\": ");
             cli_json_num(stdout, pred[i]);
