@@ -48,7 +48,7 @@ static double fp16_simt_ratio(int major, int minor)
  * keys.  Written only when the rates it needs were measured. */
 static int write_gpu_file(const char *path, const char *gpu_id, int device, const struct cudaDeviceProp *p, int clk_khz,
                           int l2, size_t total_b, double fp32, const double tc[3], double dram,
-                          const char *stamp, char *err, size_t errlen)
+                          double copy, const char *stamp, char *err, size_t errlen)
 {
     if (!(fp32 > 0) || !(dram > 0)) {
         fprintf(stderr, "seer-bench: no %s: the FP32 or DRAM benchmark failed\n", path);
@@ -78,6 +78,8 @@ static int write_gpu_file(const char *path, const char *gpu_id, int device, cons
         if (tc[i] > 0) fprintf(f, "%s=%.4g\n", tk[i], tc[i]);
     fprintf(f, "fp16_simt_tflops=%.4g\ndram_gbps=%.4g\ndram_gib=%.4g\nl2_bytes=%d\n",
             fp32 * fp16_simt_ratio(p->major, p->minor), dram, (double)total_b / (1u << 30), l2);
+    /* what streaming kernels reach: libseer times non-conv layers with it */
+    if (copy > 0) fprintf(f, "dram_stream_gbps=%.4g\n", copy);
     fprintf(f, "regs_per_sm=%d\nregs_per_block=%d\nsmem_per_sm=%zu\nsmem_per_block=%zu\n"
                "smem_reserved_per_block=%zu\nthreads_per_sm=%d\nthreads_per_block=%d\n"
                "blocks_per_sm=%d\nwarps_per_sm=%d\n",
@@ -193,7 +195,7 @@ int seer_bench_profile(const char *path, const char *gpu_path, const char *gpu_i
         snprintf(err, errlen, "cannot write %s", path);
         return -1;
     }
-    if (write_gpu_file(gpu_path, gpu_id, device, &prop, clk, l2, total_b, fp32, tc, rd, stamp, err, errlen) != 0)
+    if (write_gpu_file(gpu_path, gpu_id, device, &prop, clk, l2, total_b, fp32, tc, rd, cp, stamp, err, errlen) != 0)
         return -1;
     fprintf(stderr,
             "seer-bench: fp32 %.1f TFLOP/s, fp16/bf16/tf32 %.0f/%.0f/%.0f TFLOP/s, DRAM r/w/copy "

@@ -44,11 +44,13 @@ int main(int argc, char **argv)
     if (failed(h, seer_model_load(h, path, &model), "seer_model_load")) goto out;
     if (failed(h, seer_conv_desc_create(&conv), "seer_conv_desc_create")) goto out;
 
-    /* dtype, layout, n c h w, k r s, pad_h pad_w, stride_h stride_w,
-     * dil_h dil_w, groups - as cudnnSetConvolution2dDescriptor. */
-    st = seer_conv_desc_set(h, conv, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 32, 64, 56, 56, 64, 3, 3,
-                            1, 1, 1, 1, 1, 1, 1);
-    if (failed(h, st, "seer_conv_desc_set")) goto out;
+    /* The shape starts as no padding, unit stride and dilation, one
+     * group; set the sizes and what differs (as cudnnSetConvolution2dDescriptor). */
+    seer_conv_shape_t shape = SEER_CONV_SHAPE_INIT;
+    shape.n = 32, shape.c = 64, shape.h = 56, shape.w = 56;
+    shape.k = 64, shape.r = 3, shape.s = 3, shape.pad_h = 1, shape.pad_w = 1;
+    st = seer_conv_desc_set_shape(h, conv, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, &shape);
+    if (failed(h, st, "seer_conv_desc_set_shape")) goto out;
 
     double total_ms = 0;
     seer_kernel_pred_t kernels[8]; /* more than any algorithm launches */

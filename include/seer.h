@@ -17,6 +17,10 @@
  *     by *_destroy, which accept NULL;
  *   - a failing call that was given a handle records a message naming the
  *     offending field, line or value; read it with seer_get_last_error().
+ *     A status-returning function without a handle parameter fails only
+ *     with BAD_PARAM, for the NULL or out-of-range arguments its comment
+ *     lists (and ALLOC_FAILED for seer_create / seer_conv_desc_create):
+ *     seer_status_string() of the status is its whole message.
  *
  * Thread safety: a seer_model_t is immutable once loaded or trained and
  * may be shared by any number of threads.  A seer_handle_t may be used by
@@ -111,8 +115,10 @@ SEER_API const char *seer_status_string(seer_status_t status);
 
 typedef enum {
     SEER_DTYPE_FP32 = 0,        /* fp32 data, fp32 math (no tensor cores) */
-    SEER_DTYPE_TF32 = 1,        /* fp32 data, TF32 tensor-core math */
-    SEER_DTYPE_FP16 = 2,        /* fp16 data, tensor-core math */
+    SEER_DTYPE_TF32 = 1,        /* fp32 data, TF32 tensor-core math allowed (FP32
+                                 * where the GPU or algorithm has no TF32 kernels) */
+    SEER_DTYPE_FP16 = 2,        /* fp16 data, tensor-core math (FP16_PSEUDO on a
+                                 * GPU without FP16 tensor cores) */
     SEER_DTYPE_BF16 = 3,        /* bf16 data, tensor-core math */
     SEER_DTYPE_FP16_PSEUDO = 4  /* fp16 data, fp32 math ("pseudo half") */
 } seer_dtype_t;
@@ -202,7 +208,8 @@ SEER_API const char *seer_source_name(seer_source_t source); /* "calibrated", ..
 SEER_API const char *seer_algo_name(seer_direction_t dir, int algo);
 
 /* Parse the names above (case-insensitive).  Return SEER_STATUS_BAD_PARAM
- * for an unknown name. */
+ * for an unknown name or a NULL argument (no handle: the status is the
+ * whole message). */
 SEER_API seer_status_t seer_dtype_from_name(const char *name, seer_dtype_t *dtype);
 SEER_API seer_status_t seer_layout_from_name(const char *name, seer_layout_t *layout);
 SEER_API seer_status_t seer_direction_from_name(const char *name, seer_direction_t *dir);
@@ -251,6 +258,9 @@ typedef struct {
     double fp16_simt_tflops;    /* peak FP16 rate without tensor cores */
     double dram_gbps;           /* peak DRAM bandwidth, GB/s (1e9 B/s) */
     double dram_gib;            /* DRAM capacity, GiB */
+    double dram_stream_gbps;    /* measured DRAM copy rate (seer-bench), GB/s; 0 = not
+                                 * measured: streaming kernels then get dram_gbps times
+                                 * the measured Hopper share (docs/networks.md) */
     int l2_bytes;               /* L2 cache size */
     int regs_per_sm;            /* 32-bit registers per SM */
     int regs_per_block;         /* max registers per block */
@@ -266,10 +276,18 @@ typedef struct {
     int warps_per_sm;
 } seer_gpu_info_t;
 
-/* Number of GPUs in the table. BAD_PARAM if count is NULL. */
+/* Number of GPUs in the table. BAD_PARAM if count is NULL.  These two
+ * take no handle: BAD_PARAM is their only failure and whole message. */
 SEER_API seer_status_t seer_gpu_count(int *count);
 /* Entry by index 0..count-1; BAD_PARAM if out of range or info NULL. */
 SEER_API seer_status_t seer_gpu_get(int index, seer_gpu_info_t *info);
+/* What streaming kernels (batch norm, activations, copies, the optimizer
+ * step) reach on gpu: the DRAM rate in GB/s (dram_stream_gbps where
+ * measured, else the datasheet rate times the measured Hopper share,
+ * docs/networks.md) and the launch gap from one kernel to the next in µs.
+ * Either output may be NULL; BAD_PARAM if gpu is NULL. */
+SEER_API seer_status_t seer_gpu_streaming(const seer_gpu_info_t *gpu, double *stream_gbps,
+                                          double *launch_gap_us);
 /* Entry by id (case-insensitive, also accepts a few aliases such as
  * "a100" for "a100-sxm4-40gb"); UNKNOWN_GPU otherwise, with a message on
  * handle if handle is not NULL; BAD_PARAM if id or info is NULL. */
@@ -300,23 +318,55 @@ SEER_API seer_status_t seer_gpu_register_buffer(seer_handle_t handle, const char
 typedef struct seer_conv seer_conv;
 typedef seer_conv *seer_conv_desc_t;
 
+/* An unset descriptor: BAD_PARAM (desc NULL), ALLOC_FAILED.  destroy
+ * accepts NULL and always succeeds.  No handle: the status is the whole
+ * message. */
 SEER_API seer_status_t seer_conv_desc_create(seer_conv_desc_t *desc);
 SEER_API seer_status_t seer_conv_desc_destroy(seer_conv_desc_t desc);
 
-/* Describe a 2-D convolution: input n x c x h x w, filter k x (c/groups)
- * x r x s, as cudnnSetConvolution2dDescriptor and
- * cudnnSetConvolutionGroupCount.  Validates and on failure leaves desc
- * unchanged: BAD_SHAPE (size <= 0, stride/dilation < 1, pad < 0, empty
- * output), BAD_GROUPS (groups < 1 or not dividing c and k), OVERFLOW
- * (any tensor over 2^31-1 elements or sizes over 2^24), BAD_PARAM
- * (dtype/layout out of range or NULL desc).  The message names the field. */
+/* The shape of a 2-D convolution: input n x c x h x w, filter k x
+ * (c/groups) x r x s, and the convolution's padding, stride, dilation and
+ * group count (cudnnSetConvolution2dDescriptor and
+ * cudnnSetConvolutionGroupCount).  Start from SEER_CONV_SHAPE_INIT, then
+ * set the sizes: a field left at its initial value means "none" (no
+ * padding, unit stride and dilation, one group), and the sizes left at 0
+ * are refused by name. */
+typedef struct {
+    int n;                      /* batch: images per call, >= 1 */
+    int c;                      /* input channels, >= 1 */
+    int h, w;                   /* input height and width, >= 1 */
+    int k;                      /* output channels (filters), >= 1 */
+    int r, s;                   /* filter height and width, >= 1 */
+    int pad_h, pad_w;           /* zero padding on each side (top and bottom, left and right), >= 0 */
+    int stride_h, stride_w;     /* filter step, >= 1 */
+    int dil_h, dil_w;           /* dilation: gap between filter taps, >= 1 (1: dense) */
+    int groups;                 /* channel groups, >= 1, dividing c and k (groups = c = k: depthwise) */
+} seer_conv_shape_t;
+#define SEER_CONV_SHAPE_INIT \
+    { .n = 0, .c = 0, .h = 0, .w = 0, .k = 0, .r = 0, .s = 0, .pad_h = 0, .pad_w = 0, \
+      .stride_h = 1, .stride_w = 1, .dil_h = 1, .dil_w = 1, .groups = 1 }
+
+/* Describe a 2-D convolution of data type dtype and layout layout.
+ * Validates and on failure leaves desc unchanged: BAD_SHAPE (size <= 0,
+ * stride/dilation < 1, pad < 0, empty output), BAD_GROUPS (groups < 1 or
+ * not dividing c and k), OVERFLOW (any tensor over 2^31-1 elements or
+ * sizes over 2^24), BAD_PARAM (dtype/layout out of range, NULL desc or
+ * shape).  The message names the field ("stride_w must be >= 1 (got 0)"). */
+SEER_API seer_status_t seer_conv_desc_set_shape(seer_handle_t handle, seer_conv_desc_t desc,
+                                                seer_dtype_t dtype, seer_layout_t layout,
+                                                const seer_conv_shape_t *shape);
+/* seer_conv_desc_set_shape with the fields of seer_conv_shape_t as
+ * arguments, in its order: the call of libseer 0.1, kept for existing
+ * callers (same validation, messages and result). */
 SEER_API seer_status_t seer_conv_desc_set(seer_handle_t handle, seer_conv_desc_t desc,
                                           seer_dtype_t dtype, seer_layout_t layout,
                                           int n, int c, int h, int w, int k, int r, int s,
                                           int pad_h, int pad_w, int stride_h, int stride_w,
                                           int dil_h, int dil_w, int groups);
 
-/* Output height and width (P, Q). BAD_PARAM if desc was never set. */
+/* Output height and width (P, Q).  This and seer_conv_work read a set
+ * descriptor without a handle: BAD_PARAM (a NULL argument, desc never
+ * set, dir out of range) is their only failure and its whole message. */
 SEER_API seer_status_t seer_conv_desc_get_output(const seer_conv *desc, int *p, int *q);
 
 /* Work of one direction: multiply-add FLOPs (2 per MAC) and the minimum
@@ -331,13 +381,17 @@ SEER_API seer_status_t seer_conv_work(const seer_conv *desc, seer_direction_t di
 /* Resident blocks per SM for a kernel on a GPU, as the CUDA occupancy
  * calculator computes it (warps, registers with allocation granularity,
  * shared memory with reservation, block limit).  BAD_PARAM if the launch
- * cannot run at all (block too big, too many registers / shared memory). */
+ * cannot run at all (block too big, too many registers / shared memory),
+ * a pointer is NULL or a limit of gpu is not positive.  No handle: the
+ * status is the whole message (seer_predict_kernel, which takes one,
+ * names the launch that cannot run). */
 SEER_API seer_status_t seer_occupancy(const seer_gpu_info_t *gpu, int threads_per_block,
                                       int regs_per_thread, int smem_per_block,
                                       int *blocks_per_sm);
 
 /* Waves of a launch: waves = ceil(blocks / B_max) with B_max =
- * blocks_per_sm * sms; last_fill = fraction of B_max the last wave fills. */
+ * blocks_per_sm * sms; last_fill = fraction of B_max the last wave fills.
+ * BAD_PARAM (blocks or bmax <= 0, a NULL pointer) is its only failure. */
 SEER_API seer_status_t seer_waves(long long blocks, long long bmax, double *waves,
                                   double *last_fill);
 
@@ -382,9 +436,12 @@ SEER_API seer_status_t seer_model_load_buffer(seer_handle_t handle, const void *
 /* Write a model file; IO_ERROR, BAD_PARAM, ALLOC_FAILED. */
 SEER_API seer_status_t seer_model_save(seer_handle_t handle, const seer_model *model,
                                        const char *path);
+/* Release a model (NULL is fine); always SUCCESS. */
 SEER_API seer_status_t seer_model_destroy(seer_model_t model);
 /* Its name in libseer 0.1; every release function is now *_destroy. */
 SEER_API seer_status_t seer_model_free(seer_model_t model);
+/* What the model is (no handle: BAD_PARAM for a NULL argument is the only
+ * failure and its whole message; so for seer_model_get_gpu). */
 SEER_API seer_status_t seer_model_get_info(const seer_model *model, seer_model_info_t *info);
 /* Transfer: a model for a GPU nobody has calibrated.  For every kernel
  * family (direction, algorithm, math type) known to any source model, take
@@ -411,7 +468,7 @@ SEER_API seer_status_t seer_model_transfer(seer_handle_t handle, const seer_mode
 SEER_API seer_status_t seer_model_open(seer_handle_t handle, const char *models_dir,
                                        const char *gpu_id, seer_model_t *model);
 
-/* The GPU table entry of the model's GPU. */
+/* The GPU table entry of the model's GPU; BAD_PARAM for a NULL argument. */
 SEER_API seer_status_t seer_model_get_gpu(const seer_model *model, seer_gpu_info_t *gpu);
 
 /* ------------------------------------------------------------------ */
@@ -616,7 +673,12 @@ SEER_API seer_status_t seer_network_zoo_text(seer_handle_t handle, const char *n
                                              char *buf, size_t size, size_t *length);
 /* Name of built-in network i (0, 1, ...), NULL past the last. */
 SEER_API const char *seer_network_zoo_name(int index);
+/* Release a network (NULL is fine); always SUCCESS. */
 SEER_API seer_status_t seer_network_destroy(seer_network_t net);
+/* Readers of a network, without a handle: layers (input layers
+ * included), layer index (0 .. count-1, description order) and the
+ * whole network.  BAD_PARAM (a NULL argument, index out of range) is
+ * their only failure and its whole message; nothing is written then. */
 SEER_API seer_status_t seer_network_layer_count(const seer_network *net, int *count);
 SEER_API seer_status_t seer_network_get_layer(const seer_network *net, int index,
                                               seer_layer_info_t *info);

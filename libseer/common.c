@@ -96,6 +96,22 @@ seer_status_t seer_error(seer_handle_t h, seer_status_t st, const char *fmt, ...
     return st;
 }
 
+seer_status_t seer_fail(seer_err_t *e, seer_status_t st, const char *fmt, ...)
+{
+    if (!e) return st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+    e->st = st;
+    return st;
+}
+
+seer_status_t seer_err_report(seer_handle_t h, const seer_err_t *e)
+{
+    return seer_error(h, e->st, "%s", e->msg);
+}
+
 int seer_mul_ok(int64_t a, int64_t b, int64_t *out)
 {
     if (a < 0 || b < 0) return 0;
@@ -171,11 +187,11 @@ void seer_strlcpy(char *dst, const char *src, size_t size)
     dst[n] = 0;
 }
 
-seer_status_t seer_check_time(seer_handle_t h, double ms, const char *what)
+seer_status_t seer_check_time(seer_err_t *e, double ms, const char *what)
 {
     if (ms >= 0 && ms <= SEER_MAX_TIME_MS) return SEER_STATUS_SUCCESS;
-    return seer_error(h, SEER_STATUS_BAD_PREDICTION,
-                      "%s: predicted time %g ms is %s (the limit is %g ms): the shape is far outside "
-                      "the model's data", what, ms, isfinite(ms) ? "out of range" : "not finite",
-                      SEER_MAX_TIME_MS);
+    return seer_fail(e, SEER_STATUS_BAD_PREDICTION,
+                     "%s: predicted time %g ms is %s (the limit is %g ms): the shape is far outside "
+                     "the model's data", what, ms, isfinite(ms) ? "out of range" : "not finite",
+                     SEER_MAX_TIME_MS);
 }

@@ -20,13 +20,36 @@ struct seer_context {
 seer_status_t seer_error(seer_handle_t h, seer_status_t st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* An error as a value: the status and message of an internal step that
+ * may fail, kept by its caller instead of written to a handle.  A step
+ * that runs many times for one public call (each algorithm the picker
+ * tries, each convolution of a network) fails into one of these; the
+ * caller decides whether the failure is an answer ("this algorithm does
+ * not exist here") or the error, and the public function copies the
+ * error into its handle once (seer_err_report), so nothing is ever run a
+ * second time for its message.  Every message of the prediction steps is
+ * under 256 bytes (the longest names a convolution, a time and the
+ * limit). */
+typedef struct {
+    seer_status_t st;           /* SUCCESS until a failure is recorded */
+    char msg[256];
+} seer_err_t;
+
+/* Record st and the formatted message in e (NULL: the status alone) and
+ * return st, so error paths read `return seer_fail(e, SEER_STATUS_X, ...)`. */
+seer_status_t seer_fail(seer_err_t *e, seer_status_t st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Copy e's message into h (which may be NULL) and return e->st: the one
+ * place an error value reaches a handle. */
+seer_status_t seer_err_report(seer_handle_t h, const seer_err_t *e);
+
 /* a * b and a + b on non-negative int64, returning 0 on overflow. */
 int seer_mul_ok(int64_t a, int64_t b, int64_t *out);
 int seer_add_ok(int64_t a, int64_t b, int64_t *out);
 
 /* BAD_PREDICTION (message "what: ...") unless 0 <= ms <= SEER_MAX_TIME_MS:
  * no NaN, infinity or absurd time is ever returned as a success. */
-seer_status_t seer_check_time(seer_handle_t h, double ms, const char *what);
+seer_status_t seer_check_time(seer_err_t *e, double ms, const char *what);
 
 /* FNV-1a 64-bit hash over a byte range, continuing from h (start with
  * SEER_FNV_OFFSET). */

@@ -42,11 +42,14 @@ static int64_t out_dim(int64_t in, int64_t pad, int64_t filt, int64_t stride, in
 }
 
 seer_status_t seer_conv_init(seer_handle_t h, struct seer_conv *cv, seer_dtype_t dtype,
-                             seer_layout_t layout, int n, int c, int hh, int w, int k, int r,
-                             int s, int pad_h, int pad_w, int stride_h, int stride_w, int dil_h,
-                             int dil_w, int groups)
+                             seer_layout_t layout, const seer_conv_shape_t *shape)
 {
     if (!cv) return seer_error(h, SEER_STATUS_BAD_PARAM, "conv descriptor is NULL");
+    if (!shape) return seer_error(h, SEER_STATUS_BAD_PARAM, "shape is NULL");
+    const int n = shape->n, c = shape->c, hh = shape->h, w = shape->w, k = shape->k, r = shape->r,
+              s = shape->s, pad_h = shape->pad_h, pad_w = shape->pad_w, stride_h = shape->stride_h,
+              stride_w = shape->stride_w, dil_h = shape->dil_h, dil_w = shape->dil_w,
+              groups = shape->groups;
     if ((int)dtype < SEER_DTYPE_FP32 || (int)dtype > SEER_DTYPE_FP16_PSEUDO)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "dtype out of range (got %d)", (int)dtype);
     if ((int)layout < SEER_LAYOUT_NCHW || (int)layout > SEER_LAYOUT_NHWC)
@@ -102,10 +105,7 @@ seer_status_t seer_conv_init(seer_handle_t h, struct seer_conv *cv, seer_dtype_t
                           (long long)p, (long long)q);
 
     struct seer_conv t = {
-        .set = 1, .dtype = dtype, .layout = layout,
-        .n = n, .c = c, .h = hh, .w = w, .k = k, .r = r, .s = s,
-        .pad_h = pad_h, .pad_w = pad_w, .stride_h = stride_h, .stride_w = stride_w,
-        .dil_h = dil_h, .dil_w = dil_w, .groups = groups, .p = (int)p, .q = (int)q,
+        .set = 1, .dtype = dtype, .layout = layout, .shape = *shape, .p = (int)p, .q = (int)q,
     };
     *cv = t;
     return SEER_STATUS_SUCCESS;
@@ -113,22 +113,23 @@ seer_status_t seer_conv_init(seer_handle_t h, struct seer_conv *cv, seer_dtype_t
 
 int64_t seer_conv_x_elems(const struct seer_conv *cv)
 {
-    return (int64_t)cv->n * cv->c * cv->h * cv->w;
+    return (int64_t)cv->shape.n * cv->shape.c * cv->shape.h * cv->shape.w;
 }
 
 int64_t seer_conv_y_elems(const struct seer_conv *cv)
 {
-    return (int64_t)cv->n * cv->k * cv->p * cv->q;
+    return (int64_t)cv->shape.n * cv->shape.k * cv->p * cv->q;
 }
 
 int64_t seer_conv_w_elems(const struct seer_conv *cv)
 {
-    return (int64_t)cv->k * (cv->c / cv->groups) * cv->r * cv->s;
+    return (int64_t)cv->shape.k * (cv->shape.c / cv->shape.groups) * cv->shape.r * cv->shape.s;
 }
 
 double seer_conv_flops(const struct seer_conv *cv)
 {
-    return 2.0 * (double)seer_conv_y_elems(cv) * (double)(cv->c / cv->groups) * cv->r * cv->s;
+    return 2.0 * (double)seer_conv_y_elems(cv) * (double)(cv->shape.c / cv->shape.groups) * cv->shape.r *
+           cv->shape.s;
 }
 
 double seer_conv_min_bytes(const struct seer_conv *cv, seer_direction_t dir)
@@ -163,14 +164,22 @@ seer_status_t seer_conv_desc_destroy(seer_conv_desc_t desc)
     return SEER_STATUS_SUCCESS;
 }
 
+seer_status_t seer_conv_desc_set_shape(seer_handle_t handle, seer_conv_desc_t desc,
+                                       seer_dtype_t dtype, seer_layout_t layout,
+                                       const seer_conv_shape_t *shape)
+{
+    if (!desc) return seer_error(handle, SEER_STATUS_BAD_PARAM, "desc is NULL");
+    return seer_conv_init(handle, desc, dtype, layout, shape);
+}
+
 seer_status_t seer_conv_desc_set(seer_handle_t handle, seer_conv_desc_t desc, seer_dtype_t dtype,
                                  seer_layout_t layout, int n, int c, int h, int w, int k, int r,
                                  int s, int pad_h, int pad_w, int stride_h, int stride_w,
                                  int dil_h, int dil_w, int groups)
 {
-    if (!desc) return seer_error(handle, SEER_STATUS_BAD_PARAM, "desc is NULL");
-    return seer_conv_init(handle, desc, dtype, layout, n, c, h, w, k, r, s, pad_h, pad_w,
-                          stride_h, stride_w, dil_h, dil_w, groups);
+    const seer_conv_shape_t shape = {n, c, h, w, k, r, s, pad_h, pad_w, stride_h, stride_w,
+                                     dil_h, dil_w, groups};
+    return seer_conv_desc_set_shape(handle, desc, dtype, layout, &shape);
 }
 
 seer_status_t seer_conv_desc_get_output(const seer_conv *desc, int *p, int *q)
@@ -205,10 +214,10 @@ seer_status_t seer_conv_work(const seer_conv *desc, seer_direction_t dir, double
 int seer_conv_in_test_split(const seer_conv *desc)
 {
     if (!desc || !desc->set) return 0;
+    const seer_conv_shape_t *s = &desc->shape;
     const int32_t v[16] = {
-        desc->n, desc->c, desc->h, desc->w, desc->k, desc->r, desc->s,
-        desc->pad_h, desc->pad_w, desc->stride_h, desc->stride_w, desc->dil_h, desc->dil_w,
-        desc->groups, (int32_t)desc->dtype, (int32_t)desc->layout,
+        s->n, s->c, s->h, s->w, s->k, s->r, s->s, s->pad_h, s->pad_w, s->stride_h, s->stride_w,
+        s->dil_h, s->dil_w, s->groups, (int32_t)desc->dtype, (int32_t)desc->layout,
     };
     return seer_in_test_split(v, 16);
 }
@@ -224,7 +233,7 @@ seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gp
     if (!dir_ok(dir))
         return seer_error(handle, SEER_STATUS_BAD_PARAM, "direction out of range (got %d)", (int)dir);
     if (!time_ms) return seer_error(handle, SEER_STATUS_BAD_PARAM, "time_ms is NULL");
-    double peak = seer_gpu_peak_flops(gpu, desc->dtype), bw = seer_gpu_dram_bw(gpu);
+    double peak = seer_gpu_peak_flops(gpu, seer_gpu_run_dtype(gpu, desc->dtype)), bw = seer_gpu_dram_bw(gpu);
     if (!(peak > 0))
         return seer_error(handle, SEER_STATUS_UNSUPPORTED,
                           "GPU %.32s (compute capability %d.%d) cannot run %s math",

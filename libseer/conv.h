@@ -8,8 +8,7 @@ struct seer_conv {
     int set;                    /* 0 until seer_conv_desc_set succeeds */
     seer_dtype_t dtype;
     seer_layout_t layout;
-    int n, c, h, w, k, r, s;
-    int pad_h, pad_w, stride_h, stride_w, dil_h, dil_w, groups;
+    seer_conv_shape_t shape;    /* as given, validated */
     int p, q;                   /* output height, width */
 };
 
@@ -17,11 +16,9 @@ struct seer_conv {
 int seer_dtype_size(seer_dtype_t dtype);
 
 /* Fill a struct seer_conv on the stack with the same validation as
- * seer_conv_desc_set (used by CSV readers and training). */
+ * seer_conv_desc_set_shape (used by CSV readers, networks and training). */
 seer_status_t seer_conv_init(seer_handle_t h, struct seer_conv *cv, seer_dtype_t dtype,
-                             seer_layout_t layout, int n, int c, int hh, int w, int k, int r,
-                             int s, int pad_h, int pad_w, int stride_h, int stride_w, int dil_h,
-                             int dil_w, int groups);
+                             seer_layout_t layout, const seer_conv_shape_t *shape);
 
 /* FLOPs (2 per MAC) of a direction: identical for all three directions. */
 double seer_conv_flops(const struct seer_conv *cv);

@@ -61,7 +61,7 @@ typedef struct {
     seer_direction_t dir;
     seer_dtype_t dtype;
     seer_layout_t layout;
-    int n, c, h, w, k, r, s, pad_h, pad_w, stride_h, stride_w, dil_h, dil_w, groups;
+    seer_conv_shape_t shape;
     int algo;                   /* cuDNN enum value for dir, or SEER_ALGO_* */
     double time_ms;             /* < 0 when the column is absent (prediction input) */
     char main_kernel[160];      /* "" when not recorded */

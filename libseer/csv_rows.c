@@ -160,9 +160,10 @@ static seer_status_t conv_row_fill(seer_handle_t h, const seer_csv_t *c, const s
     int v[14];
     for (int i = 0; i < 14; i++)
         if ((st = seer_csv_int(h, c, k->shape[i], shape_names[i], INT_MIN, INT_MAX, &v[i]))) return st;
+    const seer_conv_shape_t shape = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
+                                     v[10], v[11], v[12], v[13]}; /* shape_names' order */
     struct seer_conv cv;
-    st = seer_conv_init(keep ? NULL : h, &cv, row->dtype, row->layout, v[0], v[1], v[2], v[3], v[4],
-                        v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13]);
+    st = seer_conv_init(keep ? NULL : h, &cv, row->dtype, row->layout, &shape);
     if (st && keep) {
         row->shape_st = st; /* the caller scores the row as failed */
     } else if (st) {
@@ -171,9 +172,7 @@ static seer_status_t conv_row_fill(seer_handle_t h, const seer_csv_t *c, const s
         if (!h || seer_get_last_error_copy(h, msg, sizeof msg)) msg[0] = 0;
         return seer_error(h, st, "%s:%ld: %s", seer_csv_name(c), seer_csv_line(c), msg);
     }
-    row->n = v[0], row->c = v[1], row->h = v[2], row->w = v[3], row->k = v[4], row->r = v[5];
-    row->s = v[6], row->pad_h = v[7], row->pad_w = v[8], row->stride_h = v[9];
-    row->stride_w = v[10], row->dil_h = v[11], row->dil_w = v[12], row->groups = v[13];
+    row->shape = shape;
 
     /* MIXED / UNKNOWN (the data could not tell) and a name libseer does
      * not know mark the row rather than failing the whole file: a trainer

@@ -229,6 +229,7 @@ seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model *m, int batch,
             return seer_error(h, SEER_STATUS_BAD_SHAPE, "GEMM %s must be >= 1 (got %d)", d[i].name, d[i].v);
     seer_status_t st = seer_gemm_check_size(h, "GEMM", mm, n, k);
     if (st) return st;
+    dt = seer_gpu_run_dtype(&m->gpu, dt);
     if (seer_gpu_peak_flops(&m->gpu, dt) <= 0)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
                           seer_dtype_name(dt));
@@ -239,7 +240,8 @@ seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model *m, int batch,
                           m->gpu_id, seer_dtype_math(dt) ? "tensor-core" : "fp32");
     seer_class_t c;
     double t = seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, &c);
-    if ((st = seer_check_time(h, t, "GEMM"))) return st;
+    seer_err_t e;
+    if ((st = seer_check_time(&e, t, "GEMM"))) return seer_err_report(h, &e);
     *time_ms = t;
     if (cls) *cls = c;
     return SEER_STATUS_SUCCESS;

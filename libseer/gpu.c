@@ -172,12 +172,14 @@ static const seer_gpu_info_t gpu_table[] = {
       .sms = 132, .boost_mhz = 1980, .fp32_tflops = FP32_TFLOPS(128, 132, 1980),
       .fp16_tflops = 989.4, .bf16_tflops = 989.4, .tf32_tflops = 494.7,
       .fp16_simt_tflops = 2 * FP32_TFLOPS(128, 132, 1980),
-      .dram_gbps = 3350, .dram_gib = 80, .l2_bytes = 50 * MIB },
+      .dram_gbps = 3350, .dram_gib = 80, .l2_bytes = 50 * MIB,
+      .dram_stream_gbps = 2742 /* seer-bench copy, shared/data/gpu-ceilings.csv */ },
     { .id = "h200-sxm-141gb", .name = "NVIDIA H200 SXM 141GB", .arch = "hopper", CC_9_0,
       .sms = 132, .boost_mhz = 1980, .fp32_tflops = FP32_TFLOPS(128, 132, 1980),
       .fp16_tflops = 989.4, .bf16_tflops = 989.4, .tf32_tflops = 494.7,
       .fp16_simt_tflops = 2 * FP32_TFLOPS(128, 132, 1980),
-      .dram_gbps = 4800, .dram_gib = 141, .l2_bytes = 50 * MIB },
+      .dram_gbps = 4800, .dram_gib = 141, .l2_bytes = 50 * MIB,
+      .dram_stream_gbps = 3854 /* seer-bench copy, shared/data/gpu-ceilings.csv */ },
 };
 
 #define GPU_COUNT ((int)(sizeof gpu_table / sizeof gpu_table[0]))
@@ -218,6 +220,13 @@ double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype)
     return 0;
 }
 
+seer_dtype_t seer_gpu_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype)
+{
+    if (dtype == SEER_DTYPE_TF32 && g && !(g->tf32_tflops > 0)) return SEER_DTYPE_FP32;
+    if (dtype == SEER_DTYPE_FP16 && g && !(g->fp16_tflops > 0)) return SEER_DTYPE_FP16_PSEUDO;
+    return dtype;
+}
+
 double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g)
 {
     (void)g;
@@ -231,7 +240,7 @@ int seer_gpu_dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
 }
 
 /* A new field of seer_gpu_info_t must join the comparison below. */
-_Static_assert(sizeof(seer_gpu_info_t) == 248, "seer_gpu_same_facts: compare the new field too");
+_Static_assert(sizeof(seer_gpu_info_t) == 256, "seer_gpu_same_facts: compare the new field too");
 
 int seer_gpu_same_facts(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
 {
@@ -239,7 +248,7 @@ int seer_gpu_same_facts(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
 #define SAME(f) (a->f == b->f)
     return !strcmp(a->arch, b->arch) && SAME(cc_major) && SAME(cc_minor) && SAME(sms) && SAME(boost_mhz) &&
            SAME(fp32_tflops) && SAME(fp16_tflops) && SAME(bf16_tflops) && SAME(tf32_tflops) &&
-           SAME(fp16_simt_tflops) && SAME(dram_gbps) && SAME(l2_bytes) && SAME(regs_per_sm) &&
+           SAME(fp16_simt_tflops) && SAME(dram_gbps) && SAME(dram_stream_gbps) && SAME(l2_bytes) && SAME(regs_per_sm) &&
            SAME(regs_per_block) && SAME(max_regs_per_thread) && SAME(reg_alloc_unit) && SAME(smem_per_sm) &&
            SAME(smem_per_block) && SAME(smem_reserved_per_block) && SAME(smem_alloc_unit) &&
            SAME(threads_per_sm) && SAME(threads_per_block) && SAME(blocks_per_sm) && SAME(warps_per_sm);
@@ -251,10 +260,24 @@ double seer_gpu_dram_bw(const seer_gpu_info_t *g)
     return g ? g->dram_gbps * 1e9 : 0;
 }
 
+double seer_gpu_stream_bw(const seer_gpu_info_t *g)
+{
+    if (!g) return 0;
+    return (g->dram_stream_gbps > 0 ? g->dram_stream_gbps : g->dram_gbps * SEER_DRAM_STREAM_SHARE) * 1e9;
+}
+
 seer_status_t seer_gpu_count(int *count)
 {
     if (!count) return SEER_STATUS_BAD_PARAM;
     *count = GPU_COUNT;
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_gpu_streaming(const seer_gpu_info_t *gpu, double *stream_gbps, double *launch_gap_us)
+{
+    if (!gpu) return SEER_STATUS_BAD_PARAM;
+    if (stream_gbps) *stream_gbps = seer_gpu_stream_bw(gpu) / 1e9;
+    if (launch_gap_us) *launch_gap_us = seer_gpu_launch_gap_ms(gpu) * 1e3;
     return SEER_STATUS_SUCCESS;
 }
 

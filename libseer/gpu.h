@@ -12,6 +12,14 @@ const seer_gpu_info_t *seer_gpu_lookup(const char *id);
  * tensor cores before Volta). */
 double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype);
 
+/* The math cuDNN runs when asked for dtype on g.  TF32 is FP32 data with
+ * tensor cores allowed, not required: a GPU without TF32 tensor cores
+ * (before Ampere) runs FP32.  FP16 asks for tensor-core math with FP32
+ * accumulation (what PyTorch requests): without FP16 tensor cores (before
+ * Volta) that is FP16 data with FP32 math, FP16_PSEUDO.  BF16 stays BF16:
+ * cuDNN has no BF16 kernels before Ampere (seer_gpu_peak_flops is 0). */
+seer_dtype_t seer_gpu_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype);
+
 /* Time between back-to-back kernels on a stream, ms: what a kernel adds
  * beyond its own work.  seer-bench measured 3.0 us (H200) and 4.5 us
  * (H100) from one empty kernel to the next (shared/data/gpu-ceilings.csv);
@@ -28,6 +36,18 @@ int seer_gpu_same_facts(const seer_gpu_info_t *a, const seer_gpu_info_t *b);
  * bandwidth, SMs and L2 (a GPU with the same facts too). */
 int seer_gpu_dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b);
 
-/* DRAM bandwidth in bytes/s. */
+/* DRAM bandwidth in bytes/s: the datasheet peak. */
 double seer_gpu_dram_bw(const seer_gpu_info_t *g);
+
+/* What a streaming kernel (batch norm, activations, copies, the
+ * optimizer) achieves, bytes/s: the GPU's measured copy rate
+ * (dram_stream_gbps, from seer-bench) where it has one, else the
+ * datasheet peak times SEER_DRAM_STREAM_SHARE.  The share is the one
+ * architecture measured so far: seer-bench's copy kernel reached 2742 of
+ * 3350 GB/s on an H100 SXM5 (0.82) and 3854 of 4800 on an H200 (0.80),
+ * shared/data/gpu-ceilings.csv; DRAM refresh, read/write turnaround and
+ * the memory controllers' queueing cost every HBM/GDDR generation a
+ * similar share, so other architectures take it until measured. */
+#define SEER_DRAM_STREAM_SHARE 0.81
+double seer_gpu_stream_bw(const seer_gpu_info_t *g);
 #endif

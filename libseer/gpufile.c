@@ -59,6 +59,7 @@ static const gkey_t KEYS[] = {
     D("fp16_simt_tflops", fp16_simt_tflops, 0, 0, 1e6),
     D("dram_gbps", dram_gbps, 1, 1e-3, 1e6),
     D("dram_gib", dram_gib, 1, 1e-3, 1e6),
+    D("dram_stream_gbps", dram_stream_gbps, 0, 0, 1e6),
     I("l2_bytes", l2_bytes, 1, 1, 1 << 30),
     I("regs_per_sm", regs_per_sm, 0, 1, 1 << 24),
     I("regs_per_block", regs_per_block, 0, 1, 1 << 24),

@@ -37,6 +37,12 @@ static int kind_of(seer_direction_t dir, int algo)
     return dir == SEER_DIR_FWD ? fwd[algo] : dir == SEER_DIR_BWD_DATA ? bd[algo] : bf[algo];
 }
 
+int seer_algo_transform(seer_direction_t dir, int algo)
+{
+    int k = kind_of(dir, algo);
+    return k == K_FFT || k == K_FFT_TILING || k == K_WINO || k == K_WINO_NF;
+}
+
 static double cdiv(double a, double b) { return ceil(a / b); }
 static double pow2_at_least(double x) { double p = 1; while (p < x) p *= 2; return p; }
 
@@ -56,9 +62,9 @@ static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
     d->cv = cv;
     d->dir = dir;
     d->es = seer_dtype_size(cv->dtype);
-    d->g = cv->groups;
-    d->N = cv->n; d->C = cv->c; d->H = cv->h; d->W = cv->w;
-    d->K = cv->k; d->R = cv->r; d->S = cv->s; d->P = cv->p; d->Q = cv->q;
+    d->g = cv->shape.groups;
+    d->N = cv->shape.n; d->C = cv->shape.c; d->H = cv->shape.h; d->W = cv->shape.w;
+    d->K = cv->shape.k; d->R = cv->shape.r; d->S = cv->shape.s; d->P = cv->p; d->Q = cv->q;
     d->xe = d->N * d->C * d->H * d->W;
     d->ye = d->N * d->K * d->P * d->Q;
     d->we = d->K * (d->C / d->g) * d->R * d->S;
@@ -75,38 +81,39 @@ static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
 
 /* UNSUPPORTED, with the reason, where cuDNN has no kernels of this kind
  * for the shape or dtype. */
-static seer_status_t check_supported(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
+static seer_status_t check_supported(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,
                                      int kind, const char *an)
 {
+    const seer_conv_shape_t *sh = &cv->shape;
     if (kind == K_NONE)
-        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s is not implemented by cuDNN",
-                          seer_direction_name(dir), an);
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s is not implemented by cuDNN",
+                         seer_direction_name(dir), an);
     int transform = kind == K_FFT || kind == K_FFT_TILING || kind == K_WINO || kind == K_WINO_NF;
     if (transform) {
-        if (cv->stride_h != 1 || cv->stride_w != 1 || cv->dil_h != 1 || cv->dil_w != 1)
-            return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s needs stride 1 and dilation 1",
-                              seer_direction_name(dir), an);
-        if (cv->groups != 1)
-            return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s does not support groups",
-                              seer_direction_name(dir), an);
+        if (sh->stride_h != 1 || sh->stride_w != 1 || sh->dil_h != 1 || sh->dil_w != 1)
+            return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s needs stride 1 and dilation 1",
+                             seer_direction_name(dir), an);
+        if (sh->groups != 1)
+            return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s does not support groups",
+                             seer_direction_name(dir), an);
     }
     if ((kind == K_WINO || kind == K_WINO_NF) &&
-        !(cv->r == cv->s && (cv->r == 3 || (kind == K_WINO_NF && cv->r == 5))))
-        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s needs a 3x3%s filter (got %dx%d)",
-                          seer_direction_name(dir), an, kind == K_WINO_NF ? " or 5x5" : "", cv->r,
-                          cv->s);
+        !(sh->r == sh->s && (sh->r == 3 || (kind == K_WINO_NF && sh->r == 5))))
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s needs a 3x3%s filter (got %dx%d)",
+                         seer_direction_name(dir), an, kind == K_WINO_NF ? " or 5x5" : "", sh->r,
+                         sh->s);
     if ((kind == K_FFT || kind == K_FFT_TILING) &&
-        (cv->pad_h >= cv->r || cv->pad_w >= cv->s ||
-         (kind == K_FFT && (cv->h + 2 * cv->pad_h > 256 || cv->w + 2 * cv->pad_w > 256))))
-        return seer_error(h, SEER_STATUS_UNSUPPORTED,
-                          "%s %s needs padding smaller than the filter%s", seer_direction_name(dir),
-                          an, kind == K_FFT ? " and a padded input of at most 256x256" : "");
-    if (kind == K_FFT_TILING && (cv->r > 32 || cv->s > 32))
-        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s needs a filter of at most 32x32 (got %dx%d)",
-                          seer_direction_name(dir), an, cv->r, cv->s);
+        (sh->pad_h >= sh->r || sh->pad_w >= sh->s ||
+         (kind == K_FFT && (sh->h + 2 * sh->pad_h > 256 || sh->w + 2 * sh->pad_w > 256))))
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED,
+                         "%s %s needs padding smaller than the filter%s", seer_direction_name(dir),
+                         an, kind == K_FFT ? " and a padded input of at most 256x256" : "");
+    if (kind == K_FFT_TILING && (sh->r > 32 || sh->s > 32))
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s needs a filter of at most 32x32 (got %dx%d)",
+                         seer_direction_name(dir), an, sh->r, sh->s);
     if (transform && (cv->dtype == SEER_DTYPE_BF16 || cv->dtype == SEER_DTYPE_TF32))
-        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s %s has no %s kernels",
-                          seer_direction_name(dir), an, seer_dtype_name(cv->dtype));
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s has no %s kernels",
+                         seer_direction_name(dir), an, seer_dtype_name(cv->dtype));
     return SEER_STATUS_SUCCESS;
 }
 
@@ -176,7 +183,7 @@ static int wino_kernels(const dims_t *d, int kind, seer_kview_t *k)
  * must fit its transform (check_supported). */
 static double tiling_side(const struct seer_conv *cv)
 {
-    return fmax(cv->h, cv->w) <= 16 && cv->r <= 16 && cv->s <= 16 ? 16 : 32;
+    return fmax(cv->shape.h, cv->shape.w) <= 16 && cv->shape.r <= 16 && cv->shape.s <= 16 ? 16 : 32;
 }
 
 /* FFT: one transform of the whole padded image; FFT_TILING: tiles
@@ -186,8 +193,9 @@ static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
     int n = 0, bd = d->dir == SEER_DIR_BWD_DATA, bf = d->dir == SEER_DIR_BWD_FILTER;
     const struct seer_conv *cv = d->cv;
     double es = d->es, N = d->N, C = d->C, K = d->K;
-    double side = kind == K_FFT ? pow2_at_least(fmax(d->H + 2 * cv->pad_h, d->W + 2 * cv->pad_w))
-                                : tiling_side(cv);
+    double side = kind == K_FFT
+                      ? pow2_at_least(fmax(d->H + 2 * cv->shape.pad_h, d->W + 2 * cv->shape.pad_w))
+                      : tiling_side(cv);
     double tiles = kind == K_FFT ? 1 : cdiv(d->P, side - d->R + 1) * cdiv(d->Q, side - d->S + 1);
     double freq = side * (side / 2 + 1), ce = 8; /* complex fp32 */
     double bm = N * tiles, c_in = bd ? K : C, c_out = bd ? C : K;
@@ -204,14 +212,14 @@ static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
     return n;
 }
 
-seer_status_t seer_conv_kernels(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
+seer_status_t seer_conv_kernels(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,
                                 int algo, seer_kview_t *k, int *nk)
 {
     int kind = kind_of(dir, algo);
     if (kind < 0)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "algo %d out of range for direction %s", algo,
-                          seer_direction_name(dir));
-    seer_status_t st = check_supported(h, cv, dir, kind, seer_algo_name(dir, algo));
+        return seer_fail(e, SEER_STATUS_BAD_PARAM, "algo %d out of range for direction %s", algo,
+                         seer_direction_name(dir));
+    seer_status_t st = check_supported(e, cv, dir, kind, seer_algo_name(dir, algo));
     if (st) return st;
     dims_t d;
     dims_of(cv, dir, &d);

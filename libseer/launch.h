@@ -6,6 +6,7 @@
 #ifndef SEER_LAUNCH_H
 #define SEER_LAUNCH_H
 #include "seer.h"
+#include "common.h"
 #include "conv.h"
 
 #define SEER_MAX_KERNELS 4
@@ -20,13 +21,17 @@ typedef struct {
 } seer_kview_t;
 
 /* Fill up to SEER_MAX_KERNELS kernels; kernel 0 is the main one.
- * UNSUPPORTED (with a message naming the reason) when cuDNN has no such
- * algorithm for this direction/shape, BAD_PARAM for an algo out of range. */
-seer_status_t seer_conv_kernels(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
+ * UNSUPPORTED (with a message naming the reason, in e if not NULL) when
+ * cuDNN has no such algorithm for this direction/shape, BAD_PARAM for an
+ * algo out of range. */
+seer_status_t seer_conv_kernels(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,
                                 int algo, seer_kview_t *k, int *nk);
 
 /* Number of algorithms of a direction (cuDNN's enum count). */
 int seer_algo_count(seer_direction_t dir);
+/* 1 for the FFT and Winograd algorithms: cuDNN has FP32 and FP16 kernels
+ * of them only, no tensor-core TF32 or BF16 ones. */
+int seer_algo_transform(seer_direction_t dir, int algo);
 
 /* A lower bound of a conv's GPU time on g from the datasheet alone: the
  * main kernel's FLOPs at peak or all kernels' bytes at bandwidth,

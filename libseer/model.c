@@ -32,27 +32,27 @@ const seer_family_t *seer_model_family(const struct seer_model *m, seer_directio
 
 static double lg(double x) { return log(x > 1e-30 ? x : 1e-30); }
 
-static seer_status_t model_shape(seer_handle_t h, const struct seer_model *m, const struct seer_conv *cv,
+static seer_status_t model_shape(seer_err_t *e, const struct seer_model *m, const struct seer_conv *cv,
                                  seer_direction_t dir, seer_terms_t *t);
 
-seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
+seer_status_t seer_model_kernels(seer_err_t *e, const struct seer_model *m,
                                  const struct seer_conv *cv, seer_direction_t dir, int algo,
                                  seer_terms_t *t)
 {
     memset(t, 0, sizeof *t);
-    seer_status_t st = seer_conv_kernels(h, cv, dir, algo, t->kv, &t->nk);
+    seer_status_t st = seer_conv_kernels(e, cv, dir, algo, t->kv, &t->nk);
     if (st) return st;
-    return model_shape(h, m, cv, dir, t);
+    return model_shape(e, m, cv, dir, t);
 }
 
 /* The GPU-dependent part of seer_model_kernels: t->kv and t->nk are set. */
-static seer_status_t model_shape(seer_handle_t h, const struct seer_model *m, const struct seer_conv *cv,
+static seer_status_t model_shape(seer_err_t *e, const struct seer_model *m, const struct seer_conv *cv,
                                  seer_direction_t dir, seer_terms_t *t)
 {
     double peak = seer_gpu_peak_flops(&m->gpu, cv->dtype), bw = seer_gpu_dram_bw(&m->gpu);
     if (peak <= 0)
-        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
-                          seer_dtype_name(cv->dtype));
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
+                         seer_dtype_name(cv->dtype));
     double bytes = 0;
     for (int i = 0; i < t->nk; i++) bytes += t->kv[i].bytes;
     t->es = seer_dtype_size(cv->dtype);
@@ -62,12 +62,12 @@ static seer_status_t model_shape(seer_handle_t h, const struct seer_model *m, co
     t->main_flops_ms = t->kv[0].flops / peak * 1e3;
     t->bytes_ms = bytes / bw * 1e3;
     double *f = t->f;
-    f[SEER_F_N] = lg(cv->n); f[SEER_F_C] = lg(cv->c); f[SEER_F_H] = lg(cv->h);
-    f[SEER_F_W] = lg(cv->w); f[SEER_F_K] = lg(cv->k);
-    f[SEER_F_RS] = lg((double)cv->r * cv->s);
-    f[SEER_F_STRIDE] = lg((double)cv->stride_h * cv->stride_w);
-    f[SEER_F_GROUPS] = lg(cv->groups);
-    f[SEER_F_DIL] = lg((double)cv->dil_h * cv->dil_w);
+    f[SEER_F_N] = lg(cv->shape.n); f[SEER_F_C] = lg(cv->shape.c); f[SEER_F_H] = lg(cv->shape.h);
+    f[SEER_F_W] = lg(cv->shape.w); f[SEER_F_K] = lg(cv->shape.k);
+    f[SEER_F_RS] = lg((double)cv->shape.r * cv->shape.s);
+    f[SEER_F_STRIDE] = lg((double)cv->shape.stride_h * cv->shape.stride_w);
+    f[SEER_F_GROUPS] = lg(cv->shape.groups);
+    f[SEER_F_DIL] = lg((double)cv->shape.dil_h * cv->shape.dil_w);
     f[SEER_F_FLOPS_MS] = lg(t->main_flops_ms);
     f[SEER_F_BYTES_MS] = lg(t->bytes_ms);
     return SEER_STATUS_SUCCESS;
@@ -96,21 +96,22 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
 {
     const seer_kview_t *k = &t->kv[0];
     const struct seer_conv *cv = t->cv;
+    const seer_conv_shape_t *sh = &cv->shape;
     double es = t->es;
     double peak_ms = t->main_flops_ms > 0 ? k->flops / t->main_flops_ms : 1; /* flop per ms */
     double bw_ms = seer_gpu_dram_bw(&m->gpu) / 1e3;
     double batch = k->gbatch > 0 ? k->gbatch : 1;
     double flop_pb, bytes_pb;
     /* Channels in and out of the direction's main GEMM. */
-    double c_out = t->dir == SEER_DIR_BWD_DATA ? cv->c : cv->k;
-    double c_in = t->dir == SEER_DIR_BWD_DATA ? cv->k : cv->c;
-    double P = t->dir == SEER_DIR_BWD_DATA ? cv->h : cv->p, Q = t->dir == SEER_DIR_BWD_DATA ? cv->w : cv->q;
+    double c_out = t->dir == SEER_DIR_BWD_DATA ? sh->c : sh->k;
+    double c_in = t->dir == SEER_DIR_BWD_DATA ? sh->k : sh->c;
+    double P = t->dir == SEER_DIR_BWD_DATA ? sh->h : cv->p, Q = t->dir == SEER_DIR_BWD_DATA ? sh->w : cv->q;
     int geo = v->geo;
     if (t->dir == SEER_DIR_BWD_FILTER && geo != SEER_GEO_FFT) geo = SEER_GEO_TILED;
     switch (geo) {
     case SEER_GEO_WINO_NF: {
         /* the tile GEMM pads the batch to a multiple of 16 images */
-        double m_ = k->gm / cv->n * (ceil(cv->n / 16.0) * 16);
+        double m_ = k->gm / sh->n * (ceil(sh->n / 16.0) * 16);
         t->blocks = cdiv(m_, v->tm) * cdiv(k->gn, v->tn) * batch;
         flop_pb = 2.0 * v->tm * v->tn * k->gk;
         bytes_pb = (double)(v->tm + v->tn) * k->gk * es;
@@ -119,7 +120,7 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
     case SEER_GEO_WINO_148:
     case SEER_GEO_WINO_442: {
         int t148 = geo == SEER_GEO_WINO_148;
-        t->blocks = (t148 ? cv->n : cdiv(cv->n, 4)) * cdiv(c_out, 32) * cdiv(Q, 8) * cdiv(P, t148 ? 16 : 4);
+        t->blocks = (t148 ? sh->n : cdiv(sh->n, 4)) * cdiv(c_out, 32) * cdiv(Q, 8) * cdiv(P, t148 ? 16 : 4);
         flop_pb = 2.0 * 128 * 32 * 9 * c_in;
         bytes_pb = ((t148 ? 180.0 : 240.0) * c_in + 32.0 * 16 * c_in) * es;
         break;
@@ -222,8 +223,9 @@ seer_status_t seer_classify_measured(seer_handle_t h, const seer_model *m, const
     if ((unsigned)dir > SEER_DIR_BWD_FILTER)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
     seer_terms_t t;
-    seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t);
-    if (st) return st;
+    seer_err_t e;
+    if (seer_model_kernels(&e, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t))
+        return seer_err_report(h, &e);
     *cls = seer_class_of_measured(&t, measured_ms);
     return SEER_STATUS_SUCCESS;
 }
@@ -250,10 +252,12 @@ static int variant_named(const seer_family_t *f, const char *name)
 #define SEER_GROUP_MEM_EFF 0.80
 static int narrow_groups(const struct seer_conv *cv)
 {
-    return cv->groups > 1 && (cv->k / cv->groups < SEER_GROUP_NARROW || cv->c / cv->groups < SEER_GROUP_NARROW);
+    const seer_conv_shape_t *sh = &cv->shape;
+    return sh->groups > 1 &&
+           (sh->k / sh->groups < SEER_GROUP_NARROW || sh->c / sh->groups < SEER_GROUP_NARROW);
 }
 
-static seer_status_t grouped_conv(seer_handle_t h, const struct seer_model *m, const seer_terms_t *t,
+static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, const seer_terms_t *t,
                                   double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,
                                   int *n_kernels)
 {
@@ -261,7 +265,7 @@ static seer_status_t grouped_conv(seer_handle_t h, const struct seer_model *m, c
     double bw = seer_gpu_dram_bw(&m->gpu) * SEER_GROUP_MEM_EFF / 1e3, gap = seer_gpu_launch_gap_ms(&m->gpu);
     double ms[SEER_MAX_KERNELS], total = 0;
     for (int i = 0; i < t->nk; i++) total += ms[i] = fmax(t->kv[i].flops / peak, t->kv[i].bytes / bw) + gap;
-    seer_status_t st = seer_check_time(h, total, "grouped convolution");
+    seer_status_t st = seer_check_time(e, total, "grouped convolution");
     if (st) return st;
     for (int i = 0; kernels && i < t->nk && i < kernels_cap; i++) {
         const seer_kview_t *kv = &t->kv[i];
@@ -280,7 +284,7 @@ static seer_status_t grouped_conv(seer_handle_t h, const struct seer_model *m, c
     *time_ms = total;
     if (n_kernels) *n_kernels = t->nk;
     if (kernels && t->nk > kernels_cap)
-        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t->nk, kernels_cap);
+        return seer_fail(e, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", t->nk, kernels_cap);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -414,7 +418,7 @@ typedef struct {
     int own;                    /* from enough rows measured on this GPU (or one with its facts) */
 } seer_physics_t;
 
-static seer_status_t physics(seer_handle_t h, const struct seer_model *m, const struct seer_conv *desc,
+static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
                              seer_direction_t dir, int algo, const seer_terms_t *k, const char *variant, int corr,
                              seer_family_t *af, seer_physics_t *e)
 {
@@ -422,13 +426,13 @@ static seer_status_t physics(seer_handle_t h, const struct seer_model *m, const 
     memset(&shape, 0, sizeof shape);
     memcpy(shape.kv, k->kv, sizeof shape.kv[0] * (size_t)k->nk);
     shape.nk = k->nk;
-    seer_status_t st = model_shape(h, m, desc, dir, &shape);
+    seer_status_t st = model_shape(err, m, desc, dir, &shape);
     if (st) return st;
     const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype), *end = m->fam + m->nfam;
     if (!f && algo == SEER_ALGO_CUDNN_CHOICE)
-        return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
-                          "model %s has no data for %s (cuDNN's choice) with %s math", m->gpu_id,
-                          seer_direction_name(dir), seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
+        return seer_fail(err, SEER_STATUS_NOT_CALIBRATED,
+                         "model %s has no data for %s (cuDNN's choice) with %s math", m->gpu_id,
+                         seer_direction_name(dir), seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
     if (!f) {
         analytical_family(m, &shape, af);
         f = af;
@@ -555,49 +559,57 @@ static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
     return lo;
 }
 
-static seer_status_t predict_conv(seer_handle_t h, const struct seer_model *m, const struct seer_conv *desc,
-                                  seer_direction_t dir, int algo, const char *variant, int *matched,
-                                  double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,
-                                  int *n_kernels)
+seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
+                                      const struct seer_conv *desc, seer_direction_t dir, int algo,
+                                      const char *variant, int *matched, double *time_ms,
+                                      seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
 {
     if (!m || !desc || !time_ms)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_conv: %s is NULL",
-                          !m ? "model" : !desc ? "desc" : "time_ms");
-    if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "conv descriptor was never set");
+        return seer_fail(e, SEER_STATUS_BAD_PARAM, "seer_predict_conv: %s is NULL",
+                         !m ? "model" : !desc ? "desc" : "time_ms");
+    if (!desc->set) return seer_fail(e, SEER_STATUS_BAD_PARAM, "conv descriptor was never set");
     if ((unsigned)dir > SEER_DIR_BWD_FILTER)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
+        return seer_fail(e, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
     if (kernels && kernels_cap < 0)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
+        return seer_fail(e, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
+    /* The math cuDNN runs on this GPU (seer_gpu_run_dtype); TF32 is FP32
+     * data with tensor cores allowed, not required, so an algorithm
+     * without TF32 kernels runs its FP32 ones, as the picker assumes
+     * (seer_picker_best). */
+    struct seer_conv run = *desc;
+    run.dtype = seer_gpu_run_dtype(&m->gpu, desc->dtype);
+    if (run.dtype == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo)) run.dtype = SEER_DTYPE_FP32;
+    desc = &run;
     seer_terms_t k;
-    seer_status_t st = seer_model_kernels(h, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &k);
+    seer_status_t st = seer_model_kernels(e, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &k);
     if (st) return st;
-    if (narrow_groups(desc)) return grouped_conv(h, m, &k, time_ms, kernels, kernels_cap, n_kernels);
+    if (narrow_groups(desc)) return grouped_conv(e, m, &k, time_ms, kernels, kernels_cap, n_kernels);
     seer_family_t af;
-    seer_physics_t e;
-    if ((st = physics(h, m, desc, dir, algo, &k, variant, 1, &af, &e))) return st;
-    if (matched) *matched = e.matched;
-    double phys = e.phys;
+    seer_physics_t ph;
+    if ((st = physics(e, m, desc, dir, algo, &k, variant, 1, &af, &ph))) return st;
+    if (matched) *matched = ph.matched;
+    double phys = ph.phys;
     if (m->npeer) {
         seer_peers_t ps = {.m = m, .desc = desc, .dir = dir, .algo = algo, .k = &k};
-        phys = tied_physics(&ps, &e);
+        phys = tied_physics(&ps, &ph);
     }
-    double total = fmax(exp(e.logcorr) * phys, e.floor);
+    double total = fmax(exp(ph.logcorr) * phys, ph.floor);
     char what[96];
     snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
              algo == SEER_ALGO_CUDNN_CHOICE ? "CUDNN_CHOICE" : seer_algo_name(dir, algo));
-    if ((st = seer_check_time(h, total, what))) return st;
+    if ((st = seer_check_time(e, total, what))) return st;
     *time_ms = total;
-    if (n_kernels) *n_kernels = e.t.nk;
+    if (n_kernels) *n_kernels = ph.t.nk;
     if (!kernels) return SEER_STATUS_SUCCESS;
-    seer_source_t source = e.f == &af ? SEER_SOURCE_ANALYTICAL
-                         : m->transferred || strcmp(m->src[e.f->src].id, m->gpu.id) ? SEER_SOURCE_TRANSFERRED
-                                                                                   : SEER_SOURCE_CALIBRATED;
+    seer_source_t source = ph.f == &af ? SEER_SOURCE_ANALYTICAL
+                         : m->transferred || strcmp(m->src[ph.f->src].id, m->gpu.id) ? SEER_SOURCE_TRANSFERRED
+                                                                                     : SEER_SOURCE_CALIBRATED;
     /* the class classifier labels the main kernel; the time uses none */
-    int cls = seer_family_class(e.f, &e.t);
-    kernel_breakdown(m, e.f, e.v, cls, &e.t, total, total / e.base, source, kernels, kernels_cap);
-    if (e.t.nk > kernels_cap)
-        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", e.t.nk,
-                          kernels_cap);
+    int cls = seer_family_class(ph.f, &ph.t);
+    kernel_breakdown(m, ph.f, ph.v, cls, &ph.t, total, total / ph.base, source, kernels, kernels_cap);
+    if (ph.t.nk > kernels_cap)
+        return seer_fail(e, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", ph.t.nk,
+                         kernels_cap);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -605,14 +617,20 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model *m, const seer
                                 seer_direction_t dir, int algo, double *time_ms,
                                 seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
 {
-    return predict_conv(h, m, desc, dir, algo, NULL, NULL, time_ms, kernels, kernels_cap, n_kernels);
+    seer_err_t e;
+    seer_status_t st = seer_model_predict_conv(&e, m, desc, dir, algo, NULL, NULL, time_ms, kernels,
+                                               kernels_cap, n_kernels);
+    return st ? seer_err_report(h, &e) : st;
 }
 
 seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model *m,
                                         const struct seer_conv *desc, seer_direction_t dir, int algo,
                                         const char *main_kernel, int *matched, double *time_ms)
 {
-    return predict_conv(h, m, desc, dir, algo, main_kernel, matched, time_ms, NULL, 0, NULL);
+    seer_err_t e;
+    seer_status_t st = seer_model_predict_conv(&e, m, desc, dir, algo, main_kernel, matched, time_ms,
+                                               NULL, 0, NULL);
+    return st ? seer_err_report(h, &e) : st;
 }
 
 seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model *m, const seer_kernel_desc_t *k,
@@ -673,7 +691,8 @@ seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model *m, const se
     pred->source = m->transferred ? SEER_SOURCE_TRANSFERRED : SEER_SOURCE_CALIBRATED;
     double t = 0;
     for (int i = 0; i < SEER_NTERMS; i++) t += m->kcoef[pred->cls][i] * x[i];
-    if ((st = seer_check_time(h, t > 1e-4 ? t : 1e-4, "kernel"))) return st;
+    seer_err_t e;
+    if (seer_check_time(&e, t > 1e-4 ? t : 1e-4, "kernel")) return seer_err_report(h, &e);
     pred->time_ms = t > 1e-4 ? t : 1e-4;
     *out = p;
     return SEER_STATUS_SUCCESS;

@@ -154,7 +154,7 @@ typedef struct {
 } seer_terms_t;
 
 /* Kernels and shape features of a conv (variant-independent part). */
-seer_status_t seer_model_kernels(seer_handle_t h, const struct seer_model *m,
+seer_status_t seer_model_kernels(seer_err_t *e, const struct seer_model *m,
                                  const struct seer_conv *cv, seer_direction_t dir, int algo,
                                  seer_terms_t *t);
 /* Fill the variant-dependent terms and features (t->src must be set:
@@ -176,6 +176,14 @@ double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, dou
 /* Standardized svm_node vector of the first nf features. */
 void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct svm_node *x);
 
+/* seer_predict_conv failing into e (may be NULL) instead of a handle;
+ * variant, when not NULL, is a measured main kernel name that picks the
+ * kernel variant instead of the classifier (*matched = 0 when the model
+ * does not know it; matched may be NULL). */
+seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
+                                      const struct seer_conv *desc, seer_direction_t dir, int algo,
+                                      const char *variant, int *matched, double *time_ms,
+                                      seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels);
 /* seer_predict_conv with the kernel variant given by a measured main
  * kernel name instead of the variant classifier (seer eval
  * --given-launch); *matched = 0 when the model does not know that name

@@ -33,13 +33,11 @@ struct seer_network {
 #define SEER_NET_MAX_DIM (1 << 24)  /* any one size, as seer_conv_desc_set */
 
 /* Memory-bound layers (batch norm, activations, pooling, add, concat,
- * softmax, dropout, gradient sums): time = kernels * SEER_NET_KERNEL_MS +
- * bytes / (DRAM bandwidth * SEER_NET_MEM_EFFICIENCY).  Documented guesses
- * until seer-bench measures such kernels: no data for them exists yet. */
-#define SEER_NET_MEM_EFFICIENCY 0.80
-#define SEER_NET_KERNEL_MS 0.003
-/* Fully connected layers without a GEMM fit: the roofline at this share
- * of the peak math rate (memory at SEER_NET_MEM_EFFICIENCY). */
+ * softmax, dropout, gradient sums, the optimizer): time = kernels *
+ * launch gap + bytes / the GPU's achievable streaming rate
+ * (seer_gpu_stream_bw: measured where seer-bench measured it).
+ * Fully connected layers without a GEMM fit: the roofline at this share
+ * of the peak math rate (memory at the streaming rate). */
 #define SEER_NET_GEMM_EFFICIENCY 0.60
 
 /* seer_predict_network predicts the distinct (conv shape, direction)
@@ -63,6 +61,11 @@ extern const char seer_bwd_ratio_source[];
  * shape) with a fwd row and a bwd row (several rows: the fastest), one
  * pair.  Entries without pairs get n = 0. */
 void seer_bwd_ratio_fit(const seer_conv_row_t *rows, size_t n, seer_bwd_ratio_t out[2][2]);
+
+/* The convolution of a conv layer at a batch size (its input shape
+ * and the layer's own fields; seer_layer_info_t stays flat because the
+ * Python package mirrors it). */
+seer_conv_shape_t seer_net_conv_shape(const seer_layer_info_t *L, int batch);
 
 /* The description text of a built-in network (malloc'ed, NUL-terminated). */
 seer_status_t seer_zoo_text(seer_handle_t h, const char *name, int resolution, char **text,

@@ -229,9 +229,8 @@ static seer_status_t max_workspace(seer_handle_t h, const seer_model *m, const s
         struct seer_conv cv;
         size_t bytes;
         /* the prediction built the same descriptor: it cannot fail here */
-        if (seer_conv_init(NULL, &cv, o->dtype, o->layout, o->batch, L->in_c, L->in_h, L->in_w, L->k, L->r,
-                           L->s, L->pad_h, L->pad_w, L->stride_h, L->stride_w, L->dil_h, L->dil_w,
-                           L->groups) ||
+        const seer_conv_shape_t shape = seer_net_conv_shape(L, o->batch);
+        if (seer_conv_init(NULL, &cv, o->dtype, o->layout, &shape) ||
             seer_workspace_bytes(NULL, &cv, r[i].direction, r[i].algo, &bytes))
             continue;
         if (bytes > (size_t)INT64_MAX - SEER_NET_ALLOC_ROUND)
@@ -317,13 +316,14 @@ seer_status_t seer_network_memory(seer_handle_t h, const seer_model *m, const se
 }
 
 /* Does batch b fit?  1 yes, 0 no (including a batch too large to
- * describe: OVERFLOW or BAD_SHAPE), -1 on another failure (*st). */
-static int fits(const seer_model *m, const seer_network *net, seer_net_options_t *o, int b, double limit,
-                seer_status_t *st)
+ * describe: OVERFLOW or BAD_SHAPE), -1 on another failure (*st, its
+ * message on probe). */
+static int fits(seer_handle_t probe, const seer_model *m, const seer_network *net, seer_net_options_t *o,
+                int b, double limit, seer_status_t *st)
 {
     seer_net_memory_t mem;
     o->batch = b;
-    *st = memory(NULL, m, net, o, &mem); /* no message: a probe that fails is an answer */
+    *st = memory(probe, m, net, o, &mem);
     if (*st == SEER_STATUS_OVERFLOW || *st == SEER_STATUS_BAD_SHAPE) return 0;
     if (*st) return -1;
     return (double)mem.total <= limit;
@@ -344,10 +344,16 @@ seer_status_t seer_network_fit_batch(seer_handle_t h, const seer_model *m, const
     seer_status_t st = memory(h, m, net, &o, &mem); /* batch 1 with messages */
     if (st) return st;
     if ((double)mem.total > limit) { *batch = 0; return SEER_STATUS_SUCCESS; }
+    /* The probes fail into a handle of their own: a batch too large to
+     * describe is an answer, not the caller's error, and another failure's
+     * message reaches h once, without running that probe again. */
+    seer_handle_t probe;
+    if (seer_create(&probe))
+        return seer_error(h, SEER_STATUS_ALLOC_FAILED, "seer_network_fit_batch: no memory for the search");
     /* memory grows with the batch: double until it does not fit, then
      * bisect; lo always fits, hi never does */
     int lo = 1, hi = 2, f = 1;
-    while (hi <= SEER_NET_MAX_DIM && (f = fits(m, net, &o, hi, limit, &st)) == 1) {
+    while (hi <= SEER_NET_MAX_DIM && (f = fits(probe, m, net, &o, hi, limit, &st)) == 1) {
         lo = hi;
         hi *= 2;
     }
@@ -355,7 +361,7 @@ seer_status_t seer_network_fit_batch(seer_handle_t h, const seer_model *m, const
     if (hi > SEER_NET_MAX_DIM) hi = SEER_NET_MAX_DIM + 1;
     while (hi - lo > 1) {
         int mid = lo + (hi - lo) / 2;
-        if ((f = fits(m, net, &o, mid, limit, &st)) < 0) goto fail;
+        if ((f = fits(probe, m, net, &o, mid, limit, &st)) < 0) goto fail;
         if (f) lo = mid;
         else hi = mid;
     }
@@ -366,16 +372,17 @@ seer_status_t seer_network_fit_batch(seer_handle_t h, const seer_model *m, const
      * workspace over the memory of one sample). */
     for (int b = lo + 1, steps = 0; b <= SEER_NET_MAX_DIM && steps < 1024; b++, steps++) {
         o.batch = b;
-        st = memory(NULL, m, net, &o, &mem);
+        st = memory(probe, m, net, &o, &mem);
         if (st == SEER_STATUS_OVERFLOW || st == SEER_STATUS_BAD_SHAPE) break;
         if (st) goto fail;
         if ((double)(mem.total - block_of((int64_t)mem.workspace)) > limit) break;
         if ((double)mem.total <= limit) lo = b;
     }
+    seer_destroy(probe);
     *batch = lo;
     return SEER_STATUS_SUCCESS;
 fail:
-    /* again with the handle (o.batch is the failing batch), for the message */
-    if ((st = memory(h, m, net, &o, &mem))) return st;
-    return seer_error(h, SEER_STATUS_INTERNAL, "seer_network_fit_batch: batch %d failed, then not", o.batch);
+    st = seer_error(h, st, "%s", seer_get_last_error(probe));
+    seer_destroy(probe);
+    return st;
 }

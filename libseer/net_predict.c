@@ -43,11 +43,9 @@ typedef struct {
 
 static int same_shape(const seer_conv_row_t *a, const seer_conv_row_t *b)
 {
+    /* the shape is ints only: no padding bytes for memcmp to see */
     return !strcmp(a->gpu, b->gpu) && a->dtype == b->dtype && a->layout == b->layout &&
-           a->n == b->n && a->c == b->c && a->h == b->h && a->w == b->w && a->k == b->k &&
-           a->r == b->r && a->s == b->s && a->pad_h == b->pad_h && a->pad_w == b->pad_w &&
-           a->stride_h == b->stride_h && a->stride_w == b->stride_w && a->dil_h == b->dil_h &&
-           a->dil_w == b->dil_w && a->groups == b->groups;
+           !memcmp(&a->shape, &b->shape, sizeof a->shape);
 }
 
 void seer_bwd_ratio_fit(const seer_conv_row_t *rows, size_t n, seer_bwd_ratio_t out[2][2])
@@ -124,6 +122,7 @@ typedef struct {
     seer_direction_t dir;
     choice_t ch;
     seer_status_t st;
+    seer_err_t err;             /* when st is not SUCCESS: the failed prediction's message, if any */
 } job_t;
 
 typedef struct {
@@ -183,7 +182,7 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
     o->n_kernels = kernels;
     o->bytes = bytes;
     o->cls = seer_class_static(blocks, bmax, 0, bytes);
-    o->time_ms = kernels * SEER_NET_KERNEL_MS + bytes / (c->bw * SEER_NET_MEM_EFFICIENCY) * 1e3;
+    o->time_ms = kernels * seer_gpu_launch_gap_ms(g) + bytes / c->bw * 1e3;
     o->flags = SEER_RESULT_MEMORY_BOUND | flags;
     return SEER_STATUS_SUCCESS;
 }
@@ -244,8 +243,8 @@ static seer_status_t gemm_row(pctx_t *c, int li, seer_direction_t dir, double m,
         o->time_ms = seer_gemm_time(&c->m->gpu, f, 1, m, n, k, c->dt, bias, &o->cls);
     } else {
         double tc = o->flops / (c->peak * SEER_NET_GEMM_EFFICIENCY),
-               tm = o->bytes / (c->bw * SEER_NET_MEM_EFFICIENCY);
-        o->time_ms = SEER_NET_KERNEL_MS + fmax(tc, tm) * 1e3;
+               tm = o->bytes / c->bw;
+        o->time_ms = seer_gpu_launch_gap_ms(&c->m->gpu) + fmax(tc, tm) * 1e3;
         o->cls = tc >= tm ? SEER_CLASS_COMPUTE : SEER_CLASS_DRAM;
         o->flags = SEER_RESULT_GEMM_ROOFLINE;
     }
@@ -268,23 +267,32 @@ static seer_status_t take(choice_t *c, const seer_algo_eval_t *e, seer_direction
     return SEER_STATUS_SUCCESS;
 }
 
-/* The algorithm and time of one conv direction under the policy.
- * Soft failures come back without a message. */
-static seer_status_t choose(pctx_t *c, const struct seer_conv *cv, seer_direction_t dir, choice_t *ch)
+/* The algorithm and time of one conv direction under the policy.  On
+ * failure *err holds the message of the prediction that failed (empty
+ * when the failure is take()'s, which has none). */
+static seer_status_t choose(pctx_t *c, const struct seer_conv *cv, seer_direction_t dir, choice_t *ch,
+                            seer_err_t *err)
 {
     seer_algo_eval_t e;
     memset(ch, 0, sizeof *ch);
+    memset(err, 0, sizeof *err);
     if (c->policy != SEER_ALGO_AUTO) {
         if (c->policy == SEER_ALGO_CUDNN_CHOICE || c->policy < seer_algo_count(dir)) {
             seer_picker_predict(c->m, cv, dir, c->policy, &e);
-            if (!e.st) return take(ch, &e, dir);
-            if (!seer_picker_soft(e.st)) { ch->algo = e.algo; return e.st; }
+            if (!e.err.st) return take(ch, &e, dir);
+            if (!seer_picker_soft(e.err.st)) {
+                ch->algo = e.algo;
+                *err = e.err;
+                return e.err.st;
+            }
         }
         ch->flags |= SEER_RESULT_ALGO_REPLACED;
     }
     seer_status_t st = seer_picker_best(c->m, cv, dir, &e);
-    if (st) ch->algo = e.algo; /* the algorithm that failed: layer_fail asks it why */
-    return st ? st : take(ch, &e, dir);
+    if (!st) return take(ch, &e, dir);
+    ch->algo = e.algo; /* the algorithm that failed, and why */
+    *err = e.err;
+    return st;
 }
 
 static uint64_t key_hash(const int *k)
@@ -296,8 +304,9 @@ static uint64_t key_hash(const int *k)
  * (or out of memory while adding). */
 static int job_of(pctx_t *c, const struct seer_conv *cv, seer_direction_t dir, int add)
 {
-    int key[17] = {cv->c, cv->h, cv->w, cv->k, cv->r, cv->s, cv->pad_h, cv->pad_w, cv->stride_h,
-                   cv->stride_w, cv->dil_h, cv->dil_w, cv->groups, (int)dir, 0, 0, 0};
+    const seer_conv_shape_t *s = &cv->shape;
+    int key[17] = {s->c, s->h, s->w, s->k, s->r, s->s, s->pad_h, s->pad_w, s->stride_h,
+                   s->stride_w, s->dil_h, s->dil_w, s->groups, (int)dir, 0, 0, 0};
     size_t i = (size_t)key_hash(key) & (c->nmemo - 1);
     for (; c->memo[i].job; i = (i + 1) & (c->nmemo - 1))
         if (!memcmp(c->memo[i].key, key, sizeof key)) return c->memo[i].job - 1;
@@ -333,7 +342,7 @@ static void *work(void *arg)
         pthread_mutex_unlock(&p->lock);
         if (i >= p->c->njobs) return NULL;
         job_t *j = &p->c->jobs[i];
-        j->st = choose(p->c, &j->cv, j->dir, &j->ch);
+        j->st = choose(p->c, &j->cv, j->dir, &j->ch, &j->err);
     }
 }
 
@@ -354,29 +363,27 @@ static void run_jobs(pctx_t *c)
     pthread_mutex_destroy(&p.lock);
 }
 
-/* Re-run the failing prediction (the job's algorithm, choose()) with the
- * handle for the model's own message, and put the layer in front of it. */
-static seer_status_t layer_fail(pctx_t *c, int li, const struct seer_conv *cv, seer_direction_t dir,
-                                int algo, seer_status_t st)
+/* A failed job: the layer in front of its prediction's own message. */
+static seer_status_t layer_fail(pctx_t *c, int li, seer_direction_t dir, const job_t *j)
 {
     const seer_layer_info_t *L = &c->net->l[li].info;
-    char msg[800] = "";
-    if (cv) {
-        double t;
-        if (seer_predict_conv(c->h, c->m, cv, dir, algo, &t, NULL, 0, NULL))
-            seer_get_last_error_copy(c->h, msg, sizeof msg);
-    }
-    return seer_error(c->h, st, "layer '%s' (line %d, %s %s): %s", L->name, L->line,
+    return seer_error(c->h, j->st, "layer '%s' (line %d, %s %s): %s", L->name, L->line,
                       seer_op_name(L->op), seer_direction_name(dir),
-                      msg[0] ? msg : seer_status_string(st));
+                      j->err.st ? j->err.msg : seer_status_string(j->st));
+}
+
+seer_conv_shape_t seer_net_conv_shape(const seer_layer_info_t *L, int batch)
+{
+    const seer_conv_shape_t s = {batch, L->in_c, L->in_h, L->in_w, L->k, L->r, L->s, L->pad_h, L->pad_w,
+                                 L->stride_h, L->stride_w, L->dil_h, L->dil_w, L->groups};
+    return s;
 }
 
 static seer_status_t conv_desc(pctx_t *c, int li, struct seer_conv *cv)
 {
     const seer_layer_info_t *L = &c->net->l[li].info;
-    seer_status_t st = seer_conv_init(c->h, cv, c->dt, c->layout, c->batch, L->in_c, L->in_h, L->in_w,
-                                      L->k, L->r, L->s, L->pad_h, L->pad_w, L->stride_h, L->stride_w,
-                                      L->dil_h, L->dil_w, L->groups);
+    const seer_conv_shape_t shape = seer_net_conv_shape(L, c->batch);
+    seer_status_t st = seer_conv_init(c->h, cv, c->dt, c->layout, &shape);
     if (st) {
         char msg[800];
         seer_get_last_error_copy(c->h, msg, sizeof msg);
@@ -411,7 +418,7 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
     if (st) return st;
     int jf = job_of(c, &cv, SEER_DIR_FWD, 0);
     if (jf < 0) return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': no prediction job", L->name);
-    if ((st = c->jobs[jf].st)) return layer_fail(c, li, &cv, SEER_DIR_FWD, c->jobs[jf].ch.algo, st);
+    if (c->jobs[jf].st) return layer_fail(c, li, SEER_DIR_FWD, &c->jobs[jf]);
     const choice_t fwd = c->jobs[jf].ch;
     for (int d = backward ? 1 : 0; d < (backward ? 3 : 1); d++) {
         seer_direction_t dir = (seer_direction_t)d;
@@ -423,7 +430,7 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
             if (j < 0) return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': no prediction job", L->name);
             ch = c->jobs[j].ch;
             if ((st = c->jobs[j].st)) {
-                if (st != SEER_STATUS_NOT_CALIBRATED) return layer_fail(c, li, &cv, dir, c->jobs[j].ch.algo, st);
+                if (st != SEER_STATUS_NOT_CALIBRATED) return layer_fail(c, li, dir, &c->jobs[j]);
                 /* backward = a * forward + b (docs/networks.md) */
                 int mt = seer_dtype_math(c->dt);
                 const seer_bwd_ratio_t *q = &seer_bwd_ratio[d - 1][mt];
@@ -588,13 +595,13 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, co
     c.net = net;
     c.batch = opts->batch;
     c.policy = opts->algo_policy;
-    c.dt = opts->dtype;
+    c.dt = seer_gpu_run_dtype(&m->gpu, opts->dtype); /* what cuDNN runs (gpu.h) */
     c.layout = opts->layout;
     c.mode = opts->mode;
     c.threads = opts->threads;
     c.amp = opts->amp;
     c.es = seer_dtype_size(c.dt);
-    c.bw = seer_gpu_dram_bw(&m->gpu);
+    c.bw = seer_gpu_stream_bw(&m->gpu);
     c.peak = seer_gpu_peak_flops(&m->gpu, c.dt);
     if (c.peak <= 0)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,

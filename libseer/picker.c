@@ -26,10 +26,10 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
     double t = 0;
     memset(out, 0, sizeof *out);
     out->algo = algo;
-    /* A NULL handle: failures here are answers, not errors to report. */
-    out->st = seer_predict_conv(NULL, m, cv, dir, algo, &t, k,
-                                SEER_MAX_KERNELS, &nk);
-    if (out->st) return;
+    /* Failures here are mostly answers ("no such algorithm here"); the
+     * caller tells, and reports an error from out->err. */
+    if (seer_model_predict_conv(&out->err, m, cv, dir, algo, NULL, NULL, &t, k, SEER_MAX_KERNELS, &nk))
+        return;
     out->time_ms = t;
     out->n_kernels = nk;
     int main = 0;
@@ -53,14 +53,15 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
     int n = seer_picker_eval(m, cv, dir, ev), best = -1, guess = -1, uncal = 0;
     for (int a = 0; a < n; a++) {
-        if (!ev[a].st) {
+        seer_status_t st = ev[a].err.st;
+        if (!st) {
             int *b = ev[a].source == SEER_SOURCE_ANALYTICAL ? &guess : &best;
             if (*b < 0 || ev[a].time_ms < ev[*b].time_ms) *b = a;
-        } else if (ev[a].st == SEER_STATUS_NOT_CALIBRATED) {
+        } else if (st == SEER_STATUS_NOT_CALIBRATED) {
             uncal = 1;
-        } else if (!seer_picker_soft(ev[a].st)) {
-            *out = ev[a]; /* the failing algorithm: the caller re-runs it for the message */
-            return ev[a].st;
+        } else if (!seer_picker_soft(st)) {
+            *out = ev[a]; /* the failing algorithm, its message in out->err */
+            return st;
         }
     }
     if (best >= 0) {
@@ -68,14 +69,15 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
         return SEER_STATUS_SUCCESS;
     }
     seer_picker_predict(m, cv, dir, SEER_ALGO_CUDNN_CHOICE, out);
-    if (!out->st && out->source != SEER_SOURCE_ANALYTICAL) return SEER_STATUS_SUCCESS;
-    if (out->st && !seer_picker_soft(out->st)) return out->st;
+    seer_status_t st = out->err.st;
+    if (!st && out->source != SEER_SOURCE_ANALYTICAL) return SEER_STATUS_SUCCESS;
+    if (st && !seer_picker_soft(st)) return st;
     if (guess >= 0) {
         *out = ev[guess];
         return SEER_STATUS_SUCCESS;
     }
-    if (!out->st) return SEER_STATUS_SUCCESS;
-    return uncal ? SEER_STATUS_NOT_CALIBRATED : out->st;
+    if (!st) return SEER_STATUS_SUCCESS;
+    return uncal ? SEER_STATUS_NOT_CALIBRATED : st;
 }
 
 seer_status_t seer_pick_conv_fastest(seer_handle_t h, const seer_model *m, const seer_conv *desc,
@@ -100,8 +102,8 @@ seer_status_t seer_pick_conv_fastest(seer_handle_t h, const seer_model *m, const
     if (st == SEER_STATUS_UNSUPPORTED)
         return seer_error(h, st, "no %s algorithm supports this %s convolution on %s",
                           seer_direction_name(dir), seer_dtype_name(desc->dtype), m->gpu_id);
-    /* A hard error: the failing prediction says why, with the handle. */
-    return seer_predict_conv(h, m, desc, dir, e.algo, time_ms, NULL, 0, NULL);
+    /* A hard error: the failing prediction's own message. */
+    return seer_error(h, st, "%s", e.err.msg);
 }
 
 seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
@@ -132,8 +134,8 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
      * monotone in the work stays monotone; scaling the dense time by the
      * ratio of their rooflines did not: it dropped as channels doubled). */
     struct seer_conv dense = *cv;
-    dense.groups = 1;
-    if (!st && cv->groups > 1 && !seer_picker_best(m, &dense, dir, &e) && e.time_ms < out->time_ms)
+    dense.shape.groups = 1;
+    if (!st && cv->shape.groups > 1 && !seer_picker_best(m, &dense, dir, &e) && e.time_ms < out->time_ms)
         out->time_ms = e.time_ms;
     return st;
 }
@@ -161,15 +163,22 @@ static double pow2_at_least(double x) { double p = 1; while (p < x) p *= 2; retu
 
 /* What an algorithm keeps in its workspace (docs/picker.md).  The shapes
  * of the intermediate tensors are those of launch.c's kernel view. */
-seer_status_t seer_workspace_bytes(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
+seer_status_t seer_workspace_bytes(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,
                                    int algo, size_t *bytes)
 {
     seer_kview_t kv[SEER_MAX_KERNELS];
     int nk;
-    seer_status_t st = seer_conv_kernels(h, cv, dir, algo, kv, &nk); /* support check */
+    struct seer_conv fp32; /* TF32 runs these algorithms' FP32 kernels (model.c) */
+    if (cv->dtype == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo)) {
+        fp32 = *cv;
+        fp32.dtype = SEER_DTYPE_FP32;
+        cv = &fp32;
+    }
+    seer_status_t st = seer_conv_kernels(e, cv, dir, algo, kv, &nk); /* support check */
     if (st) return st;
-    double es = seer_dtype_size(cv->dtype), g = cv->groups;
-    double N = cv->n, C = cv->c, H = cv->h, W = cv->w, K = cv->k, R = cv->r, S = cv->s;
+    const seer_conv_shape_t *sh = &cv->shape;
+    double es = seer_dtype_size(cv->dtype), g = sh->groups;
+    double N = sh->n, C = sh->c, H = sh->h, W = sh->w, K = sh->k, R = sh->r, S = sh->s;
     double P = cv->p, Q = cv->q, ws = 0;
     enum { IMPL, PRECOMP, GEMM, FFT, FFT_TILING, WINO, WINO_NF } kind;
     static const int fwd[] = {IMPL, PRECOMP, GEMM, -1, FFT, FFT_TILING, WINO, WINO_NF};
@@ -188,7 +197,7 @@ seer_status_t seer_workspace_bytes(seer_handle_t h, const struct seer_conv *cv, 
         break;
     case FFT: case FFT_TILING: {
         /* data, filter and output transformed to complex fp32 (8 bytes) */
-        double side = kind == FFT ? pow2_at_least(fmax(H + 2 * cv->pad_h, W + 2 * cv->pad_w)) : 32;
+        double side = kind == FFT ? pow2_at_least(fmax(H + 2 * sh->pad_h, W + 2 * sh->pad_w)) : 32;
         double tiles = kind == FFT ? 1 : ceil(P / (32 - R + 1)) * ceil(Q / (32 - S + 1));
         ws = side * (side / 2 + 1) * 8 * (N * tiles * (C + K) + K * C);
         break;
@@ -204,8 +213,8 @@ seer_status_t seer_workspace_bytes(seer_handle_t h, const struct seer_conv *cv, 
         break;
     }
     default:
-        return seer_error(h, SEER_STATUS_INTERNAL, "no workspace formula for %s %s",
-                          seer_direction_name(dir), seer_algo_name(dir, algo));
+        return seer_fail(e, SEER_STATUS_INTERNAL, "no workspace formula for %s %s",
+                         seer_direction_name(dir), seer_algo_name(dir, algo));
     }
     *bytes = ws >= 1.8e19 ? SIZE_MAX : (size_t)ws;
     return SEER_STATUS_SUCCESS;
@@ -220,7 +229,8 @@ seer_status_t seer_conv_workspace_size(seer_handle_t h, const seer_conv *desc,
     if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "conv descriptor was never set");
     if ((unsigned)dir > SEER_DIR_BWD_FILTER)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
-    return seer_workspace_bytes(h, desc, dir, algo, bytes);
+    seer_err_t e;
+    return seer_workspace_bytes(&e, desc, dir, algo, bytes) ? seer_err_report(h, &e) : SEER_STATUS_SUCCESS;
 }
 
 /* Sort rank of an entry: usable and timed from measurements, usable and
@@ -270,12 +280,12 @@ static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv 
         p->time = -1;
         p->source = ev[i].source;
         size_t ws = 0;
-        seer_status_t wst = seer_workspace_bytes(NULL, desc, dir, p->algo, &ws);
-        /* A real error (not an answer about this algorithm): say it with the handle. */
-        if (ev[i].st && !seer_picker_soft(ev[i].st))
-            return seer_predict_conv(h, m, desc, dir, p->algo, &p->time, NULL, 0, NULL);
-        if (wst && !seer_picker_soft(wst)) return seer_workspace_bytes(h, desc, dir, p->algo, &ws);
-        p->status = ev[i].st ? ev[i].st : wst;
+        seer_err_t we;
+        seer_status_t wst = seer_workspace_bytes(&we, desc, dir, p->algo, &ws);
+        /* A real error (not an answer about this algorithm): its message to the handle. */
+        if (ev[i].err.st && !seer_picker_soft(ev[i].err.st)) return seer_err_report(h, &ev[i].err);
+        if (wst && !seer_picker_soft(wst)) return seer_err_report(h, &we);
+        p->status = ev[i].err.st ? ev[i].err.st : wst;
         if (p->status == SEER_STATUS_UNSUPPORTED) continue;
         p->memory = ws;
         if (p->status == SEER_STATUS_SUCCESS) p->time = ev[i].time_ms;

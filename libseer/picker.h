@@ -11,15 +11,16 @@
 /* One algorithm of one direction, as predicted. */
 typedef struct {
     int algo;
-    seer_status_t st;           /* SUCCESS, or why not (UNSUPPORTED, NOT_CALIBRATED, ...) */
-    double time_ms;             /* valid when st is SUCCESS */
+    seer_err_t err;             /* err.st: SUCCESS, or why not (UNSUPPORTED, NOT_CALIBRATED, ...)
+                                   with the message a failing call reports (seer_err_report) */
+    double time_ms;             /* valid when err.st is SUCCESS */
     int n_kernels;
     seer_class_t cls;           /* class of the main kernel */
     seer_source_t source;       /* calibrated, transferred or analytical */
 } seer_algo_eval_t;
 
 /* Predict one algorithm (SEER_ALGO_CUDNN_CHOICE allowed) without touching
- * any handle's message; st says how it went. */
+ * any handle's message; err says how it went. */
 void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
                          seer_direction_t dir, int algo, seer_algo_eval_t *out);
 /* Every algorithm of dir, in enum order; returns how many. */
@@ -37,13 +38,15 @@ int seer_picker_soft(seer_status_t st);
  * else the fastest by the analytical model.  Returns
  * SUCCESS with *out filled, NOT_CALIBRATED (some algorithm exists but the
  * model times none), UNSUPPORTED (none exists for the shape), or the
- * first hard error; never touches a handle's message. */
+ * first hard error; never touches a handle's message.  On failure *out
+ * is the attempt that failed last (out->err its message): the hard
+ * error, or cuDNN's choice. */
 seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
                                seer_direction_t dir, seer_algo_eval_t *out);
 
 /* Workspace of an algorithm (docs/picker.md); UNSUPPORTED where cuDNN
- * has no such algorithm for the shape. */
-seer_status_t seer_workspace_bytes(seer_handle_t h, const struct seer_conv *cv, seer_direction_t dir,
+ * has no such algorithm for the shape (the reason in e, if not NULL). */
+seer_status_t seer_workspace_bytes(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,
                                    int algo, size_t *bytes);
 /* 1 if cuDNN documents the algorithm as deterministic. */
 int seer_algo_deterministic(seer_direction_t dir, int algo);

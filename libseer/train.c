@@ -612,9 +612,7 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
         t->row = *r;
         t->file = file;
         t->pos = (double)i / (double)nr;
-        if (seer_conv_init(NULL, &t->cv, r->dtype, r->layout, r->n, r->c, r->h, r->w, r->k, r->r,
-                           r->s, r->pad_h, r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w,
-                           r->groups)) { T->skipped++; continue; }
+        if (seer_conv_init(NULL, &t->cv, r->dtype, r->layout, &r->shape)) { T->skipped++; continue; }
         if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_conv_in_test_split(&t->cv)) { T->skipped++; continue; }
         /* An empty algo (cuDNN chose) trains the pseudo-family -1,
          * costed with the structure of the direction's plain GEMM. */

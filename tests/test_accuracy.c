@@ -77,8 +77,7 @@ static void score(const char *gpu, score_t *sc)
         const seer_conv_row_t *r = &rows[i];
         double t;
         if (r->algo < 0 || !(r->time_ms > 0)) continue;
-        if (seer_conv_desc_set(h, d, r->dtype, r->layout, r->n, r->c, r->h, r->w, r->k, r->r, r->s,
-                               r->pad_h, r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w, r->groups))
+        if (seer_conv_desc_set_shape(h, d, r->dtype, r->layout, &r->shape))
             continue;
         double f = seer_conv_floor_ms(&g, d, r->dir, r->algo);
         if (!seer_conv_in_test_split(d)) {

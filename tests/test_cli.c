@@ -319,6 +319,39 @@ TEST(cli_with_model)
 /* seer eval on a GEMM timing CSV: the same report, keyed gemm/OP/MATH,
  * rows of other GPUs ignored, the test split by seer_gemm_in_test_split,
  * and a transfer when the GPU has no model. */
+/* Every direction of a CSV gets a prediction, also where the fastest is
+ * cuDNN's own choice (SEER_ALGO_CUDNN_CHOICE, -1): models/v100-sxm2-16gb
+ * has backward data only as cuDNN's choice. */
+TEST(cli_predict_csv_every_direction)
+{
+    const char *model = "models/v100-sxm2-16gb.seer";
+    if (access(model, R_OK) != 0) SKIP("no models/v100-sxm2-16gb.seer");
+    char csv[64], text[1024];
+    snprintf(text, sizeof text,
+             "%sv100-sxm2-16gb,fwd,fp32,nchw,16,64,56,56,64,3,3,1,1,1,1,1,1,1,,\n"
+             "v100-sxm2-16gb,bwd_data,fp32,nchw,16,64,56,56,64,3,3,1,1,1,1,1,1,1,,\n"
+             "v100-sxm2-16gb,bwd_filter,fp16,nchw,16,64,56,56,64,3,3,1,1,1,1,1,1,1,,\n",
+             conv_header);
+    REQUIRE(test_write_temp(csv, text));
+    test_run_t r;
+    test_run_seer(&r, "predict", "--model", model, "--data", csv, NULL);
+    CHECK(r.rc == 0);
+    int rows = 0;
+    for (const char *l = strchr(r.out, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+        const char *e = strchr(l + 1, '\n');
+        rows++;
+        CHECK(e && e - l > 2 && !(e[-1] == ',' && e[-2] == ','));
+        CHECK(e && e[-1] != ',');
+    }
+    CHECK(rows == 3);
+    CHECK(strstr(r.err, "could not be predicted") == NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--model", model, "--data", csv, "--format", "json", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\"pred_algo\": null") == NULL);
+    test_run_free(&r);
+    unlink(csv);
+}
+
 TEST(cli_eval_gemm_csv)
 {
     if (!have_bin()) SKIP("seer binary not built");

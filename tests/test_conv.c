@@ -21,6 +21,18 @@ static seer_status_t set_v(seer_handle_t h, seer_conv_desc_t d, seer_dtype_t dt,
 
 static const int base[NF] = { 2, 4, 8, 8, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1 };
 
+/* The same fields as a seer_conv_shape_t, through the designated fields
+ * (not the order) so that the struct and the argument list are checked
+ * against each other. */
+static seer_conv_shape_t shape_of(const int *v)
+{
+    seer_conv_shape_t s = SEER_CONV_SHAPE_INIT;
+    s.n = v[F_N], s.c = v[F_C], s.h = v[F_H], s.w = v[F_W], s.k = v[F_K], s.r = v[F_R];
+    s.s = v[F_S], s.pad_h = v[F_PH], s.pad_w = v[F_PW], s.stride_h = v[F_SH];
+    s.stride_w = v[F_SW], s.dil_h = v[F_DH], s.dil_w = v[F_DW], s.groups = v[F_G];
+    return s;
+}
+
 static int out_hw(int h, int w, int r, int s, int pad, int stride, int dil, int *p, int *q)
 {
     seer_conv_desc_t d;
@@ -62,8 +74,8 @@ TEST(conv_flops_and_bytes)
 {
     struct seer_conv cv;
     /* n2 c4 8x8 k6 3x3 pad 1: P = Q = 8. */
-    REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 2, 4, 8, 8, 6, 3, 3, 1,
-                           1, 1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    seer_conv_shape_t sh = {2, 4, 8, 8, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1};
+    REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, &sh) == SEER_STATUS_SUCCESS);
     CHECK(cv.p == 8 && cv.q == 8);
     CHECK(seer_conv_x_elems(&cv) == 512 && seer_conv_y_elems(&cv) == 768 &&
           seer_conv_w_elems(&cv) == 216);
@@ -73,8 +85,8 @@ TEST(conv_flops_and_bytes)
     CHECK(seer_conv_min_bytes(&cv, (seer_direction_t)3) == 0);
 
     /* Groups divide the filter and the FLOPs. */
-    REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 2, 4, 8, 8, 6, 3, 3, 1,
-                           1, 1, 1, 1, 1, 2) == SEER_STATUS_SUCCESS);
+    sh.groups = 2;
+    REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, &sh) == SEER_STATUS_SUCCESS);
     CHECK(seer_conv_w_elems(&cv) == 108);
     CHECK(seer_conv_flops(&cv) == 2.0 * 2 * 6 * 8 * 8 * 2 * 3 * 3);
     CHECK(seer_conv_min_bytes(&cv, SEER_DIR_FWD) == (512 + 768 + 108) * 2.0);
@@ -99,8 +111,8 @@ TEST(conv_flops_and_bytes)
     seer_conv_desc_destroy(d);
 
     /* A big layer: products beyond 2^31 stay exact in the double. */
-    REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 256, 512, 28, 28, 512,
-                           3, 3, 1, 1, 1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    const seer_conv_shape_t big = {256, 512, 28, 28, 512, 3, 3, 1, 1, 1, 1, 1, 1, 1};
+    REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, &big) == SEER_STATUS_SUCCESS);
     CHECK(seer_conv_flops(&cv) == 2.0 * 256 * 512 * 28 * 28 * 512 * 9);
 }
 
@@ -113,11 +125,20 @@ static void check_one_error(seer_handle_t h, int field, int value, seer_status_t
     memcpy(v, base, sizeof v);
     v[field] = value;
     seer_status_t st = set_v(h, d, SEER_DTYPE_FP32, v);
-    const char *msg = seer_get_last_error(h);
+    char msg[1024];
+    seer_get_last_error_copy(h, msg, sizeof msg);
     if (st != want || strncmp(msg, msg_start, strlen(msg_start)) != 0) {
         printf("\n    %s = %d: got %s, \"%s\"; want %s, \"%s...\"\n", fname[field], value,
                seer_status_string(st), msg, seer_status_string(want), msg_start);
         test_fail(__FILE__, __LINE__, "validation status and message");
+    }
+    /* seer_conv_desc_set_shape: the same status and the same message. */
+    const seer_conv_shape_t s = shape_of(v);
+    seer_status_t st2 = seer_conv_desc_set_shape(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, &s);
+    if (st2 != st || strcmp(seer_get_last_error(h), msg) != 0) {
+        printf("\n    %s = %d: seer_conv_desc_set_shape gave %s, \"%s\"\n", fname[field], value,
+               seer_status_string(st2), seer_get_last_error(h));
+        test_fail(__FILE__, __LINE__, "set_shape status and message as seer_conv_desc_set");
     }
     seer_conv_desc_destroy(d);
 }
@@ -158,6 +179,60 @@ TEST(conv_validation_each_field)
     seer_destroy(h);
 }
 
+TEST(conv_shape_init_and_set_shape)
+{
+    /* The default initializer: no padding, unit stride and dilation, one
+     * group, sizes 0 (refused by name until set). */
+    const seer_conv_shape_t init = SEER_CONV_SHAPE_INIT;
+    const int want[NF] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1 };
+    const seer_conv_shape_t w = shape_of(want);
+    CHECK(memcmp(&init, &w, sizeof w) == 0);
+    CHECK(sizeof(seer_conv_shape_t) == NF * sizeof(int));
+
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t a, b;
+    REQUIRE(seer_conv_desc_create(&a) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_create(&b) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_conv_desc_set_shape(h, a, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, &init),
+                 SEER_STATUS_BAD_SHAPE);
+    CHECK(strcmp(seer_get_last_error(h), "n must be >= 1 (got 0)") == 0);
+    CHECK_STATUS(seer_conv_desc_set_shape(h, a, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, NULL),
+                 SEER_STATUS_BAD_PARAM);
+    CHECK(strcmp(seer_get_last_error(h), "shape is NULL") == 0);
+    CHECK_STATUS(seer_conv_desc_set_shape(h, NULL, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, &init),
+                 SEER_STATUS_BAD_PARAM);
+    CHECK(strcmp(seer_get_last_error(h), "desc is NULL") == 0);
+    CHECK_STATUS(seer_conv_desc_set_shape(h, a, (seer_dtype_t)9, SEER_LAYOUT_NCHW, &init),
+                 SEER_STATUS_BAD_PARAM);
+    CHECK(strstr(seer_get_last_error(h), "dtype") != NULL);
+
+    /* A ResNet 3x3 stride-2 layer from the initializer: the descriptor is
+     * the one the argument list makes, field for field. */
+    seer_conv_shape_t s = SEER_CONV_SHAPE_INIT;
+    s.n = 32, s.c = 128, s.h = s.w = 56, s.k = 128, s.r = s.s = 3;
+    s.pad_h = s.pad_w = 1, s.stride_h = s.stride_w = 2;
+    REQUIRE(seer_conv_desc_set_shape(h, a, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, &s) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, b, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 32, 128, 56, 56, 128, 3, 3, 1, 1,
+                               2, 2, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    CHECK(memcmp(a, b, sizeof *a) == 0);
+    CHECK(memcmp(&a->shape, &s, sizeof s) == 0);
+    int p = 0, q = 0;
+    CHECK(seer_conv_desc_get_output(a, &p, &q) == SEER_STATUS_SUCCESS && p == 28 && q == 28);
+    CHECK(seer_conv_in_test_split(a) == seer_conv_in_test_split(b));
+
+    /* Every field is checked on the way in (conv_validation_each_field
+     * compares messages per field); a failure leaves the descriptor. */
+    s.groups = 3;
+    CHECK_STATUS(seer_conv_desc_set_shape(h, a, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, &s),
+                 SEER_STATUS_BAD_GROUPS);
+    CHECK(strcmp(seer_get_last_error(h), "groups (3) must divide c (128)") == 0);
+    CHECK(memcmp(a, b, sizeof *a) == 0);
+    seer_conv_desc_destroy(a);
+    seer_conv_desc_destroy(b);
+    seer_destroy(h);
+}
+
 TEST(conv_validation_params)
 {
     seer_handle_t h;
@@ -175,8 +250,8 @@ TEST(conv_validation_params)
     CHECK_STATUS(seer_conv_desc_set(h, NULL, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 1, 1, 1, 1, 1, 1,
                                     1, 0, 0, 1, 1, 1, 1, 1), SEER_STATUS_BAD_PARAM);
     CHECK(strstr(seer_get_last_error(h), "desc") != NULL);
-    CHECK_STATUS(seer_conv_init(h, NULL, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 1, 1, 1, 1, 1, 1, 1,
-                                0, 0, 1, 1, 1, 1, 1), SEER_STATUS_BAD_PARAM);
+    const seer_conv_shape_t one = {1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1};
+    CHECK_STATUS(seer_conv_init(h, NULL, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, &one), SEER_STATUS_BAD_PARAM);
     /* A NULL handle gives the same status, no message anywhere. */
     CHECK_STATUS(seer_conv_desc_set(NULL, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 0, 1, 1, 1, 1, 1,
                                     1, 0, 0, 1, 1, 1, 1, 1), SEER_STATUS_BAD_SHAPE);
@@ -372,11 +447,22 @@ TEST(conv_roofline)
     CHECK_STATUS(seer_roofline_conv(h, &a, d, SEER_DIR_FWD, &ms), SEER_STATUS_SUCCESS);
     REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 1, 8, 8, 8, 8, 3, 3, 1, 1,
                                1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
-    CHECK_STATUS(seer_roofline_conv(h, &p, d, SEER_DIR_FWD, &ms), SEER_STATUS_UNSUPPORTED);
+    /* What cuDNN runs without the tensor cores asked for: FP16 on a P100 is
+     * FP16 data with FP32 math, TF32 on a T4 is FP32 (seer_gpu_run_dtype). */
+    double half = 0, pseudo = 0, tf32 = 0, fp32 = 0;
+    CHECK_STATUS(seer_roofline_conv(h, &p, d, SEER_DIR_FWD, &half), SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_roofline_conv(h, &t, d, SEER_DIR_FWD, &ms), SEER_STATUS_SUCCESS);
-    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16_PSEUDO, SEER_LAYOUT_NCHW, 1, 8, 8, 8, 8, 3,
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16_PSEUDO, SEER_LAYOUT_NHWC, 1, 8, 8, 8, 8, 3,
                                3, 1, 1, 1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
-    CHECK_STATUS(seer_roofline_conv(h, &p, d, SEER_DIR_FWD, &ms), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_roofline_conv(h, &p, d, SEER_DIR_FWD, &pseudo), SEER_STATUS_SUCCESS);
+    CHECK(half == pseudo && half > 0);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_TF32, SEER_LAYOUT_NHWC, 1, 8, 8, 8, 8, 3, 3, 1, 1,
+                               1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_roofline_conv(h, &t, d, SEER_DIR_FWD, &tf32), SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NHWC, 1, 8, 8, 8, 8, 3, 3, 1, 1,
+                               1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_roofline_conv(h, &t, d, SEER_DIR_FWD, &fp32), SEER_STATUS_SUCCESS);
+    CHECK(tf32 == fp32 && tf32 > 0);
 
     CHECK_STATUS(seer_roofline_conv(h, NULL, d, SEER_DIR_FWD, &ms), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_roofline_conv(h, &a, NULL, SEER_DIR_FWD, &ms), SEER_STATUS_BAD_PARAM);

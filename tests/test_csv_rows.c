@@ -238,8 +238,8 @@ TEST(csv_conv_rows)
     CHECK(strcmp(rows[0].gpu, "t4") == 0);
     CHECK(rows[0].dir == SEER_DIR_FWD && rows[0].dtype == SEER_DTYPE_FP32);
     CHECK(rows[0].layout == SEER_LAYOUT_NCHW);
-    CHECK(rows[0].n == 8 && rows[0].c == 64 && rows[0].h == 56 && rows[0].w == 56);
-    CHECK(rows[0].k == 64 && rows[0].r == 3 && rows[0].s == 3 && rows[0].groups == 1);
+    CHECK(rows[0].shape.n == 8 && rows[0].shape.c == 64 && rows[0].shape.h == 56 && rows[0].shape.w == 56);
+    CHECK(rows[0].shape.k == 64 && rows[0].shape.r == 3 && rows[0].shape.s == 3 && rows[0].shape.groups == 1);
     CHECK(rows[0].algo == SEER_FWD_ALGO_IMPLICIT_GEMM);
     CHECK(rows[0].time_ms == 0.5);
     CHECK(strcmp(rows[0].main_kernel, "k<float, 1>") == 0);
@@ -486,7 +486,7 @@ TEST(csv_real_conv_data)
             for (size_t j = 0; j < n; j++)
                 if (rows[j].line == 438 || rows[j].line == 444) {
                     CHECK(rows[j].algo == SEER_ALGO_BAD_NAME); /* damaged in the published data */
-                    CHECK(rows[j].dir == SEER_DIR_FWD && rows[j].k == (rows[j].line == 438 ? 256 : 512));
+                    CHECK(rows[j].dir == SEER_DIR_FWD && rows[j].shape.k == (rows[j].line == 438 ? 256 : 512));
                     licit++;
                 }
             CHECK(licit == 2);

@@ -25,3 +25,45 @@ TEST(docs_example_predicts_and_lists_kernels)
     CHECK(strstr(out, "seer_model_load: SEER_STATUS_IO_ERROR") != NULL);
     free(out);
 }
+
+/* docs/api.md has a reference entry (a heading naming it in backquotes)
+ * for every function include/seer.h declares, and docs/example.c is the
+ * program api.md shows. */
+TEST(docs_api_covers_every_public_function)
+{
+    char *h = test_slurp("include/seer.h"), *api = test_slurp("docs/api.md"),
+         *ex = test_slurp("docs/example.c");
+    REQUIRE(h && api && ex);
+    int n = 0;
+    for (const char *p = strstr(h, "SEER_API "); p; p = strstr(p + 1, "SEER_API ")) {
+        const char *paren = strchr(p, '('), *name = paren;
+        if (!paren || p[-1] != '\n') continue; /* the #define of SEER_API itself */
+        while (name > p && (name[-1] == '_' || (name[-1] >= 'a' && name[-1] <= 'z') ||
+                            (name[-1] >= '0' && name[-1] <= '9')))
+            name--;
+        char want[80];
+        snprintf(want, sizeof want, "`%.*s`", (int)(paren - name), name);
+        /* in a heading: a line starting with '#' that holds the name */
+        int found = 0;
+        for (const char *q = strstr(api, want); q && !found; q = strstr(q + 1, want)) {
+            const char *line = q;
+            while (line > api && line[-1] != '\n') line--;
+            found = *line == '#';
+        }
+        if (!found) {
+            printf("\n    docs/api.md has no heading for %s", want);
+            test_fail(__FILE__, __LINE__, "every public function has a reference entry");
+        }
+        n++;
+    }
+    CHECK(n > 60);
+    const char *body = strstr(ex, "#include <stdio.h>");
+    REQUIRE(body);
+    char *end = strstr(ex, "\n}\n");
+    REQUIRE(end);
+    end[3] = 0;
+    CHECK(strstr(api, body) != NULL);
+    free(h);
+    free(api);
+    free(ex);
+}

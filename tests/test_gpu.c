@@ -178,6 +178,26 @@ TEST(gpu_peak_rates)
     CHECK(seer_gpu_dram_bw(NULL) == 0);
 }
 
+/* Streaming kernels: the measured copy rate where seer-bench measured one
+ * (H100 SXM5, H200), else the datasheet rate times the Hopper share. */
+TEST(gpu_streaming_rate)
+{
+    seer_gpu_info_t a = gpu("a100-sxm4-80gb"), h = gpu("h100-sxm5-80gb"), w = gpu("h200-sxm-141gb");
+    double gbps = 0, gap = 0;
+    CHECK_STATUS(seer_gpu_streaming(&a, &gbps, &gap), SEER_STATUS_SUCCESS);
+    CHECK(a.dram_stream_gbps == 0);
+    CHECK_NEAR(gbps, 0.81 * 2039, 1e-9);
+    CHECK_NEAR(gap, 3.0, 1e-12);
+    CHECK_STATUS(seer_gpu_streaming(&h, &gbps, NULL), SEER_STATUS_SUCCESS);
+    CHECK(gbps == 2742);
+    CHECK_STATUS(seer_gpu_streaming(&w, NULL, &gap), SEER_STATUS_SUCCESS);
+    CHECK(seer_gpu_stream_bw(&w) == 3854e9);
+    /* measured never above the datasheet peak it was measured against */
+    CHECK(h.dram_stream_gbps < h.dram_gbps && w.dram_stream_gbps < w.dram_gbps);
+    CHECK_STATUS(seer_gpu_streaming(NULL, &gbps, &gap), SEER_STATUS_BAD_PARAM);
+    CHECK(seer_gpu_stream_bw(NULL) == 0);
+}
+
 /* Expected values worked out by hand from cuda_occupancy.h (CUDA 12):
  * regs per warp = ceil(regs*32 / 256)*256; warps per SM by registers =
  * floor(regs_per_sm / 4 / regs_per_warp) * 4 (per sub-partition; 2 on

@@ -32,6 +32,12 @@ TEST(gpufile_parse_defaults_from_cc)
     CHECK(g.cc_major == 7 && g.cc_minor == 5);
     CHECK_NEAR(g.fp32_tflops, 10.07, 1e-12);
     CHECK(g.bf16_tflops == 0 && g.tf32_tflops == 0);
+    CHECK(g.dram_stream_gbps == 0); /* optional: not measured */
+    char measured[1024];
+    snprintf(measured, sizeof measured, "%sdram_stream_gbps=390\n", RTX2080);
+    CHECK_STATUS(seer_gpufile_parse(NULL, "x", measured, strlen(measured), &g), SEER_STATUS_SUCCESS);
+    double gbps = 0;
+    CHECK(g.dram_stream_gbps == 390 && !seer_gpu_streaming(&g, &gbps, NULL) && gbps == 390);
     /* per-SM limits the file left out: those of the table's cc 7.5 GPU */
     REQUIRE(seer_gpu_find(NULL, "t4", &t4) == SEER_STATUS_SUCCESS);
     CHECK(g.smem_per_sm == t4.smem_per_sm && g.threads_per_sm == t4.threads_per_sm &&
@@ -53,6 +59,7 @@ TEST(gpufile_rejects_with_line_and_key)
         {"seer-gpu=1\nsms=-3\n", "x:2: value out of range for 'sms'"},
         {"seer-gpu=1\nsms=4.5\n", "x:2: integer expected for 'sms'"},
         {"seer-gpu=1\ndram_gbps=nan\n", "x:2: value out of range for 'dram_gbps'"},
+        {"seer-gpu=1\ndram_stream_gbps=-1\n", "x:2: value out of range for 'dram_stream_gbps'"},
         {"seer-gpu=1\ncc=seven\n", "x:2: cc must be MAJOR.MINOR"},
         {"seer-gpu=1\nid=RTX 2080\n", "x:2: id must be"},
         {"seer-gpu=1\njunk\n", "x:2: expected key=value"},

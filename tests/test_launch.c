@@ -9,8 +9,9 @@ typedef struct { int n, c, h, k, r, pad, stride, dil, groups; seer_dtype_t dt; }
 
 static int mk(struct seer_conv *cv, shape_t s)
 {
-    return seer_conv_init(NULL, cv, s.dt, SEER_LAYOUT_NCHW, s.n, s.c, s.h, s.h, s.k, s.r, s.r, s.pad,
-                          s.pad, s.stride, s.stride, s.dil, s.dil, s.groups) == SEER_STATUS_SUCCESS;
+    const seer_conv_shape_t sh = {s.n, s.c, s.h, s.h, s.k, s.r, s.r, s.pad, s.pad, s.stride, s.stride,
+                                  s.dil, s.dil, s.groups};
+    return seer_conv_init(NULL, cv, s.dt, SEER_LAYOUT_NCHW, &sh) == SEER_STATUS_SUCCESS;
 }
 
 /* 3x3, stride 1, "same" padding: every algorithm cuDNN has applies. */
@@ -43,21 +44,20 @@ TEST(launch_kernels_per_direction_and_algorithm)
     };
     struct seer_conv cv;
     REQUIRE(mk(&cv, BASE));
-    seer_handle_t h;
-    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_err_t e;
     for (int d = 0; d < 3; d++)
         for (int a = 0; a < seer_algo_count((seer_direction_t)d); a++) {
             seer_kview_t k[SEER_MAX_KERNELS];
             int nk = -1;
-            seer_status_t st = seer_conv_kernels(h, &cv, (seer_direction_t)d, a, k, &nk);
+            seer_status_t st = seer_conv_kernels(&e, &cv, (seer_direction_t)d, a, k, &nk);
             if (!want[d][a][0]) {
                 CHECK(st == SEER_STATUS_UNSUPPORTED);
-                CHECK(strstr(seer_get_last_error(h), "not implemented") != NULL);
-                CHECK(strstr(seer_get_last_error(h), seer_direction_name((seer_direction_t)d)) != NULL);
+                CHECK(strstr(e.msg, "not implemented") != NULL);
+                CHECK(strstr(e.msg, seer_direction_name((seer_direction_t)d)) != NULL);
                 continue;
             }
             if (st) printf("\n    %s %s: %s", seer_direction_name((seer_direction_t)d),
-                           seer_algo_name((seer_direction_t)d, a), seer_get_last_error(h));
+                           seer_algo_name((seer_direction_t)d, a), e.msg);
             REQUIRE(st == SEER_STATUS_SUCCESS);
             int expect = 0;
             while (expect < 4 && want[d][a][expect]) expect++;
@@ -79,7 +79,6 @@ TEST(launch_kernels_per_direction_and_algorithm)
                     CHECK(k[i].role == SEER_ROLE_OUTPUT_TRANSFORM);
             }
         }
-    seer_destroy(h);
 }
 
 TEST(launch_implicit_gemm_dims_and_work)
@@ -97,7 +96,8 @@ TEST(launch_implicit_gemm_dims_and_work)
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         struct seer_conv cv;
         REQUIRE(mk(&cv, shapes[i]));
-        double N = cv.n, C = cv.c, H = cv.h, W = cv.w, K = cv.k, RS = cv.r * cv.s, g = cv.groups;
+        const seer_conv_shape_t *sh = &cv.shape;
+        double N = sh->n, C = sh->c, H = sh->h, W = sh->w, K = sh->k, RS = sh->r * sh->s, g = sh->groups;
         double PQ = (double)cv.p * cv.q;
         const double dims[3][4] = {
             {N * PQ, K / g, C / g * RS, g}, {N * H * W, C / g, K / g * RS, g}, {K / g, C / g * RS, N * PQ, g}};
@@ -129,7 +129,7 @@ TEST(launch_explicit_gemm_im2col)
     shape_t s = BASE;
     s.groups = 2;
     REQUIRE(mk(&cv, s));
-    double es = 4, cols = (double)cv.n * cv.p * cv.q * (cv.c / 2) * 9 * 2;
+    double es = 4, cols = (double)cv.shape.n * cv.p * cv.q * (cv.shape.c / 2) * 9 * 2;
     seer_kview_t k[SEER_MAX_KERNELS], imp[SEER_MAX_KERNELS];
     int nk = 0, ni = 0;
     REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_GEMM, k, &nk) == SEER_STATUS_SUCCESS);
@@ -214,31 +214,31 @@ TEST(launch_bytes_follow_dtype)
 }
 
 /* seer_conv_kernels for one shape; the status, the message in msg. */
-static seer_status_t try(seer_handle_t h, shape_t s, seer_direction_t d, int algo, char msg[256])
+static seer_status_t try(shape_t s, seer_direction_t d, int algo, char msg[256])
 {
     struct seer_conv cv;
     msg[0] = 0;
     if (!mk(&cv, s)) return SEER_STATUS_BAD_SHAPE;
     seer_kview_t k[SEER_MAX_KERNELS];
     int nk = 0;
-    seer_status_t st = seer_conv_kernels(h, &cv, d, algo, k, &nk);
-    if (st) seer_get_last_error_copy(h, msg, 256);
+    seer_err_t e;
+    seer_status_t st = seer_conv_kernels(&e, &cv, d, algo, k, &nk);
+    if (st) snprintf(msg, 256, "%s", e.msg);
     return st;
 }
 
 TEST(launch_unsupported_and_bad_algo)
 {
-    seer_handle_t h;
-    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_err_t e;
     char msg[256];
     shape_t s;
     /* algorithm out of range: BAD_PARAM naming the direction */
-    CHECK(try(h, BASE, SEER_DIR_FWD, -1, msg) == SEER_STATUS_BAD_PARAM && strstr(msg, "fwd"));
-    CHECK(try(h, BASE, SEER_DIR_FWD, 8, msg) == SEER_STATUS_BAD_PARAM && strstr(msg, "algo 8"));
-    CHECK(try(h, BASE, SEER_DIR_BWD_DATA, 6, msg) == SEER_STATUS_BAD_PARAM && strstr(msg, "bwd_data"));
-    CHECK(try(h, BASE, SEER_DIR_BWD_FILTER, 7, msg) == SEER_STATUS_BAD_PARAM);
-    CHECK(try(h, BASE, SEER_DIR_BWD_FILTER, 6, msg) == SEER_STATUS_SUCCESS);
-    CHECK(try(h, BASE, (seer_direction_t)3, 0, msg) == SEER_STATUS_BAD_PARAM);
+    CHECK(try(BASE, SEER_DIR_FWD, -1, msg) == SEER_STATUS_BAD_PARAM && strstr(msg, "fwd"));
+    CHECK(try(BASE, SEER_DIR_FWD, 8, msg) == SEER_STATUS_BAD_PARAM && strstr(msg, "algo 8"));
+    CHECK(try(BASE, SEER_DIR_BWD_DATA, 6, msg) == SEER_STATUS_BAD_PARAM && strstr(msg, "bwd_data"));
+    CHECK(try(BASE, SEER_DIR_BWD_FILTER, 7, msg) == SEER_STATUS_BAD_PARAM);
+    CHECK(try(BASE, SEER_DIR_BWD_FILTER, 6, msg) == SEER_STATUS_SUCCESS);
+    CHECK(try(BASE, (seer_direction_t)3, 0, msg) == SEER_STATUS_BAD_PARAM);
 
     /* transforms need stride 1, dilation 1, no groups */
     static const struct { seer_direction_t d; int a; } tf[] = {
@@ -251,21 +251,21 @@ TEST(launch_unsupported_and_bad_algo)
     for (size_t i = 0; i < sizeof tf / sizeof *tf; i++) {
         s = BASE;
         s.stride = 2;
-        CHECK(try(h, s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "stride 1"));
+        CHECK(try(s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "stride 1"));
         s = BASE;
         s.dil = 2;
         s.pad = 2;
-        CHECK(try(h, s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "dilation 1"));
+        CHECK(try(s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "dilation 1"));
         s = BASE;
         s.groups = 2;
-        CHECK(try(h, s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "groups"));
+        CHECK(try(s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "groups"));
         s = BASE;
         s.dt = SEER_DTYPE_BF16;
-        CHECK(try(h, s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "bf16"));
+        CHECK(try(s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "bf16"));
         s.dt = SEER_DTYPE_TF32;
-        CHECK(try(h, s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "tf32"));
+        CHECK(try(s, tf[i].d, tf[i].a, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "tf32"));
         s.dt = SEER_DTYPE_FP16;
-        CHECK(try(h, s, tf[i].d, tf[i].a, msg) == SEER_STATUS_SUCCESS);
+        CHECK(try(s, tf[i].d, tf[i].a, msg) == SEER_STATUS_SUCCESS);
     }
     /* GEMM algorithms take any of those */
     s = BASE;
@@ -275,45 +275,45 @@ TEST(launch_unsupported_and_bad_algo)
     s.groups = 4;
     s.dt = SEER_DTYPE_BF16;
     for (int d = 0; d < 3; d++)
-        for (int a = 0; a < 2; a++) CHECK(try(h, s, (seer_direction_t)d, a, msg) == SEER_STATUS_SUCCESS);
+        for (int a = 0; a < 2; a++) CHECK(try(s, (seer_direction_t)d, a, msg) == SEER_STATUS_SUCCESS);
 
     /* Winograd: 3x3 only; the non-fused kind also 5x5; square filters */
     s = BASE;
     s.r = 1;
     s.pad = 0;
-    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "1x1"));
-    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, msg) == SEER_STATUS_UNSUPPORTED &&
+    CHECK(try(s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "1x1"));
+    CHECK(try(s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, msg) == SEER_STATUS_UNSUPPORTED &&
           strstr(msg, "3x3 or 5x5"));
     s.r = 5;
     s.pad = 2;
-    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "5x5"));
-    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, msg) == SEER_STATUS_SUCCESS);
-    CHECK(try(h, s, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_WINOGRAD, msg) == SEER_STATUS_UNSUPPORTED);
+    CHECK(try(s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "5x5"));
+    CHECK(try(s, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, msg) == SEER_STATUS_SUCCESS);
+    CHECK(try(s, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_WINOGRAD, msg) == SEER_STATUS_UNSUPPORTED);
     struct seer_conv cv;
-    REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 8, 64, 28, 28, 128, 3, 5, 1, 2, 1,
-                           1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+    const seer_conv_shape_t sh = {8, 64, 28, 28, 128, 3, 5, 1, 2, 1, 1, 1, 1, 1};
+    REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, &sh) == SEER_STATUS_SUCCESS);
     seer_kview_t k[SEER_MAX_KERNELS];
     int nk;
-    CHECK(seer_conv_kernels(h, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, k, &nk) == SEER_STATUS_UNSUPPORTED);
-    CHECK(strstr(seer_get_last_error(h), "3x5") != NULL);
+    CHECK(seer_conv_kernels(&e, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, k, &nk) ==
+          SEER_STATUS_UNSUPPORTED);
+    CHECK(strstr(e.msg, "3x5") != NULL);
 
     /* FFT: padding smaller than the filter; the plain FFT also a padded
      * input of at most 256x256 (254 + 2 * 1 fits, 255 + 2 does not) */
     s = BASE;
     s.pad = 3;
-    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "padding"));
-    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, msg) == SEER_STATUS_UNSUPPORTED);
+    CHECK(try(s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "padding"));
+    CHECK(try(s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, msg) == SEER_STATUS_UNSUPPORTED);
     s.pad = 2;
-    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, msg) == SEER_STATUS_SUCCESS);
+    CHECK(try(s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, msg) == SEER_STATUS_SUCCESS);
     s = BASE;
     s.n = 1;
     s.c = s.k = 4;
     s.h = 254;
-    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, msg) == SEER_STATUS_SUCCESS);
+    CHECK(try(s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, msg) == SEER_STATUS_SUCCESS);
     s.h = 255;
-    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "256x256"));
-    CHECK(try(h, s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, msg) == SEER_STATUS_SUCCESS);
-    seer_destroy(h);
+    CHECK(try(s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, msg) == SEER_STATUS_UNSUPPORTED && strstr(msg, "256x256"));
+    CHECK(try(s, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, msg) == SEER_STATUS_SUCCESS);
 }
 
 TEST(launch_never_more_than_max_kernels)

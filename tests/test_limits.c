@@ -64,10 +64,12 @@ TEST(limits_predictions_never_absurd)
     seer_kernel_pred_t p = {.time_ms = -7};
     CHECK_STATUS(seer_predict_kernel(handle(), m, &k, &p), SEER_STATUS_BAD_PREDICTION);
     CHECK(msg_has("kernel: predicted time") && p.time_ms == -7); /* untouched on failure */
-    CHECK_STATUS(seer_check_time(handle(), NAN, "x"), SEER_STATUS_BAD_PREDICTION);
-    CHECK(msg_has("not finite"));
-    CHECK_STATUS(seer_check_time(handle(), SEER_MAX_TIME_MS * 2, "x"), SEER_STATUS_BAD_PREDICTION);
-    CHECK_STATUS(seer_check_time(handle(), 1.5, "x"), SEER_STATUS_SUCCESS);
+    seer_err_t e = {SEER_STATUS_SUCCESS, ""};
+    CHECK_STATUS(seer_check_time(&e, NAN, "x"), SEER_STATUS_BAD_PREDICTION);
+    CHECK(e.st == SEER_STATUS_BAD_PREDICTION && strstr(e.msg, "x: predicted time nan ms is not finite"));
+    CHECK_STATUS(seer_check_time(&e, SEER_MAX_TIME_MS * 2, "x"), SEER_STATUS_BAD_PREDICTION);
+    CHECK_STATUS(seer_check_time(NULL, SEER_MAX_TIME_MS * 2, "x"), SEER_STATUS_BAD_PREDICTION);
+    CHECK_STATUS(seer_check_time(&e, 1.5, "x"), SEER_STATUS_SUCCESS);
     seer_model_destroy(m);
 }
 
@@ -172,7 +174,7 @@ TEST(limits_csv_integral_floats_and_time_range)
     size_t n = 0;
     snprintf(t, sizeof t, "%st4,fwd,fp32,nchw,8.0,64,56,56,64,3,3,1,1,1,1,1,1,1e0,WINOGRAD,0.5\n", hdr);
     CHECK_STATUS(seer_conv_csv_parse(handle(), "f.csv", t, strlen(t), &rows, &n), SEER_STATUS_SUCCESS);
-    CHECK(n == 1 && rows && rows[0].n == 8 && rows[0].groups == 1);
+    CHECK(n == 1 && rows && rows[0].shape.n == 8 && rows[0].shape.groups == 1);
     free(rows);
     snprintf(t, sizeof t, "%st4,fwd,fp32,nchw,2.5,64,56,56,64,3,3,1,1,1,1,1,1,1,WINOGRAD,0.5\n", hdr);
     CHECK_STATUS(seer_conv_csv_parse(handle(), "f.csv", t, strlen(t), &rows, &n), SEER_STATUS_CSV_BAD_VALUE);

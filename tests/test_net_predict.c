@@ -550,6 +550,41 @@ TEST(net_predict_amp)
     seer_destroy(h);
 }
 
+/* A dtype the GPU has no tensor cores for runs what cuDNN runs instead
+ * (seer_gpu_run_dtype): TF32 on a T4 is FP32, FP16 on a GTX 1080 Ti is
+ * FP16 data with FP32 math; BF16 before Ampere stays UNSUPPORTED. */
+TEST(net_predict_dtype_without_tensor_cores)
+{
+    seer_model_t t4 = model_for("t4", "t4"), gp = model_for("gtx1080ti", NULL);
+    if (!t4 || !gp) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    seer_network_t net;
+    REQUIRE(seer_network_create_zoo(h, "resnet18", 0, &net) == SEER_STATUS_SUCCESS);
+    seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+    o.batch = 16;
+    o.mode = SEER_MODE_TRAIN;
+    seer_net_totals_t a, b;
+    o.dtype = SEER_DTYPE_TF32;
+    CHECK_STATUS(seer_predict_network_opts(h, t4, net, &o, NULL, 0, &a), SEER_STATUS_SUCCESS);
+    o.dtype = SEER_DTYPE_FP32;
+    CHECK_STATUS(seer_predict_network_opts(h, t4, net, &o, NULL, 0, &b), SEER_STATUS_SUCCESS);
+    CHECK(a.total_ms == b.total_ms && a.rows == b.rows && a.total_ms > 0);
+    double g1 = 0, g2 = 0;
+    CHECK_STATUS(seer_predict_gemm(h, t4, 1, 256, 1000, 2048, SEER_DTYPE_TF32, 0, 0, 1, &g1, NULL), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, t4, 1, 256, 1000, 2048, SEER_DTYPE_FP32, 0, 0, 1, &g2, NULL), SEER_STATUS_SUCCESS);
+    CHECK(g1 == g2 && g1 > 0);
+    o.dtype = SEER_DTYPE_FP16;
+    CHECK_STATUS(seer_predict_network_opts(h, gp, net, &o, NULL, 0, &a), SEER_STATUS_SUCCESS);
+    o.dtype = SEER_DTYPE_FP16_PSEUDO;
+    CHECK_STATUS(seer_predict_network_opts(h, gp, net, &o, NULL, 0, &b), SEER_STATUS_SUCCESS);
+    CHECK(a.total_ms == b.total_ms && a.total_ms > 0);
+    o.dtype = SEER_DTYPE_BF16;
+    CHECK_STATUS(seer_predict_network_opts(h, t4, net, &o, NULL, 0, &a), SEER_STATUS_UNSUPPORTED);
+    CHECK(strstr(seer_get_last_error(h), "bf16") != NULL);
+    seer_network_destroy(net);
+    seer_destroy(h);
+}
+
 /* mul: equal shapes or a per-channel gate; costed as a memory-bound
  * product, two kernels backward (dx and the gate's gradient). */
 TEST(net_mul_gate_and_shapes)

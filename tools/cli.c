@@ -487,7 +487,5 @@ seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const se
 
 seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *r, seer_conv_desc_t d)
 {
-    return seer_conv_desc_set(h, d, r->dtype, r->layout, r->n, r->c, r->h, r->w, r->k, r->r, r->s,
-                              r->pad_h, r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w,
-                              r->groups);
+    return seer_conv_desc_set_shape(h, d, r->dtype, r->layout, &r->shape);
 }

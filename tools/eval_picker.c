@@ -38,10 +38,11 @@ typedef struct {
 
 static int shape_cmp(const seer_conv_row_t *a, const seer_conv_row_t *b)
 {
-    int x[] = {a->dir, a->dtype, a->layout, a->n, a->c, a->h, a->w, a->k, a->r, a->s, a->pad_h,
-               a->pad_w, a->stride_h, a->stride_w, a->dil_h, a->dil_w, a->groups};
-    int y[] = {b->dir, b->dtype, b->layout, b->n, b->c, b->h, b->w, b->k, b->r, b->s, b->pad_h,
-               b->pad_w, b->stride_h, b->stride_w, b->dil_h, b->dil_w, b->groups};
+    const seer_conv_shape_t *s = &a->shape, *t = &b->shape;
+    int x[] = {a->dir, a->dtype, a->layout, s->n, s->c, s->h, s->w, s->k, s->r, s->s, s->pad_h,
+               s->pad_w, s->stride_h, s->stride_w, s->dil_h, s->dil_w, s->groups};
+    int y[] = {b->dir, b->dtype, b->layout, t->n, t->c, t->h, t->w, t->k, t->r, t->s, t->pad_h,
+               t->pad_w, t->stride_h, t->stride_w, t->dil_h, t->dil_w, t->groups};
     for (size_t i = 0; i < sizeof x / sizeof *x; i++)
         if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
     return 0;

@@ -600,10 +600,14 @@ int seer_cli_net(int argc, char **argv)
             if (any & SEER_RESULT_BWD_FROM_FWD)
                 printf("  B  the model has no data for this backward direction: a * forward + b,\n"
                        "     a and b fitted on %s\n", seer_bwd_ratio_source);
-            if (any & SEER_RESULT_MEMORY_BOUND)
-                printf("  M  memory-bound layer: bytes at %.0f%% of DRAM bandwidth + %.0f us per kernel\n"
-                       "     (documented constants; no measurements of these kernels yet)\n",
-                       100 * SEER_NET_MEM_EFFICIENCY, 1e3 * SEER_NET_KERNEL_MS);
+            if (any & SEER_RESULT_MEMORY_BOUND) {
+                seer_gpu_info_t gi = {0};
+                double gbps = 0, gap = 0;
+                if (!seer_model_get_gpu(m, &gi)) seer_gpu_streaming(&gi, &gbps, &gap);
+                printf("  M  memory-bound layer: bytes at the GPU's streaming rate, %.0f GB/s (%s),\n"
+                       "     + a %.0f us launch gap per kernel (docs/networks.md)\n",
+                       gbps, gi.dram_stream_gbps > 0 ? "measured" : "a share of the datasheet rate", gap);
+            }
             if (any & SEER_RESULT_GEMM_ROOFLINE)
                 printf("  R  the model has no GEMM fit: fc from the roofline at %.0f%% of peak\n",
                        100 * SEER_NET_GEMM_EFFICIENCY);

@@ -270,7 +270,9 @@ static int echo_csv(seer_handle_t h, const char *path, const seer_conv_row_t *ro
         }
         long line = seer_csv_line(c) - 1;
         while (j < n && rows[j].line < line) j++;
-        if (j < n && rows[j].line == line && palgo[j] >= 0)
+        /* a prediction exists where pred is a number: the algo may be
+         * SEER_ALGO_CUDNN_CHOICE (-1), cuDNN's own choice */
+        if (j < n && rows[j].line == line && !isnan(pred[j]))
             printf(",%s,%.6g\n", seer_algo_name(rows[j].dir, palgo[j]), pred[j]);
         else
             printf(",,\n");
@@ -307,7 +309,7 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int js
         const seer_conv_row_t *r = &rows[i];
         cli_pred_t p = {0};
         pred[i] = NAN;
-        palgo[i] = -1;
+        palgo[i] = SEER_ALGO_NA;
         if (!cli_same_gpu(r->gpu, info.gpu_id)) {
             other_gpu++;
             continue;
@@ -335,14 +337,16 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int js
                    "\"pad_h\": %d, \"pad_w\": %d, \"stride_h\": %d, \"stride_w\": %d, "
                    "\"dil_h\": %d, \"dil_w\": %d, \"groups\": %d, \"algo\": ",
                    seer_direction_name(r->dir), seer_dtype_name(r->dtype),
-                   seer_layout_name(r->layout), r->n, r->c, r->h, r->w, r->k, r->r, r->s, r->pad_h,
-                   r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w, r->groups);
+                   seer_layout_name(r->layout), r->shape.n, r->shape.c, r->shape.h, r->shape.w,
+                   r->shape.k, r->shape.r, r->shape.s, r->shape.pad_h, r->shape.pad_w,
+                   r->shape.stride_h, r->shape.stride_w, r->shape.dil_h, r->shape.dil_w,
+                   r->shape.groups);
             if (r->algo >= 0) cli_json_str(stdout, seer_algo_name(r->dir, r->algo));
             else printf("null");
             printf(", \"time_ms\": ");
             cli_json_num(stdout, r->time_ms >= 0 ? r->time_ms : NAN);
             printf(", \"pred_algo\": ");
-            if (palgo[i] >= 0) cli_json_str(stdout, seer_algo_name(r->dir, palgo[i]));
+            if (!isnan(pred[i])) cli_json_str(stdout, seer_algo_name(r->dir, palgo[i]));
             else printf("null");
             printf(", \"pred_ms\": ");
             cli_json_num(stdout, pred[i]);

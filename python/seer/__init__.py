@@ -76,7 +76,7 @@ class _GpuInfo(C.Structure):
                 ("cc_major", C.c_int), ("cc_minor", C.c_int), ("sms", C.c_int), ("boost_mhz", C.c_double),
                 ("fp32_tflops", C.c_double), ("fp16_tflops", C.c_double), ("bf16_tflops", C.c_double),
                 ("tf32_tflops", C.c_double), ("fp16_simt_tflops", C.c_double), ("dram_gbps", C.c_double),
-                ("dram_gib", C.c_double), ("l2_bytes", C.c_int), ("regs_per_sm", C.c_int),
+                ("dram_gib", C.c_double), ("dram_stream_gbps", C.c_double), ("l2_bytes", C.c_int), ("regs_per_sm", C.c_int),
                 ("regs_per_block", C.c_int), ("max_regs_per_thread", C.c_int), ("reg_alloc_unit", C.c_int),
                 ("smem_per_sm", C.c_int), ("smem_per_block", C.c_int), ("smem_reserved_per_block", C.c_int),
                 ("smem_alloc_unit", C.c_int), ("threads_per_sm", C.c_int), ("threads_per_block", C.c_int),
