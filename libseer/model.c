@@ -61,6 +61,7 @@ static seer_status_t model_shape(seer_err_t *e, const struct seer_model *m, cons
     t->src = &m->gpu;
     t->main_flops_ms = t->kv[0].flops / peak * 1e3;
     t->bytes_ms = bytes / bw * 1e3;
+    if (t->no_features) return SEER_STATUS_SUCCESS;
     double *f = t->f;
     f[SEER_F_N] = lg(cv->shape.n); f[SEER_F_C] = lg(cv->shape.c); f[SEER_F_H] = lg(cv->shape.h);
     f[SEER_F_W] = lg(cv->shape.w); f[SEER_F_K] = lg(cv->shape.k);
@@ -78,7 +79,7 @@ static seer_status_t model_shape(seer_err_t *e, const struct seer_model *m, cons
 static void family_features(const struct seer_model *m, const seer_family_t *f, seer_terms_t *t)
 {
     t->src = &m->src[f->src];
-    if (t->src == &m->gpu || seer_gpu_same_facts(t->src, &m->gpu)) return;
+    if (t->no_features || t->src == &m->gpu || seer_gpu_same_facts(t->src, &m->gpu)) return;
     double peak = seer_gpu_peak_flops(t->src, t->cv->dtype), bw = seer_gpu_dram_bw(t->src);
     if (peak > 0) t->f[SEER_F_FLOPS_MS] = lg(t->kv[0].flops / peak * 1e3);
     t->f[SEER_F_BYTES_MS] = lg(t->bytes_ms * seer_gpu_dram_bw(&m->gpu) / bw);
@@ -154,6 +155,7 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
     /* GPU time: the kernels follow each other with a launch gap; the
      * coefficient of this term is fixed at 1, never fitted. */
     t->x[SEER_T_CONST] = t->nk * seer_gpu_launch_gap_ms(&m->gpu);
+    if (t->no_features) return;
     t->f[SEER_F_WAVES] = lg(t->waves);
     t->f[SEER_F_FILL] = t->fill;
 }
@@ -426,6 +428,7 @@ static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const 
     memset(&shape, 0, sizeof shape);
     memcpy(shape.kv, k->kv, sizeof shape.kv[0] * (size_t)k->nk);
     shape.nk = k->nk;
+    shape.no_features = !corr; /* no classifier or correction will look */
     seer_status_t st = model_shape(err, m, desc, dir, &shape);
     if (st) return st;
     const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype), *end = m->fam + m->nfam;
@@ -550,8 +553,11 @@ static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
     for (int pass = 0; pass < 2; pass++)
         for (int d = 0; d < m->npeer; d++) {
             if (!(m->peer_role[d] & SEER_PEER_BELOW) || (!(m->peer_role[d] & SEER_PEER_ANCHOR)) != pass ||
-                !dominates(&m->gpu, &m->peer[d]->gpu, ps->desc->dtype) || lifted_at_least(ps, self, d, lo) ||
-                peer_physics(ps, d) < 0)
+                !dominates(&m->gpu, &m->peer[d]->gpu, ps->desc->dtype) ||
+                /* a peer's physics is never under its roofline floor */
+                (ps->algo != SEER_ALGO_CUDNN_CHOICE &&
+                 seer_kernels_floor_ms(&m->peer[d]->gpu, ps->desc->dtype, ps->k->kv, ps->k->nk) >= lo) ||
+                lifted_at_least(ps, self, d, lo) || peer_physics(ps, d) < 0)
                 continue;
             double r = lifted(ps, self, d, ps->p[d]);
             if (r < lo) lo = r;

@@ -148,6 +148,7 @@ typedef struct {
     long long bmax;
     double main_flops_ms, bytes_ms;
     double es;                  /* bytes per element */
+    int no_features;            /* time terms only (a peer's physics: model.c): f[] left unset */
     const struct seer_conv *cv;
     int dir;
     const seer_gpu_info_t *src;  /* GPU of the family's coefficients */
