@@ -9,8 +9,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include "cli.h"
-#include "csv_field.h"
-#include "gpu.h"
 
 #ifndef SEER_PREFIX
 #define SEER_PREFIX "/usr/local"
@@ -254,6 +252,24 @@ void cli_json_num(FILE *f, double v)
 void cli_csv_field(FILE *f, const char *s) { seer_csv_write_field(f, s); }
 
 /* ------------------------------------------------------------------ */
+/* Numbers                                                             */
+/* ------------------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void cli_sort_doubles(double *v, size_t n) { qsort(v, n, sizeof *v, cmp_double); }
+
+double cli_median_sorted(const double *v, size_t n)
+{
+    if (n == 0) return NAN;
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ------------------------------------------------------------------ */
 /* Models                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -403,8 +419,9 @@ int cli_open_model(seer_handle_t h, const char *cmd, const char *model_opt, cons
 
 int cli_same_gpu(const char *a, const char *b)
 {
-    const seer_gpu_info_t *ga = seer_gpu_lookup(a), *gb = seer_gpu_lookup(b);
-    if (ga && gb) return ga == gb || strcmp(ga->id, gb->id) == 0;
+    /* the table only (no handle): a registered GPU's id is compared as written */
+    seer_gpu_info_t ga, gb;
+    if (!seer_gpu_find(NULL, a, &ga) && !seer_gpu_find(NULL, b, &gb)) return strcmp(ga.id, gb.id) == 0;
     return strcasecmp(a, b) == 0;
 }
 

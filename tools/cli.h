@@ -6,7 +6,7 @@
 #define SEER_CLI_H
 #include <stdio.h>
 #include "seer.h"
-#include "csv.h"
+#include "../libseer/csv.h"  /* the CSV reader: the one internal header the CLI uses */
 
 /* Exit codes of every subcommand. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
@@ -64,6 +64,11 @@ int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf
 void cli_json_str(FILE *f, const char *s);     /* quoted, escaped */
 void cli_json_num(FILE *f, double v);          /* null when not finite */
 void cli_csv_field(FILE *f, const char *s);    /* quoted only when needed */
+
+/* ---- numbers ---- */
+/* Sort ascending in place; the median of sorted values (NAN for none). */
+void cli_sort_doubles(double *v, size_t n);
+double cli_median_sorted(const double *v, size_t n);
 
 /* ---- models ----
  * Directory of the shipped models: dir_opt, else $SEER_MODELS, else

@@ -10,12 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "common.h"
-#include "csv.h"
-#include "dispatch.h"
-#include "launch.h"
-#include "gemm.h"
-#include "gpu.h"
 
 typedef struct {
     double meas;                /* as published */
@@ -99,10 +93,10 @@ static void metrics(double *ape, int n, metrics_t *m)
         s += ape[i];
         s2 += ape[i] * ape[i];
     }
-    seer_sort_doubles(ape, (size_t)n);
+    cli_sort_doubles(ape, (size_t)n);
     m->mape = s / n;
     m->rmspe = sqrt(s2 / n);
-    m->median = seer_median_sorted(ape, (size_t)n);
+    m->median = cli_median_sorted(ape, (size_t)n);
     int rank = (int)ceil(0.9 * n); /* nearest rank */
     m->p90 = ape[(rank < 1 ? 1 : rank) - 1];
 }
@@ -253,6 +247,13 @@ static void text_groups(const char *title, const group_t *g, int n)
     for (int i = 0; i < n; i++) text_row(g[i].key, w, &g[i].m);
 }
 
+static double host_at(const seer_dispatch_t *d, double u)
+{
+    double ms = 0;
+    seer_dispatch_host_ms(d, u, &ms);
+    return ms;
+}
+
 /* Per file with host dispatch: fit its host time on the aux rows (or on
  * the scored rows when from_scored), then give every scored row of it
  * its host time at its place and, in pred, the GPU prediction plus the
@@ -275,10 +276,10 @@ static int locate_dispatch(point_t *pts, int n, const point_t *aux, int naux, in
         int ns = from_scored ? n : naux, m = 0;
         for (int i = 0; i < ns; i++)
             if (src[i].fidx == f) { pos[m] = src[i].pos; t[m] = src[i].meas; fl[m++] = src[i].floor; }
-        if (!seer_dispatch_fit(pos, t, fl, m, &disp[f])) continue;
+        if (seer_dispatch_estimate(NULL, pos, t, fl, m, &disp[f]) || !disp[f].windows) continue;
         for (int i = 0; i < n; i++)
             if (pts[i].fidx == f) {
-                pts[i].host = seer_dispatch_at(&disp[f], pts[i].pos);
+                pts[i].host = host_at(&disp[f], pts[i].pos);
                 pts[i].pred = pts[i].gpu + disp[f].median;
             }
     }
@@ -395,14 +396,16 @@ int cli_eval(int argc, char **argv)
             const seer_gemm_row_t *r = &grows[f][i];
             if (!cli_same_gpu(r->gpu, info.gpu_id)) continue;
             if (source && strncmp(r->source, source, src_len) != 0) continue;
-            int scored = !split || seer_gemm_in_test_split(r) == (split == 1);
+            int scored = !split || seer_gemm_shape_in_test_split(r->batch, r->m, r->n, r->k, r->trans_a, r->trans_b, r->bias,
+                                                                  r->dtype) == (split == 1);
             int dispatch = seer_source_has_dispatch(r->source);
             if (!scored && !dispatch) continue;
             if (!(r->time_ms > 0)) {
                 skipped += scored;
                 continue;
             }
-            double t = NAN, pos = (double)i / (double)nrows[f], floor = seer_gemm_floor_ms(h, r);
+            double t = NAN, pos = (double)i / (double)nrows[f], floor = 0;
+            seer_gemm_floor(NULL, &gpu, r->batch, r->m, r->n, r->k, r->dtype, r->bias, &floor);
             has_disp[f] |= dispatch;
             if (!scored) { /* only locates the file's host time: no prediction */
                 put_point(&aux[naux++], r->time_ms, NAN, floor, data[f], f, pos, DIR_GEMM);
@@ -418,16 +421,13 @@ int cli_eval(int argc, char **argv)
             }
             if (st) goto lib_error;
             point_t *pt = put_point(&pts[n++], r->time_ms, t, floor, data[f], f, pos, DIR_GEMM);
-            int math = seer_dtype_math(r->dtype);
+            int math = 0;
+            seer_dtype_tensor_cores(r->dtype, &math);
             pt->cls_rank = (int)cls;
             pt->algo_rank = DIR_GEMM * 100 + (r->op[0] == 'l' ? 0 : r->op[0] == 'b' ? 2 : 4) + math;
             snprintf(pt->algo_key, sizeof pt->algo_key, "gemm/%s/%s", r->op, math ? "tensor" : "fp32");
-            /* roofline: FLOPs at peak or A, B and C once through DRAM */
-            double b = r->batch, es = seer_dtype_size(r->dtype);
-            double fl = 2 * b * r->m * r->n * r->k / seer_gpu_peak_flops(&gpu, r->dtype);
-            double by = b * ((double)r->m * r->k + (double)r->k * r->n + (double)r->m * r->n) * es /
-                        seer_gpu_dram_bw(&gpu);
-            pt->roof = 1e3 * (fl > by ? fl : by);
+            double roof;
+            pt->roof = seer_roofline_gemm(NULL, &gpu, r->batch, r->m, r->n, r->k, r->dtype, &roof) ? NAN : roof;
         }
     for (int f = 0; f < n_data; f++)
         for (size_t i = 0; i < nrows[f] && rows[f]; i++) {
@@ -458,7 +458,8 @@ int cli_eval(int argc, char **argv)
                 continue;
             }
             double pos = (double)i / (double)nrows[f];
-            double floor = seer_conv_floor_ms(&gpu, d, r->dir, r->algo >= 0 ? r->algo : 0);
+            double floor = 0;
+            seer_conv_floor(NULL, &gpu, d, r->dir, r->algo >= 0 ? r->algo : 0, &floor);
             has_disp[f] |= dispatch;
             if (!scored) { /* only locates the file's host time: no prediction */
                 put_point(&aux[naux++], r->time_ms, NAN, floor, data[f], f, pos, (int)r->dir);
@@ -528,8 +529,8 @@ int cli_eval(int argc, char **argv)
     int nb = 0;
     for (int i = 0; i < n; i++)
         if (!isnan(pts[i].roof)) scratch[nb++] = log(pts[i].meas / pts[i].roof);
-    seer_sort_doubles(scratch, (size_t)nb);
-    double scale = nb ? exp(seer_median_sorted(scratch, (size_t)nb)) : NAN;
+    cli_sort_doubles(scratch, (size_t)nb);
+    double scale = nb ? exp(cli_median_sorted(scratch, (size_t)nb)) : NAN;
     nb = 0;
     for (int i = 0; i < n; i++)
         if (!isnan(pts[i].roof)) scratch[nb++] = ape_of(pts[i].roof * scale, pts[i].meas);
@@ -584,10 +585,10 @@ int cli_eval(int argc, char **argv)
         /* the GPU whose rows fitted each GEMM math type (one source even
          * in a transferred model) */
         printf(", \"gemm_source_gpu\": {\"fp32\": ");
-        if (model->gemm[0].present) cli_json_str(stdout, model->gemm[0].source_gpu);
+        if (info.gemm_source_gpu[0][0]) cli_json_str(stdout, info.gemm_source_gpu[0]);
         else printf("null");
         printf(", \"tensor\": ");
-        if (model->gemm[1].present) cli_json_str(stdout, model->gemm[1].source_gpu);
+        if (info.gemm_source_gpu[1][0]) cli_json_str(stdout, info.gemm_source_gpu[1]);
         else printf("null");
         printf("}");
         printf(", \"split\": \"%s\", \"source\": ", split_names[split]);
@@ -634,7 +635,7 @@ int cli_eval(int argc, char **argv)
             cli_json_str(stdout, data[f]);
             if (has_disp[f] && disp[f].windows)
                 printf(", \"host_ms_start\": %.6g, \"host_ms_end\": %.6g, \"typical_ms\": %.6g, \"spread_ms\": %.6g}",
-                       seer_dispatch_at(&disp[f], 0), seer_dispatch_at(&disp[f], 1), disp[f].median, disp[f].spread);
+                       host_at(&disp[f], 0), host_at(&disp[f], 1), disp[f].median, disp[f].spread);
             else
                 printf(", \"host_ms_start\": 0, \"host_ms_end\": 0, \"typical_ms\": 0, \"spread_ms\": 0}");
         }
@@ -679,7 +680,7 @@ int cli_eval(int argc, char **argv)
             if (has_disp[f] && disp[f].windows)
                 printf("%shost      %s: %.3f..%.3f ms along the file, typical %.3f ms (+-%.3f): added to\n"
                        "          the GPU-time predictions (docs/method.md, \"GPU time\")\n", f ? "" : "\n", data[f],
-                       seer_dispatch_at(&disp[f], 0), seer_dispatch_at(&disp[f], 1), disp[f].median, disp[f].spread);
+                       host_at(&disp[f], 0), host_at(&disp[f], 1), disp[f].median, disp[f].spread);
         if (cls_n)
             printf("\nclass classifier: %.1f %% of %ld rows agree with the class of the measured time\n",
                    100.0 * cls_hit / cls_n, cls_n);

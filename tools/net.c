@@ -7,12 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
-#include "common.h"
 #include "net.h"
-#include "../libseer/net.h"
-#include "../libseer/fileio.h"
 
 /* ------------------------------------------------------------------ */
 /* Shared pieces                                                       */
@@ -50,8 +48,7 @@ int cli_open_net(seer_handle_t h, const char *cmd, const char *what, int res, se
         zoo_list(known, sizeof known);
         return cli_fail(cmd, "'%s' is neither a built-in network (%s) nor a file", what, known);
     }
-    if ((st = seer_read_file(h, what, "network description", SEER_NET_TEXT_MAX_BYTES, NULL, 0,
-                             &text, &len)))
+    if ((st = seer_read_input_file(h, what, "network description", SEER_NET_TEXT_MAX_BYTES, &text, &len)))
         return cli_lib_error(h, st);
     if (res) {
         free(text);
@@ -82,7 +79,7 @@ static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res
 {
     size_t len, tlen;
     char *bytes = NULL;
-    seer_status_t st = seer_read_file(h, path, "ONNX model", SEER_ONNX_MAX_BYTES, NULL, 0, &bytes, &len);
+    seer_status_t st = seer_read_input_file(h, path, "ONNX model", SEER_ONNX_MAX_BYTES, &bytes, &len);
     if (st) return cli_lib_error(h, st);
     seer_onnx_options_t o = SEER_ONNX_OPTIONS_DEFAULT;
     o.resolution = res;
@@ -408,7 +405,7 @@ int seer_cli_net(int argc, char **argv)
             ts[i] = (now_s() - t0) * 1e3;
             if (st) { free(ts); rc = cli_lib_error(h, st); goto out; }
         }
-        seer_sort_doubles(ts, (size_t)bench);
+        cli_sort_doubles(ts, (size_t)bench);
         printf("%s %s batch %d %s on %s (algo %s): %d rows, predicted %.3f ms; "
                "prediction takes median %.3f ms, min %.3f ms over %d runs\n",
                ni.name, modes[mode], batch, dtype_s, mi.gpu_id,
@@ -599,7 +596,7 @@ int seer_cli_net(int argc, char **argv)
             printf("\nestimates:\n");
             if (any & SEER_RESULT_BWD_FROM_FWD)
                 printf("  B  the model has no data for this backward direction: a * forward + b,\n"
-                       "     a and b fitted on %s\n", seer_bwd_ratio_source);
+                       "     a and b fitted on %s\n", SEER_BWD_RATIO_SOURCE);
             if (any & SEER_RESULT_MEMORY_BOUND)
                 printf("  M  memory-bound layer: bytes at %.0f%% of DRAM bandwidth + %.0f us per kernel\n"
                        "     (documented constants; no measurements of these kernels yet)\n",

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "../libseer/fileio.h"
 
 static const char *const formats_table_json[] = {"table", "json", NULL};
 static const char *const formats_csv_json[] = {"csv", "json", NULL};
@@ -244,7 +243,7 @@ static int echo_csv(seer_handle_t h, const char *path, const seer_conv_row_t *ro
     seer_csv_t *c = NULL;
     char *buf = NULL, *all = NULL;
     size_t size = 0;
-    seer_status_t st = seer_read_file(h, path, "CSV", SEER_CSV_MAX_BYTES, NULL, 0, &buf, &size);
+    seer_status_t st = seer_read_input_file(h, path, "CSV", SEER_CSV_MAX_BYTES, &buf, &size);
     if (st) return cli_lib_error(h, st);
     if ((st = seer_csv_open_buffer(h, path, buf, size, &c))) goto done;
     int nc = seer_csv_ncols(c);
