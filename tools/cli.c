@@ -59,33 +59,56 @@ int cli_lib_error(seer_handle_t h, seer_status_t st)
 
 static int is_option(const char *s) { return s[0] == '-' && s[1] != '\0'; }
 
-void cli_args_init(cli_args_t *a, const char *cmd, int argc, char **argv)
+void cli_args_init(cli_args_t *a, const char *cmd, const struct option *opts, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->cmd = cmd;
+    a->opts = opts;
     a->argc = argc;
     a->argv = argv;
+    optind = 0; /* glibc: 0 starts a fresh scan (state and all), whatever the last one left */
+    opterr = 0; /* the messages are ours */
+}
+
+/* The argument's name as typed: up to '=' (when the name is short). */
+static const char *typed_name(const char *s)
+{
+    static char name[64];
+    const char *eq = strchr(s, '=');
+    if (!eq || (size_t)(eq - s) >= sizeof name) return s;
+    memcpy(name, s, (size_t)(eq - s));
+    name[eq - s] = '\0';
+    return name;
 }
 
 int cli_next(cli_args_t *a)
 {
-    static char name[64];
-    a->opt = a->inline_val = a->pos = NULL;
-    if (a->i >= a->argc) return 0;
-    const char *s = a->argv[a->i++];
-    if (!is_option(s)) {
-        a->pos = s;
+    a->opt = a->inline_val = a->next_val = a->pos = NULL;
+    int at = optind ? optind : 1, idx = -1; /* the argument getopt reads next */
+    if (a->done || at >= a->argc) return 0;
+    if (!strcmp(a->argv[at], "--")) { /* getopt would end the scan here */
+        a->opt = "--";
+        a->done = 1;
         return 1;
     }
-    const char *eq = strchr(s, '=');
-    if (eq && (size_t)(eq - s) < sizeof name) {
-        memcpy(name, s, (size_t)(eq - s));
-        name[eq - s] = '\0';
-        a->opt = name;
-        a->inline_val = eq + 1;
-    } else {
-        a->opt = s;
+    /* "-": positionals in place; ":": a missing value is ':', not '?' */
+    int c = getopt_long(a->argc, a->argv, "-:h", a->opts, &idx);
+    if (c == -1) return 0;
+    if (c == 1) {
+        a->pos = optarg;
+        return 1;
     }
+    const char *s = a->argv[at];
+    a->opt = typed_name(s);
+    /* Exact names only ("--mod" is no --model; "-hx" is no -h).  The
+     * name getopt matched is this option's; an unknown one ('?') stays
+     * as typed for cli_unknown. */
+    int exact = c == 'h' ? !strcmp(a->opt, "-h")
+                         : c == 0 && idx >= 0 && a->opt[0] == '-' && a->opt[1] == '-' &&
+                               !strcmp(a->opt + 2, a->opts[idx].name);
+    /* (a missing value, ':', leaves both NULL: cli_value says so) */
+    if (exact && optarg && a->opt != s) a->inline_val = optarg;
+    else if (exact) a->next_val = optarg;
     return 1;
 }
 
@@ -99,13 +122,8 @@ const char *cli_value(cli_args_t *a)
     if (a->inline_val) return a->inline_val;
     /* A value may look like an option only if it is a negative number,
      * so `--pad -1` reaches the shape check instead of "missing value". */
-    if (a->i < a->argc) {
-        const char *v = a->argv[a->i];
-        if (!is_option(v) || (v[0] == '-' && v[1] >= '0' && v[1] <= '9')) {
-            a->i++;
-            return v;
-        }
-    }
+    const char *v = a->next_val;
+    if (v && (!is_option(v) || (v[0] == '-' && v[1] >= '0' && v[1] <= '9'))) return v;
     cli_usage_error(a->cmd, "option %s needs a value", a->opt);
     return NULL;
 }
@@ -189,8 +207,8 @@ int cli_values(cli_args_t *a, const char ***list, int *n)
     if (!v) return 0;
     if (!push(list, n, v)) goto oom;
     if (a->inline_val) return 1;
-    while (a->i < a->argc && !is_option(a->argv[a->i]))
-        if (!push(list, n, a->argv[a->i++])) goto oom;
+    while (optind < a->argc && !is_option(a->argv[optind]))
+        if (!push(list, n, a->argv[optind++])) goto oom;
     return 1;
 oom:
     cli_fail(a->cmd, "out of memory");
@@ -202,8 +220,8 @@ int cli_opt_bytes(cli_args_t *a, double *bytes)
     static const struct { const char *unit; double scale; } units[] = {
         {"", 1}, {"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
         {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
-    const char *s = a->inline_val;
-    if (!s && a->i < a->argc && a->argv[a->i][0] >= '0' && a->argv[a->i][0] <= '9') s = a->argv[a->i++];
+    const char *s = a->inline_val; /* --fit is a CLI_FLAG: getopt takes only an inline value */
+    if (!s && optind < a->argc && a->argv[optind][0] >= '0' && a->argv[optind][0] <= '9') s = a->argv[optind++];
     *bytes = 0;
     if (!s) return 1;
     char *end;

@@ -318,7 +318,11 @@ int cli_eval(int argc, char **argv)
     char fail_list[MAX_FAIL_LIST][256];
     seer_status_t st;
 
-    cli_args_init(&a, "eval", argc, argv);
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_FLAG("given-launch"), CLI_VALUE("model"),
+                                         CLI_VALUE("gpu"), CLI_VALUE("models"), CLI_VALUE("data"),
+                                         CLI_VALUE("source"), CLI_VALUE("split"), CLI_VALUE("format"),
+                                         CLI_VALUE("plot"), CLI_END};
+    cli_args_init(&a, "eval", opts, argc, argv);
     while (cli_next(&a)) {
         if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
             usage_eval(stdout);

@@ -38,7 +38,9 @@ int seer_cli_eval_net(int argc, char **argv)
     cli_args_t a;
     const char *model_opt = NULL, *models_opt = NULL, *data = NULL;
     int format = 0, policy = SEER_ALGO_AUTO;
-    cli_args_init(&a, "eval-net", argc, argv);
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_VALUE("model"), CLI_VALUE("models"),
+                                         CLI_VALUE("data"), CLI_VALUE("format"), CLI_VALUE("algo"), CLI_END};
+    cli_args_init(&a, "eval-net", opts, argc, argv);
     while (cli_next(&a)) {
         if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_eval_net(stdout); return CLI_OK; }
         else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }

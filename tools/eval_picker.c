@@ -144,7 +144,10 @@ int seer_cli_eval_picker(int argc, char **argv)
     cli_args_t a;
     const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL, *data = NULL, *picks = NULL, *ws_s = NULL;
     int format = 0;
-    cli_args_init(&a, "eval-picker", argc, argv);
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_VALUE("model"), CLI_VALUE("gpu"),
+                                         CLI_VALUE("models"), CLI_VALUE("data"), CLI_VALUE("picks"),
+                                         CLI_VALUE("workspace-mb"), CLI_VALUE("format"), CLI_END};
+    cli_args_init(&a, "eval-picker", opts, argc, argv);
     while (cli_next(&a)) {
         if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_eval_picker(stdout); return CLI_OK; }
         else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }

@@ -288,7 +288,15 @@ int seer_cli_net(int argc, char **argv)
     int policy = SEER_ALGO_AUTO, threads = 8, optimizer = SEER_OPTIMIZER_SGD;
     double dispatch_us = 0, fit_bytes = 0;
     int fit = 0;
-    cli_args_init(&a, "net", argc, argv);
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_FLAG("amp"), CLI_FLAG("skip-unsupported"),
+                                         CLI_FLAG("print"), CLI_FLAG("rows"), CLI_FLAG("fit"),
+                                         CLI_VALUE("model"), CLI_VALUE("gpu"), CLI_VALUE("models"),
+                                         CLI_VALUE("batch"), CLI_VALUE("dtype"), CLI_VALUE("layout"),
+                                         CLI_VALUE("mode"), CLI_VALUE("format"), CLI_VALUE("sort"),
+                                         CLI_VALUE("top"), CLI_VALUE("res"), CLI_VALUE("bench"),
+                                         CLI_VALUE("threads"), CLI_VALUE("optimizer"),
+                                         CLI_VALUE("dispatch-us"), CLI_VALUE("algo"), CLI_END};
+    cli_args_init(&a, "net", opts, argc, argv);
     while (cli_next(&a)) {
         if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_net(stdout); return CLI_OK; }
         else if (a.pos && !what) what = a.pos;

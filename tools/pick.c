@@ -54,7 +54,11 @@ int seer_cli_pick(int argc, char **argv)
     const char *dtype_s = "fp32", *layout_s = "nchw", *ws_s = NULL;
     int dir = 0, format = 0;
     cli_conv_opts_t conv = {{0}, {0}};
-    cli_args_init(&a, "pick", argc, argv);
+    static const struct option opts[] = {CLI_CONV_OPTIONS, CLI_FLAG("help"), CLI_VALUE("model"),
+                                         CLI_VALUE("gpu"), CLI_VALUE("models"), CLI_VALUE("dtype"),
+                                         CLI_VALUE("layout"), CLI_VALUE("direction"),
+                                         CLI_VALUE("workspace-mb"), CLI_VALUE("format"), CLI_END};
+    cli_args_init(&a, "pick", opts, argc, argv);
     while (cli_next(&a)) {
         int got = cli_conv_opt(&a, &conv);
         if (got < 0) return CLI_USAGE;

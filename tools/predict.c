@@ -378,7 +378,12 @@ int cli_predict_cmd(int argc, char **argv)
     cli_conv_opts_t conv = {{0}, {0}};
     const char *format_s = NULL;
 
-    cli_args_init(&a, "predict", argc, argv);
+    static const struct option opts[] = {CLI_CONV_OPTIONS, CLI_FLAG("help"), CLI_FLAG("kernels"),
+                                         CLI_VALUE("model"), CLI_VALUE("gpu"), CLI_VALUE("models"),
+                                         CLI_VALUE("data"), CLI_VALUE("direction"), CLI_VALUE("dtype"),
+                                         CLI_VALUE("layout"), CLI_VALUE("algo"), CLI_VALUE("format"),
+                                         CLI_END};
+    cli_args_init(&a, "predict", opts, argc, argv);
     while (cli_next(&a)) {
         int got = cli_conv_opt(&a, &conv);
         if (got < 0) return CLI_USAGE;
