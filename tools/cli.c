@@ -245,6 +245,10 @@ int cli_unknown(const cli_args_t *a)
 
 void cli_json_str(FILE *f, const char *s)
 {
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
@@ -265,6 +269,18 @@ void cli_json_num(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, "%.6g", v);
     else fputs("null", f);
+}
+
+void cli_json_num_field(const char *key, double v)
+{
+    printf(", \"%s\": ", key);
+    cli_json_num(stdout, v);
+}
+
+void cli_json_str_field(const char *key, const char *s)
+{
+    printf(", \"%s\": ", key);
+    cli_json_str(stdout, s);
 }
 
 void cli_csv_field(FILE *f, const char *s) { seer_csv_write_field(f, s); }

@@ -73,8 +73,11 @@ int cli_lib_error(seer_handle_t h, seer_status_t st);
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- output ---- */
-void cli_json_str(FILE *f, const char *s);     /* quoted, escaped */
+void cli_json_str(FILE *f, const char *s);     /* quoted, escaped; null when s is NULL */
 void cli_json_num(FILE *f, double v);          /* null when not finite */
+/* `, "key": value` on stdout: a JSON object's fields after its first. */
+void cli_json_num_field(const char *key, double v);
+void cli_json_str_field(const char *key, const char *s);
 void cli_csv_field(FILE *f, const char *s);    /* quoted only when needed */
 
 /* ---- numbers ---- */

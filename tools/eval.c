@@ -208,14 +208,11 @@ static int make_groups(const point_t *pts, int n, int by, double *scratch, group
 
 static void json_metrics(const metrics_t *m)
 {
-    printf("\"n\": %d, \"mape\": ", m->n);
-    cli_json_num(stdout, m->mape);
-    printf(", \"rmspe\": ");
-    cli_json_num(stdout, m->rmspe);
-    printf(", \"median_ape\": ");
-    cli_json_num(stdout, m->median);
-    printf(", \"p90_ape\": ");
-    cli_json_num(stdout, m->p90);
+    printf("\"n\": %d", m->n);
+    cli_json_num_field("mape", m->mape);
+    cli_json_num_field("rmspe", m->rmspe);
+    cli_json_num_field("median_ape", m->median);
+    cli_json_num_field("p90_ape", m->p90);
 }
 
 static void json_groups(const char *name, const group_t *g, int n, int last)
@@ -581,19 +578,15 @@ int cli_eval(int argc, char **argv)
     if (json) {
         printf("{\"gpu\": ");
         cli_json_str(stdout, info.gpu_id);
-        printf(", \"model\": ");
-        if (model_opt) cli_json_str(stdout, model_path);
-        else printf("null");
-        printf(", \"served\": \"%s\", \"source_gpus\": ", info.transferred ? "transferred" : "calibrated");
-        cli_json_str(stdout, info.source_gpus);
+        cli_json_str_field("model", model_opt ? model_path : NULL);
+        cli_json_str_field("served", info.transferred ? "transferred" : "calibrated");
+        cli_json_str_field("source_gpus", info.source_gpus);
         /* the GPU whose rows fitted each GEMM math type (one source even
          * in a transferred model) */
         printf(", \"gemm_source_gpu\": {\"fp32\": ");
         if (info.gemm_source_gpu[0][0]) cli_json_str(stdout, info.gemm_source_gpu[0]);
         else printf("null");
-        printf(", \"tensor\": ");
-        if (info.gemm_source_gpu[1][0]) cli_json_str(stdout, info.gemm_source_gpu[1]);
-        else printf("null");
+        cli_json_str_field("tensor", info.gemm_source_gpu[1][0] ? info.gemm_source_gpu[1] : NULL);
         printf("}");
         printf(", \"split\": \"%s\", \"source\": ", split_names[split]);
         if (source) cli_json_str(stdout, source);
@@ -613,12 +606,9 @@ int cli_eval(int argc, char **argv)
         }
         printf("  \"n\": %d, \"skipped\": %ld, \"failed\": %ld,\n  \"mape\": ", n, skipped, failed);
         cli_json_num(stdout, all.mape);
-        printf(", \"rmspe\": ");
-        cli_json_num(stdout, all.rmspe);
-        printf(", \"median_ape\": ");
-        cli_json_num(stdout, all.median);
-        printf(", \"p90_ape\": ");
-        cli_json_num(stdout, all.p90);
+        cli_json_num_field("rmspe", all.rmspe);
+        cli_json_num_field("median_ape", all.median);
+        cli_json_num_field("p90_ape", all.p90);
         printf(",\n  \"baseline_roofline\": {\"scale\": ");
         cli_json_num(stdout, scale);
         printf(", ");

@@ -175,15 +175,12 @@ int seer_cli_eval_net(int argc, char **argv)
         if (format == 1) {
             printf("%s\n  {\"line\": %ld, \"network\": ", i ? "," : "", r->line);
             cli_json_str(stdout, r->network);
-            printf(", \"gpu\": ");
-            cli_json_str(stdout, r->gpu);
-            printf(", \"dtype\": \"%s\", \"batch\": %d, \"mode\": \"%s\", \"measured_ms\": ",
+            cli_json_str_field("gpu", r->gpu);
+            printf(", \"dtype\": \"%s\", \"batch\": %d, \"mode\": \"%s\"",
                    seer_dtype_name(r->dtype), r->batch, r->mode ? "train" : "infer");
-            cli_json_num(stdout, r->meas);
-            printf(", \"pred_ms\": ");
-            cli_json_num(stdout, r->pred);
-            printf(", \"error\": ");
-            cli_json_num(stdout, e);
+            cli_json_num_field("measured_ms", r->meas);
+            cli_json_num_field("pred_ms", r->pred);
+            cli_json_num_field("error", e);
             printf("}");
         } else {
             printf("%-16.16s %-16.16s %-6s %5d %-5s %12.3f %12.3f %+7.1f%%\n", r->network, r->gpu,

@@ -492,24 +492,18 @@ int seer_cli_net(int argc, char **argv)
     } else if (format == 2) {
         printf("{\"network\": ");
         cli_json_str(stdout, ni.name);
-        printf(", \"gpu\": ");
-        cli_json_str(stdout, mi.gpu_id);
-        printf(", \"served\": \"%s\", \"source_gpus\": ", mi.transferred ? "transferred" : "calibrated");
-        cli_json_str(stdout, mi.source_gpus);
+        cli_json_str_field("gpu", mi.gpu_id);
+        cli_json_str_field("served", mi.transferred ? "transferred" : "calibrated");
+        cli_json_str_field("source_gpus", mi.source_gpus);
         printf(", \"batch\": %d, \"dtype\": \"%s\", \"layout\": \"%s\", \"mode\": \"%s\", \"amp\": %s, "
-               "\"algo\": \"%s\", \"params\": %lld, \"total_ms\": ", batch, seer_dtype_name(dtype),
+               "\"algo\": \"%s\", \"params\": %lld", batch, seer_dtype_name(dtype),
                seer_layout_name(layout), modes[mode], amp ? "true" : "false", policy_s, ni.params);
-        cli_json_num(stdout, tot.total_ms);
-        printf(", \"gpu_ms\": ");
-        cli_json_num(stdout, tot.gpu_ms);
-        printf(", \"conv_ms\": ");
-        cli_json_num(stdout, tot.conv_ms);
-        printf(", \"other_ms\": ");
-        cli_json_num(stdout, tot.other_ms);
-        printf(", \"optimizer_ms\": ");
-        cli_json_num(stdout, tot.optimizer_ms);
-        printf(", \"dispatch_ms\": ");
-        cli_json_num(stdout, tot.dispatch_ms);
+        cli_json_num_field("total_ms", tot.total_ms);
+        cli_json_num_field("gpu_ms", tot.gpu_ms);
+        cli_json_num_field("conv_ms", tot.conv_ms);
+        cli_json_num_field("other_ms", tot.other_ms);
+        cli_json_num_field("optimizer_ms", tot.optimizer_ms);
+        cli_json_num_field("dispatch_ms", tot.dispatch_ms);
         printf(",\n  \"memory\": {\"weights\": %llu, \"gradients\": %llu, \"optimizer_state\": %llu, "
                "\"activations\": %llu, \"workspace\": %llu, \"total\": %llu}",
                (unsigned long long)mem.weights, (unsigned long long)mem.gradients,
@@ -527,24 +521,22 @@ int seer_cli_net(int argc, char **argv)
                    seer_direction_name(x->direction));
             if (x->algo == SEER_ALGO_NA) printf("null");
             else cli_json_str(stdout, algo_str(x));
-            printf(", \"kernels\": %d, \"class\": \"%s\", \"flops\": ", x->n_kernels, seer_class_name(x->cls));
-            cli_json_num(stdout, x->flops);
-            printf(", \"bytes\": ");
-            cli_json_num(stdout, x->bytes);
-            printf(", \"time_ms\": ");
-            cli_json_num(stdout, x->time_ms);
+            printf(", \"kernels\": %d, \"class\": \"%s\"", x->n_kernels, seer_class_name(x->cls));
+            cli_json_num_field("flops", x->flops);
+            cli_json_num_field("bytes", x->bytes);
+            cli_json_num_field("time_ms", x->time_ms);
             printf(", \"flags\": \"%s\"}", fl);
         }
         printf("],\n  \"by_op\": [");
         for (int i = 0; i < nops; i++) {
-            printf("%s{\"op\": \"%s\", \"rows\": %d, \"time_ms\": ", i ? ", " : "", ops[i].key, ops[i].rows);
-            cli_json_num(stdout, ops[i].ms);
+            printf("%s{\"op\": \"%s\", \"rows\": %d", i ? ", " : "", ops[i].key, ops[i].rows);
+            cli_json_num_field("time_ms", ops[i].ms);
             printf("}");
         }
         printf("],\n  \"by_class\": [");
         for (int i = 0; i < ncls; i++) {
-            printf("%s{\"class\": \"%s\", \"rows\": %d, \"time_ms\": ", i ? ", " : "", cls[i].key, cls[i].rows);
-            cli_json_num(stdout, cls[i].ms);
+            printf("%s{\"class\": \"%s\", \"rows\": %d", i ? ", " : "", cls[i].key, cls[i].rows);
+            cli_json_num_field("time_ms", cls[i].ms);
             printf("}");
         }
         printf("]}\n");

@@ -118,19 +118,18 @@ int seer_cli_pick(int argc, char **argv)
     if (format == 1) {
         printf("{\"gpu\": ");
         cli_json_str(stdout, mi.gpu_id);
-        printf(", \"served\": \"%s\", \"source_gpus\": ", mi.transferred ? "transferred" : "calibrated");
-        cli_json_str(stdout, mi.source_gpus);
+        cli_json_str_field("served", mi.transferred ? "transferred" : "calibrated");
+        cli_json_str_field("source_gpus", mi.source_gpus);
         printf(", \"direction\": \"%s\", \"workspace_limit\": ", dirs[dir]);
         if (limit == SIZE_MAX) printf("null");
         else printf("%zu", limit);
-        printf(", \"status\": ");
-        cli_json_str(stdout, seer_status_string(st));
+        cli_json_str_field("status", seer_status_string(st));
         printf(",\n  \"perf\": [");
         for (int i = 0; i < n; i++) {
             printf("%s\n    {\"algo\": ", i ? "," : "");
             cli_json_str(stdout, seer_algo_name((seer_direction_t)dir, perf[i].algo));
-            printf(", \"algo_id\": %d, \"status\": \"%s\", \"time_ms\": ", perf[i].algo, perf_status(perf[i].status));
-            cli_json_num(stdout, perf[i].time >= 0 ? perf[i].time : NAN);
+            printf(", \"algo_id\": %d, \"status\": \"%s\"", perf[i].algo, perf_status(perf[i].status));
+            cli_json_num_field("time_ms", perf[i].time >= 0 ? perf[i].time : NAN);
             printf(", \"workspace_bytes\": %zu, \"deterministic\": %s, \"math_type\": \"%s\", \"source\": ",
                    perf[i].memory, perf[i].determinism ? "true" : "false", math_name(perf[i].math_type));
             if (perf[i].time >= 0) printf("\"%s\"}", seer_source_name(perf[i].source));

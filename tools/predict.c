@@ -99,25 +99,19 @@ static void print_kernels_json(const seer_kernel_pred_t *k, int n)
     for (int i = 0; i < n; i++) {
         printf("%s\n      {\"role\": ", i ? "," : "");
         cli_json_str(stdout, seer_role_name(k[i].role));
-        printf(", \"name\": ");
-        cli_json_str(stdout, k[i].name);
+        cli_json_str_field("name", k[i].name);
         char regs[16], smem[16];
-        printf(", \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d], \"regs\": %s, \"smem\": %s, "
-               "\"flops\": ",
+        printf(", \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d], \"regs\": %s, \"smem\": %s",
                k[i].grid[0], k[i].grid[1], k[i].grid[2], k[i].block[0], k[i].block[1],
                k[i].block[2], k[i].regs_per_thread > 0 ? known_int(regs, sizeof regs, k[i].regs_per_thread) : "null",
                k[i].smem_bytes > 0 ? known_int(smem, sizeof smem, k[i].smem_bytes) : "null");
-        cli_json_num(stdout, k[i].flops);
-        printf(", \"dram_bytes\": ");
-        cli_json_num(stdout, k[i].dram_bytes);
-        printf(", \"blocks_per_sm\": %d, \"waves\": ", k[i].blocks_per_sm);
-        cli_json_num(stdout, k[i].waves);
-        printf(", \"last_fill\": ");
-        cli_json_num(stdout, k[i].last_fill);
-        printf(", \"class\": ");
-        cli_json_str(stdout, seer_class_name(k[i].cls));
-        printf(", \"time_ms\": ");
-        cli_json_num(stdout, k[i].time_ms);
+        cli_json_num_field("flops", k[i].flops);
+        cli_json_num_field("dram_bytes", k[i].dram_bytes);
+        printf(", \"blocks_per_sm\": %d", k[i].blocks_per_sm);
+        cli_json_num_field("waves", k[i].waves);
+        cli_json_num_field("last_fill", k[i].last_fill);
+        cli_json_str_field("class", seer_class_name(k[i].cls));
+        cli_json_num_field("time_ms", k[i].time_ms);
         printf("}");
     }
     printf("]");
@@ -169,30 +163,24 @@ static int predict_one(seer_handle_t h, seer_model_t m, const char *model_path, 
     if (json) {
         printf("{\"gpu\": ");
         cli_json_str(stdout, info.gpu_id);
-        printf(", \"model\": ");
-        if (info.transferred) printf("null");
-        else cli_json_str(stdout, model_path);
-        printf(", \"served\": \"%s\", \"source_gpus\": ", info.transferred ? "transferred" : "calibrated");
-        cli_json_str(stdout, info.source_gpus);
-        printf(", \"direction\": \"%s\", \"p\": %d, \"q\": %d, \"flops\": ", seer_direction_name(dir),
+        cli_json_str_field("model", info.transferred ? NULL : model_path);
+        cli_json_str_field("served", info.transferred ? "transferred" : "calibrated");
+        cli_json_str_field("source_gpus", info.source_gpus);
+        printf(", \"direction\": \"%s\", \"p\": %d, \"q\": %d", seer_direction_name(dir),
                p, q);
-        cli_json_num(stdout, flops);
-        printf(", \"min_bytes\": ");
-        cli_json_num(stdout, bytes);
-        printf(", \"roofline_ms\": ");
-        cli_json_num(stdout, roof);
+        cli_json_num_field("flops", flops);
+        cli_json_num_field("min_bytes", bytes);
+        cli_json_num_field("roofline_ms", roof);
         printf(",\n  \"predictions\": [");
         for (int i = 0; i < n; i++) {
             printf("%s\n    {\"algo\": ", i ? "," : "");
             cli_json_str(stdout, seer_algo_name(dir, res[i].algo));
             printf(", \"algo_id\": %d, ", res[i].algo);
             if (res[i].st == SEER_STATUS_SUCCESS) {
-                printf("\"status\": \"ok\", \"time_ms\": ");
-                cli_json_num(stdout, res[i].p.time_ms);
-                printf(", \"class\": ");
-                cli_json_str(stdout, class_name((int)res[i].p.cls));
-                printf(", \"source\": ");
-                cli_json_str(stdout, seer_source_name(res[i].p.source));
+                printf("\"status\": \"ok\"");
+                cli_json_num_field("time_ms", res[i].p.time_ms);
+                cli_json_str_field("class", class_name((int)res[i].p.cls));
+                cli_json_str_field("source", seer_source_name(res[i].p.source));
                 if (kernels) print_kernels_json(res[i].p.kernels, res[i].p.n_kernels);
             } else {
                 printf("\"status\": ");
@@ -338,13 +326,9 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int js
                    r->pad_w, r->stride_h, r->stride_w, r->dil_h, r->dil_w, r->groups);
             if (r->algo >= 0) cli_json_str(stdout, seer_algo_name(r->dir, r->algo));
             else printf("null");
-            printf(", \"time_ms\": ");
-            cli_json_num(stdout, r->time_ms >= 0 ? r->time_ms : NAN);
-            printf(", \"pred_algo\": ");
-            if (palgo[i] >= 0) cli_json_str(stdout, seer_algo_name(r->dir, palgo[i]));
-            else printf("null");
-            printf(", \"pred_ms\": ");
-            cli_json_num(stdout, pred[i]);
+            cli_json_num_field("time_ms", r->time_ms >= 0 ? r->time_ms : NAN);
+            cli_json_str_field("pred_algo", palgo[i] >= 0 ? seer_algo_name(r->dir, palgo[i]) : NULL);
+            cli_json_num_field("pred_ms", pred[i]);
             printf("}");
         }
         printf("]\n");

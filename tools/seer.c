@@ -161,10 +161,8 @@ static int cmd_gpus(int argc, char **argv)
         } else if (format == 2) {
             printf("  {\"id\": ");
             cli_json_str(stdout, g.id);
-            printf(", \"name\": ");
-            cli_json_str(stdout, g.name);
-            printf(", \"arch\": ");
-            cli_json_str(stdout, g.arch);
+            cli_json_str_field("name", g.name);
+            cli_json_str_field("arch", g.arch);
             printf(", \"cc\": \"%d.%d\", \"sms\": %d, \"boost_mhz\": %g, \"fp32_tflops\": %g, "
                    "\"fp16_tflops\": %g, \"bf16_tflops\": %g, \"tf32_tflops\": %g, "
                    "\"dram_gbps\": %g, \"l2_mb\": %g, \"model\": %s%s%s}%s\n",
