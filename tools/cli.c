@@ -283,6 +283,18 @@ void cli_json_str_field(const char *key, const char *s)
     cli_json_str(stdout, s);
 }
 
+void cli_json_served(const seer_model_info_t *mi)
+{
+    cli_json_str_field("served", mi->transferred ? "transferred" : "calibrated");
+    cli_json_str_field("source_gpus", mi->source_gpus);
+}
+
+void cli_print_model_line(const seer_model_info_t *mi)
+{
+    printf("model     %s (%s%s)\n", mi->gpu_id, mi->transferred ? "transferred from " : "calibrated",
+           mi->transferred ? mi->source_gpus : "");
+}
+
 void cli_csv_field(FILE *f, const char *s) { seer_csv_write_field(f, s); }
 
 /* ------------------------------------------------------------------ */

@@ -647,8 +647,7 @@ static void json_eval_head(const eval_run_t *R)
     printf("{\"gpu\": ");
     cli_json_str(stdout, R->info.gpu_id);
     cli_json_str_field("model", o->model_opt);
-    cli_json_str_field("served", R->info.transferred ? "transferred" : "calibrated");
-    cli_json_str_field("source_gpus", R->info.source_gpus);
+    cli_json_served(&R->info);
     /* the GPU whose rows fitted each GEMM math type (one source even in a
      * transferred model) */
     printf(", \"gemm_source_gpu\": {\"fp32\": ");

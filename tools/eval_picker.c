@@ -246,8 +246,7 @@ static void print_epick(const epick_t *E, const seer_model_info_t *mi, int json)
         printf(", \"shapes\": %ld, \"without_v7_pick\": %ld, \"without_libseer_pick\": %ld, \"scores\": [",
                E->shapes, E->no_v7, E->no_seer);
     } else {
-        printf("model     %s (%s%s)\n", mi->gpu_id, mi->transferred ? "transferred from " : "calibrated",
-               mi->transferred ? mi->source_gpus : "");
+        cli_print_model_line(mi);
         printf("shapes    %ld with >= 2 measured algorithms; %ld scored (%ld without a measured v7 "
                "pick, %ld without a measured libseer pick)\n\n", E->shapes, E->sc[0][3].shapes, E->no_v7, E->no_seer);
         printf("%-11s %-9s %7s %7s %8s %8s\n", "direction", "picker", "shapes", "wrong", "rate", "regret");

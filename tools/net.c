@@ -556,8 +556,7 @@ static void json_net_head(const net_run_t *R)
     printf("{\"network\": ");
     cli_json_str(stdout, R->ni.name);
     cli_json_str_field("gpu", R->mi.gpu_id);
-    cli_json_str_field("served", R->mi.transferred ? "transferred" : "calibrated");
-    cli_json_str_field("source_gpus", R->mi.source_gpus);
+    cli_json_served(&R->mi);
     printf(", \"batch\": %d, \"dtype\": \"%s\", \"layout\": \"%s\", \"mode\": \"%s\", \"amp\": %s, "
            "\"algo\": \"%s\", \"params\": %lld", o->batch, seer_dtype_name(o->dtype), seer_layout_name(o->layout),
            modes[o->mode], o->amp ? "true" : "false", policy_name(o->policy), R->ni.params);
@@ -728,8 +727,7 @@ static void print_net_table(const net_run_t *R)
     const seer_network_info_t *ni = &R->ni;
     printf("network   %s: %d layers (%d conv, %d fc), %.2f M parameters, %.3g GFLOP/sample forward\n", ni->name,
            ni->n_layers, ni->n_conv, ni->n_fc, ni->params / 1e6, ni->fwd_flops / 1e9);
-    printf("model     %s (%s%s)\n", R->mi.gpu_id, R->mi.transferred ? "transferred from " : "calibrated",
-           R->mi.transferred ? R->mi.source_gpus : "");
+    cli_print_model_line(&R->mi);
     printf("predict   %s, batch %d, %s%s, %s, algo %s\n\n", modes[o->mode], o->batch, seer_dtype_name(o->dtype),
            o->amp ? " amp" : "", seer_layout_name(o->layout), policy_name(o->policy));
     if (!o->rows_view) table_layers(R);

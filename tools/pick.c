@@ -107,8 +107,7 @@ static void print_pick_json(const pick_opts_t *o, const seer_model_info_t *mi, s
 {
     printf("{\"gpu\": ");
     cli_json_str(stdout, mi->gpu_id);
-    cli_json_str_field("served", mi->transferred ? "transferred" : "calibrated");
-    cli_json_str_field("source_gpus", mi->source_gpus);
+    cli_json_served(mi);
     printf(", \"direction\": \"%s\", \"workspace_limit\": ", dirs[o->dir]);
     if (o->limit == SIZE_MAX) printf("null");
     else printf("%zu", o->limit);
@@ -131,8 +130,7 @@ static void print_pick_table(const pick_opts_t *o, const seer_model_info_t *mi, 
                              const seer_conv_algo_perf_t *perf, int n)
 {
     seer_direction_t dir = (seer_direction_t)o->dir;
-    printf("model     %s (%s%s)\n", mi->gpu_id, mi->transferred ? "transferred from " : "calibrated",
-           mi->transferred ? mi->source_gpus : "");
+    cli_print_model_line(mi);
     printf("direction %s, workspace limit ", dirs[o->dir]);
     if (o->limit == SIZE_MAX) printf("none\n\n");
     else printf("%.6g MiB\n\n", o->limit / 1048576.0);

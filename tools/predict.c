@@ -164,8 +164,7 @@ static void print_one_json(const one_t *o, const char *model_path, int kernels)
     printf("{\"gpu\": ");
     cli_json_str(stdout, o->info.gpu_id);
     cli_json_str_field("model", o->info.transferred ? NULL : model_path);
-    cli_json_str_field("served", o->info.transferred ? "transferred" : "calibrated");
-    cli_json_str_field("source_gpus", o->info.source_gpus);
+    cli_json_served(&o->info);
     printf(", \"direction\": \"%s\", \"p\": %d, \"q\": %d", seer_direction_name(o->dir), o->p, o->q);
     cli_json_num_field("flops", o->flops);
     cli_json_num_field("min_bytes", o->bytes);
