@@ -393,15 +393,14 @@ const char *cli_model_path(const char *cmd, const char *model_opt, const char *g
     return path;
 }
 
-static const char *const conv_opt_names[CLI_CONV_OPTS] = {
-    "--n", "--c", "--h", "--w", "--k", "--r", "--s", "--pad", "--pad-h", "--pad-w", "--stride",
-    "--stride-h", "--stride-w", "--dil", "--dil-h", "--dil-w", "--groups"};
+/* v[] and set[] follow the order of CLI_CONV_OPTIONS. */
+static const struct option conv_opts[CLI_CONV_OPTS] = {CLI_CONV_OPTIONS};
 enum { O_N, O_C, O_H, O_W, O_K, O_R, O_S, O_PAD, O_PH, O_PW, O_STR, O_SH, O_SW, O_DIL, O_DH, O_DW, O_G };
 
 int cli_conv_opt(cli_args_t *a, cli_conv_opts_t *c)
 {
-    for (int i = 0; i < CLI_CONV_OPTS; i++)
-        if (cli_is(a, conv_opt_names[i])) {
+    for (int i = 0; i < CLI_CONV_OPTS && a->opt && !strncmp(a->opt, "--", 2); i++)
+        if (!strcmp(a->opt + 2, conv_opts[i].name)) {
             if (!cli_int(a, INT_MIN, INT_MAX, &c->v[i])) return -1;
             c->set[i] = 1;
             return 1;
@@ -411,8 +410,12 @@ int cli_conv_opt(cli_args_t *a, cli_conv_opts_t *c)
 
 const char *cli_conv_opt_name(const cli_conv_opts_t *c, int any)
 {
+    static char name[16];
     for (int i = 0; i < (any ? CLI_CONV_OPTS : CLI_CONV_REQUIRED); i++)
-        if (c->set[i] == any) return conv_opt_names[i];
+        if (c->set[i] == any) {
+            snprintf(name, sizeof name, "--%s", conv_opts[i].name);
+            return name;
+        }
     return NULL;
 }
 

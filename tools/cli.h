@@ -4,6 +4,7 @@
  * `seer predict` and `seer eval`. */
 #ifndef SEER_CLI_H
 #define SEER_CLI_H
+#include <getopt.h>
 #include <stdio.h>
 #include "seer.h"
 #include "../libseer/csv.h"  /* the CSV reader: the one internal header the CLI uses */
@@ -20,7 +21,6 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
  * message instead of getopt's).  Names are matched exactly: an
  * abbreviation getopt would accept is an unknown option, as "--" is.
  * getopt's state is global, so one scan at a time. */
-#include <getopt.h>
 #define CLI_VALUE(name) {name, required_argument, NULL, 0}
 #define CLI_FLAG(name) {name, optional_argument, NULL, 0}
 #define CLI_END {NULL, 0, NULL, 0}
