@@ -361,9 +361,9 @@ SEER_API seer_status_t seer_roofline_gemm(seer_handle_t handle, const seer_gpu_i
  * ms: for the conv (algo >= 0, as in seer_predict_conv), the larger of
  * its main kernel's FLOPs at peak and all its kernels' bytes at
  * bandwidth, plus a launch gap per kernel; for the GEMM, its roofline
- * plus one launch gap (two with a bias).  0 when the GPU cannot run the dtype's
- * math or the algorithm does not exist for the shape: no bound known.
- * What seer_dispatch_estimate takes. BAD_PARAM. */
+ * plus one launch gap (two with a bias).  0 when no bound is known (the
+ * GPU cannot run the dtype's math, the algorithm does not exist for the
+ * shape).  What seer_dispatch_estimate takes.  BAD_PARAM. */
 SEER_API seer_status_t seer_conv_floor(seer_handle_t handle, const seer_gpu_info_t *gpu,
                                        const seer_conv *desc, seer_direction_t dir, int algo,
                                        double *time_ms);
@@ -496,8 +496,9 @@ SEER_API seer_status_t seer_classify_measured(seer_handle_t handle, const seer_m
 /* seer_predict_conv (algo >= 0) with the kernel variant given by a
  * measured main kernel name instead of the variant classifier (seer eval
  * --given-launch, a diagnostic: before a call runs nobody knows which
- * kernel cuDNN will launch); *matched = 0 when the model does not know
- * that name and the classifier was used after all. */
+ * kernel cuDNN will launch); *matched (may be NULL) = 0 when the model
+ * does not know that name (or it is NULL or "") and the classifier was
+ * used after all. */
 SEER_API seer_status_t seer_predict_conv_variant(seer_handle_t handle, const seer_model *model,
                                                  const seer_conv *desc, seer_direction_t dir, int algo,
                                                  const char *main_kernel, int *matched, double *time_ms);
