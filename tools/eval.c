@@ -315,6 +315,7 @@ typedef struct {
     seer_dispatch_t *disp;      /* per file */
     int *has_disp;
     long skipped, failed, cls_n, cls_hit;
+    int any_gpu;                /* no row names the model's GPU: every row is taken as its */
     char fail_list[MAX_FAIL_LIST][256];
 } eval_run_t;
 
@@ -419,7 +420,7 @@ static int score_gemm_row(eval_run_t *R, int f, size_t i)
 {
     const eval_opts_t *o = R->o;
     const seer_gemm_row_t *r = &R->grows[f][i];
-    if (!cli_same_gpu(r->gpu, R->info.gpu_id)) return CLI_OK;
+    if (!R->any_gpu && !cli_same_gpu(r->gpu, R->info.gpu_id)) return CLI_OK;
     if (o->source && strncmp(r->source, o->source, strlen(o->source)) != 0) return CLI_OK;
     int scored = !o->split || seer_gemm_shape_in_test_split(r->batch, r->m, r->n, r->k, r->trans_a, r->trans_b,
                                                             r->bias, r->dtype) == (o->split == 1);
@@ -489,7 +490,7 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
     const seer_conv_row_t *r = &R->rows[f][i];
     const char *every = "(every algorithm)";
     seer_status_t st;
-    if (!cli_same_gpu(r->gpu, R->info.gpu_id)) return CLI_OK;
+    if (!R->any_gpu && !cli_same_gpu(r->gpu, R->info.gpu_id)) return CLI_OK;
     if (o->source && strncmp(r->source, o->source, strlen(o->source)) != 0) return CLI_OK;
     if (r->shape_st) {
         /* an impossible or over-limit shape (it has no test-split hash):
@@ -538,6 +539,21 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
 static int score_rows(eval_run_t *R)
 {
     int rc;
+    /* Files that name the GPU otherwise ("H100 80GB HBM3"): when no row
+     * at all is of the model's GPU, the user meant them for it. */
+    const char *first = NULL;
+    R->any_gpu = 1;
+    for (int f = 0; f < R->o->n_data && R->any_gpu; f++)
+        for (size_t i = 0; i < R->nrows[f] && R->any_gpu; i++) {
+            const char *g = R->rows[f] ? R->rows[f][i].gpu : R->grows[f] ? R->grows[f][i].gpu : NULL;
+            if (!g) break;
+            if (!first) first = g;
+            if (cli_same_gpu(g, R->info.gpu_id)) R->any_gpu = 0;
+        }
+    if (!first) R->any_gpu = 0;
+    if (R->any_gpu)
+        fprintf(stderr, "seer eval: no row is of GPU %s (the first says '%s'): every row scored as measured on it\n",
+                R->info.gpu_id, first);
     for (int f = 0; f < R->o->n_data; f++)
         for (size_t i = 0; i < R->nrows[f] && R->grows[f]; i++)
             if ((rc = score_gemm_row(R, f, i))) return rc;

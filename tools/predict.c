@@ -285,7 +285,7 @@ typedef struct {
     seer_conv_row_t *rows;
     size_t n;
     double *pred;               /* NAN: none */
-    int *palgo;                 /* the algorithm predicted with, -1: none */
+    int *palgo;                 /* the algorithm predicted with (pred NAN: none) */
     long other_gpu, failed;     /* rows of other GPUs; rows that could not be predicted */
     seer_model_info_t info;
 } rows_t;
@@ -304,12 +304,19 @@ static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_
         seer_conv_desc_destroy(d);
         return cli_fail("predict", "out of memory");
     }
+    /* A file that names the GPU otherwise ("H100 80GB HBM3"): when no row
+     * at all is of the model's GPU, the user meant them for it. */
+    int any_gpu = R->n > 0;
+    for (size_t i = 0; i < R->n && any_gpu; i++) any_gpu = !cli_same_gpu(R->rows[i].gpu, R->info.gpu_id);
+    if (any_gpu)
+        fprintf(stderr, "seer predict: no row is of GPU %s (the first says '%s'): every row predicted for it\n",
+                R->info.gpu_id, R->rows[0].gpu);
     for (size_t i = 0; i < R->n && !st; i++) {
         const seer_conv_row_t *r = &R->rows[i];
         cli_pred_t p = {0};
         R->pred[i] = NAN;
         R->palgo[i] = SEER_ALGO_NA;
-        if (!cli_same_gpu(r->gpu, R->info.gpu_id)) {
+        if (!any_gpu && !cli_same_gpu(r->gpu, R->info.gpu_id)) {
             R->other_gpu++;
             continue;
         }
