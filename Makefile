@@ -55,8 +55,10 @@ $(B)/gen/onnx%pb-c.c $(B)/gen/onnx%pb-c.h: $(ONNX_PROTO) | $(B)/gen
 	$(PROTOC_C) --c_out=$(B)/gen -I$(dir $(ONNX_PROTO)) $(ONNX_PROTO)
 $(B)/gen/onnx.pb-c.o: $(B)/gen/onnx.pb-c.c
 	$(CC) $(LIBCFLAGS) -c $< -o $@
+# The CLI sees the public header and the CSV reader only (cli.h names it
+# by path): without -Ilibseer any other internal header fails to build.
 $(B)/tools/%.o: tools/%.c include/seer.h $(wildcard tools/*.h libseer/*.h) | $(B)/tools
-	$(CC) $(ALLFLAGS) -c $< -o $@
+	$(CC) $(filter-out -Ilibseer,$(ALLFLAGS)) -c $< -o $@
 $(B)/tests/%.o: tests/%.c include/seer.h $(wildcard tests/*.h libseer/*.h) | $(B)/tests
 	$(CC) $(ALLFLAGS) -Itests -I$(B)/gen -c $< -o $@
 $(B)/fuzz/%.o: fuzz/%.c fuzz/fuzz.h include/seer.h $(wildcard libseer/*.h tools/*.h) | $(B)/fuzz

@@ -18,6 +18,9 @@
 int seer_fuzz_cli(const uint8_t *data, size_t size);
 
 static const char *const choices[] = {"text", "csv", "json", NULL};
+static const struct option opts[] = {CLI_CONV_OPTIONS, CLI_VALUE("batch"), CLI_VALUE("top"), CLI_VALUE("format"),
+                                     CLI_VALUE("data"), CLI_FLAG("fit"), CLI_FLAG("kernels"), CLI_VALUE("model"),
+                                     CLI_END};
 
 static int parse(int argc, char **argv)
 {
@@ -26,7 +29,7 @@ static int parse(int argc, char **argv)
     const char **list = NULL;
     int nlist = 0, v, bad = 0;
     memset(&conv, 0, sizeof conv);
-    cli_args_init(&a, "fuzz", argc, argv);
+    cli_args_init(&a, "fuzz", opts, argc, argv);
     while (cli_next(&a) && !bad) {
         int r = cli_conv_opt(&a, &conv);
         if (r < 0) bad = 1;
@@ -78,11 +81,14 @@ int seer_fuzz_cli(const uint8_t *data, size_t size)
 {
     if (size > 4096) return 0;
     char *buf = malloc(size + 1);
-    char **argv = malloc(sizeof *argv * (size + 2));
+    char **argv = malloc(sizeof *argv * (size + 3));
     if (!buf || !argv) { free(buf); free(argv); return 0; }
     memcpy(buf, data, size);
     buf[size] = 0;
+    /* argv[0] is the command's name, as main's: the input's lines follow */
+    static char name[] = "fuzz";
     int argc = 0;
+    argv[argc++] = name;
     argv[argc++] = buf;
     for (size_t i = 0; i < size; i++)
         if (buf[i] == '\n' || buf[i] == '\0') {

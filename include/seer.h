@@ -218,6 +218,10 @@ SEER_API seer_status_t seer_direction_from_name(const char *name, seer_direction
  * "WINOGRAD_NONFUSED", "FFT_TILING"); "IMPLICIT_GEMM" maps to ALGO_0 and
  * "IMPLICIT_PRECOMP_GEMM" to ALGO_1 in the backward directions. */
 SEER_API seer_status_t seer_algo_from_name(seer_direction_t dir, const char *name, int *algo);
+/* *tensor_cores = 1 when dtype's math runs on tensor cores (fp16, bf16,
+ * tf32), 0 for SIMT (fp32, fp16_pseudo): the math type that selects a
+ * GEMM fit (seer_model_info_t.gemm_source_gpu).  BAD_PARAM. */
+SEER_API seer_status_t seer_dtype_tensor_cores(seer_dtype_t dtype, int *tensor_cores);
 
 /* ------------------------------------------------------------------ */
 /* Handle                                                              */
@@ -401,6 +405,25 @@ SEER_API seer_status_t seer_waves(long long blocks, long long bmax, double *wave
 SEER_API seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gpu,
                                           const seer_conv *desc, seer_direction_t dir,
                                           double *time_ms);
+/* The same for batch GEMMs C[m x n] = A[m x k] B[k x n]: max(2 batch m n k
+ * / peak(dtype), batch (mk + kn + mn) elements / bandwidth), ms.
+ * BAD_PARAM; UNSUPPORTED if the GPU has no peak rate for the dtype's math. */
+SEER_API seer_status_t seer_roofline_gemm(seer_handle_t handle, const seer_gpu_info_t *gpu, int batch,
+                                          int m, int n, int k, seer_dtype_t dtype, double *time_ms);
+
+/* Model-independent lower bounds of a call's GPU time from the datasheet,
+ * ms: for the conv (algo >= 0, as in seer_predict_conv), the larger of
+ * its main kernel's FLOPs at peak and all its kernels' bytes at
+ * bandwidth, plus a launch gap per kernel; for the GEMM, its roofline
+ * plus one launch gap (two with a bias).  0 when no bound is known (the
+ * GPU cannot run the dtype's math, the algorithm does not exist for the
+ * shape).  What seer_dispatch_estimate takes.  BAD_PARAM. */
+SEER_API seer_status_t seer_conv_floor(seer_handle_t handle, const seer_gpu_info_t *gpu,
+                                       const seer_conv *desc, seer_direction_t dir, int algo,
+                                       double *time_ms);
+SEER_API seer_status_t seer_gemm_floor(seer_handle_t handle, const seer_gpu_info_t *gpu, int batch,
+                                       int m, int n, int k, seer_dtype_t dtype, int bias,
+                                       double *time_ms);
 
 /* ------------------------------------------------------------------ */
 /* Models                                                              */
@@ -421,6 +444,9 @@ typedef struct {
     int transferred;            /* 0: calibrated on this GPU's data; 1: transferred
                                  * from other GPUs' models (seer_model_transfer) */
     char source_gpus[128];      /* GPUs whose data fitted the coefficients, space-separated */
+    char gemm_source_gpu[2][32];/* per GEMM math type ([0] SIMT, [1] tensor cores,
+                                 * seer_dtype_tensor_cores): the GPU whose GEMM rows
+                                 * fitted it, "" when the model has no such fit */
 } seer_model_info_t;
 
 /* Load a model file (docs/model-format.md).  IO_ERROR (cannot open or
@@ -524,6 +550,16 @@ SEER_API seer_status_t seer_classify_measured(seer_handle_t handle, const seer_m
                                               const seer_conv *desc, seer_direction_t dir,
                                               int algo, double measured_ms, seer_class_t *cls);
 
+/* seer_predict_conv (algo >= 0) with the kernel variant given by a
+ * measured main kernel name instead of the fastest variant (seer eval
+ * --given-launch, a diagnostic: before a call runs nobody knows which
+ * kernel cuDNN will launch); *matched (may be NULL) = 0 when the model
+ * does not know that name (or it is NULL or "") and the fastest variant
+ * was used after all. */
+SEER_API seer_status_t seer_predict_conv_variant(seer_handle_t handle, const seer_model *model,
+                                                 const seer_conv *desc, seer_direction_t dir, int algo,
+                                                 const char *main_kernel, int *matched, double *time_ms);
+
 /* A kernel known by its launch and work. */
 typedef struct {
     int grid[3];
@@ -579,6 +615,36 @@ SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
 /* 1 if a conv shape falls in the deterministic 20 % held-out test split
  * (FNV-1a hash of the shape fields, not of the time), else 0. */
 SEER_API int seer_conv_in_test_split(const seer_conv *desc);
+/* The same for a GEMM timing row's shape (FNV-1a of batch, m, n, k,
+ * transpositions, bias and dtype; never the time). */
+SEER_API int seer_gemm_shape_in_test_split(int batch, int m, int n, int k, int trans_a, int trans_b,
+                                           int bias, seer_dtype_t dtype);
+
+/* ---- Host dispatch in published times (docs/method.md, "GPU time") ---
+ * A time measured with CUDA events around one call on an idle GPU
+ * (NeuSight) is the host's dispatch of the call plus the GPU's work.
+ * The estimate of the host part along a file is model-independent: the
+ * smallest of measured - seer_conv_floor / seer_gemm_floor in each of
+ * SEER_DISPATCH_WINDOWS windows of rows, a quadratic through them.
+ * seer_train takes it off such files; seer eval adds it back. */
+#define SEER_DISPATCH_MIN_ROWS 100  /* fewer rows: no estimate */
+#define SEER_DISPATCH_WINDOWS 25    /* windows along the file */
+typedef struct {
+    double c[3];                /* host time at position u in [0, 1): c0 + c1 u + c2 u^2, ms */
+    double spread;              /* robust scatter of the kept window minima about it, ms */
+    double median;              /* its median over the rows: the host time of a typical call */
+    int windows, kept;          /* window minima, and how many the fit kept; 0: no estimate */
+} seer_dispatch_t;
+/* 1 when a row's `source` timed host and GPU together ("neusight..."). */
+SEER_API int seer_source_has_dispatch(const char *source);
+/* The host time of a file's n rows: pos[i] in [0, 1) ascending (the
+ * row's place in the file), time_ms[i] as published, floor_ms[i] its
+ * GPU floor.  SUCCESS with d->windows = 0 when there is no estimate
+ * (under SEER_DISPATCH_MIN_ROWS rows, or no memory for it); BAD_PARAM. */
+SEER_API seer_status_t seer_dispatch_estimate(seer_handle_t handle, const double *pos, const double *time_ms,
+                                              const double *floor_ms, int n, seer_dispatch_t *d);
+/* The estimate's host time at position u, never negative.  BAD_PARAM. */
+SEER_API seer_status_t seer_dispatch_host_ms(const seer_dispatch_t *d, double u, double *ms);
 
 /* ------------------------------------------------------------------ */
 /* GEMM, networks and the algorithm picker (docs/networks.md,          */
@@ -608,6 +674,21 @@ SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model 
  * share it between threads freely. */
 typedef struct seer_network seer_network;
 typedef seer_network *seer_network_t;
+
+/* Limits of a description: anything larger is no real CNN. */
+#define SEER_NET_MAX_DIM (1 << 24)  /* any one size, as seer_conv_desc_set; also the largest batch */
+#define SEER_NET_TEXT_MAX_BYTES ((size_t)64 << 20) /* a description file (seer_read_input_file) */
+
+/* Estimates of seer_predict_network where no GPU has data (the result
+ * flags name them).  Memory-bound layers (batch norm, activations,
+ * pooling, add, concat, softmax, dropout, gradient sums, the optimizer):
+ * time = kernels * launch gap + bytes / the streaming rate, both from
+ * seer_gpu_streaming.  Fully connected layers without a GEMM fit: the
+ * roofline at SEER_NET_GEMM_EFFICIENCY of the peak math rate (memory at
+ * the streaming rate).  A backward direction the model has no data for:
+ * a * forward + b, a and b fitted on SEER_BWD_RATIO_SOURCE. */
+#define SEER_NET_GEMM_EFFICIENCY 0.60
+#define SEER_BWD_RATIO_SOURCE "DeepBench v100-sxm2-16gb (cuDNN 7.6.2)"
 
 typedef enum {
     SEER_OP_INPUT = 0,
@@ -889,6 +970,24 @@ SEER_API seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t handle,
 SEER_API seer_status_t seer_pick_conv_fastest(seer_handle_t handle, const seer_model *model,
                                               const seer_conv *desc, seer_direction_t dir,
                                               int *algo, double *time_ms);
+
+/* ------------------------------------------------------------------ */
+/* Input files                                                         */
+/* ------------------------------------------------------------------ */
+
+#define SEER_CSV_MAX_BYTES ((size_t)1 << 30) /* a CSV file */
+
+/* Read a whole input file the way libseer reads its own (models, CSV,
+ * network descriptions), for callers that hand the bytes to
+ * seer_network_create, seer_onnx_text and the like: a regular file only
+ * (a directory, FIFO or device is refused before it is opened for
+ * reading), at most max_bytes (SEER_CSV_MAX_BYTES,
+ * SEER_NET_TEXT_MAX_BYTES, SEER_ONNX_MAX_BYTES), into a fresh
+ * NUL-terminated buffer the caller frees with free(); *size excludes the
+ * NUL.  what names the input in messages ("CSV").  IO_ERROR (the message
+ * names the path and why), ALLOC_FAILED, BAD_PARAM. */
+SEER_API seer_status_t seer_read_input_file(seer_handle_t handle, const char *path, const char *what,
+                                            size_t max_bytes, char **data, size_t *size);
 
 /* ------------------------------------------------------------------ */
 /* ONNX import (docs/networks.md#onnx-import)                          */

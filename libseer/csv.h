@@ -5,6 +5,9 @@
 #define SEER_CSV_H
 #include <stddef.h>
 #include "seer.h"
+/* The writing side, one field (header-only: seer-bench writes the CSV
+ * files libseer reads and links no libseer). */
+#include "csv_field.h"
 
 /* ---- tokenizer ---- */
 typedef struct seer_csv seer_csv_t;

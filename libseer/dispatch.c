@@ -111,3 +111,22 @@ int seer_source_has_dispatch(const char *source)
 {
     return source && !strncmp(source, "neusight", 8);
 }
+
+seer_status_t seer_dispatch_estimate(seer_handle_t h, const double *pos, const double *time_ms,
+                                     const double *floor_ms, int n, seer_dispatch_t *d)
+{
+    if (!d) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_dispatch_estimate: d is NULL");
+    if (n > 0 && (!pos || !time_ms || !floor_ms))
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_dispatch_estimate: pos, time_ms or floor_ms is NULL");
+    /* no estimate (too few rows, or memory) leaves windows at 0: a file
+     * without one is scored without host time, which is no error */
+    if (!seer_dispatch_fit(pos, time_ms, floor_ms, n, d)) d->windows = 0;
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_dispatch_host_ms(const seer_dispatch_t *d, double u, double *ms)
+{
+    if (!d || !ms) return SEER_STATUS_BAD_PARAM;
+    *ms = seer_dispatch_at(d, u);
+    return SEER_STATUS_SUCCESS;
+}

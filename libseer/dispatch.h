@@ -23,15 +23,9 @@
 #define SEER_DISPATCH_H
 #include "seer.h"
 
-#define SEER_DISPATCH_MIN_ROWS 100  /* fewer rows: no estimate */
-#define SEER_DISPATCH_WINDOWS 25    /* windows along the file */
-
-typedef struct {
-    double c[3];                /* host time at position u in [0, 1): c0 + c1 u + c2 u^2, ms */
-    double spread;              /* robust scatter of the kept window minima about it, ms */
-    double median;              /* its median over the rows: the host time of a typical call */
-    int windows, kept;          /* window minima, and how many the fit kept */
-} seer_dispatch_t;
+/* SEER_DISPATCH_MIN_ROWS, SEER_DISPATCH_WINDOWS, seer_dispatch_t and
+ * seer_source_has_dispatch are public (seer.h), with
+ * seer_dispatch_estimate and seer_dispatch_host_ms over the two below. */
 
 /* Fit the host time of a file's rows: pos[i] in [0, 1) ascending (the
  * row's place in the file), time_ms[i] as published, gpu_floor_ms[i] a
@@ -53,9 +47,4 @@ int seer_dispatch_remove(const double *pos, double *time_ms, const double *gpu_f
 /* Host time at position u, never negative. */
 double seer_dispatch_at(const seer_dispatch_t *d, double u);
 
-/* 1 when a row's `source` measured host and GPU together around one call
- * on an idle GPU (NeuSight), so its times carry host dispatch.
- * DeepBench's loop of back-to-back calls and seer-bench's CUPTI kernel
- * records are GPU time. */
-int seer_source_has_dispatch(const char *source);
 #endif

@@ -130,3 +130,9 @@ seer_status_t seer_read_file(seer_handle_t h, const char *path, const char *what
     *size = len;
     return SEER_STATUS_SUCCESS;
 }
+
+seer_status_t seer_read_input_file(seer_handle_t h, const char *path, const char *what, size_t max_bytes,
+                                   char **data, size_t *size)
+{
+    return seer_read_file(h, path, what, max_bytes, NULL, 0, data, size);
+}

@@ -5,10 +5,9 @@
 #include <stddef.h>
 #include "seer.h"
 
-/* Size caps (docs/api.md, "Limits"). */
+/* Size caps (docs/api.md, "Limits"); SEER_CSV_MAX_BYTES,
+ * SEER_NET_TEXT_MAX_BYTES and SEER_ONNX_MAX_BYTES are in seer.h. */
 #define SEER_MODEL_MAX_BYTES ((size_t)256 << 20)  /* shipped models are ~100 KiB */
-#define SEER_CSV_MAX_BYTES ((size_t)1 << 30)
-#define SEER_NET_TEXT_MAX_BYTES ((size_t)64 << 20) /* room for SEER_NET_MAX_LAYERS lines */
 
 /* Read the regular file at path into a fresh NUL-terminated buffer
  * (*size excludes the NUL).  what names the input in messages ("model",
@@ -21,6 +20,7 @@
  * over max_bytes; ALLOC_FAILED.  Every message names the path. */
 seer_status_t seer_read_file(seer_handle_t h, const char *path, const char *what, size_t max_bytes,
                              const char *magic, size_t magic_len, char **out, size_t *size);
+/* seer_read_input_file (seer.h) is this without the magic. */
 
 /* 1 if path names a regular file (following links), else 0. */
 int seer_is_regular_file(const char *path);

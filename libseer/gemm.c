@@ -72,22 +72,67 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
     return t > 1e-4 ? t : 1e-4;
 }
 
+/* FLOPs at peak or A, B and C once through DRAM, ms; 0 when the GPU
+ * cannot run the dtype's math. */
+static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, int m, int n, int k, seer_dtype_t dt)
+{
+    double peak = seer_gpu_peak_flops(g, dt);
+    if (peak <= 0) return 0;
+    double flops = 2.0 * b * m * n * k;
+    double bytes = b * ((double)m * k + (double)k * n + (double)m * n) * seer_dtype_size(dt);
+    return fmax(flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3;
+}
+
+seer_status_t seer_roofline_gemm(seer_handle_t h, const seer_gpu_info_t *g, int batch, int m, int n, int k,
+                                 seer_dtype_t dtype, double *time_ms)
+{
+    if (!g || !time_ms) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_roofline_gemm: gpu or time_ms is NULL");
+    if ((unsigned)dtype > SEER_DTYPE_FP16_PSEUDO)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_roofline_gemm: dtype %d is not a seer_dtype_t", (int)dtype);
+    if (batch < 1 || m < 1 || n < 1 || k < 1)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_roofline_gemm: batch, m, n and k must be >= 1");
+    double t = gemm_roofline_ms(g, batch, m, n, k, dtype);
+    if (t <= 0)
+        return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s has no peak rate for %s math", g->id,
+                          seer_dtype_name(dtype));
+    *time_ms = t;
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_gemm_floor(seer_handle_t h, const seer_gpu_info_t *g, int batch, int m, int n, int k,
+                              seer_dtype_t dtype, int bias, double *time_ms)
+{
+    if (!g || !time_ms) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_gemm_floor: gpu or time_ms is NULL");
+    double t = gemm_roofline_ms(g, batch, m, n, k, dtype);
+    *time_ms = t > 0 ? t + (1 + (bias != 0)) * seer_gpu_launch_gap_ms(g) : 0;
+    return SEER_STATUS_SUCCESS;
+}
+
 double seer_gemm_floor_ms(seer_handle_t h, const seer_gemm_row_t *r)
 {
     const seer_gpu_info_t *g = seer_gpu_lookup_h(h, r->gpu); /* built-in or registered */
-    double peak = g ? seer_gpu_peak_flops(g, r->dtype) : 0;
-    if (peak <= 0) return 0;
-    double b = r->batch, es = seer_dtype_size(r->dtype);
-    double flops = 2.0 * b * r->m * r->n * r->k;
-    double bytes = b * ((double)r->m * r->k + (double)r->k * r->n + (double)r->m * r->n) * es;
-    return fmax(flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3 +
-           (1 + (r->bias != 0)) * seer_gpu_launch_gap_ms(g);
+    double t = 0;
+    if (g) seer_gemm_floor(h, g, r->batch, r->m, r->n, r->k, r->dtype, r->bias, &t);
+    return t;
+}
+
+int seer_gemm_shape_in_test_split(int batch, int m, int n, int k, int trans_a, int trans_b, int bias,
+                                  seer_dtype_t dtype)
+{
+    const int32_t v[8] = {batch, m, n, k, trans_a, trans_b, bias, (int32_t)dtype};
+    return seer_in_test_split(v, 8);
 }
 
 int seer_gemm_in_test_split(const seer_gemm_row_t *r)
 {
-    const int32_t v[8] = {r->batch, r->m, r->n, r->k, r->trans_a, r->trans_b, r->bias, (int32_t)r->dtype};
-    return seer_in_test_split(v, 8);
+    return seer_gemm_shape_in_test_split(r->batch, r->m, r->n, r->k, r->trans_a, r->trans_b, r->bias, r->dtype);
+}
+
+seer_status_t seer_dtype_tensor_cores(seer_dtype_t dtype, int *tensor_cores)
+{
+    if (!tensor_cores || (unsigned)dtype > SEER_DTYPE_FP16_PSEUDO) return SEER_STATUS_BAD_PARAM;
+    *tensor_cores = seer_dtype_math(dtype);
+    return SEER_STATUS_SUCCESS;
 }
 
 typedef struct {

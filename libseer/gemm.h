@@ -26,8 +26,6 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
  * uses it to find the host time in published rows. */
 double seer_gemm_floor_ms(seer_handle_t h, const seer_gemm_row_t *r);
 
-/* 1 when a GEMM row's shape is in the 20 % test split (FNV-1a of batch,
- * m, n, k, transpositions, bias and dtype; never the time), the GEMM
- * counterpart of seer_conv_in_test_split. */
+/* seer_gemm_shape_in_test_split (seer.h) of a GEMM row. */
 int seer_gemm_in_test_split(const seer_gemm_row_t *r);
 #endif

@@ -249,3 +249,12 @@ double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, 
     if (seer_gpu_peak_flops(g, cv->dtype) <= 0 || seer_conv_kernels(NULL, cv, dir, algo, k, &nk)) return 0;
     return seer_kernels_floor_ms(g, cv->dtype, k, nk);
 }
+
+seer_status_t seer_conv_floor(seer_handle_t h, const seer_gpu_info_t *g, const seer_conv *desc,
+                              seer_direction_t dir, int algo, double *time_ms)
+{
+    if (!g || !desc || !time_ms)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_floor: gpu, desc or time_ms is NULL");
+    *time_ms = seer_conv_floor_ms(g, desc, dir, algo);
+    return SEER_STATUS_SUCCESS;
+}

@@ -185,13 +185,8 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
                                       const struct seer_conv *desc, seer_direction_t dir, int algo,
                                       const char *variant, int *matched, double *time_ms,
                                       seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels);
-/* seer_predict_conv with the kernel variant given by a measured main
- * kernel name instead of the variant classifier (seer eval
- * --given-launch); *matched = 0 when the model does not know that name
- * and the classifier was used after all. */
-seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model *m,
-                                        const struct seer_conv *desc, seer_direction_t dir, int algo,
-                                        const char *main_kernel, int *matched, double *time_ms);
+/* seer_predict_conv_variant (the measured main kernel picks the
+ * variant) is public: seer.h. */
 
 void seer_family_free(seer_family_t *f);
 /* Serialize the whole model (header + payload + checksum). */

@@ -352,6 +352,8 @@ seer_status_t seer_model_get_info(const seer_model *m, seer_model_info_t *info)
         snprintf(info->source_gpus + len, sizeof info->source_gpus - len, "%s%s", i ? " " : "",
                  m->src[i].id);
     }
+    for (int i = 0; i < 2; i++)
+        if (m->gemm[i].present) seer_strlcpy(info->gemm_source_gpu[i], m->gemm[i].source_gpu, sizeof info->gemm_source_gpu[i]);
     return SEER_STATUS_SUCCESS;
 }
 

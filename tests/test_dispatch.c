@@ -233,3 +233,28 @@ TEST(dispatch_cli_net_line_and_json)
     CHECK(r.rc == 2 && strstr(r.err, "--threads"));
     test_run_free(&r);
 }
+
+/* The public estimate is seer_dispatch_fit's, and says "none" with
+ * windows = 0 rather than an error. */
+TEST(dispatch_public_estimate)
+{
+    enum { N = 300 };
+    double pos[N], time[N], floor[N];
+    for (int i = 0; i < N; i++) {
+        pos[i] = (double)i / N;
+        floor[i] = 0.01 * (1 + i % 7);
+        time[i] = floor[i] * (1 + i % 3) + 0.05 + 0.2 * pos[i];
+    }
+    seer_dispatch_t a, b;
+    CHECK(seer_dispatch_fit(pos, time, floor, N, &a) == 1);
+    CHECK_STATUS(seer_dispatch_estimate(NULL, pos, time, floor, N, &b), SEER_STATUS_SUCCESS);
+    CHECK(b.windows == a.windows && b.median == a.median && b.c[0] == a.c[0] && b.c[2] == a.c[2]);
+    double ms = -1;
+    CHECK_STATUS(seer_dispatch_host_ms(&b, 0.5, &ms), SEER_STATUS_SUCCESS);
+    CHECK(ms == seer_dispatch_at(&a, 0.5));
+    CHECK_STATUS(seer_dispatch_estimate(NULL, pos, time, floor, 10, &b), SEER_STATUS_SUCCESS);
+    CHECK(b.windows == 0);
+    CHECK_STATUS(seer_dispatch_estimate(NULL, NULL, time, floor, N, &b), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_dispatch_estimate(NULL, pos, time, floor, N, NULL), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_dispatch_host_ms(NULL, 0.5, &ms), SEER_STATUS_BAD_PARAM);
+}

@@ -74,3 +74,22 @@ TEST(fileio_magic_first)
     CHECK(m == NULL);
     unlink(path);
 }
+
+/* The public reader is seer_read_file without a magic. */
+TEST(fileio_public_read_input_file)
+{
+    char path[64];
+    REQUIRE(test_write_temp(path, "resnet"));
+    char *buf = NULL;
+    size_t n = 0;
+    CHECK_STATUS(seer_read_input_file(handle(), path, "network description", SEER_NET_TEXT_MAX_BYTES, &buf, &n),
+                 SEER_STATUS_SUCCESS);
+    CHECK(n == 6 && buf && strcmp(buf, "resnet") == 0);
+    free(buf);
+    buf = NULL;
+    CHECK_STATUS(seer_read_input_file(handle(), "/tmp", "network description", SEER_NET_TEXT_MAX_BYTES, &buf, &n),
+                 SEER_STATUS_IO_ERROR);
+    CHECK(buf == NULL && msg_has("/tmp: is a directory, not a network description file"));
+    CHECK_STATUS(seer_read_input_file(handle(), path, "CSV", SEER_CSV_MAX_BYTES, NULL, &n), SEER_STATUS_BAD_PARAM);
+    unlink(path);
+}

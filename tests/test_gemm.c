@@ -320,3 +320,36 @@ TEST(gemm_predict_on_hand_built_model)
     seer_destroy(h);
     free(m);
 }
+
+/* The public GEMM bounds (seer eval's baseline and the host-time
+ * floors): the floor is the roofline plus the launch gaps, the row
+ * version is the shape version, and a GPU without the math has no bound. */
+TEST(gemm_public_roofline_floor_split)
+{
+    const seer_gpu_info_t *g = seer_gpu_lookup("v100-sxm2-16gb"), *p = seer_gpu_lookup("gtx1080ti");
+    REQUIRE(g && p);
+    double roof = 0, floor = 0;
+    CHECK_STATUS(seer_roofline_gemm(NULL, g, 2, 512, 1024, 256, SEER_DTYPE_FP16, &roof), SEER_STATUS_SUCCESS);
+    double fl = 2.0 * 2 * 512 * 1024 * 256 / seer_gpu_peak_flops(g, SEER_DTYPE_FP16);
+    double by = 2.0 * (512.0 * 256 + 256.0 * 1024 + 512.0 * 1024) * 2 / seer_gpu_dram_bw(g);
+    CHECK(roof == 1e3 * (fl > by ? fl : by));
+    CHECK_STATUS(seer_gemm_floor(NULL, g, 2, 512, 1024, 256, SEER_DTYPE_FP16, 1, &floor), SEER_STATUS_SUCCESS);
+    CHECK(floor == roof + 2 * seer_gpu_launch_gap_ms(g));
+    seer_gemm_row_t r = row("v100-sxm2-16gb", 2, 512, 1024, 256, SEER_DTYPE_FP16, 1, 1.0);
+    CHECK(seer_gemm_floor_ms(NULL, &r) == floor);
+    CHECK(seer_gemm_in_test_split(&r) == seer_gemm_shape_in_test_split(2, 512, 1024, 256, r.trans_a, r.trans_b, 1,
+                                                                        SEER_DTYPE_FP16));
+    CHECK_STATUS(seer_roofline_gemm(NULL, p, 2, 512, 1024, 256, SEER_DTYPE_FP16, &roof), SEER_STATUS_UNSUPPORTED);
+    CHECK_STATUS(seer_gemm_floor(NULL, p, 2, 512, 1024, 256, SEER_DTYPE_FP16, 0, &floor), SEER_STATUS_SUCCESS);
+    CHECK(floor == 0);
+    CHECK_STATUS(seer_roofline_gemm(NULL, g, 0, 512, 1024, 256, SEER_DTYPE_FP32, &roof), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_roofline_gemm(NULL, NULL, 1, 1, 1, 1, SEER_DTYPE_FP32, &roof), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_gemm_floor(NULL, g, 1, 1, 1, 1, SEER_DTYPE_FP32, 0, NULL), SEER_STATUS_BAD_PARAM);
+    int tc = -1;
+    CHECK(seer_dtype_tensor_cores(SEER_DTYPE_FP32, &tc) == SEER_STATUS_SUCCESS && tc == 0);
+    CHECK(seer_dtype_tensor_cores(SEER_DTYPE_FP16_PSEUDO, &tc) == SEER_STATUS_SUCCESS && tc == 0);
+    CHECK(seer_dtype_tensor_cores(SEER_DTYPE_BF16, &tc) == SEER_STATUS_SUCCESS && tc == 1);
+    CHECK(seer_dtype_tensor_cores(SEER_DTYPE_TF32, &tc) == SEER_STATUS_SUCCESS && tc == 1);
+    CHECK_STATUS(seer_dtype_tensor_cores((seer_dtype_t)99, &tc), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_dtype_tensor_cores(SEER_DTYPE_FP16, NULL), SEER_STATUS_BAD_PARAM);
+}

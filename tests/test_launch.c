@@ -2,6 +2,7 @@
  * kernel first), the GEMM each main kernel computes and its work, and the
  * combinations cuDNN does not have. */
 #include "conv.h"
+#include "gpu.h"
 #include "launch.h"
 #include "test.h"
 
@@ -369,4 +370,18 @@ TEST(launch_fft_tiling_filter_fits_the_tile)
             }
         }
     CHECK(bad == 0);
+}
+
+/* The public floor is the one host-time estimates use. */
+TEST(launch_public_conv_floor)
+{
+    struct seer_conv cv;
+    REQUIRE(mk(&cv, BASE));
+    const seer_gpu_info_t *g = seer_gpu_lookup("t4");
+    REQUIRE(g != NULL);
+    double ms = -1;
+    CHECK_STATUS(seer_conv_floor(NULL, g, &cv, SEER_DIR_FWD, 1, &ms), SEER_STATUS_SUCCESS);
+    CHECK(ms > 0 && ms == seer_conv_floor_ms(g, &cv, SEER_DIR_FWD, 1));
+    CHECK_STATUS(seer_conv_floor(NULL, g, &cv, SEER_DIR_FWD, 1, NULL), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_conv_floor(NULL, NULL, &cv, SEER_DIR_FWD, 1, &ms), SEER_STATUS_BAD_PARAM);
 }

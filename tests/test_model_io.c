@@ -97,3 +97,16 @@ TEST(model_io_save_load_same_bytes)
     seer_model_destroy(back);
     seer_destroy(h);
 }
+
+/* The GPU whose GEMM rows fitted each math type: the A100 80GB model
+ * takes the 40GB card's rows (libseer/gemm.c), FP32 only. */
+TEST(model_io_info_gemm_source_gpu)
+{
+    seer_model_t m = NULL;
+    seer_model_info_t info;
+    if (seer_model_load(NULL, "models/a100-pcie-80gb.seer", &m)) SKIP("models/a100-pcie-80gb.seer not found");
+    CHECK_STATUS(seer_model_get_info(m, &info), SEER_STATUS_SUCCESS);
+    CHECK(strcmp(info.gemm_source_gpu[0], "a100-pcie-40gb") == 0);
+    CHECK(info.gemm_source_gpu[1][0] == '\0');
+    seer_model_destroy(m);
+}

@@ -9,8 +9,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include "cli.h"
-#include "csv_field.h"
-#include "gpu.h"
 
 #ifndef SEER_PREFIX
 #define SEER_PREFIX "/usr/local"
@@ -61,33 +59,56 @@ int cli_lib_error(seer_handle_t h, seer_status_t st)
 
 static int is_option(const char *s) { return s[0] == '-' && s[1] != '\0'; }
 
-void cli_args_init(cli_args_t *a, const char *cmd, int argc, char **argv)
+void cli_args_init(cli_args_t *a, const char *cmd, const struct option *opts, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->cmd = cmd;
+    a->opts = opts;
     a->argc = argc;
     a->argv = argv;
+    optind = 0; /* glibc: 0 starts a fresh scan (state and all), whatever the last one left */
+    opterr = 0; /* the messages are ours */
+}
+
+/* The argument's name as typed: up to '=' (when the name is short). */
+static const char *typed_name(const char *s)
+{
+    static char name[64];
+    const char *eq = strchr(s, '=');
+    if (!eq || (size_t)(eq - s) >= sizeof name) return s;
+    memcpy(name, s, (size_t)(eq - s));
+    name[eq - s] = '\0';
+    return name;
 }
 
 int cli_next(cli_args_t *a)
 {
-    static char name[64];
-    a->opt = a->inline_val = a->pos = NULL;
-    if (a->i >= a->argc) return 0;
-    const char *s = a->argv[a->i++];
-    if (!is_option(s)) {
-        a->pos = s;
+    a->opt = a->inline_val = a->next_val = a->pos = NULL;
+    int at = optind ? optind : 1, idx = -1; /* the argument getopt reads next */
+    if (a->done || at >= a->argc) return 0;
+    if (!strcmp(a->argv[at], "--")) { /* getopt would end the scan here */
+        a->opt = "--";
+        a->done = 1;
         return 1;
     }
-    const char *eq = strchr(s, '=');
-    if (eq && (size_t)(eq - s) < sizeof name) {
-        memcpy(name, s, (size_t)(eq - s));
-        name[eq - s] = '\0';
-        a->opt = name;
-        a->inline_val = eq + 1;
-    } else {
-        a->opt = s;
+    /* "-": positionals in place; ":": a missing value is ':', not '?' */
+    int c = getopt_long(a->argc, a->argv, "-:h", a->opts, &idx);
+    if (c == -1) return 0;
+    if (c == 1) {
+        a->pos = optarg;
+        return 1;
     }
+    const char *s = a->argv[at];
+    a->opt = typed_name(s);
+    /* Exact names only ("--mod" is no --model; "-hx" is no -h).  The
+     * name getopt matched is this option's; an unknown one ('?') stays
+     * as typed for cli_unknown. */
+    int exact = c == 'h' ? !strcmp(a->opt, "-h")
+                         : c == 0 && idx >= 0 && a->opt[0] == '-' && a->opt[1] == '-' &&
+                               !strcmp(a->opt + 2, a->opts[idx].name);
+    /* (a missing value, ':', leaves both NULL: cli_value says so) */
+    if (exact && optarg && a->opt != s) a->inline_val = optarg;
+    else if (exact) a->next_val = optarg;
     return 1;
 }
 
@@ -101,13 +122,8 @@ const char *cli_value(cli_args_t *a)
     if (a->inline_val) return a->inline_val;
     /* A value may look like an option only if it is a negative number,
      * so `--pad -1` reaches the shape check instead of "missing value". */
-    if (a->i < a->argc) {
-        const char *v = a->argv[a->i];
-        if (!is_option(v) || (v[0] == '-' && v[1] >= '0' && v[1] <= '9')) {
-            a->i++;
-            return v;
-        }
-    }
+    const char *v = a->next_val;
+    if (v && (!is_option(v) || (v[0] == '-' && v[1] >= '0' && v[1] <= '9'))) return v;
     cli_usage_error(a->cmd, "option %s needs a value", a->opt);
     return NULL;
 }
@@ -191,8 +207,8 @@ int cli_values(cli_args_t *a, const char ***list, int *n)
     if (!v) return 0;
     if (!push(list, n, v)) goto oom;
     if (a->inline_val) return 1;
-    while (a->i < a->argc && !is_option(a->argv[a->i]))
-        if (!push(list, n, a->argv[a->i++])) goto oom;
+    while (optind < a->argc && !is_option(a->argv[optind]))
+        if (!push(list, n, a->argv[optind++])) goto oom;
     return 1;
 oom:
     cli_fail(a->cmd, "out of memory");
@@ -204,8 +220,8 @@ int cli_opt_bytes(cli_args_t *a, double *bytes)
     static const struct { const char *unit; double scale; } units[] = {
         {"", 1}, {"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
         {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
-    const char *s = a->inline_val;
-    if (!s && a->i < a->argc && a->argv[a->i][0] >= '0' && a->argv[a->i][0] <= '9') s = a->argv[a->i++];
+    const char *s = a->inline_val; /* --fit is a CLI_FLAG: getopt takes only an inline value */
+    if (!s && optind < a->argc && a->argv[optind][0] >= '0' && a->argv[optind][0] <= '9') s = a->argv[optind++];
     *bytes = 0;
     if (!s) return 1;
     char *end;
@@ -229,6 +245,10 @@ int cli_unknown(const cli_args_t *a)
 
 void cli_json_str(FILE *f, const char *s)
 {
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
@@ -251,7 +271,49 @@ void cli_json_num(FILE *f, double v)
     else fputs("null", f);
 }
 
+void cli_json_num_field(const char *key, double v)
+{
+    printf(", \"%s\": ", key);
+    cli_json_num(stdout, v);
+}
+
+void cli_json_str_field(const char *key, const char *s)
+{
+    printf(", \"%s\": ", key);
+    cli_json_str(stdout, s);
+}
+
+void cli_json_served(const seer_model_info_t *mi)
+{
+    cli_json_str_field("served", mi->transferred ? "transferred" : "calibrated");
+    cli_json_str_field("source_gpus", mi->source_gpus);
+}
+
+void cli_print_model_line(const seer_model_info_t *mi)
+{
+    printf("model     %s (%s%s)\n", mi->gpu_id, mi->transferred ? "transferred from " : "calibrated",
+           mi->transferred ? mi->source_gpus : "");
+}
+
 void cli_csv_field(FILE *f, const char *s) { seer_csv_write_field(f, s); }
+
+/* ------------------------------------------------------------------ */
+/* Numbers                                                             */
+/* ------------------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void cli_sort_doubles(double *v, size_t n) { qsort(v, n, sizeof *v, cmp_double); }
+
+double cli_median_sorted(const double *v, size_t n)
+{
+    if (n == 0) return NAN;
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
 /* ------------------------------------------------------------------ */
 /* Models                                                              */
@@ -331,15 +393,14 @@ const char *cli_model_path(const char *cmd, const char *model_opt, const char *g
     return path;
 }
 
-static const char *const conv_opt_names[CLI_CONV_OPTS] = {
-    "--n", "--c", "--h", "--w", "--k", "--r", "--s", "--pad", "--pad-h", "--pad-w", "--stride",
-    "--stride-h", "--stride-w", "--dil", "--dil-h", "--dil-w", "--groups"};
+/* v[] and set[] follow the order of CLI_CONV_OPTIONS. */
+static const struct option conv_opts[CLI_CONV_OPTS] = {CLI_CONV_OPTIONS};
 enum { O_N, O_C, O_H, O_W, O_K, O_R, O_S, O_PAD, O_PH, O_PW, O_STR, O_SH, O_SW, O_DIL, O_DH, O_DW, O_G };
 
 int cli_conv_opt(cli_args_t *a, cli_conv_opts_t *c)
 {
-    for (int i = 0; i < CLI_CONV_OPTS; i++)
-        if (cli_is(a, conv_opt_names[i])) {
+    for (int i = 0; i < CLI_CONV_OPTS && a->opt && !strncmp(a->opt, "--", 2); i++)
+        if (!strcmp(a->opt + 2, conv_opts[i].name)) {
             if (!cli_int(a, INT_MIN, INT_MAX, &c->v[i])) return -1;
             c->set[i] = 1;
             return 1;
@@ -349,8 +410,12 @@ int cli_conv_opt(cli_args_t *a, cli_conv_opts_t *c)
 
 const char *cli_conv_opt_name(const cli_conv_opts_t *c, int any)
 {
+    static char name[16];
     for (int i = 0; i < (any ? CLI_CONV_OPTS : CLI_CONV_REQUIRED); i++)
-        if (c->set[i] == any) return conv_opt_names[i];
+        if (c->set[i] == any) {
+            snprintf(name, sizeof name, "--%s", conv_opts[i].name);
+            return name;
+        }
     return NULL;
 }
 
@@ -403,8 +468,9 @@ int cli_open_model(seer_handle_t h, const char *cmd, const char *model_opt, cons
 
 int cli_same_gpu(const char *a, const char *b)
 {
-    const seer_gpu_info_t *ga = seer_gpu_lookup(a), *gb = seer_gpu_lookup(b);
-    if (ga && gb) return ga == gb || strcmp(ga->id, gb->id) == 0;
+    /* the table only (no handle): a registered GPU's id is compared as written */
+    seer_gpu_info_t ga, gb;
+    if (!seer_gpu_find(NULL, a, &ga) && !seer_gpu_find(NULL, b, &gb)) return strcmp(ga.id, gb.id) == 0;
     return strcasecmp(a, b) == 0;
 }
 

@@ -4,27 +4,39 @@
  * `seer predict` and `seer eval`. */
 #ifndef SEER_CLI_H
 #define SEER_CLI_H
+#include <getopt.h>
 #include <stdio.h>
 #include "seer.h"
-#include "csv.h"
+#include "../libseer/csv.h"  /* the CSV reader: the one internal header the CLI uses */
 
 /* Exit codes of every subcommand. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
 /* ---- option parsing ----
- * Options are GNU-style long options: `--name value` or `--name=value`.
- * Anything not starting with "--" is a positional argument. */
+ * getopt_long scans GNU-style long options, `--name value` or
+ * `--name=value`, in order (positional arguments come back where they
+ * stand), and -h.  A command's table lists its options with getopt's
+ * argument kinds: CLI_VALUE for an option with a value, CLI_FLAG for one
+ * without (optional_argument, so that --flag=VALUE reaches cli_flag's
+ * message instead of getopt's).  Names are matched exactly: an
+ * abbreviation getopt would accept is an unknown option, as "--" is.
+ * getopt's state is global, so one scan at a time. */
+#define CLI_VALUE(name) {name, required_argument, NULL, 0}
+#define CLI_FLAG(name) {name, optional_argument, NULL, 0}
+#define CLI_END {NULL, 0, NULL, 0}
 typedef struct {
     const char *cmd;            /* "predict", for messages */
+    const struct option *opts;  /* the command's options, CLI_END-terminated */
     int argc;
-    char **argv;
-    int i;                      /* next argv index */
+    char **argv;                /* as main's: argv[0] the command, then its arguments */
     const char *opt;            /* current option ("--n"), NULL for a positional */
     const char *inline_val;     /* text after '=' in --name=value, or NULL */
+    const char *next_val;       /* the value getopt took from the next argument, or NULL */
+    int done;                   /* an unknown "--" ended the scan */
     const char *pos;            /* current positional argument */
 } cli_args_t;
 
-void cli_args_init(cli_args_t *a, const char *cmd, int argc, char **argv);
+void cli_args_init(cli_args_t *a, const char *cmd, const struct option *opts, int argc, char **argv);
 /* 1 with a->opt or a->pos set, 0 at the end. */
 int cli_next(cli_args_t *a);
 /* Is the current option `name`? */
@@ -61,9 +73,22 @@ int cli_lib_error(seer_handle_t h, seer_status_t st);
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- output ---- */
-void cli_json_str(FILE *f, const char *s);     /* quoted, escaped */
+void cli_json_str(FILE *f, const char *s);     /* quoted, escaped; null when s is NULL */
 void cli_json_num(FILE *f, double v);          /* null when not finite */
+/* `, "key": value` on stdout: a JSON object's fields after its first. */
+void cli_json_num_field(const char *key, double v);
+void cli_json_str_field(const char *key, const char *s);
+/* `, "served": "calibrated"|"transferred", "source_gpus": "..."`: how a
+ * model was made, in every command's JSON. */
+void cli_json_served(const seer_model_info_t *mi);
+/* "model     GPU (calibrated)" or "(transferred from SOURCES)". */
+void cli_print_model_line(const seer_model_info_t *mi);
 void cli_csv_field(FILE *f, const char *s);    /* quoted only when needed */
+
+/* ---- numbers ---- */
+/* Sort ascending in place; the median of sorted values (NAN for none). */
+void cli_sort_doubles(double *v, size_t n);
+double cli_median_sorted(const double *v, size_t n);
 
 /* ---- models ----
  * Directory of the shipped models: dir_opt, else $SEER_MODELS, else
@@ -77,8 +102,14 @@ const char *cli_model_path(const char *cmd, const char *model_opt, const char *g
                            const char *models_opt);
 /* The conv shape options of `predict` and `pick`: --n --c --h --w --k
  * (required), --r --s (3), --pad --pad-h --pad-w (1), --stride
- * --stride-h --stride-w (1), --dil --dil-h --dil-w (1), --groups (1). */
+ * --stride-h --stride-w (1), --dil --dil-h --dil-w (1), --groups (1);
+ * CLI_CONV_OPTIONS their option table entries. */
 enum { CLI_CONV_OPTS = 17, CLI_CONV_REQUIRED = 5 };
+#define CLI_CONV_OPTIONS                                                                            \
+    CLI_VALUE("n"), CLI_VALUE("c"), CLI_VALUE("h"), CLI_VALUE("w"), CLI_VALUE("k"), CLI_VALUE("r"),    \
+        CLI_VALUE("s"), CLI_VALUE("pad"), CLI_VALUE("pad-h"), CLI_VALUE("pad-w"), CLI_VALUE("stride"), \
+        CLI_VALUE("stride-h"), CLI_VALUE("stride-w"), CLI_VALUE("dil"), CLI_VALUE("dil-h"),         \
+        CLI_VALUE("dil-w"), CLI_VALUE("groups")
 typedef struct {
     int v[CLI_CONV_OPTS], set[CLI_CONV_OPTS];
 } cli_conv_opts_t;

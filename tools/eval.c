@@ -10,12 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "common.h"
-#include "csv.h"
-#include "dispatch.h"
-#include "launch.h"
-#include "gemm.h"
-#include "gpu.h"
 
 typedef struct {
     double meas;                /* as published */
@@ -99,10 +93,10 @@ static void metrics(double *ape, int n, metrics_t *m)
         s += ape[i];
         s2 += ape[i] * ape[i];
     }
-    seer_sort_doubles(ape, (size_t)n);
+    cli_sort_doubles(ape, (size_t)n);
     m->mape = s / n;
     m->rmspe = sqrt(s2 / n);
-    m->median = seer_median_sorted(ape, (size_t)n);
+    m->median = cli_median_sorted(ape, (size_t)n);
     int rank = (int)ceil(0.9 * n); /* nearest rank */
     m->p90 = ape[(rank < 1 ? 1 : rank) - 1];
 }
@@ -214,14 +208,11 @@ static int make_groups(const point_t *pts, int n, int by, double *scratch, group
 
 static void json_metrics(const metrics_t *m)
 {
-    printf("\"n\": %d, \"mape\": ", m->n);
-    cli_json_num(stdout, m->mape);
-    printf(", \"rmspe\": ");
-    cli_json_num(stdout, m->rmspe);
-    printf(", \"median_ape\": ");
-    cli_json_num(stdout, m->median);
-    printf(", \"p90_ape\": ");
-    cli_json_num(stdout, m->p90);
+    printf("\"n\": %d", m->n);
+    cli_json_num_field("mape", m->mape);
+    cli_json_num_field("rmspe", m->rmspe);
+    cli_json_num_field("median_ape", m->median);
+    cli_json_num_field("p90_ape", m->p90);
 }
 
 static void json_groups(const char *name, const group_t *g, int n, int last)
@@ -253,6 +244,13 @@ static void text_groups(const char *title, const group_t *g, int n)
     for (int i = 0; i < n; i++) text_row(g[i].key, w, &g[i].m);
 }
 
+static double host_at(const seer_dispatch_t *d, double u)
+{
+    double ms = 0;
+    seer_dispatch_host_ms(d, u, &ms);
+    return ms;
+}
+
 /* Per file with host dispatch: fit its host time on the aux rows (or on
  * the scored rows when from_scored), then give every scored row of it
  * its host time at its place and, in pred, the GPU prediction plus the
@@ -275,10 +273,10 @@ static int locate_dispatch(point_t *pts, int n, const point_t *aux, int naux, in
         int ns = from_scored ? n : naux, m = 0;
         for (int i = 0; i < ns; i++)
             if (src[i].fidx == f) { pos[m] = src[i].pos; t[m] = src[i].meas; fl[m++] = src[i].floor; }
-        if (!seer_dispatch_fit(pos, t, fl, m, &disp[f])) continue;
+        if (seer_dispatch_estimate(NULL, pos, t, fl, m, &disp[f]) || !disp[f].windows) continue;
         for (int i = 0; i < n; i++)
             if (pts[i].fidx == f) {
-                pts[i].host = seer_dispatch_at(&disp[f], pts[i].pos);
+                pts[i].host = host_at(&disp[f], pts[i].pos);
                 pts[i].pred = pts[i].gpu + disp[f].median;
             }
     }
@@ -288,433 +286,519 @@ static int locate_dispatch(point_t *pts, int n, const point_t *aux, int naux, in
     return 0;
 }
 
-int cli_eval(int argc, char **argv)
+static const char *const split_names[] = {"all", "test", "train"};
+
+/* What the options ask for. */
+typedef struct {
+    const char *model_opt, *gpu_opt, *models_opt, *source, *plot;
+    const char **data;          /* the --data files (malloc'ed list) */
+    int n_data;
+    int split;                  /* index in split_names */
+    int json, given_launch;
+} eval_opts_t;
+
+/* One run: the model, the rows read, the points scored from them. */
+typedef struct {
+    const eval_opts_t *o;
+    seer_handle_t h;
+    seer_model_t model;
+    seer_model_info_t info;
+    seer_gpu_info_t gpu;
+    seer_conv_desc_t d;
+    seer_conv_row_t **rows;     /* per file: conv rows, or NULL */
+    seer_gemm_row_t **grows;    /* per file: GEMM rows, or NULL */
+    size_t *nrows;
+    point_t *pts;               /* the scored rows */
+    point_t *aux;               /* rows outside the scored split of files with host dispatch */
+    int n, naux;
+    double *scratch;
+    seer_dispatch_t *disp;      /* per file */
+    int *has_disp;
+    long skipped, failed, cls_n, cls_hit;
+    int any_gpu;                /* no row names the model's GPU: every row is taken as its */
+    char fail_list[MAX_FAIL_LIST][256];
+} eval_run_t;
+
+/* What a run scores. */
+typedef struct {
+    metrics_t all;              /* the headline: against the published times */
+    metrics_t base;             /* the roofline baseline, scaled by `scale` */
+    double scale;
+    metrics_t at_row, gpu_time, floor_m;
+    metrics_t gm, gm_same;      /* --given-launch, and the same rows predicted */
+    group_t *groups[3];
+    int ngroups[3];
+} eval_scores_t;
+
+/* The options into *o: CLI_OK with *done set after --help, else the exit
+ * code of a usage error. */
+static int eval_parse(int argc, char **argv, eval_opts_t *o, int *done)
 {
     static const char *const splits[] = {"all", "test", "train", NULL};
     static const char *const formats[] = {"text", "json", NULL};
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_FLAG("given-launch"), CLI_VALUE("model"),
+                                         CLI_VALUE("gpu"), CLI_VALUE("models"), CLI_VALUE("data"),
+                                         CLI_VALUE("source"), CLI_VALUE("split"), CLI_VALUE("format"),
+                                         CLI_VALUE("plot"), CLI_END};
     cli_args_t a;
-    const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL, *source = NULL;
-    const char *plot = NULL;
-    const char **data = NULL;
-    int n_data = 0, split = 0, json = 0, given_launch = 0, rc = CLI_USAGE;
-
-    seer_handle_t h = NULL;
-    seer_model_t model = NULL;
-    seer_conv_desc_t d = NULL;
-    seer_conv_row_t **rows = NULL;
-    seer_gemm_row_t **grows = NULL;
-    size_t *nrows = NULL;
-    point_t *pts = NULL;
-    double *scratch = NULL;
-    point_t *aux = NULL; /* rows outside the scored split of files with host dispatch */
-    int naux = 0;
-    seer_dispatch_t *disp = NULL; /* per file */
-    int *has_disp = NULL;
-    group_t *groups[3] = {NULL, NULL, NULL};
-    int ngroups[3] = {0, 0, 0};
-    const char **plot_keys = NULL;
-    double *plot_meas = NULL, *plot_pred = NULL;
-    char fail_list[MAX_FAIL_LIST][256];
-    seer_status_t st;
-
-    cli_args_init(&a, "eval", argc, argv);
+    int f;
+    cli_args_init(&a, "eval", opts, argc, argv);
     while (cli_next(&a)) {
-        if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
-            usage_eval(stdout);
-            rc = CLI_OK;
-            goto out;
-        } else if (cli_is(&a, "--model")) {
-            if (!(model_opt = cli_value(&a))) goto out;
-        } else if (cli_is(&a, "--gpu")) {
-            if (!(gpu_opt = cli_value(&a))) goto out;
-        } else if (cli_is(&a, "--models")) {
-            if (!(models_opt = cli_value(&a))) goto out;
-        } else if (cli_is(&a, "--data")) {
-            if (!cli_values(&a, &data, &n_data)) goto out;
-        } else if (cli_is(&a, "--source")) {
-            if (!(source = cli_value(&a))) goto out;
-        } else if (cli_is(&a, "--split")) {
-            if ((split = cli_choice(&a, splits)) < 0) goto out;
-        } else if (cli_is(&a, "--format")) {
-            int f = cli_choice(&a, formats);
-            if (f < 0) goto out;
-            json = f == 1;
-        } else if (cli_is(&a, "--plot")) {
-            if (!(plot = cli_value(&a))) goto out;
-        } else if (cli_is(&a, "--given-launch")) {
-            if (!cli_flag(&a)) goto out;
-            given_launch = 1;
-        } else {
-            rc = cli_unknown(&a);
-            goto out;
-        }
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_eval(stdout); *done = 1; return CLI_OK; }
+        else if (cli_is(&a, "--model")) { if (!(o->model_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--gpu")) { if (!(o->gpu_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--models")) { if (!(o->models_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--data")) { if (!cli_values(&a, &o->data, &o->n_data)) return CLI_USAGE; }
+        else if (cli_is(&a, "--source")) { if (!(o->source = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--split")) { if ((o->split = cli_choice(&a, splits)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--format")) { if ((f = cli_choice(&a, formats)) < 0) return CLI_USAGE; o->json = f == 1; }
+        else if (cli_is(&a, "--plot")) { if (!(o->plot = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--given-launch")) { if (!cli_flag(&a)) return CLI_USAGE; o->given_launch = 1; }
+        else return cli_unknown(&a);
     }
-    if (!n_data) {
-        rc = cli_usage_error("eval", "option --data is required");
-        goto out;
-    }
-    const char *model_path = cli_model_path("eval", model_opt, gpu_opt, models_opt);
-    if (!model_path) goto out;
+    if (!o->n_data) return cli_usage_error("eval", "option --data is required");
+    return CLI_OK;
+}
 
-    if ((st = seer_create(&h))) {
-        rc = cli_lib_error(NULL, st);
-        goto out;
-    }
-    /* Data first: a malformed file is reported whatever the model. */
-    rows = calloc((size_t)n_data, sizeof *rows);
-    grows = calloc((size_t)n_data, sizeof *grows);
-    nrows = calloc((size_t)n_data, sizeof *nrows);
-    if (!rows || !grows || !nrows) goto oom;
+/* The handle, the data (first: a malformed file is reported whatever the
+ * model), the model and room for a point per row. */
+static int eval_open(eval_run_t *R)
+{
+    const eval_opts_t *o = R->o;
+    seer_status_t st;
+    if ((st = seer_create(&R->h))) return cli_lib_error(NULL, st);
+    R->rows = calloc((size_t)o->n_data, sizeof *R->rows);
+    R->grows = calloc((size_t)o->n_data, sizeof *R->grows);
+    R->nrows = calloc((size_t)o->n_data, sizeof *R->nrows);
+    if (!R->rows || !R->grows || !R->nrows) return cli_fail("eval", "out of memory");
     size_t total = 0;
-    for (int f = 0; f < n_data; f++) {
-        if (seer_csv_kind(data[f]) == 'g') st = seer_gemm_csv_read(h, data[f], &grows[f], &nrows[f]);
-        else st = seer_conv_csv_read_keep(h, data[f], &rows[f], &nrows[f]);
-        if (st) goto lib_error;
-        total += nrows[f];
+    for (int f = 0; f < o->n_data; f++) {
+        if (seer_csv_kind(o->data[f]) == 'g') st = seer_gemm_csv_read(R->h, o->data[f], &R->grows[f], &R->nrows[f]);
+        else st = seer_conv_csv_read_keep(R->h, o->data[f], &R->rows[f], &R->nrows[f]);
+        if (st) return cli_lib_error(R->h, st);
+        total += R->nrows[f];
     }
-    seer_model_info_t info;
-    seer_gpu_info_t gpu;
-    if ((rc = cli_open_model(h, "eval", model_opt, gpu_opt, models_opt, &model))) goto out;
-    rc = CLI_FAIL;
-    if ((st = seer_model_get_info(model, &info)) || (st = seer_model_get_gpu(model, &gpu)) ||
-        (st = seer_conv_desc_create(&d)))
-        goto lib_error;
+    int rc = cli_open_model(R->h, "eval", o->model_opt, o->gpu_opt, o->models_opt, &R->model);
+    if (rc) return rc;
+    if ((st = seer_model_get_info(R->model, &R->info)) || (st = seer_model_get_gpu(R->model, &R->gpu)) ||
+        (st = seer_conv_desc_create(&R->d)))
+        return cli_lib_error(R->h, st);
+    size_t cap = total ? total : 1;
+    R->pts = malloc(cap * sizeof *R->pts);
+    R->scratch = malloc(cap * sizeof *R->scratch);
+    R->aux = malloc(cap * sizeof *R->aux);
+    R->disp = calloc((size_t)o->n_data, sizeof *R->disp);
+    R->has_disp = calloc((size_t)o->n_data, sizeof *R->has_disp);
+    if (!R->pts || !R->scratch || !R->aux || !R->disp || !R->has_disp) return cli_fail("eval", "out of memory");
+    return CLI_OK;
+}
 
-    pts = malloc((total ? total : 1) * sizeof *pts);
-    scratch = malloc((total ? total : 1) * sizeof *scratch);
-    aux = malloc((total ? total : 1) * sizeof *aux);
-    disp = calloc((size_t)n_data, sizeof *disp);
-    has_disp = calloc((size_t)n_data, sizeof *has_disp);
-    if (!pts || !scratch || !aux || !disp || !has_disp) goto oom;
-    int n = 0;
-    long skipped = 0, failed = 0, cls_n = 0, cls_hit = 0;
-    size_t src_len = source ? strlen(source) : 0;
-    for (int f = 0; f < n_data; f++)
-        for (size_t i = 0; i < nrows[f] && grows[f]; i++) {
-            /* GEMM rows: seer_predict_gemm on the row's shape and dtype. */
-            const seer_gemm_row_t *r = &grows[f][i];
-            if (!cli_same_gpu(r->gpu, info.gpu_id)) continue;
-            if (source && strncmp(r->source, source, src_len) != 0) continue;
-            int scored = !split || seer_gemm_in_test_split(r) == (split == 1);
-            int dispatch = seer_source_has_dispatch(r->source);
-            if (!scored && !dispatch) continue;
-            if (!(r->time_ms > 0)) {
-                skipped += scored;
-                continue;
-            }
-            double t = NAN, pos = (double)i / (double)nrows[f], floor = seer_gemm_floor_ms(h, r);
-            has_disp[f] |= dispatch;
-            if (!scored) { /* only locates the file's host time: no prediction */
-                put_point(&aux[naux++], r->time_ms, NAN, floor, data[f], f, pos, DIR_GEMM);
-                continue;
-            }
-            seer_class_t cls = SEER_CLASS_UNDER;
-            st = seer_predict_gemm(h, model, r->batch, r->m, r->n, r->k, r->dtype, r->trans_a, r->trans_b,
-                                   r->bias, &t, &cls);
-            if (row_failure(st)) {
-                note_failure(fail_list, &failed, data[f], r->line, r->op, seer_dtype_name(r->dtype),
-                             failure_why(h, st));
-                continue;
-            }
-            if (st) goto lib_error;
-            point_t *pt = put_point(&pts[n++], r->time_ms, t, floor, data[f], f, pos, DIR_GEMM);
-            int math = seer_dtype_math(r->dtype);
-            pt->cls_rank = (int)cls;
-            pt->algo_rank = DIR_GEMM * 100 + (r->op[0] == 'l' ? 0 : r->op[0] == 'b' ? 2 : 4) + math;
-            snprintf(pt->algo_key, sizeof pt->algo_key, "gemm/%s/%s", r->op, math ? "tensor" : "fp32");
-            /* roofline: FLOPs at peak or A, B and C once through DRAM */
-            double b = r->batch, es = seer_dtype_size(r->dtype);
-            double fl = 2 * b * r->m * r->n * r->k / seer_gpu_peak_flops(&gpu, r->dtype);
-            double by = b * ((double)r->m * r->k + (double)r->k * r->n + (double)r->m * r->n) * es /
-                        seer_gpu_dram_bw(&gpu);
-            pt->roof = 1e3 * (fl > by ? fl : by);
-        }
-    for (int f = 0; f < n_data; f++)
-        for (size_t i = 0; i < nrows[f] && rows[f]; i++) {
-            const seer_conv_row_t *r = &rows[f][i];
-            if (!cli_same_gpu(r->gpu, info.gpu_id)) continue;
-            if (source && strncmp(r->source, source, src_len) != 0) continue;
-            if (r->shape_st) {
-                /* an impossible or over-limit shape (it has no test-split
-                 * hash): this row fails, the others are still scored */
-                if (!(st = cli_desc_from_row(h, r, d))) st = SEER_STATUS_INTERNAL;
-                if (!row_failure(st)) goto lib_error;
-                note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
-                             r->algo_text[0] ? r->algo_text : "(every algorithm)", failure_why(h, st));
-                continue;
-            }
-            if ((st = cli_desc_from_row(h, r, d))) goto lib_error;
-            int scored = !split || seer_conv_in_test_split(d) == (split == 1);
-            int dispatch = seer_source_has_dispatch(r->source);
-            if (!scored && !dispatch) continue;
-            if (r->algo == SEER_ALGO_BAD_NAME) {
-                if (scored)
-                    note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
-                                 r->algo_text, "not an algorithm name libseer knows");
-                continue;
-            }
-            if (r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) {
-                skipped += scored;
-                continue;
-            }
-            double pos = (double)i / (double)nrows[f];
-            double floor = seer_conv_floor_ms(&gpu, d, r->dir, r->algo >= 0 ? r->algo : 0);
-            has_disp[f] |= dispatch;
-            if (!scored) { /* only locates the file's host time: no prediction */
-                put_point(&aux[naux++], r->time_ms, NAN, floor, data[f], f, pos, (int)r->dir);
-                continue;
-            }
-            cli_pred_t p = {0};
-            if (r->algo >= 0) st = cli_predict(h, model, d, r->dir, r->algo, 0, &p);
-            else st = cli_predict_fastest(h, model, d, r->dir, 0, &p);
-            if (row_failure(st)) {
-                note_failure(fail_list, &failed, data[f], r->line, seer_direction_name(r->dir),
-                             r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "(every algorithm)",
-                             failure_why(h, st));
-                continue;
-            }
-            if (st) goto lib_error;
-            point_t *pt = put_point(&pts[n++], r->time_ms, p.time_ms, floor, data[f], f, pos, (int)r->dir);
-            pt->cls_rank = (int)p.cls >= 0 && (int)p.cls < 3 ? (int)p.cls : 3;
-            pt->algo_rank = pt->dir * 100 + (r->algo >= 0 ? r->algo : 99);
-            snprintf(pt->algo_key, sizeof pt->algo_key, "%s/%s", seer_direction_name(r->dir),
-                     r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "auto");
-            pt->row = r;
-            pt->algo = p.algo;
-            /* --given-launch: the measured main kernel picks the variant;
-             * only the scoring below ever compares it with the time. */
-            if (given_launch && r->algo >= 0 && r->main_kernel[0]) {
-                int matched = 0;
-                double g;
-                if (seer_predict_conv_variant(h, model, d, r->dir, r->algo, r->main_kernel, &matched, &g) ==
-                        SEER_STATUS_SUCCESS && matched)
-                    pt->given = g;
-            }
-            double roof;
-            pt->roof = seer_roofline_conv(h, &gpu, d, r->dir, &roof) == SEER_STATUS_SUCCESS &&
-                               roof > 0 && isfinite(roof)
-                           ? roof
-                           : NAN;
-        }
+static void eval_close(eval_run_t *R, eval_scores_t *S)
+{
+    for (int f = 0; f < R->o->n_data && R->rows && R->grows; f++) {
+        free(R->rows[f]);
+        free(R->grows[f]);
+    }
+    free(R->rows);
+    free(R->grows);
+    free(R->nrows);
+    free(R->pts);
+    free(R->scratch);
+    free(R->aux);
+    free(R->disp);
+    free(R->has_disp);
+    for (int by = 0; by < 3; by++) free(S->groups[by]);
+    seer_conv_desc_destroy(R->d);
+    seer_model_destroy(R->model);
+    seer_destroy(R->h);
+}
 
-    /* Host dispatch per file (model-independent: positions, times and
-     * floors of the rows outside the split, or of the scored ones with
-     * --split all), then every scored row's published-time prediction. */
-    if (locate_dispatch(pts, n, aux, naux, !split, n_data, has_disp, disp)) goto oom;
-    /* The classifier against the class the training rule gives the GPU
-     * time (the published time less the host time, as training sees it). */
-    for (int i = 0; i < n; i++) {
+/* A GEMM row: seer_predict_gemm on its shape and dtype.  CLI_OK, also for
+ * a row that is skipped or fails, else the exit code of an error of the
+ * run (said). */
+static int score_gemm_row(eval_run_t *R, int f, size_t i)
+{
+    const eval_opts_t *o = R->o;
+    const seer_gemm_row_t *r = &R->grows[f][i];
+    if (!R->any_gpu && !cli_same_gpu(r->gpu, R->info.gpu_id)) return CLI_OK;
+    if (o->source && strncmp(r->source, o->source, strlen(o->source)) != 0) return CLI_OK;
+    int scored = !o->split || seer_gemm_shape_in_test_split(r->batch, r->m, r->n, r->k, r->trans_a, r->trans_b,
+                                                            r->bias, r->dtype) == (o->split == 1);
+    int dispatch = seer_source_has_dispatch(r->source);
+    if (!scored && !dispatch) return CLI_OK;
+    if (!(r->time_ms > 0)) {
+        R->skipped += scored;
+        return CLI_OK;
+    }
+    double t = NAN, pos = (double)i / (double)R->nrows[f], floor = 0;
+    seer_gemm_floor(NULL, &R->gpu, r->batch, r->m, r->n, r->k, r->dtype, r->bias, &floor);
+    R->has_disp[f] |= dispatch;
+    if (!scored) { /* only locates the file's host time: no prediction */
+        put_point(&R->aux[R->naux++], r->time_ms, NAN, floor, o->data[f], f, pos, DIR_GEMM);
+        return CLI_OK;
+    }
+    seer_class_t cls = SEER_CLASS_UNDER;
+    seer_status_t st = seer_predict_gemm(R->h, R->model, r->batch, r->m, r->n, r->k, r->dtype, r->trans_a,
+                                         r->trans_b, r->bias, &t, &cls);
+    if (row_failure(st)) {
+        note_failure(R->fail_list, &R->failed, o->data[f], r->line, r->op, seer_dtype_name(r->dtype),
+                     failure_why(R->h, st));
+        return CLI_OK;
+    }
+    if (st) return cli_lib_error(R->h, st);
+    point_t *pt = put_point(&R->pts[R->n++], r->time_ms, t, floor, o->data[f], f, pos, DIR_GEMM);
+    int math = 0;
+    seer_dtype_tensor_cores(r->dtype, &math);
+    pt->cls_rank = (int)cls;
+    pt->algo_rank = DIR_GEMM * 100 + (r->op[0] == 'l' ? 0 : r->op[0] == 'b' ? 2 : 4) + math;
+    snprintf(pt->algo_key, sizeof pt->algo_key, "gemm/%s/%s", r->op, math ? "tensor" : "fp32");
+    double roof;
+    pt->roof = seer_roofline_gemm(NULL, &R->gpu, r->batch, r->m, r->n, r->k, r->dtype, &roof) ? NAN : roof;
+    return CLI_OK;
+}
+
+/* A scored conv row's point: class, groups, --given-launch, roofline. */
+static void conv_point(eval_run_t *R, point_t *pt, const seer_conv_row_t *r, const cli_pred_t *p)
+{
+    pt->cls_rank = (int)p->cls >= 0 && (int)p->cls < 3 ? (int)p->cls : 3;
+    pt->algo_rank = pt->dir * 100 + (r->algo >= 0 ? r->algo : 99);
+    snprintf(pt->algo_key, sizeof pt->algo_key, "%s/%s", seer_direction_name(r->dir),
+             r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "auto");
+    pt->row = r;
+    pt->algo = p->algo;
+    /* --given-launch: the measured main kernel picks the variant; only
+     * the scoring ever compares it with the time. */
+    if (R->o->given_launch && r->algo >= 0 && r->main_kernel[0]) {
+        int matched = 0;
+        double g;
+        if (seer_predict_conv_variant(R->h, R->model, R->d, r->dir, r->algo, r->main_kernel, &matched, &g) ==
+                SEER_STATUS_SUCCESS && matched)
+            pt->given = g;
+    }
+    double roof;
+    pt->roof = seer_roofline_conv(R->h, &R->gpu, R->d, r->dir, &roof) == SEER_STATUS_SUCCESS && roof > 0 &&
+                       isfinite(roof)
+                   ? roof
+                   : NAN;
+}
+
+/* A conv row: predicted from its shape, dtype, layout, direction and
+ * algo only.  Returns as score_gemm_row. */
+static int score_conv_row(eval_run_t *R, int f, size_t i)
+{
+    const eval_opts_t *o = R->o;
+    const seer_conv_row_t *r = &R->rows[f][i];
+    const char *every = "(every algorithm)";
+    seer_status_t st;
+    if (!R->any_gpu && !cli_same_gpu(r->gpu, R->info.gpu_id)) return CLI_OK;
+    if (o->source && strncmp(r->source, o->source, strlen(o->source)) != 0) return CLI_OK;
+    if (r->shape_st) {
+        /* an impossible or over-limit shape (it has no test-split hash):
+         * this row fails, the others are still scored */
+        if (!(st = cli_desc_from_row(R->h, r, R->d))) st = SEER_STATUS_INTERNAL;
+        if (!row_failure(st)) return cli_lib_error(R->h, st);
+        note_failure(R->fail_list, &R->failed, o->data[f], r->line, seer_direction_name(r->dir),
+                     r->algo_text[0] ? r->algo_text : every, failure_why(R->h, st));
+        return CLI_OK;
+    }
+    if ((st = cli_desc_from_row(R->h, r, R->d))) return cli_lib_error(R->h, st);
+    int scored = !o->split || seer_conv_in_test_split(R->d) == (o->split == 1);
+    int dispatch = seer_source_has_dispatch(r->source);
+    if (!scored && !dispatch) return CLI_OK;
+    if (r->algo == SEER_ALGO_BAD_NAME) {
+        if (scored)
+            note_failure(R->fail_list, &R->failed, o->data[f], r->line, seer_direction_name(r->dir), r->algo_text,
+                         "not an algorithm name libseer knows");
+        return CLI_OK;
+    }
+    if (r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) {
+        R->skipped += scored;
+        return CLI_OK;
+    }
+    double pos = (double)i / (double)R->nrows[f], floor = 0;
+    seer_conv_floor(NULL, &R->gpu, R->d, r->dir, r->algo >= 0 ? r->algo : 0, &floor);
+    R->has_disp[f] |= dispatch;
+    if (!scored) { /* only locates the file's host time: no prediction */
+        put_point(&R->aux[R->naux++], r->time_ms, NAN, floor, o->data[f], f, pos, (int)r->dir);
+        return CLI_OK;
+    }
+    cli_pred_t p = {0};
+    if (r->algo >= 0) st = cli_predict(R->h, R->model, R->d, r->dir, r->algo, 0, &p);
+    else st = cli_predict_fastest(R->h, R->model, R->d, r->dir, 0, &p);
+    if (row_failure(st)) {
+        note_failure(R->fail_list, &R->failed, o->data[f], r->line, seer_direction_name(r->dir),
+                     r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : every, failure_why(R->h, st));
+        return CLI_OK;
+    }
+    if (st) return cli_lib_error(R->h, st);
+    conv_point(R, put_point(&R->pts[R->n++], r->time_ms, p.time_ms, floor, o->data[f], f, pos, (int)r->dir), r, &p);
+    return CLI_OK;
+}
+
+/* Every row of every file, GEMM rows first (the points' order). */
+static int score_rows(eval_run_t *R)
+{
+    int rc;
+    /* Files that name the GPU otherwise ("H100 80GB HBM3"): when no row
+     * at all is of the model's GPU, the user meant them for it. */
+    const char *first = NULL;
+    R->any_gpu = 1;
+    for (int f = 0; f < R->o->n_data && R->any_gpu; f++)
+        for (size_t i = 0; i < R->nrows[f] && R->any_gpu; i++) {
+            const char *g = R->rows[f] ? R->rows[f][i].gpu : R->grows[f] ? R->grows[f][i].gpu : NULL;
+            if (!g) break;
+            if (!first) first = g;
+            if (cli_same_gpu(g, R->info.gpu_id)) R->any_gpu = 0;
+        }
+    if (!first) R->any_gpu = 0;
+    if (R->any_gpu)
+        fprintf(stderr, "seer eval: no row is of GPU %s (the first says '%s'): every row scored as measured on it\n",
+                R->info.gpu_id, first);
+    for (int f = 0; f < R->o->n_data; f++)
+        for (size_t i = 0; i < R->nrows[f] && R->grows[f]; i++)
+            if ((rc = score_gemm_row(R, f, i))) return rc;
+    for (int f = 0; f < R->o->n_data; f++)
+        for (size_t i = 0; i < R->nrows[f] && R->rows[f]; i++)
+            if ((rc = score_conv_row(R, f, i))) return rc;
+    return CLI_OK;
+}
+
+/* The classifier against the class the training rule gives the GPU time
+ * (the published time less the host time, as training sees it). */
+static void check_classes(eval_run_t *R)
+{
+    const point_t *pts = R->pts;
+    for (int i = 0; i < R->n; i++) {
         seer_class_t mc;
-        if (!pts[i].row || cli_desc_from_row(h, pts[i].row, d)) continue;
-        if (seer_classify_measured(h, model, d, pts[i].row->dir, pts[i].algo,
+        if (!pts[i].row || cli_desc_from_row(R->h, pts[i].row, R->d)) continue;
+        if (seer_classify_measured(R->h, R->model, R->d, pts[i].row->dir, pts[i].algo,
                                    fmax(pts[i].meas - pts[i].host, pts[i].floor), &mc) == SEER_STATUS_SUCCESS) {
-            cls_n++;
-            cls_hit += (int)mc == pts[i].cls_rank;
+            R->cls_n++;
+            R->cls_hit += (int)mc == pts[i].cls_rank;
         }
     }
-    metrics_t at_row, gpu_time, floor_m;
+}
+
+/* The headline figures (published time, host time at the row, GPU time,
+ * floor) and the roofline baseline. */
+static void score_times(const eval_run_t *R, eval_scores_t *S)
+{
+    const point_t *pts = R->pts;
+    double *scratch = R->scratch;
+    int n = R->n;
     for (int i = 0; i < n; i++) scratch[i] = ape_of(pts[i].gpu + pts[i].host, pts[i].meas);
-    metrics(scratch, n, &at_row);
+    metrics(scratch, n, &S->at_row);
     for (int i = 0; i < n; i++) scratch[i] = ape_of(pts[i].gpu, fmax(pts[i].meas - pts[i].host, pts[i].floor));
-    metrics(scratch, n, &gpu_time);
+    metrics(scratch, n, &S->gpu_time);
     for (int i = 0; i < n; i++)
         scratch[i] = ape_of(fmax(pts[i].meas - pts[i].host, pts[i].floor) + (pts[i].pred - pts[i].gpu), pts[i].meas);
-    metrics(scratch, n, &floor_m);
-
-    /* Overall metrics, roofline baseline, groups. */
-    metrics_t all, base;
+    metrics(scratch, n, &S->floor_m);
     for (int i = 0; i < n; i++) scratch[i] = ape_of(pts[i].pred, pts[i].meas);
-    metrics(scratch, n, &all);
+    metrics(scratch, n, &S->all);
     int nb = 0;
     for (int i = 0; i < n; i++)
         if (!isnan(pts[i].roof)) scratch[nb++] = log(pts[i].meas / pts[i].roof);
-    seer_sort_doubles(scratch, (size_t)nb);
-    double scale = nb ? exp(seer_median_sorted(scratch, (size_t)nb)) : NAN;
+    cli_sort_doubles(scratch, (size_t)nb);
+    S->scale = nb ? exp(cli_median_sorted(scratch, (size_t)nb)) : NAN;
     nb = 0;
     for (int i = 0; i < n; i++)
-        if (!isnan(pts[i].roof)) scratch[nb++] = ape_of(pts[i].roof * scale, pts[i].meas);
-    metrics(scratch, nb, &base);
-    metrics_t gm = {0}, gm_same = {0};
-    if (given_launch) { /* both figures on the same rows */
+        if (!isnan(pts[i].roof)) scratch[nb++] = ape_of(pts[i].roof * S->scale, pts[i].meas);
+    metrics(scratch, nb, &S->base);
+    if (R->o->given_launch) { /* both figures on the same rows */
         int ng = 0;
         for (int i = 0; i < n; i++)
             if (!isnan(pts[i].given)) scratch[ng++] = ape_of(pts[i].given + (pts[i].pred - pts[i].gpu), pts[i].meas);
-        metrics(scratch, ng, &gm);
+        metrics(scratch, ng, &S->gm);
         ng = 0;
         for (int i = 0; i < n; i++)
             if (!isnan(pts[i].given)) scratch[ng++] = ape_of(pts[i].pred, pts[i].meas);
-        metrics(scratch, ng, &gm_same);
+        metrics(scratch, ng, &S->gm_same);
     }
-    for (int by = 0; by < 3; by++)
-        if ((ngroups[by] = make_groups(pts, n, by, scratch, &groups[by])) < 0) goto oom;
+}
 
-    if (n == 0) {
-        rc = cli_fail("eval", "no rows of GPU %s left to score (%ld skipped, %ld failed%s%s)",
-                      info.gpu_id, skipped, failed, failed ? "; first: " : "",
-                      failed ? fail_list[0] : "");
-        goto out;
-    }
-    static const char *const split_names[] = {"all", "test", "train"};
-    if (plot) {
-        plot_keys = malloc((size_t)(n ? n : 1) * sizeof *plot_keys);
-        plot_meas = malloc((size_t)(n ? n : 1) * sizeof *plot_meas);
-        plot_pred = malloc((size_t)(n ? n : 1) * sizeof *plot_pred);
-        if (!plot_keys || !plot_meas || !plot_pred) goto oom;
+/* Host dispatch per file (model-independent: positions, times and floors
+ * of the rows outside the split, or of the scored ones with --split all),
+ * every scored row's published-time prediction, then the scores. */
+static int eval_score(eval_run_t *R, eval_scores_t *S)
+{
+    if (locate_dispatch(R->pts, R->n, R->aux, R->naux, !R->o->split, R->o->n_data, R->has_disp, R->disp))
+        return cli_fail("eval", "out of memory");
+    check_classes(R);
+    score_times(R, S);
+    for (int by = 0; by < 3; by++)
+        if ((S->ngroups[by] = make_groups(R->pts, R->n, by, R->scratch, &S->groups[by])) < 0)
+            return cli_fail("eval", "out of memory");
+    return CLI_OK;
+}
+
+static int eval_plot(const eval_run_t *R, const eval_scores_t *S)
+{
+    int n = R->n, rc = CLI_OK;
+    const char **keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
+    double *meas = malloc((size_t)(n ? n : 1) * sizeof *meas), *pred = malloc((size_t)(n ? n : 1) * sizeof *pred);
+    if (!keys || !meas || !pred) {
+        rc = cli_fail("eval", "out of memory");
+    } else {
         for (int i = 0; i < n; i++) {
-            plot_keys[i] = pts[i].algo_key;
-            plot_meas[i] = pts[i].meas;
-            plot_pred[i] = pts[i].pred;
+            keys[i] = R->pts[i].algo_key;
+            meas[i] = R->pts[i].meas;
+            pred[i] = R->pts[i].pred;
         }
         char title[160];
-        snprintf(title, sizeof title, "%s: predicted vs measured (n=%d, split %s, MAPE %.1f%%)",
-                 info.gpu_id, n, split_names[split], 100 * all.mape);
-        if (cli_svg_scatter(plot, title, plot_meas, plot_pred, plot_keys, n)) {
-            rc = cli_fail("eval", "cannot write %s: %s", plot, strerror(errno));
-            goto out;
-        }
+        snprintf(title, sizeof title, "%s: predicted vs measured (n=%d, split %s, MAPE %.1f%%)", R->info.gpu_id, n,
+                 split_names[R->o->split], 100 * S->all.mape);
+        if (cli_svg_scatter(R->o->plot, title, meas, pred, keys, n))
+            rc = cli_fail("eval", "cannot write %s: %s", R->o->plot, strerror(errno));
     }
-    if (json) {
-        printf("{\"gpu\": ");
-        cli_json_str(stdout, info.gpu_id);
-        printf(", \"model\": ");
-        if (model_opt) cli_json_str(stdout, model_path);
-        else printf("null");
-        printf(", \"served\": \"%s\", \"source_gpus\": ", info.transferred ? "transferred" : "calibrated");
-        cli_json_str(stdout, info.source_gpus);
-        /* the GPU whose rows fitted each GEMM math type (one source even
-         * in a transferred model) */
-        printf(", \"gemm_source_gpu\": {\"fp32\": ");
-        if (model->gemm[0].present) cli_json_str(stdout, model->gemm[0].source_gpu);
-        else printf("null");
-        printf(", \"tensor\": ");
-        if (model->gemm[1].present) cli_json_str(stdout, model->gemm[1].source_gpu);
-        else printf("null");
-        printf("}");
-        printf(", \"split\": \"%s\", \"source\": ", split_names[split]);
-        if (source) cli_json_str(stdout, source);
-        else printf("null");
-        printf(", \"data\": [");
-        for (int f = 0; f < n_data; f++) {
-            if (f) printf(", ");
-            cli_json_str(stdout, data[f]);
-        }
-        printf("],\n");
-        if (given_launch) {
-            printf("  \"given_launch\": {");
-            json_metrics(&gm);
-            printf(", \"predicted_launch\": {");
-            json_metrics(&gm_same);
-            printf("}},\n");
-        }
-        printf("  \"n\": %d, \"skipped\": %ld, \"failed\": %ld,\n  \"mape\": ", n, skipped, failed);
-        cli_json_num(stdout, all.mape);
-        printf(", \"rmspe\": ");
-        cli_json_num(stdout, all.rmspe);
-        printf(", \"median_ape\": ");
-        cli_json_num(stdout, all.median);
-        printf(", \"p90_ape\": ");
-        cli_json_num(stdout, all.p90);
-        printf(",\n  \"baseline_roofline\": {\"scale\": ");
-        cli_json_num(stdout, scale);
-        printf(", ");
-        json_metrics(&base);
-        printf("},\n");
-        printf("  \"class_accuracy\": ");
-        cli_json_num(stdout, cls_n ? (double)cls_hit / cls_n : NAN);
-        printf(",\n");
-        printf("  \"published_at_row\": {");
-        json_metrics(&at_row);
-        printf("},\n  \"gpu_time\": {");
-        json_metrics(&gpu_time);
-        printf("},\n  \"floor\": {");
-        json_metrics(&floor_m);
-        printf("},\n  \"dispatch\": [");
-        for (int f = 0; f < n_data; f++) {
-            printf("%s{\"data\": ", f ? ", " : "");
-            cli_json_str(stdout, data[f]);
-            if (has_disp[f] && disp[f].windows)
-                printf(", \"host_ms_start\": %.6g, \"host_ms_end\": %.6g, \"typical_ms\": %.6g, \"spread_ms\": %.6g}",
-                       seer_dispatch_at(&disp[f], 0), seer_dispatch_at(&disp[f], 1), disp[f].median, disp[f].spread);
-            else
-                printf(", \"host_ms_start\": 0, \"host_ms_end\": 0, \"typical_ms\": 0, \"spread_ms\": 0}");
-        }
-        printf("],\n");
-        json_groups("by_direction", groups[BY_DIR], ngroups[BY_DIR], 0);
-        json_groups("by_algo", groups[BY_ALGO], ngroups[BY_ALGO], 0);
-        json_groups("by_class", groups[BY_CLASS], ngroups[BY_CLASS], 0);
-        printf("  \"failed_rows\": [");
-        for (long i = 0; i < failed && i < MAX_FAIL_LIST; i++) {
-            printf("%s\n    ", i ? "," : "");
-            cli_json_str(stdout, fail_list[i]);
-        }
-        printf("]\n}\n");
-    } else {
-        if (info.transferred)
-            printf("model     transferred to %s from %s (no calibrated model in the models directory)\n",
-                   info.gpu_id, info.source_gpus);
-        else
-            printf("model     %s (gpu %s)\n", model_opt ? model_path : "calibrated", info.gpu_id);
-        for (int f = 0; f < n_data; f++) printf("data      %s\n", data[f]);
-        printf("split     %s%s%s\n", split_names[split], source ? ", source " : "",
-               source ? source : "");
-        if (given_launch)
-            printf("given launch: %d rows whose measured main kernel the model knows\n", gm.n);
-        printf("rows      %d scored, %ld skipped (algo MIXED/UNKNOWN or no time), %ld failed\n", n,
-               skipped, failed);
-        for (long i = 0; i < failed && i < MAX_FAIL_LIST; i++) printf("  failed: %s\n", fail_list[i]);
-        if (failed > MAX_FAIL_LIST) printf("  ... and %ld more\n", failed - MAX_FAIL_LIST);
-        printf("\n%-22s %6s %8s %8s %8s %8s\n", "", "n", "MAPE %", "RMSPE %", "median %", "p90 %");
-        text_row("seer", 22, &all);
-        char label[64];
-        snprintf(label, sizeof label, "roofline x %.3g", scale);
-        text_row(label, 22, &base);
-        text_row("seer, host at the row", 22, &at_row);
-        text_row("seer vs GPU time", 22, &gpu_time);
-        text_row("floor", 22, &floor_m);
-        if (given_launch && gm.n) {
-            text_row("seer, given launch", 22, &gm);
-            text_row("seer, same rows", 22, &gm_same);
-        }
-        for (int f = 0; f < n_data; f++)
-            if (has_disp[f] && disp[f].windows)
-                printf("%shost      %s: %.3f..%.3f ms along the file, typical %.3f ms (+-%.3f): added to\n"
-                       "          the GPU-time predictions (docs/method.md, \"GPU time\")\n", f ? "" : "\n", data[f],
-                       seer_dispatch_at(&disp[f], 0), seer_dispatch_at(&disp[f], 1), disp[f].median, disp[f].spread);
-        if (cls_n)
-            printf("\nclass classifier: %.1f %% of %ld rows agree with the class of the measured time\n",
-                   100.0 * cls_hit / cls_n, cls_n);
-        text_groups("direction", groups[BY_DIR], ngroups[BY_DIR]);
-        text_groups("algo", groups[BY_ALGO], ngroups[BY_ALGO]);
-        text_groups("class", groups[BY_CLASS], ngroups[BY_CLASS]);
-    }
+    free(keys);
+    free(meas);
+    free(pred);
+    return rc;
+}
 
-    rc = CLI_OK;
-    goto out;
-oom:
-    rc = cli_fail("eval", "out of memory");
-    goto out;
-lib_error:
-    rc = cli_lib_error(h, st);
-out:
-    for (int f = 0; f < n_data && rows && grows; f++) {
-        free(rows[f]);
-        free(grows[f]);
+/* The JSON's first lines: the model, the run's options and data. */
+static void json_eval_head(const eval_run_t *R)
+{
+    const eval_opts_t *o = R->o;
+    printf("{\"gpu\": ");
+    cli_json_str(stdout, R->info.gpu_id);
+    cli_json_str_field("model", o->model_opt);
+    cli_json_served(&R->info);
+    /* the GPU whose rows fitted each GEMM math type (one source even in a
+     * transferred model) */
+    printf(", \"gemm_source_gpu\": {\"fp32\": ");
+    cli_json_str(stdout, R->info.gemm_source_gpu[0][0] ? R->info.gemm_source_gpu[0] : NULL);
+    cli_json_str_field("tensor", R->info.gemm_source_gpu[1][0] ? R->info.gemm_source_gpu[1] : NULL);
+    printf("}");
+    cli_json_str_field("split", split_names[o->split]);
+    cli_json_str_field("source", o->source);
+    printf(", \"data\": [");
+    for (int f = 0; f < o->n_data; f++) {
+        if (f) printf(", ");
+        cli_json_str(stdout, o->data[f]);
     }
-    free(rows);
-    free(grows);
-    free(nrows);
-    free(pts);
-    free(scratch);
-    free(aux);
-    free(disp);
-    free(has_disp);
-    for (int by = 0; by < 3; by++) free(groups[by]);
-    free(plot_keys);
-    free(plot_meas);
-    free(plot_pred);
-    free(data);
-    seer_conv_desc_destroy(d);
-    seer_model_destroy(model);
-    seer_destroy(h);
+    printf("],\n");
+}
+
+static void print_eval_json(const eval_run_t *R, const eval_scores_t *S)
+{
+    const eval_opts_t *o = R->o;
+    json_eval_head(R);
+    if (o->given_launch) {
+        printf("  \"given_launch\": {");
+        json_metrics(&S->gm);
+        printf(", \"predicted_launch\": {");
+        json_metrics(&S->gm_same);
+        printf("}},\n");
+    }
+    printf("  \"n\": %d, \"skipped\": %ld, \"failed\": %ld,\n  \"mape\": ", R->n, R->skipped, R->failed);
+    cli_json_num(stdout, S->all.mape);
+    cli_json_num_field("rmspe", S->all.rmspe);
+    cli_json_num_field("median_ape", S->all.median);
+    cli_json_num_field("p90_ape", S->all.p90);
+    printf(",\n  \"baseline_roofline\": {\"scale\": ");
+    cli_json_num(stdout, S->scale);
+    printf(", ");
+    json_metrics(&S->base);
+    printf("},\n  \"class_accuracy\": ");
+    cli_json_num(stdout, R->cls_n ? (double)R->cls_hit / R->cls_n : NAN);
+    printf(",\n  \"published_at_row\": {");
+    json_metrics(&S->at_row);
+    printf("},\n  \"gpu_time\": {");
+    json_metrics(&S->gpu_time);
+    printf("},\n  \"floor\": {");
+    json_metrics(&S->floor_m);
+    printf("},\n  \"dispatch\": [");
+    for (int f = 0; f < o->n_data; f++) {
+        const seer_dispatch_t *dp = &R->disp[f];
+        printf("%s{\"data\": ", f ? ", " : "");
+        cli_json_str(stdout, o->data[f]);
+        if (R->has_disp[f] && dp->windows)
+            printf(", \"host_ms_start\": %.6g, \"host_ms_end\": %.6g, \"typical_ms\": %.6g, \"spread_ms\": %.6g}",
+                   host_at(dp, 0), host_at(dp, 1), dp->median, dp->spread);
+        else
+            printf(", \"host_ms_start\": 0, \"host_ms_end\": 0, \"typical_ms\": 0, \"spread_ms\": 0}");
+    }
+    printf("],\n");
+    json_groups("by_direction", S->groups[BY_DIR], S->ngroups[BY_DIR], 0);
+    json_groups("by_algo", S->groups[BY_ALGO], S->ngroups[BY_ALGO], 0);
+    json_groups("by_class", S->groups[BY_CLASS], S->ngroups[BY_CLASS], 0);
+    printf("  \"failed_rows\": [");
+    for (long i = 0; i < R->failed && i < MAX_FAIL_LIST; i++) {
+        printf("%s\n    ", i ? "," : "");
+        cli_json_str(stdout, R->fail_list[i]);
+    }
+    printf("]\n}\n");
+}
+
+static void print_eval_text(const eval_run_t *R, const eval_scores_t *S)
+{
+    const eval_opts_t *o = R->o;
+    const seer_model_info_t *info = &R->info;
+    if (info->transferred)
+        printf("model     transferred to %s from %s (no calibrated model in the models directory)\n", info->gpu_id,
+               info->source_gpus);
+    else
+        printf("model     %s (gpu %s)\n", o->model_opt ? o->model_opt : "calibrated", info->gpu_id);
+    for (int f = 0; f < o->n_data; f++) printf("data      %s\n", o->data[f]);
+    printf("split     %s%s%s\n", split_names[o->split], o->source ? ", source " : "", o->source ? o->source : "");
+    if (o->given_launch) printf("given launch: %d rows whose measured main kernel the model knows\n", S->gm.n);
+    printf("rows      %d scored, %ld skipped (algo MIXED/UNKNOWN or no time), %ld failed\n", R->n, R->skipped,
+           R->failed);
+    for (long i = 0; i < R->failed && i < MAX_FAIL_LIST; i++) printf("  failed: %s\n", R->fail_list[i]);
+    if (R->failed > MAX_FAIL_LIST) printf("  ... and %ld more\n", R->failed - MAX_FAIL_LIST);
+    printf("\n%-22s %6s %8s %8s %8s %8s\n", "", "n", "MAPE %", "RMSPE %", "median %", "p90 %");
+    text_row("seer", 22, &S->all);
+    char label[64];
+    snprintf(label, sizeof label, "roofline x %.3g", S->scale);
+    text_row(label, 22, &S->base);
+    text_row("seer, host at the row", 22, &S->at_row);
+    text_row("seer vs GPU time", 22, &S->gpu_time);
+    text_row("floor", 22, &S->floor_m);
+    if (o->given_launch && S->gm.n) {
+        text_row("seer, given launch", 22, &S->gm);
+        text_row("seer, same rows", 22, &S->gm_same);
+    }
+    for (int f = 0; f < o->n_data; f++)
+        if (R->has_disp[f] && R->disp[f].windows)
+            printf("%shost      %s: %.3f..%.3f ms along the file, typical %.3f ms (+-%.3f): added to\n"
+                   "          the GPU-time predictions (docs/method.md, \"GPU time\")\n", f ? "" : "\n", o->data[f],
+                   host_at(&R->disp[f], 0), host_at(&R->disp[f], 1), R->disp[f].median, R->disp[f].spread);
+    if (R->cls_n)
+        printf("\nclass classifier: %.1f %% of %ld rows agree with the class of the measured time\n",
+               100.0 * R->cls_hit / R->cls_n, R->cls_n);
+    text_groups("direction", S->groups[BY_DIR], S->ngroups[BY_DIR]);
+    text_groups("algo", S->groups[BY_ALGO], S->ngroups[BY_ALGO]);
+    text_groups("class", S->groups[BY_CLASS], S->ngroups[BY_CLASS]);
+}
+
+int cli_eval(int argc, char **argv)
+{
+    eval_opts_t o;
+    eval_run_t R;
+    eval_scores_t S;
+    int done = 0, rc;
+    memset(&o, 0, sizeof o);
+    memset(&R, 0, sizeof R);
+    memset(&S, 0, sizeof S);
+    R.o = &o;
+    if ((rc = eval_parse(argc, argv, &o, &done)) || done) goto out;
+    /* the model's name is checked before any data is read */
+    if (!cli_model_path("eval", o.model_opt, o.gpu_opt, o.models_opt)) {
+        rc = CLI_USAGE;
+        goto out;
+    }
+    if ((rc = eval_open(&R)) || (rc = score_rows(&R)) || (rc = eval_score(&R, &S))) goto out;
+    if (R.n == 0) {
+        rc = cli_fail("eval", "no rows of GPU %s left to score (%ld skipped, %ld failed%s%s)", R.info.gpu_id,
+                      R.skipped, R.failed, R.failed ? "; first: " : "", R.failed ? R.fail_list[0] : "");
+        goto out;
+    }
+    if (o.plot && (rc = eval_plot(&R, &S))) goto out;
+    if (o.json) print_eval_json(&R, &S);
+    else print_eval_text(&R, &S);
+out:
+    eval_close(&R, &S);
+    free(o.data);
     return rc;
 }

@@ -32,166 +32,186 @@ typedef struct {
     long line;
 } netrow_t;
 
-int seer_cli_eval_net(int argc, char **argv)
+/* One run: the options, the models opened, the rows read. */
+typedef struct {
+    const char *model_opt, *models_opt, *data;
+    int format, policy;         /* format: 0 table, 1 json */
+    seer_handle_t h;
+    seer_model_t fixed;         /* --model, else NULL: each row's GPU's model */
+    seer_model_info_t fixed_info;
+    struct { char gpu[32]; seer_model_t m; } models[32];
+    int nmodels;
+    netrow_t *rows;
+    size_t n, cap;
+    long skipped;               /* rows of other GPUs than --model's */
+} enet_t;
+
+/* CLI_OK with *done set after --help, else the exit code of a usage error. */
+static int enet_parse(int argc, char **argv, enet_t *E, int *done)
 {
     static const char *const formats[] = {"table", "json", NULL};
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_VALUE("model"), CLI_VALUE("models"),
+                                         CLI_VALUE("data"), CLI_VALUE("format"), CLI_VALUE("algo"), CLI_END};
     cli_args_t a;
-    const char *model_opt = NULL, *models_opt = NULL, *data = NULL;
-    int format = 0, policy = SEER_ALGO_AUTO;
-    cli_args_init(&a, "eval-net", argc, argv);
+    cli_args_init(&a, "eval-net", opts, argc, argv);
     while (cli_next(&a)) {
-        if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_eval_net(stdout); return CLI_OK; }
-        else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--models")) { if (!(models_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--data")) { if (!(data = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--format")) { if ((format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_eval_net(stdout); *done = 1; return CLI_OK; }
+        else if (cli_is(&a, "--model")) { if (!(E->model_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--models")) { if (!(E->models_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--data")) { if (!(E->data = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--format")) { if ((E->format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
         else if (cli_is(&a, "--algo")) {
             const char *v = cli_value(&a);
-            if (!v || !cli_parse_policy("eval-net", v, &policy)) return CLI_USAGE;
+            if (!v || !cli_parse_policy("eval-net", v, &E->policy)) return CLI_USAGE;
         } else return cli_unknown(&a);
     }
-    if (!data) return cli_usage_error("eval-net", "option --data is required");
-    seer_handle_t h = NULL;
-    seer_csv_t *c = NULL;
-    netrow_t *rows = NULL;
-    size_t n = 0, cap = 0;
-    int rc = CLI_OK;
-    struct { char gpu[32]; seer_model_t m; } models[32];
-    int nmodels = 0;
-    seer_status_t st = seer_create(&h);
-    if (st) return cli_lib_error(NULL, st);
-    seer_model_t fixed = NULL;
-    seer_model_info_t fixed_info;
-    if (model_opt) {
-        if ((rc = cli_open_model(h, "eval-net", model_opt, NULL, NULL, &fixed))) goto out;
-        seer_model_get_info(fixed, &fixed_info);
-    }
-    if ((st = seer_csv_open_file(h, data, &c))) { rc = cli_lib_error(h, st); goto out; }
+    if (!E->data) return cli_usage_error("eval-net", "option --data is required");
+    return CLI_OK;
+}
+
+/* The current record into *r; col: the required columns, then res and
+ * layout (-1 when absent).  CLI_OK or the exit code (said). */
+static int read_netrow(enet_t *E, seer_csv_t *c, const int col[8], netrow_t *r)
+{
+    seer_status_t st;
+    memset(r, 0, sizeof *r);
+    r->line = seer_csv_line(c);
+    snprintf(r->network, sizeof r->network, "%s", seer_csv_field(c, col[0]));
+    snprintf(r->gpu, sizeof r->gpu, "%s", seer_csv_field(c, col[1]));
+    const char *mode = seer_csv_field(c, col[4]);
+    if (seer_dtype_from_name(seer_csv_field(c, col[2]), &r->dtype))
+        return cli_fail("eval-net", "%s:%ld: column 'dtype': unknown dtype '%s'", E->data, r->line,
+                        seer_csv_field(c, col[2]));
+    if (strcmp(mode, "infer") && strcmp(mode, "train"))
+        return cli_fail("eval-net", "%s:%ld: column 'mode': expected infer or train, got '%s'", E->data, r->line,
+                        mode);
+    r->mode = mode[0] == 't';
+    r->layout = SEER_LAYOUT_NCHW;
+    if (col[7] >= 0 && *seer_csv_field(c, col[7]) && seer_layout_from_name(seer_csv_field(c, col[7]), &r->layout))
+        return cli_fail("eval-net", "%s:%ld: column 'layout': unknown layout", E->data, r->line);
+    if ((st = seer_csv_int(E->h, c, col[3], "batch", 1, 1 << 24, &r->batch)) ||
+        (st = seer_csv_dbl(E->h, c, col[5], "measured_ms", &r->meas)) ||
+        (col[6] >= 0 && *seer_csv_field(c, col[6]) && (st = seer_csv_int(E->h, c, col[6], "res", 1, 1 << 24, &r->res))))
+        return cli_lib_error(E->h, st);
+    if (!(r->meas > 0)) return cli_fail("eval-net", "%s:%ld: column 'measured_ms' must be > 0", E->data, r->line);
+    return CLI_OK;
+}
+
+/* Every row of --data (of --model's GPU with --model). */
+static int read_netrows(enet_t *E)
+{
     static const char *const req[] = {"network", "gpu", "dtype", "batch", "mode", "measured_ms"};
-    int col[6];
-    for (int i = 0; i < 6; i++)
-        if ((col[i] = seer_csv_col(c, req[i])) < 0) {
+    seer_csv_t *c = NULL;
+    seer_status_t st;
+    int col[8], rc = CLI_OK;
+    if ((st = seer_csv_open_file(E->h, E->data, &c))) return cli_lib_error(E->h, st);
+    for (int i = 0; i < 6 && !rc; i++)
+        if ((col[i] = seer_csv_col(c, req[i])) < 0)
             rc = cli_fail("eval-net", "%s: missing column '%s' (need network,gpu,dtype,batch,mode,measured_ms)",
-                          data, req[i]);
-            goto out;
-        }
-    int col_res = seer_csv_col(c, "res"), col_layout = seer_csv_col(c, "layout");
-    long skipped = 0;
-    for (;;) {
+                          E->data, req[i]);
+    col[6] = seer_csv_col(c, "res");
+    col[7] = seer_csv_col(c, "layout");
+    while (!rc) {
         int eof = 0;
-        if ((st = seer_csv_next(h, c, &eof))) { rc = cli_lib_error(h, st); goto out; }
+        if ((st = seer_csv_next(E->h, c, &eof))) { rc = cli_lib_error(E->h, st); break; }
         if (eof) break;
-        if (n == cap) {
-            netrow_t *nr = realloc(rows, (cap = cap ? 2 * cap : 64) * sizeof *nr);
-            if (!nr) { rc = cli_fail("eval-net", "out of memory"); goto out; }
-            rows = nr;
+        if (E->n == E->cap) {
+            netrow_t *nr = realloc(E->rows, (E->cap = E->cap ? 2 * E->cap : 64) * sizeof *nr);
+            if (!nr) { rc = cli_fail("eval-net", "out of memory"); break; }
+            E->rows = nr;
         }
-        netrow_t *r = &rows[n];
-        memset(r, 0, sizeof *r);
-        r->line = seer_csv_line(c);
-        snprintf(r->network, sizeof r->network, "%s", seer_csv_field(c, col[0]));
-        snprintf(r->gpu, sizeof r->gpu, "%s", seer_csv_field(c, col[1]));
-        const char *mode = seer_csv_field(c, col[4]);
-        if (seer_dtype_from_name(seer_csv_field(c, col[2]), &r->dtype)) {
-            rc = cli_fail("eval-net", "%s:%ld: column 'dtype': unknown dtype '%s'", data, r->line,
-                          seer_csv_field(c, col[2]));
-            goto out;
-        }
-        if (strcmp(mode, "infer") && strcmp(mode, "train")) {
-            rc = cli_fail("eval-net", "%s:%ld: column 'mode': expected infer or train, got '%s'", data,
-                          r->line, mode);
-            goto out;
-        }
-        r->mode = mode[0] == 't';
-        r->layout = SEER_LAYOUT_NCHW;
-        if (col_layout >= 0 && *seer_csv_field(c, col_layout) &&
-            seer_layout_from_name(seer_csv_field(c, col_layout), &r->layout)) {
-            rc = cli_fail("eval-net", "%s:%ld: column 'layout': unknown layout", data, r->line);
-            goto out;
-        }
-        if ((st = seer_csv_int(h, c, col[3], "batch", 1, 1 << 24, &r->batch)) ||
-            (st = seer_csv_dbl(h, c, col[5], "measured_ms", &r->meas)) ||
-            (col_res >= 0 && *seer_csv_field(c, col_res) &&
-             (st = seer_csv_int(h, c, col_res, "res", 1, 1 << 24, &r->res)))) {
-            rc = cli_lib_error(h, st);
-            goto out;
-        }
-        if (!(r->meas > 0)) {
-            rc = cli_fail("eval-net", "%s:%ld: column 'measured_ms' must be > 0", data, r->line);
-            goto out;
-        }
-        if (fixed && !cli_same_gpu(r->gpu, fixed_info.gpu_id)) { skipped++; continue; }
-        n++;
+        netrow_t *r = &E->rows[E->n];
+        if ((rc = read_netrow(E, c, col, r))) break;
+        if (E->fixed && !cli_same_gpu(r->gpu, E->fixed_info.gpu_id)) { E->skipped++; continue; }
+        E->n++;
     }
-    /* Predict everything before printing. */
-    for (size_t i = 0; i < n; i++) {
-        netrow_t *r = &rows[i];
-        seer_model_t m = fixed;
-        if (!m) {
-            for (int j = 0; j < nmodels && !m; j++)
-                if (cli_same_gpu(models[j].gpu, r->gpu)) m = models[j].m;
-            if (!m) {
-                if (nmodels == 32) { rc = cli_fail("eval-net", "more than 32 GPUs"); goto out; }
-                if ((rc = cli_open_model(h, "eval-net", NULL, r->gpu, models_opt, &m))) {
-                    fprintf(stderr, "seer eval-net: (row at %s:%ld)\n", data, r->line);
-                    goto out;
-                }
-                snprintf(models[nmodels].gpu, sizeof models[nmodels].gpu, "%s", r->gpu);
-                models[nmodels++].m = m;
-            }
-        }
+    seer_csv_close(c);
+    return rc;
+}
+
+/* The model of a row: --model's, else its GPU's (opened once). */
+static int model_for(enet_t *E, const netrow_t *r, seer_model_t *m)
+{
+    int rc;
+    if ((*m = E->fixed)) return CLI_OK;
+    for (int j = 0; j < E->nmodels; j++)
+        if (cli_same_gpu(E->models[j].gpu, r->gpu)) { *m = E->models[j].m; return CLI_OK; }
+    if (E->nmodels == 32) return cli_fail("eval-net", "more than 32 GPUs");
+    if ((rc = cli_open_model(E->h, "eval-net", NULL, r->gpu, E->models_opt, m))) {
+        fprintf(stderr, "seer eval-net: (row at %s:%ld)\n", E->data, r->line);
+        return rc;
+    }
+    snprintf(E->models[E->nmodels].gpu, sizeof E->models[E->nmodels].gpu, "%s", r->gpu);
+    E->models[E->nmodels++].m = *m;
+    return CLI_OK;
+}
+
+/* Every row predicted, before anything is printed. */
+static int predict_netrows(enet_t *E)
+{
+    int rc;
+    for (size_t i = 0; i < E->n; i++) {
+        netrow_t *r = &E->rows[i];
+        seer_model_t m;
         seer_network_t net = NULL;
-        if ((rc = cli_open_net(h, "eval-net", r->network, r->res, &net))) {
-            fprintf(stderr, "seer eval-net: (row at %s:%ld)\n", data, r->line);
-            goto out;
+        if ((rc = model_for(E, r, &m))) return rc;
+        if ((rc = cli_open_net(E->h, "eval-net", r->network, r->res, &net))) {
+            fprintf(stderr, "seer eval-net: (row at %s:%ld)\n", E->data, r->line);
+            return rc;
         }
         int cnt;
-        st = seer_predict_network(h, m, net, r->batch, r->dtype, r->layout, (seer_mode_t)r->mode, policy,
-                                  NULL, 0, &cnt, &r->pred);
+        seer_status_t st = seer_predict_network(E->h, m, net, r->batch, r->dtype, r->layout, (seer_mode_t)r->mode,
+                                                E->policy, NULL, 0, &cnt, &r->pred);
         seer_network_destroy(net);
         if (st) {
-            fprintf(stderr, "seer eval-net: %s:%ld: %s: %s\n", data, r->line, seer_status_string(st),
-                    seer_get_last_error(h));
-            rc = CLI_FAIL;
-            goto out;
+            fprintf(stderr, "seer eval-net: %s:%ld: %s: %s\n", E->data, r->line, seer_status_string(st),
+                    seer_get_last_error(E->h));
+            return CLI_FAIL;
         }
     }
-    if (!n) {
-        rc = cli_fail("eval-net", "%s: no rows to score%s", data, skipped ? " (none of the model's GPU)" : "");
-        goto out;
-    }
-    /* Per network (and mode): MAPE. */
-    double s_all = 0, s2_all = 0;
-    if (format == 1) printf("{\"rows\": [");
+    return CLI_OK;
+}
+
+/* Each row's error. */
+static void print_netrows(const enet_t *E)
+{
+    int json = E->format == 1;
+    if (json) printf("{\"rows\": [");
     else printf("%-16s %-16s %-6s %5s %-5s %12s %12s %8s\n", "network", "gpu", "dtype", "batch", "mode",
                 "measured_ms", "pred_ms", "error");
-    for (size_t i = 0; i < n; i++) {
-        netrow_t *r = &rows[i];
+    for (size_t i = 0; i < E->n; i++) {
+        const netrow_t *r = &E->rows[i];
         double e = (r->pred - r->meas) / r->meas;
-        s_all += fabs(e);
-        s2_all += e * e;
-        if (format == 1) {
+        if (json) {
             printf("%s\n  {\"line\": %ld, \"network\": ", i ? "," : "", r->line);
             cli_json_str(stdout, r->network);
-            printf(", \"gpu\": ");
-            cli_json_str(stdout, r->gpu);
-            printf(", \"dtype\": \"%s\", \"batch\": %d, \"mode\": \"%s\", \"measured_ms\": ",
-                   seer_dtype_name(r->dtype), r->batch, r->mode ? "train" : "infer");
-            cli_json_num(stdout, r->meas);
-            printf(", \"pred_ms\": ");
-            cli_json_num(stdout, r->pred);
-            printf(", \"error\": ");
-            cli_json_num(stdout, e);
+            cli_json_str_field("gpu", r->gpu);
+            printf(", \"dtype\": \"%s\", \"batch\": %d, \"mode\": \"%s\"", seer_dtype_name(r->dtype), r->batch,
+                   r->mode ? "train" : "infer");
+            cli_json_num_field("measured_ms", r->meas);
+            cli_json_num_field("pred_ms", r->pred);
+            cli_json_num_field("error", e);
             printf("}");
         } else {
             printf("%-16.16s %-16.16s %-6s %5d %-5s %12.3f %12.3f %+7.1f%%\n", r->network, r->gpu,
                    seer_dtype_name(r->dtype), r->batch, r->mode ? "train" : "infer", r->meas, r->pred, 100 * e);
         }
     }
-    if (format == 1) printf("],\n \"networks\": [");
+}
+
+/* MAPE and RMSPE per network (in order of first appearance), then of all. */
+static void print_networks(const enet_t *E)
+{
+    const netrow_t *rows = E->rows;
+    size_t n = E->n;
+    int json = E->format == 1, first = 1;
+    double s_all = 0, s2_all = 0;
+    if (json) printf("],\n \"networks\": [");
     else printf("\n%-16s %5s %8s %8s\n", "network", "rows", "MAPE", "RMSPE");
-    int first = 1;
     for (size_t i = 0; i < n; i++) {
+        double e = (rows[i].pred - rows[i].meas) / rows[i].meas;
+        s_all += fabs(e);
+        s2_all += e * e;
         int seen = 0;
         for (size_t j = 0; j < i && !seen; j++) seen = !strcmp(rows[j].network, rows[i].network);
         if (seen) continue;
@@ -199,12 +219,12 @@ int seer_cli_eval_net(int argc, char **argv)
         int k = 0;
         for (size_t j = i; j < n; j++)
             if (!strcmp(rows[j].network, rows[i].network)) {
-                double e = (rows[j].pred - rows[j].meas) / rows[j].meas;
-                s += fabs(e);
-                s2 += e * e;
+                double ej = (rows[j].pred - rows[j].meas) / rows[j].meas;
+                s += fabs(ej);
+                s2 += ej * ej;
                 k++;
             }
-        if (format == 1) {
+        if (json) {
             printf("%s\n  {\"network\": ", first ? "" : ",");
             cli_json_str(stdout, rows[i].network);
             printf(", \"rows\": %d, \"mape\": %.6g, \"rmspe\": %.6g}", k, s / k, sqrt(s2 / k));
@@ -213,16 +233,35 @@ int seer_cli_eval_net(int argc, char **argv)
         }
         first = 0;
     }
-    if (format == 1) printf("],\n \"all\": {\"rows\": %zu, \"mape\": %.6g, \"rmspe\": %.6g}}\n", n, s_all / n, sqrt(s2_all / n));
+    if (json) printf("],\n \"all\": {\"rows\": %zu, \"mape\": %.6g, \"rmspe\": %.6g}}\n", n, s_all / n, sqrt(s2_all / n));
     else printf("%-16s %5zu %7.1f%% %7.1f%%\n", "all", n, 100 * s_all / n, 100 * sqrt(s2_all / n));
-    if (skipped)
-        fprintf(stderr, "seer eval-net: %ld rows of other GPUs than %s skipped\n", skipped, fixed_info.gpu_id);
-    rc = CLI_OK;
-out:
-    seer_csv_close(c);
-    free(rows);
-    for (int j = 0; j < nmodels; j++) seer_model_destroy(models[j].m);
-    seer_model_destroy(fixed);
-    seer_destroy(h);
+}
+
+int seer_cli_eval_net(int argc, char **argv)
+{
+    enet_t E;
+    int done = 0, rc;
+    memset(&E, 0, sizeof E);
+    E.policy = SEER_ALGO_AUTO;
+    if ((rc = enet_parse(argc, argv, &E, &done)) || done) return rc;
+    seer_status_t st = seer_create(&E.h);
+    if (st) return cli_lib_error(NULL, st);
+    if (E.model_opt && !(rc = cli_open_model(E.h, "eval-net", E.model_opt, NULL, NULL, &E.fixed)))
+        seer_model_get_info(E.fixed, &E.fixed_info);
+    if (!rc && !(rc = read_netrows(&E)) && !(rc = predict_netrows(&E))) {
+        if (!E.n) {
+            rc = cli_fail("eval-net", "%s: no rows to score%s", E.data, E.skipped ? " (none of the model's GPU)" : "");
+        } else {
+            print_netrows(&E);
+            print_networks(&E);
+            if (E.skipped)
+                fprintf(stderr, "seer eval-net: %ld rows of other GPUs than %s skipped\n", E.skipped,
+                        E.fixed_info.gpu_id);
+        }
+    }
+    free(E.rows);
+    for (int j = 0; j < E.nmodels; j++) seer_model_destroy(E.models[j].m);
+    seer_model_destroy(E.fixed);
+    seer_destroy(E.h);
     return rc;
 }

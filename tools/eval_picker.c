@@ -139,138 +139,169 @@ static void score(score_t *s, double picked, double fastest)
     s->fastest += fastest;
 }
 
-int seer_cli_eval_picker(int argc, char **argv)
+/* What the options ask for. */
+typedef struct {
+    const char *model_opt, *gpu_opt, *models_opt, *data, *picks;
+    int format;                 /* 0 table, 1 json */
+    size_t limit;               /* workspace, bytes; SIZE_MAX: none */
+} epick_opts_t;
+
+/* The sweep's scores. */
+typedef struct {
+    score_t sc[2][4];           /* [libseer, v7][dir 0..2, all] */
+    long shapes, no_v7, no_seer;
+} epick_t;
+
+static int epick_parse(int argc, char **argv, epick_opts_t *o, int *done)
 {
     static const char *const formats[] = {"table", "json", NULL};
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_VALUE("model"), CLI_VALUE("gpu"), CLI_VALUE("models"),
+                                         CLI_VALUE("data"), CLI_VALUE("picks"), CLI_VALUE("workspace-mb"),
+                                         CLI_VALUE("format"), CLI_END};
+    const char *ws_s = NULL;
     cli_args_t a;
-    const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL, *data = NULL, *picks = NULL, *ws_s = NULL;
-    int format = 0;
-    cli_args_init(&a, "eval-picker", argc, argv);
+    cli_args_init(&a, "eval-picker", opts, argc, argv);
     while (cli_next(&a)) {
-        if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_eval_picker(stdout); return CLI_OK; }
-        else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--gpu")) { if (!(gpu_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--models")) { if (!(models_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--data")) { if (!(data = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--picks")) { if (!(picks = cli_value(&a))) return CLI_USAGE; }
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_eval_picker(stdout); *done = 1; return CLI_OK; }
+        else if (cli_is(&a, "--model")) { if (!(o->model_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--gpu")) { if (!(o->gpu_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--models")) { if (!(o->models_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--data")) { if (!(o->data = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--picks")) { if (!(o->picks = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--workspace-mb")) { if (!(ws_s = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--format")) { if ((format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--format")) { if ((o->format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
         else return cli_unknown(&a);
     }
-    if (!data) return cli_usage_error("eval-picker", "option --data is required (layers.csv)");
-    if (!picks) return cli_usage_error("eval-picker", "option --picks is required (picks.csv)");
-    size_t limit = SIZE_MAX;
+    if (!o->data) return cli_usage_error("eval-picker", "option --data is required (layers.csv)");
+    if (!o->picks) return cli_usage_error("eval-picker", "option --picks is required (picks.csv)");
+    o->limit = SIZE_MAX;
     if (ws_s) {
         char *end;
         double mb = strtod(ws_s, &end);
         if (!*ws_s || *end || !(mb >= 0) || mb > 1e12)
             return cli_usage_error("eval-picker", "option --workspace-mb: expected a size in MiB >= 0, got '%s'", ws_s);
-        limit = (size_t)(mb * 1048576.0);
+        o->limit = (size_t)(mb * 1048576.0);
     }
-    seer_handle_t h = NULL;
-    seer_model_t m = NULL;
-    prow_t *L = NULL, *P = NULL;
-    size_t nl = 0, np = 0;
-    seer_conv_desc_t d = NULL;
-    int rc;
-    seer_status_t st = seer_create(&h);
-    if (st) return cli_lib_error(NULL, st);
-    if ((rc = cli_open_model(h, "eval-picker", model_opt, gpu_opt, models_opt, &m))) goto out;
-    seer_model_info_t mi;
-    seer_model_get_info(m, &mi);
-    if ((rc = read_rows(h, data, 0, mi.gpu_id, &L, &nl)) || (rc = read_rows(h, picks, 1, mi.gpu_id, &P, &np)))
-        goto out;
-    if ((st = seer_conv_desc_create(&d))) { rc = cli_lib_error(h, st); goto out; }
+    return CLI_OK;
+}
 
-    score_t sc[2][4]; /* [libseer, v7][dir 0..2, all] */
-    memset(sc, 0, sizeof sc);
-    long shapes = 0, no_v7 = 0, no_seer = 0;
-    size_t pj = 0;
-    for (size_t i = 0; i < nl;) {
-        size_t e = i;
-        while (e < nl && !shape_cmp(&L[e].r, &L[i].r)) e++;
-        double meas[SEER_FWD_ALGO_COUNT];
-        int nmeas = 0;
-        for (int k = 0; k < SEER_FWD_ALGO_COUNT; k++) meas[k] = -1;
-        for (size_t j = i; j < e; j++) {
-            int al = L[j].r.algo;
-            if (al >= 0 && al < SEER_FWD_ALGO_COUNT && (meas[al] < 0 || L[j].r.time_ms < meas[al])) {
-                nmeas += meas[al] < 0;
-                meas[al] = L[j].r.time_ms;
-            }
+/* One shape, rows L[0..n-1] of the sweep: the fastest measured time of
+ * each algorithm, the v7 pick (P from *pj on, sorted alike) and
+ * libseer's, scored when both were measured. */
+static int score_shape(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, size_t limit, const prow_t *L,
+                       size_t n, const prow_t *P, size_t np, size_t *pj, epick_t *E)
+{
+    static seer_status_t (*const fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
+                                       seer_conv_algo_perf_t *, int, int *) = {
+        seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
+    double meas[SEER_FWD_ALGO_COUNT];
+    int nmeas = 0;
+    for (int k = 0; k < SEER_FWD_ALGO_COUNT; k++) meas[k] = -1;
+    for (size_t j = 0; j < n; j++) {
+        int al = L[j].r.algo;
+        if (al >= 0 && al < SEER_FWD_ALGO_COUNT && (meas[al] < 0 || L[j].r.time_ms < meas[al])) {
+            nmeas += meas[al] < 0;
+            meas[al] = L[j].r.time_ms;
         }
-        const seer_conv_row_t *r = &L[i].r;
-        i = e;
-        if (nmeas < 2) continue;
-        shapes++;
-        double fastest = INFINITY;
-        for (int k = 0; k < SEER_FWD_ALGO_COUNT; k++) if (meas[k] > 0 && meas[k] < fastest) fastest = meas[k];
-        /* cuDNN v7: best-ranked measured */
-        while (pj < np && shape_cmp(&P[pj].r, r) < 0) pj++;
-        double v7 = -1;
-        for (size_t q = pj; q < np && !shape_cmp(&P[q].r, r); q++)
-            if (P[q].method == 0 && P[q].r.algo < SEER_FWD_ALGO_COUNT && meas[P[q].r.algo] > 0) {
-                v7 = meas[P[q].r.algo];
-                break;
-            }
-        /* libseer */
-        if ((st = cli_desc_from_row(h, r, d))) { rc = cli_lib_error(h, st); goto out; }
-        seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
-        int np2 = 0;
-        seer_status_t (*fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
-                              seer_conv_algo_perf_t *, int, int *) = {
-            seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
-        st = fn[r->dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &np2);
-        double mine = -1;
-        if (st == SEER_STATUS_SUCCESS)
-            for (int q = 0; q < np2 && perf[q].status == SEER_STATUS_SUCCESS; q++)
-                if (meas[perf[q].algo] > 0) { mine = meas[perf[q].algo]; break; }
-        no_v7 += v7 < 0;
-        no_seer += mine < 0;
-        if (v7 < 0 || mine < 0) continue;
-        score(&sc[0][r->dir], mine, fastest);
-        score(&sc[0][3], mine, fastest);
-        score(&sc[1][r->dir], v7, fastest);
-        score(&sc[1][3], v7, fastest);
     }
-    if (!sc[0][3].shapes) {
-        rc = cli_fail("eval-picker", "no shape could be scored: %ld shapes with >= 2 measured "
-                      "algorithms, %ld without a measured v7 pick, %ld without a measured libseer pick",
-                      shapes, no_v7, no_seer);
-        goto out;
-    }
+    const seer_conv_row_t *r = &L[0].r;
+    if (nmeas < 2) return CLI_OK;
+    E->shapes++;
+    double fastest = INFINITY;
+    for (int k = 0; k < SEER_FWD_ALGO_COUNT; k++) if (meas[k] > 0 && meas[k] < fastest) fastest = meas[k];
+    /* cuDNN v7: best-ranked measured */
+    while (*pj < np && shape_cmp(&P[*pj].r, r) < 0) (*pj)++;
+    double v7 = -1;
+    for (size_t q = *pj; q < np && !shape_cmp(&P[q].r, r); q++)
+        if (P[q].method == 0 && P[q].r.algo < SEER_FWD_ALGO_COUNT && meas[P[q].r.algo] > 0) {
+            v7 = meas[P[q].r.algo];
+            break;
+        }
+    /* libseer */
+    seer_status_t st;
+    if ((st = cli_desc_from_row(h, r, d))) return cli_lib_error(h, st);
+    seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
+    int np2 = 0;
+    st = fn[r->dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &np2);
+    double mine = -1;
+    if (st == SEER_STATUS_SUCCESS)
+        for (int q = 0; q < np2 && perf[q].status == SEER_STATUS_SUCCESS; q++)
+            if (meas[perf[q].algo] > 0) { mine = meas[perf[q].algo]; break; }
+    E->no_v7 += v7 < 0;
+    E->no_seer += mine < 0;
+    if (v7 < 0 || mine < 0) return CLI_OK;
+    score(&E->sc[0][r->dir], mine, fastest);
+    score(&E->sc[0][3], mine, fastest);
+    score(&E->sc[1][r->dir], v7, fastest);
+    score(&E->sc[1][3], v7, fastest);
+    return CLI_OK;
+}
+
+static void print_epick(const epick_t *E, const seer_model_info_t *mi, int json)
+{
     static const char *const who[] = {"libseer", "cudnn_v7"};
     static const char *const grp[] = {"fwd", "bwd_data", "bwd_filter", "all"};
-    if (format == 1) {
+    if (json) {
         printf("{\"gpu\": ");
-        cli_json_str(stdout, mi.gpu_id);
+        cli_json_str(stdout, mi->gpu_id);
         printf(", \"shapes\": %ld, \"without_v7_pick\": %ld, \"without_libseer_pick\": %ld, \"scores\": [",
-               shapes, no_v7, no_seer);
-        int first = 1;
-        for (int g = 0; g < 4; g++)
-            for (int w = 0; w < 2; w++) {
-                const score_t *s = &sc[w][g];
-                if (!s->shapes) continue;
+               E->shapes, E->no_v7, E->no_seer);
+    } else {
+        cli_print_model_line(mi);
+        printf("shapes    %ld with >= 2 measured algorithms; %ld scored (%ld without a measured v7 "
+               "pick, %ld without a measured libseer pick)\n\n", E->shapes, E->sc[0][3].shapes, E->no_v7, E->no_seer);
+        printf("%-11s %-9s %7s %7s %8s %8s\n", "direction", "picker", "shapes", "wrong", "rate", "regret");
+    }
+    int first = 1;
+    for (int g = 0; g < 4; g++)
+        for (int w = 0; w < 2; w++) {
+            const score_t *s = &E->sc[w][g];
+            if (!s->shapes) continue;
+            if (json)
                 printf("%s\n  {\"picker\": \"%s\", \"direction\": \"%s\", \"shapes\": %ld, \"wrong\": %ld, "
                        "\"wrong_rate\": %.6g, \"regret\": %.6g}", first ? "" : ",", who[w], grp[g], s->shapes,
                        s->wrong, (double)s->wrong / s->shapes, s->picked / s->fastest);
-                first = 0;
-            }
-        printf("]}\n");
-    } else {
-        printf("model     %s (%s%s)\n", mi.gpu_id, mi.transferred ? "transferred from " : "calibrated", mi.transferred ? mi.source_gpus : "");
-        printf("shapes    %ld with >= 2 measured algorithms; %ld scored (%ld without a measured v7 "
-               "pick, %ld without a measured libseer pick)\n\n", shapes, sc[0][3].shapes, no_v7, no_seer);
-        printf("%-11s %-9s %7s %7s %8s %8s\n", "direction", "picker", "shapes", "wrong", "rate", "regret");
-        for (int g = 0; g < 4; g++)
-            for (int w = 0; w < 2; w++) {
-                const score_t *s = &sc[w][g];
-                if (!s->shapes) continue;
+            else
                 printf("%-11s %-9s %7ld %7ld %7.2f%% %8.4f\n", grp[g], who[w], s->shapes, s->wrong,
                        100.0 * s->wrong / s->shapes, s->picked / s->fastest);
-            }
+            first = 0;
+        }
+    if (json) printf("]}\n");
+}
+
+int seer_cli_eval_picker(int argc, char **argv)
+{
+    epick_opts_t o;
+    epick_t E;
+    int done = 0, rc;
+    memset(&o, 0, sizeof o);
+    memset(&E, 0, sizeof E);
+    if ((rc = epick_parse(argc, argv, &o, &done)) || done) return rc;
+    seer_handle_t h = NULL;
+    seer_model_t m = NULL;
+    prow_t *L = NULL, *P = NULL;
+    size_t nl = 0, np = 0, pj = 0;
+    seer_conv_desc_t d = NULL;
+    seer_model_info_t mi;
+    seer_status_t st = seer_create(&h);
+    if (st) return cli_lib_error(NULL, st);
+    if ((rc = cli_open_model(h, "eval-picker", o.model_opt, o.gpu_opt, o.models_opt, &m))) goto out;
+    seer_model_get_info(m, &mi);
+    if ((rc = read_rows(h, o.data, 0, mi.gpu_id, &L, &nl)) || (rc = read_rows(h, o.picks, 1, mi.gpu_id, &P, &np)))
+        goto out;
+    if ((st = seer_conv_desc_create(&d))) { rc = cli_lib_error(h, st); goto out; }
+    for (size_t i = 0, e; i < nl && !rc; i = e) { /* a shape's rows are adjacent: sorted */
+        for (e = i; e < nl && !shape_cmp(&L[e].r, &L[i].r); e++) {}
+        rc = score_shape(h, m, d, o.limit, &L[i], e - i, P, np, &pj, &E);
     }
-    rc = CLI_OK;
+    if (rc) goto out;
+    if (!E.sc[0][3].shapes) {
+        rc = cli_fail("eval-picker", "no shape could be scored: %ld shapes with >= 2 measured "
+                      "algorithms, %ld without a measured v7 pick, %ld without a measured libseer pick",
+                      E.shapes, E.no_v7, E.no_seer);
+        goto out;
+    }
+    print_epick(&E, &mi, o.format == 1);
 out:
     seer_conv_desc_destroy(d);
     free(L);

@@ -7,12 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
-#include "common.h"
 #include "net.h"
-#include "../libseer/net.h"
-#include "../libseer/fileio.h"
 
 /* ------------------------------------------------------------------ */
 /* Shared pieces                                                       */
@@ -50,8 +48,7 @@ int cli_open_net(seer_handle_t h, const char *cmd, const char *what, int res, se
         zoo_list(known, sizeof known);
         return cli_fail(cmd, "'%s' is neither a built-in network (%s) nor a file", what, known);
     }
-    if ((st = seer_read_file(h, what, "network description", SEER_NET_TEXT_MAX_BYTES, NULL, 0,
-                             &text, &len)))
+    if ((st = seer_read_input_file(h, what, "network description", SEER_NET_TEXT_MAX_BYTES, &text, &len)))
         return cli_lib_error(h, st);
     if (res) {
         free(text);
@@ -82,7 +79,7 @@ static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res
 {
     size_t len, tlen;
     char *bytes = NULL;
-    seer_status_t st = seer_read_file(h, path, "ONNX model", SEER_ONNX_MAX_BYTES, NULL, 0, &bytes, &len);
+    seer_status_t st = seer_read_input_file(h, path, "ONNX model", SEER_ONNX_MAX_BYTES, &bytes, &len);
     if (st) return cli_lib_error(h, st);
     seer_onnx_options_t o = SEER_ONNX_OPTIONS_DEFAULT;
     o.resolution = res;
@@ -277,388 +274,497 @@ static void print_mib(const char *label, double b)
            b >= 1073741824.0 ? "GiB" : "MiB");
 }
 
-int seer_cli_net(int argc, char **argv)
-{
-    static const char *const modes[] = {"infer", "train", NULL};
-    static const char *const formats[] = {"table", "csv", "json", NULL};
-    static const char *const sorts[] = {"time", "order", NULL};
-    static const char *const optimizers[] = {"none", "sgd", "adam", NULL}; /* seer_optimizer_t order */
-    cli_args_t a;
-    const char *what = NULL, *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL;
-    const char *dtype_s = NULL, *layout_s = NULL; /* defaults: fp32 nchw, or fp16 nhwc with --amp */
-    int batch = 64, mode = 0, format = 0, sort = 0, top = 25, res = 0, bench = 0, print = 0, rows_view = 0;
-    int batch_given = 0, skip = 0, amp = 0;
-    int policy = SEER_ALGO_AUTO, threads = 8, optimizer = SEER_OPTIMIZER_SGD;
-    double dispatch_us = 0, fit_bytes = 0;
-    int fit = 0;
-    cli_args_init(&a, "net", argc, argv);
-    while (cli_next(&a)) {
-        if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_net(stdout); return CLI_OK; }
-        else if (a.pos && !what) what = a.pos;
-        else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--gpu")) { if (!(gpu_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--models")) { if (!(models_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--batch")) { if (!cli_int(&a, 1, 1 << 24, &batch)) return CLI_USAGE; batch_given = 1; }
-        else if (cli_is(&a, "--amp")) { if (!cli_flag(&a)) return CLI_USAGE; amp = 1; }
-        else if (cli_is(&a, "--skip-unsupported")) { if (!cli_flag(&a)) return CLI_USAGE; skip = 1; }
-        else if (cli_is(&a, "--dtype")) { if (!(dtype_s = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--layout")) { if (!(layout_s = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--mode")) { if ((mode = cli_choice(&a, modes)) < 0) return CLI_USAGE; }
-        else if (cli_is(&a, "--format")) { if ((format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
-        else if (cli_is(&a, "--sort")) { if ((sort = cli_choice(&a, sorts)) < 0) return CLI_USAGE; }
-        else if (cli_is(&a, "--top")) { if (!cli_int(&a, 0, INT_MAX, &top)) return CLI_USAGE; }
-        else if (cli_is(&a, "--res")) { if (!cli_int(&a, 1, 1 << 24, &res)) return CLI_USAGE; }
-        else if (cli_is(&a, "--bench")) { if (!cli_int(&a, 1, 1000000, &bench)) return CLI_USAGE; }
-        else if (cli_is(&a, "--print")) { if (!cli_flag(&a)) return CLI_USAGE; print = 1; }
-        else if (cli_is(&a, "--rows")) { if (!cli_flag(&a)) return CLI_USAGE; rows_view = 1; }
-        else if (cli_is(&a, "--threads")) { if (!cli_int(&a, 1, 8, &threads)) return CLI_USAGE; }
-        else if (cli_is(&a, "--optimizer")) { if ((optimizer = cli_choice(&a, optimizers)) < 0) return CLI_USAGE; }
-        else if (cli_is(&a, "--fit")) { if (!cli_opt_bytes(&a, &fit_bytes)) return CLI_USAGE; fit = 1; }
-        else if (cli_is(&a, "--dispatch-us")) { if (!cli_double(&a, 0, 1e6, &dispatch_us)) return CLI_USAGE; }
-        else if (cli_is(&a, "--algo")) {
-            const char *v = cli_value(&a);
-            if (!v || !cli_parse_policy("net", v, &policy)) return CLI_USAGE;
-        } else return cli_unknown(&a);
-    }
-    if (!what) return cli_usage_error("net", "a network name or file is required (seer net NAME|FILE)");
-    if (fit && (format == 1 || bench))
-        return cli_usage_error("net", "option --fit: its answer is in the table and JSON, not with %s",
-                               bench ? "--bench" : "--format csv");
+static const char *const modes[] = {"infer", "train", NULL};
+static const char *const optimizers[] = {"none", "sgd", "adam", NULL}; /* seer_optimizer_t order */
+enum { NET_TABLE, NET_CSV, NET_JSON };
+
+/* What the options ask for. */
+typedef struct {
+    const char *what, *model_opt, *gpu_opt, *models_opt;
+    const char *dtype_s, *layout_s; /* defaults: fp32 nchw, or fp16 nhwc with --amp */
     seer_dtype_t dtype;
     seer_layout_t layout;
-    if (!dtype_s) dtype_s = amp ? "fp16" : "fp32";
-    if (!layout_s) layout_s = amp ? "nhwc" : "nchw"; /* AMP runs channels-last */
-    if (amp && strcmp(dtype_s, "fp16") && strcmp(dtype_s, "bf16"))
-        return cli_usage_error("net", "option --amp computes in fp16 or bf16, not --dtype %s", dtype_s);
-    if (seer_dtype_from_name(dtype_s, &dtype))
-        return cli_usage_error("net", "option --dtype: unknown dtype '%s' (fp32, tf32, fp16, bf16, "
-                               "fp16_pseudo)", dtype_s);
-    if (seer_layout_from_name(layout_s, &layout))
-        return cli_usage_error("net", "option --layout: unknown layout '%s' (nchw, nhwc)", layout_s);
+    int batch, batch_given, mode, format, sort, top, res, bench, print, rows_view, skip, amp;
+    int policy, threads, optimizer, fit;
+    double dispatch_us, fit_bytes;
+} net_opts_t;
 
-    seer_handle_t h = NULL;
-    seer_model_t m = NULL;
-    seer_network_t net = NULL;
-    seer_layer_result_t *r = NULL;
-    int *order = NULL, rc;
-    seer_status_t st = seer_create(&h);
-    if (st) return cli_lib_error(NULL, st);
-    if (print && is_onnx(what)) {
-        char *text;
-        seer_onnx_info_t info;
-        if ((rc = onnx_text(h, "net", what, res, skip, &text, &info))) goto out;
-        fputs(text, stdout);
-        free(text);
-        goto out;
-    }
-    if (print) {
-        if (!zoo_has(what)) { rc = cli_usage_error("net", "--print needs a built-in network or an ONNX file"); goto out; }
-        size_t len;
-        if ((st = seer_network_zoo_text(h, what, res, NULL, 0, &len)) != SEER_STATUS_BUFFER_TOO_SMALL &&
-            st) { rc = cli_lib_error(h, st); goto out; }
-        char *text = malloc(len + 1);
-        if (!text) { rc = cli_fail("net", "out of memory"); goto out; }
-        if ((st = seer_network_zoo_text(h, what, res, text, len + 1, &len))) {
-            free(text);
-            rc = cli_lib_error(h, st);
-            goto out;
-        }
-        fputs(text, stdout);
-        free(text);
-        rc = CLI_OK;
-        goto out;
-    }
-    if (is_onnx(what)) {
-        int onnx_batch = 0;
-        if ((rc = open_onnx(h, "net", what, res, skip, &net, &onnx_batch))) goto out;
-        if (!batch_given && onnx_batch) batch = onnx_batch; /* the graph's own, unless --batch */
-    } else if ((rc = cli_open_net(h, "net", what, res, &net))) goto out;
-    if ((rc = cli_open_model(h, "net", model_opt, gpu_opt, models_opt, &m))) goto out;
+/* A layer: all its rows summed (the default table). */
+typedef struct {
+    int layer, first;
+    double ms[3], total, top;
+    seer_class_t cls;
+    unsigned flags;
+} per_t;
 
-    seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
-    o.batch = batch;
-    o.dtype = dtype;
-    o.layout = layout;
-    o.mode = (seer_mode_t)mode;
-    o.algo_policy = policy;
-    o.threads = threads;
-    o.dispatch_ms = dispatch_us / 1e3;
-    o.optimizer = (seer_optimizer_t)optimizer;
-    o.amp = amp;
+/* One prediction and its views. */
+typedef struct {
+    net_opts_t *o;
+    seer_handle_t h;
+    seer_model_t m;
+    seer_network_t net;
+    seer_net_options_t no;
+    seer_layer_result_t *r;     /* the rows */
+    int n;
     seer_net_totals_t tot;
-    if ((st = seer_predict_network_opts(h, m, net, &o, NULL, 0, &tot))) { rc = cli_lib_error(h, st); goto out; }
-    int n = tot.rows;
-    r = malloc((size_t)(n ? n : 1) * sizeof *r);
-    order = malloc((size_t)(n ? n : 1) * sizeof *order);
-    if (!r || !order) { rc = cli_fail("net", "out of memory"); goto out; }
-    if ((st = seer_predict_network_opts(h, m, net, &o, r, n, &tot))) { rc = cli_lib_error(h, st); goto out; }
-    double total = tot.gpu_ms; /* the rows' shares are of GPU time */
     seer_model_info_t mi;
     seer_network_info_t ni;
-    seer_model_get_info(m, &mi);
-    seer_network_get_info(net, &ni);
-
-    if (bench) {
-        double *ts = malloc((size_t)bench * sizeof *ts);
-        if (!ts) { rc = cli_fail("net", "out of memory"); goto out; }
-        for (int i = 0; i < bench; i++) {
-            double t0 = now_s();
-            seer_net_totals_t t2;
-            st = seer_predict_network_opts(h, m, net, &o, r, n, &t2);
-            ts[i] = (now_s() - t0) * 1e3;
-            if (st) { free(ts); rc = cli_lib_error(h, st); goto out; }
-        }
-        seer_sort_doubles(ts, (size_t)bench);
-        printf("%s %s batch %d %s on %s (algo %s): %d rows, predicted %.3f ms; "
-               "prediction takes median %.3f ms, min %.3f ms over %d runs\n",
-               ni.name, modes[mode], batch, dtype_s, mi.gpu_id,
-               policy == SEER_ALGO_AUTO ? "auto" : policy == SEER_ALGO_CUDNN_CHOICE ? "cudnn" : "fixed",
-               n, tot.total_ms, ts[bench / 2], ts[0], bench);
-        free(ts);
-        rc = CLI_OK;
-        goto out;
-    }
-
-    /* peak memory, and with --fit the largest batch that fits */
     seer_net_memory_t mem;
-    int fit_batch = 0;
-    if ((st = seer_network_memory(h, m, net, &o, &mem))) { rc = cli_lib_error(h, st); goto out; }
-    if (fit) {
-        seer_gpu_info_t gi;
-        if (!fit_bytes && !seer_model_get_gpu(m, &gi)) fit_bytes = gi.dram_gib * 1073741824.0;
-        if ((st = seer_network_fit_batch(h, m, net, &o, fit_bytes, &fit_batch))) { rc = cli_lib_error(h, st); goto out; }
-    }
+    int fit_batch;
+    int *order;                 /* rows in the order shown */
+    group_t ops[64], cls[3];    /* by operation, by class */
+    int nops, ncls;
+    unsigned any;               /* every row's flags */
+    per_t *per;                 /* by layer, + the optimizer step */
+    int *pidx;                  /* layers in the order shown */
+    int nper;
+} net_run_t;
 
-    for (int i = 0; i < n; i++) order[i] = i;
-    if (sort == 0) { g_rows = r; qsort(order, (size_t)n, sizeof *order, by_time_desc); }
-    group_t ops[64], cls[3];
-    int nops = 0, ncls = 0;
-    memset(cls, 0, sizeof cls);
-    unsigned any = 0;
+static const char *policy_name(int policy)
+{
+    return policy == SEER_ALGO_AUTO ? "auto" : policy == SEER_ALGO_CUDNN_CHOICE ? "cudnn" : "fixed";
+}
+
+/* The options into *o: CLI_OK with *done set after --help, else the exit
+ * code of a usage error. */
+static int net_parse(int argc, char **argv, net_opts_t *o, int *done)
+{
+    static const char *const formats[] = {"table", "csv", "json", NULL};
+    static const char *const sorts[] = {"time", "order", NULL};
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_FLAG("amp"), CLI_FLAG("skip-unsupported"),
+                                         CLI_FLAG("print"), CLI_FLAG("rows"), CLI_FLAG("fit"),
+                                         CLI_VALUE("model"), CLI_VALUE("gpu"), CLI_VALUE("models"),
+                                         CLI_VALUE("batch"), CLI_VALUE("dtype"), CLI_VALUE("layout"),
+                                         CLI_VALUE("mode"), CLI_VALUE("format"), CLI_VALUE("sort"),
+                                         CLI_VALUE("top"), CLI_VALUE("res"), CLI_VALUE("bench"),
+                                         CLI_VALUE("threads"), CLI_VALUE("optimizer"),
+                                         CLI_VALUE("dispatch-us"), CLI_VALUE("algo"), CLI_END};
+    cli_args_t a;
+    cli_args_init(&a, "net", opts, argc, argv);
+    while (cli_next(&a)) {
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_net(stdout); *done = 1; return CLI_OK; }
+        else if (a.pos && !o->what) o->what = a.pos;
+        else if (cli_is(&a, "--model")) { if (!(o->model_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--gpu")) { if (!(o->gpu_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--models")) { if (!(o->models_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--batch")) { if (!cli_int(&a, 1, 1 << 24, &o->batch)) return CLI_USAGE; o->batch_given = 1; }
+        else if (cli_is(&a, "--amp")) { if (!cli_flag(&a)) return CLI_USAGE; o->amp = 1; }
+        else if (cli_is(&a, "--skip-unsupported")) { if (!cli_flag(&a)) return CLI_USAGE; o->skip = 1; }
+        else if (cli_is(&a, "--dtype")) { if (!(o->dtype_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--layout")) { if (!(o->layout_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--mode")) { if ((o->mode = cli_choice(&a, modes)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--format")) { if ((o->format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--sort")) { if ((o->sort = cli_choice(&a, sorts)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--top")) { if (!cli_int(&a, 0, INT_MAX, &o->top)) return CLI_USAGE; }
+        else if (cli_is(&a, "--res")) { if (!cli_int(&a, 1, 1 << 24, &o->res)) return CLI_USAGE; }
+        else if (cli_is(&a, "--bench")) { if (!cli_int(&a, 1, 1000000, &o->bench)) return CLI_USAGE; }
+        else if (cli_is(&a, "--print")) { if (!cli_flag(&a)) return CLI_USAGE; o->print = 1; }
+        else if (cli_is(&a, "--rows")) { if (!cli_flag(&a)) return CLI_USAGE; o->rows_view = 1; }
+        else if (cli_is(&a, "--threads")) { if (!cli_int(&a, 1, 8, &o->threads)) return CLI_USAGE; }
+        else if (cli_is(&a, "--optimizer")) { if ((o->optimizer = cli_choice(&a, optimizers)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--fit")) { if (!cli_opt_bytes(&a, &o->fit_bytes)) return CLI_USAGE; o->fit = 1; }
+        else if (cli_is(&a, "--dispatch-us")) { if (!cli_double(&a, 0, 1e6, &o->dispatch_us)) return CLI_USAGE; }
+        else if (cli_is(&a, "--algo")) {
+            const char *v = cli_value(&a);
+            if (!v || !cli_parse_policy("net", v, &o->policy)) return CLI_USAGE;
+        } else return cli_unknown(&a);
+    }
+    return CLI_OK;
+}
+
+/* What the options say together (no model needed): CLI_OK or a usage error. */
+static int net_check(net_opts_t *o)
+{
+    if (!o->what) return cli_usage_error("net", "a network name or file is required (seer net NAME|FILE)");
+    if (o->fit && (o->format == NET_CSV || o->bench))
+        return cli_usage_error("net", "option --fit: its answer is in the table and JSON, not with %s",
+                               o->bench ? "--bench" : "--format csv");
+    if (!o->dtype_s) o->dtype_s = o->amp ? "fp16" : "fp32";
+    if (!o->layout_s) o->layout_s = o->amp ? "nhwc" : "nchw"; /* AMP runs channels-last */
+    if (o->amp && strcmp(o->dtype_s, "fp16") && strcmp(o->dtype_s, "bf16"))
+        return cli_usage_error("net", "option --amp computes in fp16 or bf16, not --dtype %s", o->dtype_s);
+    if (seer_dtype_from_name(o->dtype_s, &o->dtype))
+        return cli_usage_error("net", "option --dtype: unknown dtype '%s' (fp32, tf32, fp16, bf16, "
+                               "fp16_pseudo)", o->dtype_s);
+    if (seer_layout_from_name(o->layout_s, &o->layout))
+        return cli_usage_error("net", "option --layout: unknown layout '%s' (nchw, nhwc)", o->layout_s);
+    return CLI_OK;
+}
+
+/* --print: the description of a built-in network or an ONNX file. */
+static int net_print(seer_handle_t h, const net_opts_t *o)
+{
+    char *text;
+    seer_status_t st;
+    int rc;
+    if (is_onnx(o->what)) {
+        seer_onnx_info_t info;
+        if ((rc = onnx_text(h, "net", o->what, o->res, o->skip, &text, &info))) return rc;
+        fputs(text, stdout);
+        free(text);
+        return CLI_OK;
+    }
+    if (!zoo_has(o->what)) return cli_usage_error("net", "--print needs a built-in network or an ONNX file");
+    size_t len;
+    if ((st = seer_network_zoo_text(h, o->what, o->res, NULL, 0, &len)) != SEER_STATUS_BUFFER_TOO_SMALL && st)
+        return cli_lib_error(h, st);
+    if (!(text = malloc(len + 1))) return cli_fail("net", "out of memory");
+    if ((st = seer_network_zoo_text(h, o->what, o->res, text, len + 1, &len))) {
+        free(text);
+        return cli_lib_error(h, st);
+    }
+    fputs(text, stdout);
+    free(text);
+    return CLI_OK;
+}
+
+/* The network, the model and the rows predicted (room for them first). */
+static int net_predict(net_run_t *R)
+{
+    net_opts_t *o = R->o;
+    seer_status_t st;
+    int rc;
+    if (is_onnx(o->what)) {
+        int onnx_batch = 0;
+        if ((rc = open_onnx(R->h, "net", o->what, o->res, o->skip, &R->net, &onnx_batch))) return rc;
+        if (!o->batch_given && onnx_batch) o->batch = onnx_batch; /* the graph's own, unless --batch */
+    } else if ((rc = cli_open_net(R->h, "net", o->what, o->res, &R->net))) return rc;
+    if ((rc = cli_open_model(R->h, "net", o->model_opt, o->gpu_opt, o->models_opt, &R->m))) return rc;
+    seer_net_options_t no = SEER_NET_OPTIONS_DEFAULT;
+    no.batch = o->batch;
+    no.dtype = o->dtype;
+    no.layout = o->layout;
+    no.mode = (seer_mode_t)o->mode;
+    no.algo_policy = o->policy;
+    no.threads = o->threads;
+    no.dispatch_ms = o->dispatch_us / 1e3;
+    no.optimizer = (seer_optimizer_t)o->optimizer;
+    no.amp = o->amp;
+    R->no = no;
+    if ((st = seer_predict_network_opts(R->h, R->m, R->net, &R->no, NULL, 0, &R->tot))) return cli_lib_error(R->h, st);
+    R->n = R->tot.rows;
+    R->r = malloc((size_t)(R->n ? R->n : 1) * sizeof *R->r);
+    R->order = malloc((size_t)(R->n ? R->n : 1) * sizeof *R->order);
+    if (!R->r || !R->order) return cli_fail("net", "out of memory");
+    if ((st = seer_predict_network_opts(R->h, R->m, R->net, &R->no, R->r, R->n, &R->tot))) return cli_lib_error(R->h, st);
+    seer_model_get_info(R->m, &R->mi);
+    seer_network_get_info(R->net, &R->ni);
+    return CLI_OK;
+}
+
+/* --bench N: time N predictions, print the median instead of the table. */
+static int net_bench(net_run_t *R)
+{
+    const net_opts_t *o = R->o;
+    double *ts = malloc((size_t)o->bench * sizeof *ts);
+    if (!ts) return cli_fail("net", "out of memory");
+    for (int i = 0; i < o->bench; i++) {
+        double t0 = now_s();
+        seer_net_totals_t t2;
+        seer_status_t st = seer_predict_network_opts(R->h, R->m, R->net, &R->no, R->r, R->n, &t2);
+        ts[i] = (now_s() - t0) * 1e3;
+        if (st) {
+            free(ts);
+            return cli_lib_error(R->h, st);
+        }
+    }
+    cli_sort_doubles(ts, (size_t)o->bench);
+    printf("%s %s batch %d %s on %s (algo %s): %d rows, predicted %.3f ms; "
+           "prediction takes median %.3f ms, min %.3f ms over %d runs\n",
+           R->ni.name, modes[o->mode], o->batch, o->dtype_s, R->mi.gpu_id, policy_name(o->policy), R->n,
+           R->tot.total_ms, ts[o->bench / 2], ts[0], o->bench);
+    free(ts);
+    return CLI_OK;
+}
+
+/* Peak memory, and with --fit the largest batch that fits. */
+static int net_memory(net_run_t *R)
+{
+    net_opts_t *o = R->o;
+    seer_status_t st;
+    if ((st = seer_network_memory(R->h, R->m, R->net, &R->no, &R->mem))) return cli_lib_error(R->h, st);
+    if (o->fit) {
+        seer_gpu_info_t gi;
+        if (!o->fit_bytes && !seer_model_get_gpu(R->m, &gi)) o->fit_bytes = gi.dram_gib * 1073741824.0;
+        if ((st = seer_network_fit_batch(R->h, R->m, R->net, &R->no, o->fit_bytes, &R->fit_batch)))
+            return cli_lib_error(R->h, st);
+    }
+    return CLI_OK;
+}
+
+/* The rows' order, their sums by operation, by class and by layer. */
+static int net_views(net_run_t *R)
+{
+    const seer_layer_result_t *r = R->r;
+    int n = R->n, nl = R->ni.n_layers;
+    for (int i = 0; i < n; i++) R->order[i] = i;
+    if (R->o->sort == 0) { g_rows = r; qsort(R->order, (size_t)n, sizeof *R->order, by_time_desc); }
     for (int i = 0; i < n; i++) {
         char key[40];
         op_key(&r[i], key, sizeof key);
-        if (nops < 64) group_add(ops, &nops, key, r[i].time_ms);
-        group_add(cls, &ncls, seer_class_name(r[i].cls), r[i].time_ms);
-        any |= r[i].flags;
+        if (R->nops < 64) group_add(R->ops, &R->nops, key, r[i].time_ms);
+        group_add(R->cls, &R->ncls, seer_class_name(r[i].cls), r[i].time_ms);
+        R->any |= r[i].flags;
     }
-    qsort(ops, (size_t)nops, sizeof *ops, by_group_ms);
-    qsort(cls, (size_t)ncls, sizeof *cls, by_group_ms);
-    const char *policy_s = policy == SEER_ALGO_AUTO ? "auto" : policy == SEER_ALGO_CUDNN_CHOICE ? "cudnn" : "fixed";
-
-    /* Per layer: all its rows summed (the default table). */
-    typedef struct { int layer, first; double ms[3], total, top; seer_class_t cls; unsigned flags; } per_t;
-    int nl = ni.n_layers, nper = 0;
-    per_t *per = calloc((size_t)nl + 1, sizeof *per); /* + the optimizer step */
-    int *pidx = malloc(((size_t)nl + 1) * sizeof *pidx);
-    if (!per || !pidx) { free(per); free(pidx); rc = cli_fail("net", "out of memory"); goto out; }
+    qsort(R->ops, (size_t)R->nops, sizeof *R->ops, by_group_ms);
+    qsort(R->cls, (size_t)R->ncls, sizeof *R->cls, by_group_ms);
+    R->per = calloc((size_t)nl + 1, sizeof *R->per); /* + the optimizer step */
+    R->pidx = malloc(((size_t)nl + 1) * sizeof *R->pidx);
+    if (!R->per || !R->pidx) return cli_fail("net", "out of memory");
+    per_t *per = R->per;
     for (int i = 0; i <= nl; i++) per[i].first = -1;
     for (int i = 0; i < n; i++) {
         per_t *p = &per[r[i].layer];
-        if (p->first < 0) { p->first = i; p->layer = r[i].layer; nper++; }
+        if (p->first < 0) { p->first = i; p->layer = r[i].layer; }
         p->ms[r[i].direction] += r[i].time_ms;
         p->total += r[i].time_ms;
         p->flags |= r[i].flags;
         if (r[i].time_ms > p->top) { p->top = r[i].time_ms; p->cls = r[i].cls; }
     }
-    nper = 0;
-    for (int i = 0; i <= nl; i++) if (per[i].first >= 0) pidx[nper++] = i;
-    if (sort == 0) /* insertion sort by total, descending; stable */
-        for (int i = 1; i < nper; i++)
-            for (int j = i; j > 0 && per[pidx[j]].total > per[pidx[j - 1]].total; j--) {
-                int t = pidx[j]; pidx[j] = pidx[j - 1]; pidx[j - 1] = t;
+    for (int i = 0; i <= nl; i++) if (per[i].first >= 0) R->pidx[R->nper++] = i;
+    if (R->o->sort == 0) /* insertion sort by total, descending; stable */
+        for (int i = 1; i < R->nper; i++)
+            for (int j = i; j > 0 && per[R->pidx[j]].total > per[R->pidx[j - 1]].total; j--) {
+                int t = R->pidx[j]; R->pidx[j] = R->pidx[j - 1]; R->pidx[j - 1] = t;
             }
+    return CLI_OK;
+}
 
-    if (format == 1) {
-        printf("rank,index,layer,op,direction,algo,kernels,class,flops,bytes,time_ms,share,flags\n");
-        for (int i = 0; i < n; i++) {
-            const seer_layer_result_t *x = &r[order[i]];
-            char fl[8];
-            flag_str(x->flags, fl);
-            printf("%d,%d,", i + 1, order[i]);
-            cli_csv_field(stdout, x->name);
-            printf(",%s,%s,%s,%d,%s,%.6g,%.6g,%.6g,%.6g,%s\n", seer_op_name(x->op),
-                   seer_direction_name(x->direction), algo_str(x), x->n_kernels,
-                   seer_class_name(x->cls), x->flops, x->bytes, x->time_ms,
-                   total > 0 ? x->time_ms / total : 0, fl);
-        }
-        if (tot.dispatch_ms > 0) printf(",,host dispatch,,,,,,,,%.6g,,\n", tot.dispatch_ms);
-        printf(",,total,,,,,,,,%.6g,1,\n", tot.total_ms);
-    } else if (format == 2) {
-        printf("{\"network\": ");
-        cli_json_str(stdout, ni.name);
-        printf(", \"gpu\": ");
-        cli_json_str(stdout, mi.gpu_id);
-        printf(", \"served\": \"%s\", \"source_gpus\": ", mi.transferred ? "transferred" : "calibrated");
-        cli_json_str(stdout, mi.source_gpus);
-        printf(", \"batch\": %d, \"dtype\": \"%s\", \"layout\": \"%s\", \"mode\": \"%s\", \"amp\": %s, "
-               "\"algo\": \"%s\", \"params\": %lld, \"total_ms\": ", batch, seer_dtype_name(dtype),
-               seer_layout_name(layout), modes[mode], amp ? "true" : "false", policy_s, ni.params);
-        cli_json_num(stdout, tot.total_ms);
-        printf(", \"gpu_ms\": ");
-        cli_json_num(stdout, tot.gpu_ms);
-        printf(", \"conv_ms\": ");
-        cli_json_num(stdout, tot.conv_ms);
-        printf(", \"other_ms\": ");
-        cli_json_num(stdout, tot.other_ms);
-        printf(", \"optimizer_ms\": ");
-        cli_json_num(stdout, tot.optimizer_ms);
-        printf(", \"dispatch_ms\": ");
-        cli_json_num(stdout, tot.dispatch_ms);
-        printf(",\n  \"memory\": {\"weights\": %llu, \"gradients\": %llu, \"optimizer_state\": %llu, "
-               "\"activations\": %llu, \"workspace\": %llu, \"total\": %llu}",
-               (unsigned long long)mem.weights, (unsigned long long)mem.gradients,
-               (unsigned long long)mem.optimizer_state, (unsigned long long)mem.activations,
-               (unsigned long long)mem.workspace, (unsigned long long)mem.total);
-        if (fit) printf(", \"fit_memory\": %.0f, \"fit_batch\": %d", fit_bytes, fit_batch);
-        printf(",\n  \"layers\": [");
-        for (int i = 0; i < n; i++) {
-            const seer_layer_result_t *x = &r[order[i]];
-            char fl[8];
-            flag_str(x->flags, fl);
-            printf("%s\n    {\"index\": %d, \"layer\": ", i ? "," : "", order[i]);
-            cli_json_str(stdout, x->name);
-            printf(", \"op\": \"%s\", \"direction\": \"%s\", \"algo\": ", seer_op_name(x->op),
-                   seer_direction_name(x->direction));
-            if (x->algo == SEER_ALGO_NA) printf("null");
-            else cli_json_str(stdout, algo_str(x));
-            printf(", \"kernels\": %d, \"class\": \"%s\", \"flops\": ", x->n_kernels, seer_class_name(x->cls));
-            cli_json_num(stdout, x->flops);
-            printf(", \"bytes\": ");
-            cli_json_num(stdout, x->bytes);
-            printf(", \"time_ms\": ");
-            cli_json_num(stdout, x->time_ms);
-            printf(", \"flags\": \"%s\"}", fl);
-        }
-        printf("],\n  \"by_op\": [");
-        for (int i = 0; i < nops; i++) {
-            printf("%s{\"op\": \"%s\", \"rows\": %d, \"time_ms\": ", i ? ", " : "", ops[i].key, ops[i].rows);
-            cli_json_num(stdout, ops[i].ms);
-            printf("}");
-        }
-        printf("],\n  \"by_class\": [");
-        for (int i = 0; i < ncls; i++) {
-            printf("%s{\"class\": \"%s\", \"rows\": %d, \"time_ms\": ", i ? ", " : "", cls[i].key, cls[i].rows);
-            cli_json_num(stdout, cls[i].ms);
-            printf("}");
-        }
-        printf("]}\n");
-    } else {
-        int shown = top && top < n ? top : n;
-        if (!rows_view) shown = top && top < nper ? top : nper;
-        printf("network   %s: %d layers (%d conv, %d fc), %.2f M parameters, %.3g GFLOP/sample forward\n",
-               ni.name, ni.n_layers, ni.n_conv, ni.n_fc, ni.params / 1e6, ni.fwd_flops / 1e9);
-        printf("model     %s (%s%s)\n", mi.gpu_id, mi.transferred ? "transferred from " : "calibrated", mi.transferred ? mi.source_gpus : "");
-        printf("predict   %s, batch %d, %s%s, %s, algo %s\n\n", modes[mode], batch, seer_dtype_name(dtype),
-               amp ? " amp" : "", seer_layout_name(layout), policy_s);
-        if (!rows_view) {
-            printf("%s, forward and backward summed (%d of %d layers; --rows: per direction)\n",
-                   sort == 0 ? "layers by time" : "layers in execution order", shown, nper);
-            printf("%4s  %-36s %-10s %-22s %10s %10s %10s %10s %6s %6s %-7s %s\n", "rank", "layer", "op",
-                   "fwd algo", "fwd ms", "bwd_d ms", "bwd_f ms", "total ms", "share", "cum", "class", "mark");
-            double cum = 0;
-            for (int i = 0; i < shown; i++) {
-                const per_t *p = &per[pidx[i]];
-                const seer_layer_result_t *x = &r[p->first];
-                char fl[8];
-                flag_str(p->flags, fl);
-                cum += p->total;
-                printf("%4d  %-36.36s %-10s %-22s %10.4f %10.4f %10.4f %10.4f %5.1f%% %5.1f%% %-7s %s\n",
-                       i + 1, x->name, seer_op_name(x->op), algo_str(x), p->ms[0], p->ms[1], p->ms[2],
-                       p->total, total > 0 ? 100 * p->total / total : 0, total > 0 ? 100 * cum / total : 0,
-                       seer_class_name(p->cls), fl);
-            }
-            if (shown < nper) printf("      ... %d more layers (--top 0 shows all)\n", nper - shown);
-        } else {
-        printf("%s (%d of %d rows)\n", sort == 0 ? "rows by time" : "rows in execution order", shown, n);
-        printf("%4s  %-36s %-10s %-10s %-22s %4s %-7s %10s %6s %6s %s\n", "rank", "layer", "op", "dir",
-               "algo", "kern", "class", "ms", "share", "cum", "mark");
-        double cum = 0;
-        for (int i = 0; i < shown; i++) {
-            const seer_layer_result_t *x = &r[order[i]];
-            char fl[8];
-            flag_str(x->flags, fl);
-            cum += x->time_ms;
-            printf("%4d  %-36.36s %-10s %-10s %-22s %4d %-7s %10.4f %5.1f%% %5.1f%% %s\n", i + 1, x->name,
-                   seer_op_name(x->op), seer_direction_name(x->direction), algo_str(x), x->n_kernels,
-                   seer_class_name(x->cls), x->time_ms, total > 0 ? 100 * x->time_ms / total : 0,
-                   total > 0 ? 100 * cum / total : 0, fl);
-        }
-        if (shown < n) printf("      ... %d more rows (--top 0 shows all)\n", n - shown);
-        }
-        printf("\nby operation\n%-24s %5s %10s %6s\n", "op", "rows", "ms", "share");
-        for (int i = 0; i < nops; i++)
-            printf("%-24s %5d %10.3f %5.1f%%\n", ops[i].key, ops[i].rows, ops[i].ms,
-                   total > 0 ? 100 * ops[i].ms / total : 0);
-        printf("\nby class of the main kernel\n%-24s %5s %10s %6s\n", "class", "rows", "ms", "share");
-        for (int i = 0; i < ncls; i++)
-            printf("%-24s %5d %10.3f %5.1f%%\n", cls[i].key, cls[i].rows, cls[i].ms,
-                   total > 0 ? 100 * cls[i].ms / total : 0);
-        if (any & (SEER_RESULT_BWD_FROM_FWD | SEER_RESULT_MEMORY_BOUND | SEER_RESULT_GEMM_ROOFLINE |
-                   SEER_RESULT_ALGO_REPLACED | SEER_RESULT_ANALYTICAL)) {
-            printf("\nestimates:\n");
-            if (any & SEER_RESULT_BWD_FROM_FWD)
-                printf("  B  the model has no data for this backward direction: a * forward + b,\n"
-                       "     a and b fitted on %s\n", seer_bwd_ratio_source);
-            if (any & SEER_RESULT_MEMORY_BOUND) {
-                seer_gpu_info_t gi = {0};
-                double gbps = 0, gap = 0;
-                if (!seer_model_get_gpu(m, &gi)) seer_gpu_streaming(&gi, &gbps, &gap);
-                printf("  M  memory-bound layer: bytes at the GPU's streaming rate, %.0f GB/s (%s),\n"
-                       "     + a %.0f us launch gap per kernel (docs/networks.md)\n",
-                       gbps, gi.dram_stream_gbps > 0 ? "measured" : "a share of the datasheet rate", gap);
-            }
-            if (any & SEER_RESULT_GEMM_ROOFLINE)
-                printf("  R  the model has no GEMM fit: fc from the roofline at %.0f%% of peak\n",
-                       100 * SEER_NET_GEMM_EFFICIENCY);
-            if (any & SEER_RESULT_ALGO_REPLACED)
-                printf("  X  the fixed algorithm does not support or is not calibrated for this\n"
-                       "     layer: the fastest predicted one is used instead\n");
-            if (any & SEER_RESULT_ANALYTICAL)
-                printf("  A  no GPU has data for this conv's kernels: the analytical model\n"
-                       "     (the generic kernel formula; docs/method.md, \"Fallbacks\")\n");
-            if (any & SEER_RESULT_AMP_CAST)
-                printf("  C  mixed precision: fp32 weights cast to %s, or their gradients back\n",
-                       seer_dtype_name(dtype));
-        }
-        printf("\nGPU       %.3f ms: convolutions %.3f, other layers %.3f", tot.gpu_ms, tot.conv_ms,
-               tot.other_ms);
-        if (tot.optimizer_ms > 0) printf(", optimizer (%s) %.3f", optimizers[optimizer], tot.optimizer_ms);
-        printf("\n");
-        if (dispatch_us > 0)
-            printf("dispatch  %.3f ms more: a host issuing each row in %.1f us keeps the GPU waiting\n",
-                   tot.dispatch_ms, dispatch_us);
-        printf("total     %.3f ms per %s (batch %d): %.1f samples/s\n", tot.total_ms,
-               mode ? "training iteration" : "forward pass", batch,
-               tot.total_ms > 0 ? batch / tot.total_ms * 1e3 : 0);
-        print_mib("memory    peak", (double)mem.total);
-        print_mib(":", (double)mem.weights);
-        print_mib(" weights,", (double)mem.gradients);
-        print_mib(" gradients,", (double)mem.optimizer_state);
-        print_mib(" optimizer,", (double)mem.activations);
-        print_mib(" activations,", (double)mem.workspace);
-        printf(" workspace\n");
-        if (fit) {
-            /* the search also stops where a tensor gets too large to describe */
-            int at_cap = fit_batch >= SEER_NET_MAX_DIM; /* seer_network_fit_batch searches 1 .. 2^24 */
-            o.batch = fit_batch + 1;
-            int limited = fit_batch && !at_cap &&
-                          seer_network_memory(NULL, m, net, &o, &mem) == SEER_STATUS_OVERFLOW;
-            if (fit_batch) printf("fit       batch %d: the largest whose peak fits in", fit_batch);
-            else printf("fit       not even batch 1: its peak does not fit in");
-            print_mib("", fit_bytes);
-            printf(at_cap ? " (the search ends at batch 2^24)\n"
-                   : limited ? " (one more makes a tensor over 2^31 elements)\n" : "\n");
-        }
+static void print_net_csv(const net_run_t *R)
+{
+    double total = R->tot.gpu_ms; /* the rows' shares are of GPU time */
+    printf("rank,index,layer,op,direction,algo,kernels,class,flops,bytes,time_ms,share,flags\n");
+    for (int i = 0; i < R->n; i++) {
+        const seer_layer_result_t *x = &R->r[R->order[i]];
+        char fl[8];
+        flag_str(x->flags, fl);
+        printf("%d,%d,", i + 1, R->order[i]);
+        cli_csv_field(stdout, x->name);
+        printf(",%s,%s,%s,%d,%s,%.6g,%.6g,%.6g,%.6g,%s\n", seer_op_name(x->op), seer_direction_name(x->direction),
+               algo_str(x), x->n_kernels, seer_class_name(x->cls), x->flops, x->bytes, x->time_ms,
+               total > 0 ? x->time_ms / total : 0, fl);
     }
-    free(per);
-    free(pidx);
-    rc = CLI_OK;
-out:
-    free(r);
-    free(order);
-    seer_network_destroy(net);
-    seer_model_destroy(m);
-    seer_destroy(h);
+    if (R->tot.dispatch_ms > 0) printf(",,host dispatch,,,,,,,,%.6g,,\n", R->tot.dispatch_ms);
+    printf(",,total,,,,,,,,%.6g,1,\n", R->tot.total_ms);
+}
+
+/* The JSON's first lines: what was predicted, the totals and memory. */
+static void json_net_head(const net_run_t *R)
+{
+    const net_opts_t *o = R->o;
+    const seer_net_memory_t *mem = &R->mem;
+    printf("{\"network\": ");
+    cli_json_str(stdout, R->ni.name);
+    cli_json_str_field("gpu", R->mi.gpu_id);
+    cli_json_served(&R->mi);
+    printf(", \"batch\": %d, \"dtype\": \"%s\", \"layout\": \"%s\", \"mode\": \"%s\", \"amp\": %s, "
+           "\"algo\": \"%s\", \"params\": %lld", o->batch, seer_dtype_name(o->dtype), seer_layout_name(o->layout),
+           modes[o->mode], o->amp ? "true" : "false", policy_name(o->policy), R->ni.params);
+    cli_json_num_field("total_ms", R->tot.total_ms);
+    cli_json_num_field("gpu_ms", R->tot.gpu_ms);
+    cli_json_num_field("conv_ms", R->tot.conv_ms);
+    cli_json_num_field("other_ms", R->tot.other_ms);
+    cli_json_num_field("optimizer_ms", R->tot.optimizer_ms);
+    cli_json_num_field("dispatch_ms", R->tot.dispatch_ms);
+    printf(",\n  \"memory\": {\"weights\": %llu, \"gradients\": %llu, \"optimizer_state\": %llu, "
+           "\"activations\": %llu, \"workspace\": %llu, \"total\": %llu}",
+           (unsigned long long)mem->weights, (unsigned long long)mem->gradients,
+           (unsigned long long)mem->optimizer_state, (unsigned long long)mem->activations,
+           (unsigned long long)mem->workspace, (unsigned long long)mem->total);
+    if (o->fit) printf(", \"fit_memory\": %.0f, \"fit_batch\": %d", o->fit_bytes, R->fit_batch);
+}
+
+static void print_net_json(const net_run_t *R)
+{
+    json_net_head(R);
+    printf(",\n  \"layers\": [");
+    for (int i = 0; i < R->n; i++) {
+        const seer_layer_result_t *x = &R->r[R->order[i]];
+        char fl[8];
+        flag_str(x->flags, fl);
+        printf("%s\n    {\"index\": %d, \"layer\": ", i ? "," : "", R->order[i]);
+        cli_json_str(stdout, x->name);
+        printf(", \"op\": \"%s\", \"direction\": \"%s\"", seer_op_name(x->op), seer_direction_name(x->direction));
+        cli_json_str_field("algo", x->algo == SEER_ALGO_NA ? NULL : algo_str(x));
+        printf(", \"kernels\": %d, \"class\": \"%s\"", x->n_kernels, seer_class_name(x->cls));
+        cli_json_num_field("flops", x->flops);
+        cli_json_num_field("bytes", x->bytes);
+        cli_json_num_field("time_ms", x->time_ms);
+        printf(", \"flags\": \"%s\"}", fl);
+    }
+    printf("],\n  \"by_op\": [");
+    for (int i = 0; i < R->nops; i++) {
+        printf("%s{\"op\": \"%s\", \"rows\": %d", i ? ", " : "", R->ops[i].key, R->ops[i].rows);
+        cli_json_num_field("time_ms", R->ops[i].ms);
+        printf("}");
+    }
+    printf("],\n  \"by_class\": [");
+    for (int i = 0; i < R->ncls; i++) {
+        printf("%s{\"class\": \"%s\", \"rows\": %d", i ? ", " : "", R->cls[i].key, R->cls[i].rows);
+        cli_json_num_field("time_ms", R->cls[i].ms);
+        printf("}");
+    }
+    printf("]}\n");
+}
+
+/* The default table: one line per layer, directions summed. */
+static void table_layers(const net_run_t *R)
+{
+    const net_opts_t *o = R->o;
+    double total = R->tot.gpu_ms, cum = 0;
+    int shown = o->top && o->top < R->nper ? o->top : R->nper;
+    printf("%s, forward and backward summed (%d of %d layers; --rows: per direction)\n",
+           o->sort == 0 ? "layers by time" : "layers in execution order", shown, R->nper);
+    printf("%4s  %-36s %-10s %-22s %10s %10s %10s %10s %6s %6s %-7s %s\n", "rank", "layer", "op", "fwd algo",
+           "fwd ms", "bwd_d ms", "bwd_f ms", "total ms", "share", "cum", "class", "mark");
+    for (int i = 0; i < shown; i++) {
+        const per_t *p = &R->per[R->pidx[i]];
+        const seer_layer_result_t *x = &R->r[p->first];
+        char fl[8];
+        flag_str(p->flags, fl);
+        cum += p->total;
+        printf("%4d  %-36.36s %-10s %-22s %10.4f %10.4f %10.4f %10.4f %5.1f%% %5.1f%% %-7s %s\n", i + 1, x->name,
+               seer_op_name(x->op), algo_str(x), p->ms[0], p->ms[1], p->ms[2], p->total,
+               total > 0 ? 100 * p->total / total : 0, total > 0 ? 100 * cum / total : 0, seer_class_name(p->cls), fl);
+    }
+    if (shown < R->nper) printf("      ... %d more layers (--top 0 shows all)\n", R->nper - shown);
+}
+
+/* --rows: one line per (layer, direction) row. */
+static void table_rows(const net_run_t *R)
+{
+    const net_opts_t *o = R->o;
+    double total = R->tot.gpu_ms, cum = 0;
+    int shown = o->top && o->top < R->n ? o->top : R->n;
+    printf("%s (%d of %d rows)\n", o->sort == 0 ? "rows by time" : "rows in execution order", shown, R->n);
+    printf("%4s  %-36s %-10s %-10s %-22s %4s %-7s %10s %6s %6s %s\n", "rank", "layer", "op", "dir", "algo", "kern",
+           "class", "ms", "share", "cum", "mark");
+    for (int i = 0; i < shown; i++) {
+        const seer_layer_result_t *x = &R->r[R->order[i]];
+        char fl[8];
+        flag_str(x->flags, fl);
+        cum += x->time_ms;
+        printf("%4d  %-36.36s %-10s %-10s %-22s %4d %-7s %10.4f %5.1f%% %5.1f%% %s\n", i + 1, x->name,
+               seer_op_name(x->op), seer_direction_name(x->direction), algo_str(x), x->n_kernels,
+               seer_class_name(x->cls), x->time_ms, total > 0 ? 100 * x->time_ms / total : 0,
+               total > 0 ? 100 * cum / total : 0, fl);
+    }
+    if (shown < R->n) printf("      ... %d more rows (--top 0 shows all)\n", R->n - shown);
+}
+
+static void table_groups(const char *title, const char *what, const group_t *g, int ng, double total)
+{
+    printf("\n%s\n%-24s %5s %10s %6s\n", title, what, "rows", "ms", "share");
+    for (int i = 0; i < ng; i++)
+        printf("%-24s %5d %10.3f %5.1f%%\n", g[i].key, g[i].rows, g[i].ms, total > 0 ? 100 * g[i].ms / total : 0);
+}
+
+/* What the marks of the estimates mean, for those the table holds. */
+static void table_estimates(unsigned any, seer_dtype_t dtype, const seer_model *m)
+{
+    if (!(any & (SEER_RESULT_BWD_FROM_FWD | SEER_RESULT_MEMORY_BOUND | SEER_RESULT_GEMM_ROOFLINE |
+                 SEER_RESULT_ALGO_REPLACED | SEER_RESULT_ANALYTICAL)))
+        return;
+    printf("\nestimates:\n");
+    if (any & SEER_RESULT_BWD_FROM_FWD)
+        printf("  B  the model has no data for this backward direction: a * forward + b,\n"
+               "     a and b fitted on %s\n", SEER_BWD_RATIO_SOURCE);
+    if (any & SEER_RESULT_MEMORY_BOUND) {
+        seer_gpu_info_t gi = {0};
+        double gbps = 0, gap = 0;
+        if (!seer_model_get_gpu(m, &gi)) seer_gpu_streaming(&gi, &gbps, &gap);
+        printf("  M  memory-bound layer: bytes at the GPU's streaming rate, %.0f GB/s (%s),\n"
+               "     + a %.0f us launch gap per kernel (docs/networks.md)\n",
+               gbps, gi.dram_stream_gbps > 0 ? "measured" : "a share of the datasheet rate", gap);
+    }
+    if (any & SEER_RESULT_GEMM_ROOFLINE)
+        printf("  R  the model has no GEMM fit: fc from the roofline at %.0f%% of peak\n",
+               100 * SEER_NET_GEMM_EFFICIENCY);
+    if (any & SEER_RESULT_ALGO_REPLACED)
+        printf("  X  the fixed algorithm does not support or is not calibrated for this\n"
+               "     layer: the fastest predicted one is used instead\n");
+    if (any & SEER_RESULT_ANALYTICAL)
+        printf("  A  no GPU has data for this conv's kernels: the analytical model\n"
+               "     (the generic kernel formula; docs/method.md, \"Fallbacks\")\n");
+    if (any & SEER_RESULT_AMP_CAST)
+        printf("  C  mixed precision: fp32 weights cast to %s, or their gradients back\n", seer_dtype_name(dtype));
+}
+
+/* The table's last lines: GPU time, dispatch, total, memory, --fit. */
+static void table_totals(const net_run_t *R)
+{
+    const net_opts_t *o = R->o;
+    const seer_net_totals_t *tot = &R->tot;
+    const seer_net_memory_t *mem = &R->mem;
+    printf("\nGPU       %.3f ms: convolutions %.3f, other layers %.3f", tot->gpu_ms, tot->conv_ms, tot->other_ms);
+    if (tot->optimizer_ms > 0) printf(", optimizer (%s) %.3f", optimizers[o->optimizer], tot->optimizer_ms);
+    printf("\n");
+    if (o->dispatch_us > 0)
+        printf("dispatch  %.3f ms more: a host issuing each row in %.1f us keeps the GPU waiting\n",
+               tot->dispatch_ms, o->dispatch_us);
+    printf("total     %.3f ms per %s (batch %d): %.1f samples/s\n", tot->total_ms,
+           o->mode ? "training iteration" : "forward pass", o->batch,
+           tot->total_ms > 0 ? o->batch / tot->total_ms * 1e3 : 0);
+    print_mib("memory    peak", (double)mem->total);
+    print_mib(":", (double)mem->weights);
+    print_mib(" weights,", (double)mem->gradients);
+    print_mib(" gradients,", (double)mem->optimizer_state);
+    print_mib(" optimizer,", (double)mem->activations);
+    print_mib(" activations,", (double)mem->workspace);
+    printf(" workspace\n");
+    if (!o->fit) return;
+    /* the search also stops where a tensor gets too large to describe */
+    int at_cap = R->fit_batch >= SEER_NET_MAX_DIM; /* seer_network_fit_batch searches 1 .. 2^24 */
+    seer_net_options_t more = R->no;
+    seer_net_memory_t m2;
+    more.batch = R->fit_batch + 1;
+    int limited = R->fit_batch && !at_cap && seer_network_memory(NULL, R->m, R->net, &more, &m2) == SEER_STATUS_OVERFLOW;
+    if (R->fit_batch) printf("fit       batch %d: the largest whose peak fits in", R->fit_batch);
+    else printf("fit       not even batch 1: its peak does not fit in");
+    print_mib("", o->fit_bytes);
+    printf(at_cap ? " (the search ends at batch 2^24)\n" : limited ? " (one more makes a tensor over 2^31 elements)\n" : "\n");
+}
+
+static void print_net_table(const net_run_t *R)
+{
+    const net_opts_t *o = R->o;
+    const seer_network_info_t *ni = &R->ni;
+    printf("network   %s: %d layers (%d conv, %d fc), %.2f M parameters, %.3g GFLOP/sample forward\n", ni->name,
+           ni->n_layers, ni->n_conv, ni->n_fc, ni->params / 1e6, ni->fwd_flops / 1e9);
+    cli_print_model_line(&R->mi);
+    printf("predict   %s, batch %d, %s%s, %s, algo %s\n\n", modes[o->mode], o->batch, seer_dtype_name(o->dtype),
+           o->amp ? " amp" : "", seer_layout_name(o->layout), policy_name(o->policy));
+    if (!o->rows_view) table_layers(R);
+    else table_rows(R);
+    table_groups("by operation", "op", R->ops, R->nops, R->tot.gpu_ms);
+    table_groups("by class of the main kernel", "class", R->cls, R->ncls, R->tot.gpu_ms);
+    table_estimates(R->any, o->dtype, R->m);
+    table_totals(R);
+}
+
+int seer_cli_net(int argc, char **argv)
+{
+    net_opts_t o = {.batch = 64, .top = 25, .policy = SEER_ALGO_AUTO, .threads = 8, .optimizer = SEER_OPTIMIZER_SGD};
+    net_run_t R;
+    int done = 0, rc;
+    memset(&R, 0, sizeof R);
+    R.o = &o;
+    if ((rc = net_parse(argc, argv, &o, &done)) || done || (rc = net_check(&o))) return rc;
+    seer_status_t st = seer_create(&R.h);
+    if (st) return cli_lib_error(NULL, st);
+    if (o.print) rc = net_print(R.h, &o);
+    else if (!(rc = net_predict(&R)) && o.bench) rc = net_bench(&R);
+    else if (!rc && !(rc = net_memory(&R)) && !(rc = net_views(&R))) {
+        if (o.format == NET_CSV) print_net_csv(&R);
+        else if (o.format == NET_JSON) print_net_json(&R);
+        else print_net_table(&R);
+    }
+    free(R.per);
+    free(R.pidx);
+    free(R.r);
+    free(R.order);
+    seer_network_destroy(R.net);
+    seer_model_destroy(R.m);
+    seer_destroy(R.h);
     return rc;
 }

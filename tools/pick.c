@@ -45,117 +45,146 @@ static const char *perf_status(seer_status_t st)
     }
 }
 
-int seer_cli_pick(int argc, char **argv)
-{
-    static const char *const dirs[] = {"fwd", "bwd_data", "bwd_filter", NULL};
-    static const char *const formats[] = {"table", "json", NULL};
-    cli_args_t a;
-    const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL;
-    const char *dtype_s = "fp32", *layout_s = "nchw", *ws_s = NULL;
-    int dir = 0, format = 0;
-    cli_conv_opts_t conv = {{0}, {0}};
-    cli_args_init(&a, "pick", argc, argv);
-    while (cli_next(&a)) {
-        int got = cli_conv_opt(&a, &conv);
-        if (got < 0) return CLI_USAGE;
-        if (got) continue;
-        else if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_pick(stdout); return CLI_OK; }
-        else if (cli_is(&a, "--model")) { if (!(model_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--gpu")) { if (!(gpu_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--models")) { if (!(models_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--dtype")) { if (!(dtype_s = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--layout")) { if (!(layout_s = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--direction")) { if ((dir = cli_choice(&a, dirs)) < 0) return CLI_USAGE; }
-        else if (cli_is(&a, "--workspace-mb")) { if (!(ws_s = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--format")) { if ((format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
-        else return cli_unknown(&a);
-    }
-    if (cli_conv_opt_name(&conv, 0))
-        return cli_usage_error("pick", "option %s is required", cli_conv_opt_name(&conv, 0));
+static const char *const dirs[] = {"fwd", "bwd_data", "bwd_filter", NULL};
+
+/* What the options ask for. */
+typedef struct {
+    const char *model_opt, *gpu_opt, *models_opt;
+    cli_conv_opts_t conv;
     seer_dtype_t dtype;
     seer_layout_t layout;
-    if (seer_dtype_from_name(dtype_s, &dtype))
+    int dir, format;            /* format: 0 table, 1 json */
+    size_t limit;               /* workspace, bytes; SIZE_MAX: none */
+} pick_opts_t;
+
+/* The options, checked (no model needed): CLI_OK with *done set after
+ * --help, else the exit code of a usage error. */
+static int pick_parse(int argc, char **argv, pick_opts_t *o, int *done)
+{
+    static const char *const formats[] = {"table", "json", NULL};
+    static const struct option opts[] = {CLI_CONV_OPTIONS, CLI_FLAG("help"), CLI_VALUE("model"),
+                                         CLI_VALUE("gpu"), CLI_VALUE("models"), CLI_VALUE("dtype"),
+                                         CLI_VALUE("layout"), CLI_VALUE("direction"),
+                                         CLI_VALUE("workspace-mb"), CLI_VALUE("format"), CLI_END};
+    const char *dtype_s = "fp32", *layout_s = "nchw", *ws_s = NULL;
+    cli_args_t a;
+    cli_args_init(&a, "pick", opts, argc, argv);
+    while (cli_next(&a)) {
+        int got = cli_conv_opt(&a, &o->conv);
+        if (got < 0) return CLI_USAGE;
+        if (got) continue;
+        else if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_pick(stdout); *done = 1; return CLI_OK; }
+        else if (cli_is(&a, "--model")) { if (!(o->model_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--gpu")) { if (!(o->gpu_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--models")) { if (!(o->models_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--dtype")) { if (!(dtype_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--layout")) { if (!(layout_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--direction")) { if ((o->dir = cli_choice(&a, dirs)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--workspace-mb")) { if (!(ws_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--format")) { if ((o->format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
+        else return cli_unknown(&a);
+    }
+    if (cli_conv_opt_name(&o->conv, 0))
+        return cli_usage_error("pick", "option %s is required", cli_conv_opt_name(&o->conv, 0));
+    if (seer_dtype_from_name(dtype_s, &o->dtype))
         return cli_usage_error("pick", "option --dtype: unknown dtype '%s'", dtype_s);
-    if (seer_layout_from_name(layout_s, &layout))
+    if (seer_layout_from_name(layout_s, &o->layout))
         return cli_usage_error("pick", "option --layout: unknown layout '%s'", layout_s);
-    size_t limit = SIZE_MAX;
+    o->limit = SIZE_MAX;
     if (ws_s) {
         char *end;
         errno = 0;
         double mb = strtod(ws_s, &end);
         if (!*ws_s || *end || errno || !(mb >= 0) || mb > 1e12)
             return cli_usage_error("pick", "option --workspace-mb: expected a size in MiB >= 0, got '%s'", ws_s);
-        limit = (size_t)(mb * 1048576.0);
+        o->limit = (size_t)(mb * 1048576.0);
     }
-    seer_handle_t h = NULL;
-    seer_model_t m = NULL;
-    seer_conv_desc_t d = NULL;
-    int rc;
-    seer_status_t st = seer_create(&h);
-    if (st) return cli_lib_error(NULL, st);
-    if ((st = seer_conv_desc_create(&d)) || (st = cli_conv_desc_set(h, d, dtype, layout, &conv))) {
-        rc = cli_lib_error(h, st);
-        goto out;
+    return CLI_OK;
+}
+
+static void print_pick_json(const pick_opts_t *o, const seer_model_info_t *mi, seer_status_t st,
+                            const seer_conv_algo_perf_t *perf, int n)
+{
+    printf("{\"gpu\": ");
+    cli_json_str(stdout, mi->gpu_id);
+    cli_json_served(mi);
+    printf(", \"direction\": \"%s\", \"workspace_limit\": ", dirs[o->dir]);
+    if (o->limit == SIZE_MAX) printf("null");
+    else printf("%zu", o->limit);
+    cli_json_str_field("status", seer_status_string(st));
+    printf(",\n  \"perf\": [");
+    for (int i = 0; i < n; i++) {
+        printf("%s\n    {\"algo\": ", i ? "," : "");
+        cli_json_str(stdout, seer_algo_name((seer_direction_t)o->dir, perf[i].algo));
+        printf(", \"algo_id\": %d, \"status\": \"%s\"", perf[i].algo, perf_status(perf[i].status));
+        cli_json_num_field("time_ms", perf[i].time >= 0 ? perf[i].time : NAN);
+        printf(", \"workspace_bytes\": %zu, \"deterministic\": %s, \"math_type\": \"%s\", \"source\": ",
+               perf[i].memory, perf[i].determinism ? "true" : "false", math_name(perf[i].math_type));
+        if (perf[i].time >= 0) printf("\"%s\"}", seer_source_name(perf[i].source));
+        else printf("null}");
     }
-    if ((rc = cli_open_model(h, "pick", model_opt, gpu_opt, models_opt, &m))) goto out;
+    printf("]}\n");
+}
+
+static void print_pick_table(const pick_opts_t *o, const seer_model_info_t *mi, int picked,
+                             const seer_conv_algo_perf_t *perf, int n)
+{
+    seer_direction_t dir = (seer_direction_t)o->dir;
+    cli_print_model_line(mi);
+    printf("direction %s, workspace limit ", dirs[o->dir]);
+    if (o->limit == SIZE_MAX) printf("none\n\n");
+    else printf("%.6g MiB\n\n", o->limit / 1048576.0);
+    printf("%-4s %-24s %-15s %12s %14s %-6s %-14s %s\n", "rank", "algo", "status", "ms", "workspace MiB",
+           "determ", "math", "source");
+    for (int i = 0; i < n; i++) {
+        char t[32] = "-", wsb[32] = "-";
+        if (perf[i].time >= 0) snprintf(t, sizeof t, "%.4f", perf[i].time);
+        if (perf[i].status != SEER_STATUS_UNSUPPORTED) snprintf(wsb, sizeof wsb, "%.3f", perf[i].memory / 1048576.0);
+        printf("%-4d %-24s %-15s %12s %14s %-6s %-14s %s\n", i + 1, seer_algo_name(dir, perf[i].algo),
+               perf_status(perf[i].status), t, wsb, perf[i].determinism ? "yes" : "no", math_name(perf[i].math_type),
+               perf[i].time >= 0 ? seer_source_name(perf[i].source) : "-");
+    }
+    if (picked) printf("\npick      %s\n", seer_algo_name(dir, perf[0].algo));
+}
+
+/* Rank, print, and say why when nothing can be picked (exit status 1). */
+static int pick_rank(seer_handle_t h, const pick_opts_t *o, seer_model_t m, seer_conv_desc_t d)
+{
+    static seer_status_t (*const fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
+                                       seer_conv_algo_perf_t *, int, int *) = {
+        seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
     seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
     int n = 0;
-    seer_status_t (*fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
-                          seer_conv_algo_perf_t *, int, int *) = {
-        seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
-    st = fn[dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &n);
+    seer_status_t st = fn[o->dir](h, m, d, o->limit, perf, SEER_FWD_ALGO_COUNT, &n);
     int picked = st == SEER_STATUS_SUCCESS;
-    if (!picked && st != SEER_STATUS_NO_ALGORITHM && st != SEER_STATUS_NOT_CALIBRATED &&
-        st != SEER_STATUS_UNSUPPORTED) { rc = cli_lib_error(h, st); goto out; }
+    if (!picked && st != SEER_STATUS_NO_ALGORITHM && st != SEER_STATUS_NOT_CALIBRATED && st != SEER_STATUS_UNSUPPORTED)
+        return cli_lib_error(h, st);
     char why[1024] = "";
     if (!picked) seer_get_last_error_copy(h, why, sizeof why);
     seer_model_info_t mi;
     seer_model_get_info(m, &mi);
-    if (format == 1) {
-        printf("{\"gpu\": ");
-        cli_json_str(stdout, mi.gpu_id);
-        printf(", \"served\": \"%s\", \"source_gpus\": ", mi.transferred ? "transferred" : "calibrated");
-        cli_json_str(stdout, mi.source_gpus);
-        printf(", \"direction\": \"%s\", \"workspace_limit\": ", dirs[dir]);
-        if (limit == SIZE_MAX) printf("null");
-        else printf("%zu", limit);
-        printf(", \"status\": ");
-        cli_json_str(stdout, seer_status_string(st));
-        printf(",\n  \"perf\": [");
-        for (int i = 0; i < n; i++) {
-            printf("%s\n    {\"algo\": ", i ? "," : "");
-            cli_json_str(stdout, seer_algo_name((seer_direction_t)dir, perf[i].algo));
-            printf(", \"algo_id\": %d, \"status\": \"%s\", \"time_ms\": ", perf[i].algo, perf_status(perf[i].status));
-            cli_json_num(stdout, perf[i].time >= 0 ? perf[i].time : NAN);
-            printf(", \"workspace_bytes\": %zu, \"deterministic\": %s, \"math_type\": \"%s\", \"source\": ",
-                   perf[i].memory, perf[i].determinism ? "true" : "false", math_name(perf[i].math_type));
-            if (perf[i].time >= 0) printf("\"%s\"}", seer_source_name(perf[i].source));
-            else printf("null}");
-        }
-        printf("]}\n");
-    } else {
-        printf("model     %s (%s%s)\n", mi.gpu_id, mi.transferred ? "transferred from " : "calibrated", mi.transferred ? mi.source_gpus : "");
-        printf("direction %s, workspace limit ", dirs[dir]);
-        if (limit == SIZE_MAX) printf("none\n\n");
-        else printf("%.6g MiB\n\n", limit / 1048576.0);
-        printf("%-4s %-24s %-15s %12s %14s %-6s %-14s %s\n", "rank", "algo", "status", "ms", "workspace MiB",
-               "determ", "math", "source");
-        for (int i = 0; i < n; i++) {
-            char t[32] = "-", wsb[32] = "-";
-            if (perf[i].time >= 0) snprintf(t, sizeof t, "%.4f", perf[i].time);
-            if (perf[i].status != SEER_STATUS_UNSUPPORTED) snprintf(wsb, sizeof wsb, "%.3f", perf[i].memory / 1048576.0);
-            printf("%-4d %-24s %-15s %12s %14s %-6s %-14s %s\n", i + 1,
-                   seer_algo_name((seer_direction_t)dir, perf[i].algo), perf_status(perf[i].status), t, wsb,
-                   perf[i].determinism ? "yes" : "no", math_name(perf[i].math_type),
-                   perf[i].time >= 0 ? seer_source_name(perf[i].source) : "-");
-        }
-        if (picked) printf("\npick      %s\n", seer_algo_name((seer_direction_t)dir, perf[0].algo));
-    }
-    if (!picked) {
-        fprintf(stderr, "seer pick: %s: %s\n", seer_status_string(st), why);
-        rc = CLI_FAIL;
-    }
-out:
+    if (o->format == 1) print_pick_json(o, &mi, st, perf, n);
+    else print_pick_table(o, &mi, picked, perf, n);
+    if (picked) return CLI_OK;
+    fprintf(stderr, "seer pick: %s: %s\n", seer_status_string(st), why);
+    return CLI_FAIL;
+}
+
+int seer_cli_pick(int argc, char **argv)
+{
+    pick_opts_t o;
+    int done = 0, rc;
+    memset(&o, 0, sizeof o);
+    if ((rc = pick_parse(argc, argv, &o, &done)) || done) return rc;
+    seer_handle_t h = NULL;
+    seer_model_t m = NULL;
+    seer_conv_desc_t d = NULL;
+    seer_status_t st = seer_create(&h);
+    if (st) return cli_lib_error(NULL, st);
+    if ((st = seer_conv_desc_create(&d)) || (st = cli_conv_desc_set(h, d, o.dtype, o.layout, &o.conv)))
+        rc = cli_lib_error(h, st);
+    else if (!(rc = cli_open_model(h, "pick", o.model_opt, o.gpu_opt, o.models_opt, &m)))
+        rc = pick_rank(h, &o, m, d);
     seer_conv_desc_destroy(d);
     seer_model_destroy(m);
     seer_destroy(h);

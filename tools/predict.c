@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "../libseer/fileio.h"
 
 static const char *const formats_table_json[] = {"table", "json", NULL};
 static const char *const formats_csv_json[] = {"csv", "json", NULL};
@@ -100,137 +99,134 @@ static void print_kernels_json(const seer_kernel_pred_t *k, int n)
     for (int i = 0; i < n; i++) {
         printf("%s\n      {\"role\": ", i ? "," : "");
         cli_json_str(stdout, seer_role_name(k[i].role));
-        printf(", \"name\": ");
-        cli_json_str(stdout, k[i].name);
+        cli_json_str_field("name", k[i].name);
         char regs[16], smem[16];
-        printf(", \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d], \"regs\": %s, \"smem\": %s, "
-               "\"flops\": ",
+        printf(", \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d], \"regs\": %s, \"smem\": %s",
                k[i].grid[0], k[i].grid[1], k[i].grid[2], k[i].block[0], k[i].block[1],
                k[i].block[2], k[i].regs_per_thread > 0 ? known_int(regs, sizeof regs, k[i].regs_per_thread) : "null",
                k[i].smem_bytes > 0 ? known_int(smem, sizeof smem, k[i].smem_bytes) : "null");
-        cli_json_num(stdout, k[i].flops);
-        printf(", \"dram_bytes\": ");
-        cli_json_num(stdout, k[i].dram_bytes);
-        printf(", \"blocks_per_sm\": %d, \"waves\": ", k[i].blocks_per_sm);
-        cli_json_num(stdout, k[i].waves);
-        printf(", \"last_fill\": ");
-        cli_json_num(stdout, k[i].last_fill);
-        printf(", \"class\": ");
-        cli_json_str(stdout, seer_class_name(k[i].cls));
-        printf(", \"time_ms\": ");
-        cli_json_num(stdout, k[i].time_ms);
+        cli_json_num_field("flops", k[i].flops);
+        cli_json_num_field("dram_bytes", k[i].dram_bytes);
+        printf(", \"blocks_per_sm\": %d", k[i].blocks_per_sm);
+        cli_json_num_field("waves", k[i].waves);
+        cli_json_num_field("last_fill", k[i].last_fill);
+        cli_json_str_field("class", seer_class_name(k[i].cls));
+        cli_json_num_field("time_ms", k[i].time_ms);
         printf("}");
     }
     printf("]");
+}
+
+/* The results of one convolution's algorithms, and what it is. */
+typedef struct {
+    seer_direction_t dir;
+    algo_result_t res[16];      /* fastest first */
+    int n;
+    seer_model_info_t info;
+    int p, q;                   /* output size */
+    double flops, bytes, roof;  /* NAN when unknown */
+} one_t;
+
+/* Every algorithm (algo < 0) or one, fastest first.  Only a failure of
+ * some algorithms (unsupported, not calibrated) is in the results. */
+static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, int algo, int kernels, one_t *o)
+{
+    int ok = 0;
+    char why[256] = ""; /* the first soft failure's message */
+    int lo = algo >= 0 ? algo : 0, hi = algo >= 0 ? algo + 1 : cli_algo_count(o->dir);
+    for (int a = lo; a < hi; a++) {
+        algo_result_t *r = &o->res[o->n++];
+        r->algo = a;
+        memset(&r->p, 0, sizeof r->p);
+        r->st = cli_predict(h, m, d, o->dir, a, kernels, &r->p);
+        if (r->st == SEER_STATUS_SUCCESS) ok++;
+        else if (algo >= 0 || !cli_soft_failure(r->st)) return cli_lib_error(h, r->st);
+        else if (!why[0]) seer_get_last_error_copy(h, why, sizeof why);
+    }
+    if (!ok) {
+        fprintf(stderr, "seer predict: no algorithm of %s could be predicted by this model%s%s\n",
+                seer_direction_name(o->dir), why[0] ? ": " : "", why);
+        return CLI_FAIL;
+    }
+    qsort(o->res, (size_t)o->n, sizeof o->res[0], by_time);
+    seer_gpu_info_t g;
+    seer_status_t st;
+    if ((st = seer_model_get_info(m, &o->info)) || (st = seer_model_get_gpu(m, &g))) return cli_lib_error(h, st);
+    o->flops = o->bytes = o->roof = NAN;
+    seer_conv_desc_get_output(d, &o->p, &o->q);
+    if (seer_conv_work(d, o->dir, &o->flops, &o->bytes)) o->flops = o->bytes = NAN;
+    if (seer_roofline_conv(h, &g, d, o->dir, &o->roof)) o->roof = NAN;
+    return CLI_OK;
+}
+
+static void print_one_json(const one_t *o, const char *model_path, int kernels)
+{
+    printf("{\"gpu\": ");
+    cli_json_str(stdout, o->info.gpu_id);
+    cli_json_str_field("model", o->info.transferred ? NULL : model_path);
+    cli_json_served(&o->info);
+    printf(", \"direction\": \"%s\", \"p\": %d, \"q\": %d", seer_direction_name(o->dir), o->p, o->q);
+    cli_json_num_field("flops", o->flops);
+    cli_json_num_field("min_bytes", o->bytes);
+    cli_json_num_field("roofline_ms", o->roof);
+    printf(",\n  \"predictions\": [");
+    for (int i = 0; i < o->n; i++) {
+        const algo_result_t *r = &o->res[i];
+        printf("%s\n    {\"algo\": ", i ? "," : "");
+        cli_json_str(stdout, seer_algo_name(o->dir, r->algo));
+        printf(", \"algo_id\": %d", r->algo);
+        if (r->st == SEER_STATUS_SUCCESS) {
+            cli_json_str_field("status", "ok");
+            cli_json_num_field("time_ms", r->p.time_ms);
+            cli_json_str_field("class", class_name((int)r->p.cls));
+            cli_json_str_field("source", seer_source_name(r->p.source));
+            if (kernels) print_kernels_json(r->p.kernels, r->p.n_kernels);
+        } else {
+            cli_json_str_field("status", r->st == SEER_STATUS_UNSUPPORTED ? "unsupported" : "not_calibrated");
+            printf(", \"time_ms\": null");
+        }
+        printf("}");
+    }
+    printf("]}\n");
+}
+
+static void print_one_table(const one_t *o, const char *model_path, int kernels)
+{
+    if (o->info.transferred)
+        printf("model     transferred to %s from %s (no calibrated model)\n", o->info.gpu_id, o->info.source_gpus);
+    else
+        printf("model     %s (%s)\n", model_path, o->info.gpu_id);
+    printf("output    p=%d q=%d\n", o->p, o->q);
+    printf("work      %.4g GFLOP, %.4g MB minimum DRAM traffic\n", o->flops / 1e9, o->bytes / 1e6);
+    printf("roofline  %.4g ms\n\n", o->roof);
+    printf("%-4s %-24s %14s %8s  %-10s  %s\n", "rank", "algo", "ms", "kernels", "main class", "source");
+    for (int i = 0; i < o->n; i++) {
+        const algo_result_t *r = &o->res[i];
+        if (r->st == SEER_STATUS_SUCCESS)
+            printf("%-4d %-24s %14.4f %8d  %-10s  %s\n", i + 1, seer_algo_name(o->dir, r->algo), r->p.time_ms,
+                   r->p.n_kernels, class_name((int)r->p.cls), seer_source_name(r->p.source));
+        else
+            printf("%-4s %-24s %14s\n", "-", seer_algo_name(o->dir, r->algo), status_word(r->st));
+    }
+    if (kernels)
+        for (int i = 0; i < o->n; i++) {
+            if (o->res[i].st != SEER_STATUS_SUCCESS) continue;
+            printf("\n%s: %.4f ms\n", seer_algo_name(o->dir, o->res[i].algo), o->res[i].p.time_ms);
+            print_kernels_table(o->res[i].p.kernels, o->res[i].p.n_kernels);
+        }
 }
 
 /* One convolution: every algorithm (auto) or one. */
 static int predict_one(seer_handle_t h, seer_model_t m, const char *model_path, seer_conv_desc_t d,
                        seer_direction_t dir, int algo, int kernels, int json)
 {
-    algo_result_t res[16];
-    int n = 0, ok = 0, rc = CLI_OK;
-    char why[256] = ""; /* the first soft failure's message */
-    int lo = algo >= 0 ? algo : 0, hi = algo >= 0 ? algo + 1 : cli_algo_count(dir);
-    for (int a = lo; a < hi; a++) {
-        res[n].algo = a;
-        memset(&res[n].p, 0, sizeof res[n].p);
-        res[n].st = cli_predict(h, m, d, dir, a, kernels, &res[n].p);
-        if (res[n].st == SEER_STATUS_SUCCESS) ok++;
-        else if (algo >= 0 || !cli_soft_failure(res[n].st)) {
-            rc = cli_lib_error(h, res[n].st);
-            n++;
-            goto done;
-        } else if (!why[0]) {
-            seer_get_last_error_copy(h, why, sizeof why);
-        }
-        n++;
-    }
-    if (!ok) {
-        fprintf(stderr, "seer predict: no algorithm of %s could be predicted by this model%s%s\n",
-                seer_direction_name(dir), why[0] ? ": " : "", why);
-        rc = CLI_FAIL;
-        goto done;
-    }
-    qsort(res, (size_t)n, sizeof res[0], by_time);
-
-    seer_model_info_t info;
-    seer_gpu_info_t g;
-    seer_status_t st;
-    if ((st = seer_model_get_info(m, &info)) || (st = seer_model_get_gpu(m, &g))) {
-        rc = cli_lib_error(h, st);
-        goto done;
-    }
-    int p = 0, q = 0;
-    double flops = NAN, bytes = NAN, roof = NAN;
-    seer_conv_desc_get_output(d, &p, &q);
-    if (seer_conv_work(d, dir, &flops, &bytes)) flops = bytes = NAN;
-    if (seer_roofline_conv(h, &g, d, dir, &roof)) roof = NAN;
-
-    if (json) {
-        printf("{\"gpu\": ");
-        cli_json_str(stdout, info.gpu_id);
-        printf(", \"model\": ");
-        if (info.transferred) printf("null");
-        else cli_json_str(stdout, model_path);
-        printf(", \"served\": \"%s\", \"source_gpus\": ", info.transferred ? "transferred" : "calibrated");
-        cli_json_str(stdout, info.source_gpus);
-        printf(", \"direction\": \"%s\", \"p\": %d, \"q\": %d, \"flops\": ", seer_direction_name(dir),
-               p, q);
-        cli_json_num(stdout, flops);
-        printf(", \"min_bytes\": ");
-        cli_json_num(stdout, bytes);
-        printf(", \"roofline_ms\": ");
-        cli_json_num(stdout, roof);
-        printf(",\n  \"predictions\": [");
-        for (int i = 0; i < n; i++) {
-            printf("%s\n    {\"algo\": ", i ? "," : "");
-            cli_json_str(stdout, seer_algo_name(dir, res[i].algo));
-            printf(", \"algo_id\": %d, ", res[i].algo);
-            if (res[i].st == SEER_STATUS_SUCCESS) {
-                printf("\"status\": \"ok\", \"time_ms\": ");
-                cli_json_num(stdout, res[i].p.time_ms);
-                printf(", \"class\": ");
-                cli_json_str(stdout, class_name((int)res[i].p.cls));
-                printf(", \"source\": ");
-                cli_json_str(stdout, seer_source_name(res[i].p.source));
-                if (kernels) print_kernels_json(res[i].p.kernels, res[i].p.n_kernels);
-            } else {
-                printf("\"status\": ");
-                cli_json_str(stdout, res[i].st == SEER_STATUS_UNSUPPORTED ? "unsupported"
-                                                                          : "not_calibrated");
-                printf(", \"time_ms\": null");
-            }
-            printf("}");
-        }
-        printf("]}\n");
-        goto done;
-    }
-    if (info.transferred)
-        printf("model     transferred to %s from %s (no calibrated model)\n", info.gpu_id, info.source_gpus);
-    else
-        printf("model     %s (%s)\n", model_path, info.gpu_id);
-    printf("output    p=%d q=%d\n", p, q);
-    printf("work      %.4g GFLOP, %.4g MB minimum DRAM traffic\n", flops / 1e9, bytes / 1e6);
-    printf("roofline  %.4g ms\n\n", roof);
-    printf("%-4s %-24s %14s %8s  %-10s  %s\n", "rank", "algo", "ms", "kernels", "main class", "source");
-    for (int i = 0; i < n; i++) {
-        if (res[i].st == SEER_STATUS_SUCCESS)
-            printf("%-4d %-24s %14.4f %8d  %-10s  %s\n", i + 1, seer_algo_name(dir, res[i].algo),
-                   res[i].p.time_ms, res[i].p.n_kernels, class_name((int)res[i].p.cls),
-                   seer_source_name(res[i].p.source));
-        else
-            printf("%-4s %-24s %14s\n", "-", seer_algo_name(dir, res[i].algo),
-                   status_word(res[i].st));
-    }
-    if (kernels)
-        for (int i = 0; i < n; i++) {
-            if (res[i].st != SEER_STATUS_SUCCESS) continue;
-            printf("\n%s: %.4f ms\n", seer_algo_name(dir, res[i].algo), res[i].p.time_ms);
-            print_kernels_table(res[i].p.kernels, res[i].p.n_kernels);
-        }
-done:
-    for (int i = 0; i < n; i++) free(res[i].p.kernels);
+    one_t o;
+    memset(&o, 0, sizeof o);
+    o.dir = dir;
+    int rc = predict_algos(h, m, d, algo, kernels, &o);
+    if (!rc && json) print_one_json(&o, model_path, kernels);
+    else if (!rc) print_one_table(&o, model_path, kernels);
+    for (int i = 0; i < o.n; i++) free(o.res[i].p.kernels);
     return rc;
 }
 
@@ -244,7 +240,7 @@ static int echo_csv(seer_handle_t h, const char *path, const seer_conv_row_t *ro
     seer_csv_t *c = NULL;
     char *buf = NULL, *all = NULL;
     size_t size = 0;
-    seer_status_t st = seer_read_file(h, path, "CSV", SEER_CSV_MAX_BYTES, NULL, 0, &buf, &size);
+    seer_status_t st = seer_read_input_file(h, path, "CSV", SEER_CSV_MAX_BYTES, &buf, &size);
     if (st) return cli_lib_error(h, st);
     if ((st = seer_csv_open_buffer(h, path, buf, size, &c))) goto done;
     int nc = seer_csv_ncols(c);
@@ -284,205 +280,201 @@ done:
     return st ? cli_lib_error(h, st) : CLI_OK;
 }
 
-/* Every row of a conv timing CSV. */
-static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int json)
-{
-    seer_conv_row_t *rows = NULL;
-    size_t n = 0;
-    double *pred = NULL;
-    int *palgo = NULL, rc = CLI_OK;
-    long other_gpu = 0, failed = 0;
-    seer_conv_desc_t d = NULL;
+/* The rows of a conv timing CSV and their predictions. */
+typedef struct {
+    seer_conv_row_t *rows;
+    size_t n;
+    double *pred;               /* NAN: none */
+    int *palgo;                 /* the algorithm predicted with (pred NAN: none) */
+    long other_gpu, failed;     /* rows of other GPUs; rows that could not be predicted */
     seer_model_info_t info;
+} rows_t;
+
+/* Read and predict every row before printing anything: no partial output. */
+static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_t *R)
+{
+    seer_conv_desc_t d = NULL;
     seer_status_t st;
-    if ((st = seer_model_get_info(m, &info)) || (st = seer_conv_csv_read(h, path, &rows, &n)) ||
+    if ((st = seer_model_get_info(m, &R->info)) || (st = seer_conv_csv_read(h, path, &R->rows, &R->n)) ||
         (st = seer_conv_desc_create(&d)))
-        goto lib_error;
-    pred = malloc((n ? n : 1) * sizeof *pred);
-    palgo = malloc((n ? n : 1) * sizeof *palgo);
-    if (!pred || !palgo) {
-        rc = cli_fail("predict", "out of memory");
-        goto done;
+        return cli_lib_error(h, st);
+    R->pred = malloc((R->n ? R->n : 1) * sizeof *R->pred);
+    R->palgo = malloc((R->n ? R->n : 1) * sizeof *R->palgo);
+    if (!R->pred || !R->palgo) {
+        seer_conv_desc_destroy(d);
+        return cli_fail("predict", "out of memory");
     }
-    /* Predict everything before printing anything: no partial output. */
-    for (size_t i = 0; i < n; i++) {
-        const seer_conv_row_t *r = &rows[i];
+    /* A file that names the GPU otherwise ("H100 80GB HBM3"): when no row
+     * at all is of the model's GPU, the user meant them for it. */
+    int any_gpu = R->n > 0;
+    for (size_t i = 0; i < R->n && any_gpu; i++) any_gpu = !cli_same_gpu(R->rows[i].gpu, R->info.gpu_id);
+    if (any_gpu)
+        fprintf(stderr, "seer predict: no row is of GPU %s (the first says '%s'): every row predicted for it\n",
+                R->info.gpu_id, R->rows[0].gpu);
+    for (size_t i = 0; i < R->n && !st; i++) {
+        const seer_conv_row_t *r = &R->rows[i];
         cli_pred_t p = {0};
-        pred[i] = NAN;
-        palgo[i] = SEER_ALGO_NA;
-        if (!cli_same_gpu(r->gpu, info.gpu_id)) {
-            other_gpu++;
+        R->pred[i] = NAN;
+        R->palgo[i] = SEER_ALGO_NA;
+        if (!any_gpu && !cli_same_gpu(r->gpu, R->info.gpu_id)) {
+            R->other_gpu++;
             continue;
         }
-        if ((st = seer_conv_row_algo_error(h, path, r)) || (st = cli_desc_from_row(h, r, d)))
-            goto lib_error;
+        if ((st = seer_conv_row_algo_error(h, path, r)) || (st = cli_desc_from_row(h, r, d))) break;
         if (r->algo >= 0) st = cli_predict(h, m, d, r->dir, r->algo, 0, &p);
         else st = cli_predict_fastest(h, m, d, r->dir, 0, &p);
         if (cli_soft_failure(st)) {
-            failed++;
+            R->failed++;
+            st = SEER_STATUS_SUCCESS;
             continue;
         }
-        if (st) goto lib_error;
-        pred[i] = p.time_ms;
-        palgo[i] = p.algo;
+        R->pred[i] = p.time_ms;
+        R->palgo[i] = p.algo;
     }
-    if (json) {
-        printf("[");
-        for (size_t i = 0; i < n; i++) {
-            const seer_conv_row_t *r = &rows[i];
-            printf("%s\n  {\"line\": %ld, \"gpu\": ", i ? "," : "", r->line);
-            cli_json_str(stdout, r->gpu);
-            printf(", \"direction\": \"%s\", \"dtype\": \"%s\", \"layout\": \"%s\", \"n\": %d, "
-                   "\"c\": %d, \"h\": %d, \"w\": %d, \"k\": %d, \"r\": %d, \"s\": %d, "
-                   "\"pad_h\": %d, \"pad_w\": %d, \"stride_h\": %d, \"stride_w\": %d, "
-                   "\"dil_h\": %d, \"dil_w\": %d, \"groups\": %d, \"algo\": ",
-                   seer_direction_name(r->dir), seer_dtype_name(r->dtype),
-                   seer_layout_name(r->layout), r->shape.n, r->shape.c, r->shape.h, r->shape.w,
-                   r->shape.k, r->shape.r, r->shape.s, r->shape.pad_h, r->shape.pad_w,
-                   r->shape.stride_h, r->shape.stride_w, r->shape.dil_h, r->shape.dil_w,
-                   r->shape.groups);
-            if (r->algo >= 0) cli_json_str(stdout, seer_algo_name(r->dir, r->algo));
-            else printf("null");
-            printf(", \"time_ms\": ");
-            cli_json_num(stdout, r->time_ms >= 0 ? r->time_ms : NAN);
-            printf(", \"pred_algo\": ");
-            if (!isnan(pred[i])) cli_json_str(stdout, seer_algo_name(r->dir, palgo[i]));
-            else printf("null");
-            printf(", \"pred_ms\": ");
-            cli_json_num(stdout, pred[i]);
-            printf("}");
-        }
-        printf("]\n");
-    } else {
-        if ((rc = echo_csv(h, path, rows, n, palgo, pred))) goto done;
-    }
-    if (other_gpu)
-        fprintf(stderr, "seer predict: %ld rows of other GPUs than %s left without prediction\n",
-                other_gpu, info.gpu_id);
-    if (failed)
-        fprintf(stderr, "seer predict: %ld rows could not be predicted (unsupported or not calibrated)\n",
-                failed);
-    goto done;
-lib_error:
-    rc = cli_lib_error(h, st);
-done:
     seer_conv_desc_destroy(d);
-    free(rows);
-    free(pred);
-    free(palgo);
+    return st ? cli_lib_error(h, st) : CLI_OK;
+}
+
+static void print_rows_json(const rows_t *R)
+{
+    printf("[");
+    for (size_t i = 0; i < R->n; i++) {
+        const seer_conv_row_t *r = &R->rows[i];
+        printf("%s\n  {\"line\": %ld, \"gpu\": ", i ? "," : "", r->line);
+        cli_json_str(stdout, r->gpu);
+        printf(", \"direction\": \"%s\", \"dtype\": \"%s\", \"layout\": \"%s\", \"n\": %d, "
+               "\"c\": %d, \"h\": %d, \"w\": %d, \"k\": %d, \"r\": %d, \"s\": %d, "
+               "\"pad_h\": %d, \"pad_w\": %d, \"stride_h\": %d, \"stride_w\": %d, "
+               "\"dil_h\": %d, \"dil_w\": %d, \"groups\": %d",
+               seer_direction_name(r->dir), seer_dtype_name(r->dtype), seer_layout_name(r->layout),
+               r->shape.n, r->shape.c, r->shape.h, r->shape.w, r->shape.k, r->shape.r, r->shape.s, r->shape.pad_h,
+               r->shape.pad_w, r->shape.stride_h, r->shape.stride_w, r->shape.dil_h, r->shape.dil_w,
+               r->shape.groups);
+        cli_json_str_field("algo", r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : NULL);
+        cli_json_num_field("time_ms", r->time_ms >= 0 ? r->time_ms : NAN);
+        cli_json_str_field("pred_algo", !isnan(R->pred[i]) ? seer_algo_name(r->dir, R->palgo[i]) : NULL);
+        cli_json_num_field("pred_ms", R->pred[i]);
+        printf("}");
+    }
+    printf("]\n");
+}
+
+/* Every row of a conv timing CSV. */
+static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int json)
+{
+    rows_t R;
+    memset(&R, 0, sizeof R);
+    int rc = predict_rows(h, m, path, &R);
+    if (!rc && json) print_rows_json(&R);
+    else if (!rc) rc = echo_csv(h, path, R.rows, R.n, R.palgo, R.pred);
+    if (!rc && R.other_gpu)
+        fprintf(stderr, "seer predict: %ld rows of other GPUs than %s left without prediction\n", R.other_gpu,
+                R.info.gpu_id);
+    if (!rc && R.failed)
+        fprintf(stderr, "seer predict: %ld rows could not be predicted (unsupported or not calibrated)\n",
+                R.failed);
+    free(R.rows);
+    free(R.pred);
+    free(R.palgo);
     return rc;
+}
+
+/* What the options ask for. */
+typedef struct {
+    const char *model_opt, *gpu_opt, *models_opt, *data;
+    const char *dtype_s, *layout_s, *algo_s, *format_s;
+    int dir, kernels, json;
+    cli_conv_opts_t conv;
+} predict_opts_t;
+
+static const char *const dirs[] = {"fwd", "bwd_data", "bwd_filter", NULL};
+
+/* The options, and the format for --data or not: CLI_OK with *done set
+ * after --help, else the exit code of a usage error. */
+static int predict_parse(int argc, char **argv, predict_opts_t *o, int *done)
+{
+    static const struct option opts[] = {CLI_CONV_OPTIONS, CLI_FLAG("help"), CLI_FLAG("kernels"),
+                                         CLI_VALUE("model"), CLI_VALUE("gpu"), CLI_VALUE("models"),
+                                         CLI_VALUE("data"), CLI_VALUE("direction"), CLI_VALUE("dtype"),
+                                         CLI_VALUE("layout"), CLI_VALUE("algo"), CLI_VALUE("format"),
+                                         CLI_END};
+    cli_args_t a;
+    cli_args_init(&a, "predict", opts, argc, argv);
+    while (cli_next(&a)) {
+        int got = cli_conv_opt(&a, &o->conv);
+        if (got < 0) return CLI_USAGE;
+        if (got) continue;
+        else if (cli_is(&a, "--help") || cli_is(&a, "-h")) { usage_predict(stdout); *done = 1; return CLI_OK; }
+        else if (cli_is(&a, "--model")) { if (!(o->model_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--gpu")) { if (!(o->gpu_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--models")) { if (!(o->models_opt = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--data")) { if (!(o->data = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--direction")) { if ((o->dir = cli_choice(&a, dirs)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--dtype")) { if (!(o->dtype_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--layout")) { if (!(o->layout_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--algo")) { if (!(o->algo_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--kernels")) { if (!cli_flag(&a)) return CLI_USAGE; o->kernels = 1; }
+        else if (cli_is(&a, "--format")) { if (!(o->format_s = cli_value(&a))) return CLI_USAGE; }
+        else return cli_unknown(&a);
+    }
+    /* Validate everything that needs no model first, so a bad shape is
+     * reported as such even when the model is missing. */
+    const char *const *fmts = o->data ? formats_csv_json : formats_table_json;
+    int format = 0;
+    if (o->format_s) {
+        for (format = 0; fmts[format] && strcmp(fmts[format], o->format_s); format++) {}
+        if (!fmts[format])
+            return cli_usage_error("predict", "option --format: expected %s, got '%s'",
+                                   o->data ? "csv|json" : "table|json", o->format_s);
+    }
+    o->json = strcmp(fmts[format], "json") == 0;
+    return CLI_OK;
+}
+
+/* The one convolution of the options into d: CLI_OK or the exit code. */
+static int predict_desc(seer_handle_t h, const predict_opts_t *o, seer_conv_desc_t *d, int *algo)
+{
+    seer_dtype_t dtype;
+    seer_layout_t layout;
+    seer_status_t st;
+    *algo = -1;
+    if (seer_dtype_from_name(o->dtype_s, &dtype))
+        return cli_usage_error("predict", "option --dtype: unknown dtype '%s' (fp32, tf32, fp16, bf16, fp16_pseudo)",
+                               o->dtype_s);
+    if (seer_layout_from_name(o->layout_s, &layout))
+        return cli_usage_error("predict", "option --layout: unknown layout '%s' (nchw, nhwc)", o->layout_s);
+    if (strcmp(o->algo_s, "auto") != 0 && seer_algo_from_name((seer_direction_t)o->dir, o->algo_s, algo))
+        return cli_usage_error("predict", "option --algo: '%s' is not a %s algorithm", o->algo_s, dirs[o->dir]);
+    if (cli_conv_opt_name(&o->conv, 0))
+        return cli_usage_error("predict", "option %s is required (or --data CSV)", cli_conv_opt_name(&o->conv, 0));
+    if ((st = seer_conv_desc_create(d)) || (st = cli_conv_desc_set(h, *d, dtype, layout, &o->conv)))
+        return cli_lib_error(h, st);
+    return CLI_OK;
 }
 
 int cli_predict_cmd(int argc, char **argv)
 {
-    static const char *const dirs[] = {"fwd", "bwd_data", "bwd_filter", NULL};
-    cli_args_t a;
-    const char *model_opt = NULL, *gpu_opt = NULL, *models_opt = NULL, *data = NULL;
-    const char *dtype_s = "fp32", *layout_s = "nchw", *algo_s = "auto";
-    int dir = 0, kernels = 0, format = -1;
-    cli_conv_opts_t conv = {{0}, {0}};
-    const char *format_s = NULL;
-
-    cli_args_init(&a, "predict", argc, argv);
-    while (cli_next(&a)) {
-        int got = cli_conv_opt(&a, &conv);
-        if (got < 0) return CLI_USAGE;
-        if (got) {
-            continue;
-        } else if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
-            usage_predict(stdout);
-            return CLI_OK;
-        } else if (cli_is(&a, "--model")) {
-            if (!(model_opt = cli_value(&a))) return CLI_USAGE;
-        } else if (cli_is(&a, "--gpu")) {
-            if (!(gpu_opt = cli_value(&a))) return CLI_USAGE;
-        } else if (cli_is(&a, "--models")) {
-            if (!(models_opt = cli_value(&a))) return CLI_USAGE;
-        } else if (cli_is(&a, "--data")) {
-            if (!(data = cli_value(&a))) return CLI_USAGE;
-        } else if (cli_is(&a, "--direction")) {
-            if ((dir = cli_choice(&a, dirs)) < 0) return CLI_USAGE;
-        } else if (cli_is(&a, "--dtype")) {
-            if (!(dtype_s = cli_value(&a))) return CLI_USAGE;
-        } else if (cli_is(&a, "--layout")) {
-            if (!(layout_s = cli_value(&a))) return CLI_USAGE;
-        } else if (cli_is(&a, "--algo")) {
-            if (!(algo_s = cli_value(&a))) return CLI_USAGE;
-        } else if (cli_is(&a, "--kernels")) {
-            if (!cli_flag(&a)) return CLI_USAGE;
-            kernels = 1;
-        } else if (cli_is(&a, "--format")) {
-            if (!(format_s = cli_value(&a))) return CLI_USAGE;
-        } else {
-            return cli_unknown(&a);
-        }
-    }
-
-    /* Validate everything that needs no model first, so a bad shape is
-     * reported as such even when the model is missing. */
-    const char *const *fmts = data ? formats_csv_json : formats_table_json;
-    if (format_s) {
-        for (format = 0; fmts[format] && strcmp(fmts[format], format_s); format++) {}
-        if (!fmts[format])
-            return cli_usage_error("predict", "option --format: expected %s, got '%s'",
-                                   data ? "csv|json" : "table|json", format_s);
-    } else {
-        format = 0;
-    }
-    int json = strcmp(fmts[format], "json") == 0;
-    const char *path = cli_model_path("predict", model_opt, gpu_opt, models_opt);
+    predict_opts_t o;
+    int done = 0, rc, algo;
+    memset(&o, 0, sizeof o);
+    o.dtype_s = "fp32";
+    o.layout_s = "nchw";
+    o.algo_s = "auto";
+    if ((rc = predict_parse(argc, argv, &o, &done)) || done) return rc;
+    const char *path = cli_model_path("predict", o.model_opt, o.gpu_opt, o.models_opt);
     if (!path) return CLI_USAGE;
-
     seer_handle_t h = NULL;
     seer_model_t m = NULL;
     seer_conv_desc_t d = NULL;
     seer_status_t st = seer_create(&h);
-    int rc;
     if (st) return cli_lib_error(NULL, st);
-
-    if (data) {
-        if (cli_conv_opt_name(&conv, 1)) {
-            rc = cli_usage_error("predict", "option %s cannot be combined with --data",
-                                 cli_conv_opt_name(&conv, 1));
-            goto out;
-        }
-        if ((rc = cli_open_model(h, "predict", model_opt, gpu_opt, models_opt, &m))) goto out;
-        rc = predict_csv(h, m, data, json);
-        goto out;
-    }
-
-    seer_dtype_t dtype;
-    seer_layout_t layout;
-    int algo = -1;
-    if (seer_dtype_from_name(dtype_s, &dtype)) {
-        rc = cli_usage_error("predict", "option --dtype: unknown dtype '%s' "
-                             "(fp32, tf32, fp16, bf16, fp16_pseudo)", dtype_s);
-        goto out;
-    }
-    if (seer_layout_from_name(layout_s, &layout)) {
-        rc = cli_usage_error("predict", "option --layout: unknown layout '%s' (nchw, nhwc)",
-                             layout_s);
-        goto out;
-    }
-    if (strcmp(algo_s, "auto") != 0 &&
-        seer_algo_from_name((seer_direction_t)dir, algo_s, &algo)) {
-        rc = cli_usage_error("predict", "option --algo: '%s' is not a %s algorithm", algo_s,
-                             dirs[dir]);
-        goto out;
-    }
-    if (cli_conv_opt_name(&conv, 0)) {
-        rc = cli_usage_error("predict", "option %s is required (or --data CSV)",
-                             cli_conv_opt_name(&conv, 0));
-        goto out;
-    }
-    if ((st = seer_conv_desc_create(&d)) || (st = cli_conv_desc_set(h, d, dtype, layout, &conv)))
-        goto lib_error;
-    if ((rc = cli_open_model(h, "predict", model_opt, gpu_opt, models_opt, &m))) goto out;
-    rc = predict_one(h, m, path, d, (seer_direction_t)dir, algo, kernels, json);
-    goto out;
-lib_error:
-    rc = cli_lib_error(h, st);
-out:
+    if (o.data && cli_conv_opt_name(&o.conv, 1))
+        rc = cli_usage_error("predict", "option %s cannot be combined with --data", cli_conv_opt_name(&o.conv, 1));
+    else if (o.data && !(rc = cli_open_model(h, "predict", o.model_opt, o.gpu_opt, o.models_opt, &m)))
+        rc = predict_csv(h, m, o.data, o.json);
+    else if (!o.data && !(rc = predict_desc(h, &o, &d, &algo)) &&
+             !(rc = cli_open_model(h, "predict", o.model_opt, o.gpu_opt, o.models_opt, &m)))
+        rc = predict_one(h, m, path, d, (seer_direction_t)o.dir, algo, o.kernels, o.json);
     seer_conv_desc_destroy(d);
     seer_model_destroy(m);
     seer_destroy(h);

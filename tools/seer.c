@@ -114,7 +114,8 @@ static int cmd_gpus(int argc, char **argv)
     cli_args_t a;
     int format = 0;
     const char *models_opt = NULL;
-    cli_args_init(&a, "gpus", argc, argv);
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_VALUE("format"), CLI_VALUE("models"), CLI_END};
+    cli_args_init(&a, "gpus", opts, argc, argv);
     while (cli_next(&a)) {
         if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
             usage_gpus(stdout);
@@ -160,10 +161,8 @@ static int cmd_gpus(int argc, char **argv)
         } else if (format == 2) {
             printf("  {\"id\": ");
             cli_json_str(stdout, g.id);
-            printf(", \"name\": ");
-            cli_json_str(stdout, g.name);
-            printf(", \"arch\": ");
-            cli_json_str(stdout, g.arch);
+            cli_json_str_field("name", g.name);
+            cli_json_str_field("arch", g.arch);
             printf(", \"cc\": \"%d.%d\", \"sms\": %d, \"boost_mhz\": %g, \"fp32_tflops\": %g, "
                    "\"fp16_tflops\": %g, \"bf16_tflops\": %g, \"tf32_tflops\": %g, "
                    "\"dram_gbps\": %g, \"l2_mb\": %g, \"model\": %s%s%s}%s\n",
@@ -213,7 +212,10 @@ static int cmd_train(int argc, char **argv)
     const char **data = NULL;
     int n_data = 0, holdout = 0, rc = CLI_USAGE;
     unsigned flags = 0;
-    cli_args_init(&a, "train", argc, argv);
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_FLAG("holdout"), CLI_FLAG("keep-dispatch"),
+                                         CLI_FLAG("keep-drift"), CLI_VALUE("gpu"), CLI_VALUE("data"),
+                                         CLI_VALUE("out"), CLI_END};
+    cli_args_init(&a, "train", opts, argc, argv);
     while (cli_next(&a)) {
         if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
             usage_train(stdout);
@@ -287,7 +289,8 @@ static int cmd_info(int argc, char **argv)
 {
     cli_args_t a;
     const char *path = NULL;
-    cli_args_init(&a, "info", argc, argv);
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_END};
+    cli_args_init(&a, "info", opts, argc, argv);
     while (cli_next(&a)) {
         if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
             usage_info(stdout);
@@ -349,6 +352,6 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (!strcmp(argv[1], cmds[i].name)) return cmds[i].fn(argc - 2, argv + 2);
+        if (!strcmp(argv[1], cmds[i].name)) return cmds[i].fn(argc - 1, argv + 1);
     return cli_usage_error(NULL, "unknown command '%s' (see seer --help)", argv[1]);
 }

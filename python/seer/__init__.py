@@ -86,7 +86,8 @@ class _GpuInfo(C.Structure):
 class _ModelInfo(C.Structure):
     _fields_ = [("gpu_id", C.c_char * 32), ("format_version", C.c_uint), ("lib_version", C.c_uint),
                 ("n_families", C.c_int), ("n_svm", C.c_int), ("n_rows", C.c_longlong), ("checksum", C.c_uint32),
-                ("provenance", C.c_char * 512), ("transferred", C.c_int), ("source_gpus", C.c_char * 128)]
+                ("provenance", C.c_char * 512), ("transferred", C.c_int), ("source_gpus", C.c_char * 128),
+                ("gemm_source_gpu", (C.c_char * 32) * 2)]
 
 
 class _KernelPred(C.Structure):
