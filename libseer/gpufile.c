@@ -133,10 +133,47 @@ static seer_status_t fill_defaults(seer_handle_t h, const char *name, seer_gpu_i
     return SEER_STATUS_SUCCESS;
 }
 
+/* One key's value into g, checked against its type and range. */
+static seer_status_t set_value(seer_handle_t h, const char *name, long lineno, const gkey_t *K, const char *key,
+                               const char *val, seer_gpu_info_t *gp)
+{
+    char *f = (char *)gp + K->off, *end;
+    errno = 0;
+    if (K->type == K_STR) {
+        if (!*val || strlen(val) >= K->size) return bad(h, name, lineno, "empty or too long value of", key);
+        if (!strcmp(key, "id") && !id_ok(val))
+            return bad(h, name, lineno, "id must be 1-31 characters of a-z 0-9 . _ -, got", val);
+        seer_strlcpy(f, val, K->size);
+    } else if (K->type == K_CC) {
+        long ma = strtol(val, &end, 10), mi = -1;
+        if (end != val && *end == '.') {
+            const char *s = end + 1;
+            mi = strtol(s, &end, 10);
+            if (end == s) mi = -1;
+        }
+        if (*end || ma < 3 || ma > 99 || mi < 0 || mi > 9) return bad(h, name, lineno, "cc must be MAJOR.MINOR, got", val);
+        gp->cc_major = (int)ma;
+        gp->cc_minor = (int)mi;
+    } else {
+        double d = strtod(val, &end);
+        if (end == val || *end || errno || !isfinite(d) || d < K->lo || d > K->hi)
+            return bad(h, name, lineno, "value out of range for", key);
+        if (K->type == K_INT) {
+            if (d != floor(d)) return bad(h, name, lineno, "integer expected for", key);
+            int iv = (int)d;
+            memcpy(f, &iv, sizeof iv);
+        } else {
+            memcpy(f, &d, sizeof d);
+        }
+    }
+    return SEER_STATUS_SUCCESS;
+}
+
 seer_status_t seer_gpufile_parse(seer_handle_t h, const char *name, const char *text, size_t len,
                                  seer_gpu_info_t *out)
 {
     seer_gpu_info_t g;
+    seer_status_t st;
     int seen[NKEYS] = {0}, magic = 0;
     char line[SEER_GPUFILE_MAX_LINE + 2];
     long lineno = 0;
@@ -180,42 +217,13 @@ seer_status_t seer_gpufile_parse(seer_handle_t h, const char *name, const char *
         if (k == NKEYS) return bad(h, name, lineno, "unknown key", key);
         if (seen[k]) return bad(h, name, lineno, "duplicate key", key);
         seen[k] = 1;
-        const gkey_t *K = &KEYS[k];
-        char *f = (char *)&g + K->off, *end;
-        errno = 0;
-        if (K->type == K_STR) {
-            if (!*val || strlen(val) >= K->size) return bad(h, name, lineno, "empty or too long value of", key);
-            if (!strcmp(key, "id") && !id_ok(val))
-                return bad(h, name, lineno, "id must be 1-31 characters of a-z 0-9 . _ -, got", val);
-            seer_strlcpy(f, val, K->size);
-        } else if (K->type == K_CC) {
-            long ma = strtol(val, &end, 10), mi = -1;
-            if (end != val && *end == '.') {
-                const char *s = end + 1;
-                mi = strtol(s, &end, 10);
-                if (end == s) mi = -1;
-            }
-            if (*end || ma < 3 || ma > 99 || mi < 0 || mi > 9) return bad(h, name, lineno, "cc must be MAJOR.MINOR, got", val);
-            g.cc_major = (int)ma;
-            g.cc_minor = (int)mi;
-        } else {
-            double d = strtod(val, &end);
-            if (end == val || *end || errno || !isfinite(d) || d < K->lo || d > K->hi)
-                return bad(h, name, lineno, "value out of range for", key);
-            if (K->type == K_INT) {
-                if (d != floor(d)) return bad(h, name, lineno, "integer expected for", key);
-                int iv = (int)d;
-                memcpy(f, &iv, sizeof iv);
-            } else {
-                memcpy(f, &d, sizeof d);
-            }
-        }
+        if ((st = set_value(h, name, lineno, &KEYS[k], key, val, &g))) return st;
     }
     if (!magic) return bad(h, name, 0, "empty: not a GPU description file", NULL);
     for (size_t k = 0; k < NKEYS; k++)
         if (KEYS[k].required && !seen[k]) return bad(h, name, 0, "missing required key", KEYS[k].key);
     if (!seen[key_index("arch")]) seer_strlcpy(g.arch, "unknown", sizeof g.arch);
-    seer_status_t st = fill_defaults(h, name, &g, seen);
+    st = fill_defaults(h, name, &g, seen);
     if (st) return st;
     *out = g;
     return SEER_STATUS_SUCCESS;

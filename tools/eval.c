@@ -27,16 +27,8 @@ typedef struct {
     char algo_key[48];
 } point_t;
 
-typedef struct {
-    int n;
-    double mape, rmspe, median, p90;
-} metrics_t;
-
-typedef struct {
-    int rank;
-    char key[48];
-    metrics_t m;
-} group_t;
+typedef struct { int n; double mape, rmspe, median, p90; } metrics_t;
+typedef struct { int rank; char key[48]; metrics_t m; } group_t;
 
 static void usage_eval(FILE *f)
 {
@@ -539,19 +531,16 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
 static int score_rows(eval_run_t *R)
 {
     int rc;
-    /* Files that name the GPU otherwise ("H100 80GB HBM3"): when no row
-     * at all is of the model's GPU, the user meant them for it. */
+    /* Files that name the GPU otherwise ("Tesla T4"): when no row at all
+     * is of the model's GPU, the user meant them for it. */
     const char *first = NULL;
-    R->any_gpu = 1;
-    for (int f = 0; f < R->o->n_data && R->any_gpu; f++)
-        for (size_t i = 0; i < R->nrows[f] && R->any_gpu; i++) {
-            const char *g = R->rows[f] ? R->rows[f][i].gpu : R->grows[f] ? R->grows[f][i].gpu : NULL;
-            if (!g) break;
+    for (int f = 0; f < R->o->n_data; f++)
+        for (size_t i = 0; i < R->nrows[f]; i++) {
+            const char *g = R->rows[f] ? R->rows[f][i].gpu : R->grows[f][i].gpu;
             if (!first) first = g;
-            if (cli_same_gpu(g, R->info.gpu_id)) R->any_gpu = 0;
+            if (cli_same_gpu(g, R->info.gpu_id)) first = "";
         }
-    if (!first) R->any_gpu = 0;
-    if (R->any_gpu)
+    if ((R->any_gpu = first && *first))
         fprintf(stderr, "seer eval: no row is of GPU %s (the first says '%s'): every row scored as measured on it\n",
                 R->info.gpu_id, first);
     for (int f = 0; f < R->o->n_data; f++)
