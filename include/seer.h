@@ -715,10 +715,13 @@ typedef struct {
     int line;                   /* line of the description it came from */
     int n_inputs;
     int input0;                 /* index of the first input layer, -1 for SEER_OP_INPUT */
-    int in_c, in_h, in_w;       /* shape of the first input, per sample */
     int c, h, w;                /* output shape, per sample */
-    /* conv: all of these; pool: r s pads strides; fc: k (outputs) */
-    int k, r, s, pad_h, pad_w, stride_h, stride_w, dil_h, dil_w, groups;
+    /* Per sample (shape.n = 1).  Every op: shape.c, h, w are the first
+     * input's channels, height and width (0 for an input layer).  conv:
+     * all the other fields; pool: r s pads strides (global or adaptive:
+     * r s are the input's h w); fc: k (outputs).  Fields an op does not
+     * use are 0. */
+    seer_conv_shape_t shape;
     int bias;                   /* conv / fc: 1 if it adds a bias */
     long long params;           /* learnable parameters of this layer */
 } seer_layer_info_t;

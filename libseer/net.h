@@ -57,11 +57,6 @@ extern const seer_bwd_ratio_t seer_bwd_ratio[2][2];
  * pair.  Entries without pairs get n = 0. */
 void seer_bwd_ratio_fit(const seer_conv_row_t *rows, size_t n, seer_bwd_ratio_t out[2][2]);
 
-/* The convolution of a conv layer at a batch size (its input shape
- * and the layer's own fields; seer_layer_info_t stays flat because the
- * Python package mirrors it). */
-seer_conv_shape_t seer_net_conv_shape(const seer_layer_info_t *L, int batch);
-
 /* The description text of a built-in network (malloc'ed, NUL-terminated). */
 seer_status_t seer_zoo_text(seer_handle_t h, const char *name, int resolution, char **text,
                             size_t *len);

@@ -82,7 +82,7 @@ static seer_status_t add_params(acc_t *a, int64_t size, int64_t copies, int conv
         if (L->params <= 0 || (conv_fc_only && L->op != SEER_OP_CONV && L->op != SEER_OP_FC)) continue;
         a->layer = i;
         seer_status_t st;
-        int64_t bias = (L->op == SEER_OP_CONV || L->op == SEER_OP_FC) && L->bias ? L->k : 0;
+        int64_t bias = (L->op == SEER_OP_CONV || L->op == SEER_OP_FC) && L->bias ? L->shape.k : 0;
         if (L->op == SEER_OP_BATCHNORM) st = add_tensor(a, L->params / 2, size, 2 * copies);
         else if ((st = add_tensor(a, L->params - bias, size, copies)) == SEER_STATUS_SUCCESS && bias)
             st = add_tensor(a, bias, size, copies);
@@ -229,7 +229,8 @@ static seer_status_t max_workspace(seer_handle_t h, const seer_model *m, const s
         struct seer_conv cv;
         size_t bytes;
         /* the prediction built the same descriptor: it cannot fail here */
-        const seer_conv_shape_t shape = seer_net_conv_shape(L, o->batch);
+        seer_conv_shape_t shape = L->shape;
+        shape.n = o->batch;
         if (seer_conv_init(NULL, &cv, o->dtype, o->layout, &shape) ||
             seer_workspace_bytes(NULL, &cv, r[i].direction, r[i].algo, &bytes))
             continue;

@@ -281,9 +281,9 @@ static seer_status_t window(ps_t *ps, const opts_t *o, int dflt_stride, seer_lay
         (st = pair(ps, o, K_STRIDE, K_STRIDE_W, dflt_stride ? dflt_stride : s, &sw)) ||
         (st = pair(ps, o, K_PAD, K_PAD_H, 0, &ph)) || (st = pair(ps, o, K_PAD, K_PAD_W, 0, &pw)))
         return st;
-    L->r = (int)r; L->s = (int)s;
-    L->stride_h = (int)sh; L->stride_w = (int)sw;
-    L->pad_h = (int)ph; L->pad_w = (int)pw;
+    L->shape.r = (int)r; L->shape.s = (int)s;
+    L->shape.stride_h = (int)sh; L->shape.stride_w = (int)sw;
+    L->shape.pad_h = (int)ph; L->shape.pad_w = (int)pw;
     return SEER_STATUS_SUCCESS;
 }
 
@@ -308,28 +308,30 @@ static seer_status_t infer_conv(ps_t *ps, seer_layer_info_t *L, const opts_t *o,
                                 int64_t *oh, int64_t *ow)
 {
     seer_status_t st;
-    int64_t c = L->in_c, hh = L->in_h, w = L->in_w;
+    int64_t c = L->shape.c, hh = L->shape.h, w = L->shape.w;
     if (!(o->seen & B(K_K))) return perr(ps, SEER_STATUS_NET_PARSE, "conv needs k= (output channels)");
     long dh, dw;
     if ((st = window(ps, o, 1, L)) || (st = pair(ps, o, K_DIL, K_DIL_H, 1, &dh)) ||
         (st = pair(ps, o, K_DIL, K_DIL_W, 1, &dw)))
         return st;
-    L->k = (int)o->v[K_K];
-    L->dil_h = (int)dh; L->dil_w = (int)dw;
-    L->groups = o->seen & B(K_GROUPS) ? (int)o->v[K_GROUPS] : 1;
+    L->shape.k = (int)o->v[K_K];
+    L->shape.dil_h = (int)dh; L->shape.dil_w = (int)dw;
+    L->shape.groups = o->seen & B(K_GROUPS) ? (int)o->v[K_GROUPS] : 1;
     L->bias = o->seen & B(K_BIAS) ? (int)o->v[K_BIAS] : 0;
-    if (c % L->groups || L->k % L->groups)
+    if (c % L->shape.groups || L->shape.k % L->shape.groups)
         return perr(ps, SEER_STATUS_BAD_GROUPS, "conv: groups=%d must divide the input channels "
-                    "(%lld) and k (%d)", L->groups, (long long)c, L->k);
-    int64_t sh = (int64_t)L->dil_h * (L->r - 1) + 1, sw = (int64_t)L->dil_w * (L->s - 1) + 1;
-    *oh = out_dim(hh, L->pad_h, sh, L->stride_h, 0);
-    *ow = out_dim(w, L->pad_w, sw, L->stride_w, 0);
+                    "(%lld) and k (%d)", L->shape.groups, (long long)c, L->shape.k);
+    int64_t sh = (int64_t)L->shape.dil_h * (L->shape.r - 1) + 1;
+    int64_t sw = (int64_t)L->shape.dil_w * (L->shape.s - 1) + 1;
+    *oh = out_dim(hh, L->shape.pad_h, sh, L->shape.stride_h, 0);
+    *ow = out_dim(w, L->shape.pad_w, sw, L->shape.stride_w, 0);
     if (!*oh || !*ow)
         return perr(ps, SEER_STATUS_NET_SHAPE, "conv: the %lldx%lld (dilated) filter does not fit "
                     "the padded %lldx%lld input", (long long)sh, (long long)sw,
-                    (long long)(hh + 2 * L->pad_h), (long long)(w + 2 * L->pad_w));
-    *oc = L->k;
-    L->params = (long long)L->k * (c / L->groups) * L->r * L->s + (L->bias ? L->k : 0);
+                    (long long)(hh + 2 * L->shape.pad_h), (long long)(w + 2 * L->shape.pad_w));
+    *oc = L->shape.k;
+    L->params = (long long)L->shape.k * (c / L->shape.groups) * L->shape.r * L->shape.s +
+                (L->bias ? L->shape.k : 0);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -338,7 +340,7 @@ static seer_status_t infer_pool(ps_t *ps, seer_net_layer_t *l, const opts_t *o, 
 {
     seer_status_t st;
     seer_layer_info_t *L = &l->info;
-    int64_t hh = L->in_h, w = L->in_w;
+    int64_t hh = L->shape.h, w = L->shape.w;
     if (!(o->seen & B(K_MODE))) return perr(ps, SEER_STATUS_NET_PARSE, "pool needs max or avg");
     l->kind = o->mode;
     if (o->v[K_GLOBAL] || (o->seen & B(K_OUT))) {
@@ -348,20 +350,20 @@ static seer_status_t infer_pool(ps_t *ps, seer_net_layer_t *l, const opts_t *o, 
         if (o->v[K_GLOBAL] && (o->seen & B(K_OUT)) && o->v[K_OUT] != 1)
             return perr(ps, SEER_STATUS_NET_PARSE, "pool: global means out=1");
         *oh = *ow = l->pool_out;
-        L->r = (int)hh; L->s = (int)w; /* what one output sees, at most */
-        L->stride_h = L->stride_w = 1;
+        L->shape.r = (int)hh; L->shape.s = (int)w; /* what one output sees, at most */
+        L->shape.stride_h = L->shape.stride_w = 1;
         return SEER_STATUS_SUCCESS;
     }
     if ((st = window(ps, o, 0, L))) return st;
-    if (2 * L->pad_h > L->r || 2 * L->pad_w > L->s)
+    if (2 * L->shape.pad_h > L->shape.r || 2 * L->shape.pad_w > L->shape.s)
         return perr(ps, SEER_STATUS_NET_PARSE, "pool: pad must be at most half the window");
     int cm = (int)o->v[K_CEIL];
-    *oh = out_dim(hh, L->pad_h, L->r, L->stride_h, cm);
-    *ow = out_dim(w, L->pad_w, L->s, L->stride_w, cm);
+    *oh = out_dim(hh, L->shape.pad_h, L->shape.r, L->shape.stride_h, cm);
+    *ow = out_dim(w, L->shape.pad_w, L->shape.s, L->shape.stride_w, cm);
     if (!*oh || !*ow)
         return perr(ps, SEER_STATUS_NET_SHAPE, "pool: the %dx%d window does not fit the "
-                    "padded %lldx%lld input", L->r, L->s, (long long)(hh + 2 * L->pad_h),
-                    (long long)(w + 2 * L->pad_w));
+                    "padded %lldx%lld input", L->shape.r, L->shape.s,
+                    (long long)(hh + 2 * L->shape.pad_h), (long long)(w + 2 * L->shape.pad_w));
     return SEER_STATUS_SUCCESS;
 }
 
@@ -370,7 +372,7 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
     seer_layer_info_t *L = &l->info;
     seer_status_t st;
     char b1[64], b2[64];
-    int64_t c = L->in_c, hh = L->in_h, w = L->in_w, oc = c, oh = hh, ow = w;
+    int64_t c = L->shape.c, hh = L->shape.h, w = L->shape.w, oc = c, oh = hh, ow = w;
     switch (L->op) {
     case SEER_OP_INPUT:
         if ((o->seen & (B(K_C) | B(K_H) | B(K_W))) != (B(K_C) | B(K_H) | B(K_W)))
@@ -418,10 +420,10 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
         break;
     case SEER_OP_FC:
         if (!(o->seen & B(K_K))) return perr(ps, SEER_STATUS_NET_PARSE, "fc needs k= (outputs)");
-        L->k = (int)o->v[K_K];
+        L->shape.k = (int)o->v[K_K];
         L->bias = o->seen & B(K_BIAS) ? (int)o->v[K_BIAS] : 1;
-        L->params = (long long)(c * hh * w) * L->k + (L->bias ? L->k : 0);
-        oc = L->k;
+        L->params = (long long)(c * hh * w) * L->shape.k + (L->bias ? L->shape.k : 0);
+        oc = L->shape.k;
         oh = ow = 1;
         break;
     case SEER_OP_FLATTEN:
@@ -499,9 +501,9 @@ static seer_status_t link_inputs(ps_t *ps, seer_net_layer_t *l, char *in, const 
         return perr(ps, SEER_STATUS_NET_PARSE, "%s takes one input (got %d)", word, L->n_inputs);
     L->input0 = net->in_pool[l->in_off];
     const seer_layer_info_t *I = &net->l[L->input0].info;
-    L->in_c = I->c;
-    L->in_h = I->h;
-    L->in_w = I->w;
+    L->shape.c = I->c;
+    L->shape.h = I->h;
+    L->shape.w = I->w;
     return SEER_STATUS_SUCCESS;
 }
 
@@ -548,6 +550,7 @@ static seer_status_t layer_line(ps_t *ps, char **tok, int ntok)
     seer_layer_info_t *L = &l->info;
     L->op = types[ti].op;
     L->line = ps->line;
+    L->shape.n = 1; /* per sample: a prediction sets its batch */
     l->kind = types[ti].kind;
     L->input0 = -1;
     if (o.name) seer_strlcpy(L->name, o.name, sizeof L->name);
@@ -668,9 +671,10 @@ seer_status_t seer_network_create(seer_handle_t h, const char *text, size_t len,
         }
         I->params += L->params;
         if (L->op == SEER_OP_CONV)
-            I->fwd_flops += 2.0 * L->c * L->h * L->w * (double)(L->in_c / L->groups) * L->r * L->s;
+            I->fwd_flops += 2.0 * L->c * L->h * L->w * (double)(L->shape.c / L->shape.groups) *
+                            L->shape.r * L->shape.s;
         else if (L->op == SEER_OP_FC)
-            I->fwd_flops += 2.0 * L->k * (double)L->in_c * L->in_h * L->in_w;
+            I->fwd_flops += 2.0 * L->shape.k * (double)L->shape.c * L->shape.h * L->shape.w;
     }
     *out = net;
     return SEER_STATUS_SUCCESS;

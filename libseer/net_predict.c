@@ -372,17 +372,11 @@ static seer_status_t layer_fail(pctx_t *c, int li, seer_direction_t dir, const j
                       j->err.st ? j->err.msg : seer_status_string(j->st));
 }
 
-seer_conv_shape_t seer_net_conv_shape(const seer_layer_info_t *L, int batch)
-{
-    const seer_conv_shape_t s = {batch, L->in_c, L->in_h, L->in_w, L->k, L->r, L->s, L->pad_h, L->pad_w,
-                                 L->stride_h, L->stride_w, L->dil_h, L->dil_w, L->groups};
-    return s;
-}
-
 static seer_status_t conv_desc(pctx_t *c, int li, struct seer_conv *cv)
 {
     const seer_layer_info_t *L = &c->net->l[li].info;
-    const seer_conv_shape_t shape = seer_net_conv_shape(L, c->batch);
+    seer_conv_shape_t shape = L->shape;
+    shape.n = c->batch;
     seer_status_t st = seer_conv_init(c->h, cv, c->dt, c->layout, &shape);
     if (st) {
         char msg[800];
@@ -475,7 +469,7 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     const seer_net_layer_t *l = &c->net->l[li];
     const seer_layer_info_t *L = &l->info;
     double N = c->batch, es = c->es;
-    double ein = N * L->in_c * L->in_h * L->in_w, eout = N * L->c * L->h * L->w;
+    double ein = N * L->shape.c * L->shape.h * L->shape.w, eout = N * L->c * L->h * L->w;
     int train = c->mode == SEER_MODE_TRAIN;
     seer_direction_t bd = SEER_DIR_BWD_DATA;
     if (backward && L->op != SEER_OP_CONV && L->op != SEER_OP_FC && L->op != SEER_OP_BATCHNORM &&
@@ -488,7 +482,7 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     case SEER_OP_CONV:
         return conv_rows(c, li, backward);
     case SEER_OP_FC: {
-        double in = (double)L->in_c * L->in_h * L->in_w, k = L->k;
+        double in = (double)L->shape.c * L->shape.h * L->shape.w, k = L->shape.k;
         seer_status_t st;
         if (!backward) return gemm_row(c, li, SEER_DIR_FWD, N, k, in, L->bias);
         if (c->net->l[L->input0].needs_grad && (st = gemm_row(c, li, SEER_DIR_BWD_DATA, N, in, k, 0)))

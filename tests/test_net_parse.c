@@ -67,13 +67,13 @@ TEST(net_parse_valid_and_shapes)
     CHECK_STATUS(seer_network_get_layer(net, 6, &L), SEER_STATUS_SUCCESS); /* p1: ceil((32-3)/2)+1 */
     CHECK(L.op == SEER_OP_POOL && L.h == 16 && L.w == 16);
     CHECK_STATUS(seer_network_get_layer(net, 5, &L), SEER_STATUS_SUCCESS); /* c3 */
-    CHECK(L.h == 16 && L.groups == 8 && L.in_c == 16);
+    CHECK(L.h == 16 && L.shape.groups == 8 && L.shape.c == 16);
     CHECK_STATUS(seer_network_get_layer(net, 7, &L), SEER_STATUS_SUCCESS); /* cat */
     CHECK(L.c == 24 && L.n_inputs == 2);
     CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS); /* bn, default name */
     CHECK(L.op == SEER_OP_BATCHNORM && strcmp(L.name, "bn_L5") == 0 && L.input0 == 1);
     CHECK_STATUS(seer_network_get_layer(net, 12, &L), SEER_STATUS_SUCCESS); /* fc */
-    CHECK(L.op == SEER_OP_FC && L.in_c == 24 && L.k == 10 && L.c == 10 && L.params == 250);
+    CHECK(L.op == SEER_OP_FC && L.shape.c == 24 && L.shape.k == 10 && L.c == 10 && L.params == 250);
     CHECK_STATUS(seer_network_get_layer(net, 14, &L), SEER_STATUS_BAD_PARAM);
     int n;
     CHECK_STATUS(seer_network_layer_count(net, &n), SEER_STATUS_SUCCESS);

@@ -189,10 +189,12 @@ TEST(zoo_torchvision_layer_shapes_and_params)
         seer_layer_info_t li;
         if (!layer(net, want[i].layer, &li)) { CHECK(0); continue; }
         int ok = li.c == want[i].c && li.h == want[i].h && li.w == want[i].w && li.params == want[i].params;
-        if (want[i].stride) ok &= li.op == SEER_OP_CONV && li.stride_h == want[i].stride && li.groups == want[i].groups;
+        if (want[i].stride)
+            ok &= li.op == SEER_OP_CONV && li.shape.stride_h == want[i].stride &&
+                  li.shape.groups == want[i].groups;
         if (!ok)
             printf("\n    %s %s: %dx%dx%d stride %d groups %d params %lld", want[i].net, want[i].layer, li.c,
-                   li.h, li.w, li.stride_h, li.groups, li.params);
+                   li.h, li.w, li.shape.stride_h, li.shape.groups, li.params);
         CHECK(ok);
     }
     seer_network_destroy(net);
