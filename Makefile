@@ -97,13 +97,19 @@ test: $(RUNNER) $(SEER) $(SHLIB) $(B)/example gpu-tools cudnn-header
 	  SEER_LIB=$(abspath $(SHLIB)) SEER_SANITIZE="$(SAN)" $(RUNNER)
 
 # The documented examples build with the project's own warnings: docs/example.c
-# (run by tests/test_docs.c) and include/seer_cudnn.h, compiled where cudnn.h is.
+# (run by tests/test_docs.c) and include/seer_cudnn.h, compiled where cudnn.h is;
+# seer.h compiled as C++11 where a C++ compiler is.
 $(B)/example: docs/example.c include/seer.h $(STLIB)
 	$(CC) $(ALLFLAGS) $(SAN) -o $@ docs/example.c $(STLIB) $(LIBS)
 cudnn-header: include/seer_cudnn.h include/seer.h | $(B)/tests
 	@if [ -f $(CUDA)/include/cudnn.h ]; then \
 	  echo '#include "seer_cudnn.h"' | $(CC) $(WARN) -Iinclude -isystem $(CUDA)/include -x c -c - -o $(B)/tests/seer_cudnn_h.o; \
 	else echo "cudnn-header: $(CUDA)/include/cudnn.h not found; seer_cudnn.h not compiled"; fi
+	@# seer.h is C++ too (extern "C"), before C++20: no designated initializers
+	@if command -v c++ >/dev/null; then \
+	  printf '#include "seer.h"\nseer_conv_shape_t s = SEER_CONV_SHAPE_INIT;\nseer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;\n' | \
+	  c++ -std=c++11 -Wall -Wextra -Werror -pedantic-errors -Iinclude -x c++ -fsyntax-only -; \
+	else echo "cudnn-header: no c++: seer.h not compiled as C++"; fi
 
 asan:
 	$(MAKE) B=build-asan SAN="-fsanitize=address -fno-omit-frame-pointer" OPT="-O1 -g" test

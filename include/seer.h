@@ -346,9 +346,8 @@ typedef struct {
     int dil_h, dil_w;           /* dilation: gap between filter taps, >= 1 (1: dense) */
     int groups;                 /* channel groups, >= 1, dividing c and k (groups = c = k: depthwise) */
 } seer_conv_shape_t;
-#define SEER_CONV_SHAPE_INIT \
-    { .n = 0, .c = 0, .h = 0, .w = 0, .k = 0, .r = 0, .s = 0, .pad_h = 0, .pad_w = 0, \
-      .stride_h = 1, .stride_w = 1, .dil_h = 1, .dil_w = 1, .groups = 1 }
+/* positional, not designated: seer.h is also C++ (before C++20) */
+#define SEER_CONV_SHAPE_INIT { 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1 }
 
 /* Describe a 2-D convolution of data type dtype and layout layout.
  * Validates and on failure leaves desc unchanged: BAD_SHAPE (size <= 0,
