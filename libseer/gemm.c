@@ -76,6 +76,7 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
  * cannot run the dtype's math. */
 static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, int m, int n, int k, seer_dtype_t dt)
 {
+    dt = seer_gpu_run_dtype(g, dt); /* the math cuBLAS runs (gpu.h) */
     double peak = seer_gpu_peak_flops(g, dt);
     if (peak <= 0) return 0;
     double flops = 2.0 * b * m * n * k;
@@ -83,14 +84,22 @@ static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, int m, int n,
     return fmax(flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3;
 }
 
+static seer_status_t gemm_args(seer_handle_t h, const char *fn, const seer_gpu_info_t *g, int batch, int m,
+                               int n, int k, seer_dtype_t dtype, const double *time_ms)
+{
+    if (!g || !time_ms) return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: gpu or time_ms is NULL", fn);
+    if ((unsigned)dtype > SEER_DTYPE_FP16_PSEUDO)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: dtype %d is not a seer_dtype_t", fn, (int)dtype);
+    if (batch < 1 || m < 1 || n < 1 || k < 1)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: batch, m, n and k must be >= 1", fn);
+    return SEER_STATUS_SUCCESS;
+}
+
 seer_status_t seer_roofline_gemm(seer_handle_t h, const seer_gpu_info_t *g, int batch, int m, int n, int k,
                                  seer_dtype_t dtype, double *time_ms)
 {
-    if (!g || !time_ms) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_roofline_gemm: gpu or time_ms is NULL");
-    if ((unsigned)dtype > SEER_DTYPE_FP16_PSEUDO)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_roofline_gemm: dtype %d is not a seer_dtype_t", (int)dtype);
-    if (batch < 1 || m < 1 || n < 1 || k < 1)
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_roofline_gemm: batch, m, n and k must be >= 1");
+    seer_status_t st = gemm_args(h, "seer_roofline_gemm", g, batch, m, n, k, dtype, time_ms);
+    if (st) return st;
     double t = gemm_roofline_ms(g, batch, m, n, k, dtype);
     if (t <= 0)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s has no peak rate for %s math", g->id,
@@ -102,7 +111,8 @@ seer_status_t seer_roofline_gemm(seer_handle_t h, const seer_gpu_info_t *g, int 
 seer_status_t seer_gemm_floor(seer_handle_t h, const seer_gpu_info_t *g, int batch, int m, int n, int k,
                               seer_dtype_t dtype, int bias, double *time_ms)
 {
-    if (!g || !time_ms) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_gemm_floor: gpu or time_ms is NULL");
+    seer_status_t st = gemm_args(h, "seer_gemm_floor", g, batch, m, n, k, dtype, time_ms);
+    if (st) return st;
     double t = gemm_roofline_ms(g, batch, m, n, k, dtype);
     *time_ms = t > 0 ? t + (1 + (bias != 0)) * seer_gpu_launch_gap_ms(g) : 0;
     return SEER_STATUS_SUCCESS;

@@ -43,6 +43,12 @@ int seer_algo_transform(seer_direction_t dir, int algo)
     return k == K_FFT || k == K_FFT_TILING || k == K_WINO || k == K_WINO_NF;
 }
 
+seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype, seer_direction_t dir, int algo)
+{
+    seer_dtype_t dt = seer_gpu_run_dtype(g, dtype);
+    return dt == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo) ? SEER_DTYPE_FP32 : dt;
+}
+
 static double cdiv(double a, double b) { return ceil(a / b); }
 static double pow2_at_least(double x) { double p = 1; while (p < x) p *= 2; return p; }
 
@@ -246,8 +252,10 @@ double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, 
 {
     seer_kview_t k[SEER_MAX_KERNELS];
     int nk = 0;
-    if (seer_gpu_peak_flops(g, cv->dtype) <= 0 || seer_conv_kernels(NULL, cv, dir, algo, k, &nk)) return 0;
-    return seer_kernels_floor_ms(g, cv->dtype, k, nk);
+    struct seer_conv run = *cv; /* the math cuDNN runs */
+    run.dtype = seer_conv_run_dtype(g, cv->dtype, dir, algo);
+    if (seer_gpu_peak_flops(g, run.dtype) <= 0 || seer_conv_kernels(NULL, &run, dir, algo, k, &nk)) return 0;
+    return seer_kernels_floor_ms(g, run.dtype, k, nk);
 }
 
 seer_status_t seer_conv_floor(seer_handle_t h, const seer_gpu_info_t *g, const seer_conv *desc,
@@ -255,6 +263,9 @@ seer_status_t seer_conv_floor(seer_handle_t h, const seer_gpu_info_t *g, const s
 {
     if (!g || !desc || !time_ms)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_floor: gpu, desc or time_ms is NULL");
+    if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_floor: desc was never set");
+    if ((unsigned)dir > SEER_DIR_BWD_FILTER)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_floor: direction %d out of range", (int)dir);
     *time_ms = seer_conv_floor_ms(g, desc, dir, algo);
     return SEER_STATUS_SUCCESS;
 }

@@ -32,6 +32,11 @@ int seer_algo_count(seer_direction_t dir);
 /* 1 for the FFT and Winograd algorithms: cuDNN has FP32 and FP16 kernels
  * of them only, no tensor-core TF32 or BF16 ones. */
 int seer_algo_transform(seer_direction_t dir, int algo);
+/* The dtype cuDNN computes a conv of dtype in on g with algo: the GPU's
+ * (seer_gpu_run_dtype), and TF32 is FP32 data with tensor cores allowed,
+ * not required, so an algorithm without TF32 kernels runs its FP32 ones.
+ * Every prediction, floor and classification of a conv goes through it. */
+seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype, seer_direction_t dir, int algo);
 
 /* A lower bound of a conv's GPU time on g from the datasheet alone: the
  * main kernel's FLOPs at peak or all kernels' bytes at bandwidth,

@@ -226,7 +226,9 @@ seer_status_t seer_classify_measured(seer_handle_t h, const seer_model *m, const
         return seer_error(h, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
     seer_terms_t t;
     seer_err_t e;
-    if (seer_model_kernels(&e, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t))
+    struct seer_conv run = *desc; /* the math cuDNN runs (launch.h) */
+    run.dtype = seer_conv_run_dtype(&m->gpu, desc->dtype, dir, algo);
+    if (seer_model_kernels(&e, m, &run, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t))
         return seer_err_report(h, &e);
     *cls = seer_class_of_measured(&t, measured_ms);
     return SEER_STATUS_SUCCESS;
@@ -578,13 +580,8 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
     if (kernels && kernels_cap < 0)
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
-    /* The math cuDNN runs on this GPU (seer_gpu_run_dtype); TF32 is FP32
-     * data with tensor cores allowed, not required, so an algorithm
-     * without TF32 kernels runs its FP32 ones, as the picker assumes
-     * (seer_picker_best). */
-    struct seer_conv run = *desc;
-    run.dtype = seer_gpu_run_dtype(&m->gpu, desc->dtype);
-    if (run.dtype == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo)) run.dtype = SEER_DTYPE_FP32;
+    struct seer_conv run = *desc; /* the math cuDNN runs (launch.h), as the picker assumes */
+    run.dtype = seer_conv_run_dtype(&m->gpu, desc->dtype, dir, algo);
     desc = &run;
     seer_terms_t k;
     seer_status_t st = seer_model_kernels(e, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &k);

@@ -339,9 +339,17 @@ TEST(gemm_public_roofline_floor_split)
     CHECK(seer_gemm_floor_ms(NULL, &r) == floor);
     CHECK(seer_gemm_in_test_split(&r) == seer_gemm_shape_in_test_split(2, 512, 1024, 256, r.trans_a, r.trans_b, 1,
                                                                         SEER_DTYPE_FP16));
-    CHECK_STATUS(seer_roofline_gemm(NULL, p, 2, 512, 1024, 256, SEER_DTYPE_FP16, &roof), SEER_STATUS_UNSUPPORTED);
-    CHECK_STATUS(seer_gemm_floor(NULL, p, 2, 512, 1024, 256, SEER_DTYPE_FP16, 0, &floor), SEER_STATUS_SUCCESS);
+    /* FP16 on a Pascal GPU runs as FP16 data with FP32 math (seer_gpu_run_dtype);
+     * BF16 it cannot run at all */
+    double pseudo = 0;
+    CHECK_STATUS(seer_roofline_gemm(NULL, p, 2, 512, 1024, 256, SEER_DTYPE_FP16, &roof), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_roofline_gemm(NULL, p, 2, 512, 1024, 256, SEER_DTYPE_FP16_PSEUDO, &pseudo), SEER_STATUS_SUCCESS);
+    CHECK(roof == pseudo && roof > 0);
+    CHECK_STATUS(seer_roofline_gemm(NULL, p, 2, 512, 1024, 256, SEER_DTYPE_BF16, &roof), SEER_STATUS_UNSUPPORTED);
+    CHECK_STATUS(seer_gemm_floor(NULL, p, 2, 512, 1024, 256, SEER_DTYPE_BF16, 0, &floor), SEER_STATUS_SUCCESS);
     CHECK(floor == 0);
+    CHECK_STATUS(seer_gemm_floor(NULL, g, 1, 0, 1, 1, SEER_DTYPE_FP32, 0, &floor), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_gemm_floor(NULL, g, 1, 1, 1, 1, (seer_dtype_t)9, 0, &floor), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_roofline_gemm(NULL, g, 0, 512, 1024, 256, SEER_DTYPE_FP32, &roof), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_roofline_gemm(NULL, NULL, 1, 1, 1, 1, SEER_DTYPE_FP32, &roof), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_gemm_floor(NULL, g, 1, 1, 1, 1, SEER_DTYPE_FP32, 0, NULL), SEER_STATUS_BAD_PARAM);

@@ -384,4 +384,14 @@ TEST(launch_public_conv_floor)
     CHECK(ms > 0 && ms == seer_conv_floor_ms(g, &cv, SEER_DIR_FWD, 1));
     CHECK_STATUS(seer_conv_floor(NULL, g, &cv, SEER_DIR_FWD, 1, NULL), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_conv_floor(NULL, NULL, &cv, SEER_DIR_FWD, 1, &ms), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_conv_floor(NULL, g, &cv, (seer_direction_t)3, 1, &ms), SEER_STATUS_BAD_PARAM);
+    /* TF32 on a T4 (no TF32 tensor cores) is FP32, as the predictions take it */
+    double fp32 = 0;
+    cv.dtype = SEER_DTYPE_TF32;
+    CHECK_STATUS(seer_conv_floor(NULL, g, &cv, SEER_DIR_FWD, 1, &ms), SEER_STATUS_SUCCESS);
+    cv.dtype = SEER_DTYPE_FP32;
+    CHECK_STATUS(seer_conv_floor(NULL, g, &cv, SEER_DIR_FWD, 1, &fp32), SEER_STATUS_SUCCESS);
+    CHECK(ms == fp32 && ms > 0);
+    cv.set = 0;
+    CHECK_STATUS(seer_conv_floor(NULL, g, &cv, SEER_DIR_FWD, 1, &ms), SEER_STATUS_BAD_PARAM);
 }
