@@ -349,21 +349,26 @@ TEST(cli_predict_csv_every_direction)
     test_run_seer(&r, "predict", "--model", model, "--data", csv, "--format", "json", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "\"pred_algo\": null") == NULL);
     test_run_free(&r);
-    /* No row names the model's GPU: the file is taken as meant for it,
-     * and stderr says so (a GPU named otherwise, "Tesla V100-SXM2-16GB"). */
+    /* Rows of another GPU libseer knows stay that GPU's; rows naming no
+     * GPU libseer knows ("Tesla T4") are taken as the model's GPU's, and
+     * stderr says so. */
     if (access("models/t4.seer", R_OK) == 0) {
         test_run_seer(&r, "predict", "--model", "models/t4.seer", "--data", csv, "--format", "json", NULL);
-        CHECK(r.rc == 0 && strstr(r.out, "\"pred_algo\": null") == NULL);
-        CHECK(strstr(r.err, "no row is of GPU t4") != NULL);
+        CHECK(r.rc == 0 && strstr(r.out, "\"pred_ms\": null") != NULL);
+        CHECK(strstr(r.err, "3 rows of other GPUs") != NULL);
         test_run_free(&r);
         unlink(csv);
         snprintf(text, sizeof text,
                  "%sTesla T4,fwd,fp32,nchw,16,64,56,56,64,3,3,1,1,1,1,1,1,1,,1.5\n"
                  "Tesla T4,fwd,fp32,nchw,16,64,28,28,128,3,3,1,1,1,1,1,1,1,,0.9\n", conv_header);
         REQUIRE(test_write_temp(csv, text));
+        test_run_seer(&r, "predict", "--model", "models/t4.seer", "--data", csv, "--format", "json", NULL);
+        CHECK(r.rc == 0 && strstr(r.out, "\"pred_algo\": null") == NULL);
+        CHECK(strstr(r.err, "the first says 'Tesla T4'") != NULL);
+        test_run_free(&r);
         test_run_seer(&r, "eval", "--model", "models/t4.seer", "--data", csv, "--format", "json", NULL);
         CHECK(r.rc == 0 && strstr(r.out, "\"n\": 2,") != NULL);
-        CHECK(strstr(r.err, "every row scored as measured on it") != NULL);
+        CHECK(strstr(r.err, "every row taken as measured on t4") != NULL);
         test_run_free(&r);
     }
     unlink(csv);

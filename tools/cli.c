@@ -466,6 +466,18 @@ int cli_open_model(seer_handle_t h, const char *cmd, const char *model_opt, cons
     return CLI_OK;
 }
 
+int cli_gpu_known(seer_handle_t h, const char *id)
+{
+    seer_gpu_info_t g;
+    return seer_gpu_find(h, id, &g) == SEER_STATUS_SUCCESS;
+}
+
+void cli_note_meant_for(const char *cmd, const char *model_gpu, const char *first)
+{
+    fprintf(stderr, "seer %s: no row names GPU %s nor any GPU libseer knows (the first says '%s'): "
+                    "every row taken as measured on %s\n", cmd, model_gpu, first, model_gpu);
+}
+
 int cli_same_gpu(const char *a, const char *b)
 {
     /* the table only (no handle): a registered GPU's id is compared as written */

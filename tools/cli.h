@@ -138,6 +138,13 @@ int cli_gpu_is_file(const char *gpu_opt);
 int cli_gpu_resolve(seer_handle_t h, const char *cmd, const char *gpu_opt, seer_gpu_info_t *g);
 /* 1 if the GPU ids name the same table entry (aliases resolved). */
 int cli_same_gpu(const char *a, const char *b);
+/* Rows are meant for the model's GPU though none names it when no row
+ * names a GPU libseer knows (a spelling such as "Tesla T4"): a row of
+ * another known GPU is that GPU's, never the model's.  cli_gpu_known: 1
+ * when id is in the GPU table or registered on h; cli_note_meant_for says
+ * on stderr that every row is taken as the model's GPU's. */
+int cli_gpu_known(seer_handle_t h, const char *id);
+void cli_note_meant_for(const char *cmd, const char *model_gpu, const char *first);
 
 /* ---- prediction ---- */
 typedef struct {

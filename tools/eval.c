@@ -531,18 +531,16 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
 static int score_rows(eval_run_t *R)
 {
     int rc;
-    /* Files that name the GPU otherwise ("Tesla T4"): when no row at all
-     * is of the model's GPU, the user meant them for it. */
+    /* Files that name the GPU otherwise ("Tesla T4", cli.h) are meant for it. */
     const char *first = NULL;
+    int named = 0;
     for (int f = 0; f < R->o->n_data; f++)
-        for (size_t i = 0; i < R->nrows[f]; i++) {
+        for (size_t i = 0; i < R->nrows[f] && !named; i++) {
             const char *g = R->rows[f] ? R->rows[f][i].gpu : R->grows[f][i].gpu;
             if (!first) first = g;
-            if (cli_same_gpu(g, R->info.gpu_id)) first = "";
+            named = cli_same_gpu(g, R->info.gpu_id) || cli_gpu_known(R->h, g);
         }
-    if ((R->any_gpu = first && *first))
-        fprintf(stderr, "seer eval: no row is of GPU %s (the first says '%s'): every row scored as measured on it\n",
-                R->info.gpu_id, first);
+    if ((R->any_gpu = first && !named)) cli_note_meant_for("eval", R->info.gpu_id, first);
     for (int f = 0; f < R->o->n_data; f++)
         for (size_t i = 0; i < R->nrows[f] && R->grows[f]; i++)
             if ((rc = score_gemm_row(R, f, i))) return rc;

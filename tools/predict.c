@@ -307,10 +307,9 @@ static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_
     /* A file that names the GPU otherwise ("H100 80GB HBM3"): when no row
      * at all is of the model's GPU, the user meant them for it. */
     int any_gpu = R->n > 0;
-    for (size_t i = 0; i < R->n && any_gpu; i++) any_gpu = !cli_same_gpu(R->rows[i].gpu, R->info.gpu_id);
-    if (any_gpu)
-        fprintf(stderr, "seer predict: no row is of GPU %s (the first says '%s'): every row predicted for it\n",
-                R->info.gpu_id, R->rows[0].gpu);
+    for (size_t i = 0; i < R->n && any_gpu; i++)
+        any_gpu = !cli_same_gpu(R->rows[i].gpu, R->info.gpu_id) && !cli_gpu_known(h, R->rows[i].gpu);
+    if (any_gpu) cli_note_meant_for("predict", R->info.gpu_id, R->rows[0].gpu);
     for (size_t i = 0; i < R->n && !st; i++) {
         const seer_conv_row_t *r = &R->rows[i];
         cli_pred_t p = {0};
