@@ -78,14 +78,14 @@ for g in $GPUS; do
     if ! "$SEER" info "$model" 2>/dev/null | grep -qi 'held out'; then
         held="**no**"
     fi
-    if ! json=$("$SEER" eval --model "$model" --data "$csv" --split test --format json \
+    if ! json=$("$SEER" eval --gpu "$g" --models models --data "$csv" --split test --format json \
                 --plot "$PLOTS/$g.svg"); then
         echo "eval.sh: seer eval failed for $g" >&2
         status=1
         summary="$summary| $g | eval failed | | | | | | | | | | | |$nl"
         continue
     fi
-    text=$("$SEER" eval --model "$model" --data "$csv" --split test --format text --given-launch) || status=1
+    text=$("$SEER" eval --gpu "$g" --models models --data "$csv" --split test --format text --given-launch) || status=1
 
     n=$(jnum "$json" n)
     skipped=$(jnum "$json" skipped)
@@ -108,7 +108,7 @@ for g in $GPUS; do
     if [ "$held" != "yes" ]; then
         sections="${sections}**Warning:** \`seer info $model\` does not say the test split was held out: these test rows may have been seen in training.$nl$nl"
     fi
-    sections="${sections}\`seer eval --model $model --data conv/$g.csv --split test\`; roofline scale s = $scale.$nl$nl"
+    sections="${sections}\`seer eval --gpu $g --data conv/$g.csv --split test\`; roofline scale s = $scale.$nl$nl"
     sections="$sections\`\`\`$nl$text$nl\`\`\`$nl$nl![$g: predicted vs measured, test split](plots/$g.svg)$nl"
 done
 
@@ -130,7 +130,7 @@ for g in $GPUS; do
         status=1
         continue
     fi
-    own=$("$SEER" eval --model "models/$g.seer" --data "$csv" --split test --format json)
+    own=$("$SEER" eval --gpu "$g" --models models --data "$csv" --split test --format json)
     dm=$(pct "$(jnum "$json" mape gpu_time)")
     logo="$logo| $g | $(jnum "$json" source_gpus) | $(jnum "$json" n) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $dm | $(pct "$(jnum "$json" mape baseline_roofline)") | $(pct "$(jnum "$own" mape)") |$nl"
     owng=$(groups "$own")
@@ -181,7 +181,11 @@ dilation, groups, dtype, layout; never the time) puts 20 % of the shapes in
 the **test** split.  \`make models\` trains each model with \`--holdout\`,
 which leaves the test split out of training, so the numbers below are on
 shapes the model has never seen.  The "held out" column checks this from the
-model's provenance (\`seer info\`).
+model's provenance (\`seer info\`).  Each GPU is scored as \`seer --gpu\`
+serves it (\`seer_model_open\`): its model tied to the models of the GPUs
+it is at least as fast as (docs/method.md, "Physical sanity by
+construction"), which can lift a prediction above what its model file alone
+(\`--model FILE\`) gives.
 
 Each test row is predicted from its shape, dtype, layout, direction and
 algorithm alone (rows with an empty algorithm take the fastest predicted
