@@ -12,7 +12,11 @@
  * Conventions (cuDNN's):
  *   - every function returns a seer_status_t; results come back through
  *     out-parameters, written only on SEER_STATUS_SUCCESS unless the
- *     function says otherwise (BUFFER_TOO_SMALL still gives the count);
+ *     function says otherwise (BUFFER_TOO_SMALL still gives the count).
+ *     The exceptions cannot fail: seer_version, the *_name functions,
+ *     seer_status_string, seer_get_last_error, and the yes/no questions
+ *     seer_conv_in_test_split, seer_gemm_shape_in_test_split and
+ *     seer_source_has_dispatch, which return an int;
  *   - objects are opaque pointers made by *_create / *_load and released
  *     by *_destroy, which accept NULL;
  *   - a failing call that was given a handle records a message naming the
