@@ -295,7 +295,7 @@ static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_
 {
     seer_conv_desc_t d = NULL;
     seer_status_t st;
-    if ((st = seer_model_get_info(m, &R->info)) || (st = seer_conv_csv_read(h, path, &R->rows, &R->n)) ||
+    if ((st = seer_model_get_info(m, &R->info)) || (st = seer_conv_csv_read_keep(h, path, &R->rows, &R->n)) ||
         (st = seer_conv_desc_create(&d)))
         return cli_lib_error(h, st);
     R->pred = malloc((R->n ? R->n : 1) * sizeof *R->pred);
@@ -319,7 +319,16 @@ static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_
             R->other_gpu++;
             continue;
         }
-        if ((st = seer_conv_row_algo_error(h, path, r)) || (st = cli_desc_from_row(h, r, d))) break;
+        /* A row that cannot be what ran stays unpredicted, and one whose algo
+         * is no name libseer knows (a typo, a truncated name) is an algo
+         * the data could not tell: both named on stderr, the others
+         * predicted, as seer eval scores them. */
+        if (cli_desc_from_row(h, r, d)) {
+            if (R->failed++ < 10) fprintf(stderr, "seer predict: %s:%ld: %s\n", path, r->line, seer_get_last_error(h));
+            continue;
+        }
+        if (seer_conv_row_algo_error(h, path, r))
+            fprintf(stderr, "seer predict: %s: predicted with the fastest algorithm\n", seer_get_last_error(h));
         if (r->algo >= 0) st = cli_predict(h, m, d, r->dir, r->algo, 0, &p);
         else st = cli_predict_fastest(h, m, d, r->dir, 0, &p);
         if (cli_soft_failure(st)) {
@@ -370,7 +379,7 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int js
         fprintf(stderr, "seer predict: %ld rows of other GPUs than %s left without prediction\n", R.other_gpu,
                 R.info.gpu_id);
     if (!rc && R.failed)
-        fprintf(stderr, "seer predict: %ld rows could not be predicted (unsupported or not calibrated)\n",
+        fprintf(stderr, "seer predict: %ld rows could not be predicted (impossible shape, unsupported or not calibrated)\n",
                 R.failed);
     free(R.rows);
     free(R.pred);
