@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "gpu.h"
 #include "launch.h"
 #include "model.h"
 #include "picker.h"
@@ -135,8 +136,17 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
      * ratio of their rooflines did not: it dropped as channels doubled). */
     struct seer_conv dense = *cv;
     dense.shape.groups = 1;
-    if (!st && cv->shape.groups > 1 && !seer_picker_best(m, &dense, dir, &e) && e.time_ms < out->time_ms)
-        out->time_ms = e.time_ms;
+    if (st || cv->shape.groups <= 1 || seer_picker_best(m, &dense, dir, &e)) return st;
+    if (e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+    /* A depthwise conv (one input channel per group) does 1/C of the dense
+     * conv's FLOPs on the same activations: at most a quarter of the dense
+     * time unless its own roofline says more (monotone and ordered by GPU
+     * like both terms, so the properties above still hold). */
+    double roof = 0;
+    if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof)) {
+        double cap = fmax(e.time_ms / 4, roof + seer_gpu_launch_gap_ms(&m->gpu));
+        if (cap < out->time_ms) out->time_ms = cap;
+    }
     return st;
 }
 

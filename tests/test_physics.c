@@ -326,7 +326,7 @@ TEST(physics_faster_gpu_never_slower)
  * never slower than the dense conv of the same N, C, K, H, W (by
  * construction), and a depthwise conv is at most a quarter of the dense
  * one where that is over a millisecond and four times compute-bound
- * (from the formulas, not by construction: docs/method.md). */
+ * (by construction too: seer_picker_best's cap, docs/method.md). */
 TEST(physics_grouped_and_depthwise_cost_less)
 {
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
