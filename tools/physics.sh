@@ -10,7 +10,7 @@ cat <<'TXT'
 of the table as `seer --gpu` serves it, over random shapes, how often the
 fastest algorithm's predicted time breaks a property physics demands.
 They hold by construction (docs/method.md, "Physical sanity by
-construction"), so every count below is 0; \`tests/test_physics.c\`
+construction"), so every count below is 0; `tests/test_physics.c`
 gates them over other random shapes (and every case predicting a finite
 positive time, no prediction under the roofline, GPUs with the same
 datasheet facts predicting identically).
