@@ -419,7 +419,10 @@ typedef struct {
     const seer_variant_t *v;
     double base, floor, phys, logcorr;
     int matched;
-    int own;                    /* from enough rows measured on this GPU (or one with its facts) */
+    int own;                    /* from SEER_SOLID_FAMILY_ROWS measured on this GPU (or one
+                                 * with its facts): it lifts every GPU slower than it */
+    int measured;               /* from SEER_OWN_FAMILY_ROWS: it lifts the slower GPUs whose
+                                 * family is not measured */
 } seer_physics_t;
 
 static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
@@ -466,7 +469,8 @@ static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const 
         if (corr) lcsum += log(seer_family_correction(g, &tg, bg));
         if (nsrc++ == 0) { e->t = tg; e->v = &g->var[vi]; e->base = bg; }
     }
-    e->own = f != af && f->n_rows >= SEER_SOLID_FAMILY_ROWS && seer_gpu_same_facts(&m->src[f->src], &m->gpu);
+    e->measured = f != af && f->n_rows >= SEER_OWN_FAMILY_ROWS && seer_gpu_same_facts(&m->src[f->src], &m->gpu);
+    e->own = e->measured && f->n_rows >= SEER_SOLID_FAMILY_ROWS;
     e->floor = physical_floor(m, &shape, dir, algo);
     e->phys = fmax(exp(logsum / nsrc), e->floor);
     e->logcorr = lcsum / nsrc;
@@ -501,7 +505,7 @@ typedef struct {
     int algo;
     const seer_terms_t *k;      /* the conv's kernels */
     double p[SEER_MAX_PEERS];   /* NAN: not evaluated yet; -1: no physics */
-    int own[SEER_MAX_PEERS];
+    int own[SEER_MAX_PEERS], measured[SEER_MAX_PEERS];
 } seer_peers_t;
 
 static double peer_physics(seer_peers_t *ps, int i)
@@ -513,21 +517,26 @@ static double peer_physics(seer_peers_t *ps, int i)
                   SEER_STATUS_SUCCESS;
         ps->p[i] = bad ? -1 : pe.phys;
         ps->own[i] = !bad && pe.own;
+        ps->measured[i] = !bad && pe.measured;
     }
     return ps->p[i];
 }
 
 /* d: a peer, or -1 for this GPU; r: its physics.  Lifted to that of the
- * measured GPUs at least as fast. */
+ * measured GPUs at least as fast: those measured on SEER_SOLID_FAMILY_ROWS
+ * always, those on fewer where d's own family is not measured (a guess
+ * never undercuts a faster GPU's measurements; two measured GPUs that
+ * disagree meet at the lower, below). */
 static double lifted(seer_peers_t *ps, const seer_physics_t *self, int d, double r)
 {
     const struct seer_model *m = ps->m;
     const seer_gpu_info_t *gd = d < 0 ? &m->gpu : &m->peer[d]->gpu;
     seer_dtype_t dt = ps->desc->dtype;
-    if (self->own && self->phys > r) r = self->phys;
+    int dm = d < 0 ? self->measured : ps->measured[d];
+    if ((self->own || (self->measured && !dm)) && self->phys > r) r = self->phys;
     for (int a = 0; a < m->npeer; a++)
         if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(&m->peer[a]->gpu, gd, dt) &&
-            peer_physics(ps, a) > r && ps->own[a])
+            peer_physics(ps, a) > r && (ps->own[a] || (ps->measured[a] && !dm)))
             r = ps->p[a];
     return r;
 }

@@ -134,6 +134,10 @@ struct seer_model {
  * of a transferred model, and never lifts another GPU's physics
  * (model.c). */
 #define SEER_SOLID_FAMILY_ROWS 100
+/* A family fitted on this many rows of a GPU's own measurements is
+ * "measured": it lifts the GPUs slower than it whose family for the case
+ * is not (transferred or analytical), though not measured ones (model.c). */
+#define SEER_OWN_FAMILY_ROWS 32
 
 /* Math class of a dtype: 1 when it runs on tensor cores. */
 int seer_dtype_math(seer_dtype_t dt);
