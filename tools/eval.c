@@ -307,7 +307,8 @@ typedef struct {
     seer_dispatch_t *disp;      /* per file */
     int *has_disp;
     long skipped, failed, cls_n, cls_hit;
-    int any_gpu;                /* no row names the model's GPU: every row is taken as its */
+    int any_gpu;                /* no row names the model's GPU nor any GPU libseer knows:
+                                 * every row is taken as the model's GPU's */
     char fail_list[MAX_FAIL_LIST][256];
 } eval_run_t;
 

@@ -287,6 +287,7 @@ typedef struct {
     double *pred;               /* NAN: none */
     int *palgo;                 /* the algorithm predicted with (pred NAN: none) */
     long other_gpu, failed;     /* rows of other GPUs; rows that could not be predicted */
+    long named;                 /* impossible shapes and unknown algo names said on stderr */
     seer_model_info_t info;
 } rows_t;
 
@@ -305,7 +306,8 @@ static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_
         return cli_fail("predict", "out of memory");
     }
     /* A file that names the GPU otherwise ("H100 80GB HBM3"): when no row
-     * at all is of the model's GPU, the user meant them for it. */
+     * is of the model's GPU nor of any GPU libseer knows, the user meant
+     * them for it. */
     int any_gpu = R->n > 0;
     for (size_t i = 0; i < R->n && any_gpu; i++)
         any_gpu = !cli_same_gpu(R->rows[i].gpu, R->info.gpu_id) && !cli_gpu_known(h, R->rows[i].gpu);
@@ -319,15 +321,16 @@ static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_
             R->other_gpu++;
             continue;
         }
-        /* A row that cannot be what ran stays unpredicted, and one whose algo
-         * is no name libseer knows (a typo, a truncated name) is an algo
-         * the data could not tell: both named on stderr, the others
-         * predicted, as seer eval scores them. */
+        /* A row whose shape cannot run stays unpredicted (seer eval counts it
+         * failed), and one whose algo is no name libseer knows (a typo, a
+         * truncated name) is an algo the data could not tell, as MIXED:
+         * both named on stderr (the first ten), the other rows predicted. */
         if (cli_desc_from_row(h, r, d)) {
-            if (R->failed++ < 10) fprintf(stderr, "seer predict: %s:%ld: %s\n", path, r->line, seer_get_last_error(h));
+            R->failed++;
+            if (R->named++ < 10) fprintf(stderr, "seer predict: %s:%ld: %s\n", path, r->line, seer_get_last_error(h));
             continue;
         }
-        if (seer_conv_row_algo_error(h, path, r))
+        if (seer_conv_row_algo_error(h, path, r) && R->named++ < 10)
             fprintf(stderr, "seer predict: %s: predicted with the fastest algorithm\n", seer_get_last_error(h));
         if (r->algo >= 0) st = cli_predict(h, m, d, r->dir, r->algo, 0, &p);
         else st = cli_predict_fastest(h, m, d, r->dir, 0, &p);
@@ -358,7 +361,8 @@ static void print_rows_json(const rows_t *R)
                r->shape.n, r->shape.c, r->shape.h, r->shape.w, r->shape.k, r->shape.r, r->shape.s, r->shape.pad_h,
                r->shape.pad_w, r->shape.stride_h, r->shape.stride_w, r->shape.dil_h, r->shape.dil_w,
                r->shape.groups);
-        cli_json_str_field("algo", r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : NULL);
+        cli_json_str_field("algo", r->algo >= 0 ? seer_algo_name(r->dir, r->algo)
+                                   : r->algo == SEER_ALGO_BAD_NAME ? r->algo_text : NULL);
         cli_json_num_field("time_ms", r->time_ms >= 0 ? r->time_ms : NAN);
         cli_json_str_field("pred_algo", !isnan(R->pred[i]) ? seer_algo_name(r->dir, R->palgo[i]) : NULL);
         cli_json_num_field("pred_ms", R->pred[i]);
