@@ -35,7 +35,8 @@ int seer_algo_transform(seer_direction_t dir, int algo);
 /* The dtype cuDNN computes a conv of dtype in on g with algo: the GPU's
  * (seer_gpu_run_dtype), and TF32 is FP32 data with tensor cores allowed,
  * not required, so an algorithm without TF32 kernels runs its FP32 ones.
- * Every prediction, floor and classification of a conv goes through it. */
+ * Every prediction, floor, workspace and classification of a conv goes
+ * through it; g may be NULL (no GPU: the algorithm's rule only). */
 seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype, seer_direction_t dir, int algo);
 
 /* A lower bound of a conv's GPU time on g from the datasheet alone: the

@@ -178,12 +178,11 @@ seer_status_t seer_workspace_bytes(seer_err_t *e, const struct seer_conv *cv, se
 {
     seer_kview_t kv[SEER_MAX_KERNELS];
     int nk;
-    struct seer_conv fp32; /* TF32 runs these algorithms' FP32 kernels (model.c) */
-    if (cv->dtype == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo)) {
-        fp32 = *cv;
-        fp32.dtype = SEER_DTYPE_FP32;
-        cv = &fp32;
-    }
+    /* the kernels that run (launch.h): TF32 runs the transform algorithms'
+     * FP32 kernels; no GPU here, so the GPU's own rule does not apply */
+    struct seer_conv run = *cv;
+    run.dtype = seer_conv_run_dtype(NULL, cv->dtype, dir, algo);
+    cv = &run;
     seer_status_t st = seer_conv_kernels(e, cv, dir, algo, kv, &nk); /* support check */
     if (st) return st;
     const seer_conv_shape_t *sh = &cv->shape;
