@@ -61,13 +61,21 @@ TEST(gemm_time_monotone_in_every_size)
     /* tensor-core math with half the bytes: faster with the same coefficients */
     CHECK(gt(&f, 1, 4096, 4096, 4096, SEER_DTYPE_FP16, 0, NULL) <
           gt(&f, 1, 4096, 4096, 4096, SEER_DTYPE_FP32, 0, NULL));
-    /* a fit of zeros still predicts a positive (floor) time */
+    /* a fit of zeros predicts the floor: the roofline plus the launch
+     * gaps (a transfer's fit can lose the FLOP-proportional time, never
+     * beat the GPU's peak) */
     seer_gemm_fit_t z;
     memset(&z, 0, sizeof z);
     z.present = 1;
     z.tm = z.tn = 64;
     z.bps = 1;
-    CHECK(gt(&z, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, NULL) == 1e-4);
+    double floor_ms = 0;
+    for (int bias = 0; bias < 2; bias++)
+        for (int e = 6; e <= 12; e += 3) {
+            REQUIRE(seer_gemm_floor(NULL, a100, 1, 1 << e, 1 << e, 1 << e, SEER_DTYPE_FP32, bias, &floor_ms) == 0);
+            CHECK(floor_ms > 0);
+            CHECK_NEAR(gt(&z, 1, 1 << e, 1 << e, 1 << e, SEER_DTYPE_FP32, bias, NULL), floor_ms, 1e-12);
+        }
 }
 
 TEST(gemm_class_half_wave_and_terms)

@@ -122,6 +122,18 @@ TEST(physics_no_prediction_below_the_roofline)
             }
         }
         seer_conv_desc_destroy(d);
+        /* GEMMs too: a transferred fit moves FLOP-proportional time with
+         * DRAM bandwidth and once predicted an A100 SXM4 over its peak */
+        for (int it = 0; it < 20; it++) {
+            int b = 1 << rnd(0, 6), mm = 1 << rnd(0, 13), nn = 1 << rnd(0, 13), kk = 1 << rnd(0, 13);
+            seer_dtype_t dt = it % 2 ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
+            double t, f;
+            if (seer_predict_gemm(h, m, b, mm, nn, kk, dt, 0, 0, it % 3 == 0, &t, NULL)) continue;
+            REQUIRE(seer_gemm_floor(h, &g, b, mm, nn, kk, dt, it % 3 == 0, &f) == SEER_STATUS_SUCCESS);
+            checked++;
+            if (t < f * (1 - 1e-12) && below++ < 5)
+                printf("\n    %s GEMM %dx%dx%dx%d %s: %g ms < floor %g ms", g.id, b, mm, nn, kk, seer_dtype_name(dt), t, f);
+        }
         seer_model_destroy(m);
     }
     CHECK(below == 0);
