@@ -310,7 +310,7 @@ static void analytical_family(const struct seer_model *m, const seer_terms_t *t,
     af->n_rows = 0;
     for (int i = 0; i < SEER_NF; i++) af->sd[i] = 1;
     seer_variant_t *v = &af->var[0];
-    snprintf(v->name, sizeof v->name, "analytical");
+    seer_strlcpy(v->name, "analytical", sizeof v->name);
     v->tm = 128;
     v->tn = 64;
     v->threads = 256;
@@ -353,7 +353,7 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
         o->flops = kv->flops;
         o->dram_bytes = kv->bytes;
         if (i == 0) {
-            snprintf(o->name, sizeof o->name, "%s", v->name);
+            seer_strlcpy(o->name, v->name, sizeof o->name);
             o->grid[0] = (int)fmin(ceil(kv->gm / v->tm), 2147483647.0);
             o->grid[1] = (int)fmin(ceil(kv->gn / v->tn), 65535.0);
             o->grid[2] = (int)fmin(kv->gbatch > 0 ? kv->gbatch : 1, 65535.0);
@@ -367,7 +367,7 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
         } else {
             /* Helpers are elementwise: one thread per 4 elements, 256 per block. */
             double blocks = ceil(kv->bytes / 4 / 4 / 256);
-            snprintf(o->name, sizeof o->name, "%s", kv->what);
+            seer_strlcpy(o->name, kv->what, sizeof o->name);
             o->grid[0] = (int)fmin(fmax(blocks, 1), 2147483647.0);
             o->grid[1] = o->grid[2] = 1;
             o->block[0] = 256;
@@ -606,10 +606,12 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
         phys = tied_physics(&ps, &ph);
     }
     double total = fmax(exp(ph.logcorr) * phys, ph.floor);
-    char what[96];
-    snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
-             algo == SEER_ALGO_CUDNN_CHOICE ? "CUDNN_CHOICE" : seer_algo_name(dir, algo));
-    if ((st = seer_check_time(e, total, what))) return st;
+    if (seer_check_time(NULL, total, "")) { /* named only when it fails: the picker's hot path */
+        char what[96];
+        snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
+                 algo == SEER_ALGO_CUDNN_CHOICE ? "CUDNN_CHOICE" : seer_algo_name(dir, algo));
+        return seer_check_time(e, total, what);
+    }
     *time_ms = total;
     if (n_kernels) *n_kernels = ph.t.nk;
     if (!kernels) return SEER_STATUS_SUCCESS;
