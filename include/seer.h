@@ -296,9 +296,12 @@ SEER_API seer_status_t seer_gpu_get(int index, seer_gpu_info_t *info);
  * Either output may be NULL; BAD_PARAM if gpu is NULL. */
 SEER_API seer_status_t seer_gpu_streaming(const seer_gpu_info_t *gpu, double *stream_gbps,
                                           double *launch_gap_us);
-/* Entry by id (case-insensitive, also accepts a few aliases such as
- * "a100" for "a100-sxm4-40gb"); UNKNOWN_GPU otherwise, with a message on
- * handle if handle is not NULL; BAD_PARAM if id or info is NULL. */
+/* Entry by id, ignoring case; also by a few aliases ("a100" for
+ * "a100-sxm4-40gb"), by the device name the CUDA driver reports
+ * ("Tesla T4", "NVIDIA H100 80GB HBM3"; "NVIDIA " optional) and by the
+ * table's name (docs/gpus.md, "Names").  UNKNOWN_GPU otherwise, with a
+ * message on handle if handle is not NULL; BAD_PARAM if id or info is
+ * NULL. */
 SEER_API seer_status_t seer_gpu_find(seer_handle_t handle, const char *id, seer_gpu_info_t *info);
 
 /* A GPU absent from the table, from a GPU description file (text,

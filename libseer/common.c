@@ -178,6 +178,16 @@ int seer_streq_ci(const char *a, const char *b)
     return *a == 0 && *b == 0;
 }
 
+int seer_strneq_ci(const char *a, const char *b, size_t n)
+{
+    if (!a || !b) return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (lower((unsigned char)a[i]) != lower((unsigned char)b[i])) return 0;
+        if (!a[i]) return 1;
+    }
+    return 1;
+}
+
 void seer_strlcpy(char *dst, const char *src, size_t size)
 {
     if (!size) return;

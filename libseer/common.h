@@ -75,6 +75,8 @@ double seer_median_sorted(const double *v, size_t n);
 
 /* ASCII case-insensitive string equality (no locale). */
 int seer_streq_ci(const char *a, const char *b);
+/* The first n characters (or up to both ends) equal, ignoring ASCII case. */
+int seer_strneq_ci(const char *a, const char *b, size_t n);
 
 /* Bounded copy that always NUL-terminates. */
 void seer_strlcpy(char *dst, const char *src, size_t size);

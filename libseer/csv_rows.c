@@ -11,6 +11,7 @@
 #include "conv.h"
 #include "csv.h"
 #include "fileio.h"
+#include "gpufile.h"
 
 /* ------------------------------------------------------------------ */
 /* Row readers                                                         */
@@ -70,6 +71,10 @@ static seer_status_t get_gpu(seer_handle_t h, const seer_csv_t *c, int col, char
 {
     const char *s = seer_csv_field(c, col);
     if (!*s) return seer_csv_empty_value(h, c, "gpu");
+    /* a GPU libseer knows by another name (an alias, the driver's device
+     * name: "Tesla T4") is kept by its id, so rows match models by id */
+    const seer_gpu_info_t *g = seer_gpu_lookup_h(h, s);
+    if (g) s = g->id;
     if (strlen(s) > 31) return seer_csv_bad_value(h, c, "gpu", s, "is longer than 31 characters");
     seer_strlcpy(gpu, s, 32);
     return SEER_STATUS_SUCCESS;

@@ -194,6 +194,38 @@ static const struct { const char *alias, *id; } gpu_aliases[] = {
     { "titanxp", "titan-xp" },
 };
 
+/* The names the CUDA driver reports (cudaDeviceProp.name, nvidia-smi,
+ * torch.cuda.get_device_name), without the "NVIDIA " that newer drivers
+ * put in front: what a trace or a framework's timing file records.  Only
+ * names that tell the variant apart (memory, form factor) are here. */
+static const struct { const char *name, *id; } gpu_device_names[] = {
+    { "Tesla P4", "tesla-p4" },
+    { "Tesla P100-PCIE-16GB", "p100-pcie-16gb" },
+    { "Tesla P100-SXM2-16GB", "p100-sxm2-16gb" },
+    { "GeForce GTX 1080 Ti", "gtx1080ti" },
+    { "TITAN Xp", "titan-xp" },
+    { "Tesla V100-PCIE-16GB", "v100-pcie-16gb" },
+    { "Tesla V100-PCIE-32GB", "v100-pcie-32gb" },
+    { "Tesla V100-SXM2-16GB", "v100-sxm2-16gb" },
+    { "Tesla V100-SXM2-32GB", "v100-sxm2-32gb" },
+    { "TITAN V", "titan-v" },
+    { "Tesla T4", "t4" },
+    { "A100-PCIE-40GB", "a100-pcie-40gb" },
+    { "A100 80GB PCIe", "a100-pcie-80gb" },
+    { "A100-SXM4-40GB", "a100-sxm4-40gb" },
+    { "A100-SXM4-80GB", "a100-sxm4-80gb" },
+    { "H100 PCIe", "h100-pcie-80gb" },
+    { "H100 80GB HBM3", "h100-sxm5-80gb" },
+    { "H200", "h200-sxm-141gb" },
+};
+
+static const char *without_vendor(const char *s)
+{
+    return seer_strneq_ci(s, "NVIDIA ", 7) ? s + 7 : s;
+}
+
+/* By id, alias, the driver's device name or the table's own name, each
+ * case-insensitive. */
 const seer_gpu_info_t *seer_gpu_lookup(const char *id)
 {
     if (!id) return NULL;
@@ -202,8 +234,15 @@ const seer_gpu_info_t *seer_gpu_lookup(const char *id)
             id = gpu_aliases[a].id;
             break;
         }
+    const char *bare = without_vendor(id);
+    for (size_t a = 0; a < sizeof gpu_device_names / sizeof gpu_device_names[0]; a++)
+        if (seer_streq_ci(bare, gpu_device_names[a].name)) {
+            id = gpu_device_names[a].id;
+            break;
+        }
     for (int i = 0; i < GPU_COUNT; i++)
-        if (seer_streq_ci(id, gpu_table[i].id)) return &gpu_table[i];
+        if (seer_streq_ci(id, gpu_table[i].id) || seer_streq_ci(bare, without_vendor(gpu_table[i].name)))
+            return &gpu_table[i];
     return NULL;
 }
 

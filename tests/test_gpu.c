@@ -124,6 +124,13 @@ TEST(gpu_aliases_and_case)
         { "1080ti", "gtx1080ti" }, { "titanxp", "titan-xp" },
         { "A100", "a100-sxm4-40gb" }, { "A100-PCIE-80GB", "a100-pcie-80gb" },
         { "T4", "t4" },
+        /* the driver's device names, with and without "NVIDIA " */
+        { "Tesla T4", "t4" }, { "Tesla V100-SXM2-16GB", "v100-sxm2-16gb" },
+        { "NVIDIA H100 80GB HBM3", "h100-sxm5-80gb" }, { "NVIDIA H100 PCIe", "h100-pcie-80gb" },
+        { "NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb" }, { "NVIDIA A100 80GB PCIe", "a100-pcie-80gb" },
+        { "A100-PCIE-40GB", "a100-pcie-40gb" }, { "NVIDIA GeForce GTX 1080 Ti", "gtx1080ti" },
+        { "GeForce GTX 1080 Ti", "gtx1080ti" }, { "NVIDIA L4", "l4" }, { "nvidia geforce rtx 4090", "rtx4090" },
+        { "NVIDIA H200", "h200-sxm-141gb" }, { "NVIDIA A10", "a10" },
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const seer_gpu_info_t *g = seer_gpu_lookup(pairs[i][0]);
@@ -133,6 +140,9 @@ TEST(gpu_aliases_and_case)
         CHECK_STATUS(seer_gpu_find(NULL, pairs[i][0], &info), SEER_STATUS_SUCCESS);
         CHECK(!strcmp(info.id, pairs[i][1]));
     }
+    /* another product of the same chip is not guessed */
+    static const char *const unknown[] = {"NVIDIA H100 NVL", "NVIDIA", "NVIDIA ", "Tesla", "H100 80GB", ""};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) CHECK(seer_gpu_lookup(unknown[i]) == NULL);
 }
 
 TEST(gpu_unknown)
