@@ -55,10 +55,11 @@ static void usage_eval(FILE *f)
             "  --format F       text (default) or json\n"
             "  --plot FILE.svg  log-log scatter of predicted vs measured times\n"
             "Rows with algo MIXED/UNKNOWN or without time_ms are skipped; rows with\n"
-            "an empty algo use the fastest predicted algorithm.  Rows that cannot be\n"
-            "predicted (an algorithm name libseer does not know, an impossible or\n"
-            "over-limit shape, an unsupported or uncalibrated case) are counted as\n"
-            "failed and listed with their line; the others are scored.  Metrics are\n"
+            "an empty algo or one whose name libseer does not know (counted as\n"
+            "algo_unknown, the first ten named on stderr) use the fastest predicted\n"
+            "algorithm.  Rows that cannot be predicted (an impossible or over-limit\n"
+            "shape, an unsupported or uncalibrated case) are counted as failed and\n"
+            "listed with their line; the others are scored.  Metrics are\n"
             "fractions: ape = |pred - meas| / meas; MAPE = mean ape, RMSPE = root\n"
             "mean square ape, p90 by nearest rank.  baseline_roofline scales the\n"
             "datasheet roofline by exp(median(log(meas / roofline))).\n"
@@ -307,6 +308,7 @@ typedef struct {
     seer_dispatch_t *disp;      /* per file */
     int *has_disp;
     long skipped, failed, cls_n, cls_hit;
+    long algo_unknown;          /* scored rows whose algo name libseer does not know */
     int any_gpu;                /* no row names the model's GPU nor any GPU libseer knows:
                                  * every row is taken as the model's GPU's */
     char fail_list[MAX_FAIL_LIST][256];
@@ -498,12 +500,11 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
     int scored = !o->split || seer_conv_in_test_split(R->d) == (o->split == 1);
     int dispatch = seer_source_has_dispatch(r->source);
     if (!scored && !dispatch) return CLI_OK;
-    if (r->algo == SEER_ALGO_BAD_NAME) {
-        if (scored)
-            note_failure(R->fail_list, &R->failed, o->data[f], r->line, seer_direction_name(r->dir), r->algo_text,
-                         "not an algorithm name libseer knows");
-        return CLI_OK;
-    }
+    if (r->algo == SEER_ALGO_BAD_NAME && scored && R->algo_unknown++ < 10)
+        /* a typo or a truncated name: the data could not tell the algo,
+         * as with an empty one (seer predict --data does the same) */
+        fprintf(stderr, "seer eval: %s:%ld: %s algo '%s' is not a name libseer knows: scored with the fastest "
+                        "predicted algorithm\n", o->data[f], r->line, seer_direction_name(r->dir), r->algo_text);
     if (r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) {
         R->skipped += scored;
         return CLI_OK;
@@ -679,7 +680,8 @@ static void print_eval_json(const eval_run_t *R, const eval_scores_t *S)
         json_metrics(&S->gm_same);
         printf("}},\n");
     }
-    printf("  \"n\": %d, \"skipped\": %ld, \"failed\": %ld,\n  \"mape\": ", R->n, R->skipped, R->failed);
+    printf("  \"n\": %d, \"skipped\": %ld, \"failed\": %ld, \"algo_unknown\": %ld,\n  \"mape\": ", R->n, R->skipped,
+           R->failed, R->algo_unknown);
     cli_json_num(stdout, S->all.mape);
     cli_json_num_field("rmspe", S->all.rmspe);
     cli_json_num_field("median_ape", S->all.median);
@@ -733,6 +735,9 @@ static void print_eval_text(const eval_run_t *R, const eval_scores_t *S)
     if (o->given_launch) printf("given launch: %d rows whose measured main kernel the model knows\n", S->gm.n);
     printf("rows      %d scored, %ld skipped (algo MIXED/UNKNOWN or no time), %ld failed\n", R->n, R->skipped,
            R->failed);
+    if (R->algo_unknown)
+        printf("  %ld scored with the fastest predicted algorithm: an algo name libseer does not know\n",
+               R->algo_unknown);
     for (long i = 0; i < R->failed && i < MAX_FAIL_LIST; i++) printf("  failed: %s\n", R->fail_list[i]);
     if (R->failed > MAX_FAIL_LIST) printf("  ... and %ld more\n", R->failed - MAX_FAIL_LIST);
     printf("\n%-22s %6s %8s %8s %8s %8s\n", "", "n", "MAPE %", "RMSPE %", "median %", "p90 %");
