@@ -94,6 +94,109 @@ static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, double m, dou
     return fmax(flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3;
 }
 
+/* A fit from the GPU's own rows or a sibling's (same architecture, SMs
+ * and clock: the rule of source_gpu below) on at least min_rows rows. */
+static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f, int min_rows)
+{
+    const seer_gpu_info_t *s = seer_gpu_lookup(f->source_gpu), *g = &m->gpu;
+    if (!strcmp(f->source_gpu, g->id)) s = g; /* a GPU from a description file */
+    return f->present && f->n_rows >= min_rows && s && !strcmp(s->arch, g->arch) && s->sms == g->sms &&
+           s->boost_mhz == g->boost_mhz;
+}
+
+/* One model's own GEMM time for dt as its GPU runs it; -1 when it cannot. */
+static double own_time(const struct seer_model *m, double batch, double mm, double n, double k, seer_dtype_t dt,
+                       int bias, seer_class_t *cls, const seer_gemm_fit_t **fit)
+{
+    dt = seer_gpu_run_dtype(&m->gpu, dt);
+    const seer_gemm_fit_t *f = &m->gemm[seer_dtype_math(dt)];
+    if (fit) *fit = f;
+    if (!f->present || seer_gpu_peak_flops(&m->gpu, dt) <= 0) return -1;
+    return seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, cls);
+}
+
+/* GPU a at least as fast as b on every ceiling and on dt's math as each runs it. */
+static int gemm_dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b, seer_dtype_t dt)
+{
+    double pb = seer_gpu_peak_flops(b, seer_gpu_run_dtype(b, dt));
+    return pb > 0 && seer_gpu_peak_flops(a, seer_gpu_run_dtype(a, dt)) >= pb && seer_gpu_dominates(a, b);
+}
+
+/* Faster hardware is not slower, by construction, as for convs
+ * (model.c, tied_physics): fits of different GPUs come from different
+ * rows (or are transferred), so nothing in one bounds another.  A GPU's
+ * time is the lowest of its own and of every peer it is at least as fast
+ * as, each first lifted, where it is a guess (a transferred fit, or one
+ * on fewer than SEER_OWN_FAMILY_ROWS rows), to the times of the GPUs at
+ * least as fast whose fit is measured: a guess never undercuts a faster
+ * GPU's measurements.  Two measured GPUs that disagree meet at the lower,
+ * unlike convs, where a family measured on SEER_SOLID_FAMILY_ROWS lifts
+ * every slower GPU: every measured GEMM fit has over 100 rows, and the
+ * A100 40GB PCIe rows are slower than the V100 PCIe rows of the same
+ * shapes on a quarter of them (10 % of those over 1 ms), so lifting the
+ * V100s to the A100 took their own served GEMM error from 11 / 10 % to
+ * 19 / 35 % (V100 PCIe NeuSight, V100 SXM2 DeepBench) for the A100's
+ * 10.6 -> 18.7 % this way.  A fit measured on a sibling's rows (the A100
+ * 40GB rows of the A100 80GB model) also lifts as that sibling: the GPU
+ * the rows were timed on, with its own bandwidth, though it has no model
+ * file to be a peer. */
+typedef struct {
+    double t;                   /* own time, -1: none */
+    int own, measured;
+    const seer_gpu_info_t *g;
+    double ts;                  /* the fit on the GPU its rows were timed on, or -1 */
+    const seer_gpu_info_t *gs;
+} gemm_peer_t;
+
+static gemm_peer_t gemm_peer(const struct seer_model *m, double batch, double mm, double n, double k,
+                             seer_dtype_t dt, int bias, seer_class_t *cls)
+{
+    const seer_gemm_fit_t *f;
+    gemm_peer_t p = {own_time(m, batch, mm, n, k, dt, bias, cls, &f), 0, 0, &m->gpu, -1, NULL};
+    if (p.t < 0) return p;
+    p.measured = gemm_measured(m, f, SEER_OWN_FAMILY_ROWS);
+    p.own = gemm_measured(m, f, SEER_SOLID_FAMILY_ROWS);
+    p.gs = seer_gpu_lookup(f->source_gpu);
+    if (p.measured && p.gs && !seer_gpu_same_facts(p.gs, &m->gpu))
+        p.ts = seer_gemm_time(p.gs, f, batch, mm, n, k, seer_gpu_run_dtype(p.gs, dt), bias, NULL);
+    return p;
+}
+
+/* r raised to a's time (and its rows' GPU's) where a lifts d. */
+static double lift_by(const gemm_peer_t *a, const gemm_peer_t *d, double r, seer_dtype_t dt)
+{
+    if (!a->measured || d->measured) return r;
+    if (a->t > r && gemm_dominates(a->g, d->g, dt)) r = a->t;
+    if (a->ts > r && gemm_dominates(a->gs, d->g, dt)) r = a->ts;
+    return r;
+}
+
+static double gemm_lifted(const gemm_peer_t *p, int np, const gemm_peer_t *self, const gemm_peer_t *d,
+                          seer_dtype_t dt, const unsigned char *role)
+{
+    double r = lift_by(self, d, d->t, dt);
+    for (int a = 0; a < np; a++)
+        if (role[a] & SEER_PEER_ANCHOR) r = lift_by(&p[a], d, r, dt);
+    return r;
+}
+
+double seer_model_gemm_time(const struct seer_model *m, double batch, double mm, double n, double k,
+                            seer_dtype_t dt, int bias, seer_class_t *cls)
+{
+    gemm_peer_t self = gemm_peer(m, batch, mm, n, k, dt, bias, cls);
+    if (self.t < 0 || !m->npeer) return self.t;
+    gemm_peer_t p[SEER_MAX_PEERS] = {{0}};
+    int np = m->npeer < SEER_MAX_PEERS ? m->npeer : SEER_MAX_PEERS;
+    for (int i = 0; i < np; i++) p[i] = gemm_peer(m->peer[i], batch, mm, n, k, dt, bias, NULL);
+    double lo = gemm_lifted(p, np, &self, &self, dt, m->peer_role);
+    for (int d = 0; d < np; d++)
+        if ((m->peer_role[d] & SEER_PEER_BELOW) && p[d].t >= 0 && gemm_dominates(&m->gpu, p[d].g, dt)) {
+            double r = gemm_lifted(p, np, &self, &p[d], dt, m->peer_role);
+            if (r < lo) lo = r;
+        }
+    return lo;
+}
+
 static seer_status_t gemm_args(seer_handle_t h, const char *fn, const seer_gpu_info_t *g, int batch, int m,
                                int n, int k, seer_dtype_t dtype, const double *time_ms)
 {
@@ -294,6 +397,7 @@ seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model *m, int batch,
             return seer_error(h, SEER_STATUS_BAD_SHAPE, "GEMM %s must be >= 1 (got %d)", d[i].name, d[i].v);
     seer_status_t st = seer_gemm_check_size(h, "GEMM", mm, n, k);
     if (st) return st;
+    seer_dtype_t asked = dt; /* the peers run it as they can */
     dt = seer_gpu_run_dtype(&m->gpu, dt);
     if (seer_gpu_peak_flops(&m->gpu, dt) <= 0)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
@@ -304,7 +408,7 @@ seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model *m, int batch,
                           "model %s has no GEMM fit for %s math (train it with GEMM timing CSV files)",
                           m->gpu_id, seer_dtype_math(dt) ? "tensor-core" : "fp32");
     seer_class_t c;
-    double t = seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, &c);
+    double t = seer_model_gemm_time(m, batch, mm, n, k, asked, bias, &c);
     seer_err_t e;
     if ((st = seer_check_time(&e, t, "GEMM"))) return seer_err_report(h, &e);
     *time_ms = t;

@@ -11,14 +11,22 @@
 seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const seer_gemm_row_t *rows,
                             size_t n, seer_gemm_fit_t out[2]);
 
-/* Time (ms) of batch GEMMs C[m x n] += A[m x k] B[k x n] on GPU g with a
- * present fit f of dtype's math type; *cls gets the class of the kernel
- * (which term dominates) when cls is not NULL. */
 /* OVERFLOW ("what MxNxK: ...") when an operand or the result of an
  * m x n x k product has over 2^31-1 elements (the sizes cuBLAS takes). */
 seer_status_t seer_gemm_check_size(seer_handle_t h, const char *what, double m, double n, double k);
+
+/* Time (ms) of batch GEMMs C[m x n] += A[m x k] B[k x n] on GPU g with a
+ * present fit f of dtype's math type, never under the floor; *cls gets
+ * the class of the kernel (which term dominates) when cls is not NULL. */
 double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double batch, double m,
                       double n, double k, seer_dtype_t dt, int bias, seer_class_t *cls);
+
+/* What model m predicts for the GEMM (dt as cuBLAS runs it on m's GPU,
+ * seer_gpu_run_dtype): its own fit's time tied to its peers' as conv
+ * physics is (gemm.c), so a GPU at least as fast is never slower; -1
+ * when m has no fit for dt's math or its GPU cannot run it. */
+double seer_model_gemm_time(const struct seer_model *m, double batch, double mm, double n, double k,
+                            seer_dtype_t dt, int bias, seer_class_t *cls);
 
 /* A lower bound of a GEMM row's GPU time from its GPU's datasheet (its
  * FLOPs at peak or its bytes at bandwidth, plus launch gaps), ms; 0 for

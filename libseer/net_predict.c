@@ -136,6 +136,7 @@ typedef struct {
     const struct seer_network *net;
     int batch, policy, threads, amp;
     seer_dtype_t dt;
+    seer_dtype_t asked;         /* the dtype asked for, which a GEMM's peers run as they can */
     seer_layout_t layout;
     seer_mode_t mode;
     double es, bw, peak;
@@ -240,7 +241,7 @@ static seer_status_t gemm_row(pctx_t *c, int li, seer_direction_t dir, double m,
     o->flops = 2 * m * n * k;
     o->bytes = (m * k + k * n + m * n) * c->es;
     if (f->present) {
-        o->time_ms = seer_gemm_time(&c->m->gpu, f, 1, m, n, k, c->dt, bias, &o->cls);
+        o->time_ms = seer_model_gemm_time(c->m, 1, m, n, k, c->asked, bias, &o->cls);
     } else {
         double tc = o->flops / (c->peak * SEER_NET_GEMM_EFFICIENCY),
                tm = o->bytes / c->bw;
@@ -590,6 +591,7 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, co
     c.batch = opts->batch;
     c.policy = opts->algo_policy;
     c.dt = seer_gpu_run_dtype(&m->gpu, opts->dtype); /* what cuDNN runs (gpu.h) */
+    c.asked = opts->dtype;
     c.layout = opts->layout;
     c.mode = opts->mode;
     c.threads = opts->threads;

@@ -334,6 +334,65 @@ TEST(physics_faster_gpu_never_slower)
     fleet_close(&f);
 }
 
+/* (c') GEMMs too (fully connected layers): a GPU at least as fast on
+ * every ceiling and on the dtype's math is never over 5 % slower (the
+ * fits of different GPUs are tied: libseer/gemm.c), and doubling batch,
+ * m, n or k never takes over 5 % less time. */
+TEST(physics_gemm_faster_gpu_and_more_work)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    fleet_t f;
+    REQUIRE(fleet_open(&f));
+    enum { S = 150 };
+    int sh[S][4];
+    rng = SEED;
+    for (int i = 0; i < S; i++)
+        for (int j = 0; j < 4; j++) sh[i][j] = 1 << (j ? rnd(0, 13) : rnd(0, 6));
+    double *t = malloc(sizeof *t * (size_t)f.ng * S);
+    REQUIRE(t);
+    int pairs = 0, checked = 0, bad = 0;
+    for (int d = 0; d < 2; d++) {
+        seer_dtype_t dt = d ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
+        for (int gi = 0; gi < f.ng; gi++)
+            for (int i = 0; i < S; i++) {
+                double *x = &t[gi * S + i];
+                if (seer_predict_gemm(f.h, f.m[gi], sh[i][0], sh[i][1], sh[i][2], sh[i][3], dt, 0, 0, 0, x, NULL))
+                    *x = -1;
+                for (int j = 0; j < 4 && *x > 0; j++) {
+                    int q[4] = {sh[i][0], sh[i][1], sh[i][2], sh[i][3]};
+                    double t2;
+                    q[j] *= 2;
+                    if (seer_predict_gemm(f.h, f.m[gi], q[0], q[1], q[2], q[3], dt, 0, 0, 0, &t2, NULL)) continue;
+                    checked++;
+                    if (t2 < 0.95 * *x && bad++ < 5)
+                        printf("\n    seed %llu %s GEMM %dx%dx%dx%d %s, %c doubled: %g -> %g ms", SEED, f.g[gi].id,
+                               sh[i][0], sh[i][1], sh[i][2], sh[i][3], seer_dtype_name(dt), "bmnk"[j], *x, t2);
+                }
+            }
+        for (int a = 0; a < f.ng; a++)
+            for (int b = 0; b < f.ng; b++) {
+                const seer_gpu_info_t *A = &f.g[a], *B = &f.g[b];
+                double pa = d ? A->fp16_tflops : A->fp32_tflops, pb = d ? B->fp16_tflops : B->fp32_tflops;
+                if (a == b || pa < pb || A->fp32_tflops < B->fp32_tflops || A->dram_gbps < B->dram_gbps ||
+                    A->sms < B->sms || A->l2_bytes < B->l2_bytes)
+                    continue;
+                pairs++;
+                for (int i = 0; i < S; i++) {
+                    double ta = t[a * S + i], tb = t[b * S + i];
+                    if (ta < 0 || tb < 0) continue;
+                    checked++;
+                    if (ta > 1.05 * tb && bad++ < 5)
+                        printf("\n    seed %llu GEMM %dx%dx%dx%d %s: %s %g ms > %s %g ms", SEED, sh[i][0], sh[i][1],
+                               sh[i][2], sh[i][3], seer_dtype_name(dt), A->id, ta, B->id, tb);
+                }
+            }
+    }
+    CHECK(bad == 0);
+    CHECK(pairs > 300 && checked > 50000);
+    free(t);
+    fleet_close(&f);
+}
+
 /* (d) FLOPs and bytes saved cost less: a grouped conv (32 groups) is
  * never slower than the dense conv of the same N, C, K, H, W (by
  * construction), and a depthwise conv is at most a quarter of the dense
