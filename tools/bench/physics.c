@@ -142,6 +142,31 @@ int main(int argc, char **argv)
     printf("\n%d samples per GPU (seed %llu).  Pairs of GPUs where one is at least as fast on every ceiling "
            "(FP32 rate, DRAM bandwidth, SMs, L2): %d; pairs where the faster one predicts over 5 %% slower on some "
            "of 50 shapes: %d; the worst, %.2fx the slower one's time.\n", samples, seed0, pairs, bad, pworst);
+    /* GEMMs (fully connected layers), fp32 and fp16, the same pairs */
+    int gbad = 0, gn = 0;
+    double gworst = 1;
+    for (int a = 0; a < ng; a++)
+        for (int b = 0; b < ng; b++) {
+            const seer_gpu_info_t *A = &gs[a], *B = &gs[b];
+            if (a == b || !ms[a] || !ms[b] || A->fp32_tflops < B->fp32_tflops || A->dram_gbps < B->dram_gbps ||
+                A->sms < B->sms || A->l2_bytes < B->l2_bytes)
+                continue;
+            seed = seed0;
+            for (int it = 0; it < 100; it++) {
+                int q[4] = {1 << rnd(0, 6), 1 << rnd(0, 13), 1 << rnd(0, 13), 1 << rnd(0, 13)};
+                seer_dtype_t dt = it % 2 ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
+                double ta, tb;
+                if ((dt == SEER_DTYPE_FP16 && A->fp16_tflops < B->fp16_tflops) ||
+                    seer_predict_gemm(h, ms[a], q[0], q[1], q[2], q[3], dt, 0, 0, 0, &ta, NULL) ||
+                    seer_predict_gemm(h, ms[b], q[0], q[1], q[2], q[3], dt, 0, 0, 0, &tb, NULL))
+                    continue;
+                gn++;
+                gbad += ta > 1.05 * tb;
+                if (ta / tb > gworst) gworst = ta / tb;
+            }
+        }
+    printf("\nGEMMs (batch, m, n, k powers of two; fp32 and fp16), the same pairs: %d of %d predictions of the "
+           "faster GPU over 5 %% slower; the worst, %.2fx.\n", gbad, gn, gworst);
     for (int i = 0; i < ng; i++) seer_model_destroy(ms[i]);
     free(ms);
     free(gs);
