@@ -311,4 +311,8 @@ TEST(net_memory_cli)
     test_run_seer(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--fit", "16XB", NULL);
     CHECK(r.rc == 2 && strstr(r.err, "--fit"));
     test_run_free(&r);
+    /* an optimizer asked for where there is no step: a usage error, no output */
+    test_run_seer(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--optimizer", "adam", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--mode train only") && !*r.out);
+    test_run_free(&r);
 }

@@ -193,7 +193,7 @@ static void usage_net(FILE *f)
             "                 alone); what a slower host adds is its own line\n"
             "                 (docs/networks.md, \"GPU time and host dispatch\")\n"
             "  --optimizer O  train: the step after the backward pass: sgd (default,\n"
-            "                 with momentum), adam, none\n"
+            "                 with momentum), adam, none (with --mode train only)\n"
             "  --amp          mixed precision as torch.autocast + GradScaler run it:\n"
             "                 --dtype fp16 (default) or bf16 compute, channels-last\n"
             "                 (default --layout nhwc), fp32 weights, gradients and\n"
@@ -285,7 +285,7 @@ typedef struct {
     seer_dtype_t dtype;
     seer_layout_t layout;
     int batch, batch_given, mode, format, sort, top, res, bench, print, rows_view, skip, amp;
-    int policy, threads, optimizer, fit;
+    int policy, threads, optimizer, optimizer_given, fit;
     double dispatch_us, fit_bytes;
 } net_opts_t;
 
@@ -361,7 +361,10 @@ static int net_parse(int argc, char **argv, net_opts_t *o, int *done)
         else if (cli_is(&a, "--print")) { if (!cli_flag(&a)) return CLI_USAGE; o->print = 1; }
         else if (cli_is(&a, "--rows")) { if (!cli_flag(&a)) return CLI_USAGE; o->rows_view = 1; }
         else if (cli_is(&a, "--threads")) { if (!cli_int(&a, 1, 8, &o->threads)) return CLI_USAGE; }
-        else if (cli_is(&a, "--optimizer")) { if ((o->optimizer = cli_choice(&a, optimizers)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--optimizer")) {
+            if ((o->optimizer = cli_choice(&a, optimizers)) < 0) return CLI_USAGE;
+            o->optimizer_given = 1;
+        }
         else if (cli_is(&a, "--fit")) { if (!cli_opt_bytes(&a, &o->fit_bytes)) return CLI_USAGE; o->fit = 1; }
         else if (cli_is(&a, "--dispatch-us")) { if (!cli_double(&a, 0, 1e6, &o->dispatch_us)) return CLI_USAGE; }
         else if (cli_is(&a, "--algo")) {
@@ -379,6 +382,8 @@ static int net_check(net_opts_t *o)
     if (o->fit && (o->format == NET_CSV || o->bench))
         return cli_usage_error("net", "option --fit: its answer is in the table and JSON, not with %s",
                                o->bench ? "--bench" : "--format csv");
+    if (o->optimizer_given && !o->mode)
+        return cli_usage_error("net", "option --optimizer: the optimizer step is part of --mode train only");
     if (!o->dtype_s) o->dtype_s = o->amp ? "fp16" : "fp32";
     if (!o->layout_s) o->layout_s = o->amp ? "nhwc" : "nchw"; /* AMP runs channels-last */
     if (o->amp && strcmp(o->dtype_s, "fp16") && strcmp(o->dtype_s, "bf16"))
