@@ -259,6 +259,37 @@ static void fleet_close(fleet_t *f)
     seer_destroy(f->h);
 }
 
+/* The property's own definition (not libseer's, which it checks): A is
+ * at least as fast as B on every ceiling. */
+static int at_least_as_fast(const seer_gpu_info_t *A, const seer_gpu_info_t *B)
+{
+    return A->fp32_tflops >= B->fp32_tflops && A->dram_gbps >= B->dram_gbps && A->sms >= B->sms &&
+           A->l2_bytes >= B->l2_bytes;
+}
+
+/* Over the pairs (A at least as fast as B on every ceiling, and on FP16
+ * tensor cores when fp16), the predictions t[gpu * S + i] of A over 5 %
+ * above B's; the first five printed with label(ctx, i). */
+static int slower_pairs(const fleet_t *f, const double *t, int S, int fp16,
+                        const char *(*label)(const void *ctx, int i), const void *ctx, int *pairs, int *checked)
+{
+    int bad = 0;
+    for (int a = 0; a < f->ng; a++)
+        for (int b = 0; b < f->ng; b++) {
+            const seer_gpu_info_t *A = &f->g[a], *B = &f->g[b];
+            if (a == b || !at_least_as_fast(A, B) || (fp16 && A->fp16_tflops < B->fp16_tflops)) continue;
+            (*pairs)++;
+            for (int i = 0; i < S; i++) {
+                double ta = t[a * S + i], tb = t[b * S + i];
+                if (ta < 0 || tb < 0) continue;
+                (*checked)++;
+                if (ta > 1.05 * tb && bad++ < 5)
+                    printf("\n    seed %llu %s: %s %g ms > %s %g ms", SEED, label(ctx, i), A->id, ta, B->id, tb);
+            }
+        }
+    return bad;
+}
+
 /* (a) More work never takes much less time: doubling N, C, K or H*W
  * never drops the fastest algorithm's time by more than 5 %, dense,
  * grouped (32 groups) or depthwise (doubling C doubles K and the groups). */
@@ -296,6 +327,8 @@ TEST(physics_more_work_never_much_faster)
     fleet_close(&f);
 }
 
+static const char *conv_label(const void *ctx, int i) { return shape_str(((const shape_t *)ctx)[i]); }
+
 /* (c) Faster hardware is not slower: a GPU at least as fast on every
  * ceiling (FP32 rate, DRAM bandwidth, SMs, L2) never predicts more than
  * 5 % over the other, for any shape. */
@@ -312,26 +345,19 @@ TEST(physics_faster_gpu_never_slower)
     REQUIRE(t);
     for (int gi = 0; gi < f.ng; gi++)
         for (int i = 0; i < S; i++) t[gi * S + i] = fastest(f.h, f.m[gi], sh[i]);
-    int pairs = 0, checked = 0, bad = 0;
-    for (int a = 0; a < f.ng; a++)
-        for (int b = 0; b < f.ng; b++) {
-            const seer_gpu_info_t *A = &f.g[a], *B = &f.g[b];
-            if (a == b || A->fp32_tflops < B->fp32_tflops || A->dram_gbps < B->dram_gbps || A->sms < B->sms ||
-                A->l2_bytes < B->l2_bytes)
-                continue;
-            pairs++;
-            for (int i = 0; i < S; i++) {
-                double ta = t[a * S + i], tb = t[b * S + i];
-                if (ta < 0 || tb < 0) continue;
-                checked++;
-                if (ta > 1.05 * tb && bad++ < 5)
-                    printf("\n    seed %llu %s: %s %g ms > %s %g ms", SEED, shape_str(sh[i]), A->id, ta, B->id, tb);
-            }
-        }
+    int pairs = 0, checked = 0, bad = slower_pairs(&f, t, S, 0, conv_label, sh, &pairs, &checked);
     CHECK(bad == 0);
     CHECK(pairs > 100 && checked > 10000);
     free(t);
     fleet_close(&f);
+}
+
+static const char *gemm_label(const void *ctx, int i)
+{
+    static char buf[64];
+    const int(*sh)[4] = ctx;
+    snprintf(buf, sizeof buf, "GEMM %dx%dx%dx%d", sh[i][0], sh[i][1], sh[i][2], sh[i][3]);
+    return buf;
 }
 
 /* (c') GEMMs too (fully connected layers): a GPU at least as fast on
@@ -369,23 +395,7 @@ TEST(physics_gemm_faster_gpu_and_more_work)
                                sh[i][0], sh[i][1], sh[i][2], sh[i][3], seer_dtype_name(dt), "bmnk"[j], *x, t2);
                 }
             }
-        for (int a = 0; a < f.ng; a++)
-            for (int b = 0; b < f.ng; b++) {
-                const seer_gpu_info_t *A = &f.g[a], *B = &f.g[b];
-                double pa = d ? A->fp16_tflops : A->fp32_tflops, pb = d ? B->fp16_tflops : B->fp32_tflops;
-                if (a == b || pa < pb || A->fp32_tflops < B->fp32_tflops || A->dram_gbps < B->dram_gbps ||
-                    A->sms < B->sms || A->l2_bytes < B->l2_bytes)
-                    continue;
-                pairs++;
-                for (int i = 0; i < S; i++) {
-                    double ta = t[a * S + i], tb = t[b * S + i];
-                    if (ta < 0 || tb < 0) continue;
-                    checked++;
-                    if (ta > 1.05 * tb && bad++ < 5)
-                        printf("\n    seed %llu GEMM %dx%dx%dx%d %s: %s %g ms > %s %g ms", SEED, sh[i][0], sh[i][1],
-                               sh[i][2], sh[i][3], seer_dtype_name(dt), A->id, ta, B->id, tb);
-                }
-            }
+        bad += slower_pairs(&f, t, S, d, gemm_label, sh, &pairs, &checked);
     }
     CHECK(bad == 0);
     CHECK(pairs > 300 && checked > 50000);

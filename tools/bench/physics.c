@@ -56,6 +56,13 @@ static double intensity_ratio(const seer_gpu_info_t *g, shape_t s)
     return (flops / (g->fp32_tflops * 1e12)) / (bytes / (g->dram_gbps * 1e9));
 }
 
+/* A at least as fast as B on every ceiling (FP32 rate, DRAM bandwidth, SMs, L2). */
+static int at_least_as_fast(const seer_gpu_info_t *A, const seer_gpu_info_t *B)
+{
+    return A->fp32_tflops >= B->fp32_tflops && A->dram_gbps >= B->dram_gbps && A->sms >= B->sms &&
+           A->l2_bytes >= B->l2_bytes;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "models";
@@ -125,9 +132,7 @@ int main(int argc, char **argv)
     for (int a = 0; a < ng; a++)
         for (int b = 0; b < ng; b++) {
             const seer_gpu_info_t *A = &gs[a], *B = &gs[b];
-            if (a == b || !ms[a] || !ms[b] || A->fp32_tflops < B->fp32_tflops || A->dram_gbps < B->dram_gbps ||
-                A->sms < B->sms || A->l2_bytes < B->l2_bytes)
-                continue;
+            if (a == b || !ms[a] || !ms[b] || !at_least_as_fast(A, B)) continue;
             seed = seed0;
             int v = 0;
             for (int it = 0; it < 50; it++) {
@@ -148,9 +153,7 @@ int main(int argc, char **argv)
     for (int a = 0; a < ng; a++)
         for (int b = 0; b < ng; b++) {
             const seer_gpu_info_t *A = &gs[a], *B = &gs[b];
-            if (a == b || !ms[a] || !ms[b] || A->fp32_tflops < B->fp32_tflops || A->dram_gbps < B->dram_gbps ||
-                A->sms < B->sms || A->l2_bytes < B->l2_bytes)
-                continue;
+            if (a == b || !ms[a] || !ms[b] || !at_least_as_fast(A, B)) continue;
             seed = seed0;
             for (int it = 0; it < 100; it++) {
                 int q[4] = {1 << rnd(0, 6), 1 << rnd(0, 13), 1 << rnd(0, 13), 1 << rnd(0, 13)};
