@@ -317,7 +317,10 @@ figures.  The published runs include what a GPU-time prediction leaves
 out: host dispatch (eager PyTorch issues about 500 kernels an iteration)
 and DALI's data loading, which can overlap the GPU or stall it; the
 serving models are transferred (A100 SXM4) and calibrated on DeepBench
-(V100 SXM2).
+(V100 SXM2).  \`bench/torch_iteration.py\` times the same iterations on a
+lent GPU (synthetic data, CUDA events and the profiler's kernel times,
+split by kernel kind) beside \`seer net\`; no GPU has been lent to run it
+yet, so no such figures are here.
 
 | GPU | published | dtype predicted | ms per iteration | img/s | published img/s | error |
 | --- | --- | --- | ---: | ---: | ---: | ---: |
