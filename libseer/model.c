@@ -576,10 +576,49 @@ static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
     return lo;
 }
 
+/* The math cuDNN runs (launch.h), as the picker assumes, and its kernels. */
+static seer_status_t conv_kernels(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
+                                  seer_direction_t dir, int algo, struct seer_conv *run, seer_terms_t *k)
+{
+    *run = *desc;
+    run->dtype = seer_conv_run_dtype(&m->gpu, desc->dtype, dir, algo);
+    return seer_model_kernels(e, m, run, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, k);
+}
+
+seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
+                                     seer_direction_t dir, int algo, seer_conv_bounds_t *b)
+{
+    struct seer_conv run;
+    seer_terms_t k;
+    seer_status_t st = conv_kernels(e, m, desc, dir, algo, &run, &k);
+    if (st) return st;
+    if (narrow_groups(&run)) {
+        b->analytical = 1;
+        if ((st = grouped_conv(e, m, &k, &b->lo, NULL, 0, NULL))) return st;
+        b->hi = b->lo;
+        return SEER_STATUS_SUCCESS;
+    }
+    seer_family_t af;
+    seer_physics_t ph;
+    if ((st = physics(e, m, &run, dir, algo, &k, NULL, 0, &af, &ph))) return st;
+    b->analytical = ph.f == &af;
+    b->phys = ph.phys;
+    if (m->npeer) {
+        seer_peers_t ps = {.m = m, .desc = &run, .dir = dir, .algo = algo, .k = &k};
+        b->phys = tied_physics(&ps, &ph);
+    }
+    /* the time is fmax(exp(logcorr) * phys, floor), |logcorr| at most the
+     * limit up to rounding, which the 1e-12 covers many times over */
+    b->lo = fmax(b->phys * exp(-SEER_CORRECTION_LIMIT) * (1 - 1e-12), ph.floor);
+    b->hi = fmax(b->phys * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor);
+    return SEER_STATUS_SUCCESS;
+}
+
 seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
                                       const struct seer_conv *desc, seer_direction_t dir, int algo,
                                       const char *variant, int *matched, double *time_ms,
-                                      seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
+                                      seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels,
+                                      const seer_conv_bounds_t *bounds)
 {
     if (!m || !desc || !time_ms)
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "seer_predict_conv: %s is NULL",
@@ -589,19 +628,20 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
     if (kernels && kernels_cap < 0)
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
-    struct seer_conv run = *desc; /* the math cuDNN runs (launch.h), as the picker assumes */
-    run.dtype = seer_conv_run_dtype(&m->gpu, desc->dtype, dir, algo);
-    desc = &run;
+    struct seer_conv run;
     seer_terms_t k;
-    seer_status_t st = seer_model_kernels(e, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &k);
+    seer_status_t st = conv_kernels(e, m, desc, dir, algo, &run, &k);
     if (st) return st;
+    desc = &run;
     if (narrow_groups(desc)) return grouped_conv(e, m, &k, time_ms, kernels, kernels_cap, n_kernels);
     seer_family_t af;
     seer_physics_t ph;
     if ((st = physics(e, m, desc, dir, algo, &k, variant, 1, &af, &ph))) return st;
     if (matched) *matched = ph.matched;
     double phys = ph.phys;
-    if (m->npeer) {
+    if (bounds) {
+        phys = bounds->phys; /* the tied physics does not depend on the correction */
+    } else if (m->npeer) {
         seer_peers_t ps = {.m = m, .desc = desc, .dir = dir, .algo = algo, .k = &k};
         phys = tied_physics(&ps, &ph);
     }
@@ -633,7 +673,7 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model *m, const seer
 {
     seer_err_t e;
     seer_status_t st = seer_model_predict_conv(&e, m, desc, dir, algo, NULL, NULL, time_ms, kernels,
-                                               kernels_cap, n_kernels);
+                                               kernels_cap, n_kernels, NULL);
     return st ? seer_err_report(h, &e) : st;
 }
 
@@ -643,7 +683,7 @@ seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model
 {
     seer_err_t e;
     seer_status_t st = seer_model_predict_conv(&e, m, desc, dir, algo, main_kernel, matched, time_ms,
-                                               NULL, 0, NULL);
+                                               NULL, 0, NULL, NULL);
     return st ? seer_err_report(h, &e) : st;
 }
 
