@@ -389,14 +389,51 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
  * which a learned correction or a family fitted on few rows could
  * otherwise undercut; for cuDNN's choice, the lowest floor of the
  * algorithms it may choose. */
+typedef struct {
+    int n;
+    struct {
+        int algo, nk;
+        seer_dtype_t dt;
+        seer_status_t st;
+        seer_kview_t kv[SEER_MAX_KERNELS];
+    } e[16];
+} seer_kcache_t;
+
+/* The kernels of an algorithm of cv run in dtype dt: cuDNN's choice's
+ * floor is the lowest of every algorithm's, on this GPU and on each peer,
+ * whose kernels differ only by the dtype the GPU runs them in, so they
+ * are built once per prediction. */
+static const seer_kview_t *cached_kernels(seer_kcache_t *kc, const struct seer_conv *cv, seer_direction_t dir,
+                                          int algo, seer_dtype_t dt, int *nk)
+{
+    int i = 0;
+    while (i < kc->n && (kc->e[i].algo != algo || kc->e[i].dt != dt)) i++;
+    if (i == kc->n) {
+        if (i == (int)(sizeof kc->e / sizeof kc->e[0])) i = kc->n = 0; /* full: start over */
+        struct seer_conv run = *cv;
+        run.dtype = dt;
+        kc->e[i].algo = algo;
+        kc->e[i].dt = dt;
+        kc->e[i].st = seer_conv_kernels(NULL, &run, dir, algo, kc->e[i].kv, &kc->e[i].nk);
+        kc->n++;
+    }
+    *nk = kc->e[i].nk;
+    return kc->e[i].st ? NULL : kc->e[i].kv;
+}
+
 static double physical_floor(const struct seer_model *m, const seer_terms_t *t, seer_direction_t dir,
-                             int algo)
+                             int algo, seer_kcache_t *kc)
 {
     if (algo != SEER_ALGO_CUDNN_CHOICE) return seer_kernels_floor_ms(&m->gpu, t->cv->dtype, t->kv, t->nk);
     const struct seer_conv *cv = t->cv;
     double lo = INFINITY;
     for (int a = 0; a < seer_algo_count(dir); a++) {
-        double f = seer_conv_floor_ms(&m->gpu, cv, dir, a);
+        /* seer_conv_floor_ms(&m->gpu, cv, dir, a), its kernels cached */
+        seer_dtype_t dt = seer_conv_run_dtype(&m->gpu, cv->dtype, dir, a);
+        int nk;
+        const seer_kview_t *kv;
+        if (seer_gpu_peak_flops(&m->gpu, dt) <= 0 || !(kv = cached_kernels(kc, cv, dir, a, dt, &nk))) continue;
+        double f = seer_kernels_floor_ms(&m->gpu, dt, kv, nk);
         if (f > 0 && f < lo) lo = f;
     }
     return isfinite(lo) ? lo : 0;
@@ -427,7 +464,7 @@ typedef struct {
 
 static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
                              seer_direction_t dir, int algo, const seer_terms_t *k, const char *variant, int corr,
-                             seer_family_t *af, seer_physics_t *e)
+                             seer_kcache_t *kc, seer_family_t *af, seer_physics_t *e)
 {
     seer_terms_t shape;
     memset(&shape, 0, sizeof shape);
@@ -471,18 +508,10 @@ static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const 
     }
     e->measured = f != af && f->n_rows >= SEER_OWN_FAMILY_ROWS && seer_gpu_same_facts(&m->src[f->src], &m->gpu);
     e->own = e->measured && f->n_rows >= SEER_SOLID_FAMILY_ROWS;
-    e->floor = physical_floor(m, &shape, dir, algo);
+    e->floor = physical_floor(m, &shape, dir, algo, kc);
     e->phys = fmax(exp(logsum / nsrc), e->floor);
     e->logcorr = lcsum / nsrc;
     return SEER_STATUS_SUCCESS;
-}
-
-/* Whether GPU a is at least as fast as b for this dtype: on every ceiling
- * (seer_gpu_dominates) and on the dtype's peak, which b has. */
-static int dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b, seer_dtype_t dt)
-{
-    double pb = seer_gpu_peak_flops(b, dt);
-    return pb > 0 && seer_gpu_peak_flops(a, dt) >= pb && seer_gpu_dominates(a, b);
 }
 
 /* Faster hardware is not slower, by construction.  Each GPU's physics is
@@ -504,16 +533,28 @@ typedef struct {
     seer_direction_t dir;
     int algo;
     const seer_terms_t *k;      /* the conv's kernels */
+    seer_kcache_t *kc;
     double p[SEER_MAX_PEERS];   /* NAN: not evaluated yet; -1: no physics */
     int own[SEER_MAX_PEERS], measured[SEER_MAX_PEERS];
+    double peak[SEER_MAX_PEERS + 1]; /* of the dtype: the peers', then this GPU's */
 } seer_peers_t;
+
+/* Whether GPU a (a peer, or -1 for this one) is at least as fast as b for
+ * the dtype: on every ceiling (seer_gpu_dominates) and on the dtype's
+ * peak, which b has. */
+static int dominates(const seer_peers_t *ps, int a, int b)
+{
+    const struct seer_model *m = ps->m;
+    double pa = ps->peak[a < 0 ? m->npeer : a], pb = ps->peak[b < 0 ? m->npeer : b];
+    return pb > 0 && pa >= pb && seer_gpu_dominates(a < 0 ? &m->gpu : &m->peer[a]->gpu, b < 0 ? &m->gpu : &m->peer[b]->gpu);
+}
 
 static double peer_physics(seer_peers_t *ps, int i)
 {
     if (isnan(ps->p[i])) {
         seer_family_t af;
         seer_physics_t pe;
-        int bad = physics(NULL, ps->m->peer[i], ps->desc, ps->dir, ps->algo, ps->k, NULL, 0, &af, &pe) !=
+        int bad = physics(NULL, ps->m->peer[i], ps->desc, ps->dir, ps->algo, ps->k, NULL, 0, ps->kc, &af, &pe) !=
                   SEER_STATUS_SUCCESS;
         ps->p[i] = bad ? -1 : pe.phys;
         ps->own[i] = !bad && pe.own;
@@ -530,12 +571,10 @@ static double peer_physics(seer_peers_t *ps, int i)
 static double lifted(seer_peers_t *ps, const seer_physics_t *self, int d, double r)
 {
     const struct seer_model *m = ps->m;
-    const seer_gpu_info_t *gd = d < 0 ? &m->gpu : &m->peer[d]->gpu;
-    seer_dtype_t dt = ps->desc->dtype;
     int dm = d < 0 ? self->measured : ps->measured[d];
     if ((self->own || (self->measured && !dm)) && self->phys > r) r = self->phys;
     for (int a = 0; a < m->npeer; a++)
-        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(&m->peer[a]->gpu, gd, dt) &&
+        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(ps, a, d) &&
             peer_physics(ps, a) > r && (ps->own[a] || (ps->measured[a] && !dm)))
             r = ps->p[a];
     return r;
@@ -548,7 +587,7 @@ static int lifted_at_least(seer_peers_t *ps, const seer_physics_t *self, int d, 
     const struct seer_model *m = ps->m;
     if (self->own && self->phys >= lo) return 1;
     for (int a = 0; a < m->npeer; a++)
-        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(&m->peer[a]->gpu, &m->peer[d]->gpu, ps->desc->dtype) &&
+        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(ps, a, d) &&
             peer_physics(ps, a) >= lo && ps->own[a])
             return 1;
     return 0;
@@ -557,14 +596,18 @@ static int lifted_at_least(seer_peers_t *ps, const seer_physics_t *self, int d, 
 static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
 {
     const struct seer_model *m = ps->m;
-    for (int i = 0; i < m->npeer; i++) ps->p[i] = NAN;
+    for (int i = 0; i < m->npeer; i++) {
+        ps->p[i] = NAN;
+        ps->peak[i] = seer_gpu_peak_flops(&m->peer[i]->gpu, ps->desc->dtype);
+    }
+    ps->peak[m->npeer] = seer_gpu_peak_flops(&m->gpu, ps->desc->dtype);
     double lo = lifted(ps, self, -1, self->phys);
     /* the calibrated GPUs first: they bound the lifted physics of the
      * GPUs below them, which need no evaluation once lo is under that */
     for (int pass = 0; pass < 2; pass++)
         for (int d = 0; d < m->npeer; d++) {
             if (!(m->peer_role[d] & SEER_PEER_BELOW) || (!(m->peer_role[d] & SEER_PEER_ANCHOR)) != pass ||
-                !dominates(&m->gpu, &m->peer[d]->gpu, ps->desc->dtype) ||
+                !dominates(ps, -1, d) ||
                 /* a peer's physics is never under its roofline floor */
                 (ps->algo != SEER_ALGO_CUDNN_CHOICE &&
                  seer_kernels_floor_ms(&m->peer[d]->gpu, ps->desc->dtype, ps->k->kv, ps->k->nk) >= lo) ||
@@ -600,11 +643,13 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
     }
     seer_family_t af;
     seer_physics_t ph;
-    if ((st = physics(e, m, &run, dir, algo, &k, NULL, 0, &af, &ph))) return st;
+    seer_kcache_t kc;
+    kc.n = 0;
+    if ((st = physics(e, m, &run, dir, algo, &k, NULL, 0, &kc, &af, &ph))) return st;
     b->analytical = ph.f == &af;
     b->phys = ph.phys;
     if (m->npeer) {
-        seer_peers_t ps = {.m = m, .desc = &run, .dir = dir, .algo = algo, .k = &k};
+        seer_peers_t ps = {.m = m, .desc = &run, .dir = dir, .algo = algo, .k = &k, .kc = &kc};
         b->phys = tied_physics(&ps, &ph);
     }
     /* the time is fmax(exp(logcorr) * phys, floor), |logcorr| at most the
@@ -636,13 +681,15 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     if (narrow_groups(desc)) return grouped_conv(e, m, &k, time_ms, kernels, kernels_cap, n_kernels);
     seer_family_t af;
     seer_physics_t ph;
-    if ((st = physics(e, m, desc, dir, algo, &k, variant, 1, &af, &ph))) return st;
+    seer_kcache_t kc;
+    kc.n = 0;
+    if ((st = physics(e, m, desc, dir, algo, &k, variant, 1, &kc, &af, &ph))) return st;
     if (matched) *matched = ph.matched;
     double phys = ph.phys;
     if (bounds) {
         phys = bounds->phys; /* the tied physics does not depend on the correction */
     } else if (m->npeer) {
-        seer_peers_t ps = {.m = m, .desc = desc, .dir = dir, .algo = algo, .k = &k};
+        seer_peers_t ps = {.m = m, .desc = desc, .dir = dir, .algo = algo, .k = &k, .kc = &kc};
         phys = tied_physics(&ps, &ph);
     }
     double total = fmax(exp(ph.logcorr) * phys, ph.floor);
