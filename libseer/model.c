@@ -302,14 +302,21 @@ static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, con
 #define SEER_ANALYTICAL_MEM_EFFICIENCY 0.8
 static void analytical_family(const struct seer_model *m, const seer_terms_t *t, seer_family_t *af)
 {
-    memset(af, 0, sizeof *af);
+    /* field by field, not a memset: a family has room for eight variants,
+     * and this runs for every peer the picker evaluates */
     af->dir = t->dir;
     af->math = seer_dtype_math(t->cv->dtype);
     af->algo = -2; /* never matches a stored family */
     af->nvar = 1;
     af->n_rows = 0;
-    for (int i = 0; i < SEER_NF; i++) af->sd[i] = 1;
+    af->src = 0;
+    af->vclf = af->cclf = af->svr = NULL;
+    for (int i = 0; i < SEER_NF; i++) {
+        af->mu[i] = 0;
+        af->sd[i] = 1;
+    }
     seer_variant_t *v = &af->var[0];
+    memset(v, 0, sizeof *v);
     seer_strlcpy(v->name, "analytical", sizeof v->name);
     v->tm = 128;
     v->tn = 64;
@@ -609,8 +616,7 @@ static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
             if (!(m->peer_role[d] & SEER_PEER_BELOW) || (!(m->peer_role[d] & SEER_PEER_ANCHOR)) != pass ||
                 !dominates(ps, -1, d) ||
                 /* a peer's physics is never under its roofline floor */
-                (ps->algo != SEER_ALGO_CUDNN_CHOICE &&
-                 seer_kernels_floor_ms(&m->peer[d]->gpu, ps->desc->dtype, ps->k->kv, ps->k->nk) >= lo) ||
+                physical_floor(m->peer[d], ps->k, ps->dir, ps->algo, ps->kc) >= lo ||
                 lifted_at_least(ps, self, d, lo) || peer_physics(ps, d) < 0)
                 continue;
             double r = lifted(ps, self, d, ps->p[d]);
