@@ -66,15 +66,23 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
      * algorithm, which bounds its time, then the whole prediction only of
      * those that can be the fastest of their rank (timed from
      * measurements, analytical), with the lowest upper bound of the rank
-     * in top[].  A failure, or a time that may fail seer_check_time, is
-     * predicted whole too, so the same error surfaces first. */
+     * in top[].  An error, or a time that may fail seer_check_time, is
+     * predicted whole too, so the same error surfaces first, with its
+     * message; an answer (no such algorithm here) needs none, it is
+     * never reported. */
     double top[2] = {INFINITY, INFINITY};
+    seer_status_t answer[SEER_MAX_ALGOS];
     for (int a = 0; a < n; a++) {
-        exact[a] = seer_model_conv_bounds(NULL, m, cv, dir, a, &bd[a]) || seer_check_time(NULL, bd[a].lo, "") ||
-                   seer_check_time(NULL, bd[a].hi, "");
-        if (!exact[a] && bd[a].hi < top[bd[a].analytical]) top[bd[a].analytical] = bd[a].hi;
+        seer_status_t st = seer_model_conv_bounds(NULL, m, cv, dir, a, &bd[a]);
+        answer[a] = seer_picker_soft(st) ? st : SEER_STATUS_SUCCESS;
+        exact[a] = !answer[a] && (st || seer_check_time(NULL, bd[a].lo, "") || seer_check_time(NULL, bd[a].hi, ""));
+        if (!answer[a] && !exact[a] && bd[a].hi < top[bd[a].analytical]) top[bd[a].analytical] = bd[a].hi;
     }
     for (int a = 0; a < n; a++) {
+        if (answer[a]) {
+            uncal |= answer[a] == SEER_STATUS_NOT_CALIBRATED;
+            continue;
+        }
         /* slower than another of its rank; the analytical ones wait, below */
         if (!exact[a] && (bd[a].analytical || bd[a].lo > top[0])) continue;
         predict(m, cv, dir, a, exact[a] ? NULL : &bd[a], &ev[a]);
@@ -100,7 +108,7 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
     /* Only now the analytical guesses that can be the fastest (they cannot
      * fail: their bounds passed), in order, so ties go to the first. */
     for (int a = 0; a < n; a++) {
-        if (!done[a] && bd[a].analytical && bd[a].lo <= top[1]) {
+        if (!done[a] && !answer[a] && bd[a].analytical && bd[a].lo <= top[1]) {
             predict(m, cv, dir, a, &bd[a], &ev[a]);
             done[a] = 1;
         }
