@@ -600,7 +600,7 @@ static int lifted_at_least(seer_peers_t *ps, const seer_physics_t *self, int d, 
     return 0;
 }
 
-static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
+static void peers_init(seer_peers_t *ps)
 {
     const struct seer_model *m = ps->m;
     for (int i = 0; i < m->npeer; i++) {
@@ -608,6 +608,12 @@ static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
         ps->peak[i] = seer_gpu_peak_flops(&m->peer[i]->gpu, ps->desc->dtype);
     }
     ps->peak[m->npeer] = seer_gpu_peak_flops(&m->gpu, ps->desc->dtype);
+}
+
+/* ps from peers_init */
+static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
+{
+    const struct seer_model *m = ps->m;
     double lo = lifted(ps, self, -1, self->phys);
     /* the calibrated GPUs first: they bound the lifted physics of the
      * GPUs below them, which need no evaluation once lo is under that */
@@ -635,14 +641,14 @@ static seer_status_t conv_kernels(seer_err_t *e, const struct seer_model *m, con
 }
 
 seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
-                                     seer_direction_t dir, int algo, seer_conv_bounds_t *b)
+                                     seer_direction_t dir, int algo, int peers, seer_conv_bounds_t *b)
 {
     struct seer_conv run;
     seer_terms_t k;
     seer_status_t st = conv_kernels(e, m, desc, dir, algo, &run, &k);
     if (st) return st;
     if (narrow_groups(&run)) {
-        b->analytical = 1;
+        b->analytical = b->tied = 1;
         if ((st = grouped_conv(e, m, &k, &b->lo, NULL, 0, NULL))) return st;
         b->hi = b->lo;
         return SEER_STATUS_SUCCESS;
@@ -653,10 +659,21 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
     kc.n = 0;
     if ((st = physics(e, m, &run, dir, algo, &k, NULL, 0, &kc, &af, &ph))) return st;
     b->analytical = ph.f == &af;
+    b->tied = 1;
     b->phys = ph.phys;
     if (m->npeer) {
         seer_peers_t ps = {.m = m, .desc = &run, .dir = dir, .algo = algo, .k = &k, .kc = &kc};
-        b->phys = tied_physics(&ps, &ph);
+        peers_init(&ps);
+        if (peers || !b->analytical) {
+            b->phys = tied_physics(&ps, &ph);
+        } else {
+            /* the tied physics is at most this GPU's lifted one, and the
+             * time at least the floor */
+            b->tied = 0;
+            b->lo = ph.floor;
+            b->hi = fmax(lifted(&ps, &ph, -1, ph.phys) * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor);
+            return SEER_STATUS_SUCCESS;
+        }
     }
     /* the time is fmax(exp(logcorr) * phys, floor), |logcorr| at most the
      * limit up to rounding, which the 1e-12 covers many times over */
@@ -696,6 +713,7 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
         phys = bounds->phys; /* the tied physics does not depend on the correction */
     } else if (m->npeer) {
         seer_peers_t ps = {.m = m, .desc = desc, .dir = dir, .algo = algo, .k = &k, .kc = &kc};
+        peers_init(&ps);
         phys = tied_physics(&ps, &ph);
     }
     double total = fmax(exp(ph.logcorr) * phys, ph.floor);

@@ -187,20 +187,23 @@ void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct
  * the picker needs to skip the algorithms that cannot be fastest. */
 typedef struct {
     double lo, hi;              /* lo <= time <= hi */
-    double phys;                /* the physics tied to the peers' (model.c) */
+    double phys;                /* the physics tied to the peers' (model.c), where tied */
     int analytical;             /* timed by the analytical model (SEER_SOURCE_ANALYTICAL) */
+    int tied;                   /* 0: the peers were left out, [lo, hi] is loose */
 } seer_conv_bounds_t;
 /* Fails where seer_model_predict_conv fails, except on the time's range
  * (seer_check_time on lo and hi tells whether it can); desc and dir must
- * be valid. */
+ * be valid.  peers 0: an analytical time's bounds leave the peers out
+ * (loose, but enough to tell whether it can fail), which the picker
+ * needs only when nothing measured answers. */
 seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
-                                     seer_direction_t dir, int algo, seer_conv_bounds_t *b);
+                                     seer_direction_t dir, int algo, int peers, seer_conv_bounds_t *b);
 /* seer_predict_conv failing into e (may be NULL) instead of a handle;
  * variant, when not NULL, is a measured main kernel name that picks the
  * kernel variant instead of the classifier (*matched = 0 when the model
- * does not know it; matched may be NULL); bounds, when not NULL, what
- * seer_model_conv_bounds gave for the same conv, direction and algorithm
- * (its physics is not computed again). */
+ * does not know it; matched may be NULL); bounds, when not NULL, tied
+ * bounds seer_model_conv_bounds gave for the same conv, direction and
+ * algorithm (their physics is not computed again). */
 seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
                                       const struct seer_conv *desc, seer_direction_t dir, int algo,
                                       const char *variant, int *matched, double *time_ms,

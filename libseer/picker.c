@@ -73,10 +73,11 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
     double top[2] = {INFINITY, INFINITY};
     seer_status_t answer[SEER_MAX_ALGOS];
     for (int a = 0; a < n; a++) {
-        seer_status_t st = seer_model_conv_bounds(NULL, m, cv, dir, a, &bd[a]);
+        seer_status_t st = seer_model_conv_bounds(NULL, m, cv, dir, a, 0, &bd[a]);
         answer[a] = seer_picker_soft(st) ? st : SEER_STATUS_SUCCESS;
         exact[a] = !answer[a] && (st || seer_check_time(NULL, bd[a].lo, "") || seer_check_time(NULL, bd[a].hi, ""));
-        if (!answer[a] && !exact[a] && bd[a].hi < top[bd[a].analytical]) top[bd[a].analytical] = bd[a].hi;
+        if (!answer[a] && !exact[a] && bd[a].tied && bd[a].hi < top[bd[a].analytical])
+            top[bd[a].analytical] = bd[a].hi;
     }
     for (int a = 0; a < n; a++) {
         if (answer[a]) {
@@ -106,10 +107,15 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
     if (!st && out->source != SEER_SOURCE_ANALYTICAL) return SEER_STATUS_SUCCESS;
     if (st && !seer_picker_soft(st)) return st;
     /* Only now the analytical guesses that can be the fastest (they cannot
-     * fail: their bounds passed), in order, so ties go to the first. */
+     * fail: their bounds passed, and the tied ones lie inside the loose
+     * ones), in order, so ties go to the first. */
+    for (int a = 0; a < n; a++)
+        if (!answer[a] && !exact[a] && bd[a].analytical && !bd[a].tied &&
+            !seer_model_conv_bounds(NULL, m, cv, dir, a, 1, &bd[a]) && bd[a].hi < top[1])
+            top[1] = bd[a].hi;
     for (int a = 0; a < n; a++) {
         if (!done[a] && !answer[a] && bd[a].analytical && bd[a].lo <= top[1]) {
-            predict(m, cv, dir, a, &bd[a], &ev[a]);
+            predict(m, cv, dir, a, bd[a].tied ? &bd[a] : NULL, &ev[a]);
             done[a] = 1;
         }
         if (done[a] && !ev[a].err.st && ev[a].source == SEER_SOURCE_ANALYTICAL &&
