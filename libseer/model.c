@@ -631,6 +631,18 @@ static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
     return lo;
 }
 
+double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir)
+{
+    if (narrow_groups(desc)) return 0; /* grouped_conv's own roofline */
+    double lo = INFINITY;
+    for (int a = 0; a < seer_algo_count(dir); a++) {
+        /* each algorithm's physical_floor (0: it has no time here) */
+        double f = seer_conv_floor_ms(&m->gpu, desc, dir, a);
+        if (f > 0 && f < lo) lo = f;
+    }
+    return isfinite(lo) ? lo : 0;
+}
+
 /* The math cuDNN runs (launch.h), as the picker assumes, and its kernels. */
 static seer_status_t conv_kernels(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
                                   seer_direction_t dir, int algo, struct seer_conv *run, seer_terms_t *k)

@@ -198,6 +198,10 @@ typedef struct {
  * needs only when nothing measured answers. */
 seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
                                      seer_direction_t dir, int algo, int peers, seer_conv_bounds_t *b);
+/* At most every time seer_model_predict_conv gives for the conv in
+ * direction dir, any algorithm or cuDNN's choice: the lowest roofline
+ * floor of its algorithms (0 where none is known). */
+double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir);
 /* seer_predict_conv failing into e (may be NULL) instead of a handle;
  * variant, when not NULL, is a measured main kernel name that picks the
  * kernel variant instead of the classifier (*matched = 0 when the model

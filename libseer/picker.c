@@ -170,10 +170,14 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
      * the FP32 one. */
     struct seer_conv fp32 = *cv;
     fp32.dtype = SEER_DTYPE_FP32;
-    if (seer_dtype_math(cv->dtype) && !best_of(m, &fp32, dir, &e)) {
+    /* FP16 and BF16 only take the FP32 time where it is lower, and it is
+     * never under its floor: most often the FP32 conv is not predicted */
+    int capped = cv->dtype != SEER_DTYPE_TF32;
+    if (seer_dtype_math(cv->dtype) && (!capped || (!st && !(seer_model_conv_floor(m, &fp32, dir) >= out->time_ms))) &&
+        !best_of(m, &fp32, dir, &e)) {
         int rank_e = e.source == SEER_SOURCE_ANALYTICAL, rank_o = out->source == SEER_SOURCE_ANALYTICAL;
-        if (cv->dtype != SEER_DTYPE_TF32) {
-            if (!st && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+        if (capped) {
+            if (e.time_ms < out->time_ms) out->time_ms = e.time_ms;
         } else if (st || rank_e < rank_o || (rank_e == rank_o && e.time_ms < out->time_ms)) {
             *out = e;
             st = SEER_STATUS_SUCCESS;
