@@ -170,11 +170,13 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
      * the FP32 one. */
     struct seer_conv fp32 = *cv;
     fp32.dtype = SEER_DTYPE_FP32;
-    /* FP16 and BF16 only take the FP32 time where it is lower, and it is
-     * never under its floor: most often the FP32 conv is not predicted */
+    /* FP16 and BF16 only take the FP32 time where it is lower, TF32 too
+     * when its own is timed from measurements; the FP32 time is never
+     * under its floor, so most often the FP32 conv is not predicted. */
     int capped = cv->dtype != SEER_DTYPE_TF32;
-    if (seer_dtype_math(cv->dtype) && (!capped || (!st && !(seer_model_conv_floor(m, &fp32, dir) >= out->time_ms))) &&
-        !best_of(m, &fp32, dir, &e)) {
+    int if_lower = capped || (!st && out->source != SEER_SOURCE_ANALYTICAL);
+    if (seer_dtype_math(cv->dtype) && !(capped && st) &&
+        !(if_lower && seer_model_conv_floor(m, &fp32, dir) >= out->time_ms) && !best_of(m, &fp32, dir, &e)) {
         int rank_e = e.source == SEER_SOURCE_ANALYTICAL, rank_o = out->source == SEER_SOURCE_ANALYTICAL;
         if (capped) {
             if (e.time_ms < out->time_ms) out->time_ms = e.time_ms;
