@@ -302,14 +302,21 @@ static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, con
 #define SEER_ANALYTICAL_MEM_EFFICIENCY 0.8
 static void analytical_family(const struct seer_model *m, const seer_terms_t *t, seer_family_t *af)
 {
-    memset(af, 0, sizeof *af);
+    /* field by field, not a memset: a family has room for eight variants,
+     * and this runs for every peer the picker evaluates */
     af->dir = t->dir;
     af->math = seer_dtype_math(t->cv->dtype);
     af->algo = -2; /* never matches a stored family */
     af->nvar = 1;
     af->n_rows = 0;
-    for (int i = 0; i < SEER_NF; i++) af->sd[i] = 1;
+    af->src = 0;
+    af->vclf = af->cclf = af->svr = NULL;
+    for (int i = 0; i < SEER_NF; i++) {
+        af->mu[i] = 0;
+        af->sd[i] = 1;
+    }
     seer_variant_t *v = &af->var[0];
+    memset(v, 0, sizeof *v);
     seer_strlcpy(v->name, "analytical", sizeof v->name);
     v->tm = 128;
     v->tn = 64;
@@ -389,14 +396,51 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
  * which a learned correction or a family fitted on few rows could
  * otherwise undercut; for cuDNN's choice, the lowest floor of the
  * algorithms it may choose. */
+typedef struct {
+    int n;
+    struct {
+        int algo, nk;
+        seer_dtype_t dt;
+        seer_status_t st;
+        seer_kview_t kv[SEER_MAX_KERNELS];
+    } e[16];
+} seer_kcache_t;
+
+/* The kernels of an algorithm of cv run in dtype dt: cuDNN's choice's
+ * floor is the lowest of every algorithm's, on this GPU and on each peer,
+ * whose kernels differ only by the dtype the GPU runs them in, so they
+ * are built once per prediction. */
+static const seer_kview_t *cached_kernels(seer_kcache_t *kc, const struct seer_conv *cv, seer_direction_t dir,
+                                          int algo, seer_dtype_t dt, int *nk)
+{
+    int i = 0;
+    while (i < kc->n && (kc->e[i].algo != algo || kc->e[i].dt != dt)) i++;
+    if (i == kc->n) {
+        if (i == (int)(sizeof kc->e / sizeof kc->e[0])) i = kc->n = 0; /* full: start over */
+        struct seer_conv run = *cv;
+        run.dtype = dt;
+        kc->e[i].algo = algo;
+        kc->e[i].dt = dt;
+        kc->e[i].st = seer_conv_kernels(NULL, &run, dir, algo, kc->e[i].kv, &kc->e[i].nk);
+        kc->n++;
+    }
+    *nk = kc->e[i].nk;
+    return kc->e[i].st ? NULL : kc->e[i].kv;
+}
+
 static double physical_floor(const struct seer_model *m, const seer_terms_t *t, seer_direction_t dir,
-                             int algo)
+                             int algo, seer_kcache_t *kc)
 {
     if (algo != SEER_ALGO_CUDNN_CHOICE) return seer_kernels_floor_ms(&m->gpu, t->cv->dtype, t->kv, t->nk);
     const struct seer_conv *cv = t->cv;
     double lo = INFINITY;
     for (int a = 0; a < seer_algo_count(dir); a++) {
-        double f = seer_conv_floor_ms(&m->gpu, cv, dir, a);
+        /* seer_conv_floor_ms(&m->gpu, cv, dir, a), its kernels cached */
+        seer_dtype_t dt = seer_conv_run_dtype(&m->gpu, cv->dtype, dir, a);
+        int nk;
+        const seer_kview_t *kv;
+        if (seer_gpu_peak_flops(&m->gpu, dt) <= 0 || !(kv = cached_kernels(kc, cv, dir, a, dt, &nk))) continue;
+        double f = seer_kernels_floor_ms(&m->gpu, dt, kv, nk);
         if (f > 0 && f < lo) lo = f;
     }
     return isfinite(lo) ? lo : 0;
@@ -427,7 +471,7 @@ typedef struct {
 
 static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
                              seer_direction_t dir, int algo, const seer_terms_t *k, const char *variant, int corr,
-                             seer_family_t *af, seer_physics_t *e)
+                             seer_kcache_t *kc, seer_family_t *af, seer_physics_t *e)
 {
     seer_terms_t shape;
     memset(&shape, 0, sizeof shape);
@@ -471,18 +515,10 @@ static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const 
     }
     e->measured = f != af && f->n_rows >= SEER_OWN_FAMILY_ROWS && seer_gpu_same_facts(&m->src[f->src], &m->gpu);
     e->own = e->measured && f->n_rows >= SEER_SOLID_FAMILY_ROWS;
-    e->floor = physical_floor(m, &shape, dir, algo);
+    e->floor = physical_floor(m, &shape, dir, algo, kc);
     e->phys = fmax(exp(logsum / nsrc), e->floor);
     e->logcorr = lcsum / nsrc;
     return SEER_STATUS_SUCCESS;
-}
-
-/* Whether GPU a is at least as fast as b for this dtype: on every ceiling
- * (seer_gpu_dominates) and on the dtype's peak, which b has. */
-static int dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b, seer_dtype_t dt)
-{
-    double pb = seer_gpu_peak_flops(b, dt);
-    return pb > 0 && seer_gpu_peak_flops(a, dt) >= pb && seer_gpu_dominates(a, b);
 }
 
 /* Faster hardware is not slower, by construction.  Each GPU's physics is
@@ -504,16 +540,28 @@ typedef struct {
     seer_direction_t dir;
     int algo;
     const seer_terms_t *k;      /* the conv's kernels */
+    seer_kcache_t *kc;
     double p[SEER_MAX_PEERS];   /* NAN: not evaluated yet; -1: no physics */
     int own[SEER_MAX_PEERS], measured[SEER_MAX_PEERS];
+    double peak[SEER_MAX_PEERS + 1]; /* of the dtype: the peers', then this GPU's */
 } seer_peers_t;
+
+/* Whether GPU a (a peer, or -1 for this one) is at least as fast as b for
+ * the dtype: on every ceiling (seer_gpu_dominates) and on the dtype's
+ * peak, which b has. */
+static int dominates(const seer_peers_t *ps, int a, int b)
+{
+    const struct seer_model *m = ps->m;
+    double pa = ps->peak[a < 0 ? m->npeer : a], pb = ps->peak[b < 0 ? m->npeer : b];
+    return pb > 0 && pa >= pb && seer_gpu_dominates(a < 0 ? &m->gpu : &m->peer[a]->gpu, b < 0 ? &m->gpu : &m->peer[b]->gpu);
+}
 
 static double peer_physics(seer_peers_t *ps, int i)
 {
     if (isnan(ps->p[i])) {
         seer_family_t af;
         seer_physics_t pe;
-        int bad = physics(NULL, ps->m->peer[i], ps->desc, ps->dir, ps->algo, ps->k, NULL, 0, &af, &pe) !=
+        int bad = physics(NULL, ps->m->peer[i], ps->desc, ps->dir, ps->algo, ps->k, NULL, 0, ps->kc, &af, &pe) !=
                   SEER_STATUS_SUCCESS;
         ps->p[i] = bad ? -1 : pe.phys;
         ps->own[i] = !bad && pe.own;
@@ -530,12 +578,10 @@ static double peer_physics(seer_peers_t *ps, int i)
 static double lifted(seer_peers_t *ps, const seer_physics_t *self, int d, double r)
 {
     const struct seer_model *m = ps->m;
-    const seer_gpu_info_t *gd = d < 0 ? &m->gpu : &m->peer[d]->gpu;
-    seer_dtype_t dt = ps->desc->dtype;
     int dm = d < 0 ? self->measured : ps->measured[d];
     if ((self->own || (self->measured && !dm)) && self->phys > r) r = self->phys;
     for (int a = 0; a < m->npeer; a++)
-        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(&m->peer[a]->gpu, gd, dt) &&
+        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(ps, a, d) &&
             peer_physics(ps, a) > r && (ps->own[a] || (ps->measured[a] && !dm)))
             r = ps->p[a];
     return r;
@@ -548,26 +594,35 @@ static int lifted_at_least(seer_peers_t *ps, const seer_physics_t *self, int d, 
     const struct seer_model *m = ps->m;
     if (self->own && self->phys >= lo) return 1;
     for (int a = 0; a < m->npeer; a++)
-        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(&m->peer[a]->gpu, &m->peer[d]->gpu, ps->desc->dtype) &&
+        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(ps, a, d) &&
             peer_physics(ps, a) >= lo && ps->own[a])
             return 1;
     return 0;
 }
 
+static void peers_init(seer_peers_t *ps)
+{
+    const struct seer_model *m = ps->m;
+    for (int i = 0; i < m->npeer; i++) {
+        ps->p[i] = NAN;
+        ps->peak[i] = seer_gpu_peak_flops(&m->peer[i]->gpu, ps->desc->dtype);
+    }
+    ps->peak[m->npeer] = seer_gpu_peak_flops(&m->gpu, ps->desc->dtype);
+}
+
+/* ps from peers_init */
 static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
 {
     const struct seer_model *m = ps->m;
-    for (int i = 0; i < m->npeer; i++) ps->p[i] = NAN;
     double lo = lifted(ps, self, -1, self->phys);
     /* the calibrated GPUs first: they bound the lifted physics of the
      * GPUs below them, which need no evaluation once lo is under that */
     for (int pass = 0; pass < 2; pass++)
         for (int d = 0; d < m->npeer; d++) {
             if (!(m->peer_role[d] & SEER_PEER_BELOW) || (!(m->peer_role[d] & SEER_PEER_ANCHOR)) != pass ||
-                !dominates(&m->gpu, &m->peer[d]->gpu, ps->desc->dtype) ||
+                !dominates(ps, -1, d) ||
                 /* a peer's physics is never under its roofline floor */
-                (ps->algo != SEER_ALGO_CUDNN_CHOICE &&
-                 seer_kernels_floor_ms(&m->peer[d]->gpu, ps->desc->dtype, ps->k->kv, ps->k->nk) >= lo) ||
+                physical_floor(m->peer[d], ps->k, ps->dir, ps->algo, ps->kc) >= lo ||
                 lifted_at_least(ps, self, d, lo) || peer_physics(ps, d) < 0)
                 continue;
             double r = lifted(ps, self, d, ps->p[d]);
@@ -576,10 +631,74 @@ static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
     return lo;
 }
 
+double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir)
+{
+    if (narrow_groups(desc)) return 0; /* grouped_conv's own roofline */
+    double lo = INFINITY;
+    for (int a = 0; a < seer_algo_count(dir); a++) {
+        /* each algorithm's physical_floor (0: it has no time here) */
+        double f = seer_conv_floor_ms(&m->gpu, desc, dir, a);
+        if (f > 0 && f < lo) lo = f;
+    }
+    return isfinite(lo) ? lo : 0;
+}
+
+/* The math cuDNN runs (launch.h), as the picker assumes, and its kernels. */
+static seer_status_t conv_kernels(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
+                                  seer_direction_t dir, int algo, struct seer_conv *run, seer_terms_t *k)
+{
+    *run = *desc;
+    run->dtype = seer_conv_run_dtype(&m->gpu, desc->dtype, dir, algo);
+    return seer_model_kernels(e, m, run, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, k);
+}
+
+seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
+                                     seer_direction_t dir, int algo, int peers, seer_conv_bounds_t *b)
+{
+    struct seer_conv run;
+    seer_terms_t k;
+    seer_status_t st = conv_kernels(e, m, desc, dir, algo, &run, &k);
+    if (st) return st;
+    if (narrow_groups(&run)) {
+        b->analytical = b->tied = 1;
+        if ((st = grouped_conv(e, m, &k, &b->lo, NULL, 0, NULL))) return st;
+        b->hi = b->lo;
+        return SEER_STATUS_SUCCESS;
+    }
+    seer_family_t af;
+    seer_physics_t ph;
+    seer_kcache_t kc;
+    kc.n = 0;
+    if ((st = physics(e, m, &run, dir, algo, &k, NULL, 0, &kc, &af, &ph))) return st;
+    b->analytical = ph.f == &af;
+    b->tied = 1;
+    b->phys = ph.phys;
+    if (m->npeer) {
+        seer_peers_t ps = {.m = m, .desc = &run, .dir = dir, .algo = algo, .k = &k, .kc = &kc};
+        peers_init(&ps);
+        if (peers || !b->analytical) {
+            b->phys = tied_physics(&ps, &ph);
+        } else {
+            /* the tied physics is at most this GPU's lifted one, and the
+             * time at least the floor */
+            b->tied = 0;
+            b->lo = ph.floor;
+            b->hi = fmax(lifted(&ps, &ph, -1, ph.phys) * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor);
+            return SEER_STATUS_SUCCESS;
+        }
+    }
+    /* the time is fmax(exp(logcorr) * phys, floor), |logcorr| at most the
+     * limit up to rounding, which the 1e-12 covers many times over */
+    b->lo = fmax(b->phys * exp(-SEER_CORRECTION_LIMIT) * (1 - 1e-12), ph.floor);
+    b->hi = fmax(b->phys * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor);
+    return SEER_STATUS_SUCCESS;
+}
+
 seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
                                       const struct seer_conv *desc, seer_direction_t dir, int algo,
                                       const char *variant, int *matched, double *time_ms,
-                                      seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
+                                      seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels,
+                                      const seer_conv_bounds_t *bounds)
 {
     if (!m || !desc || !time_ms)
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "seer_predict_conv: %s is NULL",
@@ -589,20 +708,24 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "direction %d out of range", (int)dir);
     if (kernels && kernels_cap < 0)
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
-    struct seer_conv run = *desc; /* the math cuDNN runs (launch.h), as the picker assumes */
-    run.dtype = seer_conv_run_dtype(&m->gpu, desc->dtype, dir, algo);
-    desc = &run;
+    struct seer_conv run;
     seer_terms_t k;
-    seer_status_t st = seer_model_kernels(e, m, desc, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &k);
+    seer_status_t st = conv_kernels(e, m, desc, dir, algo, &run, &k);
     if (st) return st;
+    desc = &run;
     if (narrow_groups(desc)) return grouped_conv(e, m, &k, time_ms, kernels, kernels_cap, n_kernels);
     seer_family_t af;
     seer_physics_t ph;
-    if ((st = physics(e, m, desc, dir, algo, &k, variant, 1, &af, &ph))) return st;
+    seer_kcache_t kc;
+    kc.n = 0;
+    if ((st = physics(e, m, desc, dir, algo, &k, variant, 1, &kc, &af, &ph))) return st;
     if (matched) *matched = ph.matched;
     double phys = ph.phys;
-    if (m->npeer) {
-        seer_peers_t ps = {.m = m, .desc = desc, .dir = dir, .algo = algo, .k = &k};
+    if (bounds) {
+        phys = bounds->phys; /* the tied physics does not depend on the correction */
+    } else if (m->npeer) {
+        seer_peers_t ps = {.m = m, .desc = desc, .dir = dir, .algo = algo, .k = &k, .kc = &kc};
+        peers_init(&ps);
         phys = tied_physics(&ps, &ph);
     }
     double total = fmax(exp(ph.logcorr) * phys, ph.floor);
@@ -633,7 +756,7 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model *m, const seer
 {
     seer_err_t e;
     seer_status_t st = seer_model_predict_conv(&e, m, desc, dir, algo, NULL, NULL, time_ms, kernels,
-                                               kernels_cap, n_kernels);
+                                               kernels_cap, n_kernels, NULL);
     return st ? seer_err_report(h, &e) : st;
 }
 
@@ -643,7 +766,7 @@ seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model
 {
     seer_err_t e;
     seer_status_t st = seer_model_predict_conv(&e, m, desc, dir, algo, main_kernel, matched, time_ms,
-                                               NULL, 0, NULL);
+                                               NULL, 0, NULL, NULL);
     return st ? seer_err_report(h, &e) : st;
 }
 

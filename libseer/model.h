@@ -182,14 +182,37 @@ double seer_family_correction(const seer_family_t *f, const seer_terms_t *t, dou
 /* Standardized svm_node vector of the first nf features. */
 void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct svm_node *x);
 
+/* Where seer_model_predict_conv's time lies, from the physics alone
+ * (no learned correction, class classifier or kernel breakdown): what
+ * the picker needs to skip the algorithms that cannot be fastest. */
+typedef struct {
+    double lo, hi;              /* lo <= time <= hi */
+    double phys;                /* the physics tied to the peers' (model.c), where tied */
+    int analytical;             /* timed by the analytical model (SEER_SOURCE_ANALYTICAL) */
+    int tied;                   /* 0: the peers were left out, [lo, hi] is loose */
+} seer_conv_bounds_t;
+/* Fails where seer_model_predict_conv fails, except on the time's range
+ * (seer_check_time on lo and hi tells whether it can); desc and dir must
+ * be valid.  peers 0: an analytical time's bounds leave the peers out
+ * (loose, but enough to tell whether it can fail), which the picker
+ * needs only when nothing measured answers. */
+seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
+                                     seer_direction_t dir, int algo, int peers, seer_conv_bounds_t *b);
+/* At most every time seer_model_predict_conv gives for the conv in
+ * direction dir, any algorithm or cuDNN's choice: the lowest roofline
+ * floor of its algorithms (0 where none is known). */
+double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir);
 /* seer_predict_conv failing into e (may be NULL) instead of a handle;
  * variant, when not NULL, is a measured main kernel name that picks the
  * kernel variant instead of the classifier (*matched = 0 when the model
- * does not know it; matched may be NULL). */
+ * does not know it; matched may be NULL); bounds, when not NULL, tied
+ * bounds seer_model_conv_bounds gave for the same conv, direction and
+ * algorithm (their physics is not computed again). */
 seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
                                       const struct seer_conv *desc, seer_direction_t dir, int algo,
                                       const char *variant, int *matched, double *time_ms,
-                                      seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels);
+                                      seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels,
+                                      const seer_conv_bounds_t *bounds);
 /* seer_predict_conv_variant (the measured main kernel picks the
  * variant) is public: seer.h. */
 

@@ -19,8 +19,9 @@ int seer_picker_soft(seer_status_t st)
     return st == SEER_STATUS_UNSUPPORTED || st == SEER_STATUS_NOT_CALIBRATED;
 }
 
-void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
-                         seer_direction_t dir, int algo, seer_algo_eval_t *out)
+/* seer_picker_predict, reusing the physics of bounds (or NULL). */
+static void predict(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo,
+                    const seer_conv_bounds_t *bounds, seer_algo_eval_t *out)
 {
     seer_kernel_pred_t k[SEER_MAX_KERNELS];
     int nk = 0;
@@ -29,7 +30,7 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
     out->algo = algo;
     /* Failures here are mostly answers ("no such algorithm here"); the
      * caller tells, and reports an error from out->err. */
-    if (seer_model_predict_conv(&out->err, m, cv, dir, algo, NULL, NULL, &t, k, SEER_MAX_KERNELS, &nk))
+    if (seer_model_predict_conv(&out->err, m, cv, dir, algo, NULL, NULL, &t, k, SEER_MAX_KERNELS, &nk, bounds))
         return;
     out->time_ms = t;
     out->n_kernels = nk;
@@ -38,6 +39,12 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
         if (k[i].role == SEER_ROLE_MAIN) { main = i; break; }
     out->cls = nk ? k[main].cls : SEER_CLASS_UNDER;
     out->source = nk ? k[main].source : SEER_SOURCE_ANALYTICAL;
+}
+
+void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
+                         seer_direction_t dir, int algo, seer_algo_eval_t *out)
+{
+    predict(m, cv, dir, algo, NULL, out);
 }
 
 int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
@@ -52,12 +59,38 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
                              seer_algo_eval_t *out)
 {
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
-    int n = seer_picker_eval(m, cv, dir, ev), best = -1, guess = -1, uncal = 0;
+    seer_conv_bounds_t bd[SEER_MAX_ALGOS];
+    int n = seer_algo_count(dir), best = -1, guess = -1, uncal = 0, exact[SEER_MAX_ALGOS], done[SEER_MAX_ALGOS] = {0};
+    /* The learned correction, the class classifier and the kernel
+     * breakdown cost as much as the physics: first the physics of every
+     * algorithm, which bounds its time, then the whole prediction only of
+     * those that can be the fastest of their rank (timed from
+     * measurements, analytical), with the lowest upper bound of the rank
+     * in top[].  An error, or a time that may fail seer_check_time, is
+     * predicted whole too, so the same error surfaces first, with its
+     * message; an answer (no such algorithm here) needs none, it is
+     * never reported. */
+    double top[2] = {INFINITY, INFINITY};
+    seer_status_t answer[SEER_MAX_ALGOS];
     for (int a = 0; a < n; a++) {
+        seer_status_t st = seer_model_conv_bounds(NULL, m, cv, dir, a, 0, &bd[a]);
+        answer[a] = seer_picker_soft(st) ? st : SEER_STATUS_SUCCESS;
+        exact[a] = !answer[a] && (st || seer_check_time(NULL, bd[a].lo, "") || seer_check_time(NULL, bd[a].hi, ""));
+        if (!answer[a] && !exact[a] && bd[a].tied && bd[a].hi < top[bd[a].analytical])
+            top[bd[a].analytical] = bd[a].hi;
+    }
+    for (int a = 0; a < n; a++) {
+        if (answer[a]) {
+            uncal |= answer[a] == SEER_STATUS_NOT_CALIBRATED;
+            continue;
+        }
+        /* slower than another of its rank; the analytical ones wait, below */
+        if (!exact[a] && (bd[a].analytical || bd[a].lo > top[0])) continue;
+        predict(m, cv, dir, a, exact[a] ? NULL : &bd[a], &ev[a]);
         seer_status_t st = ev[a].err.st;
+        done[a] = 1;
         if (!st) {
-            int *b = ev[a].source == SEER_SOURCE_ANALYTICAL ? &guess : &best;
-            if (*b < 0 || ev[a].time_ms < ev[*b].time_ms) *b = a;
+            if (ev[a].source != SEER_SOURCE_ANALYTICAL && (best < 0 || ev[a].time_ms < ev[best].time_ms)) best = a;
         } else if (st == SEER_STATUS_NOT_CALIBRATED) {
             uncal = 1;
         } else if (!seer_picker_soft(st)) {
@@ -73,6 +106,22 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
     seer_status_t st = out->err.st;
     if (!st && out->source != SEER_SOURCE_ANALYTICAL) return SEER_STATUS_SUCCESS;
     if (st && !seer_picker_soft(st)) return st;
+    /* Only now the analytical guesses that can be the fastest (they cannot
+     * fail: their bounds passed, and the tied ones lie inside the loose
+     * ones), in order, so ties go to the first. */
+    for (int a = 0; a < n; a++)
+        if (!answer[a] && !exact[a] && bd[a].analytical && !bd[a].tied &&
+            !seer_model_conv_bounds(NULL, m, cv, dir, a, 1, &bd[a]) && bd[a].hi < top[1])
+            top[1] = bd[a].hi;
+    for (int a = 0; a < n; a++) {
+        if (!done[a] && !answer[a] && bd[a].analytical && bd[a].lo <= top[1]) {
+            predict(m, cv, dir, a, bd[a].tied ? &bd[a] : NULL, &ev[a]);
+            done[a] = 1;
+        }
+        if (done[a] && !ev[a].err.st && ev[a].source == SEER_SOURCE_ANALYTICAL &&
+            (guess < 0 || ev[a].time_ms < ev[guess].time_ms))
+            guess = a;
+    }
     if (guess >= 0) {
         *out = ev[guess];
         return SEER_STATUS_SUCCESS;
@@ -121,10 +170,16 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
      * the FP32 one. */
     struct seer_conv fp32 = *cv;
     fp32.dtype = SEER_DTYPE_FP32;
-    if (seer_dtype_math(cv->dtype) && !best_of(m, &fp32, dir, &e)) {
+    /* FP16 and BF16 only take the FP32 time where it is lower, TF32 too
+     * when its own is timed from measurements; the FP32 time is never
+     * under its floor, so most often the FP32 conv is not predicted. */
+    int capped = cv->dtype != SEER_DTYPE_TF32;
+    int if_lower = capped || (!st && out->source != SEER_SOURCE_ANALYTICAL);
+    if (seer_dtype_math(cv->dtype) && !(capped && st) &&
+        !(if_lower && seer_model_conv_floor(m, &fp32, dir) >= out->time_ms) && !best_of(m, &fp32, dir, &e)) {
         int rank_e = e.source == SEER_SOURCE_ANALYTICAL, rank_o = out->source == SEER_SOURCE_ANALYTICAL;
-        if (cv->dtype != SEER_DTYPE_TF32) {
-            if (!st && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+        if (capped) {
+            if (e.time_ms < out->time_ms) out->time_ms = e.time_ms;
         } else if (st || rank_e < rank_o || (rank_e == rank_o && e.time_ms < out->time_ms)) {
             *out = e;
             st = SEER_STATUS_SUCCESS;

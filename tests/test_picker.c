@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "test.h"
 #include "model.h"
+#include "picker.h"
 
 static seer_handle_t handle(void)
 {
@@ -322,6 +323,83 @@ static seer_model_t absurd(seer_handle_t h, double scale)
     for (int c = 0; c < 3; c++)
         for (int i = 0; i < SEER_NTERMS; i++) m->kcoef[c][i] *= scale;
     return m;
+}
+
+/* The picker rule with every algorithm predicted whole, as it was before
+ * the picker bounded them by their physics (docs/picker.md). */
+static seer_status_t best_whole(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                                seer_algo_eval_t *out)
+{
+    seer_algo_eval_t ev[SEER_MAX_ALGOS];
+    int n = seer_picker_eval(m, cv, dir, ev), best = -1, guess = -1, uncal = 0;
+    for (int a = 0; a < n; a++) {
+        seer_status_t st = ev[a].err.st;
+        if (!st) {
+            int *b = ev[a].source == SEER_SOURCE_ANALYTICAL ? &guess : &best;
+            if (*b < 0 || ev[a].time_ms < ev[*b].time_ms) *b = a;
+        } else if (st == SEER_STATUS_NOT_CALIBRATED) {
+            uncal = 1;
+        } else if (!seer_picker_soft(st)) {
+            *out = ev[a];
+            return st;
+        }
+    }
+    if (best >= 0) {
+        *out = ev[best];
+        return SEER_STATUS_SUCCESS;
+    }
+    seer_picker_predict(m, cv, dir, SEER_ALGO_CUDNN_CHOICE, out);
+    seer_status_t st = out->err.st;
+    if (!st && out->source != SEER_SOURCE_ANALYTICAL) return SEER_STATUS_SUCCESS;
+    if (st && !seer_picker_soft(st)) return st;
+    if (guess >= 0) {
+        *out = ev[guess];
+        return SEER_STATUS_SUCCESS;
+    }
+    if (!st) return SEER_STATUS_SUCCESS;
+    return uncal ? SEER_STATUS_NOT_CALIBRATED : st;
+}
+
+TEST(picker_bounds_give_the_answer_of_every_algorithm_predicted)
+{
+    /* Served models (peers, measured and analytical families, cuDNN's
+     * choice), FP32 and FP16 (capped at the FP32 conv's time): the same
+     * algorithm, time, class and source to the bit. */
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    static const char *gpus[] = {"h100-sxm5-80gb", "a100-pcie-80gb", "t4"};
+    seer_handle_t h = handle();
+    int compared = 0;
+    for (int g = 0; g < 3; g++) {
+        seer_model_t m;
+        REQUIRE(seer_model_open(h, "models", gpus[g], &m) == SEER_STATUS_SUCCESS);
+        for (int i = 0; i < 32; i++) {
+            seer_dtype_t dt = i % 2 ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
+            int n = i & 2 ? 64 : 8, c = i & 4 ? 256 : 64, k = i & 8 ? 64 : 512, hw = i & 16 ? 56 : 14;
+            int r = i % 3 ? 3 : 1, stride = i % 5 ? 1 : 2;
+            seer_conv_desc_t d = desc(dt, n, c, hw, k, r, r / 2, stride);
+            REQUIRE(d);
+            for (int dir = 0; dir < 3; dir++) {
+                seer_algo_eval_t got, want, w32;
+                seer_status_t sg = seer_picker_best(m, d, (seer_direction_t)dir, &got);
+                seer_status_t sw = best_whole(m, d, (seer_direction_t)dir, &want);
+                struct seer_conv f = *d;
+                f.dtype = SEER_DTYPE_FP32;
+                if (dt == SEER_DTYPE_FP16 && !sw && !best_whole(m, &f, (seer_direction_t)dir, &w32) &&
+                    w32.time_ms < want.time_ms)
+                    want.time_ms = w32.time_ms;
+                CHECK(sg == sw);
+                if (sg == sw && !sg)
+                    CHECK(got.algo == want.algo && got.time_ms == want.time_ms && got.cls == want.cls &&
+                          got.source == want.source && got.n_kernels == want.n_kernels);
+                if (sg == sw && sg && !seer_picker_soft(sg)) CHECK(strcmp(got.err.msg, want.err.msg) == 0);
+                compared++;
+            }
+            seer_conv_desc_destroy(d);
+        }
+        seer_model_destroy(m);
+    }
+    CHECK(compared == 3 * 32 * 3);
+    seer_destroy(h);
 }
 
 TEST(picker_hard_error_reports_the_prediction_message)
