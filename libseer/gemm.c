@@ -129,20 +129,18 @@ static int gemm_dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b, se
  * as, each first lifted, where it is a guess (a transferred fit, or one
  * on fewer than SEER_OWN_FAMILY_ROWS rows), to the times of the GPUs at
  * least as fast whose fit is measured: a guess never undercuts a faster
- * GPU's measurements.  Two measured GPUs that disagree meet at the lower,
- * unlike convs, where a family measured on SEER_SOLID_FAMILY_ROWS lifts
- * every slower GPU: every measured GEMM fit has over 100 rows, and the
- * A100 40GB PCIe rows are slower than the V100 PCIe rows of the same
- * shapes on a quarter of them (10 % of those over 1 ms), so lifting the
+ * GPU's measurements.  Two measured GPUs that disagree meet at the lower:
+ * the A100 40GB PCIe rows are slower than the V100 PCIe rows of the same
+ * shapes on a quarter of them (10 % of those over 1 ms), and lifting the
  * V100s to the A100 took their own served GEMM error from 11 / 10 % to
- * 19 / 35 % (V100 PCIe NeuSight, V100 SXM2 DeepBench) for the A100's
+ * 19 / 35 % (V100 PCIe NeuSight, V100 SXM2 DeepBench), against the A100's
  * 10.6 -> 18.7 % this way.  A fit measured on a sibling's rows (the A100
  * 40GB rows of the A100 80GB model) also lifts as that sibling: the GPU
  * the rows were timed on, with its own bandwidth, though it has no model
  * file to be a peer. */
 typedef struct {
     double t;                   /* own time, -1: none */
-    int own, measured;
+    int measured;
     const seer_gpu_info_t *g;
     double ts;                  /* the fit on the GPU its rows were timed on, or -1 */
     const seer_gpu_info_t *gs;
@@ -152,10 +150,9 @@ static gemm_peer_t gemm_peer(const struct seer_model *m, double batch, double mm
                              seer_dtype_t dt, int bias, seer_class_t *cls)
 {
     const seer_gemm_fit_t *f;
-    gemm_peer_t p = {own_time(m, batch, mm, n, k, dt, bias, cls, &f), 0, 0, &m->gpu, -1, NULL};
+    gemm_peer_t p = {own_time(m, batch, mm, n, k, dt, bias, cls, &f), 0, &m->gpu, -1, NULL};
     if (p.t < 0) return p;
     p.measured = gemm_measured(m, f, SEER_OWN_FAMILY_ROWS);
-    p.own = gemm_measured(m, f, SEER_SOLID_FAMILY_ROWS);
     p.gs = seer_gpu_lookup(f->source_gpu);
     if (p.measured && p.gs && !seer_gpu_same_facts(p.gs, &m->gpu))
         p.ts = seer_gemm_time(p.gs, f, batch, mm, n, k, seer_gpu_run_dtype(p.gs, dt), bias, NULL);

@@ -463,10 +463,8 @@ typedef struct {
     const seer_variant_t *v;
     double base, floor, phys, logcorr;
     int matched;
-    int own;                    /* from SEER_SOLID_FAMILY_ROWS measured on this GPU (or one
-                                 * with its facts): it lifts every GPU slower than it */
-    int measured;               /* from SEER_OWN_FAMILY_ROWS: it lifts the slower GPUs whose
-                                 * family is not measured */
+    int measured;               /* from SEER_OWN_FAMILY_ROWS of this GPU's (or one with its
+                                 * facts): it lifts the slower GPUs whose family is not */
 } seer_physics_t;
 
 static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
@@ -514,7 +512,6 @@ static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const 
         if (nsrc++ == 0) { e->t = tg; e->v = &g->var[vi]; e->base = bg; }
     }
     e->measured = f != af && f->n_rows >= SEER_OWN_FAMILY_ROWS && seer_gpu_same_facts(&m->src[f->src], &m->gpu);
-    e->own = e->measured && f->n_rows >= SEER_SOLID_FAMILY_ROWS;
     e->floor = physical_floor(m, &shape, dir, algo, kc);
     e->phys = fmax(exp(logsum / nsrc), e->floor);
     e->logcorr = lcsum / nsrc;
@@ -542,7 +539,7 @@ typedef struct {
     const seer_terms_t *k;      /* the conv's kernels */
     seer_kcache_t *kc;
     double p[SEER_MAX_PEERS];   /* NAN: not evaluated yet; -1: no physics */
-    int own[SEER_MAX_PEERS], measured[SEER_MAX_PEERS];
+    int measured[SEER_MAX_PEERS];
     double peak[SEER_MAX_PEERS + 1]; /* of the dtype: the peers', then this GPU's */
 } seer_peers_t;
 
@@ -564,38 +561,51 @@ static double peer_physics(seer_peers_t *ps, int i)
         int bad = physics(NULL, ps->m->peer[i], ps->desc, ps->dir, ps->algo, ps->k, NULL, 0, ps->kc, &af, &pe) !=
                   SEER_STATUS_SUCCESS;
         ps->p[i] = bad ? -1 : pe.phys;
-        ps->own[i] = !bad && pe.own;
         ps->measured[i] = !bad && pe.measured;
     }
     return ps->p[i];
 }
 
-/* d: a peer, or -1 for this GPU; r: its physics.  Lifted to that of the
- * measured GPUs at least as fast: those measured on SEER_SOLID_FAMILY_ROWS
- * always, those on fewer where d's own family is not measured (a guess
- * never undercuts a faster GPU's measurements; two measured GPUs that
- * disagree meet at the lower, below). */
+/* d: a peer, or -1 for this GPU; r: its physics.  Where d's family is a
+ * guess (not measured: transferred, analytical, or fitted on fewer than
+ * SEER_OWN_FAMILY_ROWS of its own rows), lifted to that of the measured
+ * GPUs at least as fast: a guess never undercuts a faster GPU's
+ * measurements.  Two measured GPUs that disagree meet at the lower (the
+ * minimum in tied_physics): lifting measured GPUs too took the V100
+ * PCIe's NeuSight rows from 11.3 to 12.6 % MAPE (lifted to the V100 SXM2's
+ * DeepBench families, cuDNN 7.6) for 12.2 instead of 12.6 % on the A100. */
 static double lifted(seer_peers_t *ps, const seer_physics_t *self, int d, double r)
 {
     const struct seer_model *m = ps->m;
-    int dm = d < 0 ? self->measured : ps->measured[d];
-    if ((self->own || (self->measured && !dm)) && self->phys > r) r = self->phys;
+    if (d < 0 ? self->measured : ps->measured[d]) return r;
+    if (self->measured && self->phys > r) r = self->phys;
     for (int a = 0; a < m->npeer; a++)
-        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(ps, a, d) &&
-            peer_physics(ps, a) > r && (ps->own[a] || (ps->measured[a] && !dm)))
+        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(ps, a, d) && peer_physics(ps, a) > r &&
+            ps->measured[a])
             r = ps->p[a];
     return r;
 }
 
-/* Whether peer d's lifted physics is at least lo, from the measured GPUs
- * at least as fast (this one's included), without evaluating d. */
+/* Whether peer d's family is measured, as physics() tells, without its
+ * physics: from the family's rows and source alone. */
+static int peer_measured(const seer_peers_t *ps, int d)
+{
+    const struct seer_model *q = ps->m->peer[d];
+    const seer_family_t *f = seer_model_family(q, ps->dir, ps->algo, ps->desc->dtype);
+    return f && f->n_rows >= SEER_OWN_FAMILY_ROWS && seer_gpu_same_facts(&q->src[f->src], &q->gpu);
+}
+
+/* Whether peer d's lifted physics is at least lo without evaluating d: d
+ * is a guess and a measured GPU at least as fast (this one included) is
+ * at lo or above. */
 static int lifted_at_least(seer_peers_t *ps, const seer_physics_t *self, int d, double lo)
 {
     const struct seer_model *m = ps->m;
-    if (self->own && self->phys >= lo) return 1;
+    if (peer_measured(ps, d)) return 0;
+    if (self->measured && self->phys >= lo) return 1;
     for (int a = 0; a < m->npeer; a++)
-        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(ps, a, d) &&
-            peer_physics(ps, a) >= lo && ps->own[a])
+        if ((m->peer_role[a] & SEER_PEER_ANCHOR) && dominates(ps, a, d) && peer_physics(ps, a) >= lo &&
+            ps->measured[a])
             return 1;
     return 0;
 }

@@ -131,13 +131,12 @@ struct seer_model {
 };
 
 /* A family trained on fewer rows than this is a last resort as a source
- * of a transferred model, and never lifts a measured GPU's physics
- * (model.c). */
+ * of a transferred model (transfer.c). */
 #define SEER_SOLID_FAMILY_ROWS 100
 /* A family fitted on this many rows of a GPU's own measurements is
  * "measured": it lifts the GPUs slower than it whose family for the case
- * is not (transferred, analytical, or fitted on fewer of their own rows),
- * though not measured ones (model.c). */
+ * is not (transferred, analytical, or fitted on fewer of their own rows);
+ * two measured GPUs that disagree meet at the lower (model.c, gemm.c). */
 #define SEER_OWN_FAMILY_ROWS 32
 
 /* Math class of a dtype: 1 when it runs on tensor cores. */
