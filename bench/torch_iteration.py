@@ -87,6 +87,7 @@ def build(torch, torchvision, cfg, device):
     # DeepLearningExamples' ResNet-50 v1.5 optimizer: SGD with momentum 0.875
     opt = torch.optim.SGD(model.parameters(), lr=0.256, momentum=0.875, weight_decay=3.0517578125e-05)
     amp_dtype = {"amp": torch.float16, "amp-bf16": torch.bfloat16}.get(prec)
+    # GradScaler for fp16 only: bf16 has fp32's exponent range (seer net models the same)
     scaler = torch.amp.GradScaler("cuda", enabled=prec == "amp" and device == "cuda")
     loss_fn = torch.nn.CrossEntropyLoss()
 

@@ -672,7 +672,7 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
     if (narrow_groups(&run)) {
         b->analytical = b->tied = 1;
         if ((st = grouped_conv(e, m, &k, &b->lo, NULL, 0, NULL))) return st;
-        b->hi = b->lo;
+        b->hi = b->phys = b->lo;
         return SEER_STATUS_SUCCESS;
     }
     seer_family_t af;

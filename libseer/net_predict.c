@@ -201,10 +201,12 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
  * bytes, 4 kernels per chunk).  One row, numbered after the last layer. */
 static seer_status_t optimizer_row(pctx_t *c, seer_optimizer_t opt)
 {
-    /* Mixed precision adds GradScaler's unscale first: one multi-tensor
-     * pass reading and writing the fp32 gradients (checking for inf),
-     * and one kernel updating the scale. */
+    /* FP16 mixed precision adds GradScaler's unscale first: one
+     * multi-tensor pass reading and writing the fp32 gradients (checking
+     * for inf), and one kernel updating the scale.  BF16 has FP32's
+     * exponent range and trains without a scaler. */
     if (opt == SEER_OPTIMIZER_NONE) return SEER_STATUS_SUCCESS;
+    int scaler = c->amp && c->asked == SEER_DTYPE_FP16;
     double params = 0, tensors = 0;
     for (int i = 0; i < c->net->n; i++) {
         const seer_layer_info_t *L = &c->net->l[i].info;
@@ -215,13 +217,13 @@ static seer_status_t optimizer_row(pctx_t *c, seer_optimizer_t opt)
     if (params <= 0) return SEER_STATUS_SUCCESS;
     int per_chunk = opt == SEER_OPTIMIZER_ADAM ? 4 : 2, words = opt == SEER_OPTIMIZER_ADAM ? 7 : 5;
     int chunks = (int)ceil(tensors / SEER_OPT_TENSORS_PER_KERNEL);
-    int kernels = per_chunk * chunks + (c->amp ? chunks + 1 : 0);
-    double bytes = (words + (c->amp ? 2 : 0)) * 4.0 * params;
+    int kernels = per_chunk * chunks + (scaler ? chunks + 1 : 0);
+    double bytes = (words + (scaler ? 2 : 0)) * 4.0 * params;
     seer_status_t st = mem_row(c, c->net->n - 1, SEER_DIR_FWD, kernels, bytes, params, 0);
     if (st) return st;
     seer_layer_result_t *o = &c->r[c->n - 1];
     snprintf(o->name, sizeof o->name, "optimizer (%s%s)", opt == SEER_OPTIMIZER_ADAM ? "adam" : "sgd",
-             c->amp ? ", unscale" : "");
+             scaler ? ", unscale" : "");
     o->op = SEER_OP_OPTIMIZER;
     o->layer = c->net->n; /* after every layer: a step of its own (seer.h) */
     return SEER_STATUS_SUCCESS;

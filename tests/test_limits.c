@@ -250,6 +250,24 @@ TEST(limits_cli_eval_counts_bad_rows)
     test_run_free(&r);
 }
 
+/* An unknown algo name on a row that is skipped (no time) or fails is
+ * not counted as scored with the fastest algorithm. */
+TEST(limits_cli_eval_algo_unknown_counts_scored_rows_only)
+{
+    char csv[64];
+    REQUIRE(test_write_temp(csv, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,"
+                                 "groups,algo,time_ms\n"
+                                 "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,BOGUS,\n"
+                                 "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,BOGUS,0.5\n"));
+    test_run_t r;
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--format", "json", "--data", csv, NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "\"n\": 1, \"skipped\": 1, \"failed\": 0, \"algo_unknown\": 1") != NULL);
+    CHECK(strstr(r.err, ":2:") == NULL && strstr(r.err, ":3: fwd algo 'BOGUS'") != NULL);
+    test_run_free(&r);
+    unlink(csv);
+}
+
 TEST(limits_cli_gpus_reports_bad_model_files)
 {
     char dir[] = "/tmp/seer-gpus-XXXXXX";

@@ -267,17 +267,25 @@ static int at_least_as_fast(const seer_gpu_info_t *A, const seer_gpu_info_t *B)
            A->l2_bytes >= B->l2_bytes;
 }
 
-/* Over the pairs (A at least as fast as B on every ceiling, and on FP16
- * tensor cores when fp16), the predictions t[gpu * S + i] of A over 5 %
- * above B's; the first five printed with label(ctx, i). */
-static int slower_pairs(const fleet_t *f, const double *t, int S, int fp16,
+/* The tensor-core rate of dt's math (0 without such tensor cores), or
+ * the FP32 rate. */
+static double tensor_rate(const seer_gpu_info_t *g, seer_dtype_t dt)
+{
+    return dt == SEER_DTYPE_FP16 ? g->fp16_tflops : dt == SEER_DTYPE_BF16 ? g->bf16_tflops
+         : dt == SEER_DTYPE_TF32 ? g->tf32_tflops : g->fp32_tflops;
+}
+
+/* Over the pairs (A at least as fast as B on every ceiling and on dt's
+ * tensor cores), the predictions t[gpu * S + i] of A over 5 % above B's;
+ * the first five printed with label(ctx, i). */
+static int slower_pairs(const fleet_t *f, const double *t, int S, seer_dtype_t dt,
                         const char *(*label)(const void *ctx, int i), const void *ctx, int *pairs, int *checked)
 {
     int bad = 0;
     for (int a = 0; a < f->ng; a++)
         for (int b = 0; b < f->ng; b++) {
             const seer_gpu_info_t *A = &f->g[a], *B = &f->g[b];
-            if (a == b || !at_least_as_fast(A, B) || (fp16 && A->fp16_tflops < B->fp16_tflops)) continue;
+            if (a == b || !at_least_as_fast(A, B) || tensor_rate(A, dt) < tensor_rate(B, dt)) continue;
             (*pairs)++;
             for (int i = 0; i < S; i++) {
                 double ta = t[a * S + i], tb = t[b * S + i];
@@ -337,17 +345,24 @@ TEST(physics_faster_gpu_never_slower)
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
     fleet_t f;
     REQUIRE(fleet_open(&f));
-    enum { S = 120 };
+    enum { S = 80 };
+    static const seer_dtype_t dts[] = {SEER_DTYPE_FP32, SEER_DTYPE_FP16, SEER_DTYPE_TF32, SEER_DTYPE_BF16};
     shape_t sh[S];
     rng = SEED;
-    for (int i = 0; i < S; i++) sh[i] = random_shape();
     double *t = malloc(sizeof *t * (size_t)f.ng * S);
     REQUIRE(t);
-    for (int gi = 0; gi < f.ng; gi++)
-        for (int i = 0; i < S; i++) t[gi * S + i] = fastest(f.h, f.m[gi], sh[i]);
-    int pairs = 0, checked = 0, bad = slower_pairs(&f, t, S, 0, conv_label, sh, &pairs, &checked);
+    int pairs = 0, checked = 0, bad = 0;
+    for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
+        for (int i = 0; i < S; i++) {
+            sh[i] = random_shape();
+            sh[i].dt = dts[d];
+        }
+        for (int gi = 0; gi < f.ng; gi++)
+            for (int i = 0; i < S; i++) t[gi * S + i] = fastest(f.h, f.m[gi], sh[i]);
+        bad += slower_pairs(&f, t, S, dts[d], conv_label, sh, &pairs, &checked);
+    }
     CHECK(bad == 0);
-    CHECK(pairs > 100 && checked > 10000);
+    CHECK(pairs > 400 && checked > 20000);
     free(t);
     fleet_close(&f);
 }
@@ -395,7 +410,7 @@ TEST(physics_gemm_faster_gpu_and_more_work)
                                sh[i][0], sh[i][1], sh[i][2], sh[i][3], seer_dtype_name(dt), "bmnk"[j], *x, t2);
                 }
             }
-        bad += slower_pairs(&f, t, S, d, gemm_label, sh, &pairs, &checked);
+        bad += slower_pairs(&f, t, S, dt, gemm_label, sh, &pairs, &checked);
     }
     CHECK(bad == 0);
     CHECK(pairs > 300 && checked > 50000);

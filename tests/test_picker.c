@@ -363,7 +363,8 @@ static seer_status_t best_whole(const struct seer_model *m, const struct seer_co
 TEST(picker_bounds_give_the_answer_of_every_algorithm_predicted)
 {
     /* Served models (peers, measured and analytical families, cuDNN's
-     * choice), FP32 and FP16 (capped at the FP32 conv's time): the same
+     * choice), FP32 and FP16 (capped at the FP32 and pseudo-half convs'
+     * times): the same
      * algorithm, time, class and source to the bit. */
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
     static const char *gpus[] = {"h100-sxm5-80gb", "a100-pcie-80gb", "t4"};
@@ -384,6 +385,10 @@ TEST(picker_bounds_give_the_answer_of_every_algorithm_predicted)
                 seer_status_t sw = best_whole(m, d, (seer_direction_t)dir, &want);
                 struct seer_conv f = *d;
                 f.dtype = SEER_DTYPE_FP32;
+                if (dt == SEER_DTYPE_FP16 && !sw && !best_whole(m, &f, (seer_direction_t)dir, &w32) &&
+                    w32.time_ms < want.time_ms)
+                    want.time_ms = w32.time_ms;
+                f.dtype = SEER_DTYPE_FP16_PSEUDO; /* and at the pseudo-half conv's */
                 if (dt == SEER_DTYPE_FP16 && !sw && !best_whole(m, &f, (seer_direction_t)dir, &w32) &&
                     w32.time_ms < want.time_ms)
                     want.time_ms = w32.time_ms;

@@ -500,11 +500,6 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
     int scored = !o->split || seer_conv_in_test_split(R->d) == (o->split == 1);
     int dispatch = seer_source_has_dispatch(r->source);
     if (!scored && !dispatch) return CLI_OK;
-    if (r->algo == SEER_ALGO_BAD_NAME && scored && R->algo_unknown++ < 10)
-        /* a typo or a truncated name: the data could not tell the algo,
-         * as with an empty one (seer predict --data does the same) */
-        fprintf(stderr, "seer eval: %s:%ld: %s algo '%s' is not a name libseer knows: scored with the fastest "
-                        "predicted algorithm\n", o->data[f], r->line, seer_direction_name(r->dir), r->algo_text);
     if (r->algo == SEER_ALGO_UNKNOWN || !(r->time_ms > 0)) {
         R->skipped += scored;
         return CLI_OK;
@@ -526,6 +521,11 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
     }
     if (st) return cli_lib_error(R->h, st);
     conv_point(R, put_point(&R->pts[R->n++], r->time_ms, p.time_ms, floor, o->data[f], f, pos, (int)r->dir), r, &p);
+    if (r->algo == SEER_ALGO_BAD_NAME && R->algo_unknown++ < 10)
+        /* a typo or a truncated name: the data could not tell the algo,
+         * as with an empty one (seer predict --data does the same) */
+        fprintf(stderr, "seer eval: %s:%ld: %s algo '%s' is not a name libseer knows: scored with the fastest "
+                        "predicted algorithm\n", o->data[f], r->line, seer_direction_name(r->dir), r->algo_text);
     return CLI_OK;
 }
 
