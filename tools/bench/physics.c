@@ -56,6 +56,15 @@ static double intensity_ratio(const seer_gpu_info_t *g, shape_t s)
     return (flops / (g->fp32_tflops * 1e12)) / (bytes / (g->dram_gbps * 1e9));
 }
 
+static const seer_dtype_t pair_dts[4] = {SEER_DTYPE_FP32, SEER_DTYPE_FP16, SEER_DTYPE_TF32, SEER_DTYPE_BF16};
+
+/* The tensor-core rate of dt's math (0 without such tensor cores), or the FP32 rate. */
+static double tensor_rate(const seer_gpu_info_t *g, seer_dtype_t dt)
+{
+    return dt == SEER_DTYPE_FP16 ? g->fp16_tflops : dt == SEER_DTYPE_BF16 ? g->bf16_tflops
+         : dt == SEER_DTYPE_TF32 ? g->tf32_tflops : g->fp32_tflops;
+}
+
 /* A at least as fast as B on every ceiling (FP32 rate, DRAM bandwidth, SMs, L2). */
 static int at_least_as_fast(const seer_gpu_info_t *A, const seer_gpu_info_t *B)
 {
@@ -137,6 +146,8 @@ int main(int argc, char **argv)
             int v = 0;
             for (int it = 0; it < 50; it++) {
                 shape_t s = random_shape();
+                s.dt = pair_dts[it % 4];
+                if (tensor_rate(A, s.dt) < tensor_rate(B, s.dt)) continue;
                 double ta = fastest(h, ms[a], s), tb = fastest(h, ms[b], s);
                 v += ta > 0 && tb > 0 && ta > 1.05 * tb;
                 if (ta > 0 && tb > 0 && ta / tb > pworst) pworst = ta / tb;
@@ -146,7 +157,8 @@ int main(int argc, char **argv)
         }
     printf("\n%d samples per GPU (seed %llu).  Pairs of GPUs where one is at least as fast on every ceiling "
            "(FP32 rate, DRAM bandwidth, SMs, L2): %d; pairs where the faster one predicts over 5 %% slower on some "
-           "of 50 shapes: %d; the worst, %.2fx the slower one's time.\n", samples, seed0, pairs, bad, pworst);
+           "of 50 shapes (FP32, FP16, TF32, BF16 in turn, where it is at least as fast on that dtype's tensor "
+           "cores too): %d; the worst, %.2fx the slower one's time.\n", samples, seed0, pairs, bad, pworst);
     /* GEMMs (fully connected layers), fp32 and fp16, the same pairs */
     int gbad = 0, gn = 0;
     double gworst = 1;
@@ -159,7 +171,7 @@ int main(int argc, char **argv)
                 int q[4] = {1 << rnd(0, 6), 1 << rnd(0, 13), 1 << rnd(0, 13), 1 << rnd(0, 13)};
                 seer_dtype_t dt = it % 2 ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
                 double ta, tb;
-                if ((dt == SEER_DTYPE_FP16 && A->fp16_tflops < B->fp16_tflops) ||
+                if (tensor_rate(A, dt) < tensor_rate(B, dt) ||
                     seer_predict_gemm(h, ms[a], q[0], q[1], q[2], q[3], dt, 0, 0, 0, &ta, NULL) ||
                     seer_predict_gemm(h, ms[b], q[0], q[1], q[2], q[3], dt, 0, 0, 0, &tb, NULL))
                     continue;
