@@ -154,8 +154,9 @@ static gemm_peer_t gemm_peer(const struct seer_model *m, double batch, double mm
     if (p.t < 0) return p;
     p.measured = gemm_measured(m, f, SEER_OWN_FAMILY_ROWS);
     p.gs = seer_gpu_lookup(f->source_gpu);
-    if (p.measured && p.gs && !seer_gpu_same_facts(p.gs, &m->gpu))
-        p.ts = seer_gemm_time(p.gs, f, batch, mm, n, k, seer_gpu_run_dtype(p.gs, dt), bias, NULL);
+    seer_dtype_t ds = p.gs ? seer_gpu_run_dtype(p.gs, dt) : dt;
+    if (p.measured && p.gs && !seer_gpu_same_facts(p.gs, &m->gpu) && seer_gpu_peak_flops(p.gs, ds) > 0)
+        p.ts = seer_gemm_time(p.gs, f, batch, mm, n, k, ds, bias, NULL);
     return p;
 }
 
