@@ -21,7 +21,7 @@ typedef struct {
     const char *file;
     int fidx;                   /* index of the file in --data */
     double pos;                 /* position of the row in its file, [0, 1) */
-    int dir, algo_rank, cls_rank;
+    int dir, algo_rank, cls_rank, dtype_rank; /* dtype_rank: dir * 10 + dtype */
     const seer_conv_row_t *row; /* conv rows: for the class check after the host time is known */
     int algo;                   /* the algorithm predicted */
     char algo_key[48];
@@ -147,17 +147,20 @@ static const char *failure_why(seer_handle_t h, seer_status_t st)
 }
 
 /* Group the points by an integer rank (which also orders the groups). */
-enum { BY_DIR, BY_ALGO, BY_CLASS };
+enum { BY_DIR, BY_ALGO, BY_CLASS, BY_DTYPE, NBY };
 
 static int point_rank(const point_t *p, int by)
 {
-    return by == BY_DIR ? p->dir : by == BY_ALGO ? p->algo_rank : p->cls_rank;
+    return by == BY_DIR ? p->dir : by == BY_ALGO ? p->algo_rank : by == BY_DTYPE ? p->dtype_rank : p->cls_rank;
 }
 
 static void point_key(const point_t *p, int by, char *key, size_t size)
 {
     if (by == BY_DIR) snprintf(key, size, "%s", p->dir == DIR_GEMM ? "gemm" : seer_direction_name((seer_direction_t)p->dir));
     else if (by == BY_ALGO) snprintf(key, size, "%s", p->algo_key);
+    else if (by == BY_DTYPE)
+        snprintf(key, size, "%s/%s", p->dir == DIR_GEMM ? "gemm" : seer_direction_name((seer_direction_t)p->dir),
+                 seer_dtype_name((seer_dtype_t)(p->dtype_rank % 10)));
     else if (p->cls_rank < 3) snprintf(key, size, "%s", seer_class_name((seer_class_t)p->cls_rank));
     else snprintf(key, size, "unknown");
 }
@@ -321,8 +324,8 @@ typedef struct {
     double scale;
     metrics_t at_row, gpu_time, floor_m;
     metrics_t gm, gm_same;      /* --given-launch, and the same rows predicted */
-    group_t *groups[3];
-    int ngroups[3];
+    group_t *groups[NBY];
+    int ngroups[NBY];
 } eval_scores_t;
 
 /* The options into *o: CLI_OK with *done set after --help, else the exit
@@ -402,7 +405,7 @@ static void eval_close(eval_run_t *R, eval_scores_t *S)
     free(R->aux);
     free(R->disp);
     free(R->has_disp);
-    for (int by = 0; by < 3; by++) free(S->groups[by]);
+    for (int by = 0; by < NBY; by++) free(S->groups[by]);
     seer_conv_desc_destroy(R->d);
     seer_model_destroy(R->model);
     seer_destroy(R->h);
@@ -445,6 +448,7 @@ static int score_gemm_row(eval_run_t *R, int f, size_t i)
     int math = 0;
     seer_dtype_tensor_cores(r->dtype, &math);
     pt->cls_rank = (int)cls;
+    pt->dtype_rank = DIR_GEMM * 10 + (int)r->dtype;
     pt->algo_rank = DIR_GEMM * 100 + (r->op[0] == 'l' ? 0 : r->op[0] == 'b' ? 2 : 4) + math;
     snprintf(pt->algo_key, sizeof pt->algo_key, "gemm/%s/%s", r->op, math ? "tensor" : "fp32");
     double roof;
@@ -457,6 +461,7 @@ static void conv_point(eval_run_t *R, point_t *pt, const seer_conv_row_t *r, con
 {
     pt->cls_rank = (int)p->cls >= 0 && (int)p->cls < 3 ? (int)p->cls : 3;
     pt->algo_rank = pt->dir * 100 + (r->algo >= 0 ? r->algo : 99);
+    pt->dtype_rank = pt->dir * 10 + (int)r->dtype;
     snprintf(pt->algo_key, sizeof pt->algo_key, "%s/%s", seer_direction_name(r->dir),
              r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "auto");
     pt->row = r;
@@ -614,7 +619,7 @@ static int eval_score(eval_run_t *R, eval_scores_t *S)
         return cli_fail("eval", "out of memory");
     check_classes(R);
     score_times(R, S);
-    for (int by = 0; by < 3; by++)
+    for (int by = 0; by < NBY; by++)
         if ((S->ngroups[by] = make_groups(R->pts, R->n, by, R->scratch, &S->groups[by])) < 0)
             return cli_fail("eval", "out of memory");
     return CLI_OK;
@@ -713,6 +718,7 @@ static void print_eval_json(const eval_run_t *R, const eval_scores_t *S)
     json_groups("by_direction", S->groups[BY_DIR], S->ngroups[BY_DIR], 0);
     json_groups("by_algo", S->groups[BY_ALGO], S->ngroups[BY_ALGO], 0);
     json_groups("by_class", S->groups[BY_CLASS], S->ngroups[BY_CLASS], 0);
+    json_groups("by_dtype", S->groups[BY_DTYPE], S->ngroups[BY_DTYPE], 0);
     printf("  \"failed_rows\": [");
     for (long i = 0; i < R->failed && i < MAX_FAIL_LIST; i++) {
         printf("%s\n    ", i ? "," : "");
@@ -763,6 +769,7 @@ static void print_eval_text(const eval_run_t *R, const eval_scores_t *S)
     text_groups("direction", S->groups[BY_DIR], S->ngroups[BY_DIR]);
     text_groups("algo", S->groups[BY_ALGO], S->ngroups[BY_ALGO]);
     text_groups("class", S->groups[BY_CLASS], S->ngroups[BY_CLASS]);
+    text_groups("direction/dtype", S->groups[BY_DTYPE], S->ngroups[BY_DTYPE]);
 }
 
 int cli_eval(int argc, char **argv)
