@@ -6,6 +6,7 @@
  * the model.  A roofline scaled by one fitted constant is reported beside
  * it so the numbers have a baseline. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,39 +166,31 @@ static void point_key(const point_t *p, int by, char *key, size_t size)
     else snprintf(key, size, "unknown");
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Groups of `by` into *out (malloc'ed); returns the count or -1. */
+/* Groups of `by` into *out (malloc'ed), in rank order; returns the count
+ * or -1. */
 static int make_groups(const point_t *pts, int n, int by, double *scratch, group_t **out)
 {
-    int *ranks = malloc((size_t)(n ? n : 1) * sizeof *ranks);
     group_t *g = malloc((size_t)(n ? n : 1) * sizeof *g);
+    if (!g) return -1;
     int ng = 0;
-    if (!ranks || !g) {
-        free(ranks);
-        free(g);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) ranks[i] = point_rank(&pts[i], by);
-    qsort(ranks, (size_t)n, sizeof *ranks, cmp_int);
-    for (int i = 0; i < n; i++) {
-        if (i && ranks[i] == ranks[i - 1]) continue;
-        int m = 0, first = -1;
+    for (int prev = INT_MIN;;) {
+        int r = INT_MAX, m = 0, first = -1;
+        for (int i = 0; i < n; i++) {
+            int k = point_rank(&pts[i], by);
+            if (k > prev && k < r) r = k;
+        }
+        if (r == INT_MAX) break;
         for (int j = 0; j < n; j++)
-            if (point_rank(&pts[j], by) == ranks[i]) {
+            if (point_rank(&pts[j], by) == r) {
                 if (first < 0) first = j;
                 scratch[m++] = ape_of(pts[j].pred, pts[j].meas);
             }
-        g[ng].rank = ranks[i];
+        g[ng].rank = r;
         point_key(&pts[first], by, g[ng].key, sizeof g[ng].key);
         metrics(scratch, m, &g[ng].m);
         ng++;
+        prev = r;
     }
-    free(ranks);
     *out = g;
     return ng;
 }
