@@ -26,7 +26,7 @@ import threading
 import warnings
 from typing import Any, Dict, List, Optional, Union
 
-__all__ = ["SeerError", "gpus", "predict_conv", "pick_conv_algo", "net", "from_torch", "version"]
+__all__ = ["SeerError", "gpus", "predict_conv", "predict_gemm", "pick_conv_algo", "net", "from_torch", "version"]
 __version__ = "0.1.0"
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -191,6 +191,8 @@ _net_fit = _fn("seer_network_fit_batch", _ST, _H, _H, _H, _P(_NetOptions), C.c_d
 _onnx_text = _fn("seer_onnx_text", _ST, _H, C.c_char_p, C.c_size_t, _P(_OnnxOptions), C.c_char_p, C.c_size_t,
                  _P(C.c_size_t), _P(_OnnxInfo))
 _version = _fn("seer_version", C.c_uint)
+_predict_gemm = _fn("seer_predict_gemm", _ST, _H, _H, *([C.c_int] * 8), _P(C.c_double), _P(C.c_int))
+_roofline_gemm = _fn("seer_roofline_gemm", _ST, _H, _P(_GpuInfo), *([C.c_int] * 5), _P(C.c_double))
 _source_name = _fn("seer_source_name", C.c_char_p, C.c_int)
 assert _ROW.size == C.sizeof(_LayerResult) and _LayerResult.flops.offset == 72, "seer_layer_result_t layout"
 
@@ -335,7 +337,7 @@ def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[s
             if gpu is not None and model is not None and _s(info.gpu_id).lower() != gpu.lower():
                 raise ValueError("%s(): argument 'gpu': %s does not match the model's GPU %s"
                                  % (fn, gpu, _s(info.gpu_id)))
-            path = model if model is not None else os.path.join(d, gpu + ".seer")
+            path = model if model is not None else os.path.join(d, _s(info.gpu_id) + ".seer")
             m = _models[key] = (m, info, None if info.transferred else path)
     return m
 
@@ -470,6 +472,33 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
             "source_gpus": _s(info.source_gpus), "direction": _s(_dir_name(dirn)), "p": p.value, "q": q.value,
             "flops": _num(flops.value), "min_bytes": _num(mbytes.value), "roofline_ms": _num(roof.value),
             "predictions": preds}
+
+
+def predict_gemm(gpu: Optional[str] = None, m: int = 1, n: int = 1, k: int = 1, batch: int = 1,
+                 dtype: str = "fp32", trans_a: bool = False, trans_b: bool = False, bias: bool = False,
+                 model: Optional[str] = None, models: Optional[str] = None) -> Dict[str, Any]:
+    """Predict batch GEMMs C[m x n] = A[m x k] B[k x n] (a linear layer:
+    m = rows of the input, n = out_features, k = in_features, bias=True; a
+    torch.bmm: batch), like seer_predict_gemm.  Keys: gpu, model, served,
+    time_ms, class, roofline_ms."""
+    fn = "predict_gemm"
+    dt = _enum(fn, "dtype", dtype, _dtype_from_name, _DTYPES)
+    dims = [_int(fn, name, v) for name, v in (("batch", batch), ("m", m), ("n", n), ("k", k))]
+    flags = []
+    for name, v in (("trans_a", trans_a), ("trans_b", trans_b), ("bias", bias)):
+        if not isinstance(v, bool):
+            raise TypeError("%s(): argument '%s' must be a bool, not %s" % (fn, name, type(v).__name__))
+        flags.append(int(v))
+    mo, info, path = _model(fn, gpu, model, models)
+    hd = _handle()
+    t, cls, roof = C.c_double(), C.c_int(), C.c_double()
+    _check(_predict_gemm(hd, mo, *dims, dt, *flags, C.byref(t), C.byref(cls)), hd)
+    g = _GpuInfo()
+    _model_gpu(mo, C.byref(g))
+    if _roofline_gemm(hd, C.byref(g), *dims, dt, C.byref(roof)):
+        roof.value = float("nan")
+    return {"gpu": _s(info.gpu_id), "model": path, "served": "transferred" if info.transferred else "calibrated",
+            "time_ms": t.value, "class": _s(_class_name(cls.value)), "roofline_ms": _num(roof.value)}
 
 
 _MATH = {1: "tensor_op", 3: "fma", 2: "tensor_op_conv"}

@@ -119,7 +119,25 @@ def test_skip_unsupported_warns_with_the_list():
                for x in w)
 
 
+def test_predict_gemm():
+    a = seer.predict_gemm(gpu=GPU, m=256, n=1000, k=2048, bias=True)
+    assert a["gpu"] == GPU and a["served"] == "calibrated" and a["class"] in ("compute", "dram", "under")
+    assert 0 < a["roofline_ms"] <= a["time_ms"]
+    b = seer.predict_gemm(gpu=GPU, m=512, n=1000, k=2048, bias=True)
+    assert b["time_ms"] >= 0.95 * a["time_ms"]
+    # the driver's device name is the GPU's id; fp16 on tensor cores
+    h = seer.predict_gemm(gpu="NVIDIA H100 80GB HBM3", m=64, n=64, k=64, batch=8, dtype="fp16")
+    assert h["gpu"] == "h100-sxm5-80gb" and h["served"] == "transferred" and h["time_ms"] > 0
+    with pytest.raises(seer.SeerError) as e:
+        seer.predict_gemm(gpu="gtx1080ti", m=8, n=8, k=8, dtype="bf16")
+    assert e.value.status == "SEER_STATUS_UNSUPPORTED"
+
+
 @pytest.mark.parametrize("call,exc,arg", [
+    (lambda: seer.predict_gemm(gpu=GPU, m=0), ValueError, "'m'"),
+    (lambda: seer.predict_gemm(gpu=GPU, k=2.0), TypeError, "'k'"),
+    (lambda: seer.predict_gemm(gpu=GPU, bias=1), TypeError, "'bias'"),
+    (lambda: seer.predict_gemm(gpu=GPU, dtype="int8"), ValueError, "'dtype'"),
     (lambda: seer.predict_conv(gpu=GPU, n="3", c=3, h=8, w=8, k=4), TypeError, "'n'"),
     (lambda: seer.predict_conv(gpu=GPU, n=3, c=3, h=8, w=8, k=4, pad=True), TypeError, "'pad'"),
     (lambda: seer.predict_conv(gpu=GPU, n=0, c=3, h=8, w=8, k=4), ValueError, "'n'"),
