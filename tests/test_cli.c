@@ -378,6 +378,40 @@ TEST(cli_predict_csv_every_direction)
     unlink(csv);
 }
 
+/* seer gemm: one GEMM, table and JSON, the GPU by its device name, and
+ * its errors (usage: exit 2, no output; library: exit 1, the status). */
+TEST(cli_gemm)
+{
+    if (!have_bin()) SKIP("seer binary not built");
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    test_run_t r;
+    test_run_seer(&r, "gemm", "--gpu", "a100-pcie-80gb", "--m", "256", "--n", "1000", "--k", "2048", "--bias", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "model     a100-pcie-80gb (calibrated)") &&
+          strstr(r.out, "1 x [256 x 2048] . [2048 x 1000] fp32 + bias") && strstr(r.out, "time      "));
+    test_run_free(&r);
+    test_run_seer(&r, "gemm", "--gpu", "NVIDIA H100 80GB HBM3", "--m", "64", "--n", "64", "--k", "64", "--batch", "8",
+                  "--dtype", "fp16", "--format", "json", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "{\"gpu\": \"h100-sxm5-80gb\", \"served\": \"transferred\"") &&
+          strstr(r.out, "\"batch\": 8, \"m\": 64") && strstr(r.out, "\"time_ms\": ") &&
+          strstr(r.out, "\"roofline_ms\": "));
+    double t = 0, roof = 0;
+    const char *pt = strstr(r.out, "\"time_ms\": "), *pr = strstr(r.out, "\"roofline_ms\": ");
+    CHECK(pt && pr && sscanf(pt + 11, "%lf", &t) == 1 && sscanf(pr + 15, "%lf", &roof) == 1 && t >= roof && roof > 0);
+    test_run_free(&r);
+    test_run_seer(&r, "gemm", "--gpu", "t4", "--m", "8", "--n", "8", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--k is required") && !*r.out);
+    test_run_free(&r);
+    test_run_seer(&r, "gemm", "--gpu", "t4", "--m", "0", "--n", "8", "--k", "8", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--m") && !*r.out);
+    test_run_free(&r);
+    test_run_seer(&r, "gemm", "--gpu", "gtx1080ti", "--m", "8", "--n", "8", "--k", "8", "--dtype", "bf16", NULL);
+    CHECK(r.rc == 1 && strstr(r.err, "SEER_STATUS_UNSUPPORTED") && !*r.out);
+    test_run_free(&r);
+    test_run_seer(&r, "gemm", "--gpu", "t4", "--m", "8", "--n", "8", "--k", "8", "--bias=1", NULL);
+    CHECK(r.rc == 2 && !*r.out);
+    test_run_free(&r);
+}
+
 TEST(cli_eval_gemm_csv)
 {
     if (!have_bin()) SKIP("seer binary not built");

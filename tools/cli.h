@@ -139,7 +139,7 @@ int cli_gpu_resolve(seer_handle_t h, const char *cmd, const char *gpu_opt, seer_
 /* 1 if the GPU ids name the same table entry (aliases resolved). */
 int cli_same_gpu(const char *a, const char *b);
 /* Rows are meant for the model's GPU though none names it when no row
- * names a GPU libseer knows (a spelling such as "Tesla T4"): a row of
+ * names a GPU libseer knows (a lab's own name for it): a row of
  * another known GPU is that GPU's, never the model's.  cli_gpu_known: 1
  * when id is in the GPU table or registered on h; cli_note_meant_for says
  * on stderr that every row is taken as the model's GPU's. */
@@ -176,6 +176,8 @@ seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *row, see
 /* ---- subcommands ---- */
 /* seer predict (predict.c): the arguments after the command name; the exit code. */
 int cli_predict_cmd(int argc, char **argv);
+/* seer gemm (gemm.c): one GEMM from the model's GEMM fit. */
+int cli_gemm_cmd(int argc, char **argv);
 int cli_eval(int argc, char **argv);
 /* Log-log scatter of predicted vs measured times (tools/svg.c).  keys[i]
  * is the legend group of point i.  Returns 0, or -1 with errno set. */

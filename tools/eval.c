@@ -531,7 +531,7 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
 static int score_rows(eval_run_t *R)
 {
     int rc;
-    /* Files that name the GPU otherwise ("Tesla T4", cli.h) are meant for it. */
+    /* Files that name the GPU only by a name libseer does not know (cli.h) are meant for it. */
     const char *first = NULL;
     int named = 0;
     for (int f = 0; f < R->o->n_data; f++)

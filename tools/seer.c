@@ -29,6 +29,7 @@ static void usage_main(FILE *f)
             "  train     fit a model to conv/GEMM timing CSVs or kernel traces\n"
             "  info      show what a model file holds\n"
             "  predict   predict one convolution, or every row of a CSV\n"
+            "  gemm      predict one GEMM (a fully connected layer, a batched matmul)\n"
             "  eval      score a model against measured timings\n"
             "  net       predict a CNN's inference or training iteration, per layer\n"
             "  pick      rank the algorithms of a conv like cudnnGet...Algorithm_v7\n"
@@ -334,7 +335,7 @@ int main(int argc, char **argv)
 {
     static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
         {"gpus", cmd_gpus}, {"train", cmd_train}, {"info", cmd_info},
-        {"predict", cli_predict_cmd}, {"eval", cli_eval},
+        {"predict", cli_predict_cmd}, {"gemm", cli_gemm_cmd}, {"eval", cli_eval},
         {"net", seer_cli_net}, {"pick", seer_cli_pick}, {"eval-net", seer_cli_eval_net},
         {"eval-picker", seer_cli_eval_picker},
     };
