@@ -94,8 +94,8 @@ static int gemm_print(seer_handle_t h, const gemm_opts_t *o, seer_model_t m)
     cli_print_model_line(&mi);
     printf("gemm      %d x [%d x %d] . [%d x %d] %s%s: %.4g GFLOP\n", o->batch, o->m, o->k, o->k, o->n,
            seer_dtype_name(o->dtype), o->bias ? " + bias" : "", flops / 1e9);
-    printf("roofline  %.4f ms\n", roof);
-    printf("time      %.4f ms (%s), %.1f TFLOP/s\n", t, seer_class_name(cls), flops / (t * 1e9));
+    printf("roofline  %.4g ms\n", roof);
+    printf("time      %.4g ms (%s), %.4g TFLOP/s\n", t, seer_class_name(cls), flops / (t * 1e9));
     return CLI_OK;
 }
 

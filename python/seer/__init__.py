@@ -191,6 +191,7 @@ _net_fit = _fn("seer_network_fit_batch", _ST, _H, _H, _H, _P(_NetOptions), C.c_d
 _onnx_text = _fn("seer_onnx_text", _ST, _H, C.c_char_p, C.c_size_t, _P(_OnnxOptions), C.c_char_p, C.c_size_t,
                  _P(C.c_size_t), _P(_OnnxInfo))
 _version = _fn("seer_version", C.c_uint)
+_gpu_find = _fn("seer_gpu_find", _ST, _H, C.c_char_p, _P(_GpuInfo))
 _predict_gemm = _fn("seer_predict_gemm", _ST, _H, _H, *([C.c_int] * 8), _P(C.c_double), _P(C.c_int))
 _roofline_gemm = _fn("seer_roofline_gemm", _ST, _H, _P(_GpuInfo), *([C.c_int] * 5), _P(C.c_double))
 _source_name = _fn("seer_source_name", C.c_char_p, C.c_int)
@@ -310,6 +311,13 @@ _models: Dict[Any, Any] = {}
 _models_lock = threading.Lock()
 
 
+def _gpu_id(h, gpu: str) -> str:
+    """The table id a GPU name resolves to (an alias, the driver's device
+    name), or the name itself when libseer does not know it."""
+    g = _GpuInfo()
+    return _s(g.id) if _gpu_find(h, gpu.encode(), C.byref(g)) == _SUCCESS else gpu
+
+
 def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[str]):
     """A loaded model (cached: models are immutable and thread-safe) and
     the path it came from (None for a transferred one)."""
@@ -334,7 +342,7 @@ def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[s
                 _check(_model_open(h, d.encode(), gpu.encode(), C.byref(m)), h)
             info = _ModelInfo()
             _model_info(m, C.byref(info))
-            if gpu is not None and model is not None and _s(info.gpu_id).lower() != gpu.lower():
+            if gpu is not None and model is not None and _s(info.gpu_id).lower() != _gpu_id(h, gpu).lower():
                 raise ValueError("%s(): argument 'gpu': %s does not match the model's GPU %s"
                                  % (fn, gpu, _s(info.gpu_id)))
             path = model if model is not None else os.path.join(d, _s(info.gpu_id) + ".seer")
