@@ -94,14 +94,19 @@ static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, double m, dou
     return fmax(flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3;
 }
 
-/* A fit from the GPU's own rows or a sibling's (same architecture, SMs
- * and clock: the rule of source_gpu below) on at least min_rows rows. */
-static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f, int min_rows)
+/* Siblings, whose rows train each other's GEMM part (rule 2 above). */
+static int siblings(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
+{
+    return !strcmp(a->arch, b->arch) && a->sms == b->sms && a->boost_mhz == b->boost_mhz;
+}
+
+/* A measured fit: from the GPU's own rows or a sibling's, on at least
+ * SEER_OWN_FAMILY_ROWS of them. */
+static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f)
 {
     const seer_gpu_info_t *s = seer_gpu_lookup(f->source_gpu), *g = &m->gpu;
     if (!strcmp(f->source_gpu, g->id)) s = g; /* a GPU from a description file */
-    return f->present && f->n_rows >= min_rows && s && !strcmp(s->arch, g->arch) && s->sms == g->sms &&
-           s->boost_mhz == g->boost_mhz;
+    return f->present && f->n_rows >= SEER_OWN_FAMILY_ROWS && s && siblings(s, g);
 }
 
 /* One model's own GEMM time for dt as its GPU runs it; -1 when it cannot. */
@@ -152,7 +157,7 @@ static gemm_peer_t gemm_peer(const struct seer_model *m, double batch, double mm
     const seer_gemm_fit_t *f;
     gemm_peer_t p = {own_time(m, batch, mm, n, k, dt, bias, cls, &f), 0, &m->gpu, -1, NULL};
     if (p.t < 0) return p;
-    p.measured = gemm_measured(m, f, SEER_OWN_FAMILY_ROWS);
+    p.measured = gemm_measured(m, f);
     p.gs = seer_gpu_lookup(f->source_gpu);
     seer_dtype_t ds = p.gs ? seer_gpu_run_dtype(p.gs, dt) : dt;
     if (p.measured && p.gs && !seer_gpu_same_facts(p.gs, &m->gpu) && seer_gpu_peak_flops(p.gs, ds) > 0)
@@ -309,8 +314,7 @@ static const seer_gpu_info_t *source_gpu(seer_handle_t h, const struct seer_mode
         const seer_gpu_info_t *g = row_gpu(h, m, &rows[i]);
         if (!g) continue;
         if (!strcmp(g->id, target->id)) return g; /* own rows always win */
-        if (strcmp(g->arch, target->arch) || g->sms != target->sms || g->boost_mhz != target->boost_mhz)
-            continue;
+        if (!siblings(g, target)) continue;
         if (best && !strcmp(best->id, g->id)) continue;
         size_t cnt = 0;
         for (size_t j = 0; j < n; j++) {

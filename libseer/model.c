@@ -446,6 +446,14 @@ static double physical_floor(const struct seer_model *m, const seer_terms_t *t, 
     return isfinite(lo) ? lo : 0;
 }
 
+/* Whether a stored family (NULL: none, the analytical one) is measured:
+ * fitted on SEER_OWN_FAMILY_ROWS or more rows of this GPU's own (or of one
+ * with its facts).  One rule for physics() and the peers' shortcut. */
+static int family_measured(const struct seer_model *m, const seer_family_t *f)
+{
+    return f && f->n_rows >= SEER_OWN_FAMILY_ROWS && seer_gpu_same_facts(&m->src[f->src], &m->gpu);
+}
+
 /* The physics of a conv on one GPU's model, for one algorithm: for each
  * source family, the fastest of its variants (cuDNN's heuristics aim at
  * the fastest tile; a variant classifier switching tiles made time drop
@@ -511,7 +519,7 @@ static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const 
         if (corr) lcsum += log(seer_family_correction(g, &tg, bg));
         if (nsrc++ == 0) { e->t = tg; e->v = &g->var[vi]; e->base = bg; }
     }
-    e->measured = f != af && f->n_rows >= SEER_OWN_FAMILY_ROWS && seer_gpu_same_facts(&m->src[f->src], &m->gpu);
+    e->measured = f != af && family_measured(m, f);
     e->floor = physical_floor(m, &shape, dir, algo, kc);
     e->phys = fmax(exp(logsum / nsrc), e->floor);
     e->logcorr = lcsum / nsrc;
@@ -591,8 +599,7 @@ static double lifted(seer_peers_t *ps, const seer_physics_t *self, int d, double
 static int peer_measured(const seer_peers_t *ps, int d)
 {
     const struct seer_model *q = ps->m->peer[d];
-    const seer_family_t *f = seer_model_family(q, ps->dir, ps->algo, ps->desc->dtype);
-    return f && f->n_rows >= SEER_OWN_FAMILY_ROWS && seer_gpu_same_facts(&q->src[f->src], &q->gpu);
+    return family_measured(q, seer_model_family(q, ps->dir, ps->algo, ps->desc->dtype));
 }
 
 /* Whether peer d's lifted physics is at least lo without evaluating d: d
