@@ -189,12 +189,13 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
      * bytes), which is all a GPU without FP16 tensor cores runs for FP16:
      * so a faster GPU with them is never predicted slower than such a one
      * (an A100 bwd_data once took 2x a GTX 1080 Ti's time). */
-    struct seer_conv half = *cv;
-    half.dtype = SEER_DTYPE_FP16_PSEUDO;
-    if (cv->dtype == SEER_DTYPE_FP16 && seer_gpu_run_dtype(&m->gpu, SEER_DTYPE_FP16) == SEER_DTYPE_FP16 && !st &&
-        seer_model_conv_floor(m, &half, dir) < out->time_ms &&
-        !best_of(m, &half, dir, &e) && e.time_ms < out->time_ms)
-        out->time_ms = e.time_ms;
+    if (cv->dtype == SEER_DTYPE_FP16 && !st && seer_gpu_run_dtype(&m->gpu, SEER_DTYPE_FP16) == SEER_DTYPE_FP16) {
+        struct seer_conv half = *cv;
+        half.dtype = SEER_DTYPE_FP16_PSEUDO;
+        if (seer_model_conv_floor(m, &half, dir) < out->time_ms && !best_of(m, &half, dir, &e) &&
+            e.time_ms < out->time_ms)
+            out->time_ms = e.time_ms;
+    }
     /* A grouped conv is a 1/groups share of the dense conv's FLOPs on no
      * more bytes: never slower than the dense conv (a minimum of times
      * monotone in the work stays monotone; scaling the dense time by the

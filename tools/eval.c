@@ -157,11 +157,10 @@ static int point_rank(const point_t *p, int by)
 
 static void point_key(const point_t *p, int by, char *key, size_t size)
 {
-    if (by == BY_DIR) snprintf(key, size, "%s", p->dir == DIR_GEMM ? "gemm" : seer_direction_name((seer_direction_t)p->dir));
+    const char *dir = p->dir == DIR_GEMM ? "gemm" : seer_direction_name((seer_direction_t)p->dir);
+    if (by == BY_DIR) snprintf(key, size, "%s", dir);
     else if (by == BY_ALGO) snprintf(key, size, "%s", p->algo_key);
-    else if (by == BY_DTYPE)
-        snprintf(key, size, "%s/%s", p->dir == DIR_GEMM ? "gemm" : seer_direction_name((seer_direction_t)p->dir),
-                 seer_dtype_name((seer_dtype_t)(p->dtype_rank % 10)));
+    else if (by == BY_DTYPE) snprintf(key, size, "%s/%s", dir, seer_dtype_name((seer_dtype_t)(p->dtype_rank % 10)));
     else if (p->cls_rank < 3) snprintf(key, size, "%s", seer_class_name((seer_class_t)p->cls_rank));
     else snprintf(key, size, "unknown");
 }
