@@ -146,7 +146,7 @@ bench: $(B)/seer-speed $(SEER)
 	$(B)/seer-speed models/*.seer
 	@echo "ResNet-50 training iteration, picker over every algorithm and direction:"
 	$(SEER) net resnet50 --gpu a100-pcie-80gb --batch 64 --mode train --bench 200
-$(B)/seer-physics: tools/bench/physics.c $(STLIB)
+$(B)/seer-physics: tools/bench/physics.c tests/physics_shapes.h $(STLIB)
 	$(CC) $(ALLFLAGS) -o $@ $< $(STLIB) $(LIBS)
 $(B)/seer-speed: tools/bench/speed.c $(STLIB)
 	$(CC) $(ALLFLAGS) -o $@ $< $(STLIB) $(LIBS)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "test.h"
 #include "gpu.h"
+#include "physics_shapes.h"
 #include "launch.h"
 
 #define SEED 20261123ULL
@@ -194,14 +195,6 @@ TEST(physics_identical_hardware_predicts_identically)
 
 /* ---- the properties of issue #13 item 3 ---------------------------- */
 
-typedef struct { int n, c, hw, k, r, g; seer_direction_t dir; seer_dtype_t dt; } shape_t;
-
-static shape_t random_shape(void)
-{
-    shape_t s = {1 << rnd(0, 6), 1 << rnd(3, 10), 1 << rnd(3, 7), 1 << rnd(3, 10), 2 * rnd(0, 2) + 1, 1,
-                 (seer_direction_t)rnd(0, 2), SEER_DTYPE_FP32};
-    return s;
-}
 
 static const char *shape_str(shape_t s)
 {
@@ -211,21 +204,6 @@ static const char *shape_str(shape_t s)
     return buf;
 }
 
-/* The fastest algorithm's time (what seer net uses), or -1 where the
- * shape or dtype cannot run. */
-static double fastest(seer_handle_t h, const seer_model_t m, shape_t s)
-{
-    seer_conv_desc_t d;
-    double t = -1;
-    int algo;
-    if (seer_conv_desc_create(&d)) return -1;
-    if (!seer_conv_desc_set(h, d, s.dt, SEER_LAYOUT_NCHW, s.n, s.c, s.hw, s.hw, s.k, s.r, s.r, s.r / 2, s.r / 2, 1,
-                            1, 1, 1, s.g) &&
-        seer_pick_conv_fastest(h, m, d, s.dir, &algo, &t))
-        t = -1;
-    seer_conv_desc_destroy(d);
-    return t;
-}
 
 /* FLOPs at the dtype's peak over minimum bytes at the DRAM bandwidth of
  * the dense direct conv: >= 1 is compute-bound. */
@@ -259,21 +237,7 @@ static void fleet_close(fleet_t *f)
     seer_destroy(f->h);
 }
 
-/* The property's own definition (not libseer's, which it checks): A is
- * at least as fast as B on every ceiling. */
-static int at_least_as_fast(const seer_gpu_info_t *A, const seer_gpu_info_t *B)
-{
-    return A->fp32_tflops >= B->fp32_tflops && A->dram_gbps >= B->dram_gbps && A->sms >= B->sms &&
-           A->l2_bytes >= B->l2_bytes;
-}
 
-/* The tensor-core rate of dt's math (0 without such tensor cores), or
- * the FP32 rate. */
-static double tensor_rate(const seer_gpu_info_t *g, seer_dtype_t dt)
-{
-    return dt == SEER_DTYPE_FP16 ? g->fp16_tflops : dt == SEER_DTYPE_BF16 ? g->bf16_tflops
-         : dt == SEER_DTYPE_TF32 ? g->tf32_tflops : g->fp32_tflops;
-}
 
 /* Over the pairs (A at least as fast as B on every ceiling and on dt's
  * tensor cores), the predictions t[gpu * S + i] of A over 5 % above B's;
@@ -311,18 +275,18 @@ TEST(physics_more_work_never_much_faster)
     int checked = 0, bad = 0;
     for (int gi = 0; gi < f.ng; gi++)
         for (int it = 0; it < 100; it++) {
-            shape_t s = random_shape(), d[4];
+            shape_t s = physics_random_shape(rnd), d[4];
             s.dt = dts[rnd(0, 4)];
             int kind = rnd(0, 3); /* 0, 1: dense; 2: grouped; 3: depthwise */
             if (kind == 2 && s.c >= 32 && s.k >= 32) s.g = 32;
             if (kind == 3) s.k = s.g = s.c;
-            double t0 = fastest(f.h, f.m[gi], s);
+            double t0 = physics_fastest(f.h, f.m[gi], s);
             if (t0 < 0) continue;
             for (int q = 0; q < 4; q++) d[q] = s;
             d[0].n *= 2; d[1].c *= 2; d[2].k *= 2; d[3].hw = (int)(s.hw * 1.41422);
             if (kind == 3) { d[1].k = d[1].g = d[1].c; d[2] = d[1]; }
             for (int q = 0; q < 4; q++) {
-                double t = fastest(f.h, f.m[gi], d[q]);
+                double t = physics_fastest(f.h, f.m[gi], d[q]);
                 if (t < 0) continue;
                 checked++;
                 if (t < 0.95 * t0 && bad++ < 5)
@@ -354,11 +318,11 @@ TEST(physics_faster_gpu_never_slower)
     int pairs = 0, checked = 0, bad = 0;
     for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
         for (int i = 0; i < S; i++) {
-            sh[i] = random_shape();
+            sh[i] = physics_random_shape(rnd);
             sh[i].dt = dts[d];
         }
         for (int gi = 0; gi < f.ng; gi++)
-            for (int i = 0; i < S; i++) t[gi * S + i] = fastest(f.h, f.m[gi], sh[i]);
+            for (int i = 0; i < S; i++) t[gi * S + i] = physics_fastest(f.h, f.m[gi], sh[i]);
         bad += slower_pairs(&f, t, S, dts[d], conv_label, sh, &pairs, &checked);
     }
     CHECK(bad == 0);
@@ -432,12 +396,12 @@ TEST(physics_grouped_and_depthwise_cost_less)
     int grouped = 0, depthwise = 0, bad = 0;
     for (int gi = 0; gi < f.ng; gi++)
         for (int it = 0; it < 60; it++) {
-            shape_t s = random_shape();
+            shape_t s = physics_random_shape(rnd);
             if (s.c < 64 || s.k < 64) continue;
-            double dense = fastest(f.h, f.m[gi], s);
+            double dense = physics_fastest(f.h, f.m[gi], s);
             shape_t g = s;
             g.g = 32;
-            double tg = fastest(f.h, f.m[gi], g);
+            double tg = physics_fastest(f.h, f.m[gi], g);
             if (dense > 0 && tg > 0) {
                 grouped++;
                 if (tg > dense * (1 + 1e-12) && bad++ < 5)
@@ -445,7 +409,7 @@ TEST(physics_grouped_and_depthwise_cost_less)
             }
             shape_t sq = s, w = s;
             sq.k = w.k = w.g = s.c;
-            double tsq = fastest(f.h, f.m[gi], sq), tw = fastest(f.h, f.m[gi], w);
+            double tsq = physics_fastest(f.h, f.m[gi], sq), tw = physics_fastest(f.h, f.m[gi], w);
             if (tsq > 1 && tw > 0 && intensity(&f.g[gi], sq) >= 4) {
                 depthwise++;
                 if (tw > 0.25 * tsq && bad++ < 5)
@@ -470,13 +434,13 @@ TEST(physics_tensor_cores_no_slower_than_fp32)
     for (int gi = 0; gi < f.ng; gi++) {
         if (f.g[gi].fp16_tflops <= 0) continue;
         for (int it = 0; it < 60; it++) {
-            shape_t s = random_shape();
+            shape_t s = physics_random_shape(rnd);
             if (intensity(&f.g[gi], s) < 1) continue;
-            double t32 = fastest(f.h, f.m[gi], s);
+            double t32 = physics_fastest(f.h, f.m[gi], s);
             for (int q = 0; q < 3 && t32 > 0; q++) {
                 shape_t x = s;
                 x.dt = dts[q];
-                double t = fastest(f.h, f.m[gi], x);
+                double t = physics_fastest(f.h, f.m[gi], x);
                 if (t < 0) continue;
                 checked++;
                 if (t > t32 * (1 + 1e-12) && bad++ < 5)
@@ -499,7 +463,7 @@ TEST(physics_tiny_conv_is_tiny)
     int checked = 0;
     for (int gi = 0; gi < f.ng; gi++) {
         if (f.g[gi].cc_major < 7) continue;
-        double t = fastest(f.h, f.m[gi], (shape_t){1, 64, 7, 64, 3, 1, SEER_DIR_FWD, SEER_DTYPE_FP32});
+        double t = physics_fastest(f.h, f.m[gi], (shape_t){1, 64, 7, 64, 3, 1, SEER_DIR_FWD, SEER_DTYPE_FP32});
         checked++;
         if (!(t > 0 && t <= 0.030)) printf("\n    %s: 1x64x7x7->64 takes %g ms", f.g[gi].id, t);
         CHECK(t > 0 && t <= 0.030);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "seer.h"
+#include "../../tests/physics_shapes.h"
 
 static unsigned long long seed;
 static int rnd(int lo, int hi)
@@ -24,29 +25,7 @@ static int rnd(int lo, int hi)
     return lo + (int)((seed >> 33) % (unsigned long long)(hi - lo + 1));
 }
 
-typedef struct { int n, c, hw, k, r, g; seer_direction_t dir; seer_dtype_t dt; } shape_t;
 
-/* -1 when the shape or dtype cannot run */
-static double fastest(seer_handle_t h, const seer_model_t m, shape_t s)
-{
-    seer_conv_desc_t d;
-    double t = -1;
-    int algo;
-    if (seer_conv_desc_create(&d)) return -1;
-    if (!seer_conv_desc_set(h, d, s.dt, SEER_LAYOUT_NCHW, s.n, s.c, s.hw, s.hw, s.k, s.r, s.r, s.r / 2, s.r / 2, 1,
-                            1, 1, 1, s.g) &&
-        seer_pick_conv_fastest(h, m, d, s.dir, &algo, &t))
-        t = -1;
-    seer_conv_desc_destroy(d);
-    return t;
-}
-
-static shape_t random_shape(void)
-{
-    shape_t s = {1 << rnd(0, 6), 1 << rnd(3, 10), 1 << rnd(3, 7), 1 << rnd(3, 10), 2 * rnd(0, 2) + 1, 1,
-                 (seer_direction_t)rnd(0, 2), SEER_DTYPE_FP32};
-    return s;
-}
 
 /* FLOPs at peak over bytes at bandwidth, direct conv, fp32 */
 static double intensity_ratio(const seer_gpu_info_t *g, shape_t s)
@@ -58,19 +37,7 @@ static double intensity_ratio(const seer_gpu_info_t *g, shape_t s)
 
 static const seer_dtype_t pair_dts[4] = {SEER_DTYPE_FP32, SEER_DTYPE_FP16, SEER_DTYPE_TF32, SEER_DTYPE_BF16};
 
-/* The tensor-core rate of dt's math (0 without such tensor cores), or the FP32 rate. */
-static double tensor_rate(const seer_gpu_info_t *g, seer_dtype_t dt)
-{
-    return dt == SEER_DTYPE_FP16 ? g->fp16_tflops : dt == SEER_DTYPE_BF16 ? g->bf16_tflops
-         : dt == SEER_DTYPE_TF32 ? g->tf32_tflops : g->fp32_tflops;
-}
 
-/* A at least as fast as B on every ceiling (FP32 rate, DRAM bandwidth, SMs, L2). */
-static int at_least_as_fast(const seer_gpu_info_t *A, const seer_gpu_info_t *B)
-{
-    return A->fp32_tflops >= B->fp32_tflops && A->dram_gbps >= B->dram_gbps && A->sms >= B->sms &&
-           A->l2_bytes >= B->l2_bytes;
-}
 
 int main(int argc, char **argv)
 {
@@ -93,27 +60,28 @@ int main(int argc, char **argv)
         int fail = 0, grow[4] = {0}, grp = 0, ngrp = 0, dw = 0, ndw = 0, tc = 0, ntc = 0;
         double worst = 1; /* the smallest time ratio of double the work over the shape */
         for (int it = 0; it < samples; it++) {
-            shape_t s = random_shape();
-            double t0 = fastest(h, ms[i], s);
+            shape_t s = physics_random_shape(rnd);
+            double t0 = physics_fastest(h, ms[i], s);
             if (!(t0 > 0) || !isfinite(t0)) { fail++; continue; }
             shape_t d[4] = {s, s, s, s};
             d[0].n *= 2; d[1].c *= 2; d[2].k *= 2; d[3].hw = (int)(s.hw * 1.41422);
             for (int q = 0; q < 4; q++) {
-                double t = fastest(h, ms[i], d[q]);
+                double t = physics_fastest(h, ms[i], d[q]);
                 grow[q] += t > 0 && t < 0.95 * t0;
                 if (t > 0 && t / t0 < worst) worst = t / t0;
             }
             if (s.c >= 64 && s.k >= 64 && intensity_ratio(&gs[i], s) >= 1) {
                 shape_t g = s;
                 g.g = 32;
-                double tg = fastest(h, ms[i], g);
+                double tg = physics_fastest(h, ms[i], g);
                 ngrp++;
                 grp += tg > t0;
                 {
                     shape_t w = s;
                     w.k = s.c;
                     w.g = s.c;
-                    double td = fastest(h, ms[i], w), tdense = fastest(h, ms[i], (shape_t){s.n, s.c, s.hw, s.c, s.r, 1, s.dir, s.dt});
+                    double td = physics_fastest(h, ms[i], w),
+                           tdense = physics_fastest(h, ms[i], (shape_t){s.n, s.c, s.hw, s.c, s.r, 1, s.dir, s.dt});
                     if (intensity_ratio(&gs[i], w) >= 4 && tdense > 1) {
                         ndw++;
                         dw += td > 0.25 * tdense;
@@ -125,14 +93,14 @@ int main(int argc, char **argv)
                 for (int q = 0; q < 3; q++) {
                     shape_t x = s;
                     x.dt = dts[q];
-                    double t = fastest(h, ms[i], x);
+                    double t = physics_fastest(h, ms[i], x);
                     if (t < 0) continue;
                     ntc++;
                     tc += t > t0;
                 }
             }
         }
-        double tiny = fastest(h, ms[i], (shape_t){1, 64, 7, 64, 3, 1, SEER_DIR_FWD, SEER_DTYPE_FP32});
+        double tiny = physics_fastest(h, ms[i], (shape_t){1, 64, 7, 64, 3, 1, SEER_DIR_FWD, SEER_DTYPE_FP32});
         printf("| %s | %d | %d | %d | %d | %d | %.2f | %d/%d | %d/%d | %d/%d | %.1f us |\n", gs[i].id, fail, grow[0],
                grow[1], grow[2], grow[3], worst, grp, ngrp, dw, ndw, tc, ntc, tiny * 1e3);
     }
@@ -145,10 +113,10 @@ int main(int argc, char **argv)
             seed = seed0;
             int v = 0;
             for (int it = 0; it < 50; it++) {
-                shape_t s = random_shape();
+                shape_t s = physics_random_shape(rnd);
                 s.dt = pair_dts[it % 4];
                 if (tensor_rate(A, s.dt) < tensor_rate(B, s.dt)) continue;
-                double ta = fastest(h, ms[a], s), tb = fastest(h, ms[b], s);
+                double ta = physics_fastest(h, ms[a], s), tb = physics_fastest(h, ms[b], s);
                 v += ta > 0 && tb > 0 && ta > 1.05 * tb;
                 if (ta > 0 && tb > 0 && ta / tb > pworst) pworst = ta / tb;
             }
