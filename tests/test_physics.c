@@ -24,6 +24,29 @@ static int rnd(int lo, int hi)
     return lo + (int)((rng >> 33) % (unsigned long long)(hi - lo + 1));
 }
 
+/* Every GPU of the table, served as `seer --gpu` serves it. */
+typedef struct {
+    seer_handle_t h;
+    int ng;
+    seer_gpu_info_t g[64];
+    seer_model_t m[64];
+} fleet_t;
+
+static int fleet_open(fleet_t *f)
+{
+    memset(f, 0, sizeof *f);
+    if (seer_create(&f->h) || seer_gpu_count(&f->ng) || f->ng > 64) return 0;
+    for (int i = 0; i < f->ng; i++)
+        if (seer_gpu_get(i, &f->g[i]) || seer_model_open(f->h, "models", f->g[i].id, &f->m[i])) return 0;
+    return 1;
+}
+
+static void fleet_close(fleet_t *f)
+{
+    for (int i = 0; i < f->ng; i++) seer_model_destroy(f->m[i]);
+    seer_destroy(f->h);
+}
+
 /* Every GPU, every direction, every algorithm, every dtype and layout,
  * with groups and dilation: a prediction is either finite and positive,
  * or UNSUPPORTED (cuDNN has no such algorithm for the case); nothing is
@@ -31,17 +54,15 @@ static int rnd(int lo, int hi)
 TEST(physics_every_case_predicts_finite_positive)
 {
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
-    seer_handle_t h;
-    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    fleet_t f;
+    REQUIRE(fleet_open(&f));
+    seer_handle_t h = f.h;
     printf("(seed %llu) ", SEED);
     rng = SEED;
-    int ng = 0, bad = 0, ok = 0;
-    seer_gpu_count(&ng);
-    for (int gi = 0; gi < ng; gi++) {
-        seer_gpu_info_t g;
-        seer_model_t m;
-        seer_gpu_get(gi, &g);
-        REQUIRE(seer_model_open(h, "models", g.id, &m) == SEER_STATUS_SUCCESS);
+    int bad = 0, ok = 0;
+    for (int gi = 0; gi < f.ng; gi++) {
+        const seer_gpu_info_t g = f.g[gi];
+        seer_model_t m = f.m[gi];
         seer_conv_desc_t d;
         REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
         for (int it = 0; it < 12; it++) {
@@ -71,11 +92,10 @@ TEST(physics_every_case_predicts_finite_positive)
             }
         }
         seer_conv_desc_destroy(d);
-        seer_model_destroy(m);
     }
     CHECK(bad == 0);
     CHECK(ok > 1000);
-    seer_destroy(h);
+    fleet_close(&f);
 }
 
 /* No prediction beats the datasheet: every algorithm's time is at least
@@ -85,16 +105,14 @@ TEST(physics_every_case_predicts_finite_positive)
 TEST(physics_no_prediction_below_the_roofline)
 {
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
-    seer_handle_t h;
-    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    fleet_t fl;
+    REQUIRE(fleet_open(&fl));
+    seer_handle_t h = fl.h;
     rng = SEED;
-    int ng = 0, checked = 0, below = 0;
-    seer_gpu_count(&ng);
-    for (int gi = 0; gi < ng; gi++) {
-        seer_gpu_info_t g;
-        seer_model_t m;
-        seer_gpu_get(gi, &g);
-        REQUIRE(seer_model_open(h, "models", g.id, &m) == SEER_STATUS_SUCCESS);
+    int checked = 0, below = 0;
+    for (int gi = 0; gi < fl.ng; gi++) {
+        const seer_gpu_info_t g = fl.g[gi];
+        seer_model_t m = fl.m[gi];
         seer_conv_desc_t d;
         REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
         for (int it = 0; it < 10; it++) {
@@ -135,11 +153,10 @@ TEST(physics_no_prediction_below_the_roofline)
             if (t < f * (1 - 1e-12) && below++ < 5)
                 printf("\n    %s GEMM %dx%dx%dx%d %s: %g ms < floor %g ms", g.id, b, mm, nn, kk, seer_dtype_name(dt), t, f);
         }
-        seer_model_destroy(m);
     }
     CHECK(below == 0);
     CHECK(checked > 500);
-    seer_destroy(h);
+    fleet_close(&fl);
 }
 
 /* GPUs whose datasheet facts are the same but for their memory size
@@ -214,30 +231,6 @@ static double intensity(const seer_gpu_info_t *g, shape_t s)
     double bytes = 4.0 * ((double)s.n * s.c * s.hw * s.hw + (double)s.n * s.k * s.hw * s.hw + (double)s.k * s.c * s.r * s.r);
     return (flops / (peak * 1e12)) / (bytes / (g->dram_gbps * 1e9));
 }
-
-typedef struct {
-    seer_handle_t h;
-    int ng;
-    seer_gpu_info_t g[64];
-    seer_model_t m[64];
-} fleet_t;
-
-static int fleet_open(fleet_t *f)
-{
-    memset(f, 0, sizeof *f);
-    if (seer_create(&f->h) || seer_gpu_count(&f->ng) || f->ng > 64) return 0;
-    for (int i = 0; i < f->ng; i++)
-        if (seer_gpu_get(i, &f->g[i]) || seer_model_open(f->h, "models", f->g[i].id, &f->m[i])) return 0;
-    return 1;
-}
-
-static void fleet_close(fleet_t *f)
-{
-    for (int i = 0; i < f->ng; i++) seer_model_destroy(f->m[i]);
-    seer_destroy(f->h);
-}
-
-
 
 /* Over the pairs (A at least as fast as B on every ceiling and on dt's
  * tensor cores), the predictions t[gpu * S + i] of A over 5 % above B's;
