@@ -10,6 +10,9 @@
 #include "conv.h"
 
 #define SEER_MAX_KERNELS 4
+/* A predicted conv's kernels: its own, and the NCHW<->NHWC transposes
+ * around tensor-core kernels (model.c). */
+#define SEER_MAX_CONV_KERNELS (SEER_MAX_KERNELS + 3)
 
 typedef struct {
     seer_kernel_role_t role;

@@ -338,6 +338,21 @@ static void analytical_family(const struct seer_model *m, const seer_terms_t *t,
     v->has[SEER_ALL_CLASSES] = 1;
 }
 
+/* Helpers are elementwise: one thread per 4 elements of 4 bytes of what
+ * they move, 256 per block; DRAM-bound. */
+static void elementwise_launch(const struct seer_model *m, double bytes, seer_kernel_pred_t *o)
+{
+    double blocks = ceil(bytes / 4 / 4 / 256);
+    o->grid[0] = (int)fmin(fmax(blocks, 1), 2147483647.0);
+    o->grid[1] = o->grid[2] = 1;
+    o->block[0] = 256;
+    o->blocks_per_sm = m->gpu.threads_per_sm / 256;
+    o->bmax = (long long)o->blocks_per_sm * m->gpu.sms;
+    o->waves = ceil(o->grid[0] / (double)o->bmax);
+    o->last_fill = (o->grid[0] - (o->waves - 1) * (double)o->bmax) / (double)o->bmax;
+    o->cls = SEER_CLASS_DRAM;
+}
+
 /* Split a conv's predicted total over its kernels as the formula does:
  * helpers get the helper term in proportion to their bytes, the main
  * kernel the rest (its compute/wave/DRAM terms and the per-call
@@ -372,17 +387,8 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
             o->cls = (seer_class_t)(cls < 3 ? cls : f->major_cls);
             o->time_ms = (time_ms - helper_ms * corr);
         } else {
-            /* Helpers are elementwise: one thread per 4 elements, 256 per block. */
-            double blocks = ceil(kv->bytes / 4 / 4 / 256);
             seer_strlcpy(o->name, kv->what, sizeof o->name);
-            o->grid[0] = (int)fmin(fmax(blocks, 1), 2147483647.0);
-            o->grid[1] = o->grid[2] = 1;
-            o->block[0] = 256;
-            o->blocks_per_sm = m->gpu.threads_per_sm / 256;
-            o->bmax = (long long)o->blocks_per_sm * m->gpu.sms;
-            o->waves = ceil(o->grid[0] / (double)o->bmax);
-            o->last_fill = (o->grid[0] - (o->waves - 1) * (double)o->bmax) / (double)o->bmax;
-            o->cls = SEER_CLASS_DRAM;
+            elementwise_launch(m, kv->bytes, o);
             int sl = helper_slot(kv->role);
             o->time_ms = hb[sl] > 0 ? hms[sl] * corr * kv->bytes / hb[sl] : 0;
         }
@@ -660,6 +666,48 @@ double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv 
     return isfinite(lo) ? lo : 0;
 }
 
+/* NCHW on tensor cores: cuDNN 8 and later run their tensor-core
+ * convolution kernels on NHWC data, so an NCHW convolution in tensor-core
+ * math transposes both inputs to NHWC and its output back (nchwToNhwc,
+ * nhwcToNchw): three streaming kernels, each reading and writing its
+ * tensor once, at the GPU's streaming rate, plus their launch gaps.
+ * Winograd and FFT kernels (FP32 and FP16 only, launch.h) and FMA math
+ * read NCHW as it is; grouped convs have their own path.  run is the conv
+ * in the math cuDNN runs (conv_kernels).  Returns how many transposes (0
+ * or 3), their time in *ms and, with k, their kernels. */
+static int nchw_transposes(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
+                           int algo, double *ms, seer_kernel_pred_t *k)
+{
+    *ms = 0;
+    if (run->layout != SEER_LAYOUT_NCHW || !seer_dtype_math(run->dtype) || seer_algo_transform(dir, algo))
+        return 0;
+    const seer_conv_shape_t *sh = &run->shape;
+    double x = (double)sh->n * sh->c * sh->h * sh->w, y = (double)sh->n * sh->k * run->p * run->q;
+    double w = (double)sh->k * (sh->c / sh->groups) * sh->r * sh->s;
+    /* the two inputs and the output of the direction (conv.h) */
+    const double size[3][3] = {{x, w, y}, {y, w, x}, {x, y, w}};
+    static const char *const name[3][3] = {
+        {"nchwToNhwc x", "nchwToNhwc w", "nhwcToNchw y"},
+        {"nchwToNhwc dy", "nchwToNhwc w", "nhwcToNchw dx"},
+        {"nchwToNhwc x", "nchwToNhwc dy", "nhwcToNchw dw"}};
+    double bw = seer_gpu_stream_bw(&m->gpu), gap = seer_gpu_launch_gap_ms(&m->gpu);
+    for (int i = 0; i < 3; i++) {
+        double bytes = 2 * size[dir][i] * seer_dtype_size(run->dtype), t = bytes / bw * 1e3 + gap;
+        *ms += t;
+        if (!k) continue;
+        seer_kernel_pred_t *o = &k[i];
+        memset(o, 0, sizeof *o);
+        seer_strlcpy(o->name, name[dir][i], sizeof o->name);
+        o->role = SEER_ROLE_HELPER;
+        o->dram_bytes = bytes;
+        elementwise_launch(m, bytes / 2, o);
+        o->block[1] = o->block[2] = 1;
+        o->time_ms = t;
+        o->source = SEER_SOURCE_ANALYTICAL;
+    }
+    return 3;
+}
+
 /* The math cuDNN runs (launch.h), as the picker assumes, and its kernels. */
 static seer_status_t conv_kernels(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
                                   seer_direction_t dir, int algo, struct seer_conv *run, seer_terms_t *k)
@@ -687,6 +735,8 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
     seer_kcache_t kc;
     kc.n = 0;
     if ((st = physics(e, m, &run, dir, algo, &k, NULL, 0, &kc, &af, &ph))) return st;
+    double tr;
+    nchw_transposes(m, &run, dir, algo, &tr, NULL);
     b->analytical = ph.f == &af;
     b->tied = 1;
     b->phys = ph.phys;
@@ -699,15 +749,15 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
             /* the tied physics is at most this GPU's lifted one, and the
              * time at least the floor */
             b->tied = 0;
-            b->lo = ph.floor;
-            b->hi = fmax(lifted(&ps, &ph, -1, ph.phys) * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor);
+            b->lo = ph.floor + tr;
+            b->hi = fmax(lifted(&ps, &ph, -1, ph.phys) * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor) + tr;
             return SEER_STATUS_SUCCESS;
         }
     }
     /* the time is fmax(exp(logcorr) * phys, floor), |logcorr| at most the
      * limit up to rounding, which the 1e-12 covers many times over */
-    b->lo = fmax(b->phys * exp(-SEER_CORRECTION_LIMIT) * (1 - 1e-12), ph.floor);
-    b->hi = fmax(b->phys * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor);
+    b->lo = fmax(b->phys * exp(-SEER_CORRECTION_LIMIT) * (1 - 1e-12), ph.floor) + tr;
+    b->hi = fmax(b->phys * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor) + tr;
     return SEER_STATUS_SUCCESS;
 }
 
@@ -745,7 +795,9 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
         peers_init(&ps);
         phys = tied_physics(&ps, &ph);
     }
-    double total = fmax(exp(ph.logcorr) * phys, ph.floor);
+    double tr;
+    int ntr = nchw_transposes(m, desc, dir, algo, &tr, NULL);
+    double total = fmax(exp(ph.logcorr) * phys, ph.floor) + tr;
     if (seer_check_time(NULL, total, "")) { /* named only when it fails: the picker's hot path */
         char what[96];
         snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
@@ -753,17 +805,19 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
         return seer_check_time(e, total, what);
     }
     *time_ms = total;
-    if (n_kernels) *n_kernels = ph.t.nk;
+    if (n_kernels) *n_kernels = ph.t.nk + ntr;
     if (!kernels) return SEER_STATUS_SUCCESS;
     seer_source_t source = ph.f == &af ? SEER_SOURCE_ANALYTICAL
                          : m->transferred || strcmp(m->src[ph.f->src].id, m->gpu.id) ? SEER_SOURCE_TRANSFERRED
                                                                                      : SEER_SOURCE_CALIBRATED;
     /* the class classifier labels the main kernel; the time uses none */
     int cls = seer_family_class(ph.f, &ph.t);
-    kernel_breakdown(m, ph.f, ph.v, cls, &ph.t, total, total / ph.base, source, kernels, kernels_cap);
-    if (ph.t.nk > kernels_cap)
-        return seer_fail(e, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", ph.t.nk,
+    /* the transposes are their own kernels: the conv's own share the rest */
+    kernel_breakdown(m, ph.f, ph.v, cls, &ph.t, total - tr, (total - tr) / ph.base, source, kernels, kernels_cap);
+    if (ph.t.nk + ntr > kernels_cap)
+        return seer_fail(e, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", ph.t.nk + ntr,
                          kernels_cap);
+    nchw_transposes(m, desc, dir, algo, &tr, kernels + ph.t.nk);
     return SEER_STATUS_SUCCESS;
 }
 

@@ -23,14 +23,14 @@ int seer_picker_soft(seer_status_t st)
 static void predict(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo,
                     const seer_conv_bounds_t *bounds, seer_algo_eval_t *out)
 {
-    seer_kernel_pred_t k[SEER_MAX_KERNELS];
+    seer_kernel_pred_t k[SEER_MAX_CONV_KERNELS];
     int nk = 0;
     double t = 0;
     memset(out, 0, sizeof *out);
     out->algo = algo;
     /* Failures here are mostly answers ("no such algorithm here"); the
      * caller tells, and reports an error from out->err. */
-    if (seer_model_predict_conv(&out->err, m, cv, dir, algo, NULL, NULL, &t, k, SEER_MAX_KERNELS, &nk, bounds))
+    if (seer_model_predict_conv(&out->err, m, cv, dir, algo, NULL, NULL, &t, k, SEER_MAX_CONV_KERNELS, &nk, bounds))
         return;
     out->time_ms = t;
     out->n_kernels = nk;

@@ -517,3 +517,31 @@ TEST(cli_gpu_description_file)
     remove(data);
     remove(model);
 }
+
+TEST(cli_rows_of_cudnn7_ran_nchw_tensor_cores_without_transposes)
+{
+    /* DeepBench's V100 fp16 rows (cuDNN 7.6.2, NCHW) are often faster
+     * than the transposes today's cuDNN adds alone: a row whose source
+     * names cuDNN 7 or older is predicted as the NHWC conv; any other
+     * NCHW row with the transposes. */
+    const char *model = "models/v100-sxm2-16gb.seer";
+    if (access(model, R_OK) != 0) SKIP("no models/v100-sxm2-16gb.seer");
+    char csv[64];
+    REQUIRE(test_write_temp(csv, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
+                                 "dil_w,groups,algo,time_ms,source\n"
+                                 "v100-sxm2-16gb,fwd,fp16,nchw,64,256,28,28,128,3,3,1,1,1,1,1,1,1,"
+                                 "IMPLICIT_PRECOMP_GEMM,1,deepbench-cudnn7.6.2:Resnet\n"
+                                 "v100-sxm2-16gb,fwd,fp16,nhwc,64,256,28,28,128,3,3,1,1,1,1,1,1,1,"
+                                 "IMPLICIT_PRECOMP_GEMM,1,lab\n"
+                                 "v100-sxm2-16gb,fwd,fp16,nchw,64,256,28,28,128,3,3,1,1,1,1,1,1,1,"
+                                 "IMPLICIT_PRECOMP_GEMM,1,deepbench-cudnn8.9.2:Resnet\n"));
+    test_run_t r;
+    test_run_seer(&r, "predict", "--model", model, "--data", csv, "--format", "json", NULL);
+    CHECK(r.rc == 0);
+    double ms[3] = {0, 0, 0};
+    const char *p = r.out;
+    for (int i = 0; i < 3 && (p = strstr(p, "\"pred_ms\": ")); i++, p++) ms[i] = strtod(p + 11, NULL);
+    CHECK(ms[0] > 0 && ms[0] == ms[1] && ms[2] > ms[1] * 1.05);
+    test_run_free(&r);
+    unlink(csv);
+}

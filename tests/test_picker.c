@@ -667,3 +667,74 @@ TEST(cli_eval_picker_synthetic_sweep)
     unlink(bad);
     seer_destroy(h);
 }
+
+static seer_conv_desc_t laid_out(seer_dtype_t dt, seer_layout_t layout)
+{
+    seer_conv_desc_t d = NULL;
+    if (seer_conv_desc_create(&d)) return NULL;
+    if (seer_conv_desc_set(NULL, d, dt, layout, 64, 256, 28, 28, 128, 3, 3, 1, 1, 1, 1, 1, 1, 1)) {
+        seer_conv_desc_destroy(d);
+        return NULL;
+    }
+    return d;
+}
+
+TEST(picker_nchw_tensor_cores_add_the_transposes)
+{
+    /* cuDNN's tensor-core kernels run NHWC: in NCHW a tensor-core conv
+     * adds three transposes (both inputs, the output), each a read and a
+     * write of its tensor at the streaming rate plus a launch gap; FMA
+     * math, Winograd and FFT read NCHW as it is. */
+    if (access("models/a100-pcie-80gb.seer", R_OK) != 0) SKIP("shipped models missing");
+    seer_handle_t h = handle();
+    seer_model_t m;
+    REQUIRE(seer_model_open(h, "models", "a100-pcie-80gb", &m) == SEER_STATUS_SUCCESS);
+    seer_gpu_info_t g;
+    double gbps, gap_us;
+    REQUIRE(seer_model_get_gpu(m, &g) == SEER_STATUS_SUCCESS && seer_gpu_streaming(&g, &gbps, &gap_us) == 0);
+    static const char *const last[3] = {"nhwcToNchw y", "nhwcToNchw dx", "nhwcToNchw dw"};
+    const double x = 64.0 * 256 * 28 * 28, w = 128.0 * 256 * 9, y = 64.0 * 128 * 28 * 28;
+    seer_dtype_t dts[3] = {SEER_DTYPE_FP16, SEER_DTYPE_TF32, SEER_DTYPE_FP32};
+    for (int i = 0; i < 3; i++) {
+        seer_conv_desc_t a = laid_out(dts[i], SEER_LAYOUT_NCHW), b = laid_out(dts[i], SEER_LAYOUT_NHWC);
+        REQUIRE(a && b);
+        double es = dts[i] == SEER_DTYPE_FP16 ? 2 : 4;
+        double want = (2 * (x + w + y) * es / (gbps * 1e9) * 1e3 + 3 * gap_us * 1e-3) * (i < 2);
+        for (int dir = 0; dir < 3; dir++) {
+            seer_kernel_pred_t ka[SEER_MAX_KERNELS + 3], kb[SEER_MAX_KERNELS + 3];
+            int na = 0, nb = 0;
+            double ta, tb;
+            CHECK_STATUS(seer_predict_conv(h, m, a, (seer_direction_t)dir, 1, &ta, ka, 7, &na), SEER_STATUS_SUCCESS);
+            CHECK_STATUS(seer_predict_conv(h, m, b, (seer_direction_t)dir, 1, &tb, kb, 7, &nb), SEER_STATUS_SUCCESS);
+            CHECK_NEAR(ta - tb, want, 1e-9 * ta);
+            CHECK(na == nb + 3 * (i < 2));
+            if (i < 2 && na == nb + 3) {
+                double sum = 0;
+                for (int j = 0; j < na; j++) sum += ka[j].time_ms;
+                CHECK_NEAR(sum, ta, 1e-9 * ta);
+                CHECK(strcmp(ka[na - 1].name, last[dir]) == 0 && ka[na - 1].role == SEER_ROLE_HELPER &&
+                      ka[na - 1].source == SEER_SOURCE_ANALYTICAL && ka[na - 1].cls == SEER_CLASS_DRAM);
+                CHECK(strncmp(ka[nb].name, "nchwToNhwc", 10) == 0 && ka[nb].dram_bytes > 0);
+                /* too small a buffer: told, with the count */
+                CHECK_STATUS(seer_predict_conv(h, m, a, (seer_direction_t)dir, 1, &ta, ka, nb, &na),
+                             SEER_STATUS_BUFFER_TOO_SMALL);
+                CHECK(na == nb + 3);
+            }
+        }
+        /* Winograd (FP16 and FP32 kernels; TF32 runs FP32 there): no transposes */
+        double ta, tb;
+        CHECK_STATUS(seer_predict_conv(h, m, a, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &ta, NULL, 0, NULL),
+                     SEER_STATUS_SUCCESS);
+        CHECK_STATUS(seer_predict_conv(h, m, b, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &tb, NULL, 0, NULL),
+                     SEER_STATUS_SUCCESS);
+        CHECK(ta == tb);
+        /* the picker's answer never exceeds the NHWC one by more than the transposes */
+        seer_algo_eval_t pa, pb;
+        CHECK(seer_picker_best(m, a, SEER_DIR_FWD, &pa) == 0 && seer_picker_best(m, b, SEER_DIR_FWD, &pb) == 0);
+        CHECK(pa.time_ms >= pb.time_ms && pa.time_ms <= pb.time_ms + want * (1 + 1e-9));
+        seer_conv_desc_destroy(a);
+        seer_conv_desc_destroy(b);
+    }
+    seer_model_destroy(m);
+    seer_destroy(h);
+}

@@ -172,6 +172,9 @@ seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const se
 int cli_soft_failure(seer_status_t st);
 /* Build a descriptor from a CSV row's shape, dtype and layout only. */
 seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *row, seer_conv_desc_t d);
+/* The same as the row's measurement ran it: NCHW rows of a source naming
+ * cuDNN 7 or older as NHWC (no tensor-core transposes; cli.c). */
+seer_status_t cli_desc_as_measured(seer_handle_t h, const seer_conv_row_t *row, seer_conv_desc_t d);
 
 /* ---- subcommands ---- */
 /* seer predict (predict.c): the arguments after the command name; the exit code. */

@@ -509,6 +509,7 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
         return CLI_OK;
     }
     cli_pred_t p = {0};
+    if ((st = cli_desc_as_measured(R->h, r, R->d))) return cli_lib_error(R->h, st);
     if (r->algo >= 0) st = cli_predict(R->h, R->model, R->d, r->dir, r->algo, 0, &p);
     else st = cli_predict_fastest(R->h, R->model, R->d, r->dir, 0, &p);
     if (row_failure(st)) {
@@ -556,7 +557,7 @@ static void check_classes(eval_run_t *R)
     const point_t *pts = R->pts;
     for (int i = 0; i < R->n; i++) {
         seer_class_t mc;
-        if (!pts[i].row || cli_desc_from_row(R->h, pts[i].row, R->d)) continue;
+        if (!pts[i].row || cli_desc_as_measured(R->h, pts[i].row, R->d)) continue;
         if (seer_classify_measured(R->h, R->model, R->d, pts[i].row->dir, pts[i].algo,
                                    fmax(pts[i].meas - pts[i].host, pts[i].floor), &mc) == SEER_STATUS_SUCCESS) {
             R->cls_n++;

@@ -295,25 +295,32 @@ printf '%s' "$gemm"
 # single-GPU throughput at batch 256 (DeepLearningExamples, PyTorch
 # ConvNets README): nothing here is fitted to them.
 resnet=""
-for spec in "a100-sxm4-80gb tf32 938 TF32" "a100-sxm4-80gb fp16 2470 AMP --amp" \
-            "v100-sxm2-16gb fp32 367 FP32" "v100-sxm2-16gb fp16 1200 AMP --amp"; do
+# Each run as DeepLearningExamples' configs.yml sets it: AMP channels-last
+# (--amp), TF32 and FP32 in PyTorch's default NCHW; DGX-1 V100 FP32 at
+# batch 112 (256 does not fit its 16 GB).
+for spec in "a100-sxm4-80gb tf32 938 TF32 256 nchw" "a100-sxm4-80gb fp16 2470 AMP 256 nhwc --amp" \
+            "v100-sxm2-16gb fp32 367 FP32 112 nchw" "v100-sxm2-16gb fp16 1200 AMP 256 nhwc --amp"; do
     set -- $spec
-    json=$("$SEER" net resnet50 --gpu "$1" --batch 256 --mode train --dtype "$2" --layout nhwc ${5:-} --format json) || { status=1; continue; }
+    json=$("$SEER" net resnet50 --gpu "$1" --batch "$5" --mode train --dtype "$2" --layout "$6" ${7:-} --format json) || { status=1; continue; }
     ms=$(jnum "$json" total_ms)
-    resnet="$resnet$(awk -v g="$1" -v d="$2${5:+ amp}" -v p="$3" -v l="$4" -v ms="$ms" 'BEGIN {
-        r = 256000 / ms; printf "| %s | %s | %s | %.1f | %.0f | %d | %+.0f %% |\n", g, l, d, ms, r, p, 100 * (r / p - 1) }')$nl"
+    resnet="$resnet$(awk -v g="$1" -v d="$2${7:+ amp}" -v p="$3" -v l="$4" -v b="$5" -v lay="$6" -v ms="$ms" 'BEGIN {
+        r = b * 1000 / ms; printf "| %s | %s | %s %s | %s | %.1f | %.0f | %d | %+.0f %% |\n", g, l, d, lay, b, ms, r, p, 100 * (r / p - 1) }')$nl"
 done
 cat <<EOF
 
 ## Whole iterations against published throughput
 
-ResNet-50 v1.5 training at batch 256, NHWC: libseer's predicted GPU time
-of one iteration (\`seer net resnet50 --gpu G --batch 256 --mode train
---dtype D --layout nhwc\`, AMP with \`--amp\`; the default
-SGD-with-momentum step included) as images per second, against NVIDIA's
-published single-GPU throughput (DeepLearningExamples, PyTorch ConvNets
-README: DGX A100 80GB, DGX-1 V100 16GB).  Nothing is fitted to these
-figures.  The published runs include what a GPU-time prediction leaves
+ResNet-50 v1.5 training: libseer's predicted GPU time of one iteration
+(\`seer net resnet50 --gpu G --batch B --mode train --dtype D --layout L\`,
+AMP with \`--amp\`; the default SGD-with-momentum step included) as
+images per second, against NVIDIA's published single-GPU throughput
+(DeepLearningExamples, PyTorch ConvNets README: DGX A100 80GB, DGX-1
+V100 16GB), each run as that project's configs.yml sets it: AMP
+channels-last, TF32 and FP32 in PyTorch's default NCHW layout (so on the
+A100 every tensor-core convolution carries cuDNN's NCHW/NHWC transposes,
+docs/method.md, "Layouts"), batch 256 but 112 for the V100's FP32 (256
+does not fit 16 GB; \`seer net\` agrees: 24.5 GB).  Nothing is fitted to
+these figures.  The published runs include what a GPU-time prediction leaves
 out: host dispatch (eager PyTorch issues about 500 kernels an iteration)
 and DALI's data loading, which can overlap the GPU or stall it; the
 serving models are transferred (A100 SXM4) and calibrated on DeepBench
@@ -322,8 +329,8 @@ lent GPU (synthetic data, CUDA events and the profiler's kernel times,
 split by kernel kind) beside \`seer net\`; no GPU has been lent to run it
 yet, so no such figures are here.
 
-| GPU | published | dtype predicted | ms per iteration | img/s | published img/s | error |
-| --- | --- | --- | ---: | ---: | ---: | ---: |
+| GPU | published | dtype, layout predicted | batch | ms per iteration | img/s | published img/s | error |
+| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |
 EOF
 printf '%s' "$resnet"
 cat <<EOF

@@ -219,7 +219,7 @@ static int score_shape(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, size
         }
     /* libseer */
     seer_status_t st;
-    if ((st = cli_desc_from_row(h, r, d))) return cli_lib_error(h, st);
+    if ((st = cli_desc_as_measured(h, r, d))) return cli_lib_error(h, st);
     seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
     int np2 = 0;
     st = fn[r->dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &np2);

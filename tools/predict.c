@@ -325,7 +325,7 @@ static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_
          * failed), and one whose algo is no name libseer knows (a typo, a
          * truncated name) is an algo the data could not tell, as MIXED:
          * both named on stderr (the first ten), the other rows predicted. */
-        if (cli_desc_from_row(h, r, d)) {
+        if (cli_desc_as_measured(h, r, d)) {
             R->failed++;
             if (R->named++ < 10) fprintf(stderr, "seer predict: %s:%ld: %s\n", path, r->line, seer_get_last_error(h));
             continue;
