@@ -133,15 +133,19 @@ static int gemm_kernels(const dims_t *d, int kind, seer_kview_t *k)
         double cols = d->gm * d->gk * d->g; /* im2col matrix, elements */
         if (d->dir == SEER_DIR_BWD_FILTER) cols = d->gn * d->gk * d->g;
         k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", d->gm, d->gn, d->gk, d->g, d->flops,
-                                (cols + d->other_e + d->out_e) * es};
+                                (cols + d->other_e + d->out_e) * es, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "im2col", 0, 0, 0, 0, 0,
-                                (d->in_e + cols) * es};
+                                (d->in_e + cols) * es, 1, 1};
         return n;
     }
+    /* the gathered operand: x (fwd's A, bwd_filter's B) or dy (bwd_data's A) */
+    double virt = (d->dir == SEER_DIR_BWD_FILTER ? d->gn : d->gm) * d->gk * d->g;
+    double share = virt > d->in_e ? d->in_e / virt : 1;
     k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", d->gm, d->gn, d->gk, d->g, d->flops,
-                            (d->in_e + d->other_e + d->out_e) * es};
+                            (d->in_e + d->other_e + d->out_e) * es,
+                            d->dir == SEER_DIR_BWD_FILTER ? 1 : share, d->dir == SEER_DIR_BWD_FILTER ? share : 1};
     if (kind == K_GEMM_PRECOMP) /* offset table and filter layout for the implicit GEMM */
-        k[n++] = (seer_kview_t){SEER_ROLE_HELPER, "precompute", 0, 0, 0, 0, 0, d->we * es};
+        k[n++] = (seer_kview_t){SEER_ROLE_HELPER, "precompute", 0, 0, 0, 0, 0, d->we * es, 1, 1};
     return n;
 }
 
@@ -159,27 +163,27 @@ static int wino_kernels(const dims_t *d, int kind, seer_kview_t *k)
         /* GEMM over tiles: [C x tiles] x [tiles x K] per point */
         double wflops = 2.0 * a2 * tiles * C * K;
         k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", C, K, tiles, a2, wflops,
-                                a2 * (tiles * (C + K) + C * K) * es};
+                                a2 * (tiles * (C + K) + C * K) * es, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "data_transform", 0, 0, 0, 0, 0,
-                                (d->xe + d->ye + a2 * tiles * (C + K)) * es};
+                                (d->xe + d->ye + a2 * tiles * (C + K)) * es, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "filter_output", 0, 0, 0, 0, 0,
-                                (tw + d->we) * es};
+                                (tw + d->we) * es, 1, 1};
     } else if (kind == K_WINO) {
         /* fused: only the filter transform is a separate kernel */
         k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "winograd", tiles, c_out, c_in * a2 / (m * m), 1,
-                                2.0 * tiles * c_out * c_in * a2, (d->in_e + tw + d->out_e) * es};
+                                2.0 * tiles * c_out * c_in * a2, (d->in_e + tw + d->out_e) * es, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_FILTER_TRANSFORM, "filter_transform", 0, 0, 0, 0, 0,
-                                (d->we + tw) * es};
+                                (d->we + tw) * es, 1, 1};
     } else {
         k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", tiles, c_out, c_in, a2,
                                 2.0 * a2 * tiles * c_in * c_out,
-                                a2 * (tiles * (c_in + c_out) + c_in * c_out) * es};
+                                a2 * (tiles * (c_in + c_out) + c_in * c_out) * es, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "data_transform", 0, 0, 0, 0, 0,
-                                (d->in_e + a2 * tiles * c_in) * es};
+                                (d->in_e + a2 * tiles * c_in) * es, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_FILTER_TRANSFORM, "filter_transform", 0, 0, 0, 0, 0,
-                                (d->we + tw) * es};
+                                (d->we + tw) * es, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "output_transform", 0, 0, 0, 0, 0,
-                                (a2 * tiles * c_out + d->out_e) * es};
+                                (a2 * tiles * c_out + d->out_e) * es, 1, 1};
     }
     return n;
 }
@@ -208,13 +212,13 @@ static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
     if (bf) { bm = C; c_in = N * tiles; c_out = K; }
     k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "cgemm", bm, c_out, c_in, freq,
                             8.0 * freq * bm * c_in * c_out,
-                            freq * (bm * c_in + c_in * c_out + bm * c_out) * ce};
+                            freq * (bm * c_in + c_in * c_out + bm * c_out) * ce, 1, 1};
     k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "fft_data", 0, 0, 0, 0, 0,
-                            d->in_e * es + N * tiles * (bd ? K : C) * freq * ce};
+                            d->in_e * es + N * tiles * (bd ? K : C) * freq * ce, 1, 1};
     k[n++] = (seer_kview_t){SEER_ROLE_FILTER_TRANSFORM, "fft_filter", 0, 0, 0, 0, 0,
-                            d->other_e * es + (bf ? N * tiles * K : K * C) * freq * ce};
+                            d->other_e * es + (bf ? N * tiles * K : K * C) * freq * ce, 1, 1};
     k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "ifft_output", 0, 0, 0, 0, 0,
-                            d->out_e * es + (bf ? C * K : N * tiles * c_out) * freq * ce};
+                            d->out_e * es + (bf ? C * K : N * tiles * c_out) * freq * ce, 1, 1};
     return n;
 }
 

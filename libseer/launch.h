@@ -21,6 +21,11 @@ typedef struct {
     double gm, gn, gk, gbatch;
     double flops;               /* work of the kernel */
     double bytes;               /* minimum DRAM bytes it moves */
+    /* An implicit GEMM gathers an operand from a tensor (im2col in
+     * place): the tensor's share of the GEMM's A and B operands, at most
+     * 1 (x is read R*S/stride^2 times into a 3x3 fwd conv's A); 1 where
+     * the operand is materialized (explicit GEMM, transforms). */
+    double a_real, b_real;
 } seer_kview_t;
 
 /* Fill up to SEER_MAX_KERNELS kernels; kernel 0 is the main one.

@@ -131,11 +131,14 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
         flop_pb = 8.0 * v->tm * k->gm * k->gk;
         bytes_pb = (v->tm + k->gm) * k->gk * 8.0;
         break;
-    default:
+    default: {
+        /* an implicit GEMM's gathered operand comes from DRAM as its
+         * tensor, its im2col re-reads from the caches */
         t->blocks = cdiv(k->gm, v->tm) * cdiv(k->gn, v->tn) * batch;
         flop_pb = 2.0 * v->tm * v->tn * k->gk * (strcmp(k->what, "cgemm") == 0 ? 4 : 1);
-        bytes_pb = (double)(v->tm + v->tn) * k->gk * es;
+        bytes_pb = (v->tm * k->a_real + v->tn * k->b_real) * k->gk * es;
         break;
+    }
     }
     t->bmax = (long long)v->bps * m->gpu.sms;
     t->waves = ceil(t->blocks / (double)t->bmax);
