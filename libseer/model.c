@@ -86,6 +86,7 @@ static void family_features(const struct seer_model *m, const seer_family_t *f, 
 }
 
 static double cdiv(double a, double b) { return ceil(a / b); }
+static double pow2_at_least(double x) { double p = 1; while (p < x) p *= 2; return p; }
 
 /* Which helper term (input, output, weights side) a helper kernel feeds. */
 static int helper_slot(seer_kernel_role_t r)
@@ -135,8 +136,12 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
         /* an implicit GEMM's gathered operand comes from DRAM as its
          * tensor, its im2col re-reads from the caches */
         t->blocks = cdiv(k->gm, v->tm) * cdiv(k->gn, v->tn) * batch;
-        flop_pb = 2.0 * v->tm * v->tn * k->gk * (strcmp(k->what, "cgemm") == 0 ? 4 : 1);
-        bytes_pb = (v->tm * k->a_real + v->tn * k->b_real) * k->gk * es;
+        /* a GEMM side shorter than the tile runs a narrower kernel (down to
+         * the 32 of the narrowest tiles the data's kernel names show),
+         * not the tile's FLOPs and operand rows padded with zeros */
+        double tm = fmin(v->tm, fmax(32, pow2_at_least(k->gm))), tn = fmin(v->tn, fmax(32, pow2_at_least(k->gn)));
+        flop_pb = 2.0 * tm * tn * k->gk * (strcmp(k->what, "cgemm") == 0 ? 4 : 1);
+        bytes_pb = (tm * k->a_real + tn * k->b_real) * k->gk * es;
         break;
     }
     }
