@@ -681,26 +681,36 @@ double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv 
  * tensor once, at the GPU's streaming rate, plus their launch gaps.
  * Winograd and FFT kernels (FP32 and FP16 only, launch.h) and FMA math
  * read NCHW as it is; grouped convs have their own path.  run is the conv
- * in the math cuDNN runs (conv_kernels).  Returns how many transposes (0
- * or 3), their time in *ms and, with k, their kernels. */
-static int nchw_transposes(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
-                           int algo, double *ms, seer_kernel_pred_t *k)
+ * in the math cuDNN runs (conv_kernels). */
+int seer_conv_nchw_copies(const struct seer_conv *run, seer_direction_t dir, int algo, double size[3])
 {
-    *ms = 0;
-    if (run->layout != SEER_LAYOUT_NCHW || !seer_dtype_math(run->dtype) || seer_algo_transform(dir, algo))
+    if (run->layout != SEER_LAYOUT_NCHW || !seer_dtype_math(run->dtype) || seer_algo_transform(dir, algo) ||
+        (unsigned)dir > SEER_DIR_BWD_FILTER)
         return 0;
     const seer_conv_shape_t *sh = &run->shape;
     double x = (double)sh->n * sh->c * sh->h * sh->w, y = (double)sh->n * sh->k * run->p * run->q;
     double w = (double)sh->k * (sh->c / sh->groups) * sh->r * sh->s;
     /* the two inputs and the output of the direction (conv.h) */
-    const double size[3][3] = {{x, w, y}, {y, w, x}, {x, y, w}};
+    const double sz[3][3] = {{x, w, y}, {y, w, x}, {x, y, w}};
+    for (int i = 0; i < 3; i++) size[i] = sz[dir][i];
+    return 3;
+}
+
+/* The transposes' time in *ms and, with k, their kernels; returns how
+ * many (0 or 3). */
+static int nchw_transposes(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
+                           int algo, double *ms, seer_kernel_pred_t *k)
+{
+    double size[3];
+    *ms = 0;
+    if (!seer_conv_nchw_copies(run, dir, algo, size)) return 0;
     static const char *const name[3][3] = {
         {"nchwToNhwc x", "nchwToNhwc w", "nhwcToNchw y"},
         {"nchwToNhwc dy", "nchwToNhwc w", "nhwcToNchw dx"},
         {"nchwToNhwc x", "nchwToNhwc dy", "nhwcToNchw dw"}};
     double bw = seer_gpu_stream_bw(&m->gpu), gap = seer_gpu_launch_gap_ms(&m->gpu);
     for (int i = 0; i < 3; i++) {
-        double bytes = 2 * size[dir][i] * seer_dtype_size(run->dtype), t = bytes / bw * 1e3 + gap;
+        double bytes = 2 * size[i] * seer_dtype_size(run->dtype), t = bytes / bw * 1e3 + gap;
         *ms += t;
         if (!k) continue;
         seer_kernel_pred_t *o = &k[i];

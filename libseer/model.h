@@ -141,6 +141,12 @@ struct seer_model {
 
 /* Math class of a dtype: 1 when it runs on tensor cores. */
 int seer_dtype_math(seer_dtype_t dt);
+/* NCHW on tensor cores (model.c, docs/method.md "Layouts"): the elements
+ * of the three tensors cuDNN copies to NHWC and back around its
+ * tensor-core kernels (the direction's two inputs, then its output) in
+ * size; returns 3, or 0 when there are none.  run is in the math cuDNN
+ * runs on the GPU (seer_conv_run_dtype). */
+int seer_conv_nchw_copies(const struct seer_conv *run, seer_direction_t dir, int algo, double size[3]);
 
 /* Everything the model computes for one conv with one variant. */
 typedef struct {

@@ -15,6 +15,8 @@
 #include <string.h>
 #include "common.h"
 #include "conv.h"
+#include "launch.h"
+#include "model.h"
 #include "net.h"
 #include "picker.h"
 
@@ -234,10 +236,15 @@ static seer_status_t max_workspace(seer_handle_t h, const seer_model *m, const s
         if (seer_conv_init(NULL, &cv, o->dtype, o->layout, &shape) ||
             seer_workspace_bytes(NULL, &cv, r[i].direction, r[i].algo, &bytes))
             continue;
-        if (bytes > (size_t)INT64_MAX - SEER_NET_ALLOC_ROUND)
+        /* and the NHWC copies of an NCHW tensor-core conv (model.h) */
+        double copies[3] = {0, 0, 0};
+        cv.dtype = seer_conv_run_dtype(&m->gpu, cv.dtype, r[i].direction, r[i].algo);
+        seer_conv_nchw_copies(&cv, r[i].direction, r[i].algo, copies);
+        double total = (double)bytes + (copies[0] + copies[1] + copies[2]) * seer_dtype_size(cv.dtype);
+        if (total > (double)(INT64_MAX - SEER_NET_ALLOC_ROUND))
             st = seer_error(h, SEER_STATUS_OVERFLOW, "layer '%s' (line %d): workspace over 2^63 - 1 bytes",
                             L->name, L->line);
-        else if ((int64_t)bytes > *ws) *ws = (int64_t)bytes;
+        else if ((int64_t)total > *ws) *ws = (int64_t)total;
     }
     free(r);
     return st;

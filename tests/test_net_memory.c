@@ -103,6 +103,37 @@ TEST(net_memory_tiny_by_hand)
     seer_destroy(h);
 }
 
+TEST(net_memory_nchw_tensor_core_copies)
+{
+    /* An NCHW conv on tensor cores keeps NHWC copies of its three tensors
+     * in cuDNN's workspace (docs/method.md, "Layouts"): tiny's c1 at batch
+     * 2 in TF32, implicit GEMM in every direction: x 2*3*8*8 + w 4*3*3*3 +
+     * y 2*4*8*8 = 1004 elements, 4016 bytes, in fwd and bwd_filter alike.
+     * NHWC and FP32 (no tensor cores) keep none. */
+    seer_handle_t h = handle();
+    seer_model_t m = model(h);
+    seer_network_t net = parse(h, tiny);
+    if (!m) { seer_network_destroy(net); seer_destroy(h); SKIP(MODEL " not found"); }
+    REQUIRE(net);
+    seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+    o.batch = 2;
+    o.mode = SEER_MODE_TRAIN;
+    o.algo_policy = 1;
+    seer_net_memory_t ws[2][2];
+    for (int t = 0; t < 2; t++)
+        for (int l = 0; l < 2; l++) {
+            o.dtype = t ? SEER_DTYPE_TF32 : SEER_DTYPE_FP32;
+            o.layout = l ? SEER_LAYOUT_NHWC : SEER_LAYOUT_NCHW;
+            CHECK_STATUS(seer_network_memory(h, m, net, &o, &ws[t][l]), SEER_STATUS_SUCCESS);
+        }
+    CHECK(ws[0][0].workspace == ws[0][1].workspace && ws[0][1].workspace == ws[1][1].workspace);
+    CHECK(ws[1][0].workspace >= 4016 && ws[1][0].workspace <= ws[1][1].workspace + 4016);
+    CHECK(ws[1][0].workspace > ws[1][1].workspace);
+    seer_network_destroy(net);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
+
 TEST(net_memory_resnet50_parameters)
 {
     seer_handle_t h = handle();
