@@ -60,7 +60,25 @@ static void terms(const seer_gpu_info_t *g, int tm, int tn, int bps, double batc
     if (bmax) *bmax = bm;
 }
 
-static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, double m, double n, double k, seer_dtype_t dt);
+/* FLOPs at peak or A, B and C once through DRAM, ms; 0 when the GPU
+ * cannot run the dtype's math. */
+static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, double m, double n, double k, seer_dtype_t dt)
+{
+    dt = seer_gpu_run_dtype(g, dt); /* the math cuBLAS runs (gpu.h) */
+    double peak = seer_gpu_peak_flops(g, dt);
+    if (peak <= 0) return 0;
+    double flops = 2.0 * b * m * n * k;
+    double bytes = b * (m * k + k * n + m * n) * seer_dtype_size(dt);
+    return fmax(flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3;
+}
+
+/* The roofline plus the launch gaps (GEMM, and the bias kernel), ms; 0
+ * when the GPU cannot run the dtype's math. */
+static double floor_ms(const seer_gpu_info_t *g, double b, double m, double n, double k, seer_dtype_t dt, int bias)
+{
+    double t = gemm_roofline_ms(g, b, m, n, k, dt);
+    return t > 0 ? t + (1 + (bias != 0)) * seer_gpu_launch_gap_ms(g) : 0;
+}
 
 /* The fitted formula, never under the roofline plus the launch gaps: the
  * fits put the operand re-reads' time, proportional to the FLOPs, on the
@@ -77,21 +95,8 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
     if (cls)
         *cls = seer_class_static(blocks, bmax, f->coef[SEER_G_COMPUTE] * x[SEER_G_COMPUTE],
                                  f->coef[SEER_G_DRAM] * x[SEER_G_DRAM] + f->coef[SEER_G_OUT] * x[SEER_G_OUT]);
-    double floor = gemm_roofline_ms(g, batch, m, n, k, dt) + x[SEER_G_CONST];
-    t = fmax(t, floor);
+    t = fmax(t, floor_ms(g, batch, m, n, k, dt, bias));
     return t > 1e-4 ? t : 1e-4;
-}
-
-/* FLOPs at peak or A, B and C once through DRAM, ms; 0 when the GPU
- * cannot run the dtype's math. */
-static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, double m, double n, double k, seer_dtype_t dt)
-{
-    dt = seer_gpu_run_dtype(g, dt); /* the math cuBLAS runs (gpu.h) */
-    double peak = seer_gpu_peak_flops(g, dt);
-    if (peak <= 0) return 0;
-    double flops = 2.0 * b * m * n * k;
-    double bytes = b * (m * k + k * n + m * n) * seer_dtype_size(dt);
-    return fmax(flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3;
 }
 
 /* Siblings, whose rows train each other's GEMM part (rule 2 above). */
@@ -229,8 +234,7 @@ seer_status_t seer_gemm_floor(seer_handle_t h, const seer_gpu_info_t *g, int bat
 {
     seer_status_t st = gemm_args(h, "seer_gemm_floor", g, batch, m, n, k, dtype, time_ms);
     if (st) return st;
-    double t = gemm_roofline_ms(g, batch, m, n, k, dtype);
-    *time_ms = t > 0 ? t + (1 + (bias != 0)) * seer_gpu_launch_gap_ms(g) : 0;
+    *time_ms = floor_ms(g, batch, m, n, k, dtype, bias);
     return SEER_STATUS_SUCCESS;
 }
 
