@@ -28,7 +28,8 @@
  *      efficiencies that carry over; predictions use the model GPU's
  *      bandwidth.  Among several siblings the one with most rows wins
  *      (ties: the smaller id).
- * Rows of any other GPU are ignored. */
+ * Rows of any other GPU are ignored.  A fit used on any other GPU (a
+ * transferred model) is evaluated there as fit_time says. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,35 @@ static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f)
     return f->present && f->n_rows >= SEER_OWN_FAMILY_ROWS && s && siblings(s, g);
 }
 
+/* The time of fit f on GPU g, which runs dt.  On the GPU its rows were
+ * timed on, or a sibling, the formula.  Elsewhere (a transferred fit)
+ * the formula alone moves the FLOP-proportional time with DRAM
+ * bandwidth: on one GPU the compute and panel terms are both
+ * proportional to the FLOPs, so the fits put that time on the panel term
+ * (c0 0-0.03), and a GPU with many more FLOPs per byte than the source
+ * gets its large GEMMs several times over the roofline (L4 from the A100
+ * 40GB, 4096^3 FP32: 8.7x).  The same rows read the other way, the time
+ * over the launch gaps at the source's share of its compute peak, give
+ * 1.09x.  The rows cannot tell the two apart and leaving one GPU out at
+ * a time scores them alike (docs/networks.md, "The GEMM model"), so the
+ * prediction is their geometric mean (3.1x), never under the floor.
+ * Both grow with the work, so their mean does: more work is never
+ * faster. */
+static double fit_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double batch, double mm, double n,
+                       double k, seer_dtype_t dt, int bias, seer_class_t *cls)
+{
+    double t = seer_gemm_time(g, f, batch, mm, n, k, dt, bias, cls);
+    const seer_gpu_info_t *s = seer_gpu_lookup(f->source_gpu);
+    if (!s || !strcmp(s->id, g->id) || siblings(s, g)) return t;
+    seer_dtype_t ds = seer_gpu_run_dtype(s, dt);
+    double ps = seer_gpu_peak_flops(s, ds);
+    if (ps <= 0) return t; /* the source cannot run it: the formula alone */
+    double gaps = 1 + (bias != 0);
+    double tc = (seer_gemm_time(s, f, batch, mm, n, k, ds, bias, NULL) - gaps * seer_gpu_launch_gap_ms(s)) * ps /
+                    seer_gpu_peak_flops(g, dt) + gaps * seer_gpu_launch_gap_ms(g);
+    return fmax(sqrt(t * tc), floor_ms(g, batch, mm, n, k, dt, bias));
+}
+
 /* One model's own GEMM time for dt as its GPU runs it; -1 when it cannot. */
 static double own_time(const struct seer_model *m, double batch, double mm, double n, double k, seer_dtype_t dt,
                        int bias, seer_class_t *cls, const seer_gemm_fit_t **fit)
@@ -122,7 +152,7 @@ static double own_time(const struct seer_model *m, double batch, double mm, doub
     const seer_gemm_fit_t *f = &m->gemm[seer_dtype_math(dt)];
     if (fit) *fit = f;
     if (!f->present || seer_gpu_peak_flops(&m->gpu, dt) <= 0) return -1;
-    return seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, cls);
+    return fit_time(&m->gpu, f, batch, mm, n, k, dt, bias, cls);
 }
 
 /* GPU a at least as fast as b on every ceiling and on dt's math as each runs it. */
