@@ -28,7 +28,8 @@
  *      efficiencies that carry over; predictions use the model GPU's
  *      bandwidth.  Among several siblings the one with most rows wins
  *      (ties: the smaller id).
- * Rows of any other GPU are ignored. */
+ * Rows of any other GPU are ignored.  A fit used on any other GPU (a
+ * transferred model) is evaluated there as fit_time says. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,25 @@ static void terms(const seer_gpu_info_t *g, int tm, int tn, int bps, double batc
     if (bmax) *bmax = bm;
 }
 
-static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, double m, double n, double k, seer_dtype_t dt);
+/* FLOPs at peak or A, B and C once through DRAM, ms; 0 when the GPU
+ * cannot run the dtype's math. */
+static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, double m, double n, double k, seer_dtype_t dt)
+{
+    dt = seer_gpu_run_dtype(g, dt); /* the math cuBLAS runs (gpu.h) */
+    double peak = seer_gpu_peak_flops(g, dt);
+    if (peak <= 0) return 0;
+    double flops = 2.0 * b * m * n * k;
+    double bytes = b * (m * k + k * n + m * n) * seer_dtype_size(dt);
+    return fmax(flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3;
+}
+
+/* The roofline plus the launch gaps (GEMM, and the bias kernel), ms; 0
+ * when the GPU cannot run the dtype's math. */
+static double floor_ms(const seer_gpu_info_t *g, double b, double m, double n, double k, seer_dtype_t dt, int bias)
+{
+    double t = gemm_roofline_ms(g, b, m, n, k, dt);
+    return t > 0 ? t + (1 + (bias != 0)) * seer_gpu_launch_gap_ms(g) : 0;
+}
 
 /* The fitted formula, never under the roofline plus the launch gaps: the
  * fits put the operand re-reads' time, proportional to the FLOPs, on the
@@ -77,21 +96,8 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
     if (cls)
         *cls = seer_class_static(blocks, bmax, f->coef[SEER_G_COMPUTE] * x[SEER_G_COMPUTE],
                                  f->coef[SEER_G_DRAM] * x[SEER_G_DRAM] + f->coef[SEER_G_OUT] * x[SEER_G_OUT]);
-    double floor = gemm_roofline_ms(g, batch, m, n, k, dt) + x[SEER_G_CONST];
-    t = fmax(t, floor);
+    t = fmax(t, floor_ms(g, batch, m, n, k, dt, bias));
     return t > 1e-4 ? t : 1e-4;
-}
-
-/* FLOPs at peak or A, B and C once through DRAM, ms; 0 when the GPU
- * cannot run the dtype's math. */
-static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, double m, double n, double k, seer_dtype_t dt)
-{
-    dt = seer_gpu_run_dtype(g, dt); /* the math cuBLAS runs (gpu.h) */
-    double peak = seer_gpu_peak_flops(g, dt);
-    if (peak <= 0) return 0;
-    double flops = 2.0 * b * m * n * k;
-    double bytes = b * (m * k + k * n + m * n) * seer_dtype_size(dt);
-    return fmax(flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3;
 }
 
 /* Siblings, whose rows train each other's GEMM part (rule 2 above). */
@@ -109,6 +115,35 @@ static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f)
     return f->present && f->n_rows >= SEER_OWN_FAMILY_ROWS && s && siblings(s, g);
 }
 
+/* The time of fit f on GPU g, which runs dt.  On the GPU its rows were
+ * timed on, or a sibling, the formula.  Elsewhere (a transferred fit)
+ * the formula alone moves the FLOP-proportional time with DRAM
+ * bandwidth: on one GPU the compute and panel terms are both
+ * proportional to the FLOPs, so the fits put that time on the panel term
+ * (c0 0-0.03), and a GPU with many more FLOPs per byte than the source
+ * gets its large GEMMs several times over the roofline (L4 from the A100
+ * 40GB, 4096^3 FP32: 8.7x).  The same rows read the other way, the time
+ * over the launch gaps at the source's share of its compute peak, give
+ * 1.09x.  The rows cannot tell the two apart and leaving one GPU out at
+ * a time scores them alike (docs/networks.md, "The GEMM model"), so the
+ * prediction is their geometric mean (3.1x), never under the floor.
+ * Both grow with the work, so their mean does: more work is never
+ * faster. */
+static double fit_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double batch, double mm, double n,
+                       double k, seer_dtype_t dt, int bias, seer_class_t *cls)
+{
+    double t = seer_gemm_time(g, f, batch, mm, n, k, dt, bias, cls);
+    const seer_gpu_info_t *s = seer_gpu_lookup(f->source_gpu);
+    if (!s || !strcmp(s->id, g->id) || siblings(s, g)) return t;
+    seer_dtype_t ds = seer_gpu_run_dtype(s, dt);
+    double ps = seer_gpu_peak_flops(s, ds);
+    if (ps <= 0) return t; /* the source cannot run it: the formula alone */
+    double gaps = 1 + (bias != 0);
+    double tc = (seer_gemm_time(s, f, batch, mm, n, k, ds, bias, NULL) - gaps * seer_gpu_launch_gap_ms(s)) * ps /
+                    seer_gpu_peak_flops(g, dt) + gaps * seer_gpu_launch_gap_ms(g);
+    return fmax(sqrt(t * tc), floor_ms(g, batch, mm, n, k, dt, bias));
+}
+
 /* One model's own GEMM time for dt as its GPU runs it; -1 when it cannot. */
 static double own_time(const struct seer_model *m, double batch, double mm, double n, double k, seer_dtype_t dt,
                        int bias, seer_class_t *cls, const seer_gemm_fit_t **fit)
@@ -117,7 +152,7 @@ static double own_time(const struct seer_model *m, double batch, double mm, doub
     const seer_gemm_fit_t *f = &m->gemm[seer_dtype_math(dt)];
     if (fit) *fit = f;
     if (!f->present || seer_gpu_peak_flops(&m->gpu, dt) <= 0) return -1;
-    return seer_gemm_time(&m->gpu, f, batch, mm, n, k, dt, bias, cls);
+    return fit_time(&m->gpu, f, batch, mm, n, k, dt, bias, cls);
 }
 
 /* GPU a at least as fast as b on every ceiling and on dt's math as each runs it. */
@@ -229,8 +264,7 @@ seer_status_t seer_gemm_floor(seer_handle_t h, const seer_gpu_info_t *g, int bat
 {
     seer_status_t st = gemm_args(h, "seer_gemm_floor", g, batch, m, n, k, dtype, time_ms);
     if (st) return st;
-    double t = gemm_roofline_ms(g, batch, m, n, k, dtype);
-    *time_ms = t > 0 ? t + (1 + (bias != 0)) * seer_gpu_launch_gap_ms(g) : 0;
+    *time_ms = floor_ms(g, batch, m, n, k, dtype, bias);
     return SEER_STATUS_SUCCESS;
 }
 

@@ -369,3 +369,55 @@ TEST(gemm_public_roofline_floor_split)
     CHECK_STATUS(seer_dtype_tensor_cores((seer_dtype_t)99, &tc), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_dtype_tensor_cores(SEER_DTYPE_FP16, NULL), SEER_STATUS_BAD_PARAM);
 }
+
+/* A fit used on a GPU other than the one its rows were timed on
+ * (fit_time in gemm.c): the shipped A100 40GB fit, all of its
+ * FLOP-proportional time on the panel term, on the L4 (8x the A100's
+ * FLOPs per DRAM byte) puts a 4096^3 FP32 GEMM 8.7x over the roofline by
+ * the formula alone; the prediction is the geometric mean of that and the
+ * source's time at its share of the compute peak, 3.1x.  On the source
+ * GPU and on a sibling (same chip, other memory) the formula alone. */
+TEST(gemm_transferred_fit_meets_the_source_share_of_peak)
+{
+    seer_gemm_fit_t f;
+    memset(&f, 0, sizeof f);
+    f.present = 1;
+    f.tm = f.tn = 128;
+    f.bps = 4;
+    const double c[SEER_GEMM_TERMS] = {0, 7.3865, 2.7632, 0.0774, 1.0};
+    memcpy(f.coef, c, sizeof c);
+    seer_strlcpy(f.source_gpu, "a100-pcie-40gb", sizeof f.source_gpu);
+    struct seer_model *src = model_of("a100-pcie-40gb"), *sib = model_of("a100-pcie-80gb"), *l4 = model_of("l4");
+    seer_handle_t h;
+    REQUIRE(src && sib && l4 && seer_create(&h) == SEER_STATUS_SUCCESS);
+    src->gemm[0] = sib->gemm[0] = l4->gemm[0] = f;
+    const int n = 4096;
+    double t = 0, roof = 0;
+    CHECK_STATUS(seer_predict_gemm(h, src, 1, n, n, n, SEER_DTYPE_FP32, 0, 0, 0, &t, NULL), SEER_STATUS_SUCCESS);
+    double ts = seer_gemm_time(&src->gpu, &f, 1, n, n, n, SEER_DTYPE_FP32, 0, NULL);
+    CHECK(t == ts);
+    CHECK_STATUS(seer_predict_gemm(h, sib, 1, n, n, n, SEER_DTYPE_FP32, 0, 0, 0, &t, NULL), SEER_STATUS_SUCCESS);
+    CHECK(t == seer_gemm_time(&sib->gpu, &f, 1, n, n, n, SEER_DTYPE_FP32, 0, NULL));
+
+    CHECK_STATUS(seer_roofline_gemm(h, &l4->gpu, 1, n, n, n, SEER_DTYPE_FP32, &roof), SEER_STATUS_SUCCESS);
+    double td = seer_gemm_time(&l4->gpu, &f, 1, n, n, n, SEER_DTYPE_FP32, 0, NULL);
+    double gap = seer_gpu_launch_gap_ms(&l4->gpu);
+    double tc = (ts - gap) * seer_gpu_peak_flops(&src->gpu, SEER_DTYPE_FP32) /
+                seer_gpu_peak_flops(&l4->gpu, SEER_DTYPE_FP32) + gap;
+    CHECK(td > 6 * roof && tc < 1.2 * roof);
+    CHECK_STATUS(seer_predict_gemm(h, l4, 1, n, n, n, SEER_DTYPE_FP32, 0, 0, 0, &t, NULL), SEER_STATUS_SUCCESS);
+    CHECK(fabs(t * t / (td * tc) - 1) < 1e-9);
+    CHECK(t > 2 * roof && t < 3.5 * roof);
+    /* more work is never faster, and nothing is under the floor */
+    double prev = 0, floor = 0;
+    for (int m = 1; m <= 1 << 14; m *= 2) {
+        CHECK_STATUS(seer_predict_gemm(h, l4, 1, m, 512, 300, SEER_DTYPE_FP32, 0, 0, 1, &t, NULL), SEER_STATUS_SUCCESS);
+        CHECK_STATUS(seer_gemm_floor(h, &l4->gpu, 1, m, 512, 300, SEER_DTYPE_FP32, 1, &floor), SEER_STATUS_SUCCESS);
+        CHECK(t >= prev && t >= floor);
+        prev = t;
+    }
+    seer_destroy(h);
+    free(src);
+    free(sib);
+    free(l4);
+}
