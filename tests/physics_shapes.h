@@ -6,31 +6,64 @@
 #define SEER_TESTS_PHYSICS_SHAPES_H
 #include "seer.h"
 
-typedef struct { int n, c, hw, k, r, g; seer_direction_t dir; seer_dtype_t dt; } shape_t;
+typedef struct {
+    int n, c, hw, k, r, g;
+    seer_direction_t dir;
+    seer_dtype_t dt;
+    int pad, stride;
+    seer_layout_t ly;
+} shape_t;
 
 /* A dense FP32 conv of powers of two, square filter 1, 3 or 5, any
  * direction; rnd(lo, hi) is the caller's seeded generator. */
 static inline shape_t physics_random_shape(int (*rnd)(int lo, int hi))
 {
     shape_t s = {1 << rnd(0, 6), 1 << rnd(3, 10), 1 << rnd(3, 7), 1 << rnd(3, 10), 2 * rnd(0, 2) + 1, 1,
-                 (seer_direction_t)rnd(0, 2), SEER_DTYPE_FP32};
+                 (seer_direction_t)rnd(0, 2), SEER_DTYPE_FP32, 0, 1, SEER_LAYOUT_NCHW};
+    s.pad = s.r / 2;
     return s;
 }
 
-/* The fastest algorithm's time (what seer net uses), or -1 where the
- * shape or dtype cannot run. */
-static inline double physics_fastest(seer_handle_t h, const seer_model_t m, shape_t s)
+/* Any geometry: 1 to 1024 channels in and out, filters up to 7x7, any
+ * image side up to 100, padding 0 to r/2 + 1, stride 1 to 3, either
+ * layout: where P*Q grows faster than H*W, tile padding and gathered
+ * operands once made time drop as H*W grew. */
+static inline shape_t physics_random_geometry(int (*rnd)(int lo, int hi))
+{
+    shape_t s = physics_random_shape(rnd);
+    s.c = 1 << rnd(0, 10);
+    s.k = 1 << rnd(0, 10);
+    s.r = 2 * rnd(0, 3) + 1;
+    s.hw = rnd(s.r, 100);
+    s.pad = rnd(0, s.r / 2 + 1);
+    s.stride = rnd(1, 3);
+    s.ly = (seer_layout_t)rnd(0, 1);
+    return s;
+}
+
+/* The time of algorithm algo (SEER_ALGO_AUTO: the fastest, what seer net
+ * uses), or -1 where the shape, dtype or algorithm cannot run, and for a
+ * fixed algorithm that only the analytical model times (a last resort
+ * whose per-class coefficients switch with the static class). */
+static inline double physics_time(seer_handle_t h, const seer_model_t m, shape_t s, int algo)
 {
     seer_conv_desc_t d;
+    seer_kernel_pred_t k[8];
     double t = -1;
-    int algo;
     if (seer_conv_desc_create(&d)) return -1;
-    if (!seer_conv_desc_set(h, d, s.dt, SEER_LAYOUT_NCHW, s.n, s.c, s.hw, s.hw, s.k, s.r, s.r, s.r / 2, s.r / 2, 1,
-                            1, 1, 1, s.g) &&
-        seer_pick_conv_fastest(h, m, d, s.dir, &algo, &t))
+    if (seer_conv_desc_set(h, d, s.dt, s.ly, s.n, s.c, s.hw, s.hw, s.k, s.r, s.r, s.pad, s.pad, s.stride, s.stride,
+                           1, 1, s.g) ||
+        (algo == SEER_ALGO_AUTO ? seer_pick_conv_fastest(h, m, d, s.dir, &algo, &t)
+                                : seer_predict_conv(h, m, d, s.dir, algo, &t, k, 8, NULL) ||
+                                      k[0].source == SEER_SOURCE_ANALYTICAL))
         t = -1;
     seer_conv_desc_destroy(d);
     return t;
+}
+
+static inline double physics_fastest(seer_handle_t h, const seer_model_t m, shape_t s)
+{
+    return physics_time(h, m, s, SEER_ALGO_AUTO);
 }
 
 /* A at least as fast as B on every ceiling: FP32 rate, DRAM bandwidth,

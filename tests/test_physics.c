@@ -216,8 +216,9 @@ TEST(physics_identical_hardware_predicts_identically)
 static const char *shape_str(shape_t s)
 {
     static char buf[128];
-    snprintf(buf, sizeof buf, "n=%d c=%d hw=%d k=%d r=%d g=%d %s %s", s.n, s.c, s.hw, s.k, s.r, s.g,
-             seer_direction_name(s.dir), seer_dtype_name(s.dt));
+    snprintf(buf, sizeof buf, "n=%d c=%d hw=%d k=%d r=%d g=%d pad %d stride %d %s %s %s", s.n, s.c, s.hw, s.k, s.r,
+             s.g, s.pad, s.stride, seer_direction_name(s.dir), seer_dtype_name(s.dt),
+             seer_layout_name(s.ly));
     return buf;
 }
 
@@ -268,27 +269,32 @@ TEST(physics_more_work_never_much_faster)
     int checked = 0, bad = 0;
     for (int gi = 0; gi < f.ng; gi++)
         for (int it = 0; it < 100; it++) {
-            shape_t s = physics_random_shape(rnd), d[4];
+            /* every other shape of any side, padding, stride and layout */
+            shape_t s = it % 2 ? physics_random_geometry(rnd) : physics_random_shape(rnd), d[4];
             s.dt = dts[rnd(0, 4)];
             int kind = rnd(0, 3); /* 0, 1: dense; 2: grouped; 3: depthwise */
             if (kind == 2 && s.c >= 32 && s.k >= 32) s.g = 32;
+            if (kind == 3 && s.c == 1) kind = 0; /* one channel: a dense conv, not a grouped one */
             if (kind == 3) s.k = s.g = s.c;
-            double t0 = physics_fastest(f.h, f.m[gi], s);
+            /* the fastest algorithm, and the implicit GEMM (ALGO_1 in every
+             * direction) on its own: a minimum can hide one algorithm's drop */
+            int algo = it % 4 == 3 ? 1 : SEER_ALGO_AUTO;
+            double t0 = physics_time(f.h, f.m[gi], s, algo);
             if (t0 < 0) continue;
             for (int q = 0; q < 4; q++) d[q] = s;
             d[0].n *= 2; d[1].c *= 2; d[2].k *= 2; d[3].hw = (int)(s.hw * 1.41422);
             if (kind == 3) { d[1].k = d[1].g = d[1].c; d[2] = d[1]; }
             for (int q = 0; q < 4; q++) {
-                double t = physics_fastest(f.h, f.m[gi], d[q]);
+                double t = physics_time(f.h, f.m[gi], d[q], algo);
                 if (t < 0) continue;
                 checked++;
                 if (t < 0.95 * t0 && bad++ < 5)
-                    printf("\n    seed %llu %s: %s takes %g ms, %s %g ms", SEED, f.g[gi].id, shape_str(s), t0,
-                           (const char *[]){"2N", "2C", "2K", "2HW"}[q], t);
+                    printf("\n    seed %llu %s: %s (algo %d) takes %g ms, %s %g ms", SEED, f.g[gi].id, shape_str(s),
+                           algo, t0, (const char *[]){"2N", "2C", "2K", "2HW"}[q], t);
             }
         }
     CHECK(bad == 0);
-    CHECK(checked > 5000);
+    CHECK(checked > 4000);
     fleet_close(&f);
 }
 
@@ -456,7 +462,7 @@ TEST(physics_tiny_conv_is_tiny)
     int checked = 0;
     for (int gi = 0; gi < f.ng; gi++) {
         if (f.g[gi].cc_major < 7) continue;
-        double t = physics_fastest(f.h, f.m[gi], (shape_t){1, 64, 7, 64, 3, 1, SEER_DIR_FWD, SEER_DTYPE_FP32});
+        double t = physics_fastest(f.h, f.m[gi], (shape_t){1, 64, 7, 64, 3, 1, SEER_DIR_FWD, SEER_DTYPE_FP32, 1, 1, SEER_LAYOUT_NCHW});
         checked++;
         if (!(t > 0 && t <= 0.030)) printf("\n    %s: 1x64x7x7->64 takes %g ms", f.g[gi].id, t);
         CHECK(t > 0 && t <= 0.030);

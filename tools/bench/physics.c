@@ -81,7 +81,7 @@ int main(int argc, char **argv)
                     w.k = s.c;
                     w.g = s.c;
                     double td = physics_fastest(h, ms[i], w),
-                           tdense = physics_fastest(h, ms[i], (shape_t){s.n, s.c, s.hw, s.c, s.r, 1, s.dir, s.dt});
+                           tdense = physics_fastest(h, ms[i], (shape_t){s.n, s.c, s.hw, s.c, s.r, 1, s.dir, s.dt, s.pad, s.stride, s.ly});
                     if (intensity_ratio(&gs[i], w) >= 4 && tdense > 1) {
                         ndw++;
                         dw += td > 0.25 * tdense;
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
                 }
             }
         }
-        double tiny = physics_fastest(h, ms[i], (shape_t){1, 64, 7, 64, 3, 1, SEER_DIR_FWD, SEER_DTYPE_FP32});
+        double tiny = physics_fastest(h, ms[i], (shape_t){1, 64, 7, 64, 3, 1, SEER_DIR_FWD, SEER_DTYPE_FP32, 1, 1, SEER_LAYOUT_NCHW});
         printf("| %s | %d | %d | %d | %d | %d | %.2f | %d/%d | %d/%d | %d/%d | %.1f us |\n", gs[i].id, fail, grow[0],
                grow[1], grow[2], grow[3], worst, grp, ngrp, dw, ndw, tc, ntc, tiny * 1e3);
     }
