@@ -15,8 +15,9 @@
  *     function says otherwise (BUFFER_TOO_SMALL still gives the count).
  *     The exceptions cannot fail: seer_version, the *_name functions,
  *     seer_status_string, seer_get_last_error, and the yes/no questions
- *     seer_conv_in_test_split, seer_gemm_shape_in_test_split and
- *     seer_source_has_dispatch, which return an int;
+ *     seer_conv_in_test_split, seer_gemm_shape_in_test_split,
+ *     seer_source_has_dispatch and seer_source_cudnn_major, which return
+ *     an int;
  *   - objects are opaque pointers made by *_create / *_load and released
  *     by *_destroy, which accept NULL;
  *   - a failing call that was given a handle records a message naming the
@@ -643,6 +644,13 @@ typedef struct {
 } seer_dispatch_t;
 /* 1 when a row's `source` timed host and GPU together ("neusight..."). */
 SEER_API int seer_source_has_dispatch(const char *source);
+/* The cuDNN major version a row's `source` names ("deepbench-cudnn7.6.2:Resnet"
+ * -> 7; "cuDNN 8", "cudnn_v9", any case, the first that names one), or 0
+ * when it names none.  cuDNN 7 and older ran NCHW tensor-core convs in
+ * NCHW kernels, without the transposes libseer predicts for later ones:
+ * seer eval, seer predict --data and training take such rows as they ran
+ * (docs/method.md, "Layouts"). */
+SEER_API int seer_source_cudnn_major(const char *source);
 /* The host time of a file's n rows: pos[i] in [0, 1) ascending (the
  * row's place in the file), time_ms[i] as published, floor_ms[i] its
  * GPU floor.  SUCCESS with d->windows = 0 when there is no estimate

@@ -112,6 +112,24 @@ int seer_source_has_dispatch(const char *source)
     return source && !strncmp(source, "neusight", 8);
 }
 
+int seer_source_cudnn_major(const char *source)
+{
+    for (const char *p = source; p && *p; p++) {
+        static const char want[] = "cudnn";
+        int i = 0;
+        while (want[i] && (p[i] | 0x20) == want[i]) i++;
+        if (want[i]) continue;
+        const char *q = p + 5;
+        if (*q == '-' || *q == '_' || *q == ' ') q++;
+        if (*q == 'v' || *q == 'V') q++;
+        if (*q >= '1' && *q <= '9') {
+            long v = strtol(q, NULL, 10);
+            return v > 99 ? 0 : (int)v;
+        }
+    }
+    return 0;
+}
+
 seer_status_t seer_dispatch_estimate(seer_handle_t h, const double *pos, const double *time_ms,
                                      const double *floor_ms, int n, seer_dispatch_t *d)
 {

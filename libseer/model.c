@@ -685,8 +685,8 @@ double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv 
  * nhwcToNchw): three streaming kernels, each reading and writing its
  * tensor once, at the GPU's streaming rate, plus their launch gaps.
  * Winograd and FFT kernels (FP32 and FP16 only, launch.h) and FMA math
- * read NCHW as it is; grouped convs have their own path.  run is the conv
- * in the math cuDNN runs (conv_kernels). */
+ * read NCHW as it is; narrow grouped convs have their own path (none).
+ * run is the conv in the math cuDNN runs (conv_kernels). */
 int seer_conv_nchw_copies(const struct seer_conv *run, seer_direction_t dir, int algo, double size[3])
 {
     if (run->layout != SEER_LAYOUT_NCHW || !seer_dtype_math(run->dtype) || seer_algo_transform(dir, algo) ||
@@ -701,6 +701,17 @@ int seer_conv_nchw_copies(const struct seer_conv *run, seer_direction_t dir, int
     return 3;
 }
 
+double seer_conv_nchw_transposes_ms(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
+                                    int algo)
+{
+    double size[3], ms = 0;
+    if (!seer_conv_nchw_copies(run, dir, algo, size)) return 0;
+    for (int i = 0; i < 3; i++)
+        ms += 2 * size[i] * seer_dtype_size(run->dtype) / seer_gpu_stream_bw(&m->gpu) * 1e3 +
+              seer_gpu_launch_gap_ms(&m->gpu);
+    return ms;
+}
+
 /* The transposes' time in *ms and, with k, their kernels; returns how
  * many (0 or 3). */
 static int nchw_transposes(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
@@ -713,11 +724,10 @@ static int nchw_transposes(const struct seer_model *m, const struct seer_conv *r
         {"nchwToNhwc x", "nchwToNhwc w", "nhwcToNchw y"},
         {"nchwToNhwc dy", "nchwToNhwc w", "nhwcToNchw dx"},
         {"nchwToNhwc x", "nchwToNhwc dy", "nhwcToNchw dw"}};
-    double bw = seer_gpu_stream_bw(&m->gpu), gap = seer_gpu_launch_gap_ms(&m->gpu);
-    for (int i = 0; i < 3; i++) {
-        double bytes = 2 * size[i] * seer_dtype_size(run->dtype), t = bytes / bw * 1e3 + gap;
-        *ms += t;
-        if (!k) continue;
+    *ms = seer_conv_nchw_transposes_ms(m, run, dir, algo);
+    for (int i = 0; k && i < 3; i++) {
+        double bytes = 2 * size[i] * seer_dtype_size(run->dtype);
+        double t = bytes / seer_gpu_stream_bw(&m->gpu) * 1e3 + seer_gpu_launch_gap_ms(&m->gpu);
         seer_kernel_pred_t *o = &k[i];
         memset(o, 0, sizeof *o);
         seer_strlcpy(o->name, name[dir][i], sizeof o->name);

@@ -147,6 +147,10 @@ int seer_dtype_math(seer_dtype_t dt);
  * size; returns 3, or 0 when there are none.  run is in the math cuDNN
  * runs on the GPU (seer_conv_run_dtype). */
 int seer_conv_nchw_copies(const struct seer_conv *run, seer_direction_t dir, int algo, double size[3]);
+/* Their transposes' time on the model's GPU (ms, launch gaps included;
+ * 0 when there are none). */
+double seer_conv_nchw_transposes_ms(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
+                                    int algo);
 
 /* Everything the model computes for one conv with one variant. */
 typedef struct {

@@ -15,6 +15,7 @@
 #include "gemm.h"
 #include "gpu.h"
 #include "gpufile.h"
+#include "launch.h"
 #include "model.h"
 #include "svmio.h"
 
@@ -631,6 +632,14 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
          * costed with the structure of the direction's plain GEMM. */
         int algo = r->algo == SEER_ALGO_NONE ? 0 : r->algo;
         if (seer_model_kernels(NULL, T->m, &t->cv, r->dir, algo, &t->t)) { T->skipped++; continue; }
+        /* The families time cuDNN's own kernels: an NCHW tensor-core row
+         * ran the transposes around them too (model.h), unless its cuDNN
+         * (7 or older) ran NCHW kernels or it is faster than they are. */
+        struct seer_conv run = t->cv;
+        run.dtype = seer_conv_run_dtype(&T->m->gpu, r->dtype, r->dir, algo);
+        int major = seer_source_cudnn_major(r->source);
+        double tr = major > 0 && major < 8 ? 0 : seer_conv_nchw_transposes_ms(T->m, &run, r->dir, algo);
+        if (tr < t->row.time_ms) t->row.time_ms -= tr;
         if (!src[0]) {
             seer_strlcpy(src, r->source, sizeof src);
             char *colon = strchr(src, ':');

@@ -258,3 +258,18 @@ TEST(dispatch_public_estimate)
     CHECK_STATUS(seer_dispatch_estimate(NULL, pos, time, floor, N, NULL), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_dispatch_host_ms(NULL, 0.5, &ms), SEER_STATUS_BAD_PARAM);
 }
+
+TEST(dispatch_source_cudnn_major)
+{
+    CHECK(seer_source_cudnn_major("deepbench-cudnn7.6.2:Resnet") == 7);
+    CHECK(seer_source_cudnn_major("deepbench-cudnn6.0.21:") == 6);
+    CHECK(seer_source_cudnn_major("DeepBench-cuDNN8.9.2:x") == 8);
+    CHECK(seer_source_cudnn_major("lab cudnn-7.6") == 7);
+    CHECK(seer_source_cudnn_major("lab cudnn_v9") == 9);
+    CHECK(seer_source_cudnn_major("lab cuDNN 8") == 8);
+    CHECK(seer_source_cudnn_major("lab-cudnnfoo-cudnn7:x") == 7); /* the first that names one */
+    CHECK(seer_source_cudnn_major("cudnn") == 0 && seer_source_cudnn_major("cudnn0") == 0);
+    CHECK(seer_source_cudnn_major("cudnn123") == 0 && seer_source_cudnn_major("cud") == 0);
+    CHECK(seer_source_cudnn_major("neusight") == 0 && seer_source_cudnn_major("") == 0);
+    CHECK(seer_source_cudnn_major(NULL) == 0);
+}

@@ -3,6 +3,7 @@
  * algorithms or rows without a time), the families it fits, the flags,
  * NO_DATA and its boundary, GEMM files beside conv files, determinism
  * and the provenance line. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -350,5 +351,52 @@ TEST(train_gemm_file_beside_conv_file)
     seer_model_destroy(ho);
     unlink(conv);
     unlink(gemm);
+    seer_destroy(h);
+}
+
+TEST(train_nchw_tensor_core_rows_lose_their_transposes)
+{
+    /* An NCHW fp16 row ran cuDNN's transposes around the tensor-core
+     * kernels the family times: training takes them off (the same rows in
+     * NHWC train the same model), except for a source naming cuDNN 7,
+     * whose NCHW kernels ran none (docs/method.md, "Layouts"). */
+    seer_gpu_info_t g;
+    double gbps, gap_us;
+    REQUIRE(seer_gpu_find(NULL, "a100-pcie-80gb", &g) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_gpu_streaming(&g, &gbps, &gap_us) == SEER_STATUS_SUCCESS);
+    static const char *const layout[3] = {"nhwc", "nchw", "nchw"};
+    static const char *const source[3] = {"lab", "lab", "deepbench-cudnn7.6.2:Resnet"};
+    char path[3][64];
+    for (int f = 0; f < 3; f++) {
+        text_t t = {0};
+        put(&t, CONV_HEADER);
+        for (int j = 0; j < 40; j++) {
+            int n = 1 + j % 8, c = 16 << (j % 4), hw = 7 + (j * 5) % 29, k = 16 << ((j / 3) % 4);
+            double ms = 0.004 + 2.0 * n * k * hw * hw * c * 9 / 8e10 * (1 + 0.1 * ((j * 7919) % 11 - 5) / 5.0);
+            double x = (double)n * c * hw * hw, w = (double)k * c * 9, y = (double)n * k * hw * hw;
+            if (f) ms += 2 * (x + w + y) * 2 / (gbps * 1e9) * 1e3 + 3 * gap_us * 1e-3;
+            put(&t, "a100-pcie-80gb,fwd,fp16,%s,%d,%d,%d,%d,%d,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,%.9f,,%s\n",
+                layout[f], n, c, hw, hw, k, ms, source[f]);
+        }
+        REQUIRE(write_file(path[f], &t));
+    }
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 4, 64, 20, 20, 64, 3, 3, 1, 1, 1, 1, 1, 1,
+                               1) == SEER_STATUS_SUCCESS);
+    double ms[3] = {0, 0, 0};
+    for (int f = 0; f < 3; f++) {
+        const char *p = path[f];
+        seer_model_t m;
+        CHECK_STATUS(train(h, "a100-pcie-80gb", &p, 1, 0, &m), SEER_STATUS_SUCCESS);
+        if (m) CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, 1, &ms[f], NULL, 0, NULL), SEER_STATUS_SUCCESS);
+        seer_model_destroy(m);
+        unlink(path[f]);
+    }
+    CHECK(ms[0] > 0 && fabs(ms[1] - ms[0]) <= 1e-6 * ms[0]);
+    CHECK(ms[2] > 1.01 * ms[0]);
+    seer_conv_desc_destroy(d);
     seer_destroy(h);
 }

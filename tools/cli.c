@@ -573,15 +573,9 @@ seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *r, seer_
  * "Layouts"): DeepBench's V100 fp16 rows (source "deepbench-cudnn7.6.2:...")
  * are often faster than their transposes alone.  Such a row is predicted
  * as the NHWC conv: the same kernels, no transposes. */
-static int source_cudnn_major(const char *source)
-{
-    const char *p = source ? strstr(source, "cudnn") : NULL;
-    return p && p[5] >= '1' && p[5] <= '9' ? (int)strtol(p + 5, NULL, 10) : 0;
-}
-
 seer_status_t cli_desc_as_measured(seer_handle_t h, const seer_conv_row_t *r, seer_conv_desc_t d)
 {
-    int major = source_cudnn_major(r->source);
+    int major = seer_source_cudnn_major(r->source);
     seer_layout_t layout = major > 0 && major < 8 ? SEER_LAYOUT_NHWC : r->layout;
     return seer_conv_desc_set_shape(h, d, r->dtype, layout, &r->shape);
 }
