@@ -363,9 +363,10 @@ static seer_status_t best_whole(const struct seer_model *m, const struct seer_co
 TEST(picker_bounds_give_the_answer_of_every_algorithm_predicted)
 {
     /* Served models (peers, measured and analytical families, cuDNN's
-     * choice), FP32 and FP16 (capped at the FP32 and pseudo-half convs'
-     * times): the same
-     * algorithm, time, class and source to the bit. */
+     * choice), FP32, FP16 (capped at the FP32 and pseudo-half convs'
+     * times) and BF16 (at the FP32 one's), NCHW (tensor-core math with
+     * its transposes) and NHWC: the same algorithm, time, class and
+     * source to the bit. */
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
     static const char *gpus[] = {"h100-sxm5-80gb", "a100-pcie-80gb", "t4"};
     seer_handle_t h = handle();
@@ -373,19 +374,20 @@ TEST(picker_bounds_give_the_answer_of_every_algorithm_predicted)
     for (int g = 0; g < 3; g++) {
         seer_model_t m;
         REQUIRE(seer_model_open(h, "models", gpus[g], &m) == SEER_STATUS_SUCCESS);
-        for (int i = 0; i < 32; i++) {
-            seer_dtype_t dt = i % 2 ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
+        for (int i = 0; i < 64; i++) {
+            seer_dtype_t dt = i % 2 ? (i & 32 ? SEER_DTYPE_BF16 : SEER_DTYPE_FP16) : SEER_DTYPE_FP32;
             int n = i & 2 ? 64 : 8, c = i & 4 ? 256 : 64, k = i & 8 ? 64 : 512, hw = i & 16 ? 56 : 14;
             int r = i % 3 ? 3 : 1, stride = i % 5 ? 1 : 2;
             seer_conv_desc_t d = desc(dt, n, c, hw, k, r, r / 2, stride);
             REQUIRE(d);
+            if (i & 32) d->layout = SEER_LAYOUT_NHWC;
             for (int dir = 0; dir < 3; dir++) {
                 seer_algo_eval_t got, want, w32;
                 seer_status_t sg = seer_picker_best(m, d, (seer_direction_t)dir, &got);
                 seer_status_t sw = best_whole(m, d, (seer_direction_t)dir, &want);
                 struct seer_conv f = *d;
                 f.dtype = SEER_DTYPE_FP32;
-                if (dt == SEER_DTYPE_FP16 && !sw && !best_whole(m, &f, (seer_direction_t)dir, &w32) &&
+                if (dt != SEER_DTYPE_FP32 && !sw && !best_whole(m, &f, (seer_direction_t)dir, &w32) &&
                     w32.time_ms < want.time_ms)
                     want.time_ms = w32.time_ms;
                 f.dtype = SEER_DTYPE_FP16_PSEUDO; /* and at the pseudo-half conv's */
@@ -403,7 +405,7 @@ TEST(picker_bounds_give_the_answer_of_every_algorithm_predicted)
         }
         seer_model_destroy(m);
     }
-    CHECK(compared == 3 * 32 * 3);
+    CHECK(compared == 3 * 64 * 3);
     seer_destroy(h);
 }
 
