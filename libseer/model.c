@@ -345,7 +345,9 @@ static void analytical_family(const struct seer_model *m, const seer_terms_t *t,
                                      m->kcoef[SEER_CLASS_DRAM][SEER_T_DRAM] * tt.x[SEER_T_DRAM]);
     af->major_cls = cls;
     double *c = v->coef[SEER_ALL_CLASSES];
-    memcpy(c, m->kcoef[cls], sizeof v->coef[SEER_ALL_CLASSES]);
+    /* the mean of the three classes' formulas, not the static class's: a
+     * class switching coefficients as a shape grew made time drop */
+    for (int i = 0; i < SEER_NTERMS; i++) c[i] = (m->kcoef[0][i] + m->kcoef[1][i] + m->kcoef[2][i]) / 3;
     c[SEER_T_HELP_IN] = c[SEER_T_HELP_OUT] = c[SEER_T_HELP_W] = 1 / SEER_ANALYTICAL_MEM_EFFICIENCY;
     c[SEER_T_CONST] = 1;
     v->has[SEER_ALL_CLASSES] = 1;

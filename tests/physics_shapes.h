@@ -42,20 +42,16 @@ static inline shape_t physics_random_geometry(int (*rnd)(int lo, int hi))
 }
 
 /* The time of algorithm algo (SEER_ALGO_AUTO: the fastest, what seer net
- * uses), or -1 where the shape, dtype or algorithm cannot run, and for a
- * fixed algorithm that only the analytical model times (a last resort
- * whose per-class coefficients switch with the static class). */
+ * uses), or -1 where the shape, dtype or algorithm cannot run. */
 static inline double physics_time(seer_handle_t h, const seer_model_t m, shape_t s, int algo)
 {
     seer_conv_desc_t d;
-    seer_kernel_pred_t k[8];
     double t = -1;
     if (seer_conv_desc_create(&d)) return -1;
     if (seer_conv_desc_set(h, d, s.dt, s.ly, s.n, s.c, s.hw, s.hw, s.k, s.r, s.r, s.pad, s.pad, s.stride, s.stride,
                            1, 1, s.g) ||
         (algo == SEER_ALGO_AUTO ? seer_pick_conv_fastest(h, m, d, s.dir, &algo, &t)
-                                : seer_predict_conv(h, m, d, s.dir, algo, &t, k, 8, NULL) ||
-                                      k[0].source == SEER_SOURCE_ANALYTICAL))
+                                : seer_predict_conv(h, m, d, s.dir, algo, &t, NULL, 0, NULL)))
         t = -1;
     seer_conv_desc_destroy(d);
     return t;
