@@ -54,7 +54,9 @@ void seer_onnx_emit(cx_t *cx, const char *fmt, ...)
     for (;;) {
         va_list ap;
         va_start(ap, fmt);
-        int n = vsnprintf(cx->out + cx->olen, cx->ocap - cx->olen, fmt, ap);
+        /* no buffer yet: measure only (NULL + 0 is undefined behaviour) */
+        int n = cx->out ? vsnprintf(cx->out + cx->olen, cx->ocap - cx->olen, fmt, ap)
+                        : vsnprintf(NULL, 0, fmt, ap);
         va_end(ap);
         if (n < 0) { cx->oom = 1; return; }
         if ((size_t)n < cx->ocap - cx->olen) { cx->olen += (size_t)n; return; }
