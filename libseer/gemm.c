@@ -136,6 +136,10 @@ static double fit_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, doubl
     const seer_gpu_info_t *s = seer_gpu_lookup(f->source_gpu);
     if (!s || !strcmp(s->id, g->id) || siblings(s, g)) return t;
     seer_dtype_t ds = seer_gpu_run_dtype(s, dt);
+    /* a tensor-core fit read at the source in the dtype its rows ran:
+     * the only tensor-core rows are FP16 (a V100 has no BF16 and runs
+     * TF32 as FP32, which made BF16 slower and TF32 faster than FP16) */
+    if (seer_dtype_math(dt) && (ds != dt || seer_gpu_peak_flops(s, ds) <= 0)) ds = SEER_DTYPE_FP16;
     double ps = seer_gpu_peak_flops(s, ds);
     if (ps <= 0) return t; /* the source cannot run it: the formula alone */
     double gaps = 1 + (bias != 0);
@@ -209,6 +213,9 @@ static double lift_by(const gemm_peer_t *a, const gemm_peer_t *d, double r, seer
     return r;
 }
 
+static double gemm_tied(const struct seer_model *m, double batch, double mm, double n, double k,
+                        seer_dtype_t dt, int bias, seer_class_t *cls);
+
 static double gemm_lifted(const gemm_peer_t *p, int np, const gemm_peer_t *self, const gemm_peer_t *d,
                           seer_dtype_t dt, const unsigned char *role)
 {
@@ -220,6 +227,36 @@ static double gemm_lifted(const gemm_peer_t *p, int np, const gemm_peer_t *self,
 
 double seer_model_gemm_time(const struct seer_model *m, double batch, double mm, double n, double k,
                             seer_dtype_t dt, int bias, seer_class_t *cls)
+{
+    /* A tensor-core GEMM is never slower than the same product in a type
+     * of at least its element size that the GPU runs at no more than its
+     * rate (cuBLAS could run that): BF16 no slower than FP16 where their
+     * rates are equal, FP16 and BF16 no slower than TF32 or FP32, TF32 no
+     * slower than FP32.  Each type is tied across GPUs by its own peers,
+     * and a GPU without BF16 or with TF32 as FP32 bounds only some of
+     * them (BF16 came out 1.7x FP16 on an A100 40GB's small GEMMs, TF32
+     * under FP16 on an RTX 3090's thin ones). */
+    static const seer_dtype_t others[] = {SEER_DTYPE_FP32, SEER_DTYPE_TF32, SEER_DTYPE_FP16};
+    double t = gemm_tied(m, batch, mm, n, k, dt, bias, cls), rate = seer_gpu_peak_flops(&m->gpu, dt);
+    for (int i = 0; i < 3 && seer_dtype_math(dt) && rate > 0; i++) {
+        seer_dtype_t o = others[i];
+        double r = seer_gpu_peak_flops(&m->gpu, o);
+        if (o == dt || seer_dtype_size(o) < seer_dtype_size(dt) || !(r > 0) || r > rate ||
+            seer_gpu_run_dtype(&m->gpu, o) != o)
+            continue;
+        seer_class_t c;
+        double to = gemm_tied(m, batch, mm, n, k, o, bias, &c);
+        if (to >= 0 && (t < 0 || to < t)) {
+            t = to;
+            if (cls) *cls = c;
+        }
+    }
+    return t;
+}
+
+/* The time of dt tied across GPUs (seer_model_gemm_time). */
+static double gemm_tied(const struct seer_model *m, double batch, double mm, double n, double k,
+                        seer_dtype_t dt, int bias, seer_class_t *cls)
 {
     gemm_peer_t self = gemm_peer(m, batch, mm, n, k, dt, bias, cls);
     if (self.t < 0 || !m->npeer) return self.t;

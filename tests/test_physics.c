@@ -355,8 +355,9 @@ TEST(physics_gemm_faster_gpu_and_more_work)
     double *t = malloc(sizeof *t * (size_t)f.ng * S);
     REQUIRE(t);
     int pairs = 0, checked = 0, bad = 0;
-    for (int d = 0; d < 2; d++) {
-        seer_dtype_t dt = d ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
+    static const seer_dtype_t gdts[4] = {SEER_DTYPE_FP32, SEER_DTYPE_FP16, SEER_DTYPE_BF16, SEER_DTYPE_TF32};
+    for (int d = 0; d < 4; d++) {
+        seer_dtype_t dt = gdts[d];
         for (int gi = 0; gi < f.ng; gi++)
             for (int i = 0; i < S; i++) {
                 double *x = &t[gi * S + i];
@@ -375,8 +376,34 @@ TEST(physics_gemm_faster_gpu_and_more_work)
             }
         bad += slower_pairs(&f, t, S, dt, gemm_label, sh, &pairs, &checked);
     }
+    /* the tensor-core dtypes in order of their rates: BF16 as FP16 where
+     * the rates are equal, TF32 (half the rate, twice the bytes) never
+     * faster than FP16 */
+    for (int gi = 0; gi < f.ng; gi++)
+        for (int i = 0; i < S; i++) {
+            double t16, tb, t32;
+            if (seer_predict_gemm(f.h, f.m[gi], sh[i][0], sh[i][1], sh[i][2], sh[i][3], SEER_DTYPE_FP16, 0, 0, 0,
+                                  &t16, NULL))
+                continue;
+            if (f.g[gi].bf16_tflops == f.g[gi].fp16_tflops &&
+                !seer_predict_gemm(f.h, f.m[gi], sh[i][0], sh[i][1], sh[i][2], sh[i][3], SEER_DTYPE_BF16, 0, 0, 0,
+                                   &tb, NULL)) {
+                checked++;
+                if (fabs(tb - t16) > 0.01 * t16 && bad++ < 5)
+                    printf("\n    %s GEMM %dx%dx%dx%d: bf16 %g ms, fp16 %g ms", f.g[gi].id, sh[i][0], sh[i][1],
+                           sh[i][2], sh[i][3], tb, t16);
+            }
+            if (f.g[gi].tf32_tflops > 0 && f.g[gi].tf32_tflops <= f.g[gi].fp16_tflops &&
+                !seer_predict_gemm(f.h, f.m[gi], sh[i][0], sh[i][1], sh[i][2], sh[i][3], SEER_DTYPE_TF32, 0, 0, 0,
+                                   &t32, NULL)) {
+                checked++;
+                if (t32 < 0.95 * t16 && bad++ < 5)
+                    printf("\n    %s GEMM %dx%dx%dx%d: tf32 %g ms < fp16 %g ms", f.g[gi].id, sh[i][0], sh[i][1],
+                           sh[i][2], sh[i][3], t32, t16);
+            }
+        }
     CHECK(bad == 0);
-    CHECK(pairs > 300 && checked > 50000);
+    CHECK(pairs > 600 && checked > 100000);
     free(t);
     fleet_close(&f);
 }
