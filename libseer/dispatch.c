@@ -122,10 +122,8 @@ int seer_source_cudnn_major(const char *source)
         const char *q = p + 5;
         if (*q == '-' || *q == '_' || *q == ' ') q++;
         if (*q == 'v' || *q == 'V') q++;
-        if (*q >= '1' && *q <= '9') {
-            long v = strtol(q, NULL, 10);
-            return v > 99 ? 0 : (int)v;
-        }
+        long v = *q >= '1' && *q <= '9' ? strtol(q, NULL, 10) : 0;
+        if (v > 0 && v <= 99) return (int)v;
     }
     return 0;
 }

@@ -692,7 +692,7 @@ double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv 
 int seer_conv_nchw_copies(const struct seer_conv *run, seer_direction_t dir, int algo, double size[3])
 {
     if (run->layout != SEER_LAYOUT_NCHW || !seer_dtype_math(run->dtype) || seer_algo_transform(dir, algo) ||
-        (unsigned)dir > SEER_DIR_BWD_FILTER)
+        (unsigned)dir > SEER_DIR_BWD_FILTER || narrow_groups(run))
         return 0;
     const seer_conv_shape_t *sh = &run->shape;
     double x = (double)sh->n * sh->c * sh->h * sh->w, y = (double)sh->n * sh->k * run->p * run->q;

@@ -106,11 +106,12 @@ static seer_status_t svm_fit(const seer_family_t *f, trow_t **rows, const double
         /* The parameters are constants of this file: a refusal is a bug. */
         st = svm_check_parameter(&prob, &par) ? SEER_STATUS_INTERNAL : SEER_STATUS_SUCCESS;
         struct svm_model *tm = st ? NULL : svm_train(&prob, &par);
-        if (tm) {
-            *out = seer_svm_clone(tm, SEER_NF); /* self-owned, as after a load */
-            svm_free_and_destroy_model(&tm);
-        }
-        if (!st && !*out) st = SEER_STATUS_ALLOC_FAILED;
+        /* no support vector (every target within the tube): nothing to
+         * learn, no model (it used to fail as out of memory) */
+        int empty = tm && tm->l == 0;
+        if (tm && !empty) *out = seer_svm_clone(tm, SEER_NF); /* self-owned, as after a load */
+        if (tm) svm_free_and_destroy_model(&tm);
+        if (!st && !*out && !empty) st = SEER_STATUS_ALLOC_FAILED;
     }
     free(prob.y);
     free(prob.x);
@@ -634,12 +635,14 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
         if (seer_model_kernels(NULL, T->m, &t->cv, r->dir, algo, &t->t)) { T->skipped++; continue; }
         /* The families time cuDNN's own kernels: an NCHW tensor-core row
          * ran the transposes around them too (model.h), unless its cuDNN
-         * (7 or older) ran NCHW kernels or it is faster than they are. */
+         * (7 or older) ran NCHW kernels or what is left would beat the
+         * kernels' floor (it cannot have run them). */
         struct seer_conv run = t->cv;
         run.dtype = seer_conv_run_dtype(&T->m->gpu, r->dtype, r->dir, algo);
         int major = seer_source_cudnn_major(r->source);
         double tr = major > 0 && major < 8 ? 0 : seer_conv_nchw_transposes_ms(T->m, &run, r->dir, algo);
-        if (tr < t->row.time_ms) t->row.time_ms -= tr;
+        if (tr > 0 && t->row.time_ms - tr >= seer_conv_floor_ms(&T->m->gpu, &t->cv, r->dir, algo))
+            t->row.time_ms -= tr;
         if (!src[0]) {
             seer_strlcpy(src, r->source, sizeof src);
             char *colon = strchr(src, ':');

@@ -270,6 +270,7 @@ TEST(dispatch_source_cudnn_major)
     CHECK(seer_source_cudnn_major("lab-cudnnfoo-cudnn7:x") == 7); /* the first that names one */
     CHECK(seer_source_cudnn_major("cudnn") == 0 && seer_source_cudnn_major("cudnn0") == 0);
     CHECK(seer_source_cudnn_major("cudnn123") == 0 && seer_source_cudnn_major("cud") == 0);
+    CHECK(seer_source_cudnn_major("cudnn123 cudnn8") == 8);
     CHECK(seer_source_cudnn_major("neusight") == 0 && seer_source_cudnn_major("") == 0);
     CHECK(seer_source_cudnn_major(NULL) == 0);
 }

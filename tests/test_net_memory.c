@@ -129,6 +129,18 @@ TEST(net_memory_nchw_tensor_core_copies)
     CHECK(ws[0][0].workspace == ws[0][1].workspace && ws[0][1].workspace == ws[1][1].workspace);
     CHECK(ws[1][0].workspace >= 4016 && ws[1][0].workspace <= ws[1][1].workspace + 4016);
     CHECK(ws[1][0].workspace > ws[1][1].workspace);
+    /* a depthwise conv is timed by the grouped path, without transposes:
+     * no copies either */
+    seer_network_t dw = parse(h, "network name=dw\ninput name=data c=64 h=8 w=8\n"
+                                 "conv name=c k=64 size=3 pad=1 groups=64\n");
+    REQUIRE(dw);
+    o.dtype = SEER_DTYPE_TF32;
+    for (int l = 0; l < 2; l++) {
+        o.layout = l ? SEER_LAYOUT_NHWC : SEER_LAYOUT_NCHW;
+        CHECK_STATUS(seer_network_memory(h, m, dw, &o, &ws[0][l]), SEER_STATUS_SUCCESS);
+    }
+    CHECK(ws[0][0].workspace == ws[0][1].workspace);
+    seer_network_destroy(dw);
     seer_network_destroy(net);
     seer_model_destroy(m);
     seer_destroy(h);

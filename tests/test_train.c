@@ -372,7 +372,7 @@ TEST(train_nchw_tensor_core_rows_lose_their_transposes)
         put(&t, CONV_HEADER);
         for (int j = 0; j < 40; j++) {
             int n = 1 + j % 8, c = 16 << (j % 4), hw = 7 + (j * 5) % 29, k = 16 << ((j / 3) % 4);
-            double ms = 0.004 + 2.0 * n * k * hw * hw * c * 9 / 8e10 * (1 + 0.1 * ((j * 7919) % 11 - 5) / 5.0);
+            double ms = 0.02 + 2.0 * n * k * hw * hw * c * 9 / 8e10 * (1 + 0.1 * ((j * 7919) % 11 - 5) / 5.0);
             double x = (double)n * c * hw * hw, w = (double)k * c * 9, y = (double)n * k * hw * hw;
             if (f) ms += 2 * (x + w + y) * 2 / (gbps * 1e9) * 1e3 + 3 * gap_us * 1e-3;
             put(&t, "a100-pcie-80gb,fwd,fp16,%s,%d,%d,%d,%d,%d,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,%.9f,,%s\n",
