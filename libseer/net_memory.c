@@ -226,15 +226,16 @@ static seer_status_t max_workspace(seer_handle_t h, const seer_model *m, const s
     }
     *ws = 0;
     for (int i = 0; i < t.rows && !st; i++) {
-        if (r[i].op != SEER_OP_CONV || r[i].algo < 0) continue;
+        if (r[i].op != SEER_OP_CONV) continue;
         const seer_layer_info_t *L = &net->l[r[i].layer].info;
         struct seer_conv cv;
-        size_t bytes;
-        /* the prediction built the same descriptor: it cannot fail here */
+        size_t bytes = 0;
+        /* the prediction built the same descriptor: it cannot fail here;
+         * a row of cuDNN's choice names no algorithm, so no workspace */
         seer_conv_shape_t shape = L->shape;
         shape.n = o->batch;
         if (seer_conv_init(NULL, &cv, o->dtype, o->layout, &shape) ||
-            seer_workspace_bytes(NULL, &cv, r[i].direction, r[i].algo, &bytes))
+            (r[i].algo >= 0 && seer_workspace_bytes(NULL, &cv, r[i].direction, r[i].algo, &bytes)))
             continue;
         /* and the NHWC copies of an NCHW tensor-core conv (model.h) */
         double copies[3] = {0, 0, 0};
