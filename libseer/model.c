@@ -305,11 +305,38 @@ static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, con
     return SEER_STATUS_SUCCESS;
 }
 
+/* A narrow grouped conv is never slower than the same groups with
+ * SEER_GROUP_NARROW channels per group in and out, which the dense
+ * families time: more work, and where the widths reach it, the wide conv
+ * itself (its roofline path alone made time drop by up to 16 % as C/g
+ * grew past the boundary).  Where that is lower it takes its time and
+ * scales the kernels to it; the conv stays analytical (the wide conv's
+ * source, measured, made the picker rank a 5x slower algorithm first).
+ * Returns the wide conv's source, -1 when the roofline stays. */
+static int narrow_at_most_padded(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
+                                 int algo, double *time_ms, seer_kernel_pred_t *kernels, int nk)
+{
+    struct seer_conv w;
+    seer_conv_shape_t sh = run->shape;
+    int g = sh.groups, nw = 0;
+    if (sh.c / g < SEER_GROUP_NARROW) sh.c = g * SEER_GROUP_NARROW;
+    if (sh.k / g < SEER_GROUP_NARROW) sh.k = g * SEER_GROUP_NARROW;
+    seer_kernel_pred_t kw[SEER_MAX_CONV_KERNELS];
+    double tw;
+    if (seer_conv_init(NULL, &w, run->dtype, run->layout, &sh) ||
+        seer_model_predict_conv(NULL, m, &w, dir, algo, NULL, NULL, &tw, kw, SEER_MAX_CONV_KERNELS, &nw, NULL) ||
+        !(tw < *time_ms) || nw < 1)
+        return -1;
+    for (int i = 0; kernels && i < nk; i++) kernels[i].time_ms *= tw / *time_ms;
+    *time_ms = tw;
+    return (int)kw[0].source;
+}
+
 /* The analytical model, for a (direction, algorithm, math) that no
  * calibrated GPU has data for: a family of one representative variant
  * (a 128x64 tile of 256 threads, up to two blocks per SM) whose
- * coefficients are the model's generic kernel formula for the class the
- * static rule gives (classify.c), with the helper kernels' bytes at 80 %
+ * coefficients are the mean of the model's three per-class generic kernel
+ * formulas, with the helper kernels' bytes at 80 %
  * of the DRAM bandwidth and the launch gaps.  It has no classifiers and
  * no correction.  t holds the conv's kernels (seer_model_kernels). */
 #define SEER_ANALYTICAL_MEM_EFFICIENCY 0.8
@@ -762,6 +789,7 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
     if (narrow_groups(&run)) {
         b->analytical = b->tied = 1;
         if ((st = grouped_conv(e, m, &k, &b->lo, NULL, 0, NULL))) return st;
+        narrow_at_most_padded(m, &run, dir, algo, &b->lo, NULL, 0);
         b->hi = b->phys = b->lo;
         return SEER_STATUS_SUCCESS;
     }
@@ -815,7 +843,12 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     seer_status_t st = conv_kernels(e, m, desc, dir, algo, &run, &k);
     if (st) return st;
     desc = &run;
-    if (narrow_groups(desc)) return grouped_conv(e, m, &k, time_ms, kernels, kernels_cap, n_kernels);
+    if (narrow_groups(desc)) {
+        st = grouped_conv(e, m, &k, time_ms, kernels, kernels_cap, n_kernels);
+        if (st && st != SEER_STATUS_BUFFER_TOO_SMALL) return st;
+        narrow_at_most_padded(m, desc, dir, algo, time_ms, kernels, k.nk < kernels_cap ? k.nk : kernels_cap);
+        return st;
+    }
     seer_family_t af;
     seer_physics_t ph;
     seer_kcache_t kc;

@@ -413,6 +413,47 @@ TEST(physics_gemm_faster_gpu_and_more_work)
  * construction), and a depthwise conv is at most a quarter of the dense
  * one where that is over a millisecond and four times compute-bound
  * (by construction too: seer_picker_best's cap, docs/method.md). */
+/* Across the narrow/wide grouped-conv boundary (SEER_GROUP_NARROW
+ * channels per group): doubling C or K from 16 to 32 per group moves the
+ * conv from the grouped roofline to the dense families, which once made
+ * it 16 % faster (L40S bwd_data). */
+TEST(physics_grouped_boundary_never_faster)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    fleet_t f;
+    REQUIRE(fleet_open(&f));
+    int checked = 0, bad = 0;
+    static const int rs[4][2] = {{1, 1}, {1, 3}, {3, 1}, {3, 2}};
+    for (int gi = 0; gi < f.ng; gi++)
+        for (int i = 0; i < 192; i++) {
+            /* direction, dtype, layout, which side crosses, filter and
+             * stride, image side: every combination */
+            int q = i;
+            seer_direction_t dir = (seer_direction_t)(q % 3);
+            q /= 3;
+            seer_dtype_t dt = q % 2 ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
+            q /= 2;
+            seer_layout_t ly = (seer_layout_t)(q % 2);
+            q /= 2;
+            int k_crosses = q % 2;
+            q /= 2;
+            const int *f2 = rs[q % 4];
+            q /= 4;
+            shape_t s = {45, k_crosses ? 1024 : 512, q ? 40 : 18, k_crosses ? 512 : 1024, f2[0], 32, dir, dt,
+                         f2[0] / 2, f2[1], ly};
+            shape_t d = s;
+            if (k_crosses) d.k = 1024; else d.c = 1024;
+            double t0 = physics_fastest(f.h, f.m[gi], s), t1 = physics_fastest(f.h, f.m[gi], d);
+            if (t0 < 0 || t1 < 0) continue;
+            checked++;
+            if (t1 < 0.95 * t0 && bad++ < 5)
+                printf("\n    %s: %s takes %g ms, 32 per group %g ms", f.g[gi].id, shape_str(s), t0, t1);
+        }
+    CHECK(bad == 0);
+    CHECK(checked > 2000);
+    fleet_close(&f);
+}
+
 TEST(physics_grouped_and_depthwise_cost_less)
 {
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");

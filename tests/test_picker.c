@@ -352,7 +352,7 @@ static seer_status_t best_whole(const struct seer_model *m, const struct seer_co
     seer_status_t st = out->err.st;
     if (!st && out->source != SEER_SOURCE_ANALYTICAL) return SEER_STATUS_SUCCESS;
     if (st && !seer_picker_soft(st)) return st;
-    if (guess >= 0) {
+    if (guess >= 0 && (st || ev[guess].time_ms <= out->time_ms)) {
         *out = ev[guess];
         return SEER_STATUS_SUCCESS;
     }
