@@ -9,7 +9,7 @@
 
 /* cuDNN (cudnnGetVersion), CUPTI API and cuBLAS versions; 0 where a query
  * fails. */
-void seer_bench_lib_versions(size_t *cudnn, uint32_t *cupti, int cublas[3]);
+void seer_bench_lib_versions(int cudnn[3], uint32_t *cupti, int cublas[3]);
 
 /* ---- nvml.c: NVML through dlopen (never linked) ---- */
 
@@ -91,7 +91,7 @@ typedef struct {
     seer_bench_set_t picked;    /* entry keys already in picks.csv */
     long long next_call_id;
     char gpu[32];
-    char source[96];            /* seer-bench:<gpu>:<seed> */
+    char source[96];            /* seer-bench:<gpu>:<seed>:cudnn<version> */
     long long rows, failures, kernel_rows, unattributed;
     long long hold_expired;     /* repetitions whose stream hold timed out first */
 } seer_bench_out_t;

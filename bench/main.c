@@ -250,10 +250,10 @@ typedef struct {
 static int write_manifest(const manifest_t *m, char *err, size_t errlen)
 {
     char path[PATH_CAP], tmp[PATH_CAP + 8], fin[32];
-    size_t dnn;
+    int dnn[3];
     uint32_t cupti;
     int cb[3];
-    seer_bench_lib_versions(&dnn, &cupti, cb);
+    seer_bench_lib_versions(dnn, &cupti, cb);
     seer_bench_utc_stamp(fin, sizeof fin);
     snprintf(path, sizeof path, "%s/manifest.txt", m->o->out_dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -274,9 +274,9 @@ static int write_manifest(const manifest_t *m, char *err, size_t errlen)
     if (seer_bench_nvml_clocks(m->o->device, &clk[0], &clk[1], &clk[2], &clk[3]) == 0)
         fprintf(f, "nvml_sm_clock_mhz=%d\nnvml_mem_clock_mhz=%d\nnvml_max_sm_clock_mhz=%d\n"
                    "nvml_max_mem_clock_mhz=%d\n", clk[0], clk[1], clk[2], clk[3]);
-    fprintf(f, "driver=%s\ncuda_driver_api=%d.%d\ncuda_runtime=%d.%d\ncudnn=%zu.%zu.%zu\n"
+    fprintf(f, "driver=%s\ncuda_driver_api=%d.%d\ncuda_runtime=%d.%d\ncudnn=%d.%d.%d\n"
                "cudnn_header=%d.%d.%d\n", rel, m->drv / 1000, m->drv % 1000 / 10, m->rt / 1000,
-            m->rt % 1000 / 10, dnn / 10000, dnn % 10000 / 100, dnn % 100, CUDNN_MAJOR, CUDNN_MINOR,
+            m->rt % 1000 / 10, dnn[0], dnn[1], dnn[2], CUDNN_MAJOR, CUDNN_MINOR,
             CUDNN_PATCHLEVEL);
     fprintf(f, "cupti_api=%u\ncublas=%d.%d.%d\n", cupti, cb[0], cb[1], cb[2]);
     fprintf(f, "seed=%llu\nplan=%s\nplan_entries=%zu\nplan_cnn=%zu\nplan_random=%zu\n",
@@ -555,7 +555,12 @@ int main(int argc, char **argv)
 
     /* outputs, resume state */
     snprintf(out.gpu, sizeof out.gpu, "%s", m.gpu);
-    snprintf(out.source, sizeof out.source, "seer-bench:%s:%llu", m.gpu, (unsigned long long)o.seed);
+    /* the cuDNN that ran: libseer reads it (seer_source_cudnn_major) */
+    int dnn[3], cb[3];
+    uint32_t cupti;
+    seer_bench_lib_versions(dnn, &cupti, cb);
+    snprintf(out.source, sizeof out.source, "seer-bench:%s:%llu:cudnn%d.%d.%d", m.gpu, (unsigned long long)o.seed,
+             dnn[0], dnn[1], dnn[2]);
     long long max_id = -1;
     static const char *const names[3] = {"layers.csv", "kernels.csv", "picks.csv"};
     for (int i = 0; i < 3; i++) {

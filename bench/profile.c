@@ -61,10 +61,10 @@ static int write_gpu_file(const char *path, const char *gpu_id, int device, cons
         snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
         return -1;
     }
-    size_t dnn;
+    int dnn[3];
     uint32_t cupti;
     int cb[3], rt = 0;
-    seer_bench_lib_versions(&dnn, &cupti, cb);
+    seer_bench_lib_versions(dnn, &cupti, cb);
     seer_bench_driver_release(rel, sizeof rel);
     if (cudaRuntimeGetVersion(&rt) != cudaSuccess) rt = 0;
     fprintf(f, "# GPU description written by seer-bench (docs/formats.md): rates are the\n"
@@ -89,8 +89,8 @@ static int write_gpu_file(const char *path, const char *gpu_id, int device, cons
     /* not reported by the runtime: the CUDA occupancy calculator's values */
     fprintf(f, "max_regs_per_thread=255\nreg_alloc_unit=256\nsmem_alloc_unit=%d\n", p->major >= 8 ? 128 : 256);
     fprintf(f, "info.source=seer-bench %s\ninfo.measured_at=%s\ninfo.driver=%s\ninfo.cuda_runtime=%d.%d\n"
-               "info.cudnn=%zu.%zu.%zu\ninfo.cublas=%d.%d.%d\ninfo.cupti_api=%u\n",
-            SEER_VERSION_STRING, stamp, rel, rt / 1000, rt % 1000 / 10, dnn / 10000, dnn % 10000 / 100, dnn % 100,
+               "info.cudnn=%d.%d.%d\ninfo.cublas=%d.%d.%d\ninfo.cupti_api=%u\n",
+            SEER_VERSION_STRING, stamp, rel, rt / 1000, rt % 1000 / 10, dnn[0], dnn[1], dnn[2],
             cb[0], cb[1], cb[2], cupti);
     int sm, mem, msm, mmem;
     if (seer_bench_nvml_clocks(device, &sm, &mem, &msm, &mmem) == 0)
@@ -154,10 +154,10 @@ int seer_bench_profile(const char *path, const char *gpu_path, const char *gpu_i
         return -1;
     }
 
-    size_t dnn;
+    int dnn[3];
     uint32_t cupti;
     int cb[3];
-    seer_bench_lib_versions(&dnn, &cupti, cb);
+    seer_bench_lib_versions(dnn, &cupti, cb);
     char stamp[32];
     seer_bench_utc_stamp(stamp, sizeof stamp);
 
@@ -187,9 +187,9 @@ int seer_bench_profile(const char *path, const char *gpu_path, const char *gpu_i
             dram_bytes, l2_bytes, l2_passes, gemm_n, SEER_MICRO_REPEATS);
     char rel[96];
     seer_bench_driver_release(rel, sizeof rel);
-    fprintf(f, "driver=%s\ncuda_driver_api=%d.%d\ncuda_runtime=%d.%d\ncudnn=%zu.%zu.%zu\ncupti_api=%u\n"
-               "cublas=%d.%d.%d\n", rel, drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, dnn / 10000,
-            dnn % 10000 / 100, dnn % 100, cupti, cb[0], cb[1], cb[2]);
+    fprintf(f, "driver=%s\ncuda_driver_api=%d.%d\ncuda_runtime=%d.%d\ncudnn=%d.%d.%d\ncupti_api=%u\n"
+               "cublas=%d.%d.%d\n", rel, drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, dnn[0],
+            dnn[1], dnn[2], cupti, cb[0], cb[1], cb[2]);
     fprintf(f, "measured_at=%s\n", stamp);
     if (seer_bench_sync(f) != 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
         snprintf(err, errlen, "cannot write %s", path);
@@ -204,9 +204,15 @@ int seer_bench_profile(const char *path, const char *gpu_path, const char *gpu_i
     return 0;
 }
 
-void seer_bench_lib_versions(size_t *cudnn, uint32_t *cupti, int cublas[3])
+void seer_bench_lib_versions(int cudnn[3], uint32_t *cupti, int cublas[3])
 {
-    *cudnn = cudnnGetVersion();
+    /* cuDNN 9 numbers its versions major*10000 + minor*100 + patch,
+     * cuDNN 8 and older major*1000 + minor*100 + patch */
+    size_t v = cudnnGetVersion();
+    size_t unit = v >= 10000 ? 10000 : 1000;
+    cudnn[0] = (int)(v / unit);
+    cudnn[1] = (int)(v % unit / 100);
+    cudnn[2] = (int)(v % 100);
     if (cuptiGetVersion(cupti) != CUPTI_SUCCESS) *cupti = 0;
     if (cublasGetProperty(MAJOR_VERSION, &cublas[0]) != CUBLAS_STATUS_SUCCESS ||
         cublasGetProperty(MINOR_VERSION, &cublas[1]) != CUBLAS_STATUS_SUCCESS ||

@@ -467,7 +467,7 @@ TEST(bench_sim_sweep_outputs)
                          "time_ms,dram_read_bytes,dram_write_bytes,sm_pct,dram_pct,occupancy_pct,"
                          "tensor_pct,source"));
     /* metrics on, dram__throughput unknown to the chip: empty dram_pct */
-    CHECK(file_has(path, ",1000,2000,3000,,4000,5000,seer-bench:h100-sxm5-80gb:1"));
+    CHECK(file_has(path, ",1000,2000,3000,,4000,5000,seer-bench:h100-sxm5-80gb:1:cudnn9.19.0"));
     CHECK(file_has(path, "\"implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1, false, false, true>\""));
     CHECK(calls_consistent(out));
     snprintf(path, sizeof path, "%s/picks.csv", out);
@@ -796,7 +796,7 @@ TEST(bench_sim_fallbacks)
     free(run(cmd, &st));
     CHECK(st == 0);
     snprintf(p, sizeof p, "%s/layers.csv", o);
-    CHECK(file_has(p, ",,,,,,,,,,seer-bench:h100-sxm5-80gb:1,,,,OOM,cnn,"));
+    CHECK(file_has(p, ",,,,,,,,,,seer-bench:h100-sxm5-80gb:1:cudnn9.19.0,,,,OOM,cnn,"));
     rm_out(o);
 
     /* no driver: exit 2, nothing written */

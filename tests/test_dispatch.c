@@ -273,4 +273,5 @@ TEST(dispatch_source_cudnn_major)
     CHECK(seer_source_cudnn_major("cudnn123 cudnn8") == 8);
     CHECK(seer_source_cudnn_major("neusight") == 0 && seer_source_cudnn_major("") == 0);
     CHECK(seer_source_cudnn_major(NULL) == 0);
+    CHECK(seer_source_cudnn_major("seer-bench:h100-sxm5-80gb:1:cudnn9.19.0") == 9); /* what seer-bench writes */
 }
