@@ -730,17 +730,6 @@ int seer_conv_nchw_copies(const struct seer_conv *run, seer_direction_t dir, int
     return 3;
 }
 
-double seer_conv_nchw_transposes_ms(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
-                                    int algo)
-{
-    double size[3], ms = 0;
-    if (!seer_conv_nchw_copies(run, dir, algo, size)) return 0;
-    for (int i = 0; i < 3; i++)
-        ms += 2 * size[i] * seer_dtype_size(run->dtype) / seer_gpu_stream_bw(&m->gpu) * 1e3 +
-              seer_gpu_launch_gap_ms(&m->gpu);
-    return ms;
-}
-
 /* The transposes' time in *ms and, with k, their kernels; returns how
  * many (0 or 3). */
 static int nchw_transposes(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
@@ -753,10 +742,11 @@ static int nchw_transposes(const struct seer_model *m, const struct seer_conv *r
         {"nchwToNhwc x", "nchwToNhwc w", "nhwcToNchw y"},
         {"nchwToNhwc dy", "nchwToNhwc w", "nhwcToNchw dx"},
         {"nchwToNhwc x", "nchwToNhwc dy", "nhwcToNchw dw"}};
-    *ms = seer_conv_nchw_transposes_ms(m, run, dir, algo);
-    for (int i = 0; k && i < 3; i++) {
+    for (int i = 0; i < 3; i++) {
         double bytes = 2 * size[i] * seer_dtype_size(run->dtype);
         double t = bytes / seer_gpu_stream_bw(&m->gpu) * 1e3 + seer_gpu_launch_gap_ms(&m->gpu);
+        *ms += t;
+        if (!k) continue;
         seer_kernel_pred_t *o = &k[i];
         memset(o, 0, sizeof *o);
         seer_strlcpy(o->name, name[dir][i], sizeof o->name);
@@ -768,6 +758,14 @@ static int nchw_transposes(const struct seer_model *m, const struct seer_conv *r
         o->source = SEER_SOURCE_ANALYTICAL;
     }
     return 3;
+}
+
+double seer_conv_nchw_transposes_ms(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
+                                    int algo)
+{
+    double ms;
+    nchw_transposes(m, run, dir, algo, &ms, NULL);
+    return ms;
 }
 
 /* The math cuDNN runs (launch.h), as the picker assumes, and its kernels. */
