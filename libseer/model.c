@@ -311,25 +311,21 @@ static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, con
  * itself (its roofline path alone made time drop by up to 16 % as C/g
  * grew past the boundary).  Where that is lower it takes its time and
  * scales the kernels to it; the conv stays analytical (the wide conv's
- * source, measured, made the picker rank a 5x slower algorithm first).
- * Returns the wide conv's source, -1 when the roofline stays. */
-static int narrow_at_most_padded(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
-                                 int algo, double *time_ms, seer_kernel_pred_t *kernels, int nk)
+ * source, measured, made the picker rank a 5x slower algorithm first). */
+static void narrow_at_most_padded(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
+                                  int algo, double *time_ms, seer_kernel_pred_t *kernels, int nk)
 {
     struct seer_conv w;
     seer_conv_shape_t sh = run->shape;
-    int g = sh.groups, nw = 0;
+    int g = sh.groups;
     if (sh.c / g < SEER_GROUP_NARROW) sh.c = g * SEER_GROUP_NARROW;
     if (sh.k / g < SEER_GROUP_NARROW) sh.k = g * SEER_GROUP_NARROW;
-    seer_kernel_pred_t kw[SEER_MAX_CONV_KERNELS];
     double tw;
     if (seer_conv_init(NULL, &w, run->dtype, run->layout, &sh) ||
-        seer_model_predict_conv(NULL, m, &w, dir, algo, NULL, NULL, &tw, kw, SEER_MAX_CONV_KERNELS, &nw, NULL) ||
-        !(tw < *time_ms) || nw < 1)
-        return -1;
+        seer_model_predict_conv(NULL, m, &w, dir, algo, NULL, NULL, &tw, NULL, 0, NULL, NULL) || !(tw < *time_ms))
+        return;
     for (int i = 0; kernels && i < nk; i++) kernels[i].time_ms *= tw / *time_ms;
     *time_ms = tw;
-    return (int)kw[0].source;
 }
 
 /* The analytical model, for a (direction, algorithm, math) that no
