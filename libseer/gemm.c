@@ -136,11 +136,11 @@ static double fit_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, doubl
     const seer_gpu_info_t *s = seer_gpu_lookup(f->source_gpu);
     if (!s || !strcmp(s->id, g->id) || siblings(s, g)) return t;
     seer_dtype_t ds = seer_gpu_run_dtype(s, dt);
+    double ps = seer_gpu_peak_flops(s, ds);
     /* a tensor-core fit read at the source in the dtype its rows ran:
      * the only tensor-core rows are FP16 (a V100 has no BF16 and runs
      * TF32 as FP32, which made BF16 slower and TF32 faster than FP16) */
-    if (seer_dtype_math(dt) && (ds != dt || seer_gpu_peak_flops(s, ds) <= 0)) ds = SEER_DTYPE_FP16;
-    double ps = seer_gpu_peak_flops(s, ds);
+    if (seer_dtype_math(dt) && (ds != dt || ps <= 0)) ps = seer_gpu_peak_flops(s, ds = SEER_DTYPE_FP16);
     if (ps <= 0) return t; /* the source cannot run it: the formula alone */
     double gaps = 1 + (bias != 0);
     double tc = (seer_gemm_time(s, f, batch, mm, n, k, ds, bias, NULL) - gaps * seer_gpu_launch_gap_ms(s)) * ps /
@@ -213,9 +213,6 @@ static double lift_by(const gemm_peer_t *a, const gemm_peer_t *d, double r, seer
     return r;
 }
 
-static double gemm_tied(const struct seer_model *m, double batch, double mm, double n, double k,
-                        seer_dtype_t dt, int bias, seer_class_t *cls);
-
 static double gemm_lifted(const gemm_peer_t *p, int np, const gemm_peer_t *self, const gemm_peer_t *d,
                           seer_dtype_t dt, const unsigned char *role)
 {
@@ -223,6 +220,24 @@ static double gemm_lifted(const gemm_peer_t *p, int np, const gemm_peer_t *self,
     for (int a = 0; a < np; a++)
         if (role[a] & SEER_PEER_ANCHOR) r = lift_by(&p[a], d, r, dt);
     return r;
+}
+
+/* The time of dt tied across GPUs (seer_model_gemm_time). */
+static double gemm_tied(const struct seer_model *m, double batch, double mm, double n, double k,
+                        seer_dtype_t dt, int bias, seer_class_t *cls)
+{
+    gemm_peer_t self = gemm_peer(m, batch, mm, n, k, dt, bias, cls);
+    if (self.t < 0 || !m->npeer) return self.t;
+    gemm_peer_t p[SEER_MAX_PEERS] = {{0}};
+    int np = m->npeer < SEER_MAX_PEERS ? m->npeer : SEER_MAX_PEERS;
+    for (int i = 0; i < np; i++) p[i] = gemm_peer(m->peer[i], batch, mm, n, k, dt, bias, NULL);
+    double lo = gemm_lifted(p, np, &self, &self, dt, m->peer_role);
+    for (int d = 0; d < np; d++)
+        if ((m->peer_role[d] & SEER_PEER_BELOW) && p[d].t >= 0 && gemm_dominates(&m->gpu, p[d].g, dt)) {
+            double r = gemm_lifted(p, np, &self, &p[d], dt, m->peer_role);
+            if (r < lo) lo = r;
+        }
+    return lo;
 }
 
 double seer_model_gemm_time(const struct seer_model *m, double batch, double mm, double n, double k,
@@ -252,24 +267,6 @@ double seer_model_gemm_time(const struct seer_model *m, double batch, double mm,
         }
     }
     return t;
-}
-
-/* The time of dt tied across GPUs (seer_model_gemm_time). */
-static double gemm_tied(const struct seer_model *m, double batch, double mm, double n, double k,
-                        seer_dtype_t dt, int bias, seer_class_t *cls)
-{
-    gemm_peer_t self = gemm_peer(m, batch, mm, n, k, dt, bias, cls);
-    if (self.t < 0 || !m->npeer) return self.t;
-    gemm_peer_t p[SEER_MAX_PEERS] = {{0}};
-    int np = m->npeer < SEER_MAX_PEERS ? m->npeer : SEER_MAX_PEERS;
-    for (int i = 0; i < np; i++) p[i] = gemm_peer(m->peer[i], batch, mm, n, k, dt, bias, NULL);
-    double lo = gemm_lifted(p, np, &self, &self, dt, m->peer_role);
-    for (int d = 0; d < np; d++)
-        if ((m->peer_role[d] & SEER_PEER_BELOW) && p[d].t >= 0 && gemm_dominates(&m->gpu, p[d].g, dt)) {
-            double r = gemm_lifted(p, np, &self, &p[d], dt, m->peer_role);
-            if (r < lo) lo = r;
-        }
-    return lo;
 }
 
 static seer_status_t gemm_args(seer_handle_t h, const char *fn, const seer_gpu_info_t *g, int batch, int m,
