@@ -1,4 +1,5 @@
-/* Fuzz the CSV tokenizer and all three row readers on one input. */
+/* Fuzz the CSV tokenizer, all three row readers and the source readers
+ * on one input. */
 #include <stdlib.h>
 #include <string.h>
 #include "csv.h"
@@ -32,6 +33,9 @@ int seer_fuzz_csv(const uint8_t *data, size_t size)
                 if (strlen(seer_csv_field(c, i)) > size) abort();
                 (void)seer_csv_int(h, c, i, "f", -1000, 1000, &v);
                 (void)seer_csv_dbl(h, c, i, "f", &d);
+                /* and the source readers (dispatch, cuDNN version) on it */
+                (void)seer_source_has_dispatch(seer_csv_field(c, i));
+                (void)seer_source_cudnn_major(seer_csv_field(c, i));
             }
             if (seer_csv_line(c) < 1) abort();
         }
