@@ -86,6 +86,9 @@ static void family_features(const struct seer_model *m, const seer_family_t *f, 
 }
 
 static double cdiv(double a, double b) { return ceil(a / b); }
+/* The shortest reduction a split-K block of a wgrad GEMM gets. */
+#define SEER_SPLIT_K_MIN 256
+
 static double pow2_at_least(double x) { double p = 1; while (p < x) p *= 2; return p; }
 
 /* Which helper term (input, output, weights side) a helper kernel feeds. */
@@ -109,7 +112,8 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
     double c_in = t->dir == SEER_DIR_BWD_DATA ? sh->k : sh->c;
     double P = t->dir == SEER_DIR_BWD_DATA ? sh->h : cv->p, Q = t->dir == SEER_DIR_BWD_DATA ? sh->w : cv->q;
     int geo = v->geo;
-    if (t->dir == SEER_DIR_BWD_FILTER && geo != SEER_GEO_FFT) geo = SEER_GEO_TILED;
+    t->split = 1;
+    if (t->dir == SEER_DIR_BWD_FILTER && geo != SEER_GEO_FFT && geo != SEER_GEO_TILED_SPLIT) geo = SEER_GEO_TILED;
     switch (geo) {
     case SEER_GEO_WINO_NF: {
         /* the tile GEMM pads the batch to a multiple of 16 images */
@@ -132,21 +136,36 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
         flop_pb = 8.0 * v->tm * k->gm * k->gk;
         bytes_pb = (v->tm + k->gm) * k->gk * 8.0;
         break;
-    default: {
+    default: { /* SEER_GEO_TILED, SEER_GEO_TILED_SPLIT */
         /* an implicit GEMM's gathered operand comes from DRAM as its
          * tensor, its im2col re-reads from the caches */
-        t->blocks = cdiv(k->gm, v->tm) * cdiv(k->gn, v->tn) * batch;
+        double tiles = cdiv(k->gm, v->tm) * cdiv(k->gn, v->tn) * batch, gk = k->gk;
+        if (geo == SEER_GEO_TILED_SPLIT) {
+            /* a wgrad GEMM's output (K x C*R*S) is small and its reduction
+             * (N*P*Q) long: cuDNN splits the reduction over blocks until
+             * they fill the GPU, each at least SEER_SPLIT_K_MIN long; a
+             * power of two, so that more work never means a shorter
+             * reduction per block.  cuDNN 6 and 7 did not always split
+             * (their DeepBench rows fit unsplit better): training chooses,
+             * the analytical family splits. */
+            double want = fmin((double)v->bps * m->gpu.sms / tiles, gk / SEER_SPLIT_K_MIN);
+            while (t->split * 2 <= want) t->split *= 2;
+            gk /= t->split;
+        }
+        t->blocks = tiles * t->split;
         /* a GEMM side shorter than the tile runs a narrower kernel (down to
          * the 32 of the narrowest tiles the data's kernel names show),
          * not the tile's FLOPs and operand rows padded with zeros */
         double tm = fmin(v->tm, fmax(32, pow2_at_least(k->gm))), tn = fmin(v->tn, fmax(32, pow2_at_least(k->gn)));
-        flop_pb = 2.0 * tm * tn * k->gk * (strcmp(k->what, "cgemm") == 0 ? 4 : 1);
+        flop_pb = 2.0 * tm * tn * gk * (strcmp(k->what, "cgemm") == 0 ? 4 : 1);
         /* the operand rows a block reads are real ones, not the tile's
          * padding: charged per padded tile, the share of a gathered
          * operand fell faster than the blocks grew, and time dropped as
          * H*W grew (4x64x7x7 -> 9x9, r=7, pad 0: 0.031 -> 0.018 ms) */
         double rows = k->gm / cdiv(k->gm, v->tm), cols = k->gn / cdiv(k->gn, v->tn);
-        bytes_pb = (rows * k->a_real + cols * k->b_real) * k->gk * es;
+        bytes_pb = (rows * k->a_real + cols * k->b_real) * gk * es;
+        /* split: each block adds its fp32 partial tile to the output */
+        if (t->split > 1) bytes_pb += 2.0 * rows * cols * 4;
         break;
     }
     }
@@ -358,7 +377,9 @@ static void analytical_family(const struct seer_model *m, const seer_terms_t *t,
     v->tn = 64;
     v->threads = 256;
     /* cuDNN's fused Winograd kernels block as the recorded tile148t ones */
-    v->geo = strcmp(t->kv[0].what, "winograd") ? SEER_GEO_TILED : SEER_GEO_WINO_148;
+    v->geo = !strcmp(t->kv[0].what, "winograd") ? SEER_GEO_WINO_148
+             : t->dir == SEER_DIR_BWD_FILTER    ? SEER_GEO_TILED_SPLIT
+                                                : SEER_GEO_TILED;
     int fit = m->gpu.threads_per_sm / v->threads;
     v->bps = fit < 2 ? (fit < 1 ? 1 : fit) : 2;
     seer_terms_t tt = *t;
@@ -416,7 +437,7 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
             seer_strlcpy(o->name, v->name, sizeof o->name);
             o->grid[0] = (int)fmin(ceil(kv->gm / v->tm), 2147483647.0);
             o->grid[1] = (int)fmin(ceil(kv->gn / v->tn), 65535.0);
-            o->grid[2] = (int)fmin(kv->gbatch > 0 ? kv->gbatch : 1, 65535.0);
+            o->grid[2] = (int)fmin((kv->gbatch > 0 ? kv->gbatch : 1) * t->split, 65535.0);
             o->block[0] = v->threads;
             o->blocks_per_sm = v->bps;
             o->bmax = t->bmax;

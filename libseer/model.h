@@ -35,7 +35,8 @@ enum {
     SEER_GEO_WINO_NF = 1,       /* non-fused Winograd GEMM: batch padded to 16 images */
     SEER_GEO_WINO_148 = 2,      /* fused Winograd tile148t: n*ceil(k/32), ceil(Q/8), ceil(P/16) */
     SEER_GEO_WINO_442 = 3,      /* fused Winograd tile442t: ceil(n/4)*ceil(k/32), ceil(Q/8), ceil(P/4) */
-    SEER_GEO_FFT = 4            /* gcgemm: ceil(N/tm) x frequencies, all of M per block */
+    SEER_GEO_FFT = 4,           /* gcgemm: ceil(N/tm) x frequencies, all of M per block */
+    SEER_GEO_TILED_SPLIT = 5    /* tiled, a wgrad GEMM's reduction split over blocks (model.c) */
 };
 /* Features of the LIBSVM parts, in the order the model file stores their
  * standardization: the variant classifier sees the shape features, the
@@ -159,6 +160,7 @@ typedef struct {
     double x[SEER_NTERMS];      /* terms of the analytical formula, ms */
     double f[SEER_NF];          /* raw (unstandardized) features */
     double blocks, waves, fill;
+    double split;               /* split-K factor of a wgrad GEMM (1: none) */
     long long bmax;
     double main_flops_ms, bytes_ms;
     double es;                  /* bytes per element */
