@@ -195,7 +195,9 @@ typedef enum {
     SEER_SOURCE_CALIBRATED = 0,     /* measurements on this GPU */
     SEER_SOURCE_TRANSFERRED = 1,    /* measurements on other GPUs, evaluated with this GPU's facts */
     SEER_SOURCE_ANALYTICAL = 2      /* no GPU has data for this kernel family: the model's
-                                     * generic kernel formula (docs/method.md, "Fallbacks") */
+                                     * generic kernel formula, or for an implicit GEMM the
+                                     * formula fitted to its sibling algorithm or to cuDNN's
+                                     * choice (docs/method.md, "Fallbacks") */
 } seer_source_t;
 
 /* Names: "fp32", "nchw", "fwd", "bwd_data", "bwd_filter", "IMPLICIT_GEMM",

@@ -199,7 +199,8 @@ void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct
 typedef struct {
     double lo, hi;              /* lo <= time <= hi */
     double phys;                /* the physics tied to the peers' (model.c), where tied */
-    int analytical;             /* timed by the analytical model (SEER_SOURCE_ANALYTICAL) */
+    int analytical;             /* a guess (SEER_SOURCE_ANALYTICAL): timed by the analytical
+                                 * family or another algorithm's (model.c, borrowed_family) */
     int tied;                   /* 0: the peers were left out, [lo, hi] is loose */
 } seer_conv_bounds_t;
 /* Fails where seer_model_predict_conv fails, except on the time's range

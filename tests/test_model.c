@@ -191,6 +191,36 @@ TEST(model_analytical_wgrad_splits_its_reduction)
     seer_destroy(h);
 }
 
+/* An implicit GEMM algorithm no GPU has data for borrows its sibling's
+ * family, else cuDNN's choice's (model.c, borrowed_family): DeepBench's
+ * backward rows record no algorithm, so ALGO_0 (cuDNN's choice's own
+ * kernels) times as cuDNN's choice above its floor, and is labelled a
+ * guess. */
+TEST(model_implicit_gemm_borrows_cudnn_choice)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = trained(h, "v100-sxm2-16gb");
+    if (!m) { seer_destroy(h); SKIP("shared data not found"); }
+    seer_conv_desc_t d = conv(h, 1, 64, 7, 64);
+    REQUIRE(d != NULL);
+    seer_kernel_pred_t kp[4];
+    int nk = 0;
+    double choice, a0, a1;
+    for (int dir = SEER_DIR_BWD_DATA; dir <= SEER_DIR_BWD_FILTER; dir++) {
+        CHECK_STATUS(seer_predict_conv(h, m, d, (seer_direction_t)dir, SEER_ALGO_CUDNN_CHOICE, &choice, NULL, 0, NULL),
+                     SEER_STATUS_SUCCESS);
+        CHECK_STATUS(seer_predict_conv(h, m, d, (seer_direction_t)dir, 0, &a0, kp, 4, &nk), SEER_STATUS_SUCCESS);
+        CHECK(nk == 1 && kp[0].source == SEER_SOURCE_ANALYTICAL);
+        CHECK(a0 == choice);
+        CHECK_STATUS(seer_predict_conv(h, m, d, (seer_direction_t)dir, 1, &a1, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+        CHECK(a1 >= a0 && a1 < 1.5 * a0); /* the same family, and the precompute helper */
+    }
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
+
 TEST(model_train_errors)
 {
     seer_handle_t h;
