@@ -77,11 +77,22 @@ static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
     d->in_e = dir == SEER_DIR_BWD_DATA ? d->ye : d->xe;
     d->out_e = dir == SEER_DIR_FWD ? d->ye : dir == SEER_DIR_BWD_DATA ? d->xe : d->we;
     d->other_e = dir == SEER_DIR_BWD_FILTER ? d->ye : d->we;
-    d->flops = 2.0 * d->N * d->K * d->P * d->Q * (d->C / d->g) * d->R * d->S;
+    /* Tensor-core MMAs take channels in groups of 8 (FP16, BF16) or 4
+     * (TF32): cuDNN pads a dense conv's channels up to that ("padding,
+     * folding, and NCHW-to-NHWC transformations" to call tensor cores), so
+     * a first layer's 3 channels cost 8.  Grouped convs are bounded by
+     * their padded wide conv instead (model.c). */
+    double C = d->C / d->g, K = d->K / d->g;
+    if (d->g == 1 && (cv->dtype == SEER_DTYPE_FP16 || cv->dtype == SEER_DTYPE_BF16 || cv->dtype == SEER_DTYPE_TF32)) {
+        double q = cv->dtype == SEER_DTYPE_TF32 ? 4 : 8;
+        C = ceil(C / q) * q;
+        K = ceil(K / q) * q;
+    }
+    d->flops = 2.0 * d->N * K * d->P * d->Q * C * d->R * d->S * d->g;
     switch (dir) {
-    case SEER_DIR_FWD: d->gm = d->N * d->P * d->Q; d->gn = d->K / d->g; d->gk = d->C / d->g * d->R * d->S; break;
-    case SEER_DIR_BWD_DATA: d->gm = d->N * d->H * d->W; d->gn = d->C / d->g; d->gk = d->K / d->g * d->R * d->S; break;
-    default: d->gm = d->K / d->g; d->gn = d->C / d->g * d->R * d->S; d->gk = d->N * d->P * d->Q; break;
+    case SEER_DIR_FWD: d->gm = d->N * d->P * d->Q; d->gn = K; d->gk = C * d->R * d->S; break;
+    case SEER_DIR_BWD_DATA: d->gm = d->N * d->H * d->W; d->gn = C; d->gk = K * d->R * d->S; break;
+    default: d->gm = K; d->gn = C * d->R * d->S; d->gk = d->N * d->P * d->Q; break;
     }
 }
 

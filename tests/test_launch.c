@@ -124,6 +124,34 @@ TEST(launch_implicit_gemm_dims_and_work)
     }
 }
 
+/* Tensor-core math pads a dense conv's channels to the MMA's 8 (FP16,
+ * BF16) or 4 (TF32): a first layer's 3 channels run the GEMM of 8 (or
+ * 4), and move only their own bytes; FP32 math does not pad. */
+TEST(launch_tensor_core_channels_padded)
+{
+    static const struct { seer_dtype_t dt; double c_run, k_run; } cases[] = {
+        {SEER_DTYPE_FP16, 8, 64}, {SEER_DTYPE_BF16, 8, 64}, {SEER_DTYPE_TF32, 4, 64},
+        {SEER_DTYPE_FP32, 3, 61}, {SEER_DTYPE_FP16_PSEUDO, 3, 61},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct seer_conv cv;
+        REQUIRE(mk(&cv, (shape_t){8, 3, 56, 61, 7, 3, 2, 1, 1, cases[i].dt}));
+        double RS = 49, NPQ = 8.0 * cv.p * cv.q;
+        const double dims[3][3] = {{NPQ, cases[i].k_run, cases[i].c_run * RS},
+                                   {8.0 * 56 * 56, cases[i].c_run, cases[i].k_run * RS},
+                                   {cases[i].k_run, cases[i].c_run * RS, NPQ}};
+        for (int d = 0; d < 3; d++) {
+            seer_kview_t k[SEER_MAX_KERNELS];
+            int nk = 0;
+            REQUIRE(seer_conv_kernels(NULL, &cv, (seer_direction_t)d, 1, k, &nk) == SEER_STATUS_SUCCESS);
+            CHECK(k[0].gm == dims[d][0] && k[0].gn == dims[d][1] && k[0].gk == dims[d][2]);
+            if (d != SEER_DIR_BWD_DATA) /* its GEMM walks the input, not the output */
+                CHECK_NEAR(2 * k[0].gm * k[0].gn * k[0].gk, k[0].flops, 1e-12);
+            CHECK(k[0].bytes == seer_conv_min_bytes(&cv, (seer_direction_t)d));
+        }
+    }
+}
+
 TEST(launch_explicit_gemm_im2col)
 {
     struct seer_conv cv;
