@@ -518,7 +518,7 @@ typedef struct {
     int block[3];
     int regs_per_thread;
     int smem_bytes;             /* static + dynamic shared memory per block */
-    double flops;               /* useful FLOPs of the kernel */
+    double flops;               /* FLOPs the kernel executes (tensor-core channel padding included) */
     double dram_bytes;          /* estimated DRAM bytes moved */
     int blocks_per_sm;          /* occupancy */
     long long bmax;             /* blocks_per_sm * SMs */
@@ -541,7 +541,8 @@ typedef struct {
  * the model's GPU cannot run the dtype's math), NOT_CALIBRATED (algo is
  * SEER_ALGO_CUDNN_CHOICE and no calibrated GPU has data for it; any other
  * algorithm the model has no data for comes from the other calibrated
- * GPUs or the analytical model, seer_kernel_pred_t.source), BAD_PREDICTION (the time would not be finite or
+ * GPUs, from an implicit GEMM's sibling or cuDNN's choice, or from the
+ * analytical model, seer_kernel_pred_t.source), BAD_PREDICTION (the time would not be finite or
  * over SEER_MAX_TIME_MS). Thread-safe; deterministic. */
 SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model *model,
                                          const seer_conv *desc, seer_direction_t dir,

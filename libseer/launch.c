@@ -61,6 +61,7 @@ typedef struct {
     double in_e, out_e, other_e; /* what the direction reads (activations, weights or gradients) and writes */
     double flops;               /* of the direct convolution */
     double gm, gn, gk;          /* the GEMM of the direction (file comment) */
+    double pad;                 /* tensor-core channel padding of the GEMM's FLOPs (1: none) */
 } dims_t;
 
 static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
@@ -80,14 +81,16 @@ static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
     /* Tensor-core MMAs take channels in groups of 8 (FP16, BF16) or 4
      * (TF32): cuDNN pads a dense conv's channels up to that ("padding,
      * folding, and NCHW-to-NHWC transformations" to call tensor cores), so
-     * a first layer's 3 channels cost 8.  Grouped convs are bounded by
-     * their padded wide conv instead (model.c). */
+     * a first layer's 3 channels cost 8 (or the FMA kernels' own FLOPs,
+     * seer_main_flops_ms).  Dense convs only: narrow grouped ones are
+     * bounded by their padded wide conv (model.c). */
     double C = d->C / d->g, K = d->K / d->g;
     if (d->g == 1 && (cv->dtype == SEER_DTYPE_FP16 || cv->dtype == SEER_DTYPE_BF16 || cv->dtype == SEER_DTYPE_TF32)) {
         double q = cv->dtype == SEER_DTYPE_TF32 ? 4 : 8;
         C = ceil(C / q) * q;
         K = ceil(K / q) * q;
     }
+    d->pad = C * K / ((d->C / d->g) * (d->K / d->g));
     d->flops = 2.0 * d->N * K * d->P * d->Q * C * d->R * d->S * d->g;
     switch (dir) {
     case SEER_DIR_FWD: d->gm = d->N * d->P * d->Q; d->gn = K; d->gk = C * d->R * d->S; break;
@@ -144,9 +147,9 @@ static int gemm_kernels(const dims_t *d, int kind, seer_kview_t *k)
         double cols = d->gm * d->gk * d->g; /* im2col matrix, elements */
         if (d->dir == SEER_DIR_BWD_FILTER) cols = d->gn * d->gk * d->g;
         k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", d->gm, d->gn, d->gk, d->g, d->flops,
-                                (cols + d->other_e + d->out_e) * es, 1, 1};
+                                (cols + d->other_e + d->out_e) * es, 1, 1, d->pad};
         k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "im2col", 0, 0, 0, 0, 0,
-                                (d->in_e + cols) * es, 1, 1};
+                                (d->in_e + cols) * es, 1, 1, 1};
         return n;
     }
     /* the gathered operand: x (fwd's A, bwd_filter's B) or dy (bwd_data's A) */
@@ -154,9 +157,10 @@ static int gemm_kernels(const dims_t *d, int kind, seer_kview_t *k)
     double share = virt > d->in_e ? d->in_e / virt : 1;
     k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", d->gm, d->gn, d->gk, d->g, d->flops,
                             (d->in_e + d->other_e + d->out_e) * es,
-                            d->dir == SEER_DIR_BWD_FILTER ? 1 : share, d->dir == SEER_DIR_BWD_FILTER ? share : 1};
+                            d->dir == SEER_DIR_BWD_FILTER ? 1 : share, d->dir == SEER_DIR_BWD_FILTER ? share : 1,
+                            d->pad};
     if (kind == K_GEMM_PRECOMP) /* offset table and filter layout for the implicit GEMM */
-        k[n++] = (seer_kview_t){SEER_ROLE_HELPER, "precompute", 0, 0, 0, 0, 0, d->we * es, 1, 1};
+        k[n++] = (seer_kview_t){SEER_ROLE_HELPER, "precompute", 0, 0, 0, 0, 0, d->we * es, 1, 1, 1};
     return n;
 }
 
@@ -174,27 +178,27 @@ static int wino_kernels(const dims_t *d, int kind, seer_kview_t *k)
         /* GEMM over tiles: [C x tiles] x [tiles x K] per point */
         double wflops = 2.0 * a2 * tiles * C * K;
         k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", C, K, tiles, a2, wflops,
-                                a2 * (tiles * (C + K) + C * K) * es, 1, 1};
+                                a2 * (tiles * (C + K) + C * K) * es, 1, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "data_transform", 0, 0, 0, 0, 0,
-                                (d->xe + d->ye + a2 * tiles * (C + K)) * es, 1, 1};
+                                (d->xe + d->ye + a2 * tiles * (C + K)) * es, 1, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "filter_output", 0, 0, 0, 0, 0,
-                                (tw + d->we) * es, 1, 1};
+                                (tw + d->we) * es, 1, 1, 1};
     } else if (kind == K_WINO) {
         /* fused: only the filter transform is a separate kernel */
         k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "winograd", tiles, c_out, c_in * a2 / (m * m), 1,
-                                2.0 * tiles * c_out * c_in * a2, (d->in_e + tw + d->out_e) * es, 1, 1};
+                                2.0 * tiles * c_out * c_in * a2, (d->in_e + tw + d->out_e) * es, 1, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_FILTER_TRANSFORM, "filter_transform", 0, 0, 0, 0, 0,
-                                (d->we + tw) * es, 1, 1};
+                                (d->we + tw) * es, 1, 1, 1};
     } else {
         k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", tiles, c_out, c_in, a2,
                                 2.0 * a2 * tiles * c_in * c_out,
-                                a2 * (tiles * (c_in + c_out) + c_in * c_out) * es, 1, 1};
+                                a2 * (tiles * (c_in + c_out) + c_in * c_out) * es, 1, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "data_transform", 0, 0, 0, 0, 0,
-                                (d->in_e + a2 * tiles * c_in) * es, 1, 1};
+                                (d->in_e + a2 * tiles * c_in) * es, 1, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_FILTER_TRANSFORM, "filter_transform", 0, 0, 0, 0, 0,
-                                (d->we + tw) * es, 1, 1};
+                                (d->we + tw) * es, 1, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "output_transform", 0, 0, 0, 0, 0,
-                                (a2 * tiles * c_out + d->out_e) * es, 1, 1};
+                                (a2 * tiles * c_out + d->out_e) * es, 1, 1, 1};
     }
     return n;
 }
@@ -223,13 +227,13 @@ static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
     if (bf) { bm = C; c_in = N * tiles; c_out = K; }
     k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "cgemm", bm, c_out, c_in, freq,
                             8.0 * freq * bm * c_in * c_out,
-                            freq * (bm * c_in + c_in * c_out + bm * c_out) * ce, 1, 1};
+                            freq * (bm * c_in + c_in * c_out + bm * c_out) * ce, 1, 1, 1};
     k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "fft_data", 0, 0, 0, 0, 0,
-                            d->in_e * es + N * tiles * (bd ? K : C) * freq * ce, 1, 1};
+                            d->in_e * es + N * tiles * (bd ? K : C) * freq * ce, 1, 1, 1};
     k[n++] = (seer_kview_t){SEER_ROLE_FILTER_TRANSFORM, "fft_filter", 0, 0, 0, 0, 0,
-                            d->other_e * es + (bf ? N * tiles * K : K * C) * freq * ce, 1, 1};
+                            d->other_e * es + (bf ? N * tiles * K : K * C) * freq * ce, 1, 1, 1};
     k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "ifft_output", 0, 0, 0, 0, 0,
-                            d->out_e * es + (bf ? C * K : N * tiles * c_out) * freq * ce, 1, 1};
+                            d->out_e * es + (bf ? C * K : N * tiles * c_out) * freq * ce, 1, 1, 1};
     return n;
 }
 
@@ -254,12 +258,21 @@ seer_status_t seer_conv_kernels(seer_err_t *e, const struct seer_conv *cv, seer_
     return SEER_STATUS_SUCCESS;
 }
 
+double seer_main_flops_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k)
+{
+    double peak = seer_gpu_peak_flops(g, dtype);
+    if (peak <= 0) return 0;
+    double ms = k->flops / peak * 1e3, fma = seer_gpu_peak_flops(g, SEER_DTYPE_FP32);
+    if (k->pad > 1 && fma > 0) ms = fmin(ms, k->flops / k->pad / fma * 1e3);
+    return ms;
+}
+
 double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k, int nk)
 {
-    double peak = seer_gpu_peak_flops(g, dtype), bytes = 0;
-    if (peak <= 0 || nk < 1) return 0;
+    double bytes = 0;
+    if (seer_gpu_peak_flops(g, dtype) <= 0 || nk < 1) return 0;
     for (int i = 0; i < nk; i++) bytes += k[i].bytes;
-    return fmax(k[0].flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3 + nk * seer_gpu_launch_gap_ms(g);
+    return fmax(seer_main_flops_ms(g, dtype, k), bytes / seer_gpu_dram_bw(g) * 1e3) + nk * seer_gpu_launch_gap_ms(g);
 }
 
 double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,

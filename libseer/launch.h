@@ -26,6 +26,10 @@ typedef struct {
      * 1 (x is read R*S/stride^2 times into a 3x3 fwd conv's A); 1 where
      * the operand is materialized (explicit GEMM, transforms). */
     double a_real, b_real;
+    /* The main GEMM's FLOPs over the conv's where tensor-core math pads
+     * its channels (dims_of); 0 or 1: none.  The FMA kernels cuDNN runs
+     * instead where that is faster do the conv's own FLOPs. */
+    double pad;
 } seer_kview_t;
 
 /* Fill up to SEER_MAX_KERNELS kernels; kernel 0 is the main one.
@@ -55,5 +59,9 @@ seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype, s
  * already computed (seer_conv_kernels). */
 double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,
                           int algo);
+/* The main kernel's time at its math's peak (ms): where tensor-core
+ * math pads the channels, the faster of the padded GEMM on tensor cores
+ * and the conv's own FLOPs at the FP32 FMA rate (cuDNN's FMA kernels). */
+double seer_main_flops_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k);
 double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k, int nk);
 #endif

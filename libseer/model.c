@@ -59,7 +59,7 @@ static seer_status_t model_shape(seer_err_t *e, const struct seer_model *m, cons
     t->cv = cv;
     t->dir = (int)dir;
     t->src = &m->gpu;
-    t->main_flops_ms = t->kv[0].flops / peak * 1e3;
+    t->main_flops_ms = seer_main_flops_ms(&m->gpu, cv->dtype, &t->kv[0]);
     t->bytes_ms = bytes / bw * 1e3;
     if (t->no_features) return SEER_STATUS_SUCCESS;
     double *f = t->f;
@@ -81,7 +81,7 @@ static void family_features(const struct seer_model *m, const seer_family_t *f, 
     t->src = &m->src[f->src];
     if (t->no_features || t->src == &m->gpu || seer_gpu_same_facts(t->src, &m->gpu)) return;
     double peak = seer_gpu_peak_flops(t->src, t->cv->dtype), bw = seer_gpu_dram_bw(t->src);
-    if (peak > 0) t->f[SEER_F_FLOPS_MS] = lg(t->kv[0].flops / peak * 1e3);
+    if (peak > 0) t->f[SEER_F_FLOPS_MS] = lg(seer_main_flops_ms(t->src, t->cv->dtype, &t->kv[0]));
     t->f[SEER_F_BYTES_MS] = lg(t->bytes_ms * seer_gpu_dram_bw(&m->gpu) / bw);
 }
 
@@ -140,19 +140,23 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
         /* an implicit GEMM's gathered operand comes from DRAM as its
          * tensor, its im2col re-reads from the caches */
         double tiles = cdiv(k->gm, v->tm) * cdiv(k->gn, v->tn) * batch, gk = k->gk;
+        t->blocks = tiles;
         if (geo == SEER_GEO_TILED_SPLIT) {
             /* a wgrad GEMM's output (K x C*R*S) is small and its reduction
              * (N*P*Q) long: cuDNN splits the reduction over blocks until
-             * they fill the GPU, each at least SEER_SPLIT_K_MIN long; a
-             * power of two, so that more work never means a shorter
-             * reduction per block.  cuDNN 6 and 7 did not always split
-             * (their DeepBench rows fit unsplit better): training chooses,
-             * the analytical family splits. */
-            double want = fmin((double)v->bps * m->gpu.sms / tiles, gk / SEER_SPLIT_K_MIN);
-            while (t->split * 2 <= want) t->split *= 2;
-            gk /= t->split;
+             * they fill the GPU, each at least SEER_SPLIT_K_MIN long.  The
+             * split is continuous: a whole number of them (a power of two
+             * or not) made a block's reduction shorter as N*P*Q grew by
+             * less than a doubling, and time fell by up to 36 %.  cuDNN 6
+             * and 7 did not always split (their DeepBench rows fit unsplit
+             * better): training chooses, the analytical family splits. */
+            double sp = fmin((double)v->bps * m->gpu.sms / tiles, gk / SEER_SPLIT_K_MIN);
+            if (sp > 1) {
+                t->split = sp;
+                gk /= sp;
+                t->blocks = fmin(tiles * sp, (double)v->bps * m->gpu.sms); /* one wave, rounding aside */
+            }
         }
-        t->blocks = tiles * t->split;
         /* a GEMM side shorter than the tile runs a narrower kernel (down to
          * the 32 of the narrowest tiles the data's kernel names show),
          * not the tile's FLOPs and operand rows padded with zeros */
@@ -163,9 +167,9 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
          * operand fell faster than the blocks grew, and time dropped as
          * H*W grew (4x64x7x7 -> 9x9, r=7, pad 0: 0.031 -> 0.018 ms) */
         double rows = k->gm / cdiv(k->gm, v->tm), cols = k->gn / cdiv(k->gn, v->tn);
+        /* (a split's fp32 partial tiles are not charged: their traffic
+         * falls as the output grows, and with it the time) */
         bytes_pb = (rows * k->a_real + cols * k->b_real) * gk * es;
-        /* split: each block adds its fp32 partial tile to the output */
-        if (t->split > 1) bytes_pb += 2.0 * rows * cols * 4;
         break;
     }
     }
@@ -437,7 +441,7 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
             seer_strlcpy(o->name, v->name, sizeof o->name);
             o->grid[0] = (int)fmin(ceil(kv->gm / v->tm), 2147483647.0);
             o->grid[1] = (int)fmin(ceil(kv->gn / v->tn), 65535.0);
-            o->grid[2] = (int)fmin((kv->gbatch > 0 ? kv->gbatch : 1) * t->split, 65535.0);
+            o->grid[2] = (int)fmin((kv->gbatch > 0 ? kv->gbatch : 1) * floor(t->split), 65535.0);
             o->block[0] = v->threads;
             o->blocks_per_sm = v->bps;
             o->bmax = t->bmax;
@@ -553,7 +557,12 @@ static const seer_family_t *borrowed_family(const struct seer_model *m, seer_dir
 {
     if (algo != 0 && algo != 1) return NULL;
     const seer_family_t *f = seer_model_family(m, dir, 1 - algo, dt);
-    return f ? f : seer_model_family(m, dir, SEER_ALGO_CUDNN_CHOICE, dt);
+    if (!f) f = seer_model_family(m, dir, SEER_ALGO_CUDNN_CHOICE, dt);
+    /* only tiled GEMM variants: cuDNN's choice may have been a Winograd
+     * or FFT kernel, whose geometry is no implicit GEMM's */
+    for (int i = 0; f && i < f->nvar; i++)
+        if (f->var[i].geo != SEER_GEO_TILED && f->var[i].geo != SEER_GEO_TILED_SPLIT) return NULL;
+    return f;
 }
 
 static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,

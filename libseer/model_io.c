@@ -137,6 +137,8 @@ static void r_family(seer_rbuf_t *r, seer_family_t *f)
         v->tn = seer_r_i32(r, "variant tile", 1, 4096);
         v->threads = seer_r_i32(r, "variant threads", 1, 1024);
         v->geo = seer_r_i32(r, "variant geometry", SEER_GEO_TILED, SEER_GEO_TILED_SPLIT);
+        if (!r->st && v->geo == SEER_GEO_TILED_SPLIT && f->dir != SEER_DIR_BWD_FILTER) /* wgrad only */
+            seer_r_fail(r, SEER_STATUS_MODEL_CORRUPT, "variant geometry");
         v->bps = seer_r_i32(r, "variant blocks per SM", 1, 64);
         for (int c = 0; c < 4; c++) {
             v->has[c] = seer_r_i32(r, "class flag", 0, 1);

@@ -148,8 +148,24 @@ TEST(launch_tensor_core_channels_padded)
             if (d != SEER_DIR_BWD_DATA) /* its GEMM walks the input, not the output */
                 CHECK_NEAR(2 * k[0].gm * k[0].gn * k[0].gk, k[0].flops, 1e-12);
             CHECK(k[0].bytes == seer_conv_min_bytes(&cv, (seer_direction_t)d));
+            CHECK_NEAR(k[0].pad, cases[i].c_run * cases[i].k_run / (3.0 * 61), 1e-12);
         }
     }
+    /* cuDNN runs FMA kernels where padding costs more: an RTX 2070's
+     * FP16 tensor cores (29.9 TFLOP/s) on 8 channels of 1 (8x the FLOPs)
+     * lose to its FP32 FMA rate (7.46) on the conv's own FLOPs */
+    const seer_gpu_info_t *g = seer_gpu_lookup("rtx2070");
+    REQUIRE(g);
+    struct seer_conv cv;
+    REQUIRE(mk(&cv, (shape_t){8, 1, 56, 64, 7, 3, 2, 1, 1, SEER_DTYPE_FP16}));
+    seer_kview_t k[SEER_MAX_KERNELS];
+    int nk = 0;
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, 1, k, &nk) == SEER_STATUS_SUCCESS);
+    CHECK(k[0].pad == 8);
+    CHECK_NEAR(seer_main_flops_ms(g, SEER_DTYPE_FP16, k), seer_conv_flops(&cv) / (g->fp32_tflops * 1e12) * 1e3, 1e-12);
+    REQUIRE(mk(&cv, (shape_t){8, 4, 56, 64, 7, 3, 2, 1, 1, SEER_DTYPE_FP16})); /* 2x: the tensor cores win */
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, 1, k, &nk) == SEER_STATUS_SUCCESS);
+    CHECK_NEAR(seer_main_flops_ms(g, SEER_DTYPE_FP16, k), k[0].flops / (g->fp16_tflops * 1e12) * 1e3, 1e-12);
 }
 
 TEST(launch_explicit_gemm_im2col)

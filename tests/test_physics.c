@@ -417,6 +417,50 @@ TEST(physics_gemm_faster_gpu_and_more_work)
  * channels per group): doubling C or K from 16 to 32 per group moves the
  * conv from the grouped roofline to the dense families, which once made
  * it 16 % faster (L40S bwd_data). */
+/* One algorithm at a time (not the fastest, which can hide a drop), with
+ * steps of one (N, C, K, the image side) and of a half (the image side),
+ * channels from 1 up (tensor-core padding), in every dtype: the split
+ * reduction of the analytical wgrad GEMM once made a block's reduction
+ * shorter as N*P*Q grew by less than a doubling (-36 %, H100 PCIe, N 56
+ * -> 57).  FFT algorithms are left out: their tile size switches at 16
+ * and 32 pixels (docs/method.md). */
+TEST(physics_fixed_algorithm_small_steps)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    fleet_t f;
+    REQUIRE(fleet_open(&f));
+    static const seer_dtype_t dts[] = {SEER_DTYPE_FP32, SEER_DTYPE_TF32, SEER_DTYPE_FP16, SEER_DTYPE_BF16};
+    /* per direction: the implicit GEMMs, the explicit one, non-fused Winograd */
+    static const int algos[3][4] = {{0, 1, 2, 7}, {0, 1, 5, 1}, {0, 1, 3, 5}};
+    rng = SEED;
+    int checked = 0, bad = 0;
+    for (int gi = 0; gi < f.ng; gi++)
+        for (int it = 0; it < 120; it++) {
+            /* two in three: a wgrad with a short reduction (small images),
+             * where the split has room to move */
+            int r = 2 * rnd(0, 3) + 1, wgrad = it % 3 != 0;
+            shape_t s = {rnd(1, 64), rnd(1, 600), rnd(r, wgrad ? 16 : 64), rnd(1, 600), r, 1,
+                         wgrad ? SEER_DIR_BWD_FILTER : (seer_direction_t)rnd(0, 2), dts[rnd(0, 3)], rnd(0, r / 2),
+                         rnd(1, 2), (seer_layout_t)rnd(0, 1)};
+            int algo = algos[s.dir][rnd(0, 3)];
+            double t0 = physics_time(f.h, f.m[gi], s, algo);
+            if (t0 < 0) continue;
+            shape_t d[5] = {s, s, s, s, s};
+            d[0].n++; d[1].c++; d[2].k++; d[3].hw++; d[4].hw += s.hw / 2;
+            for (int q = 0; q < 5; q++) {
+                double t = physics_time(f.h, f.m[gi], d[q], algo);
+                if (t < 0) continue;
+                checked++;
+                if (t < 0.95 * t0 && bad++ < 5)
+                    printf("\n    seed %llu %s: %s (algo %d) takes %g ms, %s %g ms", SEED, f.g[gi].id, shape_str(s),
+                           algo, t0, (const char *[]){"N+1", "C+1", "K+1", "HW+1", "HW*1.5"}[q], t);
+            }
+        }
+    CHECK(bad == 0);
+    CHECK(checked > 10000);
+    fleet_close(&f);
+}
+
 TEST(physics_grouped_boundary_never_faster)
 {
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
