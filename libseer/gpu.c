@@ -23,6 +23,10 @@
     .regs_per_sm = 65536, .regs_per_block = 65536, .max_regs_per_thread = 255, \
     .reg_alloc_unit = 256, .threads_per_block = 1024
 
+#define CC_5_2                                                              \
+    .cc_major = 5, .cc_minor = 2, COMMON_LIMITS, .smem_per_sm = 96 * KIB,   \
+    .smem_per_block = 48 * KIB, .smem_reserved_per_block = 0, .smem_alloc_unit = 256, \
+    .threads_per_sm = 2048, .blocks_per_sm = 32, .warps_per_sm = 64
 #define CC_6_0                                                              \
     .cc_major = 6, .cc_minor = 0, COMMON_LIMITS, .smem_per_sm = 64 * KIB,   \
     .smem_per_block = 48 * KIB, .smem_reserved_per_block = 0, .smem_alloc_unit = 256, \
@@ -61,8 +65,18 @@
  * their FP16-accumulate rate, so their figure is the lower one.  The
  * non-tensor FP16 rate relative to FP32 (whitepapers): GP100, Volta,
  * Turing and Hopper run half2 at twice the FP32 rate, GA100 at four
- * times, GA10x and Ada at the same rate, and GP10x at 1/64. */
+ * times, GA10x and Ada at the same rate, GP10x at 1/64, and GM200 has
+ * none (half runs as FP32). */
 static const seer_gpu_info_t gpu_table[] = {
+    /* ---- Maxwell (GM200: no half arithmetic, FP16 runs as FP32) ---- */
+    { .id = "titan-x-maxwell", .name = "NVIDIA GeForce GTX TITAN X", .arch = "maxwell", CC_5_2,
+      .sms = 24, .boost_mhz = 1075, .fp32_tflops = FP32_TFLOPS(128, 24, 1075),
+      .fp16_simt_tflops = FP32_TFLOPS(128, 24, 1075),
+      .dram_gbps = 336.5, .dram_gib = 12, .l2_bytes = 3 * MIB },
+    { .id = "tesla-m40", .name = "NVIDIA Tesla M40", .arch = "maxwell", CC_5_2,
+      .sms = 24, .boost_mhz = 1114, .fp32_tflops = FP32_TFLOPS(128, 24, 1114),
+      .fp16_simt_tflops = FP32_TFLOPS(128, 24, 1114),
+      .dram_gbps = 288, .dram_gib = 12, .l2_bytes = 3 * MIB },
     /* ---- Pascal ---- */
     { .id = "tesla-p4", .name = "NVIDIA Tesla P4", .arch = "pascal", CC_6_1,
       .sms = 20, .boost_mhz = 1063, .fp32_tflops = FP32_TFLOPS(128, 20, 1063),
@@ -84,6 +98,10 @@ static const seer_gpu_info_t gpu_table[] = {
       .sms = 30, .boost_mhz = 1582, .fp32_tflops = FP32_TFLOPS(128, 30, 1582),
       .fp16_simt_tflops = FP32_TFLOPS(128, 30, 1582) / 64,
       .dram_gbps = 547.7, .dram_gib = 12, .l2_bytes = 3 * MIB },
+    { .id = "titan-x-pascal", .name = "NVIDIA TITAN X (Pascal)", .arch = "pascal", CC_6_1,
+      .sms = 28, .boost_mhz = 1531, .fp32_tflops = FP32_TFLOPS(128, 28, 1531),
+      .fp16_simt_tflops = FP32_TFLOPS(128, 28, 1531) / 64,
+      .dram_gbps = 480, .dram_gib = 12, .l2_bytes = 3 * MIB },
     { .id = "gtx1080", .name = "NVIDIA GeForce GTX 1080", .arch = "pascal", CC_6_1,
       .sms = 20, .boost_mhz = 1733, .fp32_tflops = FP32_TFLOPS(128, 20, 1733),
       .fp16_simt_tflops = FP32_TFLOPS(128, 20, 1733) / 64,
@@ -248,6 +266,8 @@ static const struct { const char *name, *id; } gpu_device_names[] = {
     { "Tesla P100-SXM2-16GB", "p100-sxm2-16gb" },
     { "GeForce GTX 1080 Ti", "gtx1080ti" },
     { "TITAN Xp", "titan-xp" },
+    { "TITAN X (Pascal)", "titan-x-pascal" },
+    { "GeForce GTX TITAN X", "titan-x-maxwell" },
     { "Tesla V100-PCIE-16GB", "v100-pcie-16gb" },
     { "Tesla V100-PCIE-32GB", "v100-pcie-32gb" },
     { "Tesla V100-SXM2-16GB", "v100-sxm2-16gb" },

@@ -31,6 +31,7 @@ static int fp32_lanes(const seer_gpu_info_t *g)
 static int cc_matches_arch(const seer_gpu_info_t *g)
 {
     int cc = g->cc_major * 10 + g->cc_minor;
+    if (!strcmp(g->arch, "maxwell")) return cc == 52;
     if (!strcmp(g->arch, "pascal")) return cc == 60 || cc == 61;
     if (!strcmp(g->arch, "volta")) return cc == 70;
     if (!strcmp(g->arch, "turing")) return cc == 75;
@@ -44,7 +45,7 @@ TEST(gpu_table_entries_sane)
 {
     int n = 0;
     CHECK_STATUS(seer_gpu_count(&n), SEER_STATUS_SUCCESS);
-    CHECK(n == 34);
+    CHECK(n == 37);
     for (int i = 0; i < n; i++) {
         seer_gpu_info_t g;
         REQUIRE(seer_gpu_get(i, &g) == SEER_STATUS_SUCCESS);
