@@ -81,9 +81,9 @@ static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
     /* Tensor-core MMAs take channels in groups of 8 (FP16, BF16) or 4
      * (TF32): cuDNN pads a dense conv's channels up to that ("padding,
      * folding, and NCHW-to-NHWC transformations" to call tensor cores), so
-     * a first layer's 3 channels cost 8 (or the FMA kernels' own FLOPs,
-     * seer_main_flops_ms).  Dense convs only: narrow grouped ones are
-     * bounded by their padded wide conv (model.c). */
+     * a first layer's 3 channels cost 8 (the floor also allows the FMA
+     * kernels' own FLOPs, seer_main_flops_ms).  Dense convs only: narrow
+     * grouped ones are bounded by their padded wide conv (model.c). */
     double C = d->C / d->g, K = d->K / d->g;
     if (d->g == 1 && (cv->dtype == SEER_DTYPE_FP16 || cv->dtype == SEER_DTYPE_BF16 || cv->dtype == SEER_DTYPE_TF32)) {
         double q = cv->dtype == SEER_DTYPE_TF32 ? 4 : 8;

@@ -59,7 +59,12 @@ static seer_status_t model_shape(seer_err_t *e, const struct seer_model *m, cons
     t->cv = cv;
     t->dir = (int)dir;
     t->src = &m->gpu;
-    t->main_flops_ms = seer_main_flops_ms(&m->gpu, cv->dtype, &t->kv[0]);
+    /* at the math's peak, padded channels and all: the FMA fallback
+     * (seer_main_flops_ms) bounds only the floor, a switch between the
+     * two in the formula made time fall as channels grew (its tiles are
+     * rounded, the FLOPs it would divide by are not; TF32 on an RTX 3090,
+     * C 4 -> 5: -32 %) */
+    t->main_flops_ms = t->kv[0].flops / peak * 1e3;
     t->bytes_ms = bytes / bw * 1e3;
     if (t->no_features) return SEER_STATUS_SUCCESS;
     double *f = t->f;
@@ -81,7 +86,7 @@ static void family_features(const struct seer_model *m, const seer_family_t *f, 
     t->src = &m->src[f->src];
     if (t->no_features || t->src == &m->gpu || seer_gpu_same_facts(t->src, &m->gpu)) return;
     double peak = seer_gpu_peak_flops(t->src, t->cv->dtype), bw = seer_gpu_dram_bw(t->src);
-    if (peak > 0) t->f[SEER_F_FLOPS_MS] = lg(seer_main_flops_ms(t->src, t->cv->dtype, &t->kv[0]));
+    if (peak > 0) t->f[SEER_F_FLOPS_MS] = lg(t->kv[0].flops / peak * 1e3);
     t->f[SEER_F_BYTES_MS] = lg(t->bytes_ms * seer_gpu_dram_bw(&m->gpu) / bw);
 }
 
@@ -441,7 +446,7 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
             seer_strlcpy(o->name, v->name, sizeof o->name);
             o->grid[0] = (int)fmin(ceil(kv->gm / v->tm), 2147483647.0);
             o->grid[1] = (int)fmin(ceil(kv->gn / v->tn), 65535.0);
-            o->grid[2] = (int)fmin((kv->gbatch > 0 ? kv->gbatch : 1) * floor(t->split), 65535.0);
+            o->grid[2] = (int)fmin((kv->gbatch > 0 ? kv->gbatch : 1) * ceil(t->split), 65535.0);
             o->block[0] = v->threads;
             o->blocks_per_sm = v->bps;
             o->bmax = t->bmax;
