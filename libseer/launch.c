@@ -43,6 +43,11 @@ int seer_algo_transform(seer_direction_t dir, int algo)
     return k == K_FFT || k == K_FFT_TILING || k == K_WINO || k == K_WINO_NF;
 }
 
+int seer_dtype_math(seer_dtype_t dt)
+{
+    return dt == SEER_DTYPE_FP16 || dt == SEER_DTYPE_BF16 || dt == SEER_DTYPE_TF32;
+}
+
 seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype, seer_direction_t dir, int algo)
 {
     seer_dtype_t dt = seer_gpu_run_dtype(g, dtype);
@@ -85,7 +90,7 @@ static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
      * kernels' own FLOPs, seer_main_flops_ms).  Dense convs only: narrow
      * grouped ones are bounded by their padded wide conv (model.c). */
     double C = d->C / d->g, K = d->K / d->g;
-    if (d->g == 1 && (cv->dtype == SEER_DTYPE_FP16 || cv->dtype == SEER_DTYPE_BF16 || cv->dtype == SEER_DTYPE_TF32)) {
+    if (d->g == 1 && seer_dtype_math(cv->dtype)) {
         double q = cv->dtype == SEER_DTYPE_TF32 ? 4 : 8;
         C = ceil(C / q) * q;
         K = ceil(K / q) * q;

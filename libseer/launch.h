@@ -44,6 +44,8 @@ int seer_algo_count(seer_direction_t dir);
 /* 1 for the FFT and Winograd algorithms: cuDNN has FP32 and FP16 kernels
  * of them only, no tensor-core TF32 or BF16 ones. */
 int seer_algo_transform(seer_direction_t dir, int algo);
+/* Math class of a dtype: 1 when it runs on tensor cores. */
+int seer_dtype_math(seer_dtype_t dt);
 /* The dtype cuDNN computes a conv of dtype in on g with algo: the GPU's
  * (seer_gpu_run_dtype), and TF32 is FP32 data with tensor cores allowed,
  * not required, so an algorithm without TF32 kernels runs its FP32 ones.

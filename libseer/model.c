@@ -15,11 +15,6 @@
 #include "launch.h"
 #include "model.h"
 
-int seer_dtype_math(seer_dtype_t dt)
-{
-    return dt == SEER_DTYPE_FP16 || dt == SEER_DTYPE_BF16 || dt == SEER_DTYPE_TF32;
-}
-
 const seer_family_t *seer_model_family(const struct seer_model *m, seer_direction_t dir,
                                        int algo, seer_dtype_t dt)
 {

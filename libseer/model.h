@@ -140,8 +140,6 @@ struct seer_model {
  * two measured GPUs that disagree meet at the lower (model.c, gemm.c). */
 #define SEER_OWN_FAMILY_ROWS 32
 
-/* Math class of a dtype: 1 when it runs on tensor cores. */
-int seer_dtype_math(seer_dtype_t dt);
 /* NCHW on tensor cores (model.c, docs/method.md "Layouts"): the elements
  * of the three tensors cuDNN copies to NHWC and back around its
  * tensor-core kernels (the direction's two inputs, then its output) in
