@@ -268,23 +268,30 @@ static void fit_variant(const struct seer_model *m, seer_variant_t *var, int v, 
                                    {256, 64}, {256, 128}, {128, 32}, {32, 32}};
     int ntiles = strcmp(var->name, "default") ? 1 : (int)(sizeof tiles / sizeof *tiles);
     seer_variant_t named = *var; /* its tile from its kernel's name (parse_variant) */
+    /* the residencies to try: the traced one, else every one that fits */
+    int bps[sizeof cand / sizeof *cand], nb = 0;
+    if (exact) bps[nb++] = exact;
+    for (size_t c = 0; !exact && c < sizeof cand / sizeof *cand; c++)
+        if (cand[c] <= limit) bps[nb++] = cand[c];
     /* a wgrad GEMM may split its reduction (model.c): chosen as the tile is */
     int nsplit = nv > 0 && sub[0]->t.dir == SEER_DIR_BWD_FILTER && named.geo == SEER_GEO_TILED ? 2 : 1;
-    for (int sp = 0; sp < nsplit; sp++)
-    for (int ti = 0; ti < ntiles; ti++)
-        for (size_t c = 0; exact ? c < 1 : c < sizeof cand / sizeof *cand && cand[c] <= limit; c++) {
-            seer_variant_t trial = named;
-            trial.bps = exact ? exact : cand[c];
-            if (sp) trial.geo = SEER_GEO_TILED_SPLIT;
-            if (ntiles > 1) trial.tm = tiles[ti][0], trial.tn = tiles[ti][1];
-            for (int r = 0; r < nv; r++) seer_model_terms(m, &trial, &sub[r]->t);
-            double coef[SEER_NTERMS];
-            double e = fit_rel(sub, nv, coef);
-            if (e < best - 1e-9) {
-                best = e;
-                *var = trial;
+    for (int sp = 0; sp < nsplit; sp++) {
+        for (int ti = 0; ti < ntiles; ti++) {
+            for (int b = 0; b < nb; b++) {
+                seer_variant_t trial = named;
+                trial.bps = bps[b];
+                if (sp) trial.geo = SEER_GEO_TILED_SPLIT;
+                if (ntiles > 1) trial.tm = tiles[ti][0], trial.tn = tiles[ti][1];
+                for (int r = 0; r < nv; r++) seer_model_terms(m, &trial, &sub[r]->t);
+                double coef[SEER_NTERMS];
+                double e = fit_rel(sub, nv, coef);
+                if (e < best - 1e-9) {
+                    best = e;
+                    *var = trial;
+                }
             }
         }
+    }
     if (!var->bps) var->bps = 1;
     for (int r = 0; r < nv; r++) seer_model_terms(m, var, &sub[r]->t);
     fit_rel(sub, nv, var->coef[SEER_ALL_CLASSES]);
