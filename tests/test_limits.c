@@ -57,9 +57,23 @@ TEST(limits_model_coefficients_checked_at_load)
     CHECK_STATUS(reload(m), SEER_STATUS_MODEL_CORRUPT);
     CHECK(msg_has("coefficient 1e+300"));
     m->fam[0].var[0].coef[0][0] = c;
+    c = m->gemm[0].coef[0];
     m->gemm[0].coef[0] = -2e6;
     CHECK_STATUS(reload(m), SEER_STATUS_MODEL_CORRUPT);
     CHECK(msg_has("gemm coefficient"));
+    m->gemm[0].coef[0] = c;
+    /* the split geometry is a wgrad GEMM's only (model.c) */
+    int refused = 0;
+    for (int i = 0; i < m->nfam; i++) {
+        seer_variant_t *v = &m->fam[i].var[0];
+        int geo = v->geo;
+        v->geo = SEER_GEO_TILED_SPLIT;
+        CHECK_STATUS(reload(m), m->fam[i].dir == SEER_DIR_BWD_FILTER ? SEER_STATUS_SUCCESS : SEER_STATUS_MODEL_CORRUPT);
+        if (m->fam[i].dir != SEER_DIR_BWD_FILTER) refused += msg_has("variant geometry");
+        v->geo = geo;
+    }
+    CHECK(refused > 0);
+    CHECK_STATUS(reload(m), SEER_STATUS_SUCCESS);
     seer_model_destroy(m);
 }
 
