@@ -75,6 +75,8 @@ typedef struct {
     char source[64];
     long line;                  /* line in the file, for messages */
     char algo_text[24];         /* the algo field as written (truncated), for messages */
+    int fastest;                /* the time is of the fastest algorithm, `algo` only a hint
+                                 * (DeepBench's forward rows): score the fastest prediction */
     seer_status_t shape_st;     /* seer_conv_csv_read_keep: why the shape is impossible, else 0 */
 } seer_conv_row_t;
 

@@ -144,6 +144,22 @@ static seer_status_t launch_fill(seer_handle_t h, const seer_csv_t *c, const int
     return SEER_STATUS_SUCCESS;
 }
 
+/* DeepBench's forward times other than fp16 are of the algorithm
+ * cudnnFind ranked fastest, and its `algo` labels repeat row for row in
+ * the workbooks of other GPUs of the same cuDNN version
+ * (../shared/data/README.md): the label need not be what ran.  Scoring
+ * such a row takes the fastest prediction, as for an empty algo;
+ * training keeps the label, the best guess of which kernels ran (a
+ * cuDNN's-choice family fitted instead scored worse, docs/method.md).
+ * fp16 forward always ran IMPLICIT_PRECOMP_GEMM: its label stands. */
+static int source_times_fastest(const seer_conv_row_t *r)
+{
+    static const char deepbench[] = "deepbench";
+    for (int i = 0; deepbench[i]; i++)
+        if ((r->source[i] | 0x20) != deepbench[i]) return 0;
+    return r->dir == SEER_DIR_FWD && r->dtype != SEER_DTYPE_FP16 && r->algo >= 0;
+}
+
 static seer_status_t conv_row_fill(seer_handle_t h, const seer_csv_t *c, const struct conv_cols *k,
                                    int kernel_trace, int keep, seer_conv_row_t *row)
 {
@@ -203,6 +219,7 @@ static seer_status_t conv_row_fill(seer_handle_t h, const seer_csv_t *c, const s
     if ((st = launch_fill(h, c, k->grid, k->block, kernel_trace, row->grid, row->block))) return st;
     row->n_kernels = count_kernels(seer_csv_field(c, k->kernels));
     seer_strlcpy(row->source, seer_csv_field(c, k->source), sizeof row->source);
+    row->fastest = source_times_fastest(row);
     return SEER_STATUS_SUCCESS;
 }
 

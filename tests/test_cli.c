@@ -546,6 +546,43 @@ TEST(cli_rows_of_cudnn7_ran_nchw_tensor_cores_without_transposes)
     unlink(csv);
 }
 
+TEST(cli_deepbench_forward_row_is_the_fastest)
+{
+    /* DeepBench's forward fp32 times are of cudnnFind's fastest algorithm
+     * and its labels may come from another GPU (../shared/data/README.md):
+     * such a row scores the fastest prediction, like an empty algo, while
+     * the same label from another source, or on a DeepBench fp16 row
+     * (always IMPLICIT_PRECOMP_GEMM), is predicted as labelled. */
+    if (access("models/v100-sxm2-16gb.seer", R_OK) != 0) SKIP("shipped models missing");
+    char csv[64];
+    REQUIRE(test_write_temp(csv, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
+                                 "dil_w,groups,algo,time_ms,source\n"
+                                 "v100,fwd,fp32,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,IMPLICIT_GEMM,1,"
+                                 "deepbench-cudnn7.6.2:ResNet\n"
+                                 "v100,fwd,fp32,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,,1,neusight\n"
+                                 "v100,fwd,fp32,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,IMPLICIT_GEMM,1,neusight\n"
+                                 "v100,fwd,fp16,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,IMPLICIT_GEMM,1,"
+                                 "DeepBench-cudnn7.6.2:ResNet\n"));
+    test_run_t r;
+    test_run_seer(&r, "predict", "--gpu", "v100", "--models", "models", "--data", csv, "--format", "json", NULL);
+    CHECK(r.rc == 0);
+    double ms[4] = {0, 0, 0, 0};
+    char algo[4][32] = {"", "", "", ""};
+    const char *p = r.out;
+    for (int i = 0; i < 4 && (p = strstr(p, "\"pred_algo\": \"")); i++, p++) {
+        sscanf(p + 14, "%31[^\"]", algo[i]);
+        const char *q = strstr(p, "\"pred_ms\": ");
+        if (q) ms[i] = strtod(q + 11, NULL);
+    }
+    printf("  deepbench %s %.4f, empty %s %.4f, labelled %s %.4f, fp16 %s %.4f ms\n", algo[0], ms[0], algo[1], ms[1],
+           algo[2], ms[2], algo[3], ms[3]);
+    CHECK(ms[0] > 0 && ms[0] == ms[1] && !strcmp(algo[0], algo[1]));
+    CHECK(!strcmp(algo[2], "IMPLICIT_GEMM") && ms[2] != ms[0]);
+    CHECK(!strcmp(algo[3], "IMPLICIT_GEMM"));
+    test_run_free(&r);
+    unlink(csv);
+}
+
 TEST(cli_fastest_row_is_the_pickers_time)
 {
     /* A row with an empty algo takes the picker's fastest time, which

@@ -58,7 +58,8 @@ static void usage_eval(FILE *f)
             "Rows with algo MIXED/UNKNOWN or without time_ms are skipped; rows with\n"
             "an empty algo or one whose name libseer does not know (counted as\n"
             "algo_unknown, the first ten named on stderr) use the fastest predicted\n"
-            "algorithm.  Rows that cannot be predicted (an impossible or over-limit\n"
+            "algorithm, as do DeepBench forward rows other than fp16 (their times are\n"
+            "cudnnFind's fastest, their algo a hint).  Rows that cannot be predicted (an impossible or over-limit\n"
             "shape, an unsupported or uncalibrated case) are counted as failed and\n"
             "listed with their line; the others are scored.  Metrics are\n"
             "fractions: ape = |pred - meas| / meas; MAPE = mean ape, RMSPE = root\n"
@@ -304,6 +305,7 @@ typedef struct {
     int *has_disp;
     long skipped, failed, cls_n, cls_hit;
     long algo_unknown;          /* scored rows whose algo name libseer does not know */
+    long fastest;               /* scored labelled rows whose source times the fastest algorithm */
     int any_gpu;                /* no row names the model's GPU nor any GPU libseer knows:
                                  * every row is taken as the model's GPU's */
     char fail_list[MAX_FAIL_LIST][256];
@@ -452,10 +454,11 @@ static int score_gemm_row(eval_run_t *R, int f, size_t i)
 static void conv_point(eval_run_t *R, point_t *pt, const seer_conv_row_t *r, const cli_pred_t *p)
 {
     pt->cls_rank = (int)p->cls >= 0 && (int)p->cls < 3 ? (int)p->cls : 3;
-    pt->algo_rank = pt->dir * 100 + (r->algo >= 0 ? r->algo : 99);
+    int labelled = r->algo >= 0 && !r->fastest; /* else predicted as the fastest */
+    pt->algo_rank = pt->dir * 100 + (labelled ? r->algo : 99);
     pt->dtype_rank = pt->dir * 10 + (int)r->dtype;
     snprintf(pt->algo_key, sizeof pt->algo_key, "%s/%s", seer_direction_name(r->dir),
-             r->algo >= 0 ? seer_algo_name(r->dir, r->algo) : "auto");
+             labelled ? seer_algo_name(r->dir, r->algo) : "auto");
     pt->row = r;
     pt->algo = p->algo;
     /* --given-launch: the measured main kernel picks the variant; only
@@ -510,7 +513,7 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
     }
     cli_pred_t p = {0};
     if ((st = cli_desc_as_measured(R->h, r, R->d))) return cli_lib_error(R->h, st);
-    if (r->algo >= 0) st = cli_predict(R->h, R->model, R->d, r->dir, r->algo, 0, &p);
+    if (r->algo >= 0 && !r->fastest) st = cli_predict(R->h, R->model, R->d, r->dir, r->algo, 0, &p);
     else st = cli_predict_fastest(R->h, R->model, R->d, r->dir, 0, &p);
     if (row_failure(st)) {
         note_failure(R->fail_list, &R->failed, o->data[f], r->line, seer_direction_name(r->dir),
@@ -519,6 +522,7 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
     }
     if (st) return cli_lib_error(R->h, st);
     conv_point(R, put_point(&R->pts[R->n++], r->time_ms, p.time_ms, floor, o->data[f], f, pos, (int)r->dir), r, &p);
+    R->fastest += r->fastest && r->algo >= 0;
     if (r->algo == SEER_ALGO_BAD_NAME && R->algo_unknown++ < 10)
         /* a typo or a truncated name: the data could not tell the algo,
          * as with an empty one (seer predict --data does the same) */
@@ -737,6 +741,9 @@ static void print_eval_text(const eval_run_t *R, const eval_scores_t *S)
     if (R->algo_unknown)
         printf("  %ld scored with the fastest predicted algorithm: an algo name libseer does not know\n",
                R->algo_unknown);
+    if (R->fastest)
+        printf("  %ld scored with the fastest predicted algorithm: their source times the fastest, the algo\n"
+               "  column is a hint (DeepBench forward, docs/formats.md)\n", R->fastest);
     for (long i = 0; i < R->failed && i < MAX_FAIL_LIST; i++) printf("  failed: %s\n", R->fail_list[i]);
     if (R->failed > MAX_FAIL_LIST) printf("  ... and %ld more\n", R->failed - MAX_FAIL_LIST);
     printf("\n%-22s %6s %8s %8s %8s %8s\n", "", "n", "MAPE %", "RMSPE %", "median %", "p90 %");

@@ -22,7 +22,8 @@ static void usage_predict(FILE *f)
             "\n"
             "Predict the time of one cuDNN convolution, or of every row of a conv\n"
             "timing CSV (output: the input plus pred_algo and pred_ms columns; rows\n"
-            "with an empty, MIXED or UNKNOWN algo use the fastest predicted algorithm).\n"
+            "with an empty, MIXED or UNKNOWN algo use the fastest predicted algorithm,\n"
+            "as do DeepBench forward rows other than fp16: docs/formats.md).\n"
             "\n"
             "  --gpu GPU          use DIR/GPU.seer (see seer gpus for DIR); GPU may be a\n"
             "                     GPU description file (docs/formats.md)\n"
@@ -332,7 +333,7 @@ static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_
         }
         if (seer_conv_row_algo_error(h, path, r) && R->named++ < 10)
             fprintf(stderr, "seer predict: %s: predicted with the fastest algorithm\n", seer_get_last_error(h));
-        if (r->algo >= 0) st = cli_predict(h, m, d, r->dir, r->algo, 0, &p);
+        if (r->algo >= 0 && !r->fastest) st = cli_predict(h, m, d, r->dir, r->algo, 0, &p);
         else st = cli_predict_fastest(h, m, d, r->dir, 0, &p);
         if (cli_soft_failure(st)) {
             R->failed++;
