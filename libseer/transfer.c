@@ -182,13 +182,26 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Every term but the launch gaps, in every variant and class: the
+ * family's time above them times q. */
+static void scale_family(seer_family_t *f, double q)
+{
+    for (int v = 0; v < f->nvar; v++)
+        for (int c = 0; c < 4; c++)
+            for (int i = 0; i < SEER_NTERMS; i++)
+                if (i != SEER_T_CONST) f->var[v].coef[c][i] *= q;
+}
+
 /* Give calibrated model m the families of every key it has no data for
  * from t, a model transferred to m's GPU from the other calibrated
- * models (the same rule as seer_model_transfer), and GEMM fits where it
- * has none.  Its own families are untouched.  1 when out of memory. */
+ * models (the same rule as seer_model_transfer), scaled by how much
+ * slower m's measured kernels run than t says they would
+ * (seer_model_efficiency_ratio), and GEMM fits where it has none.  Its
+ * own families are untouched.  1 when out of memory. */
 static int fill_missing(struct seer_model *m, const struct seer_model *t, int lite)
 {
     int pn = (int)strlen(m->provenance), added = 0;
+    double q = seer_model_efficiency_ratio(m, t);
     for (int i = 0; i < t->nfam; i++) {
         const seer_family_t *f = &t->fam[i];
         int have = 0;
@@ -198,8 +211,10 @@ static int fill_missing(struct seer_model *m, const struct seer_model *t, int li
         if (have) continue;
         if (!added++ && pn < (int)sizeof m->provenance)
             pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn,
-                           "; what it has no data for transferred from:");
+                           "; what it has no data for transferred, x%.3f (its measured kernels' speed "
+                           "against the transfer's), from:", q);
         if (add_family(m, f, &t->src[f->src], &pn, lite)) return 1;
+        scale_family(&m->fam[m->nfam - 1], q);
     }
     for (int math = 0; math < 2; math++)
         if (!m->gemm[math].present && t->gemm[math].present) m->gemm[math] = t->gemm[math];

@@ -1,4 +1,5 @@
 /* Training, prediction, model files and their failure modes. */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,4 +372,50 @@ TEST(model_train_from_kernel_trace)
     seer_model_destroy(m);
     seer_destroy(h);
     unlink(path);
+}
+
+TEST(model_fill_scaled_by_measured_speed)
+{
+    /* A calibrated GPU's missing families come from the others, scaled by
+     * how much slower its own measured kernels run than the others'
+     * transferred to it: 1 exactly against a transfer from itself, and a
+     * T4 (70 W) runs its kernels slower than the others' efficiencies say. */
+    const char *ids[] = {"t4", "a100-pcie-80gb", "v100-pcie-32gb", "v100-sxm2-16gb", "gtx1080ti"};
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t src[5] = {NULL}, self = NULL, others = NULL, served = NULL;
+    int ok = 1;
+    for (int i = 0; i < 5; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "models/%s.seer", ids[i]);
+        ok &= seer_model_load(h, path, &src[i]) == SEER_STATUS_SUCCESS;
+    }
+    if (!ok) {
+        for (int i = 0; i < 5; i++) seer_model_destroy(src[i]);
+        seer_destroy(h);
+        SKIP("shipped models missing");
+    }
+    REQUIRE(seer_model_transfer(h, src, 1, "t4", &self) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_model_transfer(h, src + 1, 4, "t4", &others) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_model_open(h, "models", "t4", &served) == SEER_STATUS_SUCCESS);
+    double one = seer_model_efficiency_ratio(src[0], self), q = seer_model_efficiency_ratio(src[0], others);
+    printf("  t4 against itself %.6f, against the others %.3f\n", one, q);
+    CHECK(fabs(one - 1) < 1e-12);
+    CHECK(q > 1.05 && q <= 2);
+    char want[32];
+    snprintf(want, sizeof want, "x%.3f", q);
+    CHECK(strstr(served->provenance, want) != NULL);
+    /* the filled backward family: the others' coefficients times q, but
+     * the launch gaps */
+    const seer_family_t *fs = seer_model_family(served, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, SEER_DTYPE_FP32);
+    const seer_family_t *fo = seer_model_family(others, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, SEER_DTYPE_FP32);
+    REQUIRE(fs && fo && !strcmp(served->src[fs->src].id, others->src[fo->src].id));
+    const double *cs = fs->var[0].coef[SEER_ALL_CLASSES], *co = fo->var[0].coef[SEER_ALL_CLASSES];
+    for (int i = 0; i < SEER_NTERMS; i++)
+        CHECK_NEAR(cs[i], i == SEER_T_CONST ? co[i] : q * co[i], 1e-9);
+    seer_model_destroy(served);
+    seer_model_destroy(others);
+    seer_model_destroy(self);
+    for (int i = 0; i < 5; i++) seer_model_destroy(src[i]);
+    seer_destroy(h);
 }
