@@ -821,15 +821,18 @@ static seer_status_t conv_kernels(seer_err_t *e, const struct seer_model *m, con
 }
 
 /* How much slower than the transfer predicts a calibrated GPU runs the
- * kernels it has measured: exp of the mean log(own physics / t's physics)
- * over its families of SEER_OWN_FAMILY_ROWS rows or more that t (a model
- * transferred to its GPU from the others) has too, on the layers of
- * ratio_shapes each family can run; 1 where none.  The families m has no
- * data for come from t (transfer.c, fill_missing), scaled by it: a GPU
- * that runs its measured kernels below what the others' efficiencies say
- * (a power-limited T4, the A100's FP32) runs the others' kernels so too
- * (docs/transfer.md, "Calibrated GPUs").  Physics only, no correction: a
- * peer's model, which drops its SVMs, gets the same ratio. */
+ * kernels it has measured in one direction and math: exp of the mean
+ * log(own physics / t's physics) over its families of that direction and
+ * math with SEER_OWN_FAMILY_ROWS rows or more that t (a model transferred
+ * to its GPU from the others) has too, on the layers of ratio_shapes each
+ * family can run; 1 where none.  The families of that direction and math
+ * m has no data for come from t (transfer.c, fill_missing), scaled by it:
+ * a GPU that runs its measured kernels below what the others'
+ * efficiencies say (the A100's FP32) runs the others' kernels of the same
+ * kind so too.  Applied across directions (the forward ratio to the
+ * backward families) it did worse (docs/transfer.md, "Calibrated GPUs").
+ * Physics only, no correction: a peer's model, which drops its SVMs, gets
+ * the same ratio. */
 static const int ratio_shapes[][9] = {
     /* n, c, h, w, k, r (= s), stride, pad, -: ResNet-50 and VGG layers at batch 32 */
     {32, 64, 56, 56, 64, 3, 1, 1, 0},     {32, 128, 28, 28, 128, 3, 1, 1, 0},
@@ -840,17 +843,17 @@ static const int ratio_shapes[][9] = {
     {32, 128, 56, 56, 128, 3, 2, 1, 0},   {32, 3, 224, 224, 64, 7, 2, 3, 0},
 };
 #define SEER_RATIO_LIMIT 2.0
-double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer_model *t)
+double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer_model *t, int dir, int math)
 {
     double sum = 0;
     int n = 0;
     for (int i = 0; i < m->nfam; i++) {
         const seer_family_t *f = &m->fam[i];
-        if (!family_measured(m, f) || (i > 0 && f[-1].dir == f->dir && f[-1].algo == f->algo &&
-                                       f[-1].math == f->math))
-            continue;
         seer_dtype_t dt = f->math ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
-        if (!seer_model_family(t, f->dir, f->algo, dt)) continue;
+        if (f->dir != dir || f->math != math || !family_measured(m, f) ||
+            seer_model_family(m, (seer_direction_t)dir, f->algo, dt) != f)
+            continue; /* a key once: its first family */
+        if (!seer_model_family(t, (seer_direction_t)f->dir, f->algo, dt)) continue;
         for (size_t j = 0; j < sizeof ratio_shapes / sizeof ratio_shapes[0]; j++) {
             const int *r = ratio_shapes[j];
             seer_conv_shape_t sh = {r[0], r[1], r[2], r[3], r[4], r[5], r[5], r[7], r[7], r[6], r[6], 1, 1, 1};
@@ -860,11 +863,12 @@ double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer
             seer_physics_t pm, pt;
             seer_kcache_t kc = {.n = 0};
             if (seer_conv_init(NULL, &cv, dt, SEER_LAYOUT_NHWC, &sh) ||
-                conv_kernels(NULL, m, &cv, f->dir, f->algo, &run, &k) ||
-                physics(NULL, m, &run, f->dir, f->algo, &k, NULL, 0, &kc, &af, &pm))
+                conv_kernels(NULL, m, &cv, (seer_direction_t)f->dir, f->algo, &run, &k) ||
+                physics(NULL, m, &run, (seer_direction_t)f->dir, f->algo, &k, NULL, 0, &kc, &af, &pm))
                 continue;
             kc.n = 0;
-            if (physics(NULL, t, &run, f->dir, f->algo, &k, NULL, 0, &kc, &af, &pt) || pt.f == &af || pt.borrowed)
+            if (physics(NULL, t, &run, (seer_direction_t)f->dir, f->algo, &k, NULL, 0, &kc, &af, &pt) ||
+                pt.f == &af || pt.borrowed)
                 continue;
             sum += log(pm.phys / pt.phys);
             n++;

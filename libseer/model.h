@@ -227,9 +227,10 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
  * variant) is public: seer.h. */
 
 /* A calibrated model's own physics over that of t, a model transferred
- * to its GPU, on the families both have (model.c): the scale of the
- * families it takes from t.  In [1/2, 2]; 1 where they share none. */
-double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer_model *t);
+ * to its GPU, on the families of direction dir and math (0 SIMT, 1 tensor
+ * cores) both have (model.c): the scale of the families of that direction
+ * and math it takes from t.  In [1/2, 2]; 1 where they share none. */
+double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer_model *t, int dir, int math);
 void seer_family_free(seer_family_t *f);
 /* Serialize the whole model (header + payload + checksum). */
 int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t *size);

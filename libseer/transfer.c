@@ -194,14 +194,16 @@ static void scale_family(seer_family_t *f, double q)
 
 /* Give calibrated model m the families of every key it has no data for
  * from t, a model transferred to m's GPU from the other calibrated
- * models (the same rule as seer_model_transfer), scaled by how much
- * slower m's measured kernels run than t says they would
- * (seer_model_efficiency_ratio), and GEMM fits where it has none.  Its
- * own families are untouched.  1 when out of memory. */
+ * models (the same rule as seer_model_transfer), each scaled by how much
+ * slower m's measured kernels of its direction and math run than t says
+ * they would (seer_model_efficiency_ratio), and GEMM fits where it has
+ * none.  Its own families are untouched.  1 when out of memory. */
 static int fill_missing(struct seer_model *m, const struct seer_model *t, int lite)
 {
     int pn = (int)strlen(m->provenance), added = 0;
-    double q = seer_model_efficiency_ratio(m, t);
+    double q[3][2];
+    for (int dir = 0; dir < 3; dir++)
+        for (int math = 0; math < 2; math++) q[dir][math] = seer_model_efficiency_ratio(m, t, dir, math);
     for (int i = 0; i < t->nfam; i++) {
         const seer_family_t *f = &t->fam[i];
         int have = 0;
@@ -211,10 +213,10 @@ static int fill_missing(struct seer_model *m, const struct seer_model *t, int li
         if (have) continue;
         if (!added++ && pn < (int)sizeof m->provenance)
             pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn,
-                           "; what it has no data for transferred, x%.3f (its measured kernels' speed "
-                           "against the transfer's), from:", q);
+                           "; what it has no data for transferred (forward fp32 ones x%.3f, its measured "
+                           "ones' speed against the transfer's) from:", q[0][0]);
         if (add_family(m, f, &t->src[f->src], &pn, lite)) return 1;
-        scale_family(&m->fam[m->nfam - 1], q);
+        scale_family(&m->fam[m->nfam - 1], q[f->dir][f->math]);
     }
     for (int math = 0; math < 2; math++)
         if (!m->gemm[math].present && t->gemm[math].present) m->gemm[math] = t->gemm[math];

@@ -377,9 +377,11 @@ TEST(model_train_from_kernel_trace)
 TEST(model_fill_scaled_by_measured_speed)
 {
     /* A calibrated GPU's missing families come from the others, scaled by
-     * how much slower its own measured kernels run than the others'
-     * transferred to it: 1 exactly against a transfer from itself, and a
-     * T4 (70 W) runs its kernels slower than the others' efficiencies say. */
+     * how much slower its own measured kernels of the same direction and
+     * math run than the others' transferred to it: 1 exactly against a
+     * transfer from itself; the T4 (70 W) runs its forward fp32 kernels
+     * slower than the others' efficiencies say, and has no backward data,
+     * so its backward families come unscaled. */
     const char *ids[] = {"t4", "a100-pcie-80gb", "v100-pcie-32gb", "v100-sxm2-16gb", "gtx1080ti"};
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
@@ -398,21 +400,29 @@ TEST(model_fill_scaled_by_measured_speed)
     REQUIRE(seer_model_transfer(h, src, 1, "t4", &self) == SEER_STATUS_SUCCESS);
     REQUIRE(seer_model_transfer(h, src + 1, 4, "t4", &others) == SEER_STATUS_SUCCESS);
     REQUIRE(seer_model_open(h, "models", "t4", &served) == SEER_STATUS_SUCCESS);
-    double one = seer_model_efficiency_ratio(src[0], self), q = seer_model_efficiency_ratio(src[0], others);
-    printf("  t4 against itself %.6f, against the others %.3f\n", one, q);
+    double one = seer_model_efficiency_ratio(src[0], self, SEER_DIR_FWD, 0);
+    double q = seer_model_efficiency_ratio(src[0], others, SEER_DIR_FWD, 0);
+    double qb = seer_model_efficiency_ratio(src[0], others, SEER_DIR_BWD_DATA, 0);
+    printf("  t4 forward fp32 against itself %.6f, against the others %.3f; backward %.3f\n", one, q, qb);
     CHECK(fabs(one - 1) < 1e-12);
     CHECK(q > 1.05 && q <= 2);
+    CHECK(qb == 1);
     char want[32];
     snprintf(want, sizeof want, "x%.3f", q);
     CHECK(strstr(served->provenance, want) != NULL);
-    /* the filled backward family: the others' coefficients times q, but
-     * the launch gaps */
-    const seer_family_t *fs = seer_model_family(served, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, SEER_DTYPE_FP32);
-    const seer_family_t *fo = seer_model_family(others, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, SEER_DTYPE_FP32);
-    REQUIRE(fs && fo && !strcmp(served->src[fs->src].id, others->src[fo->src].id));
-    const double *cs = fs->var[0].coef[SEER_ALL_CLASSES], *co = fo->var[0].coef[SEER_ALL_CLASSES];
-    for (int i = 0; i < SEER_NTERMS; i++)
-        CHECK_NEAR(cs[i], i == SEER_T_CONST ? co[i] : q * co[i], 1e-9);
+    /* filled families: the others' coefficients times the ratio of their
+     * direction and math, but the launch gaps */
+    struct { seer_direction_t dir; int algo; double q; } keys[] = {
+        {SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, q}, {SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, 1}};
+    for (int j = 0; j < 2; j++) {
+        const seer_family_t *fs = seer_model_family(served, keys[j].dir, keys[j].algo, SEER_DTYPE_FP32);
+        const seer_family_t *fo = seer_model_family(others, keys[j].dir, keys[j].algo, SEER_DTYPE_FP32);
+        REQUIRE(fs && fo && !strcmp(served->src[fs->src].id, others->src[fo->src].id) &&
+                strcmp(served->src[fs->src].id, "t4"));
+        const double *cs = fs->var[0].coef[SEER_ALL_CLASSES], *co = fo->var[0].coef[SEER_ALL_CLASSES];
+        for (int i = 0; i < SEER_NTERMS; i++)
+            CHECK_NEAR(cs[i], i == SEER_T_CONST ? co[i] : keys[j].q * co[i], 1e-9);
+    }
     seer_model_destroy(served);
     seer_model_destroy(others);
     seer_model_destroy(self);
