@@ -193,7 +193,9 @@ typedef enum {
 /* Where a prediction's coefficients come from. */
 typedef enum {
     SEER_SOURCE_CALIBRATED = 0,     /* measurements on this GPU */
-    SEER_SOURCE_TRANSFERRED = 1,    /* measurements on other GPUs, evaluated with this GPU's facts */
+    SEER_SOURCE_TRANSFERRED = 1,    /* measurements on other GPUs, evaluated with this GPU's facts
+                                     * (on a calibrated GPU, scaled by its own measured kernels'
+                                     * speed of that direction and math: docs/transfer.md) */
     SEER_SOURCE_ANALYTICAL = 2      /* no GPU has data for this kernel family: the model's
                                      * generic kernel formula, or for an implicit GEMM the
                                      * formula fitted to its sibling algorithm or to cuDNN's

@@ -144,20 +144,19 @@ static seer_status_t launch_fill(seer_handle_t h, const seer_csv_t *c, const int
     return SEER_STATUS_SUCCESS;
 }
 
-/* DeepBench's forward times other than fp16 are of the algorithm
- * cudnnFind ranked fastest, and its `algo` labels repeat row for row in
- * the workbooks of other GPUs of the same cuDNN version
- * (../shared/data/README.md): the label need not be what ran.  Scoring
- * such a row takes the fastest prediction, as for an empty algo;
- * training keeps the label, the best guess of which kernels ran (a
- * cuDNN's-choice family fitted instead scored worse, docs/method.md).
- * fp16 forward always ran IMPLICIT_PRECOMP_GEMM: its label stands. */
+/* DeepBench's forward fp32 times are of the algorithm cudnnFind ranked
+ * fastest, and its `algo` labels repeat row for row in the workbooks of
+ * other GPUs of the same cuDNN version (../shared/data/README.md): the
+ * label need not be what ran.  Scoring such a row takes the fastest
+ * prediction, as for an empty algo; training keeps the label, the best
+ * guess of which kernels ran (a cuDNN's-choice family fitted instead
+ * scored worse, docs/method.md).  Its fp16 forward always ran
+ * IMPLICIT_PRECOMP_GEMM: that label stands.  Sources are matched as
+ * seer_source_has_dispatch matches NeuSight's, case and all. */
 static int source_times_fastest(const seer_conv_row_t *r)
 {
-    static const char deepbench[] = "deepbench";
-    for (int i = 0; deepbench[i]; i++)
-        if ((r->source[i] | 0x20) != deepbench[i]) return 0;
-    return r->dir == SEER_DIR_FWD && r->dtype != SEER_DTYPE_FP16 && r->algo >= 0;
+    return !strncmp(r->source, "deepbench", 9) && r->dir == SEER_DIR_FWD && r->dtype == SEER_DTYPE_FP32 &&
+           r->algo >= 0;
 }
 
 static seer_status_t conv_row_fill(seer_handle_t h, const seer_csv_t *c, const struct conv_cols *k,

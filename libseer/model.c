@@ -825,22 +825,21 @@ static seer_status_t conv_kernels(seer_err_t *e, const struct seer_model *m, con
  * log(own physics / t's physics) over its families of that direction and
  * math with SEER_OWN_FAMILY_ROWS rows or more that t (a model transferred
  * to its GPU from the others) has too, on the layers of ratio_shapes each
- * family can run; 1 where none.  The families of that direction and math
- * m has no data for come from t (transfer.c, fill_missing), scaled by it:
- * a GPU that runs its measured kernels below what the others'
- * efficiencies say (the A100's FP32) runs the others' kernels of the same
- * kind so too.  Applied across directions (the forward ratio to the
+ * family can run (a family that runs more of them, the implicit GEMMs,
+ * weighs more: each family weighed once did 0.5 point worse); 1 where
+ * none.  The families of that direction and math m has no data for come
+ * from t (transfer.c, fill_missing), scaled by it: a GPU that runs its
+ * measured kernels below what the others' efficiencies say (the A100's
+ * FP32) runs the others' kernels of the same kind so too.  Applied across directions (the forward ratio to the
  * backward families) it did worse (docs/transfer.md, "Calibrated GPUs").
  * Physics only, no correction: a peer's model, which drops its SVMs, gets
  * the same ratio. */
-static const int ratio_shapes[][9] = {
-    /* n, c, h, w, k, r (= s), stride, pad, -: ResNet-50 and VGG layers at batch 32 */
-    {32, 64, 56, 56, 64, 3, 1, 1, 0},     {32, 128, 28, 28, 128, 3, 1, 1, 0},
-    {32, 256, 14, 14, 256, 3, 1, 1, 0},   {32, 512, 7, 7, 512, 3, 1, 1, 0},
-    {32, 64, 224, 224, 64, 3, 1, 1, 0},   {32, 256, 56, 56, 64, 1, 1, 0, 0},
-    {32, 512, 28, 28, 128, 1, 1, 0, 0},   {32, 1024, 14, 14, 256, 1, 1, 0, 0},
-    {32, 2048, 7, 7, 512, 1, 1, 0, 0},    {32, 256, 56, 56, 512, 1, 2, 0, 0},
-    {32, 128, 56, 56, 128, 3, 2, 1, 0},   {32, 3, 224, 224, 64, 7, 2, 3, 0},
+static const int ratio_shapes[][8] = {
+    /* n, c, h, w, k, r (= s), stride, pad: ResNet-50 and VGG layers at batch 32 */
+    {32, 64, 56, 56, 64, 3, 1, 1},   {32, 128, 28, 28, 128, 3, 1, 1},  {32, 256, 14, 14, 256, 3, 1, 1},
+    {32, 512, 7, 7, 512, 3, 1, 1},   {32, 64, 224, 224, 64, 3, 1, 1},  {32, 256, 56, 56, 64, 1, 1, 0},
+    {32, 512, 28, 28, 128, 1, 1, 0}, {32, 1024, 14, 14, 256, 1, 1, 0}, {32, 2048, 7, 7, 512, 1, 1, 0},
+    {32, 256, 56, 56, 512, 1, 2, 0}, {32, 128, 56, 56, 128, 3, 2, 1},  {32, 3, 224, 224, 64, 7, 2, 3},
 };
 #define SEER_RATIO_LIMIT 2.0
 double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer_model *t, int dir, int math)

@@ -213,8 +213,7 @@ static int fill_missing(struct seer_model *m, const struct seer_model *t, int li
         if (have) continue;
         if (!added++ && pn < (int)sizeof m->provenance)
             pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn,
-                           "; what it has no data for transferred (forward fp32 ones x%.3f, its measured "
-                           "ones' speed against the transfer's) from:", q[0][0]);
+                           "; what it has no data for transferred (fwd fp32 x%.3f) from:", q[0][0]);
         if (add_family(m, f, &t->src[f->src], &pn, lite)) return 1;
         scale_family(&m->fam[m->nfam - 1], q[f->dir][f->math]);
     }

@@ -562,7 +562,7 @@ TEST(cli_deepbench_forward_row_is_the_fastest)
                                  "v100,fwd,fp32,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,,1,neusight\n"
                                  "v100,fwd,fp32,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,IMPLICIT_GEMM,1,neusight\n"
                                  "v100,fwd,fp16,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,IMPLICIT_GEMM,1,"
-                                 "DeepBench-cudnn7.6.2:ResNet\n"));
+                                 "deepbench-cudnn7.6.2:ResNet\n"));
     test_run_t r;
     test_run_seer(&r, "predict", "--gpu", "v100", "--models", "models", "--data", csv, "--format", "json", NULL);
     CHECK(r.rc == 0);

@@ -190,7 +190,7 @@ construction"), which can lift a prediction above what its model file alone
 
 Each test row is predicted from its shape, dtype, layout, direction and
 algorithm alone (rows with an empty algorithm take the fastest predicted
-one, and so do DeepBench's forward rows other than fp16, whose times are
+one, and so do DeepBench's forward fp32 rows, whose times are
 of cudnnFind's fastest algorithm and whose labels are hints,
 docs/formats.md); the measured time is read only to score.  \`ape = |pred - meas| /
 meas\`; MAPE is its mean, RMSPE the root mean square, p90 the 90th

@@ -23,7 +23,7 @@ static void usage_predict(FILE *f)
             "Predict the time of one cuDNN convolution, or of every row of a conv\n"
             "timing CSV (output: the input plus pred_algo and pred_ms columns; rows\n"
             "with an empty, MIXED or UNKNOWN algo use the fastest predicted algorithm,\n"
-            "as do DeepBench forward rows other than fp16: docs/formats.md).\n"
+            "as do DeepBench forward fp32 rows: docs/formats.md).\n"
             "\n"
             "  --gpu GPU          use DIR/GPU.seer (see seer gpus for DIR); GPU may be a\n"
             "                     GPU description file (docs/formats.md)\n"
