@@ -583,6 +583,46 @@ TEST(cli_deepbench_forward_row_is_the_fastest)
     unlink(csv);
 }
 
+TEST(cli_predict_data_each_row_on_its_gpu)
+{
+    /* seer predict --data without --model or --gpu predicts each row for
+     * the GPU its gpu column names (any name seer_gpu_find takes), as
+     * --gpu would; a row of a GPU libseer does not know stays empty and
+     * the others are still predicted. */
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    char csv[64];
+    REQUIRE(test_write_temp(csv, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
+                                 "dil_w,groups,algo,time_ms\n"
+                                 "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,1\n"
+                                 "no-such-gpu,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,1\n"
+                                 "NVIDIA H100 80GB HBM3,bwd_data,fp16,nhwc,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,1\n"));
+    test_run_t all, t4, h100;
+    test_run_seer(&all, "predict", "--models", "models", "--data", csv, "--format", "csv", NULL);
+    test_run_seer(&t4, "predict", "--gpu", "t4", "--models", "models", "--data", csv, "--format", "csv", NULL);
+    test_run_seer(&h100, "predict", "--gpu", "h100", "--models", "models", "--data", csv, "--format", "csv", NULL);
+    CHECK(all.rc == 0 && t4.rc == 0 && h100.rc == 0);
+    /* line by line: header, t4, unknown, h100 */
+    char la[4][256] = {{0}}, lt[4][256] = {{0}}, lh[4][256] = {{0}};
+    const char *pa = all.out, *pt = t4.out, *ph = h100.out;
+    for (int i = 0; i < 4; i++) {
+        sscanf(pa, "%255[^\n]", la[i]);
+        sscanf(pt, "%255[^\n]", lt[i]);
+        sscanf(ph, "%255[^\n]", lh[i]);
+        pa = strchr(pa, '\n') ? strchr(pa, '\n') + 1 : pa;
+        pt = strchr(pt, '\n') ? strchr(pt, '\n') + 1 : pt;
+        ph = strchr(ph, '\n') ? strchr(ph, '\n') + 1 : ph;
+    }
+    printf("  %s\n  %s\n  %s\n", la[1], la[2], la[3]);
+    CHECK(!strcmp(la[1], lt[1]) && strstr(la[1], "IMPLICIT_PRECOMP_GEMM,0.") != NULL);
+    CHECK(!strcmp(la[3], lh[3]) && strstr(la[3], ",1,CUDNN_CHOICE,0.") != NULL);
+    CHECK(strstr(la[2], ",1,,") != NULL && la[2][strlen(la[2]) - 1] == ',');
+    CHECK(strstr(all.err, "no-such-gpu") != NULL);
+    test_run_free(&all);
+    test_run_free(&t4);
+    test_run_free(&h100);
+    unlink(csv);
+}
+
 TEST(cli_fastest_row_is_the_pickers_time)
 {
     /* A row with an empty algo takes the picker's fastest time, which

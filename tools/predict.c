@@ -18,12 +18,15 @@ static void usage_predict(FILE *f)
             "usage: seer predict (--model FILE | --gpu GPU [--models DIR])\n"
             "                    --n N --c C --h H --w W --k K [conv options]\n"
             "                    [--algo NAME|auto] [--kernels] [--format table|json]\n"
-            "       seer predict (--model FILE | --gpu GPU) --data CSV [--format csv|json]\n"
+            "       seer predict [--model FILE | --gpu GPU] [--models DIR] --data CSV\n"
+            "                    [--format csv|json]\n"
             "\n"
             "Predict the time of one cuDNN convolution, or of every row of a conv\n"
             "timing CSV (output: the input plus pred_algo and pred_ms columns; rows\n"
             "with an empty, MIXED or UNKNOWN algo use the fastest predicted algorithm,\n"
-            "as do DeepBench forward fp32 rows: docs/formats.md).\n"
+            "as do DeepBench forward fp32 rows: docs/formats.md).  With --data and\n"
+            "neither --model nor --gpu, each row is predicted for the GPU its gpu\n"
+            "column names, from DIR as --gpu would.\n"
             "\n"
             "  --gpu GPU          use DIR/GPU.seer (see seer gpus for DIR); GPU may be a\n"
             "                     GPU description file (docs/formats.md)\n"
@@ -290,14 +293,42 @@ typedef struct {
     long other_gpu, failed;     /* rows of other GPUs; rows that could not be predicted */
     long named;                 /* impossible shapes and unknown algo names said on stderr */
     seer_model_info_t info;
+    /* no model given: each row's GPU's, opened once (seer_model_open) */
+    const char *models_dir, *path;
+    struct { char gpu[32]; seer_model_t m; } gm[64];
+    int ngm;
 } rows_t;
+
+/* The model of a row's GPU when no model was given, or NULL (said on
+ * stderr once per GPU): an unknown GPU, no model to open or transfer.
+ * A file of more GPUs than there is room for opens the rest anew. */
+static seer_model_t row_model(seer_handle_t h, rows_t *R, const seer_conv_row_t *r)
+{
+    seer_gpu_info_t g;
+    const char *id = seer_gpu_find(h, r->gpu, &g) == SEER_STATUS_SUCCESS ? g.id : r->gpu;
+    for (int i = 0; i < R->ngm; i++)
+        if (!strcmp(R->gm[i].gpu, id)) return R->gm[i].m;
+    seer_model_t m = NULL;
+    if (seer_model_open(h, R->models_dir, id, &m) != SEER_STATUS_SUCCESS) {
+        fprintf(stderr, "seer predict: %s:%ld: gpu '%s': %s\n", R->path, r->line, r->gpu, seer_get_last_error(h));
+        m = NULL;
+    }
+    if (R->ngm == (int)(sizeof R->gm / sizeof R->gm[0])) {
+        R->ngm--;
+        seer_model_destroy(R->gm[R->ngm].m);
+    }
+    snprintf(R->gm[R->ngm].gpu, sizeof R->gm[R->ngm].gpu, "%s", id);
+    R->gm[R->ngm++].m = m;
+    return m;
+}
 
 /* Read and predict every row before printing anything: no partial output. */
 static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_t *R)
 {
     seer_conv_desc_t d = NULL;
-    seer_status_t st;
-    if ((st = seer_model_get_info(m, &R->info)) || (st = seer_conv_csv_read_keep(h, path, &R->rows, &R->n)) ||
+    seer_status_t st = SEER_STATUS_SUCCESS;
+    R->path = path;
+    if ((m && (st = seer_model_get_info(m, &R->info))) || (st = seer_conv_csv_read_keep(h, path, &R->rows, &R->n)) ||
         (st = seer_conv_desc_create(&d)))
         return cli_lib_error(h, st);
     R->pred = malloc((R->n ? R->n : 1) * sizeof *R->pred);
@@ -309,7 +340,7 @@ static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_
     /* A file that names the GPU otherwise ("H100 80GB HBM3"): when no row
      * is of the model's GPU nor of any GPU libseer knows, the user meant
      * them for it. */
-    int any_gpu = R->n > 0;
+    int any_gpu = m && R->n > 0;
     for (size_t i = 0; i < R->n && any_gpu; i++)
         any_gpu = !cli_same_gpu(R->rows[i].gpu, R->info.gpu_id) && !cli_gpu_known(h, R->rows[i].gpu);
     if (any_gpu) cli_note_meant_for("predict", R->info.gpu_id, R->rows[0].gpu);
@@ -318,8 +349,13 @@ static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_
         cli_pred_t p = {0};
         R->pred[i] = NAN;
         R->palgo[i] = SEER_ALGO_NA;
-        if (!any_gpu && !cli_same_gpu(r->gpu, R->info.gpu_id)) {
+        if (m && !any_gpu && !cli_same_gpu(r->gpu, R->info.gpu_id)) {
             R->other_gpu++;
+            continue;
+        }
+        seer_model_t rm = m ? m : row_model(h, R, r);
+        if (!rm) {
+            R->failed++;
             continue;
         }
         /* A row whose shape cannot run stays unpredicted (seer eval counts it
@@ -333,8 +369,8 @@ static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_
         }
         if (seer_conv_row_algo_error(h, path, r) && R->named++ < 10)
             fprintf(stderr, "seer predict: %s: predicted with the fastest algorithm\n", seer_get_last_error(h));
-        if (r->algo >= 0 && !r->fastest) st = cli_predict(h, m, d, r->dir, r->algo, 0, &p);
-        else st = cli_predict_fastest(h, m, d, r->dir, 0, &p);
+        if (r->algo >= 0 && !r->fastest) st = cli_predict(h, rm, d, r->dir, r->algo, 0, &p);
+        else st = cli_predict_fastest(h, rm, d, r->dir, 0, &p);
         if (cli_soft_failure(st)) {
             R->failed++;
             st = SEER_STATUS_SUCCESS;
@@ -373,10 +409,11 @@ static void print_rows_json(const rows_t *R)
 }
 
 /* Every row of a conv timing CSV. */
-static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int json)
+static int predict_csv(seer_handle_t h, seer_model_t m, const char *models_dir, const char *path, int json)
 {
     rows_t R;
     memset(&R, 0, sizeof R);
+    R.models_dir = models_dir;
     int rc = predict_rows(h, m, path, &R);
     if (!rc && json) print_rows_json(&R);
     else if (!rc) rc = echo_csv(h, path, R.rows, R.n, R.palgo, R.pred);
@@ -384,11 +421,12 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *path, int js
         fprintf(stderr, "seer predict: %ld rows of other GPUs than %s left without prediction\n", R.other_gpu,
                 R.info.gpu_id);
     if (!rc && R.failed)
-        fprintf(stderr, "seer predict: %ld rows could not be predicted (impossible shape, unsupported or not calibrated)\n",
-                R.failed);
+        fprintf(stderr, "seer predict: %ld rows could not be predicted (impossible shape, %sunsupported or not "
+                        "calibrated)\n", R.failed, m ? "" : "no model for their GPU, ");
     free(R.rows);
     free(R.pred);
     free(R.palgo);
+    for (int i = 0; i < R.ngm; i++) seer_model_destroy(R.gm[i].m);
     return rc;
 }
 
@@ -474,7 +512,9 @@ int cli_predict_cmd(int argc, char **argv)
     o.layout_s = "nchw";
     o.algo_s = "auto";
     if ((rc = predict_parse(argc, argv, &o, &done)) || done) return rc;
-    const char *path = cli_model_path("predict", o.model_opt, o.gpu_opt, o.models_opt);
+    /* --data alone: every row on the model of its own GPU */
+    int per_row = o.data && !o.model_opt && !o.gpu_opt;
+    const char *path = per_row ? "" : cli_model_path("predict", o.model_opt, o.gpu_opt, o.models_opt);
     if (!path) return CLI_USAGE;
     seer_handle_t h = NULL;
     seer_model_t m = NULL;
@@ -483,8 +523,10 @@ int cli_predict_cmd(int argc, char **argv)
     if (st) return cli_lib_error(NULL, st);
     if (o.data && cli_conv_opt_name(&o.conv, 1))
         rc = cli_usage_error("predict", "option %s cannot be combined with --data", cli_conv_opt_name(&o.conv, 1));
+    else if (per_row)
+        rc = predict_csv(h, NULL, cli_models_dir(o.models_opt), o.data, o.json);
     else if (o.data && !(rc = cli_open_model(h, "predict", o.model_opt, o.gpu_opt, o.models_opt, &m)))
-        rc = predict_csv(h, m, o.data, o.json);
+        rc = predict_csv(h, m, NULL, o.data, o.json);
     else if (!o.data && !(rc = predict_desc(h, &o, &d, &algo)) &&
              !(rc = cli_open_model(h, "predict", o.model_opt, o.gpu_opt, o.models_opt, &m)))
         rc = predict_one(h, m, path, d, (seer_direction_t)o.dir, algo, o.kernels, o.json);
