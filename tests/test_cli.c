@@ -623,6 +623,38 @@ TEST(cli_predict_data_each_row_on_its_gpu)
     unlink(csv);
 }
 
+TEST(cli_predict_data_gemm_rows)
+{
+    /* a GEMM timing CSV given to seer predict --data is predicted row by
+     * row with the GEMM fit (pred_ms appended), on each row's GPU when no
+     * model is given, as seer gemm predicts the same GEMM */
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    char csv[64];
+    REQUIRE(test_write_temp(csv, "gpu,op,dtype,batch,m,n,k,trans_a,trans_b,bias,time_ms,source\n"
+                                 "l4,bmm,fp32,8,256,256,256,N,N,0,0.1,x\n"
+                                 "zz,gemm,fp32,1,64,64,64,N,N,0,1,x\n"));
+    test_run_t all, one;
+    test_run_seer(&all, "predict", "--models", "models", "--data", csv, "--format", "csv", NULL);
+    test_run_seer(&one, "gemm", "--gpu", "l4", "--models", "models", "--batch", "8", "--m", "256", "--n", "256",
+                  "--k", "256", "--format", "json", NULL);
+    CHECK(all.rc == 0 && one.rc == 0);
+    const char *row = strstr(all.out, "\nl4,bmm,"), *t = strstr(one.out, "\"time_ms\": ");
+    REQUIRE(row && t);
+    /* pred_ms is the row's last field */
+    const char *end = strchr(row + 1, '\n');
+    REQUIRE(end);
+    const char *comma = end;
+    while (comma > row && *comma != ',') comma--;
+    double got = strtod(comma + 1, NULL);
+    double want = strtod(t + 11, NULL);
+    printf("  l4 bmm 8x256^3: predict --data %.6g ms, seer gemm %.6g ms\n", got, want);
+    CHECK(got > 0 && fabs(got - want) <= 1e-5 * want);
+    CHECK(strstr(all.out, "\nzz,gemm,fp32,1,64,64,64,N,N,0,1,x,\n") != NULL);
+    test_run_free(&all);
+    test_run_free(&one);
+    unlink(csv);
+}
+
 TEST(cli_fastest_row_is_the_pickers_time)
 {
     /* A row with an empty algo takes the picker's fastest time, which

@@ -26,7 +26,8 @@ static void usage_predict(FILE *f)
             "with an empty, MIXED or UNKNOWN algo use the fastest predicted algorithm,\n"
             "as do DeepBench forward fp32 rows: docs/formats.md).  With --data and\n"
             "neither --model nor --gpu, each row is predicted for the GPU its gpu\n"
-            "column names, from DIR as --gpu would.\n"
+            "column names, from DIR as --gpu would.  A GEMM timing CSV is predicted\n"
+            "with the GEMM fit (a pred_ms column).\n"
             "\n"
             "  --gpu GPU          use DIR/GPU.seer (see seer gpus for DIR); GPU may be a\n"
             "                     GPU description file (docs/formats.md)\n"
@@ -238,8 +239,8 @@ static int predict_one(seer_handle_t h, seer_model_t m, const char *model_path, 
  * tokenizer consumes the header, so it reads the file behind a made-up
  * header of the right width: the real header then comes back as the
  * first record, and every record sits one line below its original. */
-static int echo_csv(seer_handle_t h, const char *path, const seer_conv_row_t *rows, size_t n,
-                    const int *palgo, const double *pred)
+static int echo_csv(seer_handle_t h, const char *path, size_t n, const long *lines, const char *const *algo,
+                    const double *pred)
 {
     seer_csv_t *c = NULL;
     char *buf = NULL, *all = NULL;
@@ -265,17 +266,15 @@ static int echo_csv(seer_handle_t h, const char *path, const seer_conv_row_t *ro
             cli_csv_field(stdout, seer_csv_field(c, i));
         }
         if (first) {
-            printf(",pred_algo,pred_ms\n");
+            printf("%s,pred_ms\n", algo ? ",pred_algo" : "");
             continue;
         }
         long line = seer_csv_line(c) - 1;
-        while (j < n && rows[j].line < line) j++;
-        /* a prediction exists where pred is a number: the algo may be
-         * SEER_ALGO_CUDNN_CHOICE (-1), cuDNN's own choice */
-        if (j < n && rows[j].line == line && !isnan(pred[j]))
-            printf(",%s,%.6g\n", seer_algo_name(rows[j].dir, palgo[j]), pred[j]);
-        else
-            printf(",,\n");
+        while (j < n && lines[j] < line) j++;
+        int has = j < n && lines[j] == line && !isnan(pred[j]);
+        if (algo) printf(",%s", has ? algo[j] : "");
+        if (has) printf(",%.6g\n", pred[j]);
+        else printf(",\n");
     }
 done:
     seer_csv_close(c);
@@ -416,7 +415,20 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *models_dir, 
     R.models_dir = models_dir;
     int rc = predict_rows(h, m, path, &R);
     if (!rc && json) print_rows_json(&R);
-    else if (!rc) rc = echo_csv(h, path, R.rows, R.n, R.palgo, R.pred);
+    else if (!rc) {
+        /* lines and algorithm names of the rows, for the echo: the algo may
+         * be SEER_ALGO_CUDNN_CHOICE (-1), cuDNN's own choice */
+        long *lines = malloc((R.n ? R.n : 1) * sizeof *lines);
+        const char **names = malloc((R.n ? R.n : 1) * sizeof *names);
+        if (!lines || !names) rc = cli_fail("predict", "out of memory");
+        for (size_t i = 0; !rc && i < R.n; i++) {
+            lines[i] = R.rows[i].line;
+            names[i] = isnan(R.pred[i]) ? "" : seer_algo_name(R.rows[i].dir, R.palgo[i]);
+        }
+        if (!rc) rc = echo_csv(h, path, R.n, lines, names, R.pred);
+        free(lines);
+        free(names);
+    }
     if (!rc && R.other_gpu)
         fprintf(stderr, "seer predict: %ld rows of other GPUs than %s left without prediction\n", R.other_gpu,
                 R.info.gpu_id);
@@ -427,6 +439,82 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *models_dir, 
     free(R.pred);
     free(R.palgo);
     for (int i = 0; i < R.ngm; i++) seer_model_destroy(R.gm[i].m);
+    return rc;
+}
+
+/* Every row of a GEMM timing CSV (seer_csv_kind 'g'): seer_predict_gemm
+ * on the model given, or on each row's GPU's (m NULL). */
+static int predict_gemm_csv(seer_handle_t h, seer_model_t m, const char *models_dir, const char *path, int json)
+{
+    seer_gemm_row_t *g = NULL;
+    size_t n = 0;
+    seer_status_t st = seer_gemm_csv_read(h, path, &g, &n);
+    if (st) return cli_lib_error(h, st);
+    rows_t R;
+    memset(&R, 0, sizeof R);
+    R.models_dir = models_dir;
+    R.path = path;
+    double *pred = malloc((n ? n : 1) * sizeof *pred);
+    long *lines = malloc((n ? n : 1) * sizeof *lines);
+    int rc = pred && lines ? CLI_OK : cli_fail("predict", "out of memory");
+    seer_model_info_t info;
+    if (!rc && m) seer_model_get_info(m, &info);
+    for (size_t i = 0; !rc && i < n; i++) {
+        const seer_gemm_row_t *r = &g[i];
+        pred[i] = NAN;
+        lines[i] = r->line;
+        if (m && !cli_same_gpu(r->gpu, info.gpu_id)) {
+            R.other_gpu++;
+            continue;
+        }
+        seer_conv_row_t as = {0}; /* row_model reads the GPU and line */
+        snprintf(as.gpu, sizeof as.gpu, "%s", r->gpu);
+        as.line = r->line;
+        seer_model_t rm = m ? m : row_model(h, &R, &as);
+        if (!rm) { /* said by row_model */
+            R.failed++;
+            continue;
+        }
+        double t;
+        st = seer_predict_gemm(h, rm, r->batch, r->m, r->n, r->k, r->dtype, r->trans_a, r->trans_b, r->bias, &t,
+                               NULL);
+        if (st == SEER_STATUS_ALLOC_FAILED) {
+            rc = cli_lib_error(h, st);
+        } else if (st) { /* an impossible or over-limit shape, a dtype the GPU cannot run */
+            R.failed++;
+            if (R.named++ < 10) fprintf(stderr, "seer predict: %s:%ld: %s\n", path, r->line, seer_get_last_error(h));
+        } else {
+            pred[i] = t;
+        }
+    }
+    if (!rc && json) {
+        printf("[");
+        for (size_t i = 0; i < n; i++) {
+            const seer_gemm_row_t *r = &g[i];
+            printf("%s\n  {\"line\": %ld, \"gpu\": ", i ? "," : "", r->line);
+            cli_json_str(stdout, r->gpu);
+            printf(", \"op\": ");
+            cli_json_str(stdout, r->op);
+            printf(", \"dtype\": \"%s\", \"batch\": %d, \"m\": %d, \"n\": %d, \"k\": %d, \"bias\": %d",
+                   seer_dtype_name(r->dtype), r->batch, r->m, r->n, r->k, r->bias);
+            cli_json_num_field("time_ms", r->time_ms >= 0 ? r->time_ms : NAN);
+            cli_json_num_field("pred_ms", pred[i]);
+            printf("}");
+        }
+        printf("]\n");
+    } else if (!rc) {
+        rc = echo_csv(h, path, n, lines, NULL, pred);
+    }
+    if (!rc && R.other_gpu)
+        fprintf(stderr, "seer predict: %ld rows of other GPUs than %s left without prediction\n", R.other_gpu,
+                info.gpu_id);
+    if (!rc && R.failed)
+        fprintf(stderr, "seer predict: %ld rows could not be predicted (impossible shape, %sunsupported or not "
+                        "calibrated)\n", R.failed, m ? "" : "no model for their GPU, ");
+    for (int i = 0; i < R.ngm; i++) seer_model_destroy(R.gm[i].m);
+    free(g);
+    free(pred);
+    free(lines);
     return rc;
 }
 
@@ -524,9 +612,10 @@ int cli_predict_cmd(int argc, char **argv)
     if (o.data && cli_conv_opt_name(&o.conv, 1))
         rc = cli_usage_error("predict", "option %s cannot be combined with --data", cli_conv_opt_name(&o.conv, 1));
     else if (per_row)
-        rc = predict_csv(h, NULL, cli_models_dir(o.models_opt), o.data, o.json);
+        rc = (seer_csv_kind(o.data) == 'g' ? predict_gemm_csv : predict_csv)(h, NULL, cli_models_dir(o.models_opt),
+                                                                             o.data, o.json);
     else if (o.data && !(rc = cli_open_model(h, "predict", o.model_opt, o.gpu_opt, o.models_opt, &m)))
-        rc = predict_csv(h, m, NULL, o.data, o.json);
+        rc = (seer_csv_kind(o.data) == 'g' ? predict_gemm_csv : predict_csv)(h, m, NULL, o.data, o.json);
     else if (!o.data && !(rc = predict_desc(h, &o, &d, &algo)) &&
              !(rc = cli_open_model(h, "predict", o.model_opt, o.gpu_opt, o.models_opt, &m)))
         rc = predict_one(h, m, path, d, (seer_direction_t)o.dir, algo, o.kernels, o.json);
