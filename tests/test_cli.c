@@ -655,6 +655,33 @@ TEST(cli_predict_data_gemm_rows)
     unlink(csv);
 }
 
+TEST(cli_eval_gpu_from_the_rows)
+{
+    /* seer eval without --model or --gpu scores the rows on the GPU they
+     * name, as --gpu does; rows of two GPUs are a usage error naming them */
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    char one[64], two[64];
+    REQUIRE(test_write_temp(one, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
+                                 "dil_w,groups,algo,time_ms\n"
+                                 "Tesla T4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,0.3\n"
+                                 "t4,fwd,fp32,nchw,8,64,28,28,64,3,3,1,1,1,1,1,1,1,,0.1\n"));
+    REQUIRE(test_write_temp(two, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
+                                 "dil_w,groups,algo,time_ms\n"
+                                 "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,0.3\n"
+                                 "a100,fwd,fp32,nchw,8,64,28,28,64,3,3,1,1,1,1,1,1,1,,0.1\n"));
+    test_run_t a, b, c;
+    test_run_seer(&a, "eval", "--models", "models", "--data", one, "--format", "json", NULL);
+    test_run_seer(&b, "eval", "--gpu", "t4", "--models", "models", "--data", one, "--format", "json", NULL);
+    test_run_seer(&c, "eval", "--models", "models", "--data", two, NULL);
+    CHECK(a.rc == 0 && b.rc == 0 && !strcmp(a.out, b.out));
+    CHECK(c.rc == 2 && strstr(c.err, "t4") && strstr(c.err, "a100-sxm4-40gb"));
+    test_run_free(&a);
+    test_run_free(&b);
+    test_run_free(&c);
+    unlink(one);
+    unlink(two);
+}
+
 TEST(cli_fastest_row_is_the_pickers_time)
 {
     /* A row with an empty algo takes the picker's fastest time, which

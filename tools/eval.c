@@ -34,13 +34,14 @@ typedef struct { int rank; char key[48]; metrics_t m; } group_t;
 static void usage_eval(FILE *f)
 {
     fprintf(f,
-            "usage: seer eval (--model FILE | --gpu GPU [--models DIR]) --data CSV...\n"
+            "usage: seer eval [--model FILE | --gpu GPU] [--models DIR] --data CSV...\n"
             "                 [--source PREFIX] [--split test|train|all] [--given-launch]\n"
             "                 [--format text|json] [--plot FILE.svg]\n"
             "\n"
             "Predict every measured row of the model's GPU in conv timing CSV v1\n"
             "files from its shape and algorithm alone (GEMM timing CSV v1 files: from\n"
-            "batch, m, n, k, dtype and bias) and compare with time_ms.\n"
+            "batch, m, n, k, dtype and bias) and compare with time_ms.  Without\n"
+            "--model or --gpu, the GPU is the one the rows name.\n"
             "  --data CSV...    one or more files (or repeat --data)\n"
             "  --source PREFIX  only rows whose source starts with PREFIX\n"
             "  --split S        test: only rows in the 20%% held-out test split\n"
@@ -307,6 +308,7 @@ typedef struct {
     long skipped, failed, cls_n, cls_hit;
     long algo_unknown;          /* scored rows whose algo name libseer does not know */
     long fastest;               /* scored labelled rows whose source times the fastest algorithm */
+    char data_gpu[64];          /* neither --model nor --gpu: the one GPU the rows name */
     int any_gpu;                /* no row names the model's GPU nor any GPU libseer knows:
                                  * every row is taken as the model's GPU's */
     char fail_list[MAX_FAIL_LIST][256];
@@ -353,6 +355,27 @@ static int eval_parse(int argc, char **argv, eval_opts_t *o, int *done)
     return CLI_OK;
 }
 
+/* Without --model or --gpu, the one GPU every row of every file names
+ * (ids, aliases and driver names alike), into out; a usage error where
+ * the rows name several or none. */
+static int data_gpu(eval_run_t *R, char *out, size_t size)
+{
+    const eval_opts_t *o = R->o;
+    out[0] = 0;
+    for (int f = 0; f < o->n_data; f++)
+        for (size_t i = 0; i < R->nrows[f]; i++) {
+            const char *name = R->grows[f] ? R->grows[f][i].gpu : R->rows[f][i].gpu;
+            seer_gpu_info_t g;
+            const char *id = seer_gpu_find(R->h, name, &g) == SEER_STATUS_SUCCESS ? g.id : name;
+            if (!out[0]) snprintf(out, size, "%s", id);
+            else if (strcmp(out, id))
+                return cli_usage_error("eval", "the rows name GPUs %s and %s: give --gpu GPU (or --model FILE)",
+                                       out, id);
+        }
+    if (!out[0]) return cli_usage_error("eval", "no rows to tell the GPU from: give --gpu GPU or --model FILE");
+    return CLI_OK;
+}
+
 /* The handle, the data (first: a malformed file is reported whatever the
  * model), the model and room for a point per row. */
 static int eval_open(eval_run_t *R)
@@ -371,7 +394,13 @@ static int eval_open(eval_run_t *R)
         if (st) return cli_lib_error(R->h, st);
         total += R->nrows[f];
     }
-    int rc = cli_open_model(R->h, "eval", o->model_opt, o->gpu_opt, o->models_opt, &R->model);
+    const char *gpu = o->gpu_opt;
+    if (!gpu && !o->model_opt) { /* the GPU the rows name, when they name one */
+        int rc = data_gpu(R, R->data_gpu, sizeof R->data_gpu);
+        if (rc) return rc;
+        gpu = R->data_gpu;
+    }
+    int rc = cli_open_model(R->h, "eval", o->model_opt, gpu, o->models_opt, &R->model);
     if (rc) return rc;
     if ((st = seer_model_get_info(R->model, &R->info)) || (st = seer_model_get_gpu(R->model, &R->gpu)) ||
         (st = seer_conv_desc_create(&R->d)))
@@ -808,8 +837,9 @@ int cli_eval(int argc, char **argv)
     memset(&S, 0, sizeof S);
     R.o = &o;
     if ((rc = eval_parse(argc, argv, &o, &done)) || done) goto out;
-    /* the model's name is checked before any data is read */
-    if (!cli_model_path("eval", o.model_opt, o.gpu_opt, o.models_opt)) {
+    /* the model's name is checked before any data is read (without one,
+     * the rows name the GPU: eval_open) */
+    if ((o.model_opt || o.gpu_opt) && !cli_model_path("eval", o.model_opt, o.gpu_opt, o.models_opt)) {
         rc = CLI_USAGE;
         goto out;
     }
