@@ -6,11 +6,14 @@
 #include <unistd.h>
 #include "test.h"
 
+/* the columns of a conv timing CSV v1 (docs/formats.md) up to time_ms,
+ * for literals; conv_header is the same with its newline */
+#define CONV_CSV_HEADER \
+    "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,algo,time_ms"
+
 static int have_bin(void) { return access(test_seer_bin(), X_OK) == 0; }
 
-static const char conv_header[] =
-    "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,"
-    "algo,time_ms\n";
+static const char conv_header[] = CONV_CSV_HEADER "\n";
 
 TEST(cli_help)
 {
@@ -527,8 +530,7 @@ TEST(cli_rows_of_cudnn7_ran_nchw_tensor_cores_without_transposes)
     const char *model = "models/v100-sxm2-16gb.seer";
     if (access(model, R_OK) != 0) SKIP("no models/v100-sxm2-16gb.seer");
     char csv[64];
-    REQUIRE(test_write_temp(csv, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
-                                 "dil_w,groups,algo,time_ms,source\n"
+    REQUIRE(test_write_temp(csv, CONV_CSV_HEADER ",source\n"
                                  "v100-sxm2-16gb,fwd,fp16,nchw,64,256,28,28,128,3,3,1,1,1,1,1,1,1,"
                                  "IMPLICIT_PRECOMP_GEMM,1,deepbench-cudnn7.6.2:Resnet\n"
                                  "v100-sxm2-16gb,fwd,fp16,nhwc,64,256,28,28,128,3,3,1,1,1,1,1,1,1,"
@@ -546,6 +548,27 @@ TEST(cli_rows_of_cudnn7_ran_nchw_tensor_cores_without_transposes)
     unlink(csv);
 }
 
+/* seer predict --gpu gpu --data (a temporary file of csv) --format json:
+ * the first n rows' pred_algo (algo may be NULL) and pred_ms; the exit
+ * status, or -1 when the file could not be written. */
+static int predict_json(const char *gpu, const char *csv, int n, char (*algo)[32], double *ms)
+{
+    char path[64];
+    if (!test_write_temp(path, csv)) return -1;
+    test_run_t r;
+    test_run_seer(&r, "predict", "--gpu", gpu, "--models", "models", "--data", path, "--format", "json", NULL);
+    const char *p = r.out;
+    for (int i = 0; i < n && (p = strstr(p, "\"pred_algo\": ")); i++, p++) {
+        if (algo && sscanf(p + 13, "\"%31[^\"]", algo[i]) != 1) algo[i][0] = 0;
+        const char *q = strstr(p, "\"pred_ms\": ");
+        ms[i] = q ? strtod(q + 11, NULL) : 0;
+    }
+    int rc = r.rc;
+    test_run_free(&r);
+    unlink(path);
+    return rc;
+}
+
 TEST(cli_deepbench_forward_row_is_the_fastest)
 {
     /* DeepBench's forward fp32 times are of cudnnFind's fastest algorithm
@@ -554,33 +577,22 @@ TEST(cli_deepbench_forward_row_is_the_fastest)
      * the same label from another source, or on a DeepBench fp16 row
      * (always IMPLICIT_PRECOMP_GEMM), is predicted as labelled. */
     if (access("models/v100-sxm2-16gb.seer", R_OK) != 0) SKIP("shipped models missing");
-    char csv[64];
-    REQUIRE(test_write_temp(csv, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
-                                 "dil_w,groups,algo,time_ms,source\n"
-                                 "v100,fwd,fp32,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,IMPLICIT_GEMM,1,"
-                                 "deepbench-cudnn7.6.2:ResNet\n"
-                                 "v100,fwd,fp32,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,,1,neusight\n"
-                                 "v100,fwd,fp32,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,IMPLICIT_GEMM,1,neusight\n"
-                                 "v100,fwd,fp16,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,IMPLICIT_GEMM,1,"
-                                 "deepbench-cudnn7.6.2:ResNet\n"));
-    test_run_t r;
-    test_run_seer(&r, "predict", "--gpu", "v100", "--models", "models", "--data", csv, "--format", "json", NULL);
-    CHECK(r.rc == 0);
     double ms[4] = {0, 0, 0, 0};
     char algo[4][32] = {"", "", "", ""};
-    const char *p = r.out;
-    for (int i = 0; i < 4 && (p = strstr(p, "\"pred_algo\": \"")); i++, p++) {
-        sscanf(p + 14, "%31[^\"]", algo[i]);
-        const char *q = strstr(p, "\"pred_ms\": ");
-        if (q) ms[i] = strtod(q + 11, NULL);
-    }
+    CHECK(predict_json("v100",
+                       CONV_CSV_HEADER ",source\n"
+                       "v100,fwd,fp32,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,IMPLICIT_GEMM,1,"
+                       "deepbench-cudnn7.6.2:ResNet\n"
+                       "v100,fwd,fp32,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,,1,neusight\n"
+                       "v100,fwd,fp32,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,IMPLICIT_GEMM,1,neusight\n"
+                       "v100,fwd,fp16,nchw,16,256,14,14,1024,1,1,0,0,1,1,1,1,1,IMPLICIT_GEMM,1,"
+                       "deepbench-cudnn7.6.2:ResNet\n",
+                       4, algo, ms) == 0);
     printf("  deepbench %s %.4f, empty %s %.4f, labelled %s %.4f, fp16 %s %.4f ms\n", algo[0], ms[0], algo[1], ms[1],
            algo[2], ms[2], algo[3], ms[3]);
     CHECK(ms[0] > 0 && ms[0] == ms[1] && !strcmp(algo[0], algo[1]));
     CHECK(!strcmp(algo[2], "IMPLICIT_GEMM") && ms[2] != ms[0]);
     CHECK(!strcmp(algo[3], "IMPLICIT_GEMM"));
-    test_run_free(&r);
-    unlink(csv);
 }
 
 TEST(cli_predict_data_each_row_on_its_gpu)
@@ -591,8 +603,7 @@ TEST(cli_predict_data_each_row_on_its_gpu)
      * the others are still predicted. */
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
     char csv[64];
-    REQUIRE(test_write_temp(csv, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
-                                 "dil_w,groups,algo,time_ms\n"
+    REQUIRE(test_write_temp(csv, CONV_CSV_HEADER "\n"
                                  "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,1\n"
                                  "no-such-gpu,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,1\n"
                                  "NVIDIA H100 80GB HBM3,bwd_data,fp16,nhwc,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,1\n"));
@@ -661,12 +672,10 @@ TEST(cli_eval_gpu_from_the_rows)
      * name, as --gpu does; rows of two GPUs are a usage error naming them */
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
     char one[64], two[64];
-    REQUIRE(test_write_temp(one, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
-                                 "dil_w,groups,algo,time_ms\n"
+    REQUIRE(test_write_temp(one, CONV_CSV_HEADER "\n"
                                  "Tesla T4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,0.3\n"
                                  "t4,fwd,fp32,nchw,8,64,28,28,64,3,3,1,1,1,1,1,1,1,,0.1\n"));
-    REQUIRE(test_write_temp(two, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
-                                 "dil_w,groups,algo,time_ms\n"
+    REQUIRE(test_write_temp(two, CONV_CSV_HEADER "\n"
                                  "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,0.3\n"
                                  "a100,fwd,fp32,nchw,8,64,28,28,64,3,3,1,1,1,1,1,1,1,,0.1\n"));
     test_run_t a, b, c;
@@ -689,18 +698,11 @@ TEST(cli_fastest_row_is_the_pickers_time)
      * fastest algorithm's own time once put this FP16 1-channel conv over
      * the FP32 one (24.1 against 19.1 ms on an RTX 2070). */
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
-    char csv[64];
-    REQUIRE(test_write_temp(csv, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
-                                 "dil_w,groups,algo,time_ms\n"
-                                 "rtx2070,fwd,fp16,nhwc,64,1,128,128,1024,7,7,3,3,1,1,1,1,1,,1\n"
-                                 "rtx2070,fwd,fp32,nhwc,64,1,128,128,1024,7,7,3,3,1,1,1,1,1,,1\n"));
-    test_run_t r;
-    test_run_seer(&r, "predict", "--gpu", "rtx2070", "--models", "models", "--data", csv, "--format", "json", NULL);
-    CHECK(r.rc == 0);
     double ms[2] = {0, 0};
-    const char *p = r.out;
-    for (int i = 0; i < 2 && (p = strstr(p, "\"pred_ms\": ")); i++, p++) ms[i] = strtod(p + 11, NULL);
+    CHECK(predict_json("rtx2070",
+                       CONV_CSV_HEADER "\n"
+                       "rtx2070,fwd,fp16,nhwc,64,1,128,128,1024,7,7,3,3,1,1,1,1,1,,1\n"
+                       "rtx2070,fwd,fp32,nhwc,64,1,128,128,1024,7,7,3,3,1,1,1,1,1,,1\n",
+                       2, NULL, ms) == 0);
     CHECK(ms[0] > 0 && ms[1] > 0 && ms[0] <= ms[1]);
-    test_run_free(&r);
-    unlink(csv);
 }
