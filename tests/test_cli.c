@@ -628,6 +628,11 @@ TEST(cli_predict_data_each_row_on_its_gpu)
     CHECK(!strcmp(la[3], lh[3]) && strstr(la[3], ",1,CUDNN_CHOICE,0.") != NULL);
     CHECK(strstr(la[2], ",1,,") != NULL && la[2][strlen(la[2]) - 1] == ',');
     CHECK(strstr(all.err, "no-such-gpu") != NULL);
+    /* a models directory that cannot be read fails the run, not the rows */
+    test_run_t none;
+    test_run_seer(&none, "predict", "--models", "/nonexistent/seer-models", "--data", csv, "--format", "csv", NULL);
+    CHECK(none.rc == 1 && strstr(none.err, "/nonexistent/seer-models") != NULL && none.out[0] == 0);
+    test_run_free(&none);
     test_run_free(&all);
     test_run_free(&t4);
     test_run_free(&h100);

@@ -298,19 +298,24 @@ typedef struct {
     int ngm;
 } rows_t;
 
-/* The model of a row's GPU when no model was given, or NULL (said on
- * stderr once per GPU): an unknown GPU, no model to open or transfer.
- * A file of more GPUs than there is room for opens the rest anew. */
-static seer_model_t row_model(seer_handle_t h, rows_t *R, const seer_conv_row_t *r)
+/* The model of a row's GPU when no model was given, in *out; NULL for
+ * a GPU libseer does not know (said on stderr once per GPU: the row is
+ * left unpredicted).  Any other failure to open a model (an unreadable
+ * models directory, a corrupt file) fails the run: its status.  A file
+ * of more GPUs than there is room for opens the rest anew. */
+static seer_status_t row_model(seer_handle_t h, rows_t *R, const seer_conv_row_t *r, seer_model_t *out)
 {
     seer_gpu_info_t g;
     const char *id = seer_gpu_find(h, r->gpu, &g) == SEER_STATUS_SUCCESS ? g.id : r->gpu;
     for (int i = 0; i < R->ngm; i++)
-        if (!strcmp(R->gm[i].gpu, id)) return R->gm[i].m;
+        if (!strcmp(R->gm[i].gpu, id)) return *out = R->gm[i].m, SEER_STATUS_SUCCESS;
     seer_model_t m = NULL;
-    if (seer_model_open(h, R->models_dir, id, &m) != SEER_STATUS_SUCCESS) {
+    seer_status_t st = seer_model_open(h, R->models_dir, id, &m);
+    if (st == SEER_STATUS_UNKNOWN_GPU) {
         fprintf(stderr, "seer predict: %s:%ld: gpu '%s': %s\n", R->path, r->line, r->gpu, seer_get_last_error(h));
         m = NULL;
+    } else if (st) {
+        return st;
     }
     if (R->ngm == (int)(sizeof R->gm / sizeof R->gm[0])) {
         R->ngm--;
@@ -318,7 +323,8 @@ static seer_model_t row_model(seer_handle_t h, rows_t *R, const seer_conv_row_t 
     }
     snprintf(R->gm[R->ngm].gpu, sizeof R->gm[R->ngm].gpu, "%s", id);
     R->gm[R->ngm++].m = m;
-    return m;
+    *out = m;
+    return SEER_STATUS_SUCCESS;
 }
 
 /* Read and predict every row before printing anything: no partial output. */
@@ -352,7 +358,8 @@ static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_
             R->other_gpu++;
             continue;
         }
-        seer_model_t rm = m ? m : row_model(h, R, r);
+        seer_model_t rm = m;
+        if (!rm && (st = row_model(h, R, r, &rm))) break;
         if (!rm) {
             R->failed++;
             continue;
@@ -470,7 +477,11 @@ static int predict_gemm_csv(seer_handle_t h, seer_model_t m, const char *models_
         seer_conv_row_t as = {0}; /* row_model reads the GPU and line */
         snprintf(as.gpu, sizeof as.gpu, "%s", r->gpu);
         as.line = r->line;
-        seer_model_t rm = m ? m : row_model(h, &R, &as);
+        seer_model_t rm = m;
+        if (!rm && (st = row_model(h, &R, &as, &rm))) {
+            rc = cli_lib_error(h, st);
+            break;
+        }
         if (!rm) { /* said by row_model */
             R.failed++;
             continue;
