@@ -666,8 +666,67 @@ TEST(cli_predict_data_gemm_rows)
     printf("  l4 bmm 8x256^3: predict --data %.6g ms, seer gemm %.6g ms\n", got, want);
     CHECK(got > 0 && fabs(got - want) <= 1e-5 * want);
     CHECK(strstr(all.out, "\nzz,gemm,fp32,1,64,64,64,N,N,0,1,x,\n") != NULL);
+    /* with --gpu, a file naming no GPU libseer knows is taken as that GPU's */
+    test_run_t mine;
+    char card[64];
+    REQUIRE(test_write_temp(card, "gpu,op,dtype,batch,m,n,k,trans_a,trans_b,bias,time_ms\n"
+                                  "My Card,bmm,fp32,8,256,256,256,N,N,0,0.1\n"));
+    test_run_seer(&mine, "predict", "--gpu", "l4", "--models", "models", "--data", card, "--format", "json", NULL);
+    const char *mt = strstr(mine.out, "\"pred_ms\": ");
+    CHECK(mine.rc == 0 && mt && fabs(strtod(mt + 11, NULL) - want) <= 1e-5 * want);
+    test_run_free(&mine);
+    unlink(card);
     test_run_free(&all);
     test_run_free(&one);
+    unlink(csv);
+}
+
+TEST(cli_predict_data_more_gpus_than_cached)
+{
+    /* per-row models are cached for 64 GPUs and replaced in turn past
+     * that: a GEMM file naming every GPU of the table and 30 unknown ones,
+     * twice over, gets the same prediction for a GPU's two rows and none
+     * for the unknown ones */
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    int ng = 0;
+    REQUIRE(seer_gpu_count(&ng) == SEER_STATUS_SUCCESS && ng > 34);
+    size_t cap = 256 * (size_t)(2 * (ng + 30)) + 128, len = 0;
+    char *text = malloc(cap);
+    REQUIRE(text);
+    len += (size_t)snprintf(text + len, cap - len, "gpu,op,dtype,batch,m,n,k,trans_a,trans_b,bias,time_ms\n");
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < ng; i++) {
+            seer_gpu_info_t g;
+            REQUIRE(seer_gpu_get(i, &g) == SEER_STATUS_SUCCESS);
+            len += (size_t)snprintf(text + len, cap - len, "%s,gemm,fp32,1,512,512,512,N,N,0,1\n", g.id);
+        }
+        for (int i = 0; i < 30; i++)
+            len += (size_t)snprintf(text + len, cap - len, "card-%d,gemm,fp32,1,512,512,512,N,N,0,1\n", i);
+    }
+    char csv[64];
+    REQUIRE(test_write_temp(csv, text));
+    free(text);
+    test_run_t r;
+    test_run_seer(&r, "predict", "--models", "models", "--data", csv, "--format", "csv", NULL);
+    CHECK(r.rc == 0);
+    /* the lines after the header: pass 1 then pass 2, ng + 30 each */
+    int n = ng + 30, same = 0, empty = 0;
+    char **line = calloc((size_t)(2 * n), sizeof *line);
+    REQUIRE(line);
+    char *p = strchr(r.out, '\n');
+    for (int i = 0; p && i < 2 * n; i++) {
+        line[i] = p + 1;
+        p = strchr(p + 1, '\n');
+        if (p) *p = 0;
+    }
+    for (int i = 0; i < n && line[i] && line[i + n]; i++) {
+        same += !strcmp(line[i], line[i + n]);
+        empty += line[i][strlen(line[i]) - 1] == ',';
+    }
+    printf("  %d GPUs + 30 unknown, twice: %d rows alike in both passes, %d without prediction\n", ng, same, empty);
+    CHECK(same == n && empty == 30);
+    free(line);
+    test_run_free(&r);
     unlink(csv);
 }
 

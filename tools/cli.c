@@ -505,6 +505,12 @@ int cli_soft_failure(seer_status_t st)
     return st == SEER_STATUS_UNSUPPORTED || st == SEER_STATUS_NOT_CALIBRATED;
 }
 
+int cli_row_failure(seer_status_t st)
+{
+    return cli_soft_failure(st) || st == SEER_STATUS_BAD_SHAPE || st == SEER_STATUS_BAD_GROUPS ||
+           st == SEER_STATUS_OVERFLOW || st == SEER_STATUS_BAD_PREDICTION || st == SEER_STATUS_CSV_BAD_VALUE;
+}
+
 /* The main kernel: the one with role MAIN, else the longest. */
 static int main_kernel(const seer_kernel_pred_t *k, int n)
 {

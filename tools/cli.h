@@ -170,6 +170,10 @@ seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const se
                                   seer_direction_t dir, int want_kernels, cli_pred_t *p);
 /* Is this a per-algorithm failure to list rather than a hard error? */
 int cli_soft_failure(seer_status_t st);
+/* A row-level failure of a --data file: the row is counted as failed
+ * (with its line) and the others are still predicted.  Anything else
+ * is an error of the run. */
+int cli_row_failure(seer_status_t st);
 /* Build a descriptor from a CSV row's shape, dtype and layout only. */
 seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *row, seer_conv_desc_t d);
 /* The same as the row's measurement ran it: NCHW rows of a source naming

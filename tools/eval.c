@@ -134,14 +134,6 @@ static void note_failure(char list[][256], long *failed, const char *file, long 
     (*failed)++;
 }
 
-/* A row-level failure: the row is counted as failed (with its line) and
- * the others are still scored.  Anything else is an error of the run. */
-static int row_failure(seer_status_t st)
-{
-    return cli_soft_failure(st) || st == SEER_STATUS_BAD_SHAPE || st == SEER_STATUS_BAD_GROUPS ||
-           st == SEER_STATUS_OVERFLOW || st == SEER_STATUS_BAD_PREDICTION ||
-           st == SEER_STATUS_CSV_BAD_VALUE;
-}
 
 /* Why a row failed: the status for the soft failures (as the JSON has
  * always said), the library's message (which names the field) otherwise. */
@@ -373,6 +365,9 @@ static int data_gpu(eval_run_t *R, char *out, size_t size)
                                        out, id);
         }
     if (!out[0]) return cli_usage_error("eval", "no rows to tell the GPU from: give --gpu GPU or --model FILE");
+    if (!cli_gpu_known(R->h, out))
+        return cli_usage_error("eval", "the rows name GPU '%s', which libseer does not know (see seer gpus): give "
+                                       "--gpu GPU or --model FILE", out);
     return CLI_OK;
 }
 
@@ -462,7 +457,7 @@ static int score_gemm_row(eval_run_t *R, int f, size_t i)
     seer_class_t cls = SEER_CLASS_UNDER;
     seer_status_t st = seer_predict_gemm(R->h, R->model, r->batch, r->m, r->n, r->k, r->dtype, r->trans_a,
                                          r->trans_b, r->bias, &t, &cls);
-    if (row_failure(st)) {
+    if (cli_row_failure(st)) {
         note_failure(R->fail_list, &R->failed, o->data[f], r->line, r->op, seer_dtype_name(r->dtype),
                      failure_why(R->h, st));
         return CLI_OK;
@@ -545,7 +540,7 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
         /* an impossible or over-limit shape (it has no test-split hash):
          * this row fails, the others are still scored */
         if (!(st = cli_desc_from_row(R->h, r, R->d))) st = SEER_STATUS_INTERNAL;
-        if (!row_failure(st)) return cli_lib_error(R->h, st);
+        if (!cli_row_failure(st)) return cli_lib_error(R->h, st);
         note_failure(R->fail_list, &R->failed, o->data[f], r->line, seer_direction_name(r->dir),
                      r->algo_text[0] ? r->algo_text : every, failure_why(R->h, st));
         return CLI_OK;
@@ -569,7 +564,7 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
     int labelled = r->algo >= 0 && !r->fastest;
     if (labelled) st = cli_predict(R->h, R->model, R->d, r->dir, r->algo, 0, &p);
     else st = cli_predict_fastest(R->h, R->model, R->d, r->dir, 0, &p);
-    if (row_failure(st)) {
+    if (cli_row_failure(st)) {
         note_failure(R->fail_list, &R->failed, o->data[f], r->line, seer_direction_name(r->dir),
                      labelled ? seer_algo_name(r->dir, r->algo) : every, failure_why(R->h, st));
         return CLI_OK;

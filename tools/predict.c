@@ -1,5 +1,7 @@
 /* seer predict: one convolution's algorithms and kernels, or every row of
  * a conv timing CSV (docs/cli.md). */
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,110 +285,163 @@ done:
     return st ? cli_lib_error(h, st) : CLI_OK;
 }
 
+/* Which model predicts each row of a --data file: the one given, or
+ * with none each row's GPU's, opened once (seer_model_open); and what
+ * became of the rows that got no prediction. */
+typedef struct {
+    seer_model_t m;             /* given, or NULL */
+    seer_model_info_t info;     /* m's */
+    int any_gpu;                /* m given, and no row names its GPU nor any GPU libseer knows */
+    const char *models_dir, *path;
+    struct { char gpu[32]; seer_model_t m; } gm[64];
+    int ngm, next;              /* cached models; the slot replaced next when full */
+    long other_gpu, failed;     /* rows of other GPUs than m's; rows that could not be predicted */
+    long named;                 /* failures said on stderr (the first ten) */
+} serve_t;
+
+/* gpus[0..n-1]: the rows' gpu columns.  With m, a file that names the
+ * GPU otherwise ("H100 80GB HBM3"): when no row is of m's GPU nor of any
+ * GPU libseer knows, the user meant them for it.  Without, the models
+ * directory must be readable.  CLI_OK or the exit code (said). */
+static int serve_init(seer_handle_t h, serve_t *S, seer_model_t m, const char *models_dir, const char *path,
+                      const char *const *gpus, size_t n)
+{
+    memset(S, 0, sizeof *S);
+    S->m = m;
+    S->models_dir = models_dir;
+    S->path = path;
+    if (!m) {
+        DIR *d = opendir(models_dir);
+        if (!d) return cli_fail("predict", "cannot read models directory '%s': %s", models_dir, strerror(errno));
+        closedir(d);
+        return CLI_OK;
+    }
+    seer_status_t st = seer_model_get_info(m, &S->info);
+    if (st) return cli_lib_error(h, st);
+    S->any_gpu = n > 0;
+    for (size_t i = 0; i < n && S->any_gpu; i++)
+        S->any_gpu = !cli_same_gpu(gpus[i], S->info.gpu_id) && !cli_gpu_known(h, gpus[i]);
+    if (S->any_gpu) cli_note_meant_for("predict", S->info.gpu_id, gpus[0]);
+    return CLI_OK;
+}
+
+/* The model for a row of GPU gpu at line, in *out; NULL for a row of
+ * another GPU than the one given, or of a GPU libseer does not know (said
+ * once per GPU while it is cached): the row stays unpredicted, counted.
+ * Any other failure to open a model (a corrupt file) fails the run: its
+ * status.  Past 64 GPUs the cache replaces its entries in turn. */
+static seer_status_t serve_row(seer_handle_t h, serve_t *S, const char *gpu, long line, seer_model_t *out)
+{
+    *out = NULL;
+    if (S->m) {
+        if (S->any_gpu || cli_same_gpu(gpu, S->info.gpu_id)) *out = S->m;
+        else S->other_gpu++;
+        return SEER_STATUS_SUCCESS;
+    }
+    seer_gpu_info_t g;
+    const char *id = seer_gpu_find(h, gpu, &g) == SEER_STATUS_SUCCESS ? g.id : gpu;
+    for (int i = 0; i < S->ngm; i++)
+        if (!strcmp(S->gm[i].gpu, id)) {
+            if (!(*out = S->gm[i].m)) S->failed++;
+            return SEER_STATUS_SUCCESS;
+        }
+    seer_model_t m = NULL;
+    seer_status_t st = seer_model_open(h, S->models_dir, id, &m);
+    if (st == SEER_STATUS_UNKNOWN_GPU) {
+        fprintf(stderr, "seer predict: %s:%ld: gpu '%s': %s\n", S->path, line, gpu, seer_get_last_error(h));
+        S->failed++;
+    } else if (st) {
+        return st;
+    }
+    int slot = S->ngm;
+    if (slot == (int)(sizeof S->gm / sizeof S->gm[0])) {
+        slot = S->next++ % slot;
+        seer_model_destroy(S->gm[slot].m);
+    } else {
+        S->ngm++;
+    }
+    snprintf(S->gm[slot].gpu, sizeof S->gm[slot].gpu, "%s", id);
+    S->gm[slot].m = m;
+    *out = m;
+    return SEER_STATUS_SUCCESS;
+}
+
+/* A row that got no prediction for status st (an impossible shape, a
+ * dtype or algorithm the GPU cannot run): counted, the first ten said.
+ * 1 when st is such a row-level failure, 0 for an error of the run. */
+static int serve_failed(seer_handle_t h, serve_t *S, long line, seer_status_t st)
+{
+    if (!cli_row_failure(st)) return 0;
+    S->failed++;
+    if (S->named++ < 10) fprintf(stderr, "seer predict: %s:%ld: %s\n", S->path, line, seer_get_last_error(h));
+    return 1;
+}
+
+/* The summaries on stderr (when rc is CLI_OK), and the cached models. */
+static void serve_finish(serve_t *S, int rc)
+{
+    if (!rc && S->other_gpu)
+        fprintf(stderr, "seer predict: %ld rows of other GPUs than %s left without prediction\n", S->other_gpu,
+                S->info.gpu_id);
+    if (!rc && S->failed)
+        fprintf(stderr, "seer predict: %ld rows could not be predicted (impossible shape, %sunsupported or not "
+                        "calibrated)\n", S->failed, S->m ? "" : "unknown GPU, ");
+    for (int i = 0; i < S->ngm; i++) seer_model_destroy(S->gm[i].m);
+}
+
 /* The rows of a conv timing CSV and their predictions. */
 typedef struct {
     seer_conv_row_t *rows;
     size_t n;
     double *pred;               /* NAN: none */
     int *palgo;                 /* the algorithm predicted with (pred NAN: none) */
-    long other_gpu, failed;     /* rows of other GPUs; rows that could not be predicted */
-    long named;                 /* impossible shapes and unknown algo names said on stderr */
-    seer_model_info_t info;
-    /* no model given: each row's GPU's, opened once (seer_model_open) */
-    const char *models_dir, *path;
-    struct { char gpu[32]; seer_model_t m; } gm[64];
-    int ngm;
 } rows_t;
 
-/* The model of a row's GPU when no model was given, in *out; NULL for
- * a GPU libseer does not know (said on stderr once per GPU: the row is
- * left unpredicted).  Any other failure to open a model (an unreadable
- * models directory, a corrupt file) fails the run: its status.  A file
- * of more GPUs than there is room for opens the rest anew. */
-static seer_status_t row_model(seer_handle_t h, rows_t *R, const seer_conv_row_t *r, seer_model_t *out)
-{
-    seer_gpu_info_t g;
-    const char *id = seer_gpu_find(h, r->gpu, &g) == SEER_STATUS_SUCCESS ? g.id : r->gpu;
-    for (int i = 0; i < R->ngm; i++)
-        if (!strcmp(R->gm[i].gpu, id)) return *out = R->gm[i].m, SEER_STATUS_SUCCESS;
-    seer_model_t m = NULL;
-    seer_status_t st = seer_model_open(h, R->models_dir, id, &m);
-    if (st == SEER_STATUS_UNKNOWN_GPU) {
-        fprintf(stderr, "seer predict: %s:%ld: gpu '%s': %s\n", R->path, r->line, r->gpu, seer_get_last_error(h));
-        m = NULL;
-    } else if (st) {
-        return st;
-    }
-    if (R->ngm == (int)(sizeof R->gm / sizeof R->gm[0])) {
-        R->ngm--;
-        seer_model_destroy(R->gm[R->ngm].m);
-    }
-    snprintf(R->gm[R->ngm].gpu, sizeof R->gm[R->ngm].gpu, "%s", id);
-    R->gm[R->ngm++].m = m;
-    *out = m;
-    return SEER_STATUS_SUCCESS;
-}
-
 /* Read and predict every row before printing anything: no partial output. */
-static int predict_rows(seer_handle_t h, seer_model_t m, const char *path, rows_t *R)
+static int predict_rows(seer_handle_t h, serve_t *S, seer_model_t m, const char *models_dir, const char *path,
+                        rows_t *R)
 {
     seer_conv_desc_t d = NULL;
-    seer_status_t st = SEER_STATUS_SUCCESS;
-    R->path = path;
-    if ((m && (st = seer_model_get_info(m, &R->info))) || (st = seer_conv_csv_read_keep(h, path, &R->rows, &R->n)) ||
-        (st = seer_conv_desc_create(&d)))
-        return cli_lib_error(h, st);
+    seer_status_t st = seer_conv_csv_read_keep(h, path, &R->rows, &R->n);
+    if (st) return cli_lib_error(h, st);
     R->pred = malloc((R->n ? R->n : 1) * sizeof *R->pred);
     R->palgo = malloc((R->n ? R->n : 1) * sizeof *R->palgo);
-    if (!R->pred || !R->palgo) {
-        seer_conv_desc_destroy(d);
-        return cli_fail("predict", "out of memory");
-    }
-    /* A file that names the GPU otherwise ("H100 80GB HBM3"): when no row
-     * is of the model's GPU nor of any GPU libseer knows, the user meant
-     * them for it. */
-    int any_gpu = m && R->n > 0;
-    for (size_t i = 0; i < R->n && any_gpu; i++)
-        any_gpu = !cli_same_gpu(R->rows[i].gpu, R->info.gpu_id) && !cli_gpu_known(h, R->rows[i].gpu);
-    if (any_gpu) cli_note_meant_for("predict", R->info.gpu_id, R->rows[0].gpu);
-    for (size_t i = 0; i < R->n && !st; i++) {
+    const char **gpus = malloc((R->n ? R->n : 1) * sizeof *gpus);
+    int rc = R->pred && R->palgo && gpus ? CLI_OK : cli_fail("predict", "out of memory");
+    for (size_t i = 0; !rc && i < R->n; i++) gpus[i] = R->rows[i].gpu;
+    if (!rc) rc = serve_init(h, S, m, models_dir, path, gpus, R->n);
+    free(gpus);
+    if (!rc && (st = seer_conv_desc_create(&d))) rc = cli_lib_error(h, st);
+    for (size_t i = 0; !rc && i < R->n; i++) {
         const seer_conv_row_t *r = &R->rows[i];
         cli_pred_t p = {0};
         R->pred[i] = NAN;
         R->palgo[i] = SEER_ALGO_NA;
-        if (m && !any_gpu && !cli_same_gpu(r->gpu, R->info.gpu_id)) {
-            R->other_gpu++;
-            continue;
+        seer_model_t rm;
+        if ((st = serve_row(h, S, r->gpu, r->line, &rm))) {
+            rc = cli_lib_error(h, st);
+            break;
         }
-        seer_model_t rm = m;
-        if (!rm && (st = row_model(h, R, r, &rm))) break;
-        if (!rm) {
-            R->failed++;
-            continue;
-        }
+        if (!rm) continue;
         /* A row whose shape cannot run stays unpredicted (seer eval counts it
          * failed), and one whose algo is no name libseer knows (a typo, a
          * truncated name) is an algo the data could not tell, as MIXED:
          * both named on stderr (the first ten), the other rows predicted. */
-        if (cli_desc_as_measured(h, r, d)) {
-            R->failed++;
-            if (R->named++ < 10) fprintf(stderr, "seer predict: %s:%ld: %s\n", path, r->line, seer_get_last_error(h));
+        if ((st = cli_desc_as_measured(h, r, d))) {
+            if (!serve_failed(h, S, r->line, st)) rc = cli_lib_error(h, st);
             continue;
         }
-        if (seer_conv_row_algo_error(h, path, r) && R->named++ < 10)
+        if (seer_conv_row_algo_error(h, path, r) && S->named++ < 10)
             fprintf(stderr, "seer predict: %s: predicted with the fastest algorithm\n", seer_get_last_error(h));
         if (r->algo >= 0 && !r->fastest) st = cli_predict(h, rm, d, r->dir, r->algo, 0, &p);
         else st = cli_predict_fastest(h, rm, d, r->dir, 0, &p);
-        if (cli_soft_failure(st)) {
-            R->failed++;
-            st = SEER_STATUS_SUCCESS;
-            continue;
-        }
+        if (st && !serve_failed(h, S, r->line, st)) rc = cli_lib_error(h, st);
+        if (st) continue;
         R->pred[i] = p.time_ms;
         R->palgo[i] = p.algo;
     }
     seer_conv_desc_destroy(d);
-    return st ? cli_lib_error(h, st) : CLI_OK;
+    return rc;
 }
 
 static void print_rows_json(const rows_t *R)
@@ -414,15 +469,17 @@ static void print_rows_json(const rows_t *R)
     printf("]\n");
 }
 
-/* Every row of a conv timing CSV. */
+/* Every row of a conv timing CSV, on model m or (NULL) each row's GPU's. */
 static int predict_csv(seer_handle_t h, seer_model_t m, const char *models_dir, const char *path, int json)
 {
     rows_t R;
+    serve_t S;
     memset(&R, 0, sizeof R);
-    R.models_dir = models_dir;
-    int rc = predict_rows(h, m, path, &R);
-    if (!rc && json) print_rows_json(&R);
-    else if (!rc) {
+    memset(&S, 0, sizeof S);
+    int rc = predict_rows(h, &S, m, models_dir, path, &R);
+    if (!rc && json) {
+        print_rows_json(&R);
+    } else if (!rc) {
         /* lines and algorithm names of the rows, for the echo: the algo may
          * be SEER_ALGO_CUDNN_CHOICE (-1), cuDNN's own choice */
         long *lines = malloc((R.n ? R.n : 1) * sizeof *lines);
@@ -436,65 +493,41 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *models_dir, 
         free(lines);
         free(names);
     }
-    if (!rc && R.other_gpu)
-        fprintf(stderr, "seer predict: %ld rows of other GPUs than %s left without prediction\n", R.other_gpu,
-                R.info.gpu_id);
-    if (!rc && R.failed)
-        fprintf(stderr, "seer predict: %ld rows could not be predicted (impossible shape, %sunsupported or not "
-                        "calibrated)\n", R.failed, m ? "" : "no model for their GPU, ");
+    serve_finish(&S, rc);
     free(R.rows);
     free(R.pred);
     free(R.palgo);
-    for (int i = 0; i < R.ngm; i++) seer_model_destroy(R.gm[i].m);
     return rc;
 }
 
 /* Every row of a GEMM timing CSV (seer_csv_kind 'g'): seer_predict_gemm
- * on the model given, or on each row's GPU's (m NULL). */
+ * on model m or (NULL) each row's GPU's. */
 static int predict_gemm_csv(seer_handle_t h, seer_model_t m, const char *models_dir, const char *path, int json)
 {
     seer_gemm_row_t *g = NULL;
     size_t n = 0;
     seer_status_t st = seer_gemm_csv_read(h, path, &g, &n);
     if (st) return cli_lib_error(h, st);
-    rows_t R;
-    memset(&R, 0, sizeof R);
-    R.models_dir = models_dir;
-    R.path = path;
+    serve_t S;
+    memset(&S, 0, sizeof S);
     double *pred = malloc((n ? n : 1) * sizeof *pred);
     long *lines = malloc((n ? n : 1) * sizeof *lines);
-    int rc = pred && lines ? CLI_OK : cli_fail("predict", "out of memory");
-    seer_model_info_t info;
-    if (!rc && m) seer_model_get_info(m, &info);
+    const char **gpus = malloc((n ? n : 1) * sizeof *gpus);
+    int rc = pred && lines && gpus ? CLI_OK : cli_fail("predict", "out of memory");
+    for (size_t i = 0; !rc && i < n; i++) gpus[i] = g[i].gpu;
+    if (!rc) rc = serve_init(h, &S, m, models_dir, path, gpus, n);
     for (size_t i = 0; !rc && i < n; i++) {
         const seer_gemm_row_t *r = &g[i];
         pred[i] = NAN;
         lines[i] = r->line;
-        if (m && !cli_same_gpu(r->gpu, info.gpu_id)) {
-            R.other_gpu++;
-            continue;
-        }
-        seer_conv_row_t as = {0}; /* row_model reads the GPU and line */
-        snprintf(as.gpu, sizeof as.gpu, "%s", r->gpu);
-        as.line = r->line;
-        seer_model_t rm = m;
-        if (!rm && (st = row_model(h, &R, &as, &rm))) {
-            rc = cli_lib_error(h, st);
-            break;
-        }
-        if (!rm) { /* said by row_model */
-            R.failed++;
-            continue;
-        }
+        seer_model_t rm;
         double t;
-        st = seer_predict_gemm(h, rm, r->batch, r->m, r->n, r->k, r->dtype, r->trans_a, r->trans_b, r->bias, &t,
-                               NULL);
-        if (st == SEER_STATUS_ALLOC_FAILED) {
+        if ((st = serve_row(h, &S, r->gpu, r->line, &rm))) {
             rc = cli_lib_error(h, st);
-        } else if (st) { /* an impossible or over-limit shape, a dtype the GPU cannot run */
-            R.failed++;
-            if (R.named++ < 10) fprintf(stderr, "seer predict: %s:%ld: %s\n", path, r->line, seer_get_last_error(h));
-        } else {
+        } else if (rm && (st = seer_predict_gemm(h, rm, r->batch, r->m, r->n, r->k, r->dtype, r->trans_a,
+                                                 r->trans_b, r->bias, &t, NULL))) {
+            if (!serve_failed(h, &S, r->line, st)) rc = cli_lib_error(h, st);
+        } else if (rm) {
             pred[i] = t;
         }
     }
@@ -506,8 +539,10 @@ static int predict_gemm_csv(seer_handle_t h, seer_model_t m, const char *models_
             cli_json_str(stdout, r->gpu);
             printf(", \"op\": ");
             cli_json_str(stdout, r->op);
-            printf(", \"dtype\": \"%s\", \"batch\": %d, \"m\": %d, \"n\": %d, \"k\": %d, \"bias\": %d",
-                   seer_dtype_name(r->dtype), r->batch, r->m, r->n, r->k, r->bias);
+            printf(", \"dtype\": \"%s\", \"batch\": %d, \"m\": %d, \"n\": %d, \"k\": %d, \"trans_a\": \"%s\", "
+                   "\"trans_b\": \"%s\", \"bias\": %d",
+                   seer_dtype_name(r->dtype), r->batch, r->m, r->n, r->k, r->trans_a ? "T" : "N",
+                   r->trans_b ? "T" : "N", r->bias);
             cli_json_num_field("time_ms", r->time_ms >= 0 ? r->time_ms : NAN);
             cli_json_num_field("pred_ms", pred[i]);
             printf("}");
@@ -516,16 +551,11 @@ static int predict_gemm_csv(seer_handle_t h, seer_model_t m, const char *models_
     } else if (!rc) {
         rc = echo_csv(h, path, n, lines, NULL, pred);
     }
-    if (!rc && R.other_gpu)
-        fprintf(stderr, "seer predict: %ld rows of other GPUs than %s left without prediction\n", R.other_gpu,
-                info.gpu_id);
-    if (!rc && R.failed)
-        fprintf(stderr, "seer predict: %ld rows could not be predicted (impossible shape, %sunsupported or not "
-                        "calibrated)\n", R.failed, m ? "" : "no model for their GPU, ");
-    for (int i = 0; i < R.ngm; i++) seer_model_destroy(R.gm[i].m);
+    serve_finish(&S, rc);
     free(g);
     free(pred);
     free(lines);
+    free(gpus);
     return rc;
 }
 
