@@ -273,8 +273,8 @@ TEST(cli_with_model)
     REQUIRE(test_write_temp(csv, text));
     test_run_seer(&r, "predict", "--model", model, "--data", csv, NULL);
     CHECK(r.rc == 0);
-    CHECK(strstr(r.out, "algo,time_ms,pred_algo,pred_ms\n") == r.out + strlen(conv_header) - 13);
-    CHECK(strstr(r.out, ",IMPLICIT_PRECOMP_GEMM,,IMPLICIT_PRECOMP_GEMM,") != NULL);
+    CHECK(strstr(r.out, "algo,time_ms,pred_algo,pred_source,pred_ms\n") == r.out + strlen(conv_header) - 13);
+    CHECK(strstr(r.out, ",IMPLICIT_PRECOMP_GEMM,,IMPLICIT_PRECOMP_GEMM,calibrated,") != NULL);
     test_run_free(&r);
     unlink(csv);
 
@@ -624,9 +624,10 @@ TEST(cli_predict_data_each_row_on_its_gpu)
         ph = strchr(ph, '\n') ? strchr(ph, '\n') + 1 : ph;
     }
     printf("  %s\n  %s\n  %s\n", la[1], la[2], la[3]);
-    CHECK(!strcmp(la[1], lt[1]) && strstr(la[1], "IMPLICIT_PRECOMP_GEMM,0.") != NULL);
-    CHECK(!strcmp(la[3], lh[3]) && strstr(la[3], ",1,CUDNN_CHOICE,0.") != NULL);
-    CHECK(strstr(la[2], ",1,,") != NULL && la[2][strlen(la[2]) - 1] == ',');
+    CHECK(!strcmp(la[1], lt[1]) && strstr(la[1], "IMPLICIT_PRECOMP_GEMM,calibrated,0.") != NULL);
+    CHECK(!strcmp(la[3], lh[3]) && strstr(la[3], ",1,CUDNN_CHOICE,") != NULL);
+    CHECK(strstr(la[2], ",1,,,") != NULL && la[2][strlen(la[2]) - 1] == ',');
+    CHECK(strstr(la[3], ",CUDNN_CHOICE,transferred,0.") != NULL);
     CHECK(strstr(all.err, "no-such-gpu") != NULL);
     /* a models directory that cannot be read fails the run, not the rows */
     test_run_t none;

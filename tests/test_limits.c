@@ -250,7 +250,7 @@ TEST(limits_cli_predict_bad_rows_named)
     CHECK(r.rc == 0);
     CHECK(strstr(r.err, "conv_output_over_limit.csv:2: input x") != NULL);
     CHECK(strstr(r.err, "1 rows could not be predicted") != NULL);
-    CHECK(strstr(r.out, ",IMPLICIT_GEMM,5,,\n") != NULL);
+    CHECK(strstr(r.out, ",IMPLICIT_GEMM,5,,,\n") != NULL);
     test_run_free(&r);
 }
 

@@ -24,7 +24,7 @@ static void usage_predict(FILE *f)
             "                    [--format csv|json]\n"
             "\n"
             "Predict the time of one cuDNN convolution, or of every row of a conv\n"
-            "timing CSV (output: the input plus pred_algo and pred_ms columns; rows\n"
+            "timing CSV (output: the input plus pred_algo, pred_source and pred_ms; rows\n"
             "with an empty, MIXED or UNKNOWN algo use the fastest predicted algorithm,\n"
             "as do DeepBench forward fp32 rows: docs/formats.md).  With --data and\n"
             "neither --model nor --gpu, each row is predicted for the GPU its gpu\n"
@@ -237,12 +237,14 @@ static int predict_one(seer_handle_t h, seer_model_t m, const char *model_path, 
     return rc;
 }
 
-/* Echo a CSV verbatim with pred_algo and pred_ms appended.  The
+/* Echo a CSV verbatim with pred_ms appended, after the columns named in
+ * head (",pred_algo,pred_source"; NULL: none) whose values for each row
+ * are extra[j] ("" where it has no prediction).  The
  * tokenizer consumes the header, so it reads the file behind a made-up
  * header of the right width: the real header then comes back as the
  * first record, and every record sits one line below its original. */
-static int echo_csv(seer_handle_t h, const char *path, size_t n, const long *lines, const char *const *algo,
-                    const double *pred)
+static int echo_csv(seer_handle_t h, const char *path, size_t n, const long *lines, const char *head,
+                    const char *const *extra, const double *pred)
 {
     seer_csv_t *c = NULL;
     char *buf = NULL, *all = NULL;
@@ -268,13 +270,15 @@ static int echo_csv(seer_handle_t h, const char *path, size_t n, const long *lin
             cli_csv_field(stdout, seer_csv_field(c, i));
         }
         if (first) {
-            printf("%s,pred_ms\n", algo ? ",pred_algo" : "");
+            printf("%s,pred_ms\n", head ? head : "");
             continue;
         }
         long line = seer_csv_line(c) - 1;
         while (j < n && lines[j] < line) j++;
         int has = j < n && lines[j] == line && !isnan(pred[j]);
-        if (algo) printf(",%s", has ? algo[j] : "");
+        if (has && head) printf(",%s", extra[j]);
+        for (const char *e = head; !has && e && *e; e++) /* an empty field per column of head */
+            if (*e == ',') putchar(',');
         if (has) printf(",%.6g\n", pred[j]);
         else printf(",\n");
     }
@@ -395,6 +399,7 @@ typedef struct {
     size_t n;
     double *pred;               /* NAN: none */
     int *palgo;                 /* the algorithm predicted with (pred NAN: none) */
+    seer_source_t *psrc;        /* where its main kernel's time comes from */
 } rows_t;
 
 /* Read and predict every row before printing anything: no partial output. */
@@ -406,8 +411,9 @@ static int predict_rows(seer_handle_t h, serve_t *S, seer_model_t m, const char 
     if (st) return cli_lib_error(h, st);
     R->pred = malloc((R->n ? R->n : 1) * sizeof *R->pred);
     R->palgo = malloc((R->n ? R->n : 1) * sizeof *R->palgo);
+    R->psrc = malloc((R->n ? R->n : 1) * sizeof *R->psrc);
     const char **gpus = malloc((R->n ? R->n : 1) * sizeof *gpus);
-    int rc = R->pred && R->palgo && gpus ? CLI_OK : cli_fail("predict", "out of memory");
+    int rc = R->pred && R->palgo && R->psrc && gpus ? CLI_OK : cli_fail("predict", "out of memory");
     for (size_t i = 0; !rc && i < R->n; i++) gpus[i] = R->rows[i].gpu;
     if (!rc) rc = serve_init(h, S, m, models_dir, path, gpus, R->n);
     free(gpus);
@@ -439,6 +445,7 @@ static int predict_rows(seer_handle_t h, serve_t *S, seer_model_t m, const char 
         if (st) continue;
         R->pred[i] = p.time_ms;
         R->palgo[i] = p.algo;
+        R->psrc[i] = p.source;
     }
     seer_conv_desc_destroy(d);
     return rc;
@@ -463,6 +470,7 @@ static void print_rows_json(const rows_t *R)
                                    : r->algo == SEER_ALGO_BAD_NAME ? r->algo_text : NULL);
         cli_json_num_field("time_ms", r->time_ms >= 0 ? r->time_ms : NAN);
         cli_json_str_field("pred_algo", !isnan(R->pred[i]) ? seer_algo_name(r->dir, R->palgo[i]) : NULL);
+        cli_json_str_field("pred_source", !isnan(R->pred[i]) ? seer_source_name(R->psrc[i]) : NULL);
         cli_json_num_field("pred_ms", R->pred[i]);
         printf("}");
     }
@@ -480,23 +488,30 @@ static int predict_csv(seer_handle_t h, seer_model_t m, const char *models_dir, 
     if (!rc && json) {
         print_rows_json(&R);
     } else if (!rc) {
-        /* lines and algorithm names of the rows, for the echo: the algo may
-         * be SEER_ALGO_CUDNN_CHOICE (-1), cuDNN's own choice */
+        /* lines, algorithm and source of the rows, for the echo: the algo
+         * may be SEER_ALGO_CUDNN_CHOICE (-1), cuDNN's own choice */
         long *lines = malloc((R.n ? R.n : 1) * sizeof *lines);
+        char (*text)[64] = malloc((R.n ? R.n : 1) * sizeof *text);
         const char **names = malloc((R.n ? R.n : 1) * sizeof *names);
-        if (!lines || !names) rc = cli_fail("predict", "out of memory");
+        if (!lines || !text || !names) rc = cli_fail("predict", "out of memory");
         for (size_t i = 0; !rc && i < R.n; i++) {
             lines[i] = R.rows[i].line;
-            names[i] = isnan(R.pred[i]) ? "" : seer_algo_name(R.rows[i].dir, R.palgo[i]);
+            text[i][0] = 0;
+            if (!isnan(R.pred[i]))
+                snprintf(text[i], sizeof text[i], "%s,%s", seer_algo_name(R.rows[i].dir, R.palgo[i]),
+                         seer_source_name(R.psrc[i]));
+            names[i] = text[i];
         }
-        if (!rc) rc = echo_csv(h, path, R.n, lines, names, R.pred);
+        if (!rc) rc = echo_csv(h, path, R.n, lines, ",pred_algo,pred_source", names, R.pred);
         free(lines);
+        free(text);
         free(names);
     }
     serve_finish(&S, rc);
     free(R.rows);
     free(R.pred);
     free(R.palgo);
+    free(R.psrc);
     return rc;
 }
 
@@ -549,7 +564,7 @@ static int predict_gemm_csv(seer_handle_t h, seer_model_t m, const char *models_
         }
         printf("]\n");
     } else if (!rc) {
-        rc = echo_csv(h, path, n, lines, NULL, pred);
+        rc = echo_csv(h, path, n, lines, NULL, NULL, pred);
     }
     serve_finish(&S, rc);
     free(g);
