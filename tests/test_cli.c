@@ -159,6 +159,25 @@ TEST(cli_info_missing_file)
     test_run_free(&r);
 }
 
+TEST(cli_info_served_model)
+{
+    /* seer info --gpu: the served model, calibrated with its filled-in
+     * families' scale, or transferred; a file and --gpu together are a
+     * usage error */
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    test_run_t r;
+    test_run_seer(&r, "info", "--gpu", "t4", "--models", "models", NULL);
+    CHECK(r.rc == 0 && !strncmp(r.out, "served          calibrated for t4", 33));
+    CHECK(strstr(r.out, "(fwd fp32 x1.") != NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "info", "--gpu", "h100", "--models", "models", NULL);
+    CHECK(r.rc == 0 && !strncmp(r.out, "served          transferred for h100-sxm5-80gb", 46));
+    test_run_free(&r);
+    test_run_seer(&r, "info", "--gpu", "t4", "models/t4.seer", NULL);
+    CHECK(r.rc == 2);
+    test_run_free(&r);
+}
+
 TEST(cli_eval_malformed_csv)
 {
     if (!have_bin()) SKIP("seer binary not built");

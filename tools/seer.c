@@ -281,40 +281,54 @@ static void usage_info(FILE *f)
 {
     fprintf(f,
             "usage: seer info MODEL\n"
+            "       seer info --gpu GPU [--models DIR]\n"
             "\n"
             "Show what a model file holds: GPU, format and library versions, kernel\n"
-            "families, SVMs, training rows, checksum and provenance.\n");
+            "families, SVMs, training rows, checksum and provenance.  With --gpu, the\n"
+            "model libseer serves for that GPU from DIR (seer_model_open: its own file\n"
+            "with what it lacks filled in from the others, a twin's, or a transfer).\n");
 }
 
 static int cmd_info(int argc, char **argv)
 {
     cli_args_t a;
-    const char *path = NULL;
-    static const struct option opts[] = {CLI_FLAG("help"), CLI_END};
+    const char *path = NULL, *gpu = NULL, *models = NULL;
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_VALUE("gpu"), CLI_VALUE("models"), CLI_END};
     cli_args_init(&a, "info", opts, argc, argv);
     while (cli_next(&a)) {
         if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
             usage_info(stdout);
             return CLI_OK;
+        } else if (cli_is(&a, "--gpu")) {
+            if (!(gpu = cli_value(&a))) return CLI_USAGE;
+        } else if (cli_is(&a, "--models")) {
+            if (!(models = cli_value(&a))) return CLI_USAGE;
         } else if (a.pos && !path) {
             path = a.pos;
         } else {
             return cli_unknown(&a);
         }
     }
-    if (!path) return cli_usage_error("info", "a model file is required (seer info MODEL)");
+    if (!path == !gpu) return cli_usage_error("info", "give a model file or --gpu GPU (seer info MODEL)");
     seer_handle_t h = NULL;
     seer_model_t m = NULL;
     seer_model_info_t info;
     seer_status_t st = seer_create(&h);
     if (st) return cli_lib_error(NULL, st);
-    if ((st = seer_model_load(h, path, &m)) || (st = seer_model_get_info(m, &info))) {
-        int rc = cli_lib_error(h, st);
+    int rc = gpu ? cli_open_model(h, "info", NULL, gpu, models, &m) : CLI_OK;
+    if (!rc && ((!gpu && (st = seer_model_load(h, path, &m))) || (st = seer_model_get_info(m, &info))))
+        rc = cli_lib_error(h, st);
+    if (rc) {
         seer_model_destroy(m);
         seer_destroy(h);
         return rc;
     }
-    printf("file            %s\n", path);
+    if (gpu) {
+        printf("served          %s for %s from %s\n", info.transferred ? "transferred" : "calibrated", info.gpu_id,
+               cli_models_dir(models));
+        printf("source gpus     %s\n", info.source_gpus);
+    }
+    if (path) printf("file            %s\n", path);
     printf("gpu             %s\n", info.gpu_id);
     printf("format version  %u\n", info.format_version);
     printf("lib version     %u.%u.%u\n", info.lib_version / 10000, info.lib_version / 100 % 100,
