@@ -200,23 +200,32 @@ static void scale_family(seer_family_t *f, double q)
  * none.  Its own families are untouched.  1 when out of memory. */
 static int fill_missing(struct seer_model *m, const struct seer_model *t, int lite)
 {
-    int pn = (int)strlen(m->provenance), added = 0;
+    int pn = (int)strlen(m->provenance), n = m->nfam, added = 0;
     double q[3][2];
     for (int dir = 0; dir < 3; dir++)
         for (int math = 0; math < 2; math++) q[dir][math] = seer_model_efficiency_ratio(m, t, dir, math);
     for (int i = 0; i < t->nfam; i++) {
         const seer_family_t *f = &t->fam[i];
         int have = 0;
-        for (int j = 0; j < m->nfam && !have; j++)
-            have = m->fam[j].dir == f->dir && m->fam[j].algo == f->algo && m->fam[j].math == f->math &&
-                   m->fam[j].src == 0;
+        for (int j = 0; j < n && !have; j++)
+            have = m->fam[j].dir == f->dir && m->fam[j].algo == f->algo && m->fam[j].math == f->math;
         if (have) continue;
         if (!added++ && pn < (int)sizeof m->provenance)
             pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn,
-                           "; what it has no data for transferred (fwd fp32 x%.3f) from:", q[0][0]);
+                           "; what it has no data for transferred from:");
         if (add_family(m, f, &t->src[f->src], &pn, lite)) return 1;
         scale_family(&m->fam[m->nfam - 1], q[f->dir][f->math]);
     }
+    /* the scales that were applied, where not 1 */
+    for (int dir = 0, said = 0; dir < 3; dir++)
+        for (int math = 0; math < 2; math++) {
+            int used = 0;
+            for (int j = n; j < m->nfam && !used; j++) used = m->fam[j].dir == dir && m->fam[j].math == math;
+            if (used && q[dir][math] != 1 && pn < (int)sizeof m->provenance)
+                pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn, "%s %s %s x%.3f",
+                               said++ ? "," : "; scaled", seer_direction_name((seer_direction_t)dir),
+                               math ? "tensor-core" : "fp32", q[dir][math]);
+        }
     for (int math = 0; math < 2; math++)
         if (!m->gemm[math].present && t->gemm[math].present) m->gemm[math] = t->gemm[math];
     return 0;

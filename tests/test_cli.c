@@ -168,7 +168,7 @@ TEST(cli_info_served_model)
     test_run_t r;
     test_run_seer(&r, "info", "--gpu", "t4", "--models", "models", NULL);
     CHECK(r.rc == 0 && !strncmp(r.out, "served          calibrated for t4", 33));
-    CHECK(strstr(r.out, "(fwd fp32 x1.") != NULL);
+    CHECK(strstr(r.out, "; scaled fwd fp32 x1.") != NULL);
     test_run_free(&r);
     test_run_seer(&r, "info", "--gpu", "h100", "--models", "models", NULL);
     CHECK(r.rc == 0 && !strncmp(r.out, "served          transferred for h100-sxm5-80gb", 46));

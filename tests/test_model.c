@@ -407,8 +407,8 @@ TEST(model_fill_scaled_by_measured_speed)
     CHECK(fabs(one - 1) < 1e-12);
     CHECK(q > 1.05 && q <= 2);
     CHECK(qb == 1);
-    char want[32];
-    snprintf(want, sizeof want, "x%.3f", q);
+    char want[48];
+    snprintf(want, sizeof want, "; scaled fwd fp32 x%.3f", q);
     CHECK(strstr(served->provenance, want) != NULL);
     /* filled families: the others' coefficients times the ratio of their
      * direction and math, but the launch gaps */
