@@ -830,8 +830,9 @@ static seer_status_t conv_kernels(seer_err_t *e, const struct seer_model *m, con
  * none.  The families of that direction and math m has no data for come
  * from t (transfer.c, fill_missing), scaled by it: a GPU that runs its
  * measured kernels below what the others' efficiencies say (the A100's
- * FP32) runs the others' kernels of the same kind so too.  Applied across directions (the forward ratio to the
- * backward families) it did worse (docs/transfer.md, "Calibrated GPUs").
+ * FP32) runs the others' kernels of the same kind so too.  Applied
+ * across directions (the forward ratio to the backward families) it did
+ * worse (docs/transfer.md, "Calibrated GPUs").
  * Physics only, no correction: a peer's model, which drops its SVMs, gets
  * the same ratio. */
 static const int ratio_shapes[][8] = {

@@ -201,9 +201,7 @@ static void scale_family(seer_family_t *f, double q)
 static int fill_missing(struct seer_model *m, const struct seer_model *t, int lite)
 {
     int pn = (int)strlen(m->provenance), n = m->nfam, added = 0;
-    double q[3][2];
-    for (int dir = 0; dir < 3; dir++)
-        for (int math = 0; math < 2; math++) q[dir][math] = seer_model_efficiency_ratio(m, t, dir, math);
+    double q[3][2] = {{0}}; /* 0: not computed yet (only for what is filled: peers open often) */
     for (int i = 0; i < t->nfam; i++) {
         const seer_family_t *f = &t->fam[i];
         int have = 0;
@@ -213,6 +211,8 @@ static int fill_missing(struct seer_model *m, const struct seer_model *t, int li
         if (!added++ && pn < (int)sizeof m->provenance)
             pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn,
                            "; what it has no data for transferred from:");
+        /* before the family is added: the ratio is of m's own families */
+        if (!q[f->dir][f->math]) q[f->dir][f->math] = seer_model_efficiency_ratio(m, t, f->dir, f->math);
         if (add_family(m, f, &t->src[f->src], &pn, lite)) return 1;
         scale_family(&m->fam[m->nfam - 1], q[f->dir][f->math]);
     }

@@ -505,6 +505,18 @@ int cli_soft_failure(seer_status_t st)
     return st == SEER_STATUS_UNSUPPORTED || st == SEER_STATUS_NOT_CALIBRATED;
 }
 
+int cli_row_algo(const seer_conv_row_t *r)
+{
+    return r->algo >= 0 && !r->fastest ? r->algo : -1;
+}
+
+seer_status_t cli_predict_row(seer_handle_t h, const seer_model *m, const seer_conv *d, const seer_conv_row_t *r,
+                              cli_pred_t *p)
+{
+    int algo = cli_row_algo(r);
+    return algo >= 0 ? cli_predict(h, m, d, r->dir, algo, 0, p) : cli_predict_fastest(h, m, d, r->dir, 0, p);
+}
+
 int cli_row_failure(seer_status_t st)
 {
     return cli_soft_failure(st) || st == SEER_STATUS_BAD_SHAPE || st == SEER_STATUS_BAD_GROUPS ||

@@ -168,6 +168,13 @@ seer_status_t cli_predict(seer_handle_t h, const seer_model *m, const seer_conv 
  * other error. */
 seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const seer_conv *d,
                                   seer_direction_t dir, int want_kernels, cli_pred_t *p);
+/* The algorithm a conv row is predicted with: its algo, or -1 for the
+ * fastest predicted one (an empty, MIXED, unknown algo, or a label that
+ * is only a hint: seer_conv_row_t.fastest). */
+int cli_row_algo(const seer_conv_row_t *r);
+/* Predict a conv row (d its descriptor) with cli_row_algo's choice. */
+seer_status_t cli_predict_row(seer_handle_t h, const seer_model *m, const seer_conv *d, const seer_conv_row_t *r,
+                              cli_pred_t *p);
 /* Is this a per-algorithm failure to list rather than a hard error? */
 int cli_soft_failure(seer_status_t st);
 /* A row-level failure of a --data file: the row is counted as failed

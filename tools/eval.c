@@ -479,7 +479,7 @@ static int score_gemm_row(eval_run_t *R, int f, size_t i)
 static void conv_point(eval_run_t *R, point_t *pt, const seer_conv_row_t *r, const cli_pred_t *p)
 {
     pt->cls_rank = (int)p->cls >= 0 && (int)p->cls < 3 ? (int)p->cls : 3;
-    int labelled = r->algo >= 0 && !r->fastest; /* else predicted as the fastest */
+    int labelled = cli_row_algo(r) >= 0; /* else predicted as the fastest */
     pt->algo_rank = pt->dir * 100 + (labelled ? r->algo : 99);
     pt->dtype_rank = pt->dir * 10 + (int)r->dtype;
     snprintf(pt->algo_key, sizeof pt->algo_key, "%s/%s", seer_direction_name(r->dir),
@@ -509,15 +509,13 @@ static void conv_point(eval_run_t *R, point_t *pt, const seer_conv_row_t *r, con
  * GPU-time target over the measured time. */
 static double row_floor(const eval_run_t *R, const seer_conv_row_t *r)
 {
-    if (r->algo >= 0 && !r->fastest) {
+    if (cli_row_algo(r) >= 0) {
         double t = 0;
         seer_conv_floor(NULL, &R->gpu, R->d, r->dir, r->algo, &t);
         return t;
     }
-    int n = r->dir == SEER_DIR_FWD ? SEER_FWD_ALGO_COUNT
-          : r->dir == SEER_DIR_BWD_DATA ? SEER_BWD_DATA_ALGO_COUNT : SEER_BWD_FILTER_ALGO_COUNT;
     double lo = 0;
-    for (int a = 0; a < n; a++) {
+    for (int a = 0; a < cli_algo_count(r->dir); a++) {
         double t = 0;
         if (seer_conv_floor(NULL, &R->gpu, R->d, r->dir, a, &t) == SEER_STATUS_SUCCESS && t > 0 &&
             (lo == 0 || t < lo))
@@ -561,12 +559,10 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
     }
     cli_pred_t p = {0};
     if ((st = cli_desc_as_measured(R->h, r, R->d))) return cli_lib_error(R->h, st);
-    int labelled = r->algo >= 0 && !r->fastest;
-    if (labelled) st = cli_predict(R->h, R->model, R->d, r->dir, r->algo, 0, &p);
-    else st = cli_predict_fastest(R->h, R->model, R->d, r->dir, 0, &p);
+    st = cli_predict_row(R->h, R->model, R->d, r, &p);
     if (cli_row_failure(st)) {
         note_failure(R->fail_list, &R->failed, o->data[f], r->line, seer_direction_name(r->dir),
-                     labelled ? seer_algo_name(r->dir, r->algo) : every, failure_why(R->h, st));
+                     cli_row_algo(r) >= 0 ? seer_algo_name(r->dir, r->algo) : every, failure_why(R->h, st));
         return CLI_OK;
     }
     if (st) return cli_lib_error(R->h, st);

@@ -439,8 +439,7 @@ static int predict_rows(seer_handle_t h, serve_t *S, seer_model_t m, const char 
         }
         if (seer_conv_row_algo_error(h, path, r) && S->named++ < 10)
             fprintf(stderr, "seer predict: %s: predicted with the fastest algorithm\n", seer_get_last_error(h));
-        if (r->algo >= 0 && !r->fastest) st = cli_predict(h, rm, d, r->dir, r->algo, 0, &p);
-        else st = cli_predict_fastest(h, rm, d, r->dir, 0, &p);
+        st = cli_predict_row(h, rm, d, r, &p);
         if (st && !serve_failed(h, S, r->line, st)) rc = cli_lib_error(h, st);
         if (st) continue;
         R->pred[i] = p.time_ms;
