@@ -254,6 +254,8 @@ static const struct { const char *alias, *id; } gpu_aliases[] = {
     { "h200", "h200-sxm-141gb" },
     { "1080ti", "gtx1080ti" },
     { "titanxp", "titan-xp" },
+    { "p4", "tesla-p4" },
+    { "p100", "p100-pcie-16gb" },
 };
 
 /* The names the CUDA driver reports (cudaDeviceProp.name, nvidia-smi,
@@ -284,29 +286,55 @@ static const struct { const char *name, *id; } gpu_device_names[] = {
     { "H200", "h200-sxm-141gb" },
 };
 
-static const char *without_vendor(const char *s)
+/* Separators as written differ between tools (nvidia-smi's
+ * "Tesla P100-PCIE-16GB", NeuSight's file names "Tesla_P100-PCIE-16GB",
+ * a user's "rtx-4090"), so ' ', '_' and '-' compare equal, and case is
+ * ignored. */
+static int name_char(int c)
 {
-    return seer_strneq_ci(s, "NVIDIA ", 7) ? s + 7 : s;
+    if (c == ' ' || c == '_') return '-';
+    return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+static int name_eq(const char *a, const char *b)
+{
+    while (*a && name_char((unsigned char)*a) == name_char((unsigned char)*b)) a++, b++;
+    return *a == 0 && *b == 0;
+}
+
+/* Past a leading word and its separator, or s itself. */
+static const char *skip_word(const char *s, const char *word)
+{
+    size_t n = strlen(word);
+    if (!seer_strneq_ci(s, word, n) || name_char((unsigned char)s[n]) != '-' || !s[n + 1]) return s;
+    return s + n + 1;
+}
+
+/* Without the vendor and brand the driver puts in front ("NVIDIA",
+ * "GeForce"), which not every record keeps. */
+static const char *bare_name(const char *s)
+{
+    return skip_word(skip_word(s, "NVIDIA"), "GeForce");
 }
 
 /* By id, alias, the driver's device name or the table's own name, each
- * case-insensitive. */
+ * compared as name_eq says. */
 const seer_gpu_info_t *seer_gpu_lookup(const char *id)
 {
     if (!id) return NULL;
     for (size_t a = 0; a < sizeof gpu_aliases / sizeof gpu_aliases[0]; a++)
-        if (seer_streq_ci(id, gpu_aliases[a].alias)) {
+        if (name_eq(id, gpu_aliases[a].alias)) {
             id = gpu_aliases[a].id;
             break;
         }
-    const char *bare = without_vendor(id);
+    const char *bare = bare_name(id);
     for (size_t a = 0; a < sizeof gpu_device_names / sizeof gpu_device_names[0]; a++)
-        if (seer_streq_ci(bare, gpu_device_names[a].name)) {
+        if (name_eq(bare, bare_name(gpu_device_names[a].name))) {
             id = gpu_device_names[a].id;
             break;
         }
     for (int i = 0; i < GPU_COUNT; i++)
-        if (seer_streq_ci(id, gpu_table[i].id) || seer_streq_ci(bare, without_vendor(gpu_table[i].name)))
+        if (name_eq(id, gpu_table[i].id) || name_eq(bare, bare_name(gpu_table[i].name)))
             return &gpu_table[i];
     return NULL;
 }

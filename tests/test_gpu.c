@@ -132,6 +132,12 @@ TEST(gpu_aliases_and_case)
         { "A100-PCIE-40GB", "a100-pcie-40gb" }, { "NVIDIA GeForce GTX 1080 Ti", "gtx1080ti" },
         { "GeForce GTX 1080 Ti", "gtx1080ti" }, { "NVIDIA L4", "l4" }, { "nvidia geforce rtx 4090", "rtx4090" },
         { "NVIDIA H200", "h200-sxm-141gb" }, { "NVIDIA A10", "a10" },
+        { "p4", "tesla-p4" }, { "P100", "p100-pcie-16gb" },
+        /* separators as other tools write them (NeuSight's file names) */
+        { "Tesla_P4", "tesla-p4" }, { "NVIDIA_H100_80GB_HBM3", "h100-sxm5-80gb" },
+        { "Tesla_V100-PCIE-32GB", "v100-pcie-32gb" }, { "NVIDIA_A100_80GB_PCIe", "a100-pcie-80gb" },
+        { "rtx-4090", "rtx4090" }, { "GeForce RTX 4090", "rtx4090" }, { "NVIDIA_L4", "l4" },
+        { "a100_pcie_80gb", "a100-pcie-80gb" },
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const seer_gpu_info_t *g = seer_gpu_lookup(pairs[i][0]);
@@ -142,7 +148,8 @@ TEST(gpu_aliases_and_case)
         CHECK(!strcmp(info.id, pairs[i][1]));
     }
     /* another product of the same chip is not guessed */
-    static const char *const unknown[] = {"NVIDIA H100 NVL", "NVIDIA", "NVIDIA ", "Tesla", "H100 80GB", ""};
+    static const char *const unknown[] = {"NVIDIA H100 NVL", "NVIDIA", "NVIDIA ", "NVIDIA_", "Tesla", "GeForce", "NVIDIA GeForce",
+                                           "H100 80GB", "", "a100--pcie-80gb", "p4-"};
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) CHECK(seer_gpu_lookup(unknown[i]) == NULL);
 }
 

@@ -472,6 +472,11 @@ int cli_gpu_known(seer_handle_t h, const char *id)
     return seer_gpu_find(h, id, &g) == SEER_STATUS_SUCCESS;
 }
 
+const char *cli_gpu_id(seer_handle_t h, const char *name, seer_gpu_info_t *g)
+{
+    return seer_gpu_find(h, name, g) == SEER_STATUS_SUCCESS ? g->id : name;
+}
+
 void cli_note_meant_for(const char *cmd, const char *model_gpu, const char *first)
 {
     fprintf(stderr, "seer %s: no row names GPU %s nor any GPU libseer knows (the first says '%s'): "

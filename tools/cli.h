@@ -144,6 +144,9 @@ int cli_same_gpu(const char *a, const char *b);
  * when id is in the GPU table or registered on h; cli_note_meant_for says
  * on stderr that every row is taken as the model's GPU's. */
 int cli_gpu_known(seer_handle_t h, const char *id);
+/* The canonical id of the GPU a row names (id, alias or driver name,
+ * written into g), or the name as written when libseer does not know it. */
+const char *cli_gpu_id(seer_handle_t h, const char *name, seer_gpu_info_t *g);
 void cli_note_meant_for(const char *cmd, const char *model_gpu, const char *first);
 
 /* ---- prediction ---- */

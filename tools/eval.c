@@ -358,7 +358,7 @@ static int data_gpu(eval_run_t *R, char *out, size_t size)
         for (size_t i = 0; i < R->nrows[f]; i++) {
             const char *name = R->grows[f] ? R->grows[f][i].gpu : R->rows[f][i].gpu;
             seer_gpu_info_t g;
-            const char *id = seer_gpu_find(R->h, name, &g) == SEER_STATUS_SUCCESS ? g.id : name;
+            const char *id = cli_gpu_id(R->h, name, &g);
             if (!out[0]) snprintf(out, size, "%s", id);
             else if (strcmp(out, id))
                 return cli_usage_error("eval", "the rows name GPUs %s and %s: give --gpu GPU (or --model FILE)",

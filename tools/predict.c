@@ -343,7 +343,7 @@ static seer_status_t serve_row(seer_handle_t h, serve_t *S, const char *gpu, lon
         return SEER_STATUS_SUCCESS;
     }
     seer_gpu_info_t g;
-    const char *id = seer_gpu_find(h, gpu, &g) == SEER_STATUS_SUCCESS ? g.id : gpu;
+    const char *id = cli_gpu_id(h, gpu, &g);
     for (int i = 0; i < S->ngm; i++)
         if (!strcmp(S->gm[i].gpu, id)) {
             if (!(*out = S->gm[i].m)) S->failed++;
