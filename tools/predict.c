@@ -63,12 +63,21 @@ typedef struct {
     cli_pred_t p;
 } algo_result_t;
 
-static int by_time(const void *x, const void *y)
+/* As seer pick ranks (docs/picker.md): predicted from measurements
+ * (calibrated, transferred) by time, then the analytical guesses by time,
+ * then the algorithms that could not be predicted. */
+static int rank_of(const algo_result_t *r)
+{
+    if (r->st != SEER_STATUS_SUCCESS) return 2;
+    return r->p.source == SEER_SOURCE_ANALYTICAL;
+}
+
+static int by_rank(const void *x, const void *y)
 {
     const algo_result_t *a = x, *b = y;
-    int fa = a->st != SEER_STATUS_SUCCESS, fb = b->st != SEER_STATUS_SUCCESS;
-    if (fa != fb) return fa - fb;
-    if (!fa && a->p.time_ms != b->p.time_ms) return a->p.time_ms < b->p.time_ms ? -1 : 1;
+    int ra = rank_of(a), rb = rank_of(b);
+    if (ra != rb) return ra - rb;
+    if (ra < 2 && a->p.time_ms != b->p.time_ms) return a->p.time_ms < b->p.time_ms ? -1 : 1;
     return a->algo - b->algo;
 }
 
@@ -127,8 +136,10 @@ static void print_kernels_json(const seer_kernel_pred_t *k, int n)
 /* The results of one convolution's algorithms, and what it is. */
 typedef struct {
     seer_direction_t dir;
-    algo_result_t res[16];      /* fastest first */
+    algo_result_t res[16];      /* by_rank */
     int n;
+    int pick;                   /* seer_pick_conv_fastest's algorithm, or SEER_ALGO_CUDNN_CHOICE */
+    double pick_ms;             /* and its time; NAN with --algo NAME */
     seer_model_info_t info;
     int p, q;                   /* output size */
     double flops, bytes, roof;  /* NAN when unknown */
@@ -155,7 +166,21 @@ static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, in
                 seer_direction_name(o->dir), why[0] ? ": " : "", why);
         return CLI_FAIL;
     }
-    qsort(o->res, (size_t)o->n, sizeof o->res[0], by_time);
+    o->pick_ms = NAN;
+    if (algo < 0) {
+        /* cuDNN's choice, where the model has it (DeepBench's backward
+         * passes name no algorithm), and the algorithm seer net and
+         * predict --data take */
+        algo_result_t *r = &o->res[o->n];
+        r->algo = SEER_ALGO_CUDNN_CHOICE;
+        memset(&r->p, 0, sizeof r->p);
+        r->st = cli_predict(h, m, d, o->dir, SEER_ALGO_CUDNN_CHOICE, kernels, &r->p);
+        if (r->st == SEER_STATUS_SUCCESS) o->n++;
+        else if (!cli_soft_failure(r->st)) return cli_lib_error(h, r->st);
+        seer_status_t st = seer_pick_conv_fastest(h, m, d, o->dir, &o->pick, &o->pick_ms);
+        if (st) return cli_lib_error(h, st);
+    }
+    qsort(o->res, (size_t)o->n, sizeof o->res[0], by_rank);
     seer_gpu_info_t g;
     seer_status_t st;
     if ((st = seer_model_get_info(m, &o->info)) || (st = seer_model_get_gpu(m, &g))) return cli_lib_error(h, st);
@@ -194,7 +219,14 @@ static void print_one_json(const one_t *o, const char *model_path, int kernels)
         }
         printf("}");
     }
-    printf("]}\n");
+    printf("]");
+    if (!isnan(o->pick_ms)) {
+        printf(",\n  \"pick\": {\"algo\": ");
+        cli_json_str(stdout, seer_algo_name(o->dir, o->pick));
+        cli_json_num_field("time_ms", o->pick_ms);
+        printf("}");
+    }
+    printf("}\n");
 }
 
 static void print_one_table(const one_t *o, const char *model_path, int kernels)
@@ -215,6 +247,9 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
         else
             printf("%-4s %-24s %14s\n", "-", seer_algo_name(o->dir, r->algo), status_word(r->st));
     }
+    if (!isnan(o->pick_ms))
+        printf("\npick      %s, %.4f ms (what seer net and predict --data take: docs/picker.md)\n",
+               seer_algo_name(o->dir, o->pick), o->pick_ms);
     if (kernels)
         for (int i = 0; i < o->n; i++) {
             if (o->res[i].st != SEER_STATUS_SUCCESS) continue;
