@@ -209,6 +209,39 @@ TEST(cli_eval_malformed_csv)
     unlink(csv);
 }
 
+/* The table ranks as seer pick does: the algorithms timed from
+ * measurements first, then the analytical guesses (an analytical FFT
+ * once topped a calibrated model's list at a third of the direct
+ * roofline); cuDNN's choice is listed where the model has it, and the
+ * pick line names what seer net and predict --data take. */
+TEST(cli_predict_ranks_measured_first)
+{
+    if (!have_bin()) SKIP("seer binary not built");
+    test_run_t r;
+    test_run_seer(&r, "predict", "--gpu", "v100-sxm2-16gb", "--models", "models", "--n", "64", "--c", "256", "--h",
+                  "14", "--w", "14", "--k", "256", "--direction", "bwd_data", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "\n1    CUDNN_CHOICE ") != NULL);
+    CHECK(strstr(r.out, "\npick      CUDNN_CHOICE, ") != NULL);
+    /* every measured line before the first analytical one */
+    const char *an = strstr(r.out, "analytical"), *last = NULL;
+    for (const char *p = strstr(r.out, "calibrated"); p; p = strstr(p + 1, "calibrated")) last = p;
+    for (const char *p = strstr(r.out, "transferred"); p; p = strstr(p + 1, "transferred"))
+        if (!last || p > last) last = p;
+    CHECK(an && last && last < an);
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--gpu", "v100-sxm2-16gb", "--models", "models", "--n", "64", "--c", "256", "--h",
+                  "14", "--w", "14", "--k", "256", "--format", "json", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "\"pick\": {\"algo\": \"") != NULL);
+    test_run_free(&r);
+    /* one algorithm: no pick */
+    test_run_seer(&r, "predict", "--gpu", "v100-sxm2-16gb", "--models", "models", "--n", "8", "--c", "64", "--h", "14",
+                  "--w", "14", "--k", "64", "--algo", "IMPLICIT_GEMM", NULL);
+    CHECK(r.rc == 0 && !strstr(r.out, "pick"));
+    test_run_free(&r);
+}
+
 TEST(cli_predict_bad_shape)
 {
     if (!have_bin()) SKIP("seer binary not built");

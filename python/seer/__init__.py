@@ -195,6 +195,7 @@ _gpu_find = _fn("seer_gpu_find", _ST, _H, C.c_char_p, _P(_GpuInfo))
 _predict_gemm = _fn("seer_predict_gemm", _ST, _H, _H, *([C.c_int] * 8), _P(C.c_double), _P(C.c_int))
 _roofline_gemm = _fn("seer_roofline_gemm", _ST, _H, _P(_GpuInfo), *([C.c_int] * 5), _P(C.c_double))
 _source_name = _fn("seer_source_name", C.c_char_p, C.c_int)
+_pick_fastest = _fn("seer_pick_conv_fastest", _ST, _H, _H, _H, C.c_int, _P(C.c_int), _P(C.c_double))
 assert _ROW.size == C.sizeof(_LayerResult) and _LayerResult.flops.offset == 72, "seer_layer_result_t layout"
 
 _SUCCESS, _BUFFER_TOO_SMALL = 0, 19
@@ -432,10 +433,14 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
                  direction: str = "fwd", dtype: str = "fp32", layout: str = "nchw", algo: str = "auto",
                  model: Optional[str] = None, models: Optional[str] = None) -> Dict[str, Any]:
     """Predict one convolution, like `seer predict --format json`: every
-    algorithm of the direction, fastest first (algo="auto"), or one (an
-    algorithm name such as "IMPLICIT_GEMM").  Keys: gpu, model, served,
+    algorithm of the direction (algo="auto"; those timed from
+    measurements first, then the analytical guesses, each fastest first,
+    with cuDNN's choice where the model has it), or one (an algorithm
+    name such as "IMPLICIT_GEMM").  Keys: gpu, model, served,
     source_gpus, direction, p, q, flops, min_bytes, roofline_ms,
-    predictions [{algo, algo_id, status, time_ms, class, source}]."""
+    predictions [{algo, algo_id, status, time_ms, class, source}], and
+    with algo="auto" pick {algo, time_ms}: seer_pick_conv_fastest, what
+    predict_network takes."""
     fn = "predict_conv"
     dirn, dt, lay = _conv_common(fn, locals())
     _str(fn, "algo", algo)
@@ -458,7 +463,19 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
         if not any(st == _SUCCESS for _, st, _, _, _ in res):
             raise SeerError("SEER_STATUS_NOT_CALIBRATED", _NOT_CALIBRATED,
                             "no algorithm of %s could be predicted by this model" % direction)
-        res.sort(key=lambda x: (x[1] != _SUCCESS, x[2] if x[1] == _SUCCESS else 0, x[0]))
+        pick = None
+        if algo == "auto":
+            st, t, cls, src = _predict_one(hd, m, d, dirn, -1)  # cuDNN's choice
+            if st and st not in (_UNSUPPORTED, _NOT_CALIBRATED):
+                _check(st, hd)
+            if st == _SUCCESS:
+                res.append((-1, st, t, cls, src))
+            pa, pt = C.c_int(), C.c_double()
+            _check(_pick_fastest(hd, m, d, dirn, C.byref(pa), C.byref(pt)), hd)
+            pick = {"algo": _s(_algo_name(dirn, pa.value)), "time_ms": pt.value}
+        # as seer pick ranks: from measurements, analytical, not predicted
+        res.sort(key=lambda x: (2 if x[1] != _SUCCESS else x[4] == "analytical",
+                                x[2] if x[1] == _SUCCESS else 0, x[0]))
         p, q = C.c_int(), C.c_int()
         _desc_output(d, C.byref(p), C.byref(q))
         flops, mbytes, roof = C.c_double(), C.c_double(), C.c_double()
@@ -479,7 +496,7 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
     return {"gpu": _s(info.gpu_id), "model": path, "served": "transferred" if info.transferred else "calibrated",
             "source_gpus": _s(info.source_gpus), "direction": _s(_dir_name(dirn)), "p": p.value, "q": q.value,
             "flops": _num(flops.value), "min_bytes": _num(mbytes.value), "roofline_ms": _num(roof.value),
-            "predictions": preds}
+            "predictions": preds, **({"pick": pick} if pick else {})}
 
 
 def predict_gemm(gpu: Optional[str] = None, m: int = 1, n: int = 1, k: int = 1, batch: int = 1,
