@@ -23,24 +23,21 @@ int seer_algo_count(seer_direction_t dir)
     return 0;
 }
 
-/* What an algorithm is, independent of direction. */
-enum { K_GEMM_IMPLICIT, K_GEMM_PRECOMP, K_GEMM_EXPLICIT, K_FFT, K_FFT_TILING, K_WINO, K_WINO_NF, K_NONE };
-
-static int kind_of(seer_direction_t dir, int algo)
+int seer_algo_kind(seer_direction_t dir, int algo)
 {
-    static const int fwd[] = {K_GEMM_IMPLICIT, K_GEMM_PRECOMP, K_GEMM_EXPLICIT, K_NONE,
-                              K_FFT, K_FFT_TILING, K_WINO, K_WINO_NF};
-    static const int bd[] = {K_GEMM_IMPLICIT, K_GEMM_PRECOMP, K_FFT, K_FFT_TILING, K_WINO, K_WINO_NF};
-    static const int bf[] = {K_GEMM_IMPLICIT, K_GEMM_PRECOMP, K_FFT, K_GEMM_EXPLICIT, K_NONE,
-                             K_WINO_NF, K_FFT_TILING};
+    static const int fwd[] = {SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_PRECOMP, SEER_K_GEMM_EXPLICIT, SEER_K_NONE,
+                              SEER_K_FFT, SEER_K_FFT_TILING, SEER_K_WINO, SEER_K_WINO_NF};
+    static const int bd[] = {SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_PRECOMP, SEER_K_FFT, SEER_K_FFT_TILING, SEER_K_WINO, SEER_K_WINO_NF};
+    static const int bf[] = {SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_PRECOMP, SEER_K_FFT, SEER_K_GEMM_EXPLICIT, SEER_K_NONE,
+                             SEER_K_WINO_NF, SEER_K_FFT_TILING};
     if (algo < 0 || algo >= seer_algo_count(dir)) return -1;
     return dir == SEER_DIR_FWD ? fwd[algo] : dir == SEER_DIR_BWD_DATA ? bd[algo] : bf[algo];
 }
 
 int seer_algo_transform(seer_direction_t dir, int algo)
 {
-    int k = kind_of(dir, algo);
-    return k == K_FFT || k == K_FFT_TILING || k == K_WINO || k == K_WINO_NF;
+    int k = seer_algo_kind(dir, algo);
+    return k == SEER_K_FFT || k == SEER_K_FFT_TILING || k == SEER_K_WINO || k == SEER_K_WINO_NF;
 }
 
 int seer_dtype_math(seer_dtype_t dt)
@@ -110,10 +107,10 @@ static seer_status_t check_supported(seer_err_t *e, const struct seer_conv *cv, 
                                      int kind, const char *an)
 {
     const seer_conv_shape_t *sh = &cv->shape;
-    if (kind == K_NONE)
+    if (kind == SEER_K_NONE)
         return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s is not implemented by cuDNN",
                          seer_direction_name(dir), an);
-    int transform = kind == K_FFT || kind == K_FFT_TILING || kind == K_WINO || kind == K_WINO_NF;
+    int transform = kind == SEER_K_FFT || kind == SEER_K_FFT_TILING || kind == SEER_K_WINO || kind == SEER_K_WINO_NF;
     if (transform) {
         if (sh->stride_h != 1 || sh->stride_w != 1 || sh->dil_h != 1 || sh->dil_w != 1)
             return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s needs stride 1 and dilation 1",
@@ -122,18 +119,18 @@ static seer_status_t check_supported(seer_err_t *e, const struct seer_conv *cv, 
             return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s does not support groups",
                              seer_direction_name(dir), an);
     }
-    if ((kind == K_WINO || kind == K_WINO_NF) &&
-        !(sh->r == sh->s && (sh->r == 3 || (kind == K_WINO_NF && sh->r == 5))))
+    if ((kind == SEER_K_WINO || kind == SEER_K_WINO_NF) &&
+        !(sh->r == sh->s && (sh->r == 3 || (kind == SEER_K_WINO_NF && sh->r == 5))))
         return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s needs a 3x3%s filter (got %dx%d)",
-                         seer_direction_name(dir), an, kind == K_WINO_NF ? " or 5x5" : "", sh->r,
+                         seer_direction_name(dir), an, kind == SEER_K_WINO_NF ? " or 5x5" : "", sh->r,
                          sh->s);
-    if ((kind == K_FFT || kind == K_FFT_TILING) &&
+    if ((kind == SEER_K_FFT || kind == SEER_K_FFT_TILING) &&
         (sh->pad_h >= sh->r || sh->pad_w >= sh->s ||
-         (kind == K_FFT && (sh->h + 2 * sh->pad_h > 256 || sh->w + 2 * sh->pad_w > 256))))
+         (kind == SEER_K_FFT && (sh->h + 2 * sh->pad_h > 256 || sh->w + 2 * sh->pad_w > 256))))
         return seer_fail(e, SEER_STATUS_UNSUPPORTED,
                          "%s %s needs padding smaller than the filter%s", seer_direction_name(dir),
-                         an, kind == K_FFT ? " and a padded input of at most 256x256" : "");
-    if (kind == K_FFT_TILING && (sh->r > 32 || sh->s > 32))
+                         an, kind == SEER_K_FFT ? " and a padded input of at most 256x256" : "");
+    if (kind == SEER_K_FFT_TILING && (sh->r > 32 || sh->s > 32))
         return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s needs a filter of at most 32x32 (got %dx%d)",
                          seer_direction_name(dir), an, sh->r, sh->s);
     if (transform && (cv->dtype == SEER_DTYPE_BF16 || cv->dtype == SEER_DTYPE_TF32))
@@ -148,7 +145,7 @@ static int gemm_kernels(const dims_t *d, int kind, seer_kview_t *k)
 {
     int n = 0;
     double es = d->es;
-    if (kind == K_GEMM_EXPLICIT) {
+    if (kind == SEER_K_GEMM_EXPLICIT) {
         double cols = d->gm * d->gk * d->g; /* im2col matrix, elements */
         if (d->dir == SEER_DIR_BWD_FILTER) cols = d->gn * d->gk * d->g;
         k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", d->gm, d->gn, d->gk, d->g, d->flops,
@@ -164,7 +161,7 @@ static int gemm_kernels(const dims_t *d, int kind, seer_kview_t *k)
                             (d->in_e + d->other_e + d->out_e) * es,
                             d->dir == SEER_DIR_BWD_FILTER ? 1 : share, d->dir == SEER_DIR_BWD_FILTER ? share : 1,
                             d->pad};
-    if (kind == K_GEMM_PRECOMP) /* offset table and filter layout for the implicit GEMM */
+    if (kind == SEER_K_GEMM_PRECOMP) /* offset table and filter layout for the implicit GEMM */
         k[n++] = (seer_kview_t){SEER_ROLE_HELPER, "precompute", 0, 0, 0, 0, 0, d->we * es, 1, 1, 1};
     return n;
 }
@@ -175,7 +172,7 @@ static int wino_kernels(const dims_t *d, int kind, seer_kview_t *k)
 {
     int n = 0, bd = d->dir == SEER_DIR_BWD_DATA;
     double es = d->es, K = d->K, C = d->C;
-    double m = kind == K_WINO ? 2 : 4, alpha = m + d->R - 1, a2 = alpha * alpha;
+    double m = kind == SEER_K_WINO ? 2 : 4, alpha = m + d->R - 1, a2 = alpha * alpha;
     double tiles = d->N * cdiv(bd ? d->H : d->P, m) * cdiv(bd ? d->W : d->Q, m);
     double c_in = bd ? K : C, c_out = bd ? C : K;
     double tw = a2 * K * C; /* transformed filter */
@@ -188,7 +185,7 @@ static int wino_kernels(const dims_t *d, int kind, seer_kview_t *k)
                                 (d->xe + d->ye + a2 * tiles * (C + K)) * es, 1, 1, 1};
         k[n++] = (seer_kview_t){SEER_ROLE_OUTPUT_TRANSFORM, "filter_output", 0, 0, 0, 0, 0,
                                 (tw + d->we) * es, 1, 1, 1};
-    } else if (kind == K_WINO) {
+    } else if (kind == SEER_K_WINO) {
         /* fused: only the filter transform is a separate kernel */
         k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "winograd", tiles, c_out, c_in * a2 / (m * m), 1,
                                 2.0 * tiles * c_out * c_in * a2, (d->in_e + tw + d->out_e) * es, 1, 1, 1};
@@ -223,10 +220,10 @@ static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
     int n = 0, bd = d->dir == SEER_DIR_BWD_DATA, bf = d->dir == SEER_DIR_BWD_FILTER;
     const struct seer_conv *cv = d->cv;
     double es = d->es, N = d->N, C = d->C, K = d->K;
-    double side = kind == K_FFT
+    double side = kind == SEER_K_FFT
                       ? pow2_at_least(fmax(d->H + 2 * cv->shape.pad_h, d->W + 2 * cv->shape.pad_w))
                       : tiling_side(cv);
-    double tiles = kind == K_FFT ? 1 : cdiv(d->P, side - d->R + 1) * cdiv(d->Q, side - d->S + 1);
+    double tiles = kind == SEER_K_FFT ? 1 : cdiv(d->P, side - d->R + 1) * cdiv(d->Q, side - d->S + 1);
     double freq = side * (side / 2 + 1), ce = 8; /* complex fp32 */
     double bm = N * tiles, c_in = bd ? K : C, c_out = bd ? C : K;
     if (bf) { bm = C; c_in = N * tiles; c_out = K; }
@@ -245,7 +242,7 @@ static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
 seer_status_t seer_conv_kernels(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,
                                 int algo, seer_kview_t *k, int *nk)
 {
-    int kind = kind_of(dir, algo);
+    int kind = seer_algo_kind(dir, algo);
     if (kind < 0)
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "algo %d out of range for direction %s", algo,
                          seer_direction_name(dir));
@@ -254,10 +251,10 @@ seer_status_t seer_conv_kernels(seer_err_t *e, const struct seer_conv *cv, seer_
     dims_t d;
     dims_of(cv, dir, &d);
     switch (kind) {
-    case K_WINO:
-    case K_WINO_NF: *nk = wino_kernels(&d, kind, k); break;
-    case K_FFT:
-    case K_FFT_TILING: *nk = fft_kernels(&d, kind, k); break;
+    case SEER_K_WINO:
+    case SEER_K_WINO_NF: *nk = wino_kernels(&d, kind, k); break;
+    case SEER_K_FFT:
+    case SEER_K_FFT_TILING: *nk = fft_kernels(&d, kind, k); break;
     default: *nk = gemm_kernels(&d, kind, k); break;
     }
     return SEER_STATUS_SUCCESS;

@@ -41,6 +41,11 @@ seer_status_t seer_conv_kernels(seer_err_t *e, const struct seer_conv *cv, seer_
 
 /* Number of algorithms of a direction (cuDNN's enum count). */
 int seer_algo_count(seer_direction_t dir);
+/* What an algorithm is, whatever the direction (cuDNN numbers each
+ * direction's algorithms its own way); -1 for an algo out of range. */
+enum { SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_PRECOMP, SEER_K_GEMM_EXPLICIT, SEER_K_FFT, SEER_K_FFT_TILING, SEER_K_WINO,
+       SEER_K_WINO_NF, SEER_K_NONE };
+int seer_algo_kind(seer_direction_t dir, int algo);
 /* 1 for the FFT and Winograd algorithms: cuDNN has FP32 and FP16 kernels
  * of them only, no tensor-core TF32 or BF16 ones. */
 int seer_algo_transform(seer_direction_t dir, int algo);

@@ -565,9 +565,23 @@ static const seer_family_t *borrowed_family(const struct seer_model *m, seer_dir
     return f;
 }
 
-static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
-                             seer_direction_t dir, int algo, const seer_terms_t *k, const char *variant, int corr,
-                             seer_kcache_t *kc, seer_family_t *af, seer_physics_t *e)
+/* The analytical family's scale for (dir, algo) and desc's math. */
+static double analytical_scale(const struct seer_model *m, seer_direction_t dir, int algo, seer_dtype_t dt)
+{
+    int kind = seer_algo_kind(dir, algo);
+    if (kind < 0 || kind >= SEER_K_NONE) return 1;
+    /* tensor-core math only from a tensor-core family: the FP32 scale
+     * there made the left-out V100 SXM2's FP16 rows 39 -> 46 % */
+    double s = m->ascale[seer_dtype_math(dt)][kind];
+    return s > 0 ? s : 1;
+}
+
+/* The physics of (dir, algo) on m: its family's, else a borrowed one's,
+ * else the analytical family's times its scale; raw: the analytical
+ * family's, unscaled, whatever m has. */
+static seer_status_t physics_of(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
+                                seer_direction_t dir, int algo, const seer_terms_t *k, const char *variant, int corr,
+                                seer_kcache_t *kc, seer_family_t *af, int raw, seer_physics_t *e)
 {
     seer_terms_t shape;
     memset(&shape, 0, sizeof shape);
@@ -576,16 +590,18 @@ static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const 
     shape.no_features = !corr; /* no classifier or correction will look */
     seer_status_t st = model_shape(err, m, desc, dir, &shape);
     if (st) return st;
-    const seer_family_t *f = seer_model_family(m, dir, algo, desc->dtype), *end = m->fam + m->nfam;
+    const seer_family_t *f = raw ? NULL : seer_model_family(m, dir, algo, desc->dtype), *end = m->fam + m->nfam;
     if (!f && algo == SEER_ALGO_CUDNN_CHOICE)
         return seer_fail(err, SEER_STATUS_NOT_CALIBRATED,
                          "model %s has no data for %s (cuDNN's choice) with %s math", m->gpu_id,
                          seer_direction_name(dir), seer_dtype_math(desc->dtype) ? "tensor-core" : "fp32");
-    e->borrowed = !f && (f = borrowed_family(m, dir, algo, desc->dtype)) != NULL;
+    e->borrowed = !raw && !f && (f = borrowed_family(m, dir, algo, desc->dtype)) != NULL;
+    double scale = 1;
     if (!f) {
         analytical_family(m, &shape, af);
         f = af;
         end = f + 1;
+        if (!raw) scale = analytical_scale(m, dir, algo, desc->dtype);
     }
     /* A transferred model can hold the family of several source GPUs:
      * the prediction is the geometric mean of theirs (docs/transfer.md). */
@@ -612,9 +628,16 @@ static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const 
     }
     e->measured = f != af && !e->borrowed && family_measured(m, f);
     e->floor = physical_floor(m, &shape, dir, algo, kc);
-    e->phys = fmax(exp(logsum / nsrc), e->floor);
+    e->phys = fmax(exp(logsum / nsrc) * scale, e->floor);
     e->logcorr = lcsum / nsrc;
     return SEER_STATUS_SUCCESS;
+}
+
+static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
+                             seer_direction_t dir, int algo, const seer_terms_t *k, const char *variant, int corr,
+                             seer_kcache_t *kc, seer_family_t *af, seer_physics_t *e)
+{
+    return physics_of(err, m, desc, dir, algo, k, variant, corr, kc, af, 0, e);
 }
 
 /* Faster hardware is not slower, by construction.  Each GPU's physics is
@@ -843,6 +866,25 @@ static const int ratio_shapes[][8] = {
     {32, 256, 56, 56, 512, 1, 2, 0}, {32, 128, 56, 56, 128, 3, 2, 1},  {32, 3, 224, 224, 64, 7, 2, 3},
 };
 #define SEER_RATIO_LIMIT 2.0
+#define SEER_RATIO_SHAPES ((int)(sizeof ratio_shapes / sizeof ratio_shapes[0]))
+
+/* Layer j of ratio_shapes in dt (NHWC), its run and kernels for (dir,
+ * algo) on m; nonzero when it cannot run. */
+static int ratio_conv(const struct seer_model *m, int j, seer_dtype_t dt, seer_direction_t dir, int algo,
+                      struct seer_conv *run, seer_terms_t *k)
+{
+    const int *r = ratio_shapes[j];
+    seer_conv_shape_t sh = {r[0], r[1], r[2], r[3], r[4], r[5], r[5], r[7], r[7], r[6], r[6], 1, 1, 1};
+    struct seer_conv cv;
+    return seer_conv_init(NULL, &cv, dt, SEER_LAYOUT_NHWC, &sh) || conv_kernels(NULL, m, &cv, dir, algo, run, k);
+}
+
+static double clamp_ratio(double sum, int n)
+{
+    double q = n ? exp(sum / n) : 1;
+    return fmin(fmax(q, 1 / SEER_RATIO_LIMIT), SEER_RATIO_LIMIT);
+}
+
 double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer_model *t, int dir, int math)
 {
     double sum = 0;
@@ -854,16 +896,13 @@ double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer
             seer_model_family(m, (seer_direction_t)dir, f->algo, dt) != f)
             continue; /* a key once: its first family */
         if (!seer_model_family(t, (seer_direction_t)f->dir, f->algo, dt)) continue;
-        for (size_t j = 0; j < sizeof ratio_shapes / sizeof ratio_shapes[0]; j++) {
-            const int *r = ratio_shapes[j];
-            seer_conv_shape_t sh = {r[0], r[1], r[2], r[3], r[4], r[5], r[5], r[7], r[7], r[6], r[6], 1, 1, 1};
-            struct seer_conv cv, run;
+        for (int j = 0; j < SEER_RATIO_SHAPES; j++) {
+            struct seer_conv run;
             seer_terms_t k;
             seer_family_t af;
             seer_physics_t pm, pt;
             seer_kcache_t kc = {.n = 0};
-            if (seer_conv_init(NULL, &cv, dt, SEER_LAYOUT_NHWC, &sh) ||
-                conv_kernels(NULL, m, &cv, (seer_direction_t)f->dir, f->algo, &run, &k) ||
+            if (ratio_conv(m, j, dt, (seer_direction_t)f->dir, f->algo, &run, &k) ||
                 physics(NULL, m, &run, (seer_direction_t)f->dir, f->algo, &k, NULL, 0, &kc, &af, &pm))
                 continue;
             kc.n = 0;
@@ -874,8 +913,59 @@ double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer
             n++;
         }
     }
-    double q = n ? exp(sum / n) : 1;
-    return fmin(fmax(q, 1 / SEER_RATIO_LIMIT), SEER_RATIO_LIMIT);
+    return clamp_ratio(sum, n);
+}
+
+/* The analytical family is one generic kernel formula for every
+ * algorithm, so it is off by what sets an algorithm's kernels apart:
+ * against the measured forward families it is too fast for the
+ * non-fused Winograd (NeuSight rows of 1 ms or more, geometric mean of
+ * predicted / published: A100 0.56, V100 PCIe 0.66, T4 0.82), FFT
+ * tiling (0.70, 0.58) and the implicit GEMM (0.63, 0.63), too slow for
+ * the fused Winograd (1.29, 1.50, 1.66).  An algorithm is the same
+ * kernels in every direction (cuDNN's backward-data FFT and Winograd are
+ * the forward ones on the transposed problem), so where a (direction,
+ * algorithm) has no family its analytical time is scaled by how the
+ * model's forward family of that kind and math runs against the
+ * analytical one: exp of the mean log(family physics / analytical
+ * physics) over the layers of ratio_shapes it runs, kept in [1/2, 2];
+ * FFT, which no source has rows enough for, takes FFT tiling's.  No
+ * forward family of the kind: 1.  Not measurable on ../shared/data,
+ * whose backward rows name no algorithm (docs/method.md). */
+void seer_model_set_analytical_scales(struct seer_model *m)
+{
+    static const int fwd_algo[SEER_K_NONE] = {
+        SEER_FWD_ALGO_IMPLICIT_GEMM, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, SEER_FWD_ALGO_GEMM, SEER_FWD_ALGO_FFT,
+        SEER_FWD_ALGO_FFT_TILING, SEER_FWD_ALGO_WINOGRAD, SEER_FWD_ALGO_WINOGRAD_NONFUSED};
+    double s[2][SEER_K_NONE];
+    memset(m->ascale, 0, sizeof m->ascale); /* computed unscaled */
+    for (int math = 0; math < 2; math++)
+        for (int kind = 0; kind < SEER_K_NONE; kind++) {
+            seer_dtype_t dt = math ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
+            int algo = fwd_algo[kind];
+            if (!seer_model_family(m, SEER_DIR_FWD, algo, dt) && kind == SEER_K_FFT) algo = SEER_FWD_ALGO_FFT_TILING;
+            s[math][kind] = 0;
+            if (!seer_model_family(m, SEER_DIR_FWD, algo, dt)) continue;
+            double sum = 0;
+            int n = 0;
+            for (int j = 0; j < SEER_RATIO_SHAPES; j++) {
+                struct seer_conv run;
+                seer_terms_t k;
+                seer_family_t af;
+                seer_physics_t pf, pa;
+                seer_kcache_t kc = {.n = 0};
+                if (ratio_conv(m, j, dt, SEER_DIR_FWD, algo, &run, &k) ||
+                    physics(NULL, m, &run, SEER_DIR_FWD, algo, &k, NULL, 0, &kc, &af, &pf) || pf.f == &af ||
+                    pf.borrowed)
+                    continue;
+                kc.n = 0;
+                if (physics_of(NULL, m, &run, SEER_DIR_FWD, algo, &k, NULL, 0, &kc, &af, 1, &pa)) continue;
+                sum += log(pf.phys / pa.phys);
+                n++;
+            }
+            s[math][kind] = n ? clamp_ratio(sum, n) : 0;
+        }
+    memcpy(m->ascale, s, sizeof s);
 }
 
 seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,

@@ -117,6 +117,9 @@ struct seer_model {
     seer_gpu_info_t src[SEER_MAX_SOURCES];
     int transferred;
     double kcoef[3][SEER_NTERMS]; /* generic per-class kernel formula */
+    /* The analytical family's time scale per math and algorithm kind
+     * (seer_model_set_analytical_scales); 0: none, 1.  Never serialized. */
+    double ascale[2][SEER_K_NONE];
     seer_gemm_fit_t gemm[2];    /* [math] */
     uint32_t checksum;
     /* Served models of other GPUs of the table (seer_model_open), their
@@ -231,6 +234,9 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
  * cores) both have (model.c): the scale of the families of that direction
  * and math it takes from t.  In [1/2, 2]; 1 where they share none. */
 double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer_model *t, int dir, int math);
+/* Sets m->ascale from m's forward families (model.c): once m's families
+ * are final, before it predicts. */
+void seer_model_set_analytical_scales(struct seer_model *m);
 void seer_family_free(seer_family_t *f);
 /* Serialize the whole model (header + payload + checksum). */
 int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t *size);

@@ -285,6 +285,7 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
         seer_model_destroy(m);
         return seer_error(h, st, "model payload: bad %s", why);
     }
+    seer_model_set_analytical_scales(m);
     *out = m;
     return SEER_STATUS_SUCCESS;
 }

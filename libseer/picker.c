@@ -257,32 +257,28 @@ seer_status_t seer_workspace_bytes(seer_err_t *e, const struct seer_conv *cv, se
     double es = seer_dtype_size(cv->dtype), g = sh->groups;
     double N = sh->n, C = sh->c, H = sh->h, W = sh->w, K = sh->k, R = sh->r, S = sh->s;
     double P = cv->p, Q = cv->q, ws = 0;
-    enum { IMPL, PRECOMP, GEMM, FFT, FFT_TILING, WINO, WINO_NF } kind;
-    static const int fwd[] = {IMPL, PRECOMP, GEMM, -1, FFT, FFT_TILING, WINO, WINO_NF};
-    static const int bd[] = {IMPL, PRECOMP, FFT, FFT_TILING, WINO, WINO_NF};
-    static const int bf[] = {IMPL, PRECOMP, FFT, GEMM, -1, WINO_NF, FFT_TILING};
-    kind = dir == SEER_DIR_FWD ? fwd[algo] : dir == SEER_DIR_BWD_DATA ? bd[algo] : bf[algo];
+    int kind = seer_algo_kind(dir, algo);
     switch (kind) {
-    case IMPL: ws = 0; break;
-    case PRECOMP:
+    case SEER_K_GEMM_IMPLICIT: ws = 0; break;
+    case SEER_K_GEMM_PRECOMP:
         /* forward only: a table of filter-tap offsets, 8 bytes per (c, r, s);
          * the backward ALGO_1s need none */
         ws = dir == SEER_DIR_FWD ? 8.0 * (C / g) * R * S : 0;
         break;
-    case GEMM: /* the whole im2col matrix: (C/g * R * S) x (N * P * Q) per group */
+    case SEER_K_GEMM_EXPLICIT: /* the whole im2col matrix: (C/g * R * S) x (N * P * Q) per group */
         ws = C * R * S * N * P * Q * es;
         break;
-    case FFT: case FFT_TILING: {
+    case SEER_K_FFT: case SEER_K_FFT_TILING: {
         /* data, filter and output transformed to complex fp32 (8 bytes) */
-        double side = kind == FFT ? pow2_at_least(fmax(H + 2 * sh->pad_h, W + 2 * sh->pad_w)) : 32;
-        double tiles = kind == FFT ? 1 : ceil(P / (32 - R + 1)) * ceil(Q / (32 - S + 1));
+        double side = kind == SEER_K_FFT ? pow2_at_least(fmax(H + 2 * sh->pad_h, W + 2 * sh->pad_w)) : 32;
+        double tiles = kind == SEER_K_FFT ? 1 : ceil(P / (32 - R + 1)) * ceil(Q / (32 - S + 1));
         ws = side * (side / 2 + 1) * 8 * (N * tiles * (C + K) + K * C);
         break;
     }
-    case WINO: /* fused F(2x2, 3x3): only the transformed filter, alpha = 4 */
+    case SEER_K_WINO: /* fused F(2x2, 3x3): only the transformed filter, alpha = 4 */
         ws = 16 * K * C * es;
         break;
-    case WINO_NF: {
+    case SEER_K_WINO_NF: {
         /* F(4x4, r x r): transformed data, filter and output, alpha = 3 + r */
         double a = 3 + R, ph = dir == SEER_DIR_BWD_DATA ? H : P, pw = dir == SEER_DIR_BWD_DATA ? W : Q;
         double tiles = N * ceil(ph / 4) * ceil(pw / 4);

@@ -165,6 +165,7 @@ static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int 
             near = sources[i];
     memcpy(m->kcoef, near->kcoef, sizeof m->kcoef);
     if (lite) {
+        seer_model_set_analytical_scales(m);
         *out = m;
         return SEER_STATUS_SUCCESS;
     }
@@ -401,6 +402,7 @@ static seer_status_t open_served(seer_handle_t h, const char *dir, const char *g
         return st;
     }
     if (lite) {
+        seer_model_set_analytical_scales(cal);
         *out = cal;
         return SEER_STATUS_SUCCESS;
     }

@@ -429,3 +429,43 @@ TEST(model_fill_scaled_by_measured_speed)
     for (int i = 0; i < 5; i++) seer_model_destroy(src[i]);
     seer_destroy(h);
 }
+
+TEST(model_analytical_scaled_by_its_kind)
+{
+    /* A (direction, algorithm) no GPU has a family for is the analytical
+     * family's time times the scale of its kind: how the model's forward
+     * family of that kind runs against the analytical one (exactly that
+     * ratio on the forward family's own layers), 1 for tensor-core math
+     * without a tensor-core family of the kind. */
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = NULL;
+    if (seer_model_load(h, "models/a100-pcie-80gb.seer", &m) != SEER_STATUS_SUCCESS) {
+        seer_destroy(h);
+        SKIP("shipped models missing");
+    }
+    double s = m->ascale[0][SEER_K_FFT_TILING];
+    printf("  a100-pcie-80gb FFT tiling scale %.3f, non-fused Winograd %.3f\n", s, m->ascale[0][SEER_K_WINO_NF]);
+    CHECK(s >= 0.5 && s <= 2 && s != 1);
+    CHECK(m->ascale[1][SEER_K_FFT_TILING] == 0);
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    seer_conv_shape_t sh = {64, 256, 28, 28, 256, 3, 3, 1, 1, 1, 1, 1, 1, 1};
+    REQUIRE(seer_conv_desc_set_shape(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, &sh) == SEER_STATUS_SUCCESS);
+    double t, t0;
+    REQUIRE(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_FFT_TILING, &t, NULL, 0, NULL) ==
+            SEER_STATUS_SUCCESS);
+    double saved[2][SEER_K_NONE];
+    memcpy(saved, m->ascale, sizeof saved);
+    memset(m->ascale, 0, sizeof m->ascale);
+    REQUIRE(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_FFT_TILING, &t0, NULL, 0, NULL) ==
+            SEER_STATUS_SUCCESS);
+    memcpy(m->ascale, saved, sizeof saved);
+    CHECK_NEAR(t / t0, s, 1e-9);
+    /* recomputing gives the same scales (computed unscaled) */
+    seer_model_set_analytical_scales(m);
+    CHECK(!memcmp(saved, m->ascale, sizeof saved));
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
