@@ -571,7 +571,9 @@ static double analytical_scale(const struct seer_model *m, seer_direction_t dir,
     int kind = seer_algo_kind(dir, algo);
     if (kind < 0 || kind >= SEER_K_NONE) return 1;
     /* tensor-core math only from a tensor-core family: the FP32 scale
-     * there made the left-out V100 SXM2's FP16 rows 39 -> 46 % */
+     * there took the left-out V100 SXM2's FP16 rows from 39 to 46 %
+     * (FP16 transform algorithms alone, which run FMA kernels: bwd_filter
+     * FP16 42 -> 44 %) */
     double s = m->ascale[seer_dtype_math(dt)][kind];
     return s > 0 ? s : 1;
 }
