@@ -62,6 +62,28 @@ static inline double physics_fastest(seer_handle_t h, const seer_model_t m, shap
     return physics_time(h, m, s, SEER_ALGO_AUTO);
 }
 
+/* What a depthwise conv w may take at most against its dense conv's
+ * tdense: a quarter of it, or w's own datasheet roofline plus a launch
+ * gap where that is more (no prediction beats the datasheet: against a
+ * dense conv that Winograd runs at a quarter of its direct FLOPs, a
+ * depthwise conv that streams the same activations can be DRAM-bound
+ * over the quarter); -1 when it cannot be told. */
+static inline double physics_depthwise_bound(seer_handle_t h, const seer_model_t m, shape_t w, double tdense)
+{
+    seer_conv_desc_t d;
+    seer_gpu_info_t g;
+    double roof = -1, gap_us = 0;
+    if (seer_model_get_gpu(m, &g) || seer_gpu_streaming(&g, NULL, &gap_us) || seer_conv_desc_create(&d)) return -1;
+    if (seer_conv_desc_set(h, d, w.dt, w.ly, w.n, w.c, w.hw, w.hw, w.k, w.r, w.r, w.pad, w.pad, w.stride, w.stride,
+                           1, 1, w.g) ||
+        seer_roofline_conv(h, &g, d, w.dir, &roof))
+        roof = -1;
+    seer_conv_desc_destroy(d);
+    if (roof < 0) return -1;
+    double q = 0.25 * tdense, r = roof + gap_us / 1e3;
+    return q > r ? q : r;
+}
+
 /* A at least as fast as B on every ceiling: FP32 rate, DRAM bandwidth,
  * SMs, L2. */
 static inline int at_least_as_fast(const seer_gpu_info_t *A, const seer_gpu_info_t *B)

@@ -476,8 +476,11 @@ TEST(physics_fixed_algorithm_small_steps)
 /* (d) FLOPs and bytes saved cost less: a grouped conv (32 groups) is
  * never slower than the dense conv of the same N, C, K, H, W (by
  * construction), and a depthwise conv is at most a quarter of the dense
- * one where that is over a millisecond and four times compute-bound
- * (by construction too: seer_picker_best's cap, docs/method.md). */
+ * one where that is over a millisecond and four times compute-bound in
+ * its direct FLOPs, or at its own roofline where that is more (by
+ * construction too: seer_picker_best's cap, docs/method.md; a Winograd
+ * dense conv can be a quarter of its direct FLOPs' time, under the
+ * depthwise conv's DRAM time). */
 /* Across the narrow/wide grouped-conv boundary (SEER_GROUP_NARROW
  * channels per group): doubling C or K from 16 to 32 per group moves the
  * conv from the grouped roofline to the dense families, which once made
@@ -544,7 +547,7 @@ TEST(physics_grouped_and_depthwise_cost_less)
             double tsq = physics_fastest(f.h, f.m[gi], sq), tw = physics_fastest(f.h, f.m[gi], w);
             if (tsq > 1 && tw > 0 && intensity(&f.g[gi], sq) >= 4) {
                 depthwise++;
-                if (tw > 0.25 * tsq && bad++ < 5)
+                if (tw > physics_depthwise_bound(f.h, f.m[gi], w, tsq) * (1 + 1e-9) && bad++ < 5)
                     printf("\n    seed %llu %s: %s %g ms, dense %g ms", SEED, f.g[gi].id, shape_str(w), tw, tsq);
             }
         }

@@ -126,17 +126,42 @@ TEST(model_open_calibrated_or_transferred)
     seer_destroy(h);
 }
 
-/* Where several calibrated GPUs measured a family, the transferred model
- * keeps each one's family and predicts their geometric mean. */
-TEST(transfer_averages_solid_sources)
+/* Where calibrated GPUs of the nearest compute capability (several where
+ * they tie) measured a family, the transferred model keeps each one's
+ * family and predicts their geometric mean: an RTX 2080 Ti (7.5) from a
+ * V100 PCIe (7.0) and an A100 (8.0).  One further off is left out: an
+ * H100 (9.0) from a T4 (7.5) and that A100 is the A100's alone. */
+TEST(transfer_averages_nearest_sources)
 {
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     seer_model_t src[2] = {NULL, NULL}, both = NULL, one[2] = {NULL, NULL};
     if (!load2(h, src)) { seer_model_destroy(src[0]); seer_destroy(h); SKIP("shipped models missing"); }
-    CHECK_STATUS(seer_model_transfer(h, src, 2, "h100-sxm5-80gb", &both), SEER_STATUS_SUCCESS);
-    CHECK_STATUS(seer_model_transfer(h, &src[0], 1, "h100-sxm5-80gb", &one[0]), SEER_STATUS_SUCCESS);
-    CHECK_STATUS(seer_model_transfer(h, &src[1], 1, "h100-sxm5-80gb", &one[1]), SEER_STATUS_SUCCESS);
+    {
+        seer_model_t h100 = NULL, a100 = NULL;
+        CHECK_STATUS(seer_model_transfer(h, src, 2, "h100-sxm5-80gb", &h100), SEER_STATUS_SUCCESS);
+        CHECK_STATUS(seer_model_transfer(h, &src[1], 1, "h100-sxm5-80gb", &a100), SEER_STATUS_SUCCESS);
+        seer_conv_desc_t d;
+        seer_conv_desc_create(&d);
+        REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 32, 128, 28, 28, 128, 3, 3, 1, 1, 1,
+                                   1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+        double tb = 0, ta = 0;
+        CHECK_STATUS(seer_predict_conv(h, h100, d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &tb, NULL, 0, NULL),
+                     SEER_STATUS_SUCCESS);
+        CHECK_STATUS(seer_predict_conv(h, a100, d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &ta, NULL, 0, NULL),
+                     SEER_STATUS_SUCCESS);
+        CHECK_NEAR(tb, ta, 1e-12);
+        seer_conv_desc_destroy(d);
+        seer_model_destroy(h100);
+        seer_model_destroy(a100);
+    }
+    /* the V100 PCIe in place of the T4 */
+    seer_model_destroy(src[0]);
+    src[0] = NULL;
+    REQUIRE(seer_model_load(h, "models/v100-pcie-32gb.seer", &src[0]) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_model_transfer(h, src, 2, "rtx2080ti", &both), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_model_transfer(h, &src[0], 1, "rtx2080ti", &one[0]), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_model_transfer(h, &src[1], 1, "rtx2080ti", &one[1]), SEER_STATUS_SUCCESS);
     seer_model_info_t ib, i0, i1;
     seer_model_get_info(both, &ib);
     seer_model_get_info(one[0], &i0);

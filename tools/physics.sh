@@ -23,7 +23,9 @@ datasheet facts predicting identically).
 - **grouped > dense**: 32 groups slower than the dense conv, on
   compute-bound shapes with 64 or more channels.
 - **depthwise > dense/4**: a depthwise conv over a quarter of the dense
-  one, on shapes at least 4x compute-bound whose dense conv takes 1 ms.
+  one (or over its own roofline plus a launch gap, where that is more:
+  a Winograd dense conv can take a quarter of its direct FLOPs' time), on
+  shapes at least 4x compute-bound in direct FLOPs whose dense conv takes 1 ms.
 - **TC > FP32**: TF32/FP16/BF16 slower than FP32 on shapes at least 4x
   compute-bound (tensor-core GPUs only).
 - **1x64x7x7->64**: the fastest time of that conv (bar: 30 us on V100 and

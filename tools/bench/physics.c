@@ -84,7 +84,7 @@ int main(int argc, char **argv)
                            tdense = physics_fastest(h, ms[i], (shape_t){s.n, s.c, s.hw, s.c, s.r, 1, s.dir, s.dt, s.pad, s.stride, s.ly});
                     if (intensity_ratio(&gs[i], w) >= 4 && tdense > 1) {
                         ndw++;
-                        dw += td > 0.25 * tdense;
+                        dw += td > physics_depthwise_bound(h, ms[i], w, tdense) * (1 + 1e-9);
                     }
                 }
             }
