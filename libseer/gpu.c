@@ -296,7 +296,7 @@ static int name_char(int c)
     return c >= 'A' && c <= 'Z' ? c + 32 : c;
 }
 
-static int name_eq(const char *a, const char *b)
+int seer_gpu_name_eq(const char *a, const char *b)
 {
     while (*a && name_char((unsigned char)*a) == name_char((unsigned char)*b)) a++, b++;
     return *a == 0 && *b == 0;
@@ -318,23 +318,23 @@ static const char *bare_name(const char *s)
 }
 
 /* By id, alias, the driver's device name or the table's own name, each
- * compared as name_eq says. */
+ * compared as seer_gpu_name_eq says. */
 const seer_gpu_info_t *seer_gpu_lookup(const char *id)
 {
     if (!id) return NULL;
     for (size_t a = 0; a < sizeof gpu_aliases / sizeof gpu_aliases[0]; a++)
-        if (name_eq(id, gpu_aliases[a].alias)) {
+        if (seer_gpu_name_eq(id, gpu_aliases[a].alias)) {
             id = gpu_aliases[a].id;
             break;
         }
     const char *bare = bare_name(id);
     for (size_t a = 0; a < sizeof gpu_device_names / sizeof gpu_device_names[0]; a++)
-        if (name_eq(bare, bare_name(gpu_device_names[a].name))) {
+        if (seer_gpu_name_eq(bare, bare_name(gpu_device_names[a].name))) {
             id = gpu_device_names[a].id;
             break;
         }
     for (int i = 0; i < GPU_COUNT; i++)
-        if (name_eq(id, gpu_table[i].id) || name_eq(bare, bare_name(gpu_table[i].name)))
+        if (seer_gpu_name_eq(id, gpu_table[i].id) || seer_gpu_name_eq(bare, bare_name(gpu_table[i].name)))
             return &gpu_table[i];
     return NULL;
 }

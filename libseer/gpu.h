@@ -5,6 +5,9 @@
 
 /* Table entry by id or alias (case-insensitive); NULL if unknown. */
 const seer_gpu_info_t *seer_gpu_lookup(const char *id);
+/* GPU names as lookups compare them: ASCII case ignored, ' ', '_' and '-'
+ * alike. */
+int seer_gpu_name_eq(const char *a, const char *b);
 
 /* Peak math rate of a GPU for a dtype, FLOP/s.  FP32 and FP16_PSEUDO use
  * the FP32 FMA rate; TF32/FP16/BF16 the dense tensor-core rate.  Returns 0

@@ -246,7 +246,7 @@ const seer_gpu_info_t *seer_gpu_lookup_h(seer_handle_t h, const char *id)
     if (g || !h || !id) return g;
     pthread_mutex_lock(&h->lock);
     for (int i = 0; i < h->n_gpus && !r; i++)
-        if (seer_streq_ci(h->gpus[i]->id, id)) r = h->gpus[i];
+        if (seer_gpu_name_eq(h->gpus[i]->id, id)) r = h->gpus[i];
     pthread_mutex_unlock(&h->lock);
     return r;
 }

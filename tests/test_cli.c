@@ -235,6 +235,12 @@ TEST(cli_predict_ranks_measured_first)
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "\"pick\": {\"algo\": \"") != NULL);
     test_run_free(&r);
+    /* a narrow grouped conv: cuDNN's choice only as the analytical bound
+     * of its wide conv, so not listed */
+    test_run_seer(&r, "predict", "--gpu", "a100-pcie-80gb", "--models", "models", "--n", "32", "--c", "64", "--h",
+                  "56", "--w", "56", "--k", "64", "--groups", "64", NULL);
+    CHECK(r.rc == 0 && !strstr(r.out, "CUDNN_CHOICE") && strstr(r.out, "\npick      "));
+    test_run_free(&r);
     /* one algorithm: no pick */
     test_run_seer(&r, "predict", "--gpu", "v100-sxm2-16gb", "--models", "models", "--n", "8", "--c", "64", "--h", "14",
                   "--w", "14", "--k", "64", "--algo", "IMPLICIT_GEMM", NULL);

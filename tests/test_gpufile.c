@@ -119,6 +119,9 @@ TEST(gpufile_register_per_handle)
     CHECK_STATUS(seer_gpu_register_buffer(a, RTX2080, strlen(RTX2080), &g), SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_gpu_find(a, "RTX-2080", &g), SEER_STATUS_SUCCESS);
     CHECK(g.sms == 46);
+    /* named as the table's GPUs are: separators alike */
+    CHECK_STATUS(seer_gpu_find(a, "rtx_2080", &g), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_gpu_find(a, "RTX 2080", &g), SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_gpu_find(b, "rtx-2080", &g), SEER_STATUS_UNKNOWN_GPU);
     CHECK_STATUS(seer_gpu_find(NULL, "rtx-2080", &g), SEER_STATUS_UNKNOWN_GPU);
     CHECK_STATUS(seer_gpu_register_buffer(a, RTX2080, strlen(RTX2080), NULL), SEER_STATUS_SUCCESS);

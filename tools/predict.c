@@ -169,14 +169,16 @@ static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, in
     }
     o->pick_ms = NAN;
     if (algo < 0) {
-        /* cuDNN's choice, where the model has it (DeepBench's backward
-         * passes name no algorithm), and the algorithm seer net and
-         * predict --data take */
+        /* cuDNN's choice, where the model has data for it (DeepBench's
+         * backward passes name no algorithm; a narrow grouped conv's is
+         * the analytical bound of its padded wide conv, no measurement),
+         * and the algorithm seer net and predict --data take */
         algo_result_t *r = &o->res[o->n];
         r->algo = SEER_ALGO_CUDNN_CHOICE;
         memset(&r->p, 0, sizeof r->p);
         r->st = cli_predict(h, m, d, o->dir, SEER_ALGO_CUDNN_CHOICE, kernels, &r->p);
-        if (r->st == SEER_STATUS_SUCCESS) o->n++;
+        if (r->st == SEER_STATUS_SUCCESS && r->p.source != SEER_SOURCE_ANALYTICAL) o->n++;
+        else if (r->st == SEER_STATUS_SUCCESS) free(r->p.kernels);
         else if (!cli_soft_failure(r->st)) return cli_lib_error(h, r->st);
         seer_status_t st = seer_pick_conv_fastest(h, m, d, o->dir, &o->pick, &o->pick_ms);
         if (st) return cli_lib_error(h, st);

@@ -468,7 +468,7 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
             st, t, cls, src = _predict_one(hd, m, d, dirn, -1)  # cuDNN's choice
             if st and st not in (_UNSUPPORTED, _NOT_CALIBRATED):
                 _check(st, hd)
-            if st == _SUCCESS:
+            if st == _SUCCESS and src != "analytical":
                 res.append((-1, st, t, cls, src))
             pa, pt = C.c_int(), C.c_double()
             _check(_pick_fastest(hd, m, d, dirn, C.byref(pa), C.byref(pt)), hd)
