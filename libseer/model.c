@@ -887,6 +887,33 @@ static double clamp_ratio(double sum, int n)
     return fmin(fmax(q, 1 / SEER_RATIO_LIMIT), SEER_RATIO_LIMIT);
 }
 
+/* Over the layers of ratio_shapes that (dir, algo) runs in dt, the sum
+ * of log(physics on a / physics on b), each from a family (neither
+ * analytical nor borrowed), except b's read raw (the analytical family,
+ * unscaled) where b_raw; *n counts the layers. */
+static double log_ratio_sum(const struct seer_model *a, const struct seer_model *b, int b_raw, seer_direction_t dir,
+                            int algo, seer_dtype_t dt, int *n)
+{
+    double sum = 0;
+    for (int j = 0; j < SEER_RATIO_SHAPES; j++) {
+        struct seer_conv run;
+        seer_terms_t k;
+        seer_family_t af;
+        seer_physics_t pa, pb;
+        seer_kcache_t kc = {.n = 0};
+        if (ratio_conv(a, j, dt, dir, algo, &run, &k) || physics(NULL, a, &run, dir, algo, &k, NULL, 0, &kc, &af, &pa) ||
+            pa.f == &af || pa.borrowed)
+            continue;
+        kc.n = 0;
+        if (physics_of(NULL, b, &run, dir, algo, &k, NULL, 0, &kc, &af, b_raw, &pb) ||
+            (!b_raw && (pb.f == &af || pb.borrowed)))
+            continue;
+        sum += log(pa.phys / pb.phys);
+        (*n)++;
+    }
+    return sum;
+}
+
 double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer_model *t, int dir, int math)
 {
     double sum = 0;
@@ -898,22 +925,7 @@ double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer
             seer_model_family(m, (seer_direction_t)dir, f->algo, dt) != f)
             continue; /* a key once: its first family */
         if (!seer_model_family(t, (seer_direction_t)f->dir, f->algo, dt)) continue;
-        for (int j = 0; j < SEER_RATIO_SHAPES; j++) {
-            struct seer_conv run;
-            seer_terms_t k;
-            seer_family_t af;
-            seer_physics_t pm, pt;
-            seer_kcache_t kc = {.n = 0};
-            if (ratio_conv(m, j, dt, (seer_direction_t)f->dir, f->algo, &run, &k) ||
-                physics(NULL, m, &run, (seer_direction_t)f->dir, f->algo, &k, NULL, 0, &kc, &af, &pm))
-                continue;
-            kc.n = 0;
-            if (physics(NULL, t, &run, (seer_direction_t)f->dir, f->algo, &k, NULL, 0, &kc, &af, &pt) ||
-                pt.f == &af || pt.borrowed)
-                continue;
-            sum += log(pm.phys / pt.phys);
-            n++;
-        }
+        sum += log_ratio_sum(m, t, 0, (seer_direction_t)f->dir, f->algo, dt, &n);
     }
     return clamp_ratio(sum, n);
 }
@@ -948,23 +960,8 @@ void seer_model_set_analytical_scales(struct seer_model *m)
             if (!seer_model_family(m, SEER_DIR_FWD, algo, dt) && kind == SEER_K_FFT) algo = SEER_FWD_ALGO_FFT_TILING;
             s[math][kind] = 0;
             if (!seer_model_family(m, SEER_DIR_FWD, algo, dt)) continue;
-            double sum = 0;
             int n = 0;
-            for (int j = 0; j < SEER_RATIO_SHAPES; j++) {
-                struct seer_conv run;
-                seer_terms_t k;
-                seer_family_t af;
-                seer_physics_t pf, pa;
-                seer_kcache_t kc = {.n = 0};
-                if (ratio_conv(m, j, dt, SEER_DIR_FWD, algo, &run, &k) ||
-                    physics(NULL, m, &run, SEER_DIR_FWD, algo, &k, NULL, 0, &kc, &af, &pf) || pf.f == &af ||
-                    pf.borrowed)
-                    continue;
-                kc.n = 0;
-                if (physics_of(NULL, m, &run, SEER_DIR_FWD, algo, &k, NULL, 0, &kc, &af, 1, &pa)) continue;
-                sum += log(pf.phys / pa.phys);
-                n++;
-            }
+            double sum = log_ratio_sum(m, m, 1, SEER_DIR_FWD, algo, dt, &n);
             s[math][kind] = n ? clamp_ratio(sum, n) : 0;
         }
     memcpy(m->ascale, s, sizeof s);
