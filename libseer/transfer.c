@@ -45,7 +45,7 @@ static int better_source(int cn, const seer_gpu_info_t *cg, int bn, const seer_g
  * the target's own architecture (the same kernels cuDNN picks). */
 static int usable(const seer_family_t *f, const seer_gpu_info_t *g, const seer_gpu_info_t *target)
 {
-    return f->n_rows >= SEER_SOLID_FAMILY_ROWS || cc_distance(g, target) == 0;
+    return f->n_rows >= SEER_OWN_FAMILY_ROWS || cc_distance(g, target) == 0;
 }
 
 /* Append a copy of family f of source GPU g (its slot in m->src added
@@ -77,7 +77,7 @@ static int add_family(struct seer_model *m, const seer_family_t *f, const seer_g
 }
 
 /* Every family key any source knows, in a fixed order.  Each key takes
- * the family of every source that measured it on SEER_SOLID_FAMILY_ROWS or
+ * the family of every source that measured it on SEER_OWN_FAMILY_ROWS or
  * more rows or shares the target's architecture, of the nearest
  * architecture among them (prediction averages them: model.c), else the
  * single best one.  Averaging every architecture's instead put one GPU's
@@ -101,7 +101,7 @@ static int transfer_families(struct seer_model *m, const seer_model_t *sources, 
                         const seer_family_t *f = &s->fam[j];
                         if (f->dir != dir || f->algo != algo || f->math != math) continue;
                         solid += usable(f, &s->gpu, tg);
-                        if (!best || better_source(f->n_rows, &s->gpu, best->n_rows, &bm->gpu, tg, SEER_SOLID_FAMILY_ROWS)) { best = f; bm = s; }
+                        if (!best || better_source(f->n_rows, &s->gpu, best->n_rows, &bm->gpu, tg, SEER_OWN_FAMILY_ROWS)) { best = f; bm = s; }
                     }
                 }
                 if (!best) continue;
