@@ -289,6 +289,32 @@ TEST(limits_cli_eval_algo_unknown_counts_scored_rows_only)
     unlink(csv);
 }
 
+/* A measured row's algorithm ran, so one libseer says cannot run there
+ * (Winograd at stride 2, its rules of one cuDNN version) takes the
+ * fastest predicted algorithm, named on stderr, counted by seer eval;
+ * without a time (a row to predict) the refusal stands. */
+TEST(limits_cli_row_algo_that_cannot_run)
+{
+    char csv[64];
+    REQUIRE(test_write_temp(csv, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,"
+                                 "groups,algo,time_ms\n"
+                                 "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,2,2,1,1,1,WINOGRAD,0.5\n"
+                                 "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,WINOGRAD,0.5\n"));
+    test_run_t r;
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--format", "json", "--data", csv, NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "\"n\": 2, \"skipped\": 0, \"failed\": 0") != NULL);
+    CHECK(strstr(r.out, "\"algo_replaced\": 1,") != NULL);
+    CHECK(strstr(r.err, ":2: fwd WINOGRAD needs stride 1") != NULL && strstr(r.err, ":3:") == NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--model", "models/t4.seer", "--format", "csv", "--data", csv, NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.err, ":2: fwd WINOGRAD needs stride 1 and dilation 1: predicted with the fastest algorithm"));
+    CHECK(strstr(r.out, ",WINOGRAD,0.5,,") == NULL); /* both rows predicted */
+    test_run_free(&r);
+    unlink(csv);
+}
+
 TEST(limits_cli_gpus_reports_bad_model_files)
 {
     char dir[] = "/tmp/seer-gpus-XXXXXX";

@@ -516,10 +516,15 @@ int cli_row_algo(const seer_conv_row_t *r)
 }
 
 seer_status_t cli_predict_row(seer_handle_t h, const seer_model *m, const seer_conv *d, const seer_conv_row_t *r,
-                              cli_pred_t *p)
+                              cli_pred_t *p, char *why, size_t why_size)
 {
     int algo = cli_row_algo(r);
-    return algo >= 0 ? cli_predict(h, m, d, r->dir, algo, 0, p) : cli_predict_fastest(h, m, d, r->dir, 0, p);
+    why[0] = 0;
+    if (algo < 0) return cli_predict_fastest(h, m, d, r->dir, 0, p);
+    seer_status_t st = cli_predict(h, m, d, r->dir, algo, 0, p);
+    if (st != SEER_STATUS_UNSUPPORTED || r->time_ms < 0) return st;
+    seer_get_last_error_copy(h, why, why_size);
+    return cli_predict_fastest(h, m, d, r->dir, 0, p);
 }
 
 int cli_row_failure(seer_status_t st)

@@ -175,9 +175,13 @@ seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const se
  * fastest predicted one (an empty, MIXED, unknown algo, or a label that
  * is only a hint: seer_conv_row_t.fastest). */
 int cli_row_algo(const seer_conv_row_t *r);
-/* Predict a conv row (d its descriptor) with cli_row_algo's choice. */
+/* Predict a conv row (d its descriptor) with cli_row_algo's choice.  A
+ * measured row's algorithm ran, so where libseer says cuDNN has no such
+ * algorithm for the shape or dtype (UNSUPPORTED: its rules are of one
+ * cuDNN version), the row takes the fastest predicted one instead and
+ * why[] (size why_size, "" otherwise) says what was refused. */
 seer_status_t cli_predict_row(seer_handle_t h, const seer_model *m, const seer_conv *d, const seer_conv_row_t *r,
-                              cli_pred_t *p);
+                              cli_pred_t *p, char *why, size_t why_size);
 /* Is this a per-algorithm failure to list rather than a hard error? */
 int cli_soft_failure(seer_status_t st);
 /* A row-level failure of a --data file: the row is counted as failed

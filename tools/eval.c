@@ -300,6 +300,7 @@ typedef struct {
     long skipped, failed, cls_n, cls_hit;
     long algo_unknown;          /* scored rows whose algo name libseer does not know */
     long fastest;               /* scored labelled rows whose source times the fastest algorithm */
+    long replaced;              /* scored rows whose algorithm libseer says cannot run there */
     char data_gpu[64];          /* neither --model nor --gpu: the one GPU the rows name */
     int any_gpu;                /* no row names the model's GPU nor any GPU libseer knows:
                                  * every row is taken as the model's GPU's */
@@ -559,7 +560,8 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
     }
     cli_pred_t p = {0};
     if ((st = cli_desc_as_measured(R->h, r, R->d))) return cli_lib_error(R->h, st);
-    st = cli_predict_row(R->h, R->model, R->d, r, &p);
+    char why[256];
+    st = cli_predict_row(R->h, R->model, R->d, r, &p, why, sizeof why);
     if (cli_row_failure(st)) {
         note_failure(R->fail_list, &R->failed, o->data[f], r->line, seer_direction_name(r->dir),
                      cli_row_algo(r) >= 0 ? seer_algo_name(r->dir, r->algo) : every, failure_why(R->h, st));
@@ -568,6 +570,10 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
     if (st) return cli_lib_error(R->h, st);
     conv_point(R, put_point(&R->pts[R->n++], r->time_ms, p.time_ms, floor, o->data[f], f, pos, (int)r->dir), r, &p);
     R->fastest += r->fastest && r->algo >= 0;
+    R->replaced += why[0] != 0;
+    if (why[0] && R->replaced <= 10)
+        fprintf(stderr, "seer eval: %s:%ld: %s: scored with the fastest predicted algorithm\n", o->data[f], r->line,
+                why);
     if (r->algo == SEER_ALGO_BAD_NAME && R->algo_unknown++ < 10)
         /* a typo or a truncated name: the data could not tell the algo,
          * as with an empty one (seer predict --data does the same) */
@@ -727,8 +733,9 @@ static void print_eval_json(const eval_run_t *R, const eval_scores_t *S)
         json_metrics(&S->gm_same);
         printf("}},\n");
     }
-    printf("  \"n\": %d, \"skipped\": %ld, \"failed\": %ld, \"algo_unknown\": %ld, \"fastest\": %ld,\n"
-           "  \"mape\": ", R->n, R->skipped, R->failed, R->algo_unknown, R->fastest);
+    printf("  \"n\": %d, \"skipped\": %ld, \"failed\": %ld, \"algo_unknown\": %ld, \"fastest\": %ld, "
+           "\"algo_replaced\": %ld,\n  \"mape\": ", R->n, R->skipped, R->failed, R->algo_unknown, R->fastest,
+           R->replaced);
     cli_json_num(stdout, S->all.mape);
     cli_json_num_field("rmspe", S->all.rmspe);
     cli_json_num_field("median_ape", S->all.median);
@@ -789,6 +796,9 @@ static void print_eval_text(const eval_run_t *R, const eval_scores_t *S)
     if (R->fastest)
         printf("  %ld scored with the fastest predicted algorithm: their source times the fastest, the algo\n"
                "  column is a hint (DeepBench forward, docs/formats.md)\n", R->fastest);
+    if (R->replaced)
+        printf("  %ld scored with the fastest predicted algorithm: libseer says theirs cannot run there\n",
+               R->replaced);
     for (long i = 0; i < R->failed && i < MAX_FAIL_LIST; i++) printf("  failed: %s\n", R->fail_list[i]);
     if (R->failed > MAX_FAIL_LIST) printf("  ... and %ld more\n", R->failed - MAX_FAIL_LIST);
     printf("\n%-22s %6s %8s %8s %8s %8s\n", "", "n", "MAPE %", "RMSPE %", "median %", "p90 %");

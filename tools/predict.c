@@ -477,9 +477,12 @@ static int predict_rows(seer_handle_t h, serve_t *S, seer_model_t m, const char 
         }
         if (seer_conv_row_algo_error(h, path, r) && S->named++ < 10)
             fprintf(stderr, "seer predict: %s: predicted with the fastest algorithm\n", seer_get_last_error(h));
-        st = cli_predict_row(h, rm, d, r, &p);
+        char why[256];
+        st = cli_predict_row(h, rm, d, r, &p, why, sizeof why);
         if (st && !serve_failed(h, S, r->line, st)) rc = cli_lib_error(h, st);
         if (st) continue;
+        if (why[0] && S->named++ < 10)
+            fprintf(stderr, "seer predict: %s:%ld: %s: predicted with the fastest algorithm\n", path, r->line, why);
         R->pred[i] = p.time_ms;
         R->palgo[i] = p.algo;
         R->psrc[i] = p.source;
