@@ -27,7 +27,8 @@ int seer_algo_kind(seer_direction_t dir, int algo)
 {
     static const int fwd[] = {SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_PRECOMP, SEER_K_GEMM_EXPLICIT, SEER_K_NONE,
                               SEER_K_FFT, SEER_K_FFT_TILING, SEER_K_WINO, SEER_K_WINO_NF};
-    static const int bd[] = {SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_PRECOMP, SEER_K_FFT, SEER_K_FFT_TILING, SEER_K_WINO, SEER_K_WINO_NF};
+    static const int bd[] = {SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_PRECOMP, SEER_K_FFT, SEER_K_FFT_TILING,
+                             SEER_K_WINO, SEER_K_WINO_NF};
     static const int bf[] = {SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_PRECOMP, SEER_K_FFT, SEER_K_GEMM_EXPLICIT, SEER_K_NONE,
                              SEER_K_WINO_NF, SEER_K_FFT_TILING};
     if (algo < 0 || algo >= seer_algo_count(dir)) return -1;

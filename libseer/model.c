@@ -901,8 +901,8 @@ static double log_ratio_sum(const struct seer_model *a, const struct seer_model 
         seer_family_t af;
         seer_physics_t pa, pb;
         seer_kcache_t kc = {.n = 0};
-        if (ratio_conv(a, j, dt, dir, algo, &run, &k) || physics(NULL, a, &run, dir, algo, &k, NULL, 0, &kc, &af, &pa) ||
-            pa.f == &af || pa.borrowed)
+        if (ratio_conv(a, j, dt, dir, algo, &run, &k) ||
+            physics(NULL, a, &run, dir, algo, &k, NULL, 0, &kc, &af, &pa) || pa.f == &af || pa.borrowed)
             continue;
         kc.n = 0;
         if (physics_of(NULL, b, &run, dir, algo, &k, NULL, 0, &kc, &af, b_raw, &pb) ||
