@@ -441,6 +441,34 @@ static seer_status_t do_global_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t
     return SEER_STATUS_SUCCESS;
 }
 
+/* ReduceMean / ReduceMax over the two spatial axes: a global pool (the
+ * torch.export-based exporter, PyTorch's default since 2.9, writes
+ * AdaptiveAvgPool2d(1) and x.mean((2, 3)) so), N x C x 1 x 1, or N x C
+ * as a view of it without keepdims.  The axes are an attribute before
+ * opset 18 and an input from it. */
+static seer_status_t do_reduce(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    int64_t ax[SEER_ONNX_MAX_RANK + 1];
+    int na = cx->opset < 18 ? seer_onnx_attr_ints(n, "axes", ax, SEER_ONNX_MAX_RANK + 1)
+                            : seer_onnx_const_ints(cx, n, 1, ax, SEER_ONNX_MAX_RANK + 1);
+    unsigned mark = 0;
+    for (int i = 0; x && x->known && i < na && i <= SEER_ONNX_MAX_RANK; i++) {
+        int a = seer_onnx_norm_axis(ax[i], x->rank);
+        mark |= a < 0 ? 1u << 31 : 1u << a;
+    }
+    if (!x || !x->known || x->rank != 4 || mark != 0xcu) {
+        seer_status_t st = seer_onnx_unsupported(cx, n, "a reduction over other than the two spatial axes of N x C x H x W");
+        skipped_shape(cx, n, x, o);
+        return st;
+    }
+    seer_status_t st;
+    if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
+    int64_t d[4] = {x->d[0], x->d[1], 1, 1};
+    if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1))) return st;
+    seer_onnx_emit(cx, " %s global\n", n->op_type[6] == 'M' && n->op_type[7] == 'e' ? "avg" : "max");
+    return seer_onnx_attr_int(n, "keepdims", 1) ? SEER_STATUS_SUCCESS : seer_onnx_set_dims(cx, n, o, 2, d);
+}
+
 /* Views of the input's elements: Identity, Flatten, Reshape, (Un)squeeze. */
 static seer_status_t do_view_op(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
@@ -489,6 +517,7 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     if (!strcmp(op, "Dropout")) return do_dropout(cx, n, x, o);
     if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) return do_pool(cx, n, x, o, op[0] == 'M');
     if (!strcmp(op, "GlobalAveragePool") || !strcmp(op, "GlobalMaxPool")) return do_global_pool(cx, n, x, o);
+    if (!strcmp(op, "ReduceMean") || !strcmp(op, "ReduceMax")) return do_reduce(cx, n, x, o);
     if (!strcmp(op, "Add") || !strcmp(op, "Sum")) return do_add(cx, n, o);
     if (!strcmp(op, "Concat")) return do_concat(cx, n, o);
     if (!strcmp(op, "Mul")) return do_mul(cx, n, o);

@@ -73,7 +73,10 @@ class Graph:
         return self.node("Relu", [x], "/" + prefix.replace(".", "/") + "/Relu")
 
 
-def resnet50(training_bn=False, opset=13):
+def resnet50(training_bn=False, opset=13, reduce_mean=False):
+    """reduce_mean: the global pool as torch.export's exporter (PyTorch's
+    default since 2.9) writes it, ReduceMean over axes [-1, -2] given as
+    an input (opset 18), keepdims, then a Reshape to [-1, 2048]."""
     g = Graph("resnet50", opset)
     x = g.input("input", ["batch", 3, 224, 224])
     x = g.relu(g.bn(g.conv(x, "conv1", 3, 64, 7, 2, 3), "bn1", 64, training_bn), "relu")
@@ -90,8 +93,13 @@ def resnet50(training_bn=False, opset=13):
                 x = g.bn(g.conv(x, p + ".downsample.0", cin, width * 4, 1, s), p + ".downsample.1", width * 4, training_bn)
             x = g.relu(g.node("Add", [y, x], "/" + p.replace(".", "/") + "/Add"), p + ".relu_2")
             cin = width * 4
-    x = g.node("GlobalAveragePool", [x], "/avgpool/GlobalAveragePool")
-    x = g.node("Flatten", [x], "/Flatten", axis=1)
+    if reduce_mean:
+        x = g.node("ReduceMean", [x, g.weight("val_axes", [2], [-1, -2], TensorProto.INT64)], "node_mean",
+                   keepdims=1)
+        x = g.node("Reshape", [x, g.weight("val_shape", [2], [-1, 2048], TensorProto.INT64)], "node_view")
+    else:
+        x = g.node("GlobalAveragePool", [x], "/avgpool/GlobalAveragePool")
+        x = g.node("Flatten", [x], "/Flatten", axis=1)
     x = g.node("Gemm", [x, g.weight("fc.weight", [1000, 2048]), g.weight("fc.bias", [1000])], "/fc/Gemm",
                alpha=1.0, beta=1.0, transB=1)
     return g.model(g.node("Softmax", [x], "/loss/Softmax", axis=1))
@@ -201,6 +209,9 @@ def bad_models(good):
         y = g.node("Conv", [y, g.weight("w9", [4, 4, 3, 3])], "conv_after", pads=[1, 1, 1, 1])
         return g.node("Relu", [y], "relu_after")
     out["unsupported"] = tiny(extra=unsup).SerializeToString()
+    # a reduction over the channels: no layer of the description format
+    out["reduce_channels"] = tiny(extra=lambda g, y: g.node("ReduceMean", [y], "chan_mean", axes=[1], keepdims=1)
+                                  ).SerializeToString()
     out["asym_pads"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("wa", [4, 4, 2, 2])], "asym",
                                                       pads=[0, 0, 1, 1])).SerializeToString()
     return out
@@ -212,7 +223,8 @@ def main():
     corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "..", "..", "fuzz", "corpus", "onnx")
     os.makedirs(corpus, exist_ok=True)
     files = {"resnet50": resnet50(), "resnet50_train_bn": resnet50(True, 15), "mobilenet_v2": mobilenet_v2(),
-             "ops": ops(), "tiny": tiny()}
+             "ops": ops(), "tiny": tiny(), "resnet50_reduce_mean": resnet50(opset=18, reduce_mean=True),
+             "tiny_reduce_max": tiny(extra=lambda g, y: g.node("ReduceMax", [y], "gmax", axes=[2, 3], keepdims=0))}
     blobs = {k: m.SerializeToString() for k, m in files.items()}
     for k, b in blobs.items():
         with open(os.path.join(outdir, k + ".onnx"), "wb") as f:
@@ -223,7 +235,7 @@ def main():
             f.write(b)
     # fuzz seeds: the small models and every bad one (the ResNets are
     # read by the tests)
-    seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2")}
+    seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2", "tiny_reduce_max")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
