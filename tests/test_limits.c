@@ -271,17 +271,26 @@ TEST(limits_cli_eval_counts_bad_rows)
     test_run_free(&r);
 }
 
+/* seer eval --format json on the T4 model of a temporary conv CSV of
+ * these rows (written to csv[], which the caller unlinks). */
+static int eval_rows(const char *rows, char csv[64], test_run_t *r)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,"
+                                "dil_w,groups,algo,time_ms\n%s", rows);
+    if (!test_write_temp(csv, text)) return 0;
+    test_run_seer(r, "eval", "--model", "models/t4.seer", "--format", "json", "--data", csv, NULL);
+    return 1;
+}
+
 /* An unknown algo name on a row that is skipped (no time) or fails is
  * not counted as scored with the fastest algorithm. */
 TEST(limits_cli_eval_algo_unknown_counts_scored_rows_only)
 {
     char csv[64];
-    REQUIRE(test_write_temp(csv, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,"
-                                 "groups,algo,time_ms\n"
-                                 "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,BOGUS,\n"
-                                 "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,BOGUS,0.5\n"));
     test_run_t r;
-    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--format", "json", "--data", csv, NULL);
+    REQUIRE(eval_rows("t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,BOGUS,\n"
+                      "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,BOGUS,0.5\n", csv, &r));
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "\"n\": 1, \"skipped\": 1, \"failed\": 0, \"algo_unknown\": 1") != NULL);
     CHECK(strstr(r.err, ":2:") == NULL && strstr(r.err, ":3: fwd algo 'BOGUS'") != NULL);
@@ -296,21 +305,21 @@ TEST(limits_cli_eval_algo_unknown_counts_scored_rows_only)
 TEST(limits_cli_row_algo_that_cannot_run)
 {
     char csv[64];
-    REQUIRE(test_write_temp(csv, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,"
-                                 "groups,algo,time_ms\n"
-                                 "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,2,2,1,1,1,WINOGRAD,0.5\n"
-                                 "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,WINOGRAD,0.5\n"));
     test_run_t r;
-    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--format", "json", "--data", csv, NULL);
+    REQUIRE(eval_rows("t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,2,2,1,1,1,WINOGRAD,0.5\n"
+                      "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,WINOGRAD,0.5\n"
+                      "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,2,2,1,1,1,WINOGRAD,\n", csv, &r));
     CHECK(r.rc == 0);
-    CHECK(strstr(r.out, "\"n\": 2, \"skipped\": 0, \"failed\": 0") != NULL);
+    CHECK(strstr(r.out, "\"n\": 2, \"skipped\": 1, \"failed\": 0") != NULL);
     CHECK(strstr(r.out, "\"algo_replaced\": 1,") != NULL);
     CHECK(strstr(r.err, ":2: fwd WINOGRAD needs stride 1") != NULL && strstr(r.err, ":3:") == NULL);
     test_run_free(&r);
     test_run_seer(&r, "predict", "--model", "models/t4.seer", "--format", "csv", "--data", csv, NULL);
     CHECK(r.rc == 0);
     CHECK(strstr(r.err, ":2: fwd WINOGRAD needs stride 1 and dilation 1: predicted with the fastest algorithm"));
-    CHECK(strstr(r.out, ",WINOGRAD,0.5,,") == NULL); /* both rows predicted */
+    CHECK(strstr(r.out, ",WINOGRAD,0.5,,") == NULL); /* both measured rows predicted */
+    CHECK(strstr(r.err, ":4: fwd WINOGRAD needs stride 1 and dilation 1\n") != NULL);
+    CHECK(strstr(r.err, "1 rows could not be predicted") != NULL);
     test_run_free(&r);
     unlink(csv);
 }
