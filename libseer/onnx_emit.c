@@ -449,19 +449,20 @@ static seer_status_t do_global_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t
 static seer_status_t do_reduce(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int64_t ax[SEER_ONNX_MAX_RANK + 1];
+    seer_status_t st;
+    if (!x || x->layer < 0 || !x->known) return seer_onnx_need_view(cx, n, x); /* names what is missing */
     int na = cx->opset < 18 ? seer_onnx_attr_ints(n, "axes", ax, SEER_ONNX_MAX_RANK + 1)
                             : seer_onnx_const_ints(cx, n, 1, ax, SEER_ONNX_MAX_RANK + 1);
     unsigned mark = 0;
-    for (int i = 0; x && x->known && i < na && i <= SEER_ONNX_MAX_RANK; i++) {
+    for (int i = 0; i < na && i <= SEER_ONNX_MAX_RANK; i++) {
         int a = seer_onnx_norm_axis(ax[i], x->rank);
-        mark |= a < 0 ? 1u << 31 : 1u << a;
+        mark |= a < 0 || mark >> a & 1 ? 1u << 31 : 1u << a; /* out of range or repeated */
     }
-    if (!x || !x->known || x->rank != 4 || mark != 0xcu) {
-        seer_status_t st = seer_onnx_unsupported(cx, n, "a reduction over other than the two spatial axes of N x C x H x W");
+    if (x->rank != 4 || na != 2 || mark != 0xcu) {
+        st = seer_onnx_unsupported(cx, n, "a reduction over other than the two spatial axes of N x C x H x W");
         skipped_shape(cx, n, x, o);
         return st;
     }
-    seer_status_t st;
     if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
     int64_t d[4] = {x->d[0], x->d[1], 1, 1};
     if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1))) return st;

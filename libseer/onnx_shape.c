@@ -81,12 +81,17 @@ seer_status_t seer_onnx_load_tensor(cx_t *cx, const Onnx__NodeProto *n, const On
     return SEER_STATUS_SUCCESS;
 }
 
-/* A constant 1-D (or scalar) value list of input i; count, -1 if not known. */
+/* A constant 1-D (or scalar) value list of input i; count, -1 if not
+ * known or not integers (a float list of 1e30 would overflow the cast). */
 int seer_onnx_const_ints(cx_t *cx, const Onnx__NodeProto *n, size_t i, int64_t *v, int max)
 {
     tensor_t *t = seer_onnx_input(cx, n, i);
     if (!t || t->nval < 0 || t->nval > max) return -1;
-    for (int k = 0; k < t->nval; k++) v[k] = (int64_t)t->val[k];
+    for (int k = 0; k < t->nval; k++) {
+        double x = t->val[k];
+        if (!(fabs(x) <= 4611686018427387904.0) || x != floor(x)) return -1; /* 2^62 */
+        v[k] = (int64_t)x;
+    }
     return t->nval;
 }
 
@@ -198,6 +203,8 @@ static seer_status_t fold_gather(cx_t *cx, const Onnx__NodeProto *n, const tenso
     if (!b || b->nval < 0 || seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), a->rank) != 0)
         return SEER_STATUS_SUCCESS;
     for (int i = 0; i < b->nval; i++) {
+        if (!(fabs(b->val[i]) <= a->nval)) /* also keeps the cast defined */
+            return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "index %g out of range", b->val[i]);
         int64_t k = (int64_t)b->val[i];
         if (k < 0) k += a->nval;
         if (k < 0 || k >= a->nval)

@@ -80,11 +80,13 @@ static int add_family(struct seer_model *m, const seer_family_t *f, const seer_g
  * the family of every source that measured it on SEER_OWN_FAMILY_ROWS or
  * more rows or shares the target's architecture, of the nearest
  * architecture among them (prediction averages them: model.c), else the
- * single best one.  Averaging every architecture's instead put one GPU's
- * efficiency on another further off: left out one at a time (make eval),
- * the A100 80GB PCIe scored 21.6 % (now 17.3 %), the GTX 1080 Ti 33.2 %
- * (29.5 %), the V100 PCIe 18.0 % (17.5 %), the V100 SXM2 39.4 % (39.0 %),
- * the T4 15.6 % (16.1 %).  1 when memory ran out. */
+ * single best one; a source of the target's own architecture on fewer
+ * rows is kept beside them.  Averaging every architecture's instead put
+ * one GPU's efficiency on another further off: left out one at a time
+ * (make eval), the A100 80GB PCIe scored 21.6 % (now 17.3 %), the GTX
+ * 1080 Ti 33.2 % (28.2 %), the V100 PCIe 18.0 % (17.5 %), the V100 SXM2
+ * 39.4 % (39.1 %), the T4 15.6 % (15.9 %) (docs/transfer.md).  1 when
+ * memory ran out. */
 static int transfer_families(struct seer_model *m, const seer_model_t *sources, int n_sources,
                              const seer_gpu_info_t *tg, int *pn, int lite)
 {

@@ -67,7 +67,8 @@ static inline double physics_fastest(seer_handle_t h, const seer_model_t m, shap
  * gap where that is more (no prediction beats the datasheet: against a
  * dense conv that Winograd runs at a quarter of its direct FLOPs, a
  * depthwise conv that streams the same activations can be DRAM-bound
- * over the quarter); -1 when it cannot be told. */
+ * over the quarter); -1 when it cannot be told, which the callers count
+ * as a violation (every time under it is). */
 static inline double physics_depthwise_bound(seer_handle_t h, const seer_model_t m, shape_t w, double tdense)
 {
     seer_conv_desc_t d;

@@ -312,6 +312,9 @@ TEST(limits_cli_row_algo_that_cannot_run)
     CHECK(r.rc == 0);
     CHECK(strstr(r.out, "\"n\": 2, \"skipped\": 1, \"failed\": 0") != NULL);
     CHECK(strstr(r.out, "\"algo_replaced\": 1,") != NULL);
+    /* scored as what predicted it: the fastest, not the label */
+    CHECK(strstr(r.out, "{\"key\": \"fwd/auto\", \"n\": 1,") != NULL);
+    CHECK(strstr(r.out, "{\"key\": \"fwd/WINOGRAD\", \"n\": 1,") != NULL);
     CHECK(strstr(r.err, ":2: fwd WINOGRAD needs stride 1") != NULL && strstr(r.err, ":3:") == NULL);
     test_run_free(&r);
     test_run_seer(&r, "predict", "--model", "models/t4.seer", "--format", "csv", "--data", csv, NULL);

@@ -163,6 +163,8 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_asym_pads", SEER_STATUS_ONNX_UNSUPPORTED_OP, "asymmetric padding"},
         {"bad_reduce_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP,
          "ReduceMean x1 ('chan_mean': a reduction over other than the two spatial axes"},
+        {"bad_reduce_float_axes", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x1 ('fmean': a reduction over"},
+        {"bad_reduce_all", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x1 ('amean': a reduction over"},
     };
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);

@@ -476,11 +476,12 @@ static int score_gemm_row(eval_run_t *R, int f, size_t i)
     return CLI_OK;
 }
 
-/* A scored conv row's point: class, groups, --given-launch, roofline. */
-static void conv_point(eval_run_t *R, point_t *pt, const seer_conv_row_t *r, const cli_pred_t *p)
+/* A scored conv row's point: class, groups, --given-launch, roofline;
+ * replaced: its algorithm could not run there (cli_predict_row). */
+static void conv_point(eval_run_t *R, point_t *pt, const seer_conv_row_t *r, const cli_pred_t *p, int replaced)
 {
     pt->cls_rank = (int)p->cls >= 0 && (int)p->cls < 3 ? (int)p->cls : 3;
-    int labelled = cli_row_algo(r) >= 0; /* else predicted as the fastest */
+    int labelled = cli_row_algo(r) >= 0 && !replaced; /* else predicted as the fastest */
     pt->algo_rank = pt->dir * 100 + (labelled ? r->algo : 99);
     pt->dtype_rank = pt->dir * 10 + (int)r->dtype;
     snprintf(pt->algo_key, sizeof pt->algo_key, "%s/%s", seer_direction_name(r->dir),
@@ -512,8 +513,9 @@ static double row_floor(const eval_run_t *R, const seer_conv_row_t *r)
 {
     if (cli_row_algo(r) >= 0) {
         double t = 0;
-        seer_conv_floor(NULL, &R->gpu, R->d, r->dir, r->algo, &t);
-        return t;
+        /* 0 where the algorithm cannot run there: the row takes the
+         * fastest (cli_predict_row), so its floor is the lowest below */
+        if (seer_conv_floor(NULL, &R->gpu, R->d, r->dir, r->algo, &t) == SEER_STATUS_SUCCESS && t > 0) return t;
     }
     double lo = 0;
     for (int a = 0; a < cli_algo_count(r->dir); a++) {
@@ -568,7 +570,8 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
         return CLI_OK;
     }
     if (st) return cli_lib_error(R->h, st);
-    conv_point(R, put_point(&R->pts[R->n++], r->time_ms, p.time_ms, floor, o->data[f], f, pos, (int)r->dir), r, &p);
+    conv_point(R, put_point(&R->pts[R->n++], r->time_ms, p.time_ms, floor, o->data[f], f, pos, (int)r->dir), r, &p,
+               why[0] != 0);
     R->fastest += r->fastest && r->algo >= 0;
     R->replaced += why[0] != 0;
     if (why[0] && R->replaced <= 10)

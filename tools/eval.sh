@@ -255,9 +255,10 @@ cat <<EOF
 
 For each GPU with data, its own model is removed and libseer answers as
 for any GPU without a calibrated model (\`seer_model_open\`,
-docs/transfer.md): per family, the geometric mean of every source GPU's
-family measured on 100 or more rows (or on the target's architecture),
-each evaluated with that GPU's datasheet facts.  Same test split and metrics as above.  The
+docs/transfer.md): per family, the geometric mean of the families of the
+source GPUs of the nearest compute capability among those that measured
+it on 32 or more rows (or share the target's), each evaluated with that
+GPU's datasheet facts.  Same test split and metrics as above.  The
 issue's goal is MAPE <= 12 %; gradient-boosted trees on shape and datasheet
 features trained on three GPUs score 18-22 % on a fourth.
 

@@ -212,6 +212,11 @@ def bad_models(good):
     # a reduction over the channels: no layer of the description format
     out["reduce_channels"] = tiny(extra=lambda g, y: g.node("ReduceMean", [y], "chan_mean", axes=[1], keepdims=1)
                                   ).SerializeToString()
+    # axes as a float input (opset 18) far outside int64, and none at all
+    # (a reduction over every axis): no global pool
+    out["reduce_float_axes"] = tiny(18, extra=lambda g, y: g.node(
+        "ReduceMean", [y, g.weight("fax", [2], [1e30, -1e30])], "fmean")).SerializeToString()
+    out["reduce_all"] = tiny(18, extra=lambda g, y: g.node("ReduceMean", [y], "amean")).SerializeToString()
     out["asym_pads"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("wa", [4, 4, 2, 2])], "asym",
                                                       pads=[0, 0, 1, 1])).SerializeToString()
     return out
