@@ -81,15 +81,16 @@ seer_status_t seer_onnx_load_tensor(cx_t *cx, const Onnx__NodeProto *n, const On
     return SEER_STATUS_SUCCESS;
 }
 
-/* A constant 1-D (or scalar) value list of input i; count, -1 if not
- * known or not integers (a float list of 1e30 would overflow the cast). */
+/* A constant 1-D (or scalar) value list of input i, truncated to
+ * integers; count, -1 if not known or out of int64's range (a float list
+ * of 1e30 would overflow the cast). */
 int seer_onnx_const_ints(cx_t *cx, const Onnx__NodeProto *n, size_t i, int64_t *v, int max)
 {
     tensor_t *t = seer_onnx_input(cx, n, i);
     if (!t || t->nval < 0 || t->nval > max) return -1;
     for (int k = 0; k < t->nval; k++) {
         double x = t->val[k];
-        if (!(fabs(x) <= 4611686018427387904.0) || x != floor(x)) return -1; /* 2^62 */
+        if (!(fabs(x) <= 4611686018427387904.0)) return -1; /* 2^62; NaN too */
         v[k] = (int64_t)x;
     }
     return t->nval;
