@@ -722,7 +722,9 @@ typedef enum {
     SEER_OP_DROPOUT = 9,
     SEER_OP_FLATTEN = 10,
     SEER_OP_MUL = 11,           /* elementwise product; the second input may be c x 1 x 1 (a gate) */
-    SEER_OP_OPTIMIZER = 12      /* a result row only: the optimizer step over every parameter */
+    SEER_OP_OPTIMIZER = 12,     /* a result row only: the optimizer step over every parameter */
+    SEER_OP_SLICE = 13,         /* a copy of a range of the input's channels (shape.k of them) */
+    SEER_OP_SHUFFLE = 14        /* ShuffleNet's channel shuffle, a copy (shape.groups groups) */
 } seer_op_t;
 
 /* "conv", "batchnorm", ...; "?" for an unknown value. */
@@ -738,8 +740,8 @@ typedef struct {
     /* Per sample (shape.n = 1).  Every op: shape.c, h, w are the first
      * input's channels, height and width (0 for an input layer).  conv:
      * all the other fields; pool: r s pads strides (global or adaptive:
-     * r s are the input's h w); fc: k (outputs).  Fields an op does not
-     * use are 0. */
+     * r s are the input's h w); fc: k (outputs); slice: k (channels
+     * taken); shuffle: groups.  Fields an op does not use are 0. */
     seer_conv_shape_t shape;
     int bias;                   /* conv / fc: 1 if it adds a bias */
     long long params;           /* learnable parameters of this layer */

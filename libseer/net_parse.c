@@ -15,7 +15,7 @@ const char *seer_op_name(seer_op_t op)
 {
     static const char *const names[] = {"input", "conv", "batchnorm", "activation", "pool", "add",
                                         "concat", "fc", "softmax", "dropout", "flatten", "mul",
-                                        "optimizer"};
+                                        "optimizer", "slice", "shuffle"};
     return (unsigned)op < sizeof names / sizeof *names ? names[op] : "?";
 }
 
@@ -25,11 +25,11 @@ const char *seer_op_name(seer_op_t op)
 
 enum { K_NAME, K_IN, K_K, K_R, K_S, K_SIZE, K_STRIDE, K_STRIDE_H, K_STRIDE_W, K_PAD, K_PAD_H,
        K_PAD_W, K_DIL, K_DIL_H, K_DIL_W, K_GROUPS, K_BIAS, K_C, K_H, K_W, K_OUT, K_GLOBAL, K_CEIL,
-       K_P, K_MODE, NKEYS };
+       K_P, K_MODE, K_FROM, NKEYS };
 static const char *const key_names[NKEYS] = {
     "name", "in", "k", "r", "s", "size", "stride", "stride_h", "stride_w", "pad", "pad_h",
     "pad_w", "dil", "dil_h", "dil_w", "groups", "bias", "c", "h", "w", "out", "global", "ceil",
-    "p", "mode"};
+    "p", "mode", "from"};
 
 #define B(k) (1u << (k))
 #define WINDOW (B(K_R) | B(K_S) | B(K_SIZE) | B(K_STRIDE) | B(K_STRIDE_H) | B(K_STRIDE_W) | \
@@ -66,6 +66,8 @@ static const struct {
     {"softmax", SEER_OP_SOFTMAX, 0, BASIC},
     {"dropout", SEER_OP_DROPOUT, 0, BASIC | B(K_P)},
     {"flatten", SEER_OP_FLATTEN, 0, BASIC},
+    {"slice", SEER_OP_SLICE, 0, BASIC | B(K_C) | B(K_FROM)},
+    {"shuffle", SEER_OP_SHUFFLE, 0, BASIC | B(K_GROUPS)},
 };
 #define NTYPES ((int)(sizeof types / sizeof *types))
 
@@ -249,7 +251,7 @@ static seer_status_t parse_opt(ps_t *ps, int ti, char *tok, opts_t *o)
     }
     case K_BIAS: case K_GLOBAL: case K_CEIL:
         return parse_int(ps, key, v, 0, 1, &o->v[key]);
-    case K_PAD: case K_PAD_H: case K_PAD_W:
+    case K_PAD: case K_PAD_H: case K_PAD_W: case K_FROM:
         return parse_int(ps, key, v, 0, SEER_NET_MAX_DIM, &o->v[key]);
     default:
         return parse_int(ps, key, v, 1, SEER_NET_MAX_DIM, &o->v[key]);
@@ -429,6 +431,19 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
     case SEER_OP_FLATTEN:
         oc = c * hh * w;
         oh = ow = 1;
+        break;
+    case SEER_OP_SLICE: /* channels from .. from + c - 1 */
+        if (!(o->seen & B(K_C))) return perr(ps, SEER_STATUS_NET_PARSE, "slice needs c= (channels taken)");
+        if (o->v[K_FROM] + o->v[K_C] > c)
+            return perr(ps, SEER_STATUS_NET_SHAPE, "slice: channels %ld..%ld of an input of %lld", o->v[K_FROM],
+                        o->v[K_FROM] + o->v[K_C] - 1, (long long)c);
+        L->shape.k = (int)o->v[K_C];
+        oc = L->shape.k;
+        break;
+    case SEER_OP_SHUFFLE:
+        if (!(o->seen & B(K_GROUPS)) || c % o->v[K_GROUPS])
+            return perr(ps, SEER_STATUS_NET_SHAPE, "shuffle needs groups= dividing the %lld channels", (long long)c);
+        L->shape.groups = (int)o->v[K_GROUPS];
         break;
     default: /* activation, softmax, dropout: same shape */
         break;

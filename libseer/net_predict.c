@@ -521,6 +521,9 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     case SEER_OP_CONCAT: /* copies; its backward hands out views */
         if (backward) return SEER_STATUS_SUCCESS;
         return mem_row(c, li, SEER_DIR_FWD, L->n_inputs, 2 * eout * es, eout, 0);
+    case SEER_OP_SLICE:   /* a copy (a view PyTorch makes contiguous); backward copies dy into dx */
+    case SEER_OP_SHUFFLE: /* a copy through a transpose; backward the inverse one */
+        return mem_row(c, li, backward ? bd : SEER_DIR_FWD, 1, 2 * eout * es, eout, 0);
     case SEER_OP_DROPOUT: /* training only: x and a byte mask */
         if (!train) return SEER_STATUS_SUCCESS;
         return mem_row(c, li, backward ? bd : SEER_DIR_FWD, 1, ein * (2 * es + 1), ein, 0);

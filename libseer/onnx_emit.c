@@ -470,6 +470,113 @@ static seer_status_t do_reduce(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
     return seer_onnx_attr_int(n, "keepdims", 1) ? SEER_STATUS_SUCCESS : seer_onnx_set_dims(cx, n, o, 2, d);
 }
 
+/* Channels [from, from + c) of x as o: a slice layer (PyTorch's chunk
+ * and narrow give views that the next kernel copies contiguous). */
+static seer_status_t slice_layer(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int64_t from,
+                                 int64_t c)
+{
+    seer_status_t st;
+    int64_t d[4] = {x->d[0], c, x->d[2], x->d[3]};
+    if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "slice", &x, 1))) return st;
+    seer_onnx_emit(cx, " c=%lld", (long long)c);
+    if (from) seer_onnx_emit(cx, " from=%lld", (long long)from);
+    seer_onnx_emit(cx, "\n");
+    return SEER_STATUS_SUCCESS;
+}
+
+static seer_status_t unsupported_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, const char *why)
+{
+    seer_status_t st = seer_onnx_unsupported(cx, n, why);
+    skipped_shape(cx, n, x, o);
+    return st;
+}
+
+/* Split along the channels of N x C x H x W (torch.chunk): a slice layer
+ * per output.  The sizes: the 'split' attribute before opset 13, an
+ * input from it, else equal parts, the last one smaller where they do not
+ * divide C (num_outputs, opset 18). */
+static seer_status_t do_split(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    int64_t sz[SEER_ONNX_MAX_CONST + 1];
+    int no = (int)(n->n_output < SEER_ONNX_MAX_CONST ? n->n_output : SEER_ONNX_MAX_CONST + 1);
+    if (x->rank != 4 || seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), 4) != 1 || no > SEER_ONNX_MAX_CONST)
+        return unsupported_shape(cx, n, x, o, "a split along other than the channels of N x C x H x W");
+    seer_status_t st;
+    if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
+    int ns = cx->opset < 13 ? seer_onnx_attr_ints(n, "split", sz, SEER_ONNX_MAX_CONST)
+             : n->n_input > 1 && n->input[1][0] ? seer_onnx_const_ints(cx, n, 1, sz, SEER_ONNX_MAX_CONST)
+                                                : -1;
+    int64_t C = x->d[1], from = 0;
+    if (ns < 0) {
+        int64_t part = (C + no - 1) / no;
+        for (int j = 0; j < no; j++) sz[j] = j < no - 1 ? part : C - part * (no - 1);
+        ns = no;
+    }
+    for (int j = 0; j < ns && ns == no; j++) from += sz[j] >= 1 && sz[j] <= C ? sz[j] : C + 1;
+    if (ns != no || from != C)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "split sizes do not cut the %lld channels into %d parts",
+                              (long long)C, no);
+    from = 0;
+    for (int j = 0; j < no; j++) {
+        tensor_t *oj = seer_onnx_output(cx, n, (size_t)j);
+        if (oj && (st = slice_layer(cx, n, x, oj, from, sz[j]))) return st;
+        from += sz[j];
+    }
+    return SEER_STATUS_SUCCESS;
+}
+
+/* Slice of data along the channels, step 1: a slice layer. */
+static seer_status_t do_slice(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    int64_t b[2], e[2], ax[2] = {0}, step[2] = {1};
+    int nb, ne, na = 1, np = 1;
+    if (cx->opset < 10) {
+        nb = seer_onnx_attr_ints(n, "starts", b, 2);
+        ne = seer_onnx_attr_ints(n, "ends", e, 2);
+        if (seer_onnx_attr(n, "axes")) na = seer_onnx_attr_ints(n, "axes", ax, 2);
+    } else {
+        nb = seer_onnx_const_ints(cx, n, 1, b, 2);
+        ne = seer_onnx_const_ints(cx, n, 2, e, 2);
+        if (n->n_input > 3 && n->input[3][0]) na = seer_onnx_const_ints(cx, n, 3, ax, 2);
+        if (n->n_input > 4 && n->input[4][0]) np = seer_onnx_const_ints(cx, n, 4, step, 2);
+    }
+    int64_t C = x->rank == 4 ? x->d[1] : 0, lo = b[0], hi = e[0];
+    if (x->rank != 4 || nb != 1 || ne != 1 || na != 1 || np != 1 || step[0] != 1 ||
+        seer_onnx_norm_axis(ax[0], 4) != 1)
+        return unsupported_shape(cx, n, x, o, "a slice of data other than a range of channels, step 1");
+    if (lo < 0) lo = lo < -C ? 0 : lo + C;
+    if (hi < 0) hi = hi < -C ? 0 : hi + C;
+    if (lo > C) lo = C;
+    if (hi > C) hi = C;
+    if (hi <= lo)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "an empty slice of the %lld channels", (long long)C);
+    seer_status_t st;
+    if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
+    return slice_layer(cx, n, x, o, lo, hi - lo);
+}
+
+/* ShuffleNet's channel shuffle, x.view(N, g, C/g, H, W).transpose(1, 2):
+ * a shuffle layer, its output seen as N x C/g x g x H x W (the Reshape
+ * after it makes the N x C x H x W view).  Any other transpose is
+ * unsupported. */
+static seer_status_t do_transpose(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    int64_t perm[SEER_ONNX_MAX_RANK];
+    static const int64_t shuffle[5] = {0, 2, 1, 3, 4};
+    const layer_t *l = x->layer >= 0 ? &cx->L[x->layer] : NULL;
+    if (x->rank != 5 || seer_onnx_attr_ints(n, "perm", perm, SEER_ONNX_MAX_RANK) != 5 ||
+        memcmp(perm, shuffle, sizeof shuffle) || !l || x->d[1] * x->d[2] != l->c || x->d[3] != l->h ||
+        x->d[4] != l->w)
+        return unsupported_shape(cx, n, x, o, "a transpose other than a channel shuffle (N x g x C/g x H x W, "
+                                              "perm 0 2 1 3 4)");
+    seer_status_t st;
+    int64_t d4[4] = {x->d[0], l->c, l->h, l->w}, d5[5] = {x->d[0], x->d[2], x->d[1], x->d[3], x->d[4]};
+    if ((st = seer_onnx_set_dims(cx, n, o, 4, d4)) || (st = seer_onnx_layer_line(cx, n, o, "shuffle", &x, 1)))
+        return st;
+    seer_onnx_emit(cx, " groups=%lld\n", (long long)x->d[1]);
+    return seer_onnx_set_dims(cx, n, o, 5, d5);
+}
+
 /* Views of the input's elements: Identity, Flatten, Reshape, (Un)squeeze. */
 static seer_status_t do_view_op(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
@@ -527,6 +634,9 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
         return do_view_op(cx, n, x, o);
     if (!strcmp(op, "Gemm")) { int none = -1; return do_gemm(cx, n, x, o, 0, &none); }
     if (!strcmp(op, "MatMul")) return do_matmul(cx, n, x, o);
+    if (!strcmp(op, "Split")) return do_split(cx, n, x, o);
+    if (!strcmp(op, "Slice")) return do_slice(cx, n, x, o);
+    if (!strcmp(op, "Transpose")) return do_transpose(cx, n, x, o);
     snprintf(why, sizeof why, "the description format has no %.60s layer", op);
     seer_status_t st = seer_onnx_unsupported(cx, n, why);
     skipped_shape(cx, n, x, o);

@@ -82,16 +82,17 @@ seer_status_t seer_onnx_load_tensor(cx_t *cx, const Onnx__NodeProto *n, const On
 }
 
 /* A constant 1-D (or scalar) value list of input i, truncated to
- * integers; count, -1 if not known or out of int64's range (a float list
- * of 1e30 would overflow the cast). */
+ * integers and saturated at int64's range (a Slice's end of INT64_MAX
+ * comes back as a double of 2^63, and a cast out of range is undefined);
+ * count, -1 if not known or NaN. */
 int seer_onnx_const_ints(cx_t *cx, const Onnx__NodeProto *n, size_t i, int64_t *v, int max)
 {
     tensor_t *t = seer_onnx_input(cx, n, i);
     if (!t || t->nval < 0 || t->nval > max) return -1;
     for (int k = 0; k < t->nval; k++) {
         double x = t->val[k];
-        if (!(fabs(x) <= 4611686018427387904.0)) return -1; /* 2^62; NaN too */
-        v[k] = (int64_t)x;
+        if (x != x) return -1;
+        v[k] = x >= 9223372036854775807.0 ? INT64_MAX : x <= -9223372036854775807.0 ? INT64_MIN : (int64_t)x;
     }
     return t->nval;
 }

@@ -116,6 +116,11 @@ TEST(net_parse_errors_status_and_line)
         {"input c=16777216 h=16777216 w=8\n", SEER_STATUS_OVERFLOW, "2^31-1"},
         {"input c=4096 h=4096 w=4096\n", SEER_STATUS_OVERFLOW, "line 1"},
         {"network name=a\nnetwork name=b\n", SEER_STATUS_NET_PARSE, "named again"},
+        {"input c=4 h=8 w=8\nslice from=1\n", SEER_STATUS_NET_PARSE, "slice needs c="},
+        {"input c=4 h=8 w=8\nslice c=3 from=2\n", SEER_STATUS_NET_SHAPE, "channels 2..4 of an input of 4"},
+        {"input c=4 h=8 w=8\nslice c=2 groups=2\n", SEER_STATUS_NET_PARSE, "unknown option 'groups'"},
+        {"input c=6 h=8 w=8\nshuffle groups=4\n", SEER_STATUS_NET_SHAPE, "dividing the 6 channels"},
+        {"input c=6 h=8 w=8\nshuffle\n", SEER_STATUS_NET_SHAPE, "shuffle needs groups="},
     };
     seer_handle_t h = handle();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -135,6 +140,44 @@ TEST(net_parse_errors_status_and_line)
     CHECK(strstr(seer_get_last_error(h), "line 2: NUL byte") != NULL);
     CHECK_STATUS(seer_network_create(h, NULL, 3, &net), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_network_create(h, "input c=1 h=1 w=1", 17, NULL), SEER_STATUS_BAD_PARAM);
+    seer_destroy(h);
+}
+
+/* A ShuffleNet unit: the channel split as two slices, the shuffle; both
+ * copies, shaped as their inputs say. */
+TEST(net_parse_slice_and_shuffle)
+{
+    seer_handle_t h = handle();
+    char msg[1024];
+    seer_network_t net;
+    const char *text = "input name=x c=116 h=28 w=28\n"
+                       "slice name=a in=x c=58\n"
+                       "slice name=b in=x c=58 from=58\n"
+                       "conv name=b1 in=b k=58 size=1\n"
+                       "concat name=cat in=a,b1\n"
+                       "shuffle name=sh in=cat groups=2\n";
+    REQUIRE(parse(h, text, &net, msg, sizeof msg) == SEER_STATUS_SUCCESS);
+    seer_layer_info_t L;
+    CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.op == SEER_OP_SLICE && L.c == 58 && L.h == 28 && L.shape.k == 58 && L.shape.c == 116 && !L.params);
+    CHECK_STATUS(seer_network_get_layer(net, 5, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.op == SEER_OP_SHUFFLE && L.c == 116 && L.shape.groups == 2);
+    CHECK(!strcmp(seer_op_name(SEER_OP_SLICE), "slice") && !strcmp(seer_op_name(SEER_OP_SHUFFLE), "shuffle"));
+    seer_model_t m = NULL;
+    if (seer_model_load(h, "models/t4.seer", &m) == SEER_STATUS_SUCCESS) {
+        seer_layer_result_t rows[64];
+        int n = 0;
+        double total = 0;
+        CHECK_STATUS(seer_predict_network(h, m, net, 32, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
+                                          SEER_ALGO_AUTO, rows, 64, &n, &total),
+                     SEER_STATUS_SUCCESS);
+        int copies = 0;
+        for (int i = 0; i < n; i++) copies += (rows[i].op == SEER_OP_SLICE || rows[i].op == SEER_OP_SHUFFLE) &&
+                                              rows[i].time_ms > 0;
+        CHECK(copies >= 3 && total > 0);
+        seer_model_destroy(m);
+    }
+    seer_network_destroy(net);
     seer_destroy(h);
 }
 

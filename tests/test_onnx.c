@@ -139,6 +139,21 @@ TEST(onnx_ops_translate_to_layers)
     t = text_of(h, "tests/onnx/tiny.onnx", 0, 0, &st, &info);
     CHECK(t && info.batch == 1);
     free(t);
+    /* ShuffleNet's channel split (two Slices at opset 13, one Split at
+     * 18; a Slice's end of INT64_MAX) and shuffle (Reshape, Transpose
+     * 0 2 1 3 4, Reshape) */
+    static const char *const units[][3] = {{"tests/onnx/shuffle_slice.onnx", "split_a", "split_b"},
+                                           {"tests/onnx/shuffle_split.onnx", "split", "split-2"}};
+    for (int u = 0; u < 2; u++) {
+        char want[160];
+        t = text_of(h, units[u][0], 0, 0, &st, &info);
+        REQUIRE(t != NULL);
+        snprintf(want, sizeof want, "slice name=%s in=x c=8\nslice name=%s in=x c=8 from=8\n", units[u][1],
+                 units[u][2]);
+        CHECK(strstr(t, want) != NULL);
+        CHECK(strstr(t, "shuffle name=shuffle in=cat groups=2\nconv name=after in=shuffle k=4 size=1\n") != NULL);
+        free(t);
+    }
     /* ReduceMax over the spatial axes (an attribute before opset 18),
      * without keepdims: a global max pool */
     t = text_of(h, "tests/onnx/tiny_reduce_max.onnx", 0, 0, &st, &info);

@@ -168,6 +168,30 @@ def ops():
     return g.model(g.node("Softmax", [f], "prob", axis=1))
 
 
+def shuffle_unit(opset):
+    """A ShuffleNet v2 unit as torchvision's exports write it: the channel
+    split as two Slices (opset 13) or one Split with num_outputs (opset
+    18), and the shuffle as Reshape to N x 2 x C/2 x H x W, Transpose
+    (0 2 1 3 4), Reshape back."""
+    g = Graph("shuffle_unit", opset)
+    x = g.input("x", ["N", 16, 8, 8])
+    if opset < 18:
+        i64 = TensorProto.INT64
+        a = g.node("Slice", [x, g.weight("s0", [1], [0], i64), g.weight("e0", [1], [8], i64),
+                             g.weight("ax", [1], [1], i64)], "split_a")
+        b = g.node("Slice", [x, g.weight("s1", [1], [8], i64), g.weight("e1", [1], [2**63 - 1], i64),
+                             g.weight("ax1", [1], [1], i64)], "split_b")
+    else:
+        a, b = g.node("Split", [x], "split", outputs=2, axis=1, num_outputs=2)
+    b = g.node("Conv", [b, g.weight("w", [8, 8, 1, 1])], "branch")
+    b = g.node("Relu", [b], "branch_relu")
+    y = g.node("Concat", [a, b], "cat", axis=1)
+    y = g.node("Reshape", [y, g.weight("to5", [5], [-1, 2, 8, 8, 8], TensorProto.INT64)], "view")
+    y = g.node("Transpose", [y], "shuffle", perm=[0, 2, 1, 3, 4])
+    y = g.node("Reshape", [y, g.weight("to4", [4], [-1, 16, 8, 8], TensorProto.INT64)], "view_back")
+    return g.model(g.node("Conv", [y, g.weight("w2", [4, 16, 1, 1])], "after"))
+
+
 def tiny(opset=13, input_dims=None, extra=None):
     g = Graph("tiny", opset)
     x = g.input("x", input_dims or [1, 3, 8, 8])
@@ -229,7 +253,8 @@ def main():
     os.makedirs(corpus, exist_ok=True)
     files = {"resnet50": resnet50(), "resnet50_train_bn": resnet50(True, 15), "mobilenet_v2": mobilenet_v2(),
              "ops": ops(), "tiny": tiny(), "resnet50_reduce_mean": resnet50(opset=18, reduce_mean=True),
-             "tiny_reduce_max": tiny(extra=lambda g, y: g.node("ReduceMax", [y], "gmax", axes=[2, 3], keepdims=0))}
+             "tiny_reduce_max": tiny(extra=lambda g, y: g.node("ReduceMax", [y], "gmax", axes=[2, 3], keepdims=0)),
+             "shuffle_slice": shuffle_unit(13), "shuffle_split": shuffle_unit(18)}
     blobs = {k: m.SerializeToString() for k, m in files.items()}
     for k, b in blobs.items():
         with open(os.path.join(outdir, k + ".onnx"), "wb") as f:
@@ -240,7 +265,7 @@ def main():
             f.write(b)
     # fuzz seeds: the small models and every bad one (the ResNets are
     # read by the tests)
-    seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2", "tiny_reduce_max")}
+    seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2", "tiny_reduce_max", "shuffle_slice", "shuffle_split")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
