@@ -116,6 +116,7 @@ static void mark_saved(const acc_t *a, char *saved)
             for (int j = 0; j < L->n_inputs; j++) saved[storage_of(a, net->in_pool[l->in_off + j])] = 1;
             break;
         case SEER_OP_ACTIVATION:
+            if (l->kind == SEER_ACT_SCALE) break; /* dx = dy * the constant */
             if (l->kind == SEER_ACT_RELU || l->kind == SEER_ACT_RELU6 || l->kind == SEER_ACT_SIGMOID ||
                 l->kind == SEER_ACT_TANH || l->kind == SEER_ACT_ELU)
                 saved[storage_of(a, i)] = 1;

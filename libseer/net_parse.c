@@ -57,6 +57,7 @@ static const struct {
     {"hardsigmoid", SEER_OP_ACTIVATION, SEER_ACT_HARDSIGMOID, BASIC},
     {"leakyrelu", SEER_OP_ACTIVATION, SEER_ACT_LEAKYRELU, BASIC},
     {"elu", SEER_OP_ACTIVATION, SEER_ACT_ELU, BASIC},
+    {"scale", SEER_OP_ACTIVATION, SEER_ACT_SCALE, BASIC},
     {"pool", SEER_OP_POOL, -1, BASIC | WINDOW | B(K_OUT) | B(K_GLOBAL) | B(K_CEIL) | B(K_MODE)},
     {"add", SEER_OP_ADD, 0, BASIC},
     {"concat", SEER_OP_CONCAT, 0, BASIC},

@@ -499,9 +499,11 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
         return train ? mem_row(c, li, SEER_DIR_FWD, 2, 3 * ein * es, ein, 0)
                      : mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * es, ein, 0);
     case SEER_OP_ACTIVATION:
-    case SEER_OP_SOFTMAX: /* backward reads y and dy, writes dx */
-        return backward ? mem_row(c, li, bd, 1, 3 * ein * es, ein, 0)
+    case SEER_OP_SOFTMAX: { /* backward reads y (a scale: no) and dy, writes dx */
+        int reads = L->op == SEER_OP_ACTIVATION && l->kind == SEER_ACT_SCALE ? 1 : 2;
+        return backward ? mem_row(c, li, bd, 1, (reads + 1) * ein * es, ein, 0)
                         : mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * es, ein, 0);
+    }
     case SEER_OP_POOL: {
         double e = fmax(ein, eout);
         if (!backward) return mem_row(c, li, SEER_DIR_FWD, 1, (ein + eout) * es, e, 0);

@@ -326,7 +326,24 @@ static seer_status_t do_mul(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
     seer_status_t st;
     tensor_t *x[2] = {seer_onnx_input(cx, n, 0), seer_onnx_input(cx, n, 1)};
     if (!x[0] || !x[1]) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_INPUT, "Mul needs two inputs");
-    if (x[0]->is_const || x[1]->is_const) return seer_onnx_unsupported(cx, n, "a product with a constant tensor");
+    if (x[0]->is_const && x[1]->is_const) return seer_onnx_unsupported(cx, n, "a product of two constants");
+    if (x[0]->is_const || x[1]->is_const) {
+        /* by a constant that broadcasts into the data's shape (a layer
+         * scale; stochastic depth's mask in a training-mode export, whose
+         * N x 1 x 1 x 1 shape the folding may not know): a scale layer */
+        tensor_t *d = x[x[0]->is_const], *k = x[!x[0]->is_const];
+        int fits = d->known && (!k->known || k->rank <= d->rank);
+        for (int i = 1; fits && k->known && i <= k->rank; i++) {
+            int64_t kd = k->d[k->rank - i], dd = d->d[d->rank - i];
+            fits = kd == 1 || kd == dd;
+        }
+        if (!fits) return seer_onnx_unsupported(cx, n, "a product with a constant that does not broadcast into the data");
+        if ((st = seer_onnx_need_data(cx, n, d, 0)) || (st = copy_shape(cx, n, o, d)) ||
+            (st = seer_onnx_layer_line(cx, n, o, "scale", &d, 1)))
+            return st;
+        seer_onnx_emit(cx, "\n");
+        return SEER_STATUS_SUCCESS;
+    }
     if ((st = seer_onnx_need_data(cx, n, x[0], 0)) || (st = seer_onnx_need_data(cx, n, x[1], 0))) return st;
     if (seer_onnx_elems(x[0], 1) < seer_onnx_elems(x[1], 1)) { tensor_t *t = x[0]; x[0] = x[1]; x[1] = t; }
     int same = x[0]->rank == x[1]->rank && !memcmp(x[0]->d, x[1]->d, (size_t)x[0]->rank * sizeof *x[0]->d);

@@ -144,7 +144,7 @@ TEST(net_parse_errors_status_and_line)
 }
 
 /* A ShuffleNet unit: the channel split as two slices, the shuffle; both
- * copies, shaped as their inputs say. */
+ * copies, shaped as their inputs say; and a product with a constant. */
 TEST(net_parse_slice_and_shuffle)
 {
     seer_handle_t h = handle();
@@ -155,13 +155,16 @@ TEST(net_parse_slice_and_shuffle)
                        "slice name=b in=x c=58 from=58\n"
                        "conv name=b1 in=b k=58 size=1\n"
                        "concat name=cat in=a,b1\n"
-                       "shuffle name=sh in=cat groups=2\n";
+                       "shuffle name=sh in=cat groups=2\n"
+                       "scale name=ls in=sh\n"; /* a layer scale */
     REQUIRE(parse(h, text, &net, msg, sizeof msg) == SEER_STATUS_SUCCESS);
     seer_layer_info_t L;
     CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS);
     CHECK(L.op == SEER_OP_SLICE && L.c == 58 && L.h == 28 && L.shape.k == 58 && L.shape.c == 116 && !L.params);
     CHECK_STATUS(seer_network_get_layer(net, 5, &L), SEER_STATUS_SUCCESS);
     CHECK(L.op == SEER_OP_SHUFFLE && L.c == 116 && L.shape.groups == 2);
+    CHECK_STATUS(seer_network_get_layer(net, 6, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.op == SEER_OP_ACTIVATION && L.c == 116 && !L.params);
     CHECK(!strcmp(seer_op_name(SEER_OP_SLICE), "slice") && !strcmp(seer_op_name(SEER_OP_SHUFFLE), "shuffle"));
     seer_model_t m = NULL;
     if (seer_model_load(h, "models/t4.seer", &m) == SEER_STATUS_SUCCESS) {

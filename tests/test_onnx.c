@@ -154,6 +154,11 @@ TEST(onnx_ops_translate_to_layers)
         CHECK(strstr(t, "shuffle name=shuffle in=cat groups=2\nconv name=after in=shuffle k=4 size=1\n") != NULL);
         free(t);
     }
+    /* products with constants that broadcast into the data (a layer
+     * scale, stochastic depth's mask frozen by a training-mode export) */
+    t = text_of(h, "tests/onnx/tiny_scale.onnx", 0, 0, &st, &info);
+    CHECK(t && strstr(t, "scale name=layer_scale in=relu\nscale name=stochastic_depth in=layer_scale\n") != NULL);
+    free(t);
     /* ReduceMax over the spatial axes (an attribute before opset 18),
      * without keepdims: a global max pool */
     t = text_of(h, "tests/onnx/tiny_reduce_max.onnx", 0, 0, &st, &info);
@@ -174,7 +179,7 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_dangling", SEER_STATUS_NET_INPUT, "'nowhere' is not defined"},
         {"bad_symbolic_hw", SEER_STATUS_NET_SHAPE, "dimension 2 is symbolic"},
         {"bad_huge", SEER_STATUS_OVERFLOW, "'big' has over 2^31 - 1 elements"},
-        {"bad_unsupported", SEER_STATUS_ONNX_UNSUPPORTED_OP, "3 unsupported nodes: Mul x1 ('scale'"},
+        {"bad_unsupported", SEER_STATUS_ONNX_UNSUPPORTED_OP, "3 unsupported nodes: Div x1 ('scale'"},
         {"bad_asym_pads", SEER_STATUS_ONNX_UNSUPPORTED_OP, "asymmetric padding"},
         {"bad_reduce_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP,
          "ReduceMean x1 ('chan_mean': a reduction over other than the two spatial axes"},
@@ -209,7 +214,7 @@ TEST(onnx_unsupported_counted_then_skipped)
     t = text_of(h, "tests/onnx/bad_unsupported.onnx", 1, 0, &st, &info);
     REQUIRE(t != NULL);
     CHECK(info.n_skipped == 3);
-    CHECK(strstr(t, "# skipped: Mul node 'scale': a product with a constant tensor\n") != NULL);
+    CHECK(strstr(t, "# skipped: Div node 'scale': the description format has no Div layer\n") != NULL);
     CHECK(strstr(t, "mul name=se_scale in=relu,se_gate\n") != NULL); /* squeeze-and-excite gate */
     CHECK(strstr(t, "conv name=conv_after in=se_scale ") != NULL); /* reads around the skipped nodes */
     free(t);

@@ -227,7 +227,7 @@ def bad_models(good):
         s = g.node("GlobalAveragePool", [y], "se_pool")
         s = g.node("Sigmoid", [s], "se_gate")
         y = g.node("Mul", [y, s], "se_scale")  # a per-channel gate: a mul layer
-        y = g.node("Mul", [y, g.weight("half", [], [0.5])], "scale")  # by a constant: unsupported
+        y = g.node("Div", [y, g.weight("half", [], [0.5])], "scale")  # no Div layer: unsupported
         y = g.node("Transpose", [y], "transpose", perm=[0, 1, 3, 2])
         y = g.node("Transpose", [y], "transpose_back", perm=[0, 1, 3, 2])
         y = g.node("Conv", [y, g.weight("w9", [4, 4, 3, 3])], "conv_after", pads=[1, 1, 1, 1])
@@ -254,7 +254,9 @@ def main():
     files = {"resnet50": resnet50(), "resnet50_train_bn": resnet50(True, 15), "mobilenet_v2": mobilenet_v2(),
              "ops": ops(), "tiny": tiny(), "resnet50_reduce_mean": resnet50(opset=18, reduce_mean=True),
              "tiny_reduce_max": tiny(extra=lambda g, y: g.node("ReduceMax", [y], "gmax", axes=[2, 3], keepdims=0)),
-             "shuffle_slice": shuffle_unit(13), "shuffle_split": shuffle_unit(18)}
+             "shuffle_slice": shuffle_unit(13), "shuffle_split": shuffle_unit(18),
+             "tiny_scale": tiny(extra=lambda g, y: g.node("Mul", [g.weight("noise", [1, 1, 1, 1], [1.0]), g.node(
+                 "Mul", [y, g.weight("gamma", [4, 1, 1])], "layer_scale")], "stochastic_depth"))}
     blobs = {k: m.SerializeToString() for k, m in files.items()}
     for k, b in blobs.items():
         with open(os.path.join(outdir, k + ".onnx"), "wb") as f:
@@ -265,7 +267,8 @@ def main():
             f.write(b)
     # fuzz seeds: the small models and every bad one (the ResNets are
     # read by the tests)
-    seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2", "tiny_reduce_max", "shuffle_slice", "shuffle_split")}
+    seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2", "tiny_reduce_max", "shuffle_slice", "shuffle_split",
+                                   "tiny_scale")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
