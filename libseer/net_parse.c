@@ -442,7 +442,8 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
         oc = L->shape.k;
         break;
     case SEER_OP_SHUFFLE:
-        if (!(o->seen & B(K_GROUPS)) || c % o->v[K_GROUPS])
+        if (!(o->seen & B(K_GROUPS))) return perr(ps, SEER_STATUS_NET_PARSE, "shuffle needs groups=");
+        if (c % o->v[K_GROUPS])
             return perr(ps, SEER_STATUS_NET_SHAPE, "shuffle needs groups= dividing the %lld channels", (long long)c);
         L->shape.groups = (int)o->v[K_GROUPS];
         break;

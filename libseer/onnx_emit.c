@@ -328,12 +328,12 @@ static seer_status_t do_mul(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
     if (!x[0] || !x[1]) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_INPUT, "Mul needs two inputs");
     if (x[0]->is_const && x[1]->is_const) return seer_onnx_unsupported(cx, n, "a product of two constants");
     if (x[0]->is_const || x[1]->is_const) {
-        /* by a constant that broadcasts into the data's shape (a layer
-         * scale; stochastic depth's mask in a training-mode export, whose
-         * N x 1 x 1 x 1 shape the folding may not know): a scale layer */
+        /* by a constant that broadcasts into the data's shape (a frozen
+         * scale; stochastic depth's N x 1 x 1 x 1 mask in a training-mode
+         * export, whose shape folding follows): a scale layer */
         tensor_t *d = x[x[0]->is_const], *k = x[!x[0]->is_const];
-        int fits = d->known && (!k->known || k->rank <= d->rank);
-        for (int i = 1; fits && k->known && i <= k->rank; i++) {
+        int fits = d->known && k->known && k->rank <= d->rank;
+        for (int i = 1; fits && i <= k->rank; i++) {
             int64_t kd = k->d[k->rank - i], dd = d->d[d->rank - i];
             fits = kd == 1 || kd == dd;
         }
@@ -515,14 +515,18 @@ static seer_status_t unsupported_shape(cx_t *cx, const Onnx__NodeProto *n, tenso
 static seer_status_t do_split(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int64_t sz[SEER_ONNX_MAX_CONST + 1];
-    int no = (int)(n->n_output < SEER_ONNX_MAX_CONST ? n->n_output : SEER_ONNX_MAX_CONST + 1);
-    if (x->rank != 4 || seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), 4) != 1 || no > SEER_ONNX_MAX_CONST)
-        return unsupported_shape(cx, n, x, o, "a split along other than the channels of N x C x H x W");
     seer_status_t st;
+    if (!x) return seer_onnx_need_data(cx, n, x, 1);
+    if (n->n_output > SEER_ONNX_MAX_CONST) return unsupported_shape(cx, n, x, o, "a split into over 64 parts");
+    int no = (int)n->n_output;
+    if (x->rank != 4 || seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), 4) != 1)
+        return unsupported_shape(cx, n, x, o, "a split along other than the channels of N x C x H x W");
     if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
-    int ns = cx->opset < 13 ? seer_onnx_attr_ints(n, "split", sz, SEER_ONNX_MAX_CONST)
-             : n->n_input > 1 && n->input[1][0] ? seer_onnx_const_ints(cx, n, 1, sz, SEER_ONNX_MAX_CONST)
-                                                : -1;
+    int given = cx->opset < 13 ? seer_onnx_attr(n, "split") != NULL : n->n_input > 1 && n->input[1][0];
+    int ns = !given ? -1
+             : cx->opset < 13 ? seer_onnx_attr_ints(n, "split", sz, SEER_ONNX_MAX_CONST)
+                              : seer_onnx_const_ints(cx, n, 1, sz, SEER_ONNX_MAX_CONST);
+    if (given && ns < 0) return unsupported_shape(cx, n, x, o, "split sizes that are not a constant libseer can fold");
     int64_t C = x->d[1], from = 0;
     if (ns < 0) {
         int64_t part = (C + no - 1) / no;
@@ -545,8 +549,9 @@ static seer_status_t do_split(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, t
 /* Slice of data along the channels, step 1: a slice layer. */
 static seer_status_t do_slice(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
-    int64_t b[2], e[2], ax[2] = {0}, step[2] = {1};
+    int64_t b[2] = {0}, e[2] = {0}, ax[2] = {0}, step[2] = {1};
     int nb, ne, na = 1, np = 1;
+    if (!x) return seer_onnx_need_data(cx, n, x, 1);
     if (cx->opset < 10) {
         nb = seer_onnx_attr_ints(n, "starts", b, 2);
         ne = seer_onnx_attr_ints(n, "ends", e, 2);
@@ -580,6 +585,7 @@ static seer_status_t do_transpose(cx_t *cx, const Onnx__NodeProto *n, tensor_t *
 {
     int64_t perm[SEER_ONNX_MAX_RANK];
     static const int64_t shuffle[5] = {0, 2, 1, 3, 4};
+    if (!x) return seer_onnx_need_data(cx, n, x, 1);
     const layer_t *l = x->layer >= 0 ? &cx->L[x->layer] : NULL;
     if (x->rank != 5 || seer_onnx_attr_ints(n, "perm", perm, SEER_ONNX_MAX_RANK) != 5 ||
         memcmp(perm, shuffle, sizeof shuffle) || !l || x->d[1] * x->d[2] != l->c || x->d[3] != l->h ||
@@ -588,6 +594,10 @@ static seer_status_t do_transpose(cx_t *cx, const Onnx__NodeProto *n, tensor_t *
                                               "perm 0 2 1 3 4)");
     seer_status_t st;
     int64_t d4[4] = {x->d[0], l->c, l->h, l->w}, d5[5] = {x->d[0], x->d[2], x->d[1], x->d[3], x->d[4]};
+    if (x->d[1] == 1 || x->d[2] == 1) { /* a size-1 axis moved: the same order, a view */
+        o->layer = x->layer;
+        return seer_onnx_set_dims(cx, n, o, 5, d5);
+    }
     if ((st = seer_onnx_set_dims(cx, n, o, 4, d4)) || (st = seer_onnx_layer_line(cx, n, o, "shuffle", &x, 1)))
         return st;
     seer_onnx_emit(cx, " groups=%lld\n", (long long)x->d[1]);

@@ -274,13 +274,50 @@ static seer_status_t fold_arith(cx_t *cx, const Onnx__NodeProto *n, int arith, c
 
 /* Operators folded only when every input is a constant; values are
  * needed for all but the shape-only ones (passthrough, Transpose). */
+/* The shape, without values, of an elementwise op of constants (a
+ * random mask compared and scaled: stochastic depth's in a training-mode
+ * export), so that a product of data with it can be checked; unknown
+ * where the shapes do not broadcast. */
+static seer_status_t broadcast_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, const tensor_t *b,
+                                     tensor_t *o)
+{
+    static const char *const ops[] = {"Add", "Sub", "Mul", "Div", "Pow", "Less", "Greater", "Equal",
+                                      "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor"};
+    size_t i = 0;
+    while (i < sizeof ops / sizeof *ops && strcmp(n->op_type, ops[i])) i++;
+    if (i == sizeof ops / sizeof *ops || !a->known || !b || !b->known) return SEER_STATUS_SUCCESS;
+    int rank = a->rank > b->rank ? a->rank : b->rank;
+    int64_t d[SEER_ONNX_MAX_RANK];
+    for (int k = 1; k <= rank; k++) {
+        int64_t x = k <= a->rank ? a->d[a->rank - k] : 1, y = k <= b->rank ? b->d[b->rank - k] : 1;
+        if (x != y && x != 1 && y != 1) return SEER_STATUS_SUCCESS;
+        d[rank - k] = x == 1 ? y : x;
+    }
+    return seer_onnx_set_dims(cx, n, o, rank, d);
+}
+
+/* ConstantOfShape's shape: its input's values. */
+static seer_status_t fold_constant_of_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+{
+    int64_t d[SEER_ONNX_MAX_RANK];
+    if (a->nval < 0 || a->nval > SEER_ONNX_MAX_RANK) return SEER_STATUS_SUCCESS;
+    for (int i = 0; i < a->nval; i++) {
+        if (!(a->val[i] >= 0 && a->val[i] <= INT32_MAX)) return SEER_STATUS_SUCCESS;
+        d[i] = (int64_t)a->val[i];
+    }
+    return seer_onnx_set_dims(cx, n, o, a->nval, d);
+}
+
 static seer_status_t fold_all_const(cx_t *cx, const Onnx__NodeProto *n, tensor_t *a, tensor_t *b, tensor_t *o)
 {
     const char *op = n->op_type;
     if (!strcmp(op, "Identity") || !strcmp(op, "Cast") || !strcmp(op, "DequantizeLinear"))
         return fold_passthrough(cx, n, a, o);
     if (!strcmp(op, "Transpose")) return fold_transpose(cx, n, a, o);
-    if (a->nval < 0) return SEER_STATUS_SUCCESS; /* values not folded (a weight): constant, shape unknown */
+    if (!strcmp(op, "ConstantOfShape")) return fold_constant_of_shape(cx, n, a, o);
+    if (!strcmp(op, "RandomUniformLike") || !strcmp(op, "RandomNormalLike") || !strcmp(op, "Bernoulli"))
+        return a->known ? seer_onnx_set_dims(cx, n, o, a->rank, a->d) : SEER_STATUS_SUCCESS;
+    if (a->nval < 0) return broadcast_shape(cx, n, a, b, o); /* values not folded (a weight): shape at most */
     if (!strcmp(op, "Unsqueeze") || !strcmp(op, "Squeeze") || !strcmp(op, "Reshape") || !strcmp(op, "Flatten"))
         return fold_reshape(cx, n, a, o);
     if (!strcmp(op, "Gather")) return fold_gather(cx, n, a, b, o);
@@ -289,7 +326,7 @@ static seer_status_t fold_all_const(cx_t *cx, const Onnx__NodeProto *n, tensor_t
     int arith = !strcmp(op, "Add") ? 1 : !strcmp(op, "Sub") ? 2 : !strcmp(op, "Mul") ? 3 : !strcmp(op, "Div") ? 4 : 0;
     if (arith && b && b->nval >= 0 && (a->nval == b->nval || a->nval == 1 || b->nval == 1))
         return fold_arith(cx, n, arith, a, b, o);
-    return SEER_STATUS_SUCCESS; /* some other constant computation: a constant of unknown value */
+    return broadcast_shape(cx, n, a, b, o); /* some other constant computation: its shape at most */
 }
 
 int seer_onnx_fold(cx_t *cx, const Onnx__NodeProto *n, seer_status_t *st)

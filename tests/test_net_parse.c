@@ -120,7 +120,7 @@ TEST(net_parse_errors_status_and_line)
         {"input c=4 h=8 w=8\nslice c=3 from=2\n", SEER_STATUS_NET_SHAPE, "channels 2..4 of an input of 4"},
         {"input c=4 h=8 w=8\nslice c=2 groups=2\n", SEER_STATUS_NET_PARSE, "unknown option 'groups'"},
         {"input c=6 h=8 w=8\nshuffle groups=4\n", SEER_STATUS_NET_SHAPE, "dividing the 6 channels"},
-        {"input c=6 h=8 w=8\nshuffle\n", SEER_STATUS_NET_SHAPE, "shuffle needs groups="},
+        {"input c=6 h=8 w=8\nshuffle\n", SEER_STATUS_NET_PARSE, "shuffle needs groups="},
     };
     seer_handle_t h = handle();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -185,6 +185,8 @@ TEST(onnx_bad_inputs_named_status)
          "ReduceMean x1 ('chan_mean': a reduction over other than the two spatial axes"},
         {"bad_reduce_float_axes", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x1 ('fmean': a reduction over"},
         {"bad_reduce_all", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x1 ('amean': a reduction over"},
+        {"bad_split_no_first", SEER_STATUS_NET_INPUT, "a required input is missing"},
+        {"bad_mul_growing_const", SEER_STATUS_ONNX_UNSUPPORTED_OP, "a constant that does not broadcast into the data"},
     };
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);

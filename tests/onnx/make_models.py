@@ -241,6 +241,13 @@ def bad_models(good):
     out["reduce_float_axes"] = tiny(18, extra=lambda g, y: g.node(
         "ReduceMean", [y, g.weight("fax", [2], [1e30, -1e30])], "fmean")).SerializeToString()
     out["reduce_all"] = tiny(18, extra=lambda g, y: g.node("ReduceMean", [y], "amean")).SerializeToString()
+    # a node whose first input is absent but which reads data: refused, no crash
+    out["split_no_first"] = tiny(extra=lambda g, y: g.node("Split", ["", y], "nosplit", outputs=2, axis=1)[0]
+                                 ).SerializeToString()
+    # a product with a constant that would grow the data (ConstantOfShape 2 x 4 x 8 x 8 times a 1 x 1 pool)
+    out["mul_growing_const"] = tiny(extra=lambda g, y: g.node("Mul", [g.node("GlobalAveragePool", [y], "gap"), g.node(
+        "ConstantOfShape", [g.weight("shp", [4], [2, 4, 8, 8], TensorProto.INT64)], "ones")], "grow")
+                                    ).SerializeToString()
     out["asym_pads"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("wa", [4, 4, 2, 2])], "asym",
                                                       pads=[0, 0, 1, 1])).SerializeToString()
     return out
