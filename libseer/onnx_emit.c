@@ -415,6 +415,14 @@ static void skipped_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tenso
     }
 }
 
+/* n is unsupported (why): recorded, its output shaped as skipped_shape says. */
+static seer_status_t unsupported_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, const char *why)
+{
+    seer_status_t st = seer_onnx_unsupported(cx, n, why);
+    skipped_shape(cx, n, x, o);
+    return st;
+}
+
 /* Element-wise operators that map one to one onto a description layer
  * with no options. */
 static const struct { const char *op, *type; } SIMPLE_OPS[] = {
@@ -475,11 +483,8 @@ static seer_status_t do_reduce(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
         int a = seer_onnx_norm_axis(ax[i], x->rank);
         mark |= a < 0 || mark >> a & 1 ? 1u << 31 : 1u << a; /* out of range or repeated */
     }
-    if (x->rank != 4 || na != 2 || mark != 0xcu) {
-        st = seer_onnx_unsupported(cx, n, "a reduction over other than the two spatial axes of N x C x H x W");
-        skipped_shape(cx, n, x, o);
-        return st;
-    }
+    if (x->rank != 4 || na != 2 || mark != 0xcu)
+        return unsupported_shape(cx, n, x, o, "a reduction over other than the two spatial axes of N x C x H x W");
     if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
     int64_t d[4] = {x->d[0], x->d[1], 1, 1};
     if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1))) return st;
@@ -499,13 +504,6 @@ static seer_status_t slice_layer(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x
     if (from) seer_onnx_emit(cx, " from=%lld", (long long)from);
     seer_onnx_emit(cx, "\n");
     return SEER_STATUS_SUCCESS;
-}
-
-static seer_status_t unsupported_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, const char *why)
-{
-    seer_status_t st = seer_onnx_unsupported(cx, n, why);
-    skipped_shape(cx, n, x, o);
-    return st;
 }
 
 /* Split along the channels of N x C x H x W (torch.chunk): a slice layer
@@ -665,9 +663,7 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     if (!strcmp(op, "Slice")) return do_slice(cx, n, x, o);
     if (!strcmp(op, "Transpose")) return do_transpose(cx, n, x, o);
     snprintf(why, sizeof why, "the description format has no %.60s layer", op);
-    seer_status_t st = seer_onnx_unsupported(cx, n, why);
-    skipped_shape(cx, n, x, o);
-    return st;
+    return unsupported_shape(cx, n, x, o, why);
 }
 
 seer_status_t seer_onnx_emit_node(cx_t *cx, int ni)

@@ -272,8 +272,6 @@ static seer_status_t fold_arith(cx_t *cx, const Onnx__NodeProto *n, int arith, c
     return const_vector(cx, n, o, v, nv, is_int, shape->rank == 0);
 }
 
-/* Operators folded only when every input is a constant; values are
- * needed for all but the shape-only ones (passthrough, Transpose). */
 /* The shape, without values, of an elementwise op of constants (a
  * random mask compared and scaled: stochastic depth's in a training-mode
  * export), so that a product of data with it can be checked; unknown
@@ -308,6 +306,9 @@ static seer_status_t fold_constant_of_shape(cx_t *cx, const Onnx__NodeProto *n, 
     return seer_onnx_set_dims(cx, n, o, a->nval, d);
 }
 
+/* Operators folded only when every input is a constant; values are
+ * needed for all but the shape-only ones (passthrough, Transpose,
+ * ConstantOfShape, the random ones, broadcast_shape's). */
 static seer_status_t fold_all_const(cx_t *cx, const Onnx__NodeProto *n, tensor_t *a, tensor_t *b, tensor_t *o)
 {
     const char *op = n->op_type;
