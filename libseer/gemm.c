@@ -93,9 +93,16 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
     double x[NT], blocks, bmax, t = 0;
     terms(g, f->tm, f->tn, f->bps, batch, m, n, k, dt, bias, x, &blocks, &bmax);
     for (int i = 0; i < NT; i++) t += f->coef[i] * x[i];
-    if (cls)
-        *cls = seer_class_static(blocks, bmax, f->coef[SEER_G_COMPUTE] * x[SEER_G_COMPUTE],
-                                 f->coef[SEER_G_DRAM] * x[SEER_G_DRAM] + f->coef[SEER_G_OUT] * x[SEER_G_OUT]);
+    /* The class from the work, not from the fitted terms: the fits put
+     * the FLOP-proportional time on the panel term (c0 0-0.03), which
+     * made every GEMM of enough blocks DRAM-bound, 8192^3 included. */
+    if (cls) {
+        seer_dtype_t run = seer_gpu_run_dtype(g, dt);
+        double es = seer_dtype_size(run), peak = seer_gpu_peak_flops(g, run);
+        double bytes = batch * (m * k + k * n + (1 + 2 * (bias != 0)) * m * n) * es;
+        *cls = seer_class_static(blocks, bmax, peak > 0 ? 2.0 * batch * m * n * k / peak * 1e3 : 0,
+                                 bytes / seer_gpu_dram_bw(g) * 1e3);
+    }
     t = fmax(t, floor_ms(g, batch, m, n, k, dt, bias));
     return t > 1e-4 ? t : 1e-4;
 }
@@ -115,6 +122,20 @@ static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f)
     return f->present && f->n_rows >= SEER_OWN_FAMILY_ROWS && s && siblings(s, g);
 }
 
+/* The weight of the peak-share reading in a transferred tensor-core
+ * fit (fit_time).  The only tensor-core GEMMs measured on a GPU without
+ * tensor-core rows of its own are seer-bench's cuBLAS 8192^3 rates on an
+ * H100 SXM5 and an H200 (shared/data/gpu-ceilings.csv: FP16, BF16 and
+ * TF32), served from the V100 SXM2's FP16 fit: the even mean came out
+ * 10-38 % slow on all six, the peak share alone 2-12 % fast, and 0.85
+ * leaves them within -4..+6 % (docs/networks.md, "The GEMM model").  A
+ * tensor-core GEMM's operand re-reads are served by shared memory and L2
+ * far more than an FMA GEMM's, so the formula's DRAM reading of them
+ * carries less weight.  FMA math keeps the even mean: the power-limited
+ * T4 left out (28.6 -> 32.7 % at 0.75) and a third-party H100 FP32
+ * 4096^3 (2.65 ms; 2.82 predicted) do not want more. */
+#define SEER_GEMM_TC_PEAK_SHARE_WEIGHT 0.85
+
 /* The time of fit f on GPU g, which runs dt.  On the GPU its rows were
  * timed on, or a sibling, the formula.  Elsewhere (a transferred fit)
  * the formula alone moves the FLOP-proportional time with DRAM
@@ -125,10 +146,11 @@ static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f)
  * 40GB, 4096^3 FP32: 8.7x).  The same rows read the other way, the time
  * over the launch gaps at the source's share of its compute peak, give
  * 1.09x.  The rows cannot tell the two apart and leaving one GPU out at
- * a time scores them alike (docs/networks.md, "The GEMM model"), so the
- * prediction is their geometric mean (3.1x), never under the floor.
- * Both grow with the work, so their mean does: more work is never
- * faster. */
+ * a time scores them alike (docs/networks.md, "The GEMM model"), so for
+ * FMA math the prediction is their geometric mean (3.1x), never under
+ * the floor; tensor-core math weighs the peak share more
+ * (SEER_GEMM_TC_PEAK_SHARE_WEIGHT).  Both grow with the work, so a
+ * weighted geometric mean does: more work is never faster. */
 static double fit_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double batch, double mm, double n,
                        double k, seer_dtype_t dt, int bias, seer_class_t *cls)
 {
@@ -145,7 +167,8 @@ static double fit_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, doubl
     double gaps = 1 + (bias != 0);
     double tc = (seer_gemm_time(s, f, batch, mm, n, k, ds, bias, NULL) - gaps * seer_gpu_launch_gap_ms(s)) * ps /
                     seer_gpu_peak_flops(g, dt) + gaps * seer_gpu_launch_gap_ms(g);
-    return fmax(sqrt(t * tc), floor_ms(g, batch, mm, n, k, dt, bias));
+    double w = seer_dtype_math(dt) ? SEER_GEMM_TC_PEAK_SHARE_WEIGHT : 0.5;
+    return fmax(exp((1 - w) * log(t) + w * log(tc)), floor_ms(g, batch, mm, n, k, dt, bias));
 }
 
 /* One model's own GEMM time for dt as its GPU runs it; -1 when it cannot. */

@@ -182,3 +182,57 @@ TEST(shipped_models_reproducible)
     seer_destroy(h);
     if (!checked) SKIP("shared data not found");
 }
+
+/* Tensor-core GEMMs on the GPUs seer-bench measured (gpu-ceilings.csv:
+ * cuBLAS 8192^3 in FP16, BF16 and TF32 on an H100 SXM5 and an H200),
+ * served from the shipped models by transfer: a regression gate with a
+ * margin over the -4..+6 % of docs/accuracy.md. */
+TEST(accuracy_gate_hopper_tensor_core_gemm)
+{
+    char path[512], line[1024];
+    snprintf(path, sizeof path, "%s/gpu-ceilings.csv", test_data_dir());
+    FILE *f = fopen(path, "r");
+    if (!f) SKIP("shared data not found");
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    int checked = 0, col_gpu = -1, col[3] = {-1, -1, -1};
+    static const char *names[3] = {"fp16_tflops", "bf16_tflops", "tf32_tflops"};
+    static const seer_dtype_t dts[3] = {SEER_DTYPE_FP16, SEER_DTYPE_BF16, SEER_DTYPE_TF32};
+    while (fgets(line, sizeof line, f)) {
+        char *fields[32];
+        int nf = 0;
+        line[strcspn(line, "\r\n")] = 0;
+        for (char *p = line; nf < 32; p++) { /* split at commas, in place */
+            fields[nf++] = p;
+            if (!(p = strchr(p, ','))) break;
+            *p = 0;
+        }
+        if (col_gpu < 0) { /* the header */
+            for (int i = 0; i < nf; i++) {
+                if (!strcmp(fields[i], "gpu")) col_gpu = i;
+                for (int d = 0; d < 3; d++)
+                    if (!strcmp(fields[i], names[d])) col[d] = i;
+            }
+            REQUIRE(col_gpu >= 0 && col[0] >= 0 && col[1] >= 0 && col[2] >= 0);
+            continue;
+        }
+        if (nf <= col_gpu || !*fields[col_gpu]) continue;
+        seer_model_t m = NULL;
+        REQUIRE(seer_model_open(h, "models", fields[col_gpu], &m) == SEER_STATUS_SUCCESS);
+        for (int d = 0; d < 3; d++) {
+            REQUIRE(nf > col[d]);
+            double meas = atof(fields[col[d]]), t = 0;
+            CHECK_STATUS(seer_predict_gemm(h, m, 1, 8192, 8192, 8192, dts[d], 0, 0, 0, &t, NULL), SEER_STATUS_SUCCESS);
+            double err = 2.0 * 8192 * 8192 * 8192 / (meas * 1e12) * 1e3 / t; /* measured time / predicted */
+            if (getenv("SEER_VERBOSE"))
+                printf("    %s %s: measured %.0f TFLOP/s, predicted time %+.1f %%\n", fields[col_gpu], names[d],
+                       meas, 100 * (1 / err - 1));
+            CHECK(err > 0.85 && err < 1.15);
+            checked++;
+        }
+        seer_model_destroy(m);
+    }
+    fclose(f);
+    seer_destroy(h);
+    CHECK(checked >= 6);
+}

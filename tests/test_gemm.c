@@ -97,11 +97,13 @@ TEST(gemm_class_half_wave_and_terms)
     CHECK(c == SEER_CLASS_COMPUTE);
     gt(&f, 1, 8192, 8192, 1, SEER_DTYPE_FP32, 0, &c);
     CHECK(c == SEER_CLASS_DRAM);
-    /* the class follows the fitted coefficients, not the raw terms */
+    /* the class follows the work, not the fitted coefficients: a fit
+     * that put all its time on the panel term (as the shipped ones
+     * nearly do) still has a compute-bound 8192^3 */
     seer_gemm_fit_t mem = f;
     mem.coef[0] = 0;
     gt(&mem, 1, 8192, 8192, 8192, SEER_DTYPE_FP32, 0, &c);
-    CHECK(c == SEER_CLASS_DRAM);
+    CHECK(c == SEER_CLASS_COMPUTE);
     /* the class does not change the time; cls may be NULL */
     CHECK(gt(&f, 1, 8192, 8192, 1, SEER_DTYPE_FP32, 0, &c) == gt(&f, 1, 8192, 8192, 1, SEER_DTYPE_FP32, 0, NULL));
     /* time and class are monotone together: once compute-bound, bigger k stays so */

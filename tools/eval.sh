@@ -294,6 +294,40 @@ max(FLOPs / peak, A + B + C bytes / bandwidth) times one fitted constant.
 | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |
 EOF
 printf '%s' "$gemm"
+# seer-bench's cuBLAS 8192^3 tensor-core rates (gpu-ceilings.csv) on GPUs
+# without a model of their own: the only tensor-core GEMMs timed on a
+# GPU that a transferred fit serves.
+hopper=""
+if [ -f "$DATA/gpu-ceilings.csv" ]; then
+    hopper=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { print $col["gpu"], "fp16", $col["fp16_tflops"]; print $col["gpu"], "bf16", $col["bf16_tflops"];
+          print $col["gpu"], "tf32", $col["tf32_tflops"] }' "$DATA/gpu-ceilings.csv" |
+        while read -r g d meas; do
+            json=$("$SEER" gemm --gpu "$g" --m 8192 --n 8192 --k 8192 --dtype "$d" --format json) || continue
+            awk -v g="$g" -v d="$d" -v meas="$meas" -v t="$(jnum "$json" time_ms)" -v sv="$(jnum "$json" served)" 'BEGIN {
+                pred = 2 * 8192 ^ 3 / (t * 1e-3) / 1e12
+                gsub(/"/, "", sv)
+                printf "| %s | %s | %s | %.0f | %.1f | %.3f | %+.1f %% |\n", g, sv, d, meas, pred, t, 100 * (meas / pred - 1)
+            }'
+        done)
+fi
+if [ -n "$hopper" ]; then
+    cat <<EOF
+
+Tensor-core GEMMs on Hopper: \`seer gemm --gpu G --m 8192 --n 8192 --k
+8192 --dtype D\` against the rate \`seer-bench\` measured with cuBLAS for
+the same product (\`../shared/data/gpu-ceilings.csv\`, FP16/BF16 in and
+out with FP32 accumulation, TF32 as \`CUBLAS_COMPUTE_32F_FAST_TF32\`).
+No model is trained on these GPUs: the fit is the V100 SXM2's FP16 one,
+transferred, whose weight on the peak-share reading (0.85, docs/networks.md,
+"The GEMM model") these six figures chose; error is predicted time over
+measured time, minus 1.
+
+| GPU | served | dtype | measured TFLOP/s | predicted TFLOP/s | predicted ms | error |
+| --- | --- | --- | ---: | ---: | ---: | ---: |
+EOF
+    printf '%s\n' "$hopper"
+fi
 # Whole training iterations against NVIDIA's published ResNet-50 v1.5
 # single-GPU throughput at batch 256 (DeepLearningExamples, PyTorch
 # ConvNets README): nothing here is fitted to them.
