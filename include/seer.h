@@ -680,8 +680,9 @@ SEER_API seer_status_t seer_dispatch_host_ms(const seer_dispatch_t *d, double u,
  * was trained without GEMM timing CSV files); BAD_SHAPE for a size < 1;
  * BAD_PARAM for flags other than 0/1; OVERFLOW past 2^31 elements in one
  * matrix; BAD_PREDICTION.  cls (may be NULL) gets the class of the GEMM
- * kernel: under-utilized below half a wave, else the larger of its
- * compute and memory terms. */
+ * kernel: under-utilized below half a wave, else compute-bound where its
+ * FLOPs at peak take longer than A, B and C once through DRAM, else
+ * DRAM-bound (from the work, as SEER's static rule). */
 SEER_API seer_status_t seer_predict_gemm(seer_handle_t handle, const seer_model *model, int batch,
                                          int m, int n, int k, seer_dtype_t dtype, int trans_a,
                                          int trans_b, int bias, double *time_ms, seer_class_t *cls);
@@ -724,7 +725,8 @@ typedef enum {
     SEER_OP_MUL = 11,           /* elementwise product; the second input may be c x 1 x 1 (a gate) */
     SEER_OP_OPTIMIZER = 12,     /* a result row only: the optimizer step over every parameter */
     SEER_OP_SLICE = 13,         /* a copy of a range of the input's channels (shape.k of them) */
-    SEER_OP_SHUFFLE = 14        /* ShuffleNet's channel shuffle, a copy (shape.groups groups) */
+    SEER_OP_SHUFFLE = 14,       /* ShuffleNet's channel shuffle, a copy (shape.groups groups) */
+    SEER_OP_LAYERNORM = 15      /* layer norm over the channels of each position (ConvNeXt's) */
 } seer_op_t;
 
 /* "conv", "batchnorm", ...; "?" for an unknown value. */
@@ -740,7 +742,9 @@ typedef struct {
     /* Per sample (shape.n = 1).  Every op: shape.c, h, w are the first
      * input's channels, height and width (0 for an input layer).  conv:
      * all the other fields; pool: r s pads strides (global or adaptive:
-     * r s are the input's h w); fc: k (outputs); slice: k (channels
+     * r s are the input's h w); fc: k (outputs; a pointwise fc, one
+     * product per position as nn.Linear over channels-last data, keeps
+     * h x w, a plain one flattens to k x 1 x 1); slice: k (channels
      * taken); shuffle: groups.  Fields an op does not use are 0. */
     seer_conv_shape_t shape;
     int bias;                   /* conv / fc: 1 if it adds a bias */

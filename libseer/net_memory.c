@@ -24,6 +24,7 @@
  * (mean and inverse standard deviation, fp32) and of PyTorch's max-pool
  * indices (int64) and dropout mask (bool). */
 #define BN_SAVED_BYTES_PER_CHANNEL 8
+#define LN_SAVED_BYTES_PER_POSITION 8
 #define POOL_INDEX_BYTES 8
 #define DROPOUT_MASK_BYTES 1
 
@@ -85,7 +86,7 @@ static seer_status_t add_params(acc_t *a, int64_t size, int64_t copies, int conv
         a->layer = i;
         seer_status_t st;
         int64_t bias = (L->op == SEER_OP_CONV || L->op == SEER_OP_FC) && L->bias ? L->shape.k : 0;
-        if (L->op == SEER_OP_BATCHNORM) st = add_tensor(a, L->params / 2, size, 2 * copies);
+        if (L->op == SEER_OP_BATCHNORM || L->op == SEER_OP_LAYERNORM) st = add_tensor(a, L->params / 2, size, 2 * copies);
         else if ((st = add_tensor(a, L->params - bias, size, copies)) == SEER_STATUS_SUCCESS && bias)
             st = add_tensor(a, bias, size, copies);
         if (st) return st;
@@ -111,6 +112,7 @@ static void mark_saved(const acc_t *a, char *saved)
         case SEER_OP_CONV:
         case SEER_OP_FC:
         case SEER_OP_BATCHNORM:
+        case SEER_OP_LAYERNORM:
         case SEER_OP_POOL: saved[storage_of(a, L->input0)] = 1; break;
         case SEER_OP_MUL:
             for (int j = 0; j < L->n_inputs; j++) saved[storage_of(a, net->in_pool[l->in_off + j])] = 1;
@@ -144,6 +146,8 @@ static seer_status_t train_activations(acc_t *a, char *saved)
         st = SEER_STATUS_SUCCESS;
         if (saved[i] && (st = add_tensor(a, out_elems(a, i), a->es, 1))) return st;
         if (L->op == SEER_OP_BATCHNORM) st = add_tensor(a, L->c, BN_SAVED_BYTES_PER_CHANNEL, 1);
+        else if (L->op == SEER_OP_LAYERNORM) /* fp32 mean and 1 / std per position */
+            st = add_tensor(a, out_elems(a, i) / L->c, LN_SAVED_BYTES_PER_POSITION, 1);
         else if (L->op == SEER_OP_POOL && l->kind == SEER_POOL_MAX)
             st = add_tensor(a, out_elems(a, i), POOL_INDEX_BYTES, 1);
         else if (L->op == SEER_OP_DROPOUT) st = add_tensor(a, out_elems(a, i), DROPOUT_MASK_BYTES, 1);

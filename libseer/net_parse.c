@@ -15,7 +15,7 @@ const char *seer_op_name(seer_op_t op)
 {
     static const char *const names[] = {"input", "conv", "batchnorm", "activation", "pool", "add",
                                         "concat", "fc", "softmax", "dropout", "flatten", "mul",
-                                        "optimizer", "slice", "shuffle"};
+                                        "optimizer", "slice", "shuffle", "layernorm"};
     return (unsigned)op < sizeof names / sizeof *names ? names[op] : "?";
 }
 
@@ -25,11 +25,11 @@ const char *seer_op_name(seer_op_t op)
 
 enum { K_NAME, K_IN, K_K, K_R, K_S, K_SIZE, K_STRIDE, K_STRIDE_H, K_STRIDE_W, K_PAD, K_PAD_H,
        K_PAD_W, K_DIL, K_DIL_H, K_DIL_W, K_GROUPS, K_BIAS, K_C, K_H, K_W, K_OUT, K_GLOBAL, K_CEIL,
-       K_P, K_MODE, K_FROM, NKEYS };
+       K_P, K_MODE, K_FROM, K_POINTWISE, NKEYS };
 static const char *const key_names[NKEYS] = {
     "name", "in", "k", "r", "s", "size", "stride", "stride_h", "stride_w", "pad", "pad_h",
     "pad_w", "dil", "dil_h", "dil_w", "groups", "bias", "c", "h", "w", "out", "global", "ceil",
-    "p", "mode", "from"};
+    "p", "mode", "from", "pointwise"};
 
 #define B(k) (1u << (k))
 #define WINDOW (B(K_R) | B(K_S) | B(K_SIZE) | B(K_STRIDE) | B(K_STRIDE_H) | B(K_STRIDE_W) | \
@@ -62,8 +62,9 @@ static const struct {
     {"add", SEER_OP_ADD, 0, BASIC},
     {"concat", SEER_OP_CONCAT, 0, BASIC},
     {"mul", SEER_OP_MUL, 0, BASIC},
-    {"fc", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS)},
-    {"linear", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS)},
+    {"fc", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS) | B(K_POINTWISE)},
+    {"linear", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS) | B(K_POINTWISE)},
+    {"layernorm", SEER_OP_LAYERNORM, 0, BASIC},
     {"softmax", SEER_OP_SOFTMAX, 0, BASIC},
     {"dropout", SEER_OP_DROPOUT, 0, BASIC | B(K_P)},
     {"flatten", SEER_OP_FLATTEN, 0, BASIC},
@@ -250,7 +251,7 @@ static seer_status_t parse_opt(ps_t *ps, int ti, char *tok, opts_t *o)
         o->p = p;
         return SEER_STATUS_SUCCESS;
     }
-    case K_BIAS: case K_GLOBAL: case K_CEIL:
+    case K_BIAS: case K_GLOBAL: case K_CEIL: case K_POINTWISE:
         return parse_int(ps, key, v, 0, 1, &o->v[key]);
     case K_PAD: case K_PAD_H: case K_PAD_W: case K_FROM:
         return parse_int(ps, key, v, 0, SEER_NET_MAX_DIM, &o->v[key]);
@@ -386,6 +387,7 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
         if ((st = infer_conv(ps, L, o, &oc, &oh, &ow))) return st;
         break;
     case SEER_OP_BATCHNORM:
+    case SEER_OP_LAYERNORM: /* a scale and a shift per channel */
         L->params = 2 * c;
         break;
     case SEER_OP_POOL:
@@ -425,9 +427,13 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
         if (!(o->seen & B(K_K))) return perr(ps, SEER_STATUS_NET_PARSE, "fc needs k= (outputs)");
         L->shape.k = (int)o->v[K_K];
         L->bias = o->seen & B(K_BIAS) ? (int)o->v[K_BIAS] : 1;
-        L->params = (long long)(c * hh * w) * L->shape.k + (L->bias ? L->shape.k : 0);
+        if (o->v[K_POINTWISE]) { /* one c -> k product per position: h x w stay */
+            L->params = (long long)c * L->shape.k + (L->bias ? L->shape.k : 0);
+        } else {
+            L->params = (long long)(c * hh * w) * L->shape.k + (L->bias ? L->shape.k : 0);
+            oh = ow = 1;
+        }
         oc = L->shape.k;
-        oh = ow = 1;
         break;
     case SEER_OP_FLATTEN:
         oc = c * hh * w;
@@ -672,7 +678,8 @@ seer_status_t seer_network_create(seer_handle_t h, const char *text, size_t len,
     for (int i = 0; i < net->n; i++) {
         seer_net_layer_t *l = &net->l[i];
         const seer_layer_info_t *L = &l->info;
-        int grad = L->op == SEER_OP_CONV || L->op == SEER_OP_FC || L->op == SEER_OP_BATCHNORM;
+        int grad = L->op == SEER_OP_CONV || L->op == SEER_OP_FC || L->op == SEER_OP_BATCHNORM ||
+                   L->op == SEER_OP_LAYERNORM;
         for (int j = 0; j < L->n_inputs; j++) {
             seer_net_layer_t *in = &net->l[net->in_pool[l->in_off + j]];
             in->fanout++;

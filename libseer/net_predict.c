@@ -212,7 +212,7 @@ static seer_status_t optimizer_row(pctx_t *c, seer_optimizer_t opt)
         const seer_layer_info_t *L = &c->net->l[i].info;
         if (L->params <= 0) continue;
         params += (double)L->params;
-        tensors += L->op == SEER_OP_BATCHNORM ? 2 : 1 + (L->bias != 0);
+        tensors += L->op == SEER_OP_BATCHNORM || L->op == SEER_OP_LAYERNORM ? 2 : 1 + (L->bias != 0);
     }
     if (params <= 0) return SEER_STATUS_SUCCESS;
     int per_chunk = opt == SEER_OPTIMIZER_ADAM ? 4 : 2, words = opt == SEER_OPTIMIZER_ADAM ? 7 : 5;
@@ -476,7 +476,7 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     int train = c->mode == SEER_MODE_TRAIN;
     seer_direction_t bd = SEER_DIR_BWD_DATA;
     if (backward && L->op != SEER_OP_CONV && L->op != SEER_OP_FC && L->op != SEER_OP_BATCHNORM &&
-        !l->needs_grad)
+        L->op != SEER_OP_LAYERNORM && !l->needs_grad)
         return SEER_STATUS_SUCCESS;
     switch (L->op) {
     case SEER_OP_INPUT:
@@ -484,13 +484,14 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
         return SEER_STATUS_SUCCESS;
     case SEER_OP_CONV:
         return conv_rows(c, li, backward);
-    case SEER_OP_FC: {
-        double in = (double)L->shape.c * L->shape.h * L->shape.w, k = L->shape.k;
+    case SEER_OP_FC: { /* N x (c h w) by (c h w) x k; pointwise: (N h w) x c by c x k */
+        double pos = (double)L->h * L->w, rows = N * pos, k = L->shape.k;
+        double in = (double)L->shape.c * L->shape.h * L->shape.w / pos;
         seer_status_t st;
-        if (!backward) return gemm_row(c, li, SEER_DIR_FWD, N, k, in, L->bias);
-        if (c->net->l[L->input0].needs_grad && (st = gemm_row(c, li, SEER_DIR_BWD_DATA, N, in, k, 0)))
+        if (!backward) return gemm_row(c, li, SEER_DIR_FWD, rows, k, in, L->bias);
+        if (c->net->l[L->input0].needs_grad && (st = gemm_row(c, li, SEER_DIR_BWD_DATA, rows, in, k, 0)))
             return st;
-        return gemm_row(c, li, SEER_DIR_BWD_FILTER, k, in, N, 0);
+        return gemm_row(c, li, SEER_DIR_BWD_FILTER, k, in, rows, 0);
     }
     case SEER_OP_BATCHNORM:
         /* training: statistics pass + normalize pass; backward: a
@@ -498,6 +499,13 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
         if (backward) return mem_row(c, li, bd, 2, 5 * ein * es, ein, 0);
         return train ? mem_row(c, li, SEER_DIR_FWD, 2, 3 * ein * es, ein, 0)
                      : mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * es, ein, 0);
+    case SEER_OP_LAYERNORM:
+        /* one kernel reads x, writes y and each position's mean and
+         * 1 / std (PyTorch's vectorized layer norm) in either mode: no
+         * running statistics to fold; backward as batch norm's, dx and
+         * the reduction of dgamma, dbeta over x and dy */
+        if (backward) return mem_row(c, li, bd, 2, 5 * ein * es, ein, 0);
+        return mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * es, ein, 0);
     case SEER_OP_ACTIVATION:
     case SEER_OP_SOFTMAX: { /* backward reads y (a scale: no) and dy, writes dx */
         int reads = L->op == SEER_OP_ACTIVATION && l->kind == SEER_ACT_SCALE ? 1 : 2;

@@ -204,6 +204,7 @@ seer_status_t seer_onnx_set_dims(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t
     }
     if (rank) memmove(t->d, d, (size_t)rank * sizeof *d); /* d is NULL for a scalar */
     t->rank = rank;
+    t->nhwc = 0; /* new dims are in the layer's order until a transpose says otherwise */
     t->known = 1;
     int64_t e = seer_onnx_elems(t, t->is_const ? 0 : 1);
     if (e < 0 || e > INT32_MAX)
@@ -216,6 +217,12 @@ seer_status_t seer_onnx_set_dims(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t
 int seer_onnx_chw(const tensor_t *t, int64_t *c, int64_t *h, int64_t *w)
 {
     if (!t->known || t->rank < 2 || t->rank > 4) return 0;
+    if (t->nhwc) { /* rank 4: N x H x W x C */
+        *c = t->d[3];
+        *h = t->d[1];
+        *w = t->d[2];
+        return 1;
+    }
     *c = t->d[1];
     *h = t->rank > 2 ? t->d[2] : 1;
     *w = t->rank > 3 ? t->d[3] : 1;

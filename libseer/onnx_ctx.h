@@ -26,6 +26,8 @@ typedef struct {
     int nval;                   /* values folded into val; -1: not folded */
     double *val;                /* nval values (malloc'ed: few tensors have any), or NULL */
     int layer;                  /* data tensors: layer of the description; -1 none */
+    int nhwc;                   /* rank 4 data seen as N x H x W x C: a permuted view of its
+                                 * layer (PyTorch's permute, ConvNeXt's channels-last blocks) */
     int producer;               /* node index, -1 for initializers and graph inputs */
     int readers;                /* node inputs reading it */
 } tensor_t;
@@ -112,7 +114,8 @@ int seer_onnx_attr_str_is(const Onnx__NodeProto *n, const char *name, const char
 int64_t seer_onnx_elems(const tensor_t *t, int from);
 /* Dims of a tensor, checked against the limits. */
 seer_status_t seer_onnx_set_dims(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t, int rank, const int64_t *d);
-/* Per-sample c x h x w of a data tensor of rank 2..4; 0 for other ranks. */
+/* Per-sample c x h x w of a data tensor of rank 2..4 (of an nhwc view:
+ * d[3] x d[1] x d[2]); 0 for other ranks. */
 int seer_onnx_chw(const tensor_t *t, int64_t *c, int64_t *h, int64_t *w);
 /* A data input a layer reads as is (rank4: N x C x H x W required). */
 seer_status_t seer_onnx_need_data(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *t, int rank4);

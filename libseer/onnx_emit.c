@@ -65,7 +65,9 @@ static int window(const Onnx__NodeProto *n, const tensor_t *x, const int64_t k[2
 
 static seer_status_t copy_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o, const tensor_t *x)
 {
-    return seer_onnx_set_dims(cx, n, o, x->rank, x->d);
+    seer_status_t st = seer_onnx_set_dims(cx, n, o, x->rank, x->d);
+    o->nhwc = x->nhwc; /* element-wise ops keep a permuted view's order */
+    return st;
 }
 
 static seer_status_t do_conv(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
@@ -137,6 +139,15 @@ static seer_status_t view(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tenso
                           int force_flatten)
 {
     seer_status_t st;
+    /* one sample flattened whole (torch.export's as_strided, exported at
+     * batch 1, flattens before a Gather of every element): a flat view
+     * only do_gather reads */
+    int flat = rank == 1 && x->rank >= 1 && x->d[0] == 1 && d[0] == seer_onnx_elems(x, 0);
+    if (flat) {
+        if ((st = seer_onnx_set_dims(cx, n, o, rank, d))) return st;
+        o->layer = x->layer;
+        return SEER_STATUS_SUCCESS;
+    }
     if (rank < 1 || d[0] != x->d[0])
         return seer_onnx_unsupported(cx, n, "a reshape that moves the batch dimension");
     if ((st = seer_onnx_set_dims(cx, n, o, rank, d))) return st;
@@ -216,19 +227,28 @@ static seer_status_t do_gemm(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, te
     seer_status_t st;
     tensor_t *w = seer_onnx_input(cx, n, 1);
     if ((st = seer_onnx_need_view(cx, n, x))) return st;
-    if (x->rank != 2) return seer_onnx_unsupported(cx, n, "a matrix product over other than 2-D (batch x features) input");
+    /* nn.Linear over channels-last data (N x H x W x C): one product per
+     * position, a pointwise fc */
+    int pointwise = matmul && x->rank == 4 && x->nhwc;
+    if (x->rank != 2 && !pointwise)
+        return seer_onnx_unsupported(cx, n, "a matrix product over other than 2-D (batch x features) input or "
+                                            "the channels of N x H x W x C");
     if (!w || !w->is_const || !w->known || w->rank != 2)
         return seer_onnx_unsupported(cx, n, "a product with other than a constant 2-D weight");
     if (!matmul && seer_onnx_attr_int(n, "transA", 0)) return seer_onnx_unsupported(cx, n, "transA=1");
     int tb = !matmul && seer_onnx_attr_int(n, "transB", 0);
     int64_t F = w->d[tb ? 1 : 0], K = w->d[tb ? 0 : 1];
-    if (F != x->d[1])
+    if (F != x->d[x->rank - 1])
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "weight %lldx%lld does not fit %lld input features",
-                              (long long)w->d[0], (long long)w->d[1], (long long)x->d[1]);
-    int64_t d[2] = {x->d[0], K};
+                              (long long)w->d[0], (long long)w->d[1], (long long)x->d[x->rank - 1]);
+    if (pointwise && (st = seer_onnx_need_data(cx, n, x, 1))) return st;
+    int64_t d[4] = {x->d[0], K, 0, 0};
+    if (pointwise) { d[1] = x->d[1]; d[2] = x->d[2]; d[3] = K; }
     int bias = matmul ? *bias_from >= 0 : seer_onnx_input(cx, n, 2) != NULL;
-    if ((st = seer_onnx_set_dims(cx, n, o, 2, d)) || (st = seer_onnx_layer_line(cx, n, o, "fc", &x, 1))) return st;
-    seer_onnx_emit(cx, " k=%lld%s\n", (long long)K, bias ? "" : " bias=0");
+    if ((st = seer_onnx_set_dims(cx, n, o, pointwise ? 4 : 2, d))) return st;
+    o->nhwc = pointwise;
+    if ((st = seer_onnx_layer_line(cx, n, o, "fc", &x, 1))) return st;
+    seer_onnx_emit(cx, " k=%lld%s%s\n", (long long)K, bias ? "" : " bias=0", pointwise ? " pointwise=1" : "");
     return SEER_STATUS_SUCCESS;
 }
 
@@ -265,6 +285,61 @@ static int sigmoid_silu(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
             return (int)i;
     }
     return -1;
+}
+
+/* The only node reading tensor t, of operator op (NULL: any), and
+ * which of its inputs t is; -1 when t has another number of readers. */
+static int sole_reader(cx_t *cx, const tensor_t *t, const char *op, int *input)
+{
+    if (!t || t->readers != 1) return -1;
+    for (size_t i = 0; i < cx->g->n_node; i++) {
+        const Onnx__NodeProto *m = cx->g->node[i];
+        for (size_t k = 0; k < m->n_input; k++)
+            if (!strcmp(m->input[k], t->name)) {
+                *input = (int)k;
+                return op && strcmp(m->op_type, op) ? -1 : (int)i;
+            }
+    }
+    return -1;
+}
+
+/* Whether input i of node m is a constant scalar near v.  A pattern
+ * looks ahead of the topological order: a Constant node not reached yet
+ * is folded now (seer_onnx_emit_node then leaves it). */
+static int const_near(cx_t *cx, const Onnx__NodeProto *m, size_t i, double v)
+{
+    tensor_t *c = seer_onnx_input(cx, m, i);
+    seer_status_t st;
+    if (c && !c->is_const && c->producer >= 0 && !strcmp(cx->g->node[c->producer]->op_type, "Constant") &&
+        (!seer_onnx_fold(cx, cx->g->node[c->producer], &st) || st)) {
+        c->is_const = 0; /* its own turn reports the error */
+        return 0;
+    }
+    return c && c->is_const && c->nval == 1 && fabs(c->val[0] - v) <= 1e-3 * fabs(v);
+}
+
+/* GELU as opset-17 exporters write it, x * (1 + erf(x / sqrt 2)) * 0.5:
+ * Div(x, sqrt 2) -> Erf -> Add(1) -> Mul(x, .) -> Mul(0.5), each the
+ * only reader of the one before.  The four nodes after the Div (node ni)
+ * are fused into it; 1 when found. */
+static int erf_gelu(cx_t *cx, int ni, const tensor_t *o)
+{
+    const Onnx__NodeProto *n = cx->g->node[ni];
+    int chain[4], in[4];
+    static const char *const ops[4] = {"Erf", "Add", "Mul", "Mul"};
+    const tensor_t *t = o;
+    if (n->n_input != 2 || !const_near(cx, n, 1, sqrt(2.0))) return 0;
+    for (int k = 0; k < 4; k++) {
+        if ((chain[k] = sole_reader(cx, t, ops[k], &in[k])) < 0) return 0;
+        const Onnx__NodeProto *m = cx->g->node[chain[k]];
+        if ((k > 0 && m->n_input != 2) || !(t = seer_onnx_output(cx, m, 0))) return 0;
+        const char *other = k > 0 ? m->input[1 - in[k]] : NULL;
+        if ((k == 1 && !const_near(cx, m, (size_t)(1 - in[k]), 1.0)) ||
+            (k == 2 && strcmp(other, n->input[0])) || (k == 3 && !const_near(cx, m, (size_t)(1 - in[k]), 0.5)))
+            return 0;
+    }
+    for (int k = 0; k < 4; k++) cx->alias_in[chain[k]] = in[k];
+    return 1;
 }
 
 static seer_status_t simple(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, const char *type,
@@ -575,15 +650,37 @@ static seer_status_t do_slice(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, t
     return slice_layer(cx, n, x, o, lo, hi - lo);
 }
 
+/* x.permute(0, 2, 3, 1) of N x C x H x W data and back (ConvNeXt's
+ * channels-last blocks): a view, o marked nhwc or not.  PyTorch's
+ * permute is a view; the copy the next layer norm makes of it
+ * contiguous is not costed (docs/networks.md). */
+static seer_status_t permute_view(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, const int64_t *perm)
+{
+    static const int64_t to_last[4] = {0, 2, 3, 1}, to_first[4] = {0, 3, 1, 2};
+    int last = !memcmp(perm, to_last, sizeof to_last), first = !memcmp(perm, to_first, sizeof to_first);
+    if ((last && x->nhwc) || (first && !x->nhwc) || (!last && !first))
+        return unsupported_shape(cx, n, x, o, x->nhwc ? "a transpose of N x H x W x C other than back to N x C x H x W"
+                                                      : "a transpose of N x C x H x W other than to N x H x W x C");
+    seer_status_t st;
+    if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
+    int64_t d[4] = {x->d[perm[0]], x->d[perm[1]], x->d[perm[2]], x->d[perm[3]]};
+    if ((st = seer_onnx_set_dims(cx, n, o, 4, d))) return st;
+    o->nhwc = last;
+    o->layer = x->layer;
+    return SEER_STATUS_SUCCESS;
+}
+
 /* ShuffleNet's channel shuffle, x.view(N, g, C/g, H, W).transpose(1, 2):
  * a shuffle layer, its output seen as N x C/g x g x H x W (the Reshape
- * after it makes the N x C x H x W view).  Any other transpose is
- * unsupported. */
+ * after it makes the N x C x H x W view).  Rank 4: permute_view.  Any
+ * other transpose is unsupported. */
 static seer_status_t do_transpose(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int64_t perm[SEER_ONNX_MAX_RANK];
     static const int64_t shuffle[5] = {0, 2, 1, 3, 4};
     if (!x) return seer_onnx_need_data(cx, n, x, 1);
+    if (x->rank == 4 && seer_onnx_attr_ints(n, "perm", perm, SEER_ONNX_MAX_RANK) == 4)
+        return permute_view(cx, n, x, o, perm);
     const layer_t *l = x->layer >= 0 ? &cx->L[x->layer] : NULL;
     if (x->rank != 5 || seer_onnx_attr_ints(n, "perm", perm, SEER_ONNX_MAX_RANK) != 5 ||
         memcmp(perm, shuffle, sizeof shuffle) || !l || x->d[1] * x->d[2] != l->c || x->d[3] != l->h ||
@@ -600,6 +697,51 @@ static seer_status_t do_transpose(cx_t *cx, const Onnx__NodeProto *n, tensor_t *
         return st;
     seer_onnx_emit(cx, " groups=%lld\n", (long long)x->d[1]);
     return seer_onnx_set_dims(cx, n, o, 5, d5);
+}
+
+/* Div: the head of an exported GELU (erf_gelu), else by a constant
+ * scalar, a scale layer. */
+static seer_status_t do_div(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
+{
+    const Onnx__NodeProto *n = cx->g->node[ni];
+    tensor_t *y = seer_onnx_input(cx, n, 1);
+    if (erf_gelu(cx, ni, o)) return simple(cx, n, x, o, "gelu", "");
+    if (!y || !y->is_const || y->nval != 1)
+        return unsupported_shape(cx, n, x, o, "a division other than by a constant scalar or in an exported GELU");
+    return simple(cx, n, x, o, "scale", "");
+}
+
+/* Gather along axis 0 of a flat view of one sample with constant indices
+ * as many as its elements (torch.export writes as_strided so, e.g. at
+ * the head of ConvNeXt): a view of the layer in the indices' shape.  The
+ * indices are not read (they are too many to fold); a gather that
+ * repeated some elements and left others out would be costed as the
+ * copy it is not. */
+static seer_status_t do_gather(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    tensor_t *ix = seer_onnx_input(cx, n, 1);
+    if (!x || x->layer < 0 || !x->known) return seer_onnx_need_view(cx, n, x); /* names what is missing */
+    const layer_t *l = &cx->L[x->layer];
+    if (x->rank != 1 || !ix || !ix->is_const || !ix->known || ix->rank < 2 || ix->d[0] != 1 ||
+        seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), 1) != 0 || seer_onnx_elems(ix, 0) != x->d[0] ||
+        x->d[0] != l->c * l->h * l->w)
+        return unsupported_shape(cx, n, x, o, "a gather other than of every element of one flattened sample");
+    seer_status_t st = seer_onnx_set_dims(cx, n, o, ix->rank, ix->d);
+    if (st) return st;
+    o->layer = x->layer;
+    return seer_onnx_need_view(cx, n, o);
+}
+
+/* LayerNormalization over the channels of each position: of a
+ * channels-last view (N x H x W x C, last axis) or of N x C features. */
+static seer_status_t do_layernorm(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    if (!x || x->layer < 0 || !x->known) return seer_onnx_need_data(cx, n, x, 0); /* names what is missing */
+    int axis = seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", -1), x->rank);
+    if (axis != x->rank - 1 || !((x->rank == 4 && x->nhwc) || x->rank == 2))
+        return unsupported_shape(cx, n, x, o, "a layer norm over other than the channels (the last axis of "
+                                              "N x H x W x C or N x C)");
+    return simple(cx, n, x, o, "layernorm", "");
 }
 
 /* Views of the input's elements: Identity, Flatten, Reshape, (Un)squeeze. */
@@ -662,6 +804,9 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     if (!strcmp(op, "Split")) return do_split(cx, n, x, o);
     if (!strcmp(op, "Slice")) return do_slice(cx, n, x, o);
     if (!strcmp(op, "Transpose")) return do_transpose(cx, n, x, o);
+    if (!strcmp(op, "LayerNormalization")) return do_layernorm(cx, n, x, o);
+    if (!strcmp(op, "Gather")) return do_gather(cx, n, x, o);
+    if (!strcmp(op, "Div")) return do_div(cx, ni, x, o);
     snprintf(why, sizeof why, "the description format has no %.60s layer", op);
     return unsupported_shape(cx, n, x, o, why);
 }
@@ -677,6 +822,7 @@ seer_status_t seer_onnx_emit_node(cx_t *cx, int ni)
         return seer_onnx_unsupported(cx, n, why);
     }
     if (!o) return SEER_STATUS_SUCCESS; /* no output anyone can name: nothing to cost */
+    if (o->is_const && !strcmp(n->op_type, "Constant")) return SEER_STATUS_SUCCESS; /* folded early (const_near) */
     if (cx->alias_in[ni] >= 0) { /* fused into the node that made its input */
         tensor_t *src = seer_onnx_input(cx, n, (size_t)cx->alias_in[ni]);
         if (!src || src->layer < 0) return seer_onnx_nerr(cx, n, SEER_STATUS_INTERNAL, "fused input lost");

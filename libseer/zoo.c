@@ -416,6 +416,53 @@ static void inception_v3(zb_t *z)
 
 /* ------------------------------------------------------------------ */
 
+/* ---- ConvNeXt-T ---------------------------------------------------- */
+
+/* torchvision's convnext_tiny: a 4x4 stride-4 stem with LayerNorm2d, four
+ * stages of blocks (depthwise 7x7, layer norm, Linear 4x wider, GELU,
+ * Linear back, layer scale, stochastic depth, residual add) with
+ * LayerNorm2d + 2x2 stride-2 downsampling between, then global pool,
+ * layer norm, flatten, Linear.  Stochastic depth (a per-sample mask,
+ * probability 0.1 * block / 17; none in the first block) runs in
+ * training only, as dropout does: it is written as a dropout layer,
+ * whose cost (x, y and a byte mask) over-counts its N-byte mask. */
+static void convnext_tiny(zb_t *z)
+{
+    static const int depth[4] = {3, 3, 9, 3}, dim[4] = {96, 192, 384, 768};
+    char p[48], in[48], a[48];
+    int block = 0;
+    conv_unit(z, "features.0.", "0", NULL, NULL, NULL, dim[0], 4, 4, 4, 0, 0, 1, 1);
+    L(z, "layernorm", "features.0.1", NULL, NULL);
+    for (int s = 0; s < 4; s++) {
+        if (s > 0) {
+            L(z, "layernorm", nm(a, "features.%d.0", 2 * s), NULL, NULL);
+            conv_unit(z, nm(p, "features.%d.", 2 * s), "1", NULL, NULL, NULL, dim[s], 2, 2, 2, 0, 0, 1, 1);
+        }
+        for (int i = 0; i < depth[s]; i++) {
+            nm(p, "features.%d.%d.block.", 2 * s + 1, i);
+            seer_strlcpy(in, z->last, sizeof in);
+            conv_unit(z, p, "0", NULL, NULL, NULL, dim[s], 7, 7, 1, 3, 3, dim[s], 1); /* depthwise */
+            L(z, "layernorm", nm(a, "%s2", p), NULL, NULL);
+            L(z, "fc", nm(a, "%s3", p), NULL, "k=%d pointwise=1", 4 * dim[s]);
+            L(z, "gelu", nm(a, "%s4", p), NULL, NULL);
+            L(z, "fc", nm(a, "%s5", p), NULL, "k=%d pointwise=1", dim[s]);
+            L(z, "scale", nm(a, "features.%d.%d.layer_scale", 2 * s + 1, i), NULL, NULL);
+            if (block)
+                L(z, "dropout", nm(a, "features.%d.%d.stochastic_depth", 2 * s + 1, i), NULL, "p=%.6g",
+                  0.1 * block / 17);
+            block++;
+            char last[48];
+            seer_strlcpy(last, z->last, sizeof last);
+            L(z, "add", nm(a, "features.%d.%d.add", 2 * s + 1, i), NULL, "in=%s,%s", last, in);
+        }
+    }
+    L(z, "pool", "avgpool", NULL, "avg global");
+    L(z, "layernorm", "classifier.0", NULL, NULL);
+    L(z, "flatten", "classifier.1", NULL, NULL);
+    L(z, "fc", "classifier.2", NULL, "k=1000");
+    L(z, "softmax", "loss", NULL, NULL);
+}
+
 static void resnet18(zb_t *z) { static const int b[4] = {2, 2, 2, 2}; resnet(z, 0, b); }
 static void resnet50(zb_t *z) { static const int b[4] = {3, 4, 6, 3}; resnet(z, 1, b); }
 static void resnet101(zb_t *z) { static const int b[4] = {3, 4, 23, 3}; resnet(z, 1, b); }
@@ -433,6 +480,7 @@ static const struct {
     {"inception_v3", 299, inception_v3},
     {"mobilenet_v2", 224, mobilenet_v2},
     {"densenet121", 224, densenet121},
+    {"convnext_tiny", 224, convnext_tiny},
 };
 
 const char *seer_network_zoo_name(int i)

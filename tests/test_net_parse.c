@@ -1,5 +1,6 @@
 /* Networks: the description parser and its errors, shape inference and
  * the built-in zoo (libseer/net_parse.c, zoo.c's texts). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,69 @@ TEST(net_parse_slice_and_shuffle)
     seer_destroy(h);
 }
 
+/* A ConvNeXt block: layer norm over the channels of each position, and
+ * Linears applied per position (pointwise fc, cuBLAS GEMMs of batch x
+ * h x w rows), which keep h x w; their FLOPs and parameters; their
+ * forward GEMM is the one seer_predict_gemm times. */
+TEST(net_parse_layernorm_and_pointwise_fc)
+{
+    seer_handle_t h = handle();
+    char msg[1024];
+    seer_network_t net;
+    const char *text = "input name=x c=96 h=14 w=14\n"
+                       "conv name=dw in=x k=96 size=7 pad=3 groups=96\n"
+                       "layernorm name=ln in=dw\n"
+                       "fc name=up in=ln k=384 pointwise=1\n"
+                       "gelu name=g in=up\n"
+                       "fc name=down in=g k=96 pointwise=1 bias=0\n"
+                       "add name=res in=down,x\n"
+                       "fc name=head in=res k=10\n";
+    REQUIRE(parse(h, text, &net, msg, sizeof msg) == SEER_STATUS_SUCCESS);
+    seer_layer_info_t L;
+    CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.op == SEER_OP_LAYERNORM && L.c == 96 && L.h == 14 && L.params == 2 * 96);
+    CHECK(!strcmp(seer_op_name(SEER_OP_LAYERNORM), "layernorm"));
+    CHECK_STATUS(seer_network_get_layer(net, 3, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.op == SEER_OP_FC && L.c == 384 && L.h == 14 && L.w == 14 && L.shape.k == 384 &&
+          L.params == 96 * 384 + 384);
+    CHECK_STATUS(seer_network_get_layer(net, 5, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.c == 96 && L.h == 14 && L.params == 384 * 96); /* bias=0 */
+    CHECK_STATUS(seer_network_get_layer(net, 7, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.c == 10 && L.h == 1 && L.w == 1 && L.params == 96 * 14 * 14 * 10 + 10); /* flattens */
+    seer_network_info_t I;
+    CHECK_STATUS(seer_network_get_info(net, &I), SEER_STATUS_SUCCESS);
+    double per_pos = 2.0 * 96 * 384 * 2; /* up and down, per position */
+    CHECK(fabs(I.fwd_flops - (14 * 14 * (per_pos + 2.0 * 96 * 49) + 2.0 * 96 * 14 * 14 * 10)) < 1);
+    seer_model_t m = NULL;
+    if (seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS) {
+        seer_layer_result_t rows[64];
+        int n = 0;
+        double total = 0, want = 0;
+        CHECK_STATUS(seer_predict_network(h, m, net, 32, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
+                                          SEER_ALGO_AUTO, rows, 64, &n, &total),
+                     SEER_STATUS_SUCCESS);
+        CHECK_STATUS(seer_predict_gemm(h, m, 1, 32 * 14 * 14, 384, 96, SEER_DTYPE_FP32, 0, 0, 1, &want, NULL),
+                     SEER_STATUS_SUCCESS);
+        int ln_rows = 0, up_fwd = 0;
+        for (int i = 0; i < n; i++) {
+            ln_rows += rows[i].op == SEER_OP_LAYERNORM && rows[i].time_ms > 0;
+            if (!strcmp(rows[i].name, "up") && rows[i].direction == SEER_DIR_FWD) {
+                up_fwd = 1;
+                CHECK(rows[i].time_ms == want && rows[i].flops == 2.0 * 32 * 14 * 14 * 384 * 96);
+            }
+        }
+        CHECK(ln_rows == 2 && up_fwd); /* forward and backward */
+        seer_model_destroy(m);
+    }
+    seer_network_destroy(net);
+    /* pointwise is an fc's option, 0 or 1 */
+    CHECK(parse(h, "input name=x c=8 h=2 w=2\nfc name=f in=x k=4 pointwise=2\n", &net, msg, sizeof msg) ==
+          SEER_STATUS_NET_PARSE);
+    CHECK(parse(h, "input name=x c=8 h=2 w=2\nlayernorm name=f in=x pointwise=1\n", &net, msg, sizeof msg) ==
+          SEER_STATUS_NET_PARSE && strstr(msg, "unknown option 'pointwise'"));
+    seer_destroy(h);
+}
+
 /* ------------------------------------------------------------------ zoo */
 
 TEST(net_zoo_counts_and_params)
@@ -193,12 +257,15 @@ TEST(net_zoo_counts_and_params)
         {"resnet18", 20, 1, 11689512},    {"resnet50", 53, 1, 25557032},
         {"resnet101", 104, 1, 44549160},  {"inception_v3", 94, 1, 23834568},
         {"mobilenet_v2", 52, 1, 3504872}, {"densenet121", 120, 1, 7978856},
+        /* torchvision counts 28589128: its 18 layer scales are learnable,
+         * here frozen scale layers without parameters */
+        {"convnext_tiny", 22, 37, 28582504},
     };
     static const int res[] = {0, 224, 160, 320};
     seer_handle_t h = handle();
     int n = 0;
     while (seer_network_zoo_name(n)) n++;
-    CHECK(n == 8);
+    CHECK(n == 9);
     CHECK(seer_network_zoo_name(-1) == NULL);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         for (size_t r = 0; r < sizeof res / sizeof res[0]; r++) {

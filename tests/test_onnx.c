@@ -1,7 +1,9 @@
 /* ONNX import (libseer/onnx.c): the test models of tests/onnx/, written by
  * tests/onnx/make_models.py, against the zoo and the bad-input table of
  * docs/networks.md. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "test.h"
 
 /* A whole binary file (malloc'ed), or NULL. */
@@ -159,6 +161,45 @@ TEST(onnx_ops_translate_to_layers)
     t = text_of(h, "tests/onnx/tiny_scale.onnx", 0, 0, &st, &info);
     CHECK(t && strstr(t, "scale name=layer_scale in=relu\nscale name=stochastic_depth in=layer_scale\n") != NULL);
     free(t);
+    /* ConvNeXt: permutes to channels last and back are views, the layer
+     * norm and the Linears read them per position; GELU as one node
+     * (opset 20) or five (opset 17); the head's as_strided (flatten and
+     * Gather) a view.  Both exports are the same network. */
+    char *cn[2];
+    static const char *const cn_file[2] = {"tests/onnx/convnext_export.onnx", "tests/onnx/convnext_legacy.onnx"};
+    static const char *const gelu[2] = {"gelu name=block0/gelu in=block0/fc1\nfc name=block0/fc2 in=block0/gelu ",
+                                        "gelu name=block0/gelu/Div in=block0/fc1\nfc name=block0/fc2 in=block0/gelu/Div "};
+    for (int u = 0; u < 2; u++) {
+        cn[u] = text_of(h, cn_file[u], 0, 0, &st, &info);
+        REQUIRE(cn[u] != NULL);
+        CHECK(strstr(cn[u], "conv name=stem in=x k=16 size=4 stride=4\nlayernorm name=stem_ln in=stem\n"
+                            "conv name=block0/dwconv in=stem_ln k=16 size=7 pad=3 groups=16\n"
+                            "layernorm name=block0/ln in=block0/dwconv\n"
+                            "fc name=block0/fc1 in=block0/ln k=64 pointwise=1\n") != NULL);
+        CHECK(strstr(cn[u], gelu[u]) != NULL);
+        CHECK(strstr(cn[u], "k=16 pointwise=1\nscale name=block0/layer_scale in=block0/fc2\n"
+                            "add name=block0/add in=block0/layer_scale,stem_ln\n") != NULL);
+        CHECK(strstr(cn[u], " avg global\nlayernorm name=head_ln in=") != NULL);
+        CHECK(strstr(cn[u], "fc name=fc in=head_ln k=10\n") != NULL);
+        CHECK(info.n_skipped == 0);
+    }
+    seer_model_t cm = NULL;
+    if (seer_model_load(h, "models/a100-pcie-80gb.seer", &cm) == SEER_STATUS_SUCCESS) {
+        double tot[2] = {0, 0};
+        for (int u = 0; u < 2; u++) {
+            seer_network_t cnet = NULL;
+            int n = 0;
+            REQUIRE(seer_network_create(h, cn[u], strlen(cn[u]), &cnet) == SEER_STATUS_SUCCESS);
+            CHECK_STATUS(seer_predict_network(h, cm, cnet, 8, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
+                                              SEER_ALGO_AUTO, NULL, 0, &n, &tot[u]),
+                         SEER_STATUS_SUCCESS);
+            seer_network_destroy(cnet);
+        }
+        CHECK(tot[0] > 0 && fabs(tot[0] - tot[1]) < 1e-9 * tot[0]);
+        seer_model_destroy(cm);
+    }
+    free(cn[0]);
+    free(cn[1]);
     /* ReduceMax over the spatial axes (an attribute before opset 18),
      * without keepdims: a global max pool */
     t = text_of(h, "tests/onnx/tiny_reduce_max.onnx", 0, 0, &st, &info);
@@ -179,7 +220,7 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_dangling", SEER_STATUS_NET_INPUT, "'nowhere' is not defined"},
         {"bad_symbolic_hw", SEER_STATUS_NET_SHAPE, "dimension 2 is symbolic"},
         {"bad_huge", SEER_STATUS_OVERFLOW, "'big' has over 2^31 - 1 elements"},
-        {"bad_unsupported", SEER_STATUS_ONNX_UNSUPPORTED_OP, "3 unsupported nodes: Div x1 ('scale'"},
+        {"bad_unsupported", SEER_STATUS_ONNX_UNSUPPORTED_OP, "3 unsupported nodes: Erf x1 ('scale'"},
         {"bad_asym_pads", SEER_STATUS_ONNX_UNSUPPORTED_OP, "asymmetric padding"},
         {"bad_reduce_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP,
          "ReduceMean x1 ('chan_mean': a reduction over other than the two spatial axes"},
@@ -216,7 +257,7 @@ TEST(onnx_unsupported_counted_then_skipped)
     t = text_of(h, "tests/onnx/bad_unsupported.onnx", 1, 0, &st, &info);
     REQUIRE(t != NULL);
     CHECK(info.n_skipped == 3);
-    CHECK(strstr(t, "# skipped: Div node 'scale': the description format has no Div layer\n") != NULL);
+    CHECK(strstr(t, "# skipped: Erf node 'scale': the description format has no Erf layer\n") != NULL);
     CHECK(strstr(t, "mul name=se_scale in=relu,se_gate\n") != NULL); /* squeeze-and-excite gate */
     CHECK(strstr(t, "conv name=conv_after in=se_scale ") != NULL); /* reads around the skipped nodes */
     free(t);

@@ -192,6 +192,59 @@ def shuffle_unit(opset):
     return g.model(g.node("Conv", [y, g.weight("w2", [4, 16, 1, 1])], "after"))
 
 
+def convnext(opset):
+    """A ConvNeXt stage as torchvision's exports write it: the stem's
+    LayerNorm2d and each block's depthwise 7x7 conv, permute to channels
+    last, LayerNormalization over the channels, Linear 4x wider (MatMul +
+    bias Add), GELU, Linear back, permute back, layer scale, residual Add;
+    then the head.  Opset 20 as torch.export writes it (a Gelu node; the
+    pooled features flattened and gathered back, as_strided, exported at
+    batch 1), opset 17 as the older exporter (GELU as Div, Erf, Add, Mul,
+    Mul; GlobalAveragePool)."""
+    g = Graph("convnext", opset)
+    i64 = TensorProto.INT64
+    c = 16
+    x = g.input("x", [1, 3, 32, 32])
+    y = g.node("Conv", [x, g.weight("stem.w", [c, 3, 4, 4])], "stem", kernel_shape=[4, 4], strides=[4, 4])
+
+    def ln(y, name):
+        return g.node("LayerNormalization", [y, g.weight(name + ".w", [c]), g.weight(name + ".b", [c])], name,
+                      axis=-1, epsilon=1e-6)
+
+    y = g.node("Transpose", [y], "stem_permute", perm=[0, 2, 3, 1])
+    y = g.node("Transpose", [ln(y, "stem_ln")], "stem_permute_back", perm=[0, 3, 1, 2])
+    for b in range(2):
+        p = "block%d" % b
+        r = g.node("Conv", [y, g.weight(p + ".dw", [c, 1, 7, 7])], p + "/dwconv", kernel_shape=[7, 7],
+                   pads=[3] * 4, group=c)
+        r = ln(g.node("Transpose", [r], p + "/permute", perm=[0, 2, 3, 1]), p + "/ln")
+        r = g.node("MatMul", [r, g.weight(p + ".fc1", [c, 4 * c])], p + "/fc1")
+        r = g.node("Add", [r, g.weight(p + ".fc1.b", [4 * c])], p + "/fc1_bias")
+        if opset >= 20:
+            r = g.node("Gelu", [r], p + "/gelu")
+        else:
+            h = g.node("Div", [r, g.weight(p + ".sqrt2", [], [1.4142135])], p + "/gelu/Div")
+            h = g.node("Erf", [h], p + "/gelu/Erf")
+            h = g.node("Add", [h, g.weight(p + ".one", [], [1.0])], p + "/gelu/Add")
+            h = g.node("Mul", [r, h], p + "/gelu/Mul")
+            r = g.node("Mul", [h, g.weight(p + ".half", [], [0.5])], p + "/gelu/Mul_1")
+        r = g.node("MatMul", [r, g.weight(p + ".fc2", [4 * c, c])], p + "/fc2")
+        r = g.node("Add", [g.weight(p + ".fc2.b", [c]), r], p + "/fc2_bias")
+        r = g.node("Transpose", [r], p + "/permute_back", perm=[0, 3, 1, 2])
+        r = g.node("Mul", [g.weight(p + ".layer_scale", [c, 1, 1]), r], p + "/layer_scale")
+        y = g.node("Add", [r, y], p + "/add")
+    if opset >= 20:
+        y = g.node("ReduceMean", [y, g.weight("hw", [2], [-1, -2], i64)], "mean", keepdims=1)
+        y = g.node("Reshape", [y, g.weight("flat", [1], [-1], i64)], "flat")
+        y = g.node("Gather", [y, g.weight("strided", [1, c, 1, 1], list(range(c)), i64)], "as_strided", axis=0)
+    else:
+        y = g.node("GlobalAveragePool", [y], "pool")
+    y = g.node("Transpose", [y], "head_permute", perm=[0, 2, 3, 1])
+    y = g.node("Transpose", [ln(y, "head_ln")], "head_permute_back", perm=[0, 3, 1, 2])
+    y = g.node("Reshape", [y, g.weight("to2", [2], [1, c], i64)], "view")
+    return g.model(g.node("Gemm", [y, g.weight("fc.w", [10, c]), g.weight("fc.b", [10])], "fc", transB=1))
+
+
 def tiny(opset=13, input_dims=None, extra=None):
     g = Graph("tiny", opset)
     x = g.input("x", input_dims or [1, 3, 8, 8])
@@ -227,7 +280,7 @@ def bad_models(good):
         s = g.node("GlobalAveragePool", [y], "se_pool")
         s = g.node("Sigmoid", [s], "se_gate")
         y = g.node("Mul", [y, s], "se_scale")  # a per-channel gate: a mul layer
-        y = g.node("Div", [y, g.weight("half", [], [0.5])], "scale")  # no Div layer: unsupported
+        y = g.node("Erf", [y], "scale")  # no Erf layer: unsupported
         y = g.node("Transpose", [y], "transpose", perm=[0, 1, 3, 2])
         y = g.node("Transpose", [y], "transpose_back", perm=[0, 1, 3, 2])
         y = g.node("Conv", [y, g.weight("w9", [4, 4, 3, 3])], "conv_after", pads=[1, 1, 1, 1])
@@ -262,6 +315,7 @@ def main():
              "ops": ops(), "tiny": tiny(), "resnet50_reduce_mean": resnet50(opset=18, reduce_mean=True),
              "tiny_reduce_max": tiny(extra=lambda g, y: g.node("ReduceMax", [y], "gmax", axes=[2, 3], keepdims=0)),
              "shuffle_slice": shuffle_unit(13), "shuffle_split": shuffle_unit(18),
+             "convnext_export": convnext(20), "convnext_legacy": convnext(17),
              "tiny_scale": tiny(extra=lambda g, y: g.node("Mul", [g.weight("noise", [1, 1, 1, 1], [1.0]), g.node(
                  "Mul", [y, g.weight("gamma", [4, 1, 1])], "layer_scale")], "stochastic_depth"))}
     blobs = {k: m.SerializeToString() for k, m in files.items()}
@@ -275,7 +329,7 @@ def main():
     # fuzz seeds: the small models and every bad one (the ResNets are
     # read by the tests)
     seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2", "tiny_reduce_max", "shuffle_slice", "shuffle_split",
-                                   "tiny_scale")}
+                                   "tiny_scale", "convnext_export", "convnext_legacy")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
