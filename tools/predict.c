@@ -250,9 +250,18 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
         else
             printf("%-4s %-24s %14s\n", "-", seer_algo_name(o->dir, r->algo), status_word(r->st));
     }
-    if (!isnan(o->pick_ms))
+    if (!isnan(o->pick_ms)) {
+        /* the pick can be under its algorithm's own row: capped by the
+         * FP32 or pseudo-half conv, or by the dense one (docs/picker.md) */
+        double own = NAN;
+        for (int i = 0; i < o->n; i++)
+            if (o->res[i].algo == o->pick && o->res[i].st == SEER_STATUS_SUCCESS) own = o->res[i].p.time_ms;
         printf("\npick      %s, %.4f ms (what seer net and predict --data take: docs/picker.md)\n",
                seer_algo_name(o->dir, o->pick), o->pick_ms);
+        if (o->pick_ms < own * (1 - 1e-9))
+            printf("          under its own %.4f ms: capped by the fp32 or pseudo-half conv, or the dense one\n",
+                   own);
+    }
     if (kernels)
         for (int i = 0; i < o->n; i++) {
             if (o->res[i].st != SEER_STATUS_SUCCESS) continue;
