@@ -12,6 +12,7 @@
 #include "classify.h"
 #include "common.h"
 #include "gpu.h"
+#include "gemm.h"
 #include "launch.h"
 #include "model.h"
 
@@ -578,6 +579,32 @@ static double analytical_scale(const struct seer_model *m, seer_direction_t dir,
     return s > 0 ? s : 1;
 }
 
+/* A 1x1 conv of stride 1 without padding (or groups) is a GEMM: forward
+ * X[N*H*W x C] by W[C x K], backward data its transpose, and cuDNN's
+ * implicit GEMM kernels for it are GEMM kernels.  Its forward and
+ * backward-data time is bounded by SEER_CONV_GEMM_BOUND times the GPU's
+ * GEMM model for the same product (seer_model_gemm_time): no 1x1 row of
+ * the data took more (V100 SXM2 and GTX 1080 Ti, forward and backward
+ * data, FP32 and FP16: measured / GEMM model 0.66-1.93).  It binds where
+ * a conv family is far outside its rows: the V100 SXM2's tensor-core
+ * family, which every GPU's FP16 convs come from, put a 1x1 conv of 8192
+ * channels on an H100 at 243 TFLOP/s, where seer-bench's cuBLAS ran that
+ * product at 740.  Backward filter is left alone: its 1x1 rows took up to
+ * 2.6x their GEMM (a long reduction cuDNN splits less well).  0 when the
+ * conv is no such GEMM or the model has no GEMM fit. */
+#define SEER_CONV_GEMM_BOUND 2.0
+static double gemm_bound(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo)
+{
+    const seer_conv_shape_t *q = &cv->shape;
+    if (q->r != 1 || q->s != 1 || q->stride_h != 1 || q->stride_w != 1 || q->pad_h || q->pad_w || q->groups != 1 ||
+        dir == SEER_DIR_BWD_FILTER || (algo != 0 && algo != 1 && algo != SEER_ALGO_CUDNN_CHOICE))
+        return 0;
+    double rows = (double)q->n * q->h * q->w;
+    double t = dir == SEER_DIR_FWD ? seer_model_gemm_time(m, 1, rows, q->k, q->c, cv->dtype, 0, NULL)
+                                   : seer_model_gemm_time(m, 1, rows, q->c, q->k, cv->dtype, 0, NULL);
+    return t > 0 ? SEER_CONV_GEMM_BOUND * t : 0;
+}
+
 /* The physics of (dir, algo) on m: its family's, else a borrowed one's,
  * else the analytical family's times its scale; raw: the analytical
  * family's, unscaled, whatever m has. */
@@ -631,6 +658,8 @@ static seer_status_t physics_of(seer_err_t *err, const struct seer_model *m, con
     e->measured = f != af && !e->borrowed && family_measured(m, f);
     e->floor = physical_floor(m, &shape, dir, algo, kc);
     e->phys = fmax(exp(logsum / nsrc) * scale, e->floor);
+    double bound = raw ? 0 : gemm_bound(m, desc, dir, algo);
+    if (bound > 0 && bound < e->phys) e->phys = fmax(bound, e->floor);
     e->logcorr = lcsum / nsrc;
     return SEER_STATUS_SUCCESS;
 }
