@@ -182,6 +182,12 @@ static double own_time(const struct seer_model *m, double batch, double mm, doub
     return fit_time(&m->gpu, f, batch, mm, n, k, dt, bias, cls);
 }
 
+double seer_model_gemm_own_time(const struct seer_model *m, double batch, double mm, double n, double k,
+                                seer_dtype_t dt, int bias)
+{
+    return own_time(m, batch, mm, n, k, dt, bias, NULL, NULL);
+}
+
 /* GPU a at least as fast as b on every ceiling and on dt's math as each runs it. */
 static int gemm_dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b, seer_dtype_t dt)
 {

@@ -27,6 +27,10 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
  * when m has no fit for dt's math or its GPU cannot run it. */
 double seer_model_gemm_time(const struct seer_model *m, double batch, double mm, double n, double k,
                             seer_dtype_t dt, int bias, seer_class_t *cls);
+/* The same from m's own fit alone, not tied to its peers (what a caller
+ * that ties its own result across GPUs needs, cheaply); -1 likewise. */
+double seer_model_gemm_own_time(const struct seer_model *m, double batch, double mm, double n, double k,
+                                seer_dtype_t dt, int bias);
 
 /* A lower bound of a GEMM row's GPU time from its GPU's datasheet (its
  * FLOPs at peak or its bytes at bandwidth, plus launch gaps), ms; 0 for

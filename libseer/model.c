@@ -590,8 +590,11 @@ static double analytical_scale(const struct seer_model *m, seer_direction_t dir,
  * family, which every GPU's FP16 convs come from, put a 1x1 conv of 8192
  * channels on an H100 at 243 TFLOP/s, where seer-bench's cuBLAS ran that
  * product at 740.  Backward filter is left alone: its 1x1 rows took up to
- * 2.6x their GEMM (a long reduction cuDNN splits less well).  0 when the
- * conv is no such GEMM or the model has no GEMM fit. */
+ * 2.6x their GEMM (a long reduction cuDNN splits less well).  The GEMM
+ * is this model's own, untied: the conv physics is tied across GPUs
+ * after (tied_physics), and tying each peer's GEMM to its own peers made
+ * a ResNet-50 prediction 3x slower.  0 when the conv is no such GEMM or
+ * the model has no GEMM fit. */
 #define SEER_CONV_GEMM_BOUND 2.0
 static double gemm_bound(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo)
 {
@@ -600,8 +603,8 @@ static double gemm_bound(const struct seer_model *m, const struct seer_conv *cv,
         dir == SEER_DIR_BWD_FILTER || (algo != 0 && algo != 1 && algo != SEER_ALGO_CUDNN_CHOICE))
         return 0;
     double rows = (double)q->n * q->h * q->w;
-    double t = dir == SEER_DIR_FWD ? seer_model_gemm_time(m, 1, rows, q->k, q->c, cv->dtype, 0, NULL)
-                                   : seer_model_gemm_time(m, 1, rows, q->c, q->k, cv->dtype, 0, NULL);
+    double t = dir == SEER_DIR_FWD ? seer_model_gemm_own_time(m, 1, rows, q->k, q->c, cv->dtype, 0)
+                                   : seer_model_gemm_own_time(m, 1, rows, q->c, q->k, cv->dtype, 0);
     return t > 0 ? SEER_CONV_GEMM_BOUND * t : 0;
 }
 
