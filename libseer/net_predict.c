@@ -491,7 +491,10 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
         if (!backward) return gemm_row(c, li, SEER_DIR_FWD, rows, k, in, L->bias);
         if (c->net->l[L->input0].needs_grad && (st = gemm_row(c, li, SEER_DIR_BWD_DATA, rows, in, k, 0)))
             return st;
-        return gemm_row(c, li, SEER_DIR_BWD_FILTER, k, in, rows, 0);
+        if ((st = gemm_row(c, li, SEER_DIR_BWD_FILTER, k, in, rows, 0))) return st;
+        /* the bias gradient: dy summed over its rows (a pointwise fc's
+         * batch*h*w of them), one reduction kernel */
+        return L->bias ? mem_row(c, li, SEER_DIR_BWD_FILTER, 1, eout * es + 4 * k, eout, 0) : SEER_STATUS_SUCCESS;
     }
     case SEER_OP_BATCHNORM:
         /* training: statistics pass + normalize pass; backward: a
@@ -504,8 +507,17 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
          * 1 / std (PyTorch's vectorized layer norm) in either mode: no
          * running statistics to fold; backward as batch norm's, dx and
          * the reduction of dgamma, dbeta over x and dy */
-        if (backward) return mem_row(c, li, bd, 2, 5 * ein * es, ein, 0);
-        return mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * es, ein, 0);
+    {
+        /* autocast runs layer_norm in fp32: its input cast up and its
+         * output cast down for the next layer (2 + 4 bytes per element
+         * each), the gradients likewise backward */
+        int cast = c->amp && es < 4;
+        double s = cast ? 4 : es;
+        seer_status_t st = backward ? mem_row(c, li, bd, 2, 5 * ein * s, ein, 0)
+                                    : mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * s, ein, 0);
+        if (st || !cast) return st;
+        return mem_row(c, li, backward ? bd : SEER_DIR_FWD, 2, 2 * 6.0 * ein, ein, SEER_RESULT_AMP_CAST);
+    }
     case SEER_OP_ACTIVATION:
     case SEER_OP_SOFTMAX: { /* backward reads y (a scale: no) and dy, writes dx */
         int reads = L->op == SEER_OP_ACTIVATION && l->kind == SEER_ACT_SCALE ? 1 : 2;

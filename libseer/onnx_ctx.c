@@ -388,6 +388,7 @@ seer_status_t seer_onnx_unsupported(cx_t *cx, const Onnx__NodeProto *n, const ch
             o->rank = src->rank;
             memcpy(o->d, src->d, sizeof o->d);
             o->layer = src->layer;
+            o->nhwc = src->nhwc;
         } else {
             o->known = 0;
         }

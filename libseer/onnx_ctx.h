@@ -117,7 +117,9 @@ seer_status_t seer_onnx_set_dims(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t
 /* Per-sample c x h x w of a data tensor of rank 2..4 (of an nhwc view:
  * d[3] x d[1] x d[2]); 0 for other ranks. */
 int seer_onnx_chw(const tensor_t *t, int64_t *c, int64_t *h, int64_t *w);
-/* A data input a layer reads as is (rank4: N x C x H x W required). */
+/* A data input a layer reads as is (rank4: rank 4 required).  A
+ * channels-last view passes with its c, h, w read in its own order:
+ * callers that read axis 1 as the channels refuse x->nhwc themselves. */
 seer_status_t seer_onnx_need_data(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *t, int rank4);
 /* A data input read as a view: same elements per sample as its layer. */
 seer_status_t seer_onnx_need_view(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *t);

@@ -63,6 +63,10 @@ static int window(const Onnx__NodeProto *n, const tensor_t *x, const int64_t k[2
     return 1;
 }
 
+/* An operator that reads axis 1 as the channels, given a channels-last
+ * view (x->nhwc): its translation would read H as C. */
+#define CHANNELS_LAST "an operator over N x C x H x W given a channels-last (permuted) view"
+
 static seer_status_t copy_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o, const tensor_t *x)
 {
     seer_status_t st = seer_onnx_set_dims(cx, n, o, x->rank, x->d);
@@ -76,6 +80,7 @@ static seer_status_t do_conv(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, te
     char why[200];
     if ((st = seer_onnx_need_data(cx, n, x, 0))) return st;
     if (x->rank != 4) return seer_onnx_unsupported(cx, n, "a convolution over other than 2 spatial dimensions");
+    if (x->nhwc) return seer_onnx_unsupported(cx, n, CHANNELS_LAST);
     tensor_t *w = seer_onnx_input(cx, n, 1);
     if (!w || !w->known || w->rank != 4)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the weight's shape is not known (a 4-D constant expected)");
@@ -113,6 +118,7 @@ static seer_status_t do_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, te
     int64_t k[2], s2[2], dil[2], pad[2];
     if ((st = seer_onnx_need_data(cx, n, x, 0))) return st;
     if (x->rank != 4) return seer_onnx_unsupported(cx, n, "pooling over other than 2 spatial dimensions");
+    if (x->nhwc) return seer_onnx_unsupported(cx, n, CHANNELS_LAST);
     if (seer_onnx_attr_ints(n, "kernel_shape", k, 2) != 2 || k[0] < 1 || k[1] < 1)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "kernel_shape must list 2 sizes >= 1");
     if (!window(n, x, k, s2, dil, pad, why, sizeof why)) return seer_onnx_unsupported(cx, n, why);
@@ -133,16 +139,31 @@ static seer_status_t do_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, te
     return SEER_STATUS_SUCCESS;
 }
 
+/* Whether t has readers and every one is an op node. */
+static int read_only_by(const cx_t *cx, const tensor_t *t, const char *op)
+{
+    int seen = 0;
+    for (size_t i = 0; i < cx->g->n_node; i++) {
+        const Onnx__NodeProto *m = cx->g->node[i];
+        for (size_t k = 0; k < m->n_input; k++)
+            if (!strcmp(m->input[k], t->name)) {
+                if (strcmp(m->op_type, op)) return 0;
+                seen = 1;
+            }
+    }
+    return seen;
+}
+
 /* Reshape-like views: o gets dims d; a layer only when a 2-D result
  * changes the per-sample shape (flatten), else o aliases x's layer. */
 static seer_status_t view(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int rank, const int64_t *d,
-                          int force_flatten)
+                          int force_flatten, int gathered)
 {
     seer_status_t st;
     /* one sample flattened whole (torch.export's as_strided, exported at
-     * batch 1, flattens before a Gather of every element): a flat view
-     * only do_gather reads */
-    int flat = rank == 1 && x->rank >= 1 && x->d[0] == 1 && d[0] == seer_onnx_elems(x, 0);
+     * batch 1, flattens before a Gather of every element): a flat view,
+     * for a reshape that only Gathers read (do_gather) */
+    int flat = gathered && rank == 1 && x->rank >= 1 && x->d[0] == 1 && d[0] == seer_onnx_elems(x, 0);
     if (flat) {
         if ((st = seer_onnx_set_dims(cx, n, o, rank, d))) return st;
         o->layer = x->layer;
@@ -193,7 +214,7 @@ static seer_status_t do_reshape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x,
     if (known != total)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "target shape has %lld elements, the input %lld", (long long)known,
                               (long long)total);
-    return view(cx, n, x, o, nv, d, 0);
+    return view(cx, n, x, o, nv, d, 0, read_only_by(cx, o, "Gather"));
 }
 
 static seer_status_t do_squeeze(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int un)
@@ -218,7 +239,7 @@ static seer_status_t do_squeeze(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x,
             else if (x->d[i] != 1) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "squeezes a dimension of size %lld",
                                                          (long long)x->d[i]);
     }
-    return view(cx, n, x, o, rank, d, 0);
+    return view(cx, n, x, o, rank, d, 0, 0);
 }
 
 static seer_status_t do_gemm(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int matmul,
@@ -383,7 +404,8 @@ static seer_status_t do_add(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
         if (!x) continue;
         if (x->is_const) return seer_onnx_unsupported(cx, n, "an addition of a constant tensor");
         if ((st = seer_onnx_need_data(cx, n, x, 0))) return st;
-        if (nin && (x->rank != ins[0]->rank || memcmp(x->d, ins[0]->d, (size_t)x->rank * sizeof *x->d)))
+        if (nin && (x->rank != ins[0]->rank || x->nhwc != ins[0]->nhwc ||
+                    memcmp(x->d, ins[0]->d, (size_t)x->rank * sizeof *x->d)))
             return seer_onnx_unsupported(cx, n, "a broadcasting addition (inputs of different shapes)");
         if (nin == SEER_NET_MAX_INPUTS) return seer_onnx_nerr(cx, n, SEER_STATUS_OVERFLOW, "over %d inputs", SEER_NET_MAX_INPUTS);
         ins[nin++] = x;
@@ -421,9 +443,10 @@ static seer_status_t do_mul(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
     }
     if ((st = seer_onnx_need_data(cx, n, x[0], 0)) || (st = seer_onnx_need_data(cx, n, x[1], 0))) return st;
     if (seer_onnx_elems(x[0], 1) < seer_onnx_elems(x[1], 1)) { tensor_t *t = x[0]; x[0] = x[1]; x[1] = t; }
-    int same = x[0]->rank == x[1]->rank && !memcmp(x[0]->d, x[1]->d, (size_t)x[0]->rank * sizeof *x[0]->d);
-    int gate = x[0]->rank == 4 && x[1]->rank == 4 && x[1]->d[1] == x[0]->d[1] && x[1]->d[2] == 1 &&
-               x[1]->d[3] == 1 && x[1]->d[0] == x[0]->d[0];
+    int same = x[0]->rank == x[1]->rank && x[0]->nhwc == x[1]->nhwc &&
+               !memcmp(x[0]->d, x[1]->d, (size_t)x[0]->rank * sizeof *x[0]->d);
+    int gate = x[0]->rank == 4 && x[1]->rank == 4 && !x[0]->nhwc && !x[1]->nhwc && x[1]->d[1] == x[0]->d[1] &&
+               x[1]->d[2] == 1 && x[1]->d[3] == 1 && x[1]->d[0] == x[0]->d[0];
     if (!same && !gate) return seer_onnx_unsupported(cx, n, "a broadcasting product other than a per-channel N x C x 1 x 1 gate");
     if ((st = copy_shape(cx, n, o, x[0])) || (st = seer_onnx_layer_line(cx, n, o, "mul", x, 2))) return st;
     seer_onnx_emit(cx, "\n");
@@ -441,6 +464,7 @@ static seer_status_t do_concat(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
         if (!x) continue;
         if (x->is_const) return seer_onnx_unsupported(cx, n, "a concatenation with a constant tensor");
         if ((st = seer_onnx_need_data(cx, n, x, 0))) return st;
+        if (x->nhwc) return seer_onnx_unsupported(cx, n, CHANNELS_LAST);
         if (nin == SEER_NET_MAX_INPUTS) return seer_onnx_nerr(cx, n, SEER_STATUS_OVERFLOW, "over %d inputs", SEER_NET_MAX_INPUTS);
         ins[nin++] = x;
     }
@@ -485,6 +509,7 @@ static void skipped_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tenso
                 o->layer = y->layer;
                 o->rank = y->rank;
                 memcpy(o->d, y->d, sizeof o->d);
+                o->nhwc = y->nhwc;
             }
         }
     }
@@ -535,6 +560,7 @@ static seer_status_t do_global_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t
 {
     seer_status_t st;
     if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
+    if (x->nhwc) return seer_onnx_unsupported(cx, n, CHANNELS_LAST);
     int64_t d[4] = {x->d[0], x->d[1], 1, 1};
     if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1))) return st;
     seer_onnx_emit(cx, " %s global\n", n->op_type[6] == 'A' ? "avg" : "max");
@@ -558,7 +584,7 @@ static seer_status_t do_reduce(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
         int a = seer_onnx_norm_axis(ax[i], x->rank);
         mark |= a < 0 || mark >> a & 1 ? 1u << 31 : 1u << a; /* out of range or repeated */
     }
-    if (x->rank != 4 || na != 2 || mark != 0xcu)
+    if (x->rank != 4 || x->nhwc || na != 2 || mark != 0xcu)
         return unsupported_shape(cx, n, x, o, "a reduction over other than the two spatial axes of N x C x H x W");
     if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
     int64_t d[4] = {x->d[0], x->d[1], 1, 1};
@@ -592,7 +618,7 @@ static seer_status_t do_split(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, t
     if (!x) return seer_onnx_need_data(cx, n, x, 1);
     if (n->n_output > SEER_ONNX_MAX_CONST) return unsupported_shape(cx, n, x, o, "a split into over 64 parts");
     int no = (int)n->n_output;
-    if (x->rank != 4 || seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), 4) != 1)
+    if (x->rank != 4 || x->nhwc || seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), 4) != 1)
         return unsupported_shape(cx, n, x, o, "a split along other than the channels of N x C x H x W");
     if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
     int given = cx->opset < 13 ? seer_onnx_attr(n, "split") != NULL : n->n_input > 1 && n->input[1][0];
@@ -636,7 +662,7 @@ static seer_status_t do_slice(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, t
         if (n->n_input > 4 && n->input[4][0]) np = seer_onnx_const_ints(cx, n, 4, step, 2);
     }
     int64_t C = x->rank == 4 ? x->d[1] : 0, lo = b[0], hi = e[0];
-    if (x->rank != 4 || nb != 1 || ne != 1 || na != 1 || np != 1 || step[0] != 1 ||
+    if (x->rank != 4 || x->nhwc || nb != 1 || ne != 1 || na != 1 || np != 1 || step[0] != 1 ||
         seer_onnx_norm_axis(ax[0], 4) != 1)
         return unsupported_shape(cx, n, x, o, "a slice of data other than a range of channels, step 1");
     if (lo < 0) lo = lo < -C ? 0 : lo + C;
@@ -758,7 +784,7 @@ static seer_status_t do_view_op(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x,
         int axis = seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 1), x->rank + 1);
         if (axis != 1) return seer_onnx_unsupported(cx, n, "a flatten that moves the batch dimension (axis other than 1)");
         int64_t d[2] = {x->d[0], seer_onnx_elems(x, 1)};
-        return view(cx, n, x, o, 2, d, x->rank > 2);
+        return view(cx, n, x, o, 2, d, x->rank > 2, 0);
     }
     if (!strcmp(op, "Reshape")) return do_reshape(cx, n, x, o);
     return do_squeeze(cx, n, x, o, op[0] == 'U');
@@ -785,7 +811,12 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     const char *op = n->op_type;
     char why[160];
     for (size_t i = 0; i < sizeof SIMPLE_OPS / sizeof SIMPLE_OPS[0]; i++)
-        if (!strcmp(op, SIMPLE_OPS[i].op)) return simple(cx, n, x, o, SIMPLE_OPS[i].type, "");
+        if (!strcmp(op, SIMPLE_OPS[i].op)) {
+            /* batch norm and softmax have an axis; the activations do not */
+            if (x && x->nhwc && (!strcmp(op, "BatchNormalization") || strstr(op, "Softmax")))
+                return seer_onnx_unsupported(cx, n, CHANNELS_LAST);
+            return simple(cx, n, x, o, SIMPLE_OPS[i].type, "");
+        }
     if (!strcmp(op, "Conv")) return do_conv(cx, n, x, o);
     if (!strcmp(op, "Sigmoid")) return do_sigmoid(cx, ni, x, o);
     if (!strcmp(op, "Clip")) return do_clip(cx, n, x, o);

@@ -2,7 +2,8 @@
  * (docs/networks.md) and parsed like any user file.  Layer names and
  * shapes follow torchvision's models (alexnet, vgg16, resnet18/50/101 with
  * the stride on the 3x3 conv, inception_v3 without the auxiliary
- * classifier, mobilenet_v2, densenet121), at any input resolution; the
+ * classifier, mobilenet_v2, densenet121, convnext_tiny), at any input
+ * resolution; the
  * adaptive pooling before the classifier keeps the parameter counts
  * independent of it, as in torchvision. */
 #include <stdarg.h>

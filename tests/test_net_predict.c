@@ -232,10 +232,12 @@ TEST(net_predict_zoo_infer_and_train)
                 } else {
                     CHECK(x->algo == SEER_ALGO_NA);
                 }
-                if (x->op == SEER_OP_FC) {
+                if (x->op == SEER_OP_FC && !(x->flags & SEER_RESULT_MEMORY_BOUND)) { /* GEMMs */
                     fc_rows++;
                     CHECK(!(x->flags & SEER_RESULT_GEMM_ROOFLINE));
                 }
+                if (x->op == SEER_OP_FC && (x->flags & SEER_RESULT_MEMORY_BOUND)) /* its bias gradient */
+                    CHECK(x->direction == SEER_DIR_BWD_FILTER && x->n_kernels == 1);
                 if (x->op == SEER_OP_BATCHNORM) CHECK(x->flags & SEER_RESULT_MEMORY_BOUND);
             }
             CHECK(conv_fwd == info.n_conv && conv_bf == info.n_conv && conv_bd == info.n_conv - 1);

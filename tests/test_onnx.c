@@ -228,6 +228,10 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_reduce_all", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x1 ('amean': a reduction over"},
         {"bad_split_no_first", SEER_STATUS_NET_INPUT, "a required input is missing"},
         {"bad_mul_growing_const", SEER_STATUS_ONNX_UNSUPPORTED_OP, "a constant that does not broadcast into the data"},
+        {"bad_conv_channels_last", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Conv x1 ('conv_last': an operator over N x C x H x W "
+                                                                    "given a channels-last (permuted) view"},
+        {"bad_squeeze_batch1", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Squeeze x1 ('squeeze_all': a reshape that moves the batch"},
+        {"bad_skip_channels_last", SEER_STATUS_ONNX_UNSUPPORTED_OP, "1 unsupported node: Sin x1 ('sin'"},
     };
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
@@ -260,6 +264,14 @@ TEST(onnx_unsupported_counted_then_skipped)
     CHECK(strstr(t, "# skipped: Erf node 'scale': the description format has no Erf layer\n") != NULL);
     CHECK(strstr(t, "mul name=se_scale in=relu,se_gate\n") != NULL); /* squeeze-and-excite gate */
     CHECK(strstr(t, "conv name=conv_after in=se_scale ") != NULL); /* reads around the skipped nodes */
+    free(t);
+    /* skipped inside a channels-last block, the rest of it still reads
+     * the view; a squeeze to rank 1 at batch 1 is skipped, not fatal */
+    t = text_of(h, "tests/onnx/bad_skip_channels_last.onnx", 1, 0, &st, &info);
+    CHECK(t && strstr(t, "layernorm name=ln in=relu\nconv name=conv_after in=ln k=4 size=1\n") != NULL);
+    free(t);
+    t = text_of(h, "tests/onnx/bad_squeeze_batch1.onnx", 1, 0, &st, &info);
+    CHECK(t && strstr(t, "relu name=relu_flat in=gap\n") != NULL);
     free(t);
     /* a symbolic resolution resolves with an explicit one */
     t = text_of(h, "tests/onnx/bad_symbolic_hw.onnx", 0, 16, &st, &info);

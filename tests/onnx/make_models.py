@@ -222,12 +222,15 @@ def convnext(opset):
         r = g.node("Add", [r, g.weight(p + ".fc1.b", [4 * c])], p + "/fc1_bias")
         if opset >= 20:
             r = g.node("Gelu", [r], p + "/gelu")
-        else:
-            h = g.node("Div", [r, g.weight(p + ".sqrt2", [], [1.4142135])], p + "/gelu/Div")
+        else:  # each constant a Constant node just before its reader, as that exporter writes them
+            def const(name, v):
+                return g.node("Constant", [], p + "/gelu/" + name,
+                              value=helper.make_tensor("v", TensorProto.FLOAT, [], [v]))
+            h = g.node("Div", [r, const("sqrt2", 1.4142135)], p + "/gelu/Div")
             h = g.node("Erf", [h], p + "/gelu/Erf")
-            h = g.node("Add", [h, g.weight(p + ".one", [], [1.0])], p + "/gelu/Add")
+            h = g.node("Add", [h, const("one", 1.0)], p + "/gelu/Add")
             h = g.node("Mul", [r, h], p + "/gelu/Mul")
-            r = g.node("Mul", [h, g.weight(p + ".half", [], [0.5])], p + "/gelu/Mul_1")
+            r = g.node("Mul", [h, const("half", 0.5)], p + "/gelu/Mul_1")
         r = g.node("MatMul", [r, g.weight(p + ".fc2", [4 * c, c])], p + "/fc2")
         r = g.node("Add", [g.weight(p + ".fc2.b", [c]), r], p + "/fc2_bias")
         r = g.node("Transpose", [r], p + "/permute_back", perm=[0, 3, 1, 2])
@@ -286,6 +289,25 @@ def bad_models(good):
         y = g.node("Conv", [y, g.weight("w9", [4, 4, 3, 3])], "conv_after", pads=[1, 1, 1, 1])
         return g.node("Relu", [y], "relu_after")
     out["unsupported"] = tiny(extra=unsup).SerializeToString()
+    # a channels-last view read as N x C x H x W by a Conv; a squeeze to
+    # rank 1 at batch 1 read by a Relu (no Gather): both unsupported, and
+    # skippable; a skipped node inside a channels-last block
+    def conv_nhwc(g, y):
+        y = g.node("Transpose", [y], "to_last", perm=[0, 2, 3, 1])
+        return g.node("Conv", [y, g.weight("w_last", [5, 8, 1, 1])], "conv_last")
+    out["conv_channels_last"] = tiny(extra=conv_nhwc).SerializeToString()
+    def squeeze_all(g, y):
+        y = g.node("GlobalAveragePool", [y], "gap")
+        y = g.node("Squeeze", [y], "squeeze_all")
+        return g.node("Relu", [y], "relu_flat")
+    out["squeeze_batch1"] = tiny(extra=squeeze_all).SerializeToString()
+    def skip_last(g, y):
+        y = g.node("Transpose", [y], "to_last", perm=[0, 2, 3, 1])
+        y = g.node("Sin", [y], "sin")
+        y = g.node("LayerNormalization", [y, g.weight("lnw", [4]), g.weight("lnb", [4])], "ln", axis=-1)
+        y = g.node("Transpose", [y], "to_first", perm=[0, 3, 1, 2])
+        return g.node("Conv", [y, g.weight("w_after", [4, 4, 1, 1])], "conv_after")
+    out["skip_channels_last"] = tiny(opset=17, extra=skip_last).SerializeToString()
     # a reduction over the channels: no layer of the description format
     out["reduce_channels"] = tiny(extra=lambda g, y: g.node("ReduceMean", [y], "chan_mean", axes=[1], keepdims=1)
                                   ).SerializeToString()
