@@ -726,7 +726,8 @@ typedef enum {
     SEER_OP_OPTIMIZER = 12,     /* a result row only: the optimizer step over every parameter */
     SEER_OP_SLICE = 13,         /* a copy of a range of the input's channels (shape.k of them) */
     SEER_OP_SHUFFLE = 14,       /* ShuffleNet's channel shuffle, a copy (shape.groups groups) */
-    SEER_OP_LAYERNORM = 15      /* layer norm over the channels of each position (ConvNeXt's) */
+    SEER_OP_LAYERNORM = 15,     /* layer norm over the channels of each position (ConvNeXt's) */
+    SEER_OP_RESIZE = 16         /* spatial resampling (nearest, bilinear) to c x h x w: segmentation heads */
 } seer_op_t;
 
 /* "conv", "batchnorm", ...; "?" for an unknown value. */

@@ -15,7 +15,7 @@ const char *seer_op_name(seer_op_t op)
 {
     static const char *const names[] = {"input", "conv", "batchnorm", "activation", "pool", "add",
                                         "concat", "fc", "softmax", "dropout", "flatten", "mul",
-                                        "optimizer", "slice", "shuffle", "layernorm"};
+                                        "optimizer", "slice", "shuffle", "layernorm", "resize"};
     return (unsigned)op < sizeof names / sizeof *names ? names[op] : "?";
 }
 
@@ -65,6 +65,7 @@ static const struct {
     {"fc", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS) | B(K_POINTWISE)},
     {"linear", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS) | B(K_POINTWISE)},
     {"layernorm", SEER_OP_LAYERNORM, 0, BASIC},
+    {"resize", SEER_OP_RESIZE, 0, BASIC | B(K_H) | B(K_W)},
     {"softmax", SEER_OP_SOFTMAX, 0, BASIC},
     {"dropout", SEER_OP_DROPOUT, 0, BASIC | B(K_P)},
     {"flatten", SEER_OP_FLATTEN, 0, BASIC},
@@ -434,6 +435,12 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
             oh = ow = 1;
         }
         oc = L->shape.k;
+        break;
+    case SEER_OP_RESIZE:
+        if ((o->seen & (B(K_H) | B(K_W))) != (B(K_H) | B(K_W)))
+            return perr(ps, SEER_STATUS_NET_PARSE, "resize needs h= and w= (the output's size)");
+        oh = o->v[K_H];
+        ow = o->v[K_W];
         break;
     case SEER_OP_FLATTEN:
         oc = c * hh * w;

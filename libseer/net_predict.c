@@ -543,6 +543,9 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     case SEER_OP_CONCAT: /* copies; its backward hands out views */
         if (backward) return SEER_STATUS_SUCCESS;
         return mem_row(c, li, SEER_DIR_FWD, L->n_inputs, 2 * eout * es, eout, 0);
+    case SEER_OP_RESIZE: /* reads x once (the neighbours from cache), writes y; backward zeroes dx and adds dy into it */
+        if (backward) return mem_row(c, li, bd, 2, (2 * ein + eout) * es, fmax(ein, eout), 0);
+        return mem_row(c, li, SEER_DIR_FWD, 1, (ein + eout) * es, fmax(ein, eout), 0);
     case SEER_OP_SLICE:   /* a copy (a view PyTorch makes contiguous); backward copies dy into dx */
     case SEER_OP_SHUFFLE: /* a copy through a transpose; backward the inverse one */
         return mem_row(c, li, backward ? bd : SEER_DIR_FWD, 1, 2 * eout * es, eout, 0);

@@ -725,6 +725,38 @@ static seer_status_t do_transpose(cx_t *cx, const Onnx__NodeProto *n, tensor_t *
     return seer_onnx_set_dims(cx, n, o, 5, d5);
 }
 
+/* Resize (opset 10+; its sizes, else its scales, constants libseer can
+ * fold) and Upsample (opset 7-9: scales as an attribute, then an input)
+ * of the two spatial axes of N x C x H x W, any mode: a resize layer. */
+static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    seer_status_t st;
+    if (!x || x->layer < 0 || !x->known) return seer_onnx_need_data(cx, n, x, 1); /* names what is missing */
+    if (x->rank != 4 || x->nhwc || seer_onnx_attr(n, "axes"))
+        return unsupported_shape(cx, n, x, o, "a resize of other than the two spatial axes of N x C x H x W");
+    if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
+    int64_t sz[5];
+    double sc[4] = {0, 0, 0, 0};
+    int upsample = !strcmp(n->op_type, "Upsample"), si = upsample || cx->opset < 11 ? 1 : 2;
+    tensor_t *s = seer_onnx_input(cx, n, (size_t)si);
+    if (!upsample && cx->opset >= 11 && seer_onnx_const_ints(cx, n, 3, sz, 5) == 4) {
+        for (int i = 0; i < 4; i++) sc[i] = (double)sz[i] / (double)x->d[i];
+    } else if (upsample && cx->opset < 9) {
+        const Onnx__AttributeProto *a = seer_onnx_attr(n, "scales");
+        for (size_t i = 0; a && a->n_floats == 4 && i < 4; i++) sc[i] = a->floats[i];
+    } else if (s && s->is_const && s->nval == 4) {
+        for (int i = 0; i < 4; i++) sc[i] = s->val[i];
+    }
+    int64_t d[4] = {x->d[0], x->d[1], (int64_t)floor(x->d[2] * sc[2]), (int64_t)floor(x->d[3] * sc[3])};
+    if (sc[0] != 1 || sc[1] != 1 || !(sc[2] > 0 && sc[3] > 0) || !(sc[2] * x->d[2] <= SEER_NET_MAX_DIM) ||
+        !(sc[3] * x->d[3] <= SEER_NET_MAX_DIM) || d[2] < 1 || d[3] < 1)
+        return unsupported_shape(cx, n, x, o, "a resize whose output size is not a constant of N x C x H' x W' "
+                                              "libseer can fold");
+    if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "resize", &x, 1))) return st;
+    seer_onnx_emit(cx, " h=%lld w=%lld\n", (long long)d[2], (long long)d[3]);
+    return SEER_STATUS_SUCCESS;
+}
+
 /* Div: the head of an exported GELU (erf_gelu), else by a constant
  * scalar, a scale layer. */
 static seer_status_t do_div(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
@@ -838,6 +870,7 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     if (!strcmp(op, "LayerNormalization")) return do_layernorm(cx, n, x, o);
     if (!strcmp(op, "Gather")) return do_gather(cx, n, x, o);
     if (!strcmp(op, "Div")) return do_div(cx, ni, x, o);
+    if (!strcmp(op, "Resize") || !strcmp(op, "Upsample")) return do_resize(cx, n, x, o);
     snprintf(why, sizeof why, "the description format has no %.60s layer", op);
     return unsupported_shape(cx, n, x, o, why);
 }

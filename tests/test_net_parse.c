@@ -240,6 +240,31 @@ TEST(net_parse_layernorm_and_pointwise_fc)
         seer_model_destroy(m);
     }
     seer_network_destroy(net);
+    /* resize: any output size; forward and backward memory-bound rows */
+    REQUIRE(parse(h, "input name=x c=21 h=28 w=28\nconv name=c in=x k=21 size=1\nresize name=up in=c h=224 w=200\n",
+                  &net, msg, sizeof msg) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.op == SEER_OP_RESIZE && L.c == 21 && L.h == 224 && L.w == 200 && !L.params &&
+          !strcmp(seer_op_name(SEER_OP_RESIZE), "resize"));
+    if (seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS) {
+        seer_layer_result_t rows[16];
+        int n = 0, up = 0;
+        double total = 0;
+        CHECK_STATUS(seer_predict_network(h, m, net, 8, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
+                                          SEER_ALGO_AUTO, rows, 16, &n, &total),
+                     SEER_STATUS_SUCCESS);
+        for (int i = 0; i < n; i++)
+            if (rows[i].op == SEER_OP_RESIZE) {
+                up++;
+                CHECK(rows[i].flags & SEER_RESULT_MEMORY_BOUND);
+                if (rows[i].direction == SEER_DIR_FWD) CHECK(rows[i].bytes == 8.0 * 21 * (28 * 28 + 224 * 200) * 4);
+            }
+        CHECK(up == 2);
+        seer_model_destroy(m);
+    }
+    seer_network_destroy(net);
+    CHECK(parse(h, "input name=x c=8 h=2 w=2\nresize name=r in=x h=4\n", &net, msg, sizeof msg) ==
+              SEER_STATUS_NET_PARSE && strstr(msg, "resize needs h= and w="));
     /* pointwise is an fc's option, 0 or 1 */
     CHECK(parse(h, "input name=x c=8 h=2 w=2\nfc name=f in=x k=4 pointwise=2\n", &net, msg, sizeof msg) ==
           SEER_STATUS_NET_PARSE);

@@ -296,6 +296,8 @@ def bad_models(good):
         y = g.node("Transpose", [y], "to_last", perm=[0, 2, 3, 1])
         return g.node("Conv", [y, g.weight("w_last", [5, 8, 1, 1])], "conv_last")
     out["conv_channels_last"] = tiny(extra=conv_nhwc).SerializeToString()
+    out["resize_channels"] = tiny(13, extra=lambda g, y: g.node("Resize", [y, "", g.weight(
+        "scales", [4], [1.0, 2.0, 1.0, 1.0])], "up_channels")).SerializeToString()
     def squeeze_all(g, y):
         y = g.node("GlobalAveragePool", [y], "gap")
         y = g.node("Squeeze", [y], "squeeze_all")
@@ -338,6 +340,14 @@ def main():
              "tiny_reduce_max": tiny(extra=lambda g, y: g.node("ReduceMax", [y], "gmax", axes=[2, 3], keepdims=0)),
              "shuffle_slice": shuffle_unit(13), "shuffle_split": shuffle_unit(18),
              "convnext_export": convnext(20), "convnext_legacy": convnext(17),
+             # segmentation heads' upsampling: Resize by sizes (opset 13), by
+             # scales (opset 11), Upsample (opset 9)
+             "resize_sizes": tiny(13, extra=lambda g, y: g.node("Resize", [y, "", "", g.weight(
+                 "sizes", [4], [1, 4, 16, 12], TensorProto.INT64)], "up", mode="linear")),
+             "resize_scales": tiny(11, extra=lambda g, y: g.node("Resize", [y, g.weight("roi", [0]), g.weight(
+                 "scales", [4], [1.0, 1.0, 2.0, 1.5])], "up", mode="nearest")),
+             "upsample9": tiny(9, extra=lambda g, y: g.node("Upsample", [y, g.weight(
+                 "scales", [4], [1.0, 1.0, 2.0, 2.0])], "up", mode="nearest")),
              "tiny_scale": tiny(extra=lambda g, y: g.node("Mul", [g.weight("noise", [1, 1, 1, 1], [1.0]), g.node(
                  "Mul", [y, g.weight("gamma", [4, 1, 1])], "layer_scale")], "stochastic_depth"))}
     blobs = {k: m.SerializeToString() for k, m in files.items()}
@@ -351,7 +361,8 @@ def main():
     # fuzz seeds: the small models and every bad one (the ResNets are
     # read by the tests)
     seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2", "tiny_reduce_max", "shuffle_slice", "shuffle_split",
-                                   "tiny_scale", "convnext_export", "convnext_legacy")}
+                                   "tiny_scale", "convnext_export", "convnext_legacy", "resize_sizes",
+                                   "upsample9")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
