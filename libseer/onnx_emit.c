@@ -747,11 +747,13 @@ static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
     } else if (s && s->is_const && s->nval == 4) {
         for (int i = 0; i < 4; i++) sc[i] = s->val[i];
     }
-    int64_t d[4] = {x->d[0], x->d[1], (int64_t)floor(x->d[2] * sc[2]), (int64_t)floor(x->d[3] * sc[3])};
-    if (sc[0] != 1 || sc[1] != 1 || !(sc[2] > 0 && sc[3] > 0) || !(sc[2] * x->d[2] <= SEER_NET_MAX_DIM) ||
-        !(sc[3] * x->d[3] <= SEER_NET_MAX_DIM) || d[2] < 1 || d[3] < 1)
+    /* in range before the cast: a float to integer conversion out of
+     * range is undefined */
+    double oh = floor(x->d[2] * sc[2]), ow = floor(x->d[3] * sc[3]);
+    if (sc[0] != 1 || sc[1] != 1 || !(oh >= 1 && oh <= SEER_NET_MAX_DIM) || !(ow >= 1 && ow <= SEER_NET_MAX_DIM))
         return unsupported_shape(cx, n, x, o, "a resize whose output size is not a constant of N x C x H' x W' "
                                               "libseer can fold");
+    int64_t d[4] = {x->d[0], x->d[1], (int64_t)oh, (int64_t)ow};
     if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "resize", &x, 1))) return st;
     seer_onnx_emit(cx, " h=%lld w=%lld\n", (long long)d[2], (long long)d[3]);
     return SEER_STATUS_SUCCESS;
