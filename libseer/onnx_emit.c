@@ -160,10 +160,10 @@ static seer_status_t view(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tenso
                           int force_flatten, int gathered)
 {
     seer_status_t st;
-    /* one sample flattened whole (torch.export's as_strided, exported at
-     * batch 1, flattens before a Gather of every element): a flat view,
-     * for a reshape that only Gathers read (do_gather) */
-    int flat = gathered && rank == 1 && x->rank >= 1 && x->d[0] == 1 && d[0] == seer_onnx_elems(x, 0);
+    /* the batch flattened whole (torch.export's as_strided flattens before
+     * a Gather of every element): a flat view, for a reshape that only
+     * Gathers read (do_gather) */
+    int flat = gathered && rank == 1 && x->rank >= 1 && d[0] == seer_onnx_elems(x, 0);
     if (flat) {
         if ((st = seer_onnx_set_dims(cx, n, o, rank, d))) return st;
         o->layer = x->layer;
@@ -771,9 +771,10 @@ static seer_status_t do_div(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     return simple(cx, n, x, o, "scale", "");
 }
 
-/* Gather along axis 0 of a flat view of one sample with constant indices
- * as many as its elements (torch.export writes as_strided so, e.g. at
- * the head of ConvNeXt): a view of the layer in the indices' shape.  The
+/* Gather along axis 0 of a flat view of the batch with constant indices
+ * as many as its elements, batch first (torch.export writes as_strided
+ * so, e.g. at the head of ConvNeXt): a view of the layer in the indices'
+ * shape.  The
  * indices are not read (they are too many to fold); a gather that
  * repeated some elements and left others out would be costed as the
  * copy it is not. */
@@ -782,10 +783,10 @@ static seer_status_t do_gather(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
     tensor_t *ix = seer_onnx_input(cx, n, 1);
     if (!x || x->layer < 0 || !x->known) return seer_onnx_need_view(cx, n, x); /* names what is missing */
     const layer_t *l = &cx->L[x->layer];
-    if (x->rank != 1 || !ix || !ix->is_const || !ix->known || ix->rank < 2 || ix->d[0] != 1 ||
+    if (x->rank != 1 || !ix || !ix->is_const || !ix->known || ix->rank < 2 || ix->d[0] < 1 ||
         seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), 1) != 0 || seer_onnx_elems(ix, 0) != x->d[0] ||
-        x->d[0] != l->c * l->h * l->w)
-        return unsupported_shape(cx, n, x, o, "a gather other than of every element of one flattened sample");
+        x->d[0] / ix->d[0] != l->c * l->h * l->w || x->d[0] % ix->d[0])
+        return unsupported_shape(cx, n, x, o, "a gather other than of every element of the flattened batch");
     seer_status_t st = seer_onnx_set_dims(cx, n, o, ix->rank, ix->d);
     if (st) return st;
     o->layer = x->layer;
