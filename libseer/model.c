@@ -583,9 +583,12 @@ static double analytical_scale(const struct seer_model *m, seer_direction_t dir,
  * X[N*H*W x C] by W[C x K], backward data its transpose, and cuDNN's
  * implicit GEMM kernels for it are GEMM kernels.  Its forward and
  * backward-data time is bounded by SEER_CONV_GEMM_BOUND times the GPU's
- * GEMM model for the same product (seer_model_gemm_time): no 1x1 row of
- * the data took more (V100 SXM2 and GTX 1080 Ti, forward and backward
- * data, FP32 and FP16: measured / GEMM model 0.66-1.93).  It binds where
+ * GEMM model for the same product: no 1x1 row of the data took more
+ * (V100 SXM2 and GTX 1080 Ti, forward and backward data, FP32 and FP16:
+ * measured / GEMM model 0.66-1.93).  A strided or padded 1x1 conv does
+ * at most the work of the stride-1 one over its padded input, whose
+ * bound it takes: bounding only stride 1 made stride 2 up to 6x slower
+ * than stride 1 on the same input.  It binds where
  * a conv family is far outside its rows: the V100 SXM2's tensor-core
  * family, which every GPU's FP16 convs come from, put a 1x1 conv of 8192
  * channels on an H100 at 243 TFLOP/s, where seer-bench's cuBLAS ran that
@@ -599,10 +602,10 @@ static double analytical_scale(const struct seer_model *m, seer_direction_t dir,
 static double gemm_bound(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo)
 {
     const seer_conv_shape_t *q = &cv->shape;
-    if (q->r != 1 || q->s != 1 || q->stride_h != 1 || q->stride_w != 1 || q->pad_h || q->pad_w || q->groups != 1 ||
-        dir == SEER_DIR_BWD_FILTER || (algo != 0 && algo != 1 && algo != SEER_ALGO_CUDNN_CHOICE))
+    if (q->r != 1 || q->s != 1 || q->groups != 1 || dir == SEER_DIR_BWD_FILTER ||
+        (algo != 0 && algo != 1 && algo != SEER_ALGO_CUDNN_CHOICE))
         return 0;
-    double rows = (double)q->n * q->h * q->w;
+    double rows = (double)q->n * (q->h + 2.0 * q->pad_h) * (q->w + 2.0 * q->pad_w);
     double t = dir == SEER_DIR_FWD ? seer_model_gemm_own_time(m, 1, rows, q->k, q->c, cv->dtype, 0)
                                    : seer_model_gemm_own_time(m, 1, rows, q->c, q->k, cv->dtype, 0);
     return t > 0 ? SEER_CONV_GEMM_BOUND * t : 0;

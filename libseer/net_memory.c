@@ -33,6 +33,7 @@ typedef struct {
     const seer_network *net;
     int64_t batch;
     int es;                     /* bytes per activation element */
+    int amp;                    /* autocast: layer norm saves an fp32 copy of its input */
     int train;
     int64_t sum;                /* exact bytes of the part being counted */
     int64_t blocks;             /* the same tensors, each rounded to an allocator block */
@@ -109,10 +110,13 @@ static void mark_saved(const acc_t *a, char *saved)
         switch (L->op) {
         case SEER_OP_INPUT:
         case SEER_OP_SOFTMAX: saved[storage_of(a, i)] = 1; break;
+        case SEER_OP_LAYERNORM:
+            if (a->amp && a->es < 4) break; /* its fp32 copy instead (train_activations) */
+            saved[storage_of(a, L->input0)] = 1;
+            break;
         case SEER_OP_CONV:
         case SEER_OP_FC:
         case SEER_OP_BATCHNORM:
-        case SEER_OP_LAYERNORM:
         case SEER_OP_POOL: saved[storage_of(a, L->input0)] = 1; break;
         case SEER_OP_MUL:
             for (int j = 0; j < L->n_inputs; j++) saved[storage_of(a, net->in_pool[l->in_off + j])] = 1;
@@ -146,8 +150,11 @@ static seer_status_t train_activations(acc_t *a, char *saved)
         st = SEER_STATUS_SUCCESS;
         if (saved[i] && (st = add_tensor(a, out_elems(a, i), a->es, 1))) return st;
         if (L->op == SEER_OP_BATCHNORM) st = add_tensor(a, L->c, BN_SAVED_BYTES_PER_CHANNEL, 1);
-        else if (L->op == SEER_OP_LAYERNORM) /* fp32 mean and 1 / std per position */
+        else if (L->op == SEER_OP_LAYERNORM) { /* fp32 mean and 1 / std per position */
             st = add_tensor(a, out_elems(a, i) / L->c, LN_SAVED_BYTES_PER_POSITION, 1);
+            /* under autocast it runs in fp32 and keeps the fp32 cast of its input */
+            if (!st && a->amp && a->es < 4) st = add_tensor(a, out_elems(a, L->input0), 4, 1);
+        }
         else if (L->op == SEER_OP_POOL && l->kind == SEER_POOL_MAX)
             st = add_tensor(a, out_elems(a, i), POOL_INDEX_BYTES, 1);
         else if (L->op == SEER_OP_DROPOUT) st = add_tensor(a, out_elems(a, i), DROPOUT_MASK_BYTES, 1);
@@ -270,7 +277,7 @@ static seer_status_t memory(seer_handle_t h, const seer_model *m, const seer_net
                    ? st : seer_error(h, SEER_STATUS_INTERNAL, "network memory: options accepted twice");
     int *idx = malloc((size_t)net->n * 3 * sizeof *idx);
     if (!idx) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "network memory: %d layers", net->n);
-    acc_t a = {.h = h, .net = net, .batch = o->batch, .es = seer_dtype_size(o->dtype),
+    acc_t a = {.h = h, .net = net, .batch = o->batch, .es = seer_dtype_size(o->dtype), .amp = o->amp,
                .train = o->mode == SEER_MODE_TRAIN};
     int half = o->dtype == SEER_DTYPE_FP16 || o->dtype == SEER_DTYPE_BF16;
     int words = !a.train ? 0 : o->optimizer == SEER_OPTIMIZER_ADAM ? 2 : o->optimizer == SEER_OPTIMIZER_SGD;

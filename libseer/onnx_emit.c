@@ -734,13 +734,19 @@ static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
     if (!x || x->layer < 0 || !x->known) return seer_onnx_need_data(cx, n, x, 1); /* names what is missing */
     if (x->rank != 4 || x->nhwc || seer_onnx_attr(n, "axes"))
         return unsupported_shape(cx, n, x, o, "a resize of other than the two spatial axes of N x C x H x W");
+    if ((seer_onnx_attr(n, "keep_aspect_ratio_policy") && !seer_onnx_attr_str_is(n, "keep_aspect_ratio_policy", "stretch")) ||
+        seer_onnx_attr_str_is(n, "coordinate_transformation_mode", "tf_crop_and_resize"))
+        return unsupported_shape(cx, n, x, o, "a resize keeping the aspect ratio or cropping (its output size is "
+                                              "not its sizes or scales)");
     if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
     int64_t sz[5];
-    double sc[4] = {0, 0, 0, 0};
+    double sc[4] = {0, 0, 0, 0}, oh, ow;
     int upsample = !strcmp(n->op_type, "Upsample"), si = upsample || cx->opset < 11 ? 1 : 2;
     tensor_t *s = seer_onnx_input(cx, n, (size_t)si);
-    if (!upsample && cx->opset >= 11 && seer_onnx_const_ints(cx, n, 3, sz, 5) == 4) {
-        for (int i = 0; i < 4; i++) sc[i] = (double)sz[i] / (double)x->d[i];
+    int sized = !upsample && cx->opset >= 11 && seer_onnx_const_ints(cx, n, 3, sz, 5) == 4;
+    if (sized) { /* the sizes as given: a scale sz / d floored back can come out one short */
+        sc[0] = sz[0] == x->d[0];
+        sc[1] = sz[1] == x->d[1];
     } else if (upsample && cx->opset < 9) {
         const Onnx__AttributeProto *a = seer_onnx_attr(n, "scales");
         for (size_t i = 0; a && a->n_floats == 4 && i < 4; i++) sc[i] = a->floats[i];
@@ -749,7 +755,8 @@ static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
     }
     /* in range before the cast: a float to integer conversion out of
      * range is undefined */
-    double oh = floor(x->d[2] * sc[2]), ow = floor(x->d[3] * sc[3]);
+    oh = sized ? (double)sz[2] : floor(x->d[2] * sc[2]);
+    ow = sized ? (double)sz[3] : floor(x->d[3] * sc[3]);
     if (sc[0] != 1 || sc[1] != 1 || !(oh >= 1 && oh <= SEER_NET_MAX_DIM) || !(ow >= 1 && ow <= SEER_NET_MAX_DIM))
         return unsupported_shape(cx, n, x, o, "a resize whose output size is not a constant of N x C x H' x W' "
                                               "libseer can fold");

@@ -359,3 +359,33 @@ TEST(net_memory_cli)
     CHECK(r.rc == 2 && strstr(r.err, "--mode train only") && !*r.out);
     test_run_free(&r);
 }
+
+/* Layer norm keeps its input and each position's fp32 mean and inverse
+ * deviation (8 bytes); under amp it runs in fp32 and keeps the fp32 copy
+ * of its input instead (4 bytes per element, not 2). */
+TEST(net_memory_layernorm_saved)
+{
+    seer_handle_t h = handle();
+    seer_model_t m = model(h);
+    seer_network_t net = parse(h, "input name=x c=8 h=4 w=4\n"
+                                  "conv name=c k=16 size=1\n"       /* 16x4x4 = 256 per sample */
+                                  "layernorm name=ln\n"             /* keeps c's output, 16 stats */
+                                  "fc name=f k=16 pointwise=1\n");  /* keeps ln's output */
+    if (!m) { seer_network_destroy(net); seer_destroy(h); SKIP(MODEL " not found"); }
+    REQUIRE(net);
+    seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+    o.batch = 2;
+    o.mode = SEER_MODE_TRAIN;
+    o.dtype = SEER_DTYPE_FP16;
+    seer_net_memory_t plain, amp;
+    CHECK_STATUS(seer_network_memory(h, m, net, &o, &plain), SEER_STATUS_SUCCESS);
+    o.amp = 1;
+    CHECK_STATUS(seer_network_memory(h, m, net, &o, &amp), SEER_STATUS_SUCCESS);
+    /* x 2*128*2 = 512, c 2*256*2 = 1024 (by ln) or 2*256*4 = 2048 (its
+     * fp32 copy), stats 2*16*8 = 256, ln 1024; pair c + ln 2048 */
+    CHECK(plain.activations == 512 + 1024 + 256 + 1024 + 2048);
+    CHECK(amp.activations == 512 + 2048 + 256 + 1024 + 2048);
+    seer_network_destroy(net);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}

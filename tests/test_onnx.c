@@ -203,8 +203,9 @@ TEST(onnx_ops_translate_to_layers)
     /* upsampling: Resize by sizes or scales, Upsample (opset 9) */
     static const char *const up[][2] = {{"tests/onnx/resize_sizes.onnx", "h=16 w=12"},
                                         {"tests/onnx/resize_scales.onnx", "h=16 w=12"},
+                                        {"tests/onnx/resize_odd.onnx", "h=61 w=61"},
                                         {"tests/onnx/upsample9.onnx", "h=16 w=16"}};
-    for (int u = 0; u < 3; u++) {
+    for (int u = 0; u < 4; u++) {
         char want[80];
         t = text_of(h, up[u][0], 0, 0, &st, &info);
         snprintf(want, sizeof want, "resize name=up in=relu %s\n", up[u][1]);
@@ -243,6 +244,7 @@ TEST(onnx_bad_inputs_named_status)
                                                                     "given a channels-last (permuted) view"},
         {"bad_squeeze_batch1", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Squeeze x1 ('squeeze_all': a reshape that moves the batch"},
         {"bad_resize_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Resize x1 ('up_channels': a resize whose output size"},
+        {"bad_resize_keep_aspect", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Resize x1 ('up_aspect': a resize keeping the aspect"},
         {"bad_skip_channels_last", SEER_STATUS_ONNX_UNSUPPORTED_OP, "1 unsupported node: Sin x1 ('sin'"},
     };
     seer_handle_t h;

@@ -298,6 +298,45 @@ TEST(physics_more_work_never_much_faster)
     fleet_close(&f);
 }
 
+/* A strided 1x1 conv computes a subset of the outputs of the stride-1
+ * one on the same input, the same GEMM over fewer rows: never over 5 %
+ * slower than it (the 1x1 GEMM bound once covered stride 1 alone, and
+ * stride 2 came out up to 6x slower).  Not a property of larger filters:
+ * cuDNN's Winograd and FFT run at stride 1 only, and the stride-1 conv
+ * can be faster through them. */
+TEST(physics_strided_1x1_never_slower_than_stride_1)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    fleet_t f;
+    REQUIRE(fleet_open(&f));
+    static const seer_dtype_t dts[] = {SEER_DTYPE_FP32, SEER_DTYPE_TF32, SEER_DTYPE_FP16, SEER_DTYPE_BF16};
+    rng = SEED + 7;
+    int checked = 0, bad = 0;
+    for (int gi = 0; gi < f.ng; gi++)
+        for (int it = 0; it < 60; it++) {
+            shape_t s = physics_random_geometry(rnd);
+            s.dt = dts[rnd(0, 3)];
+            s.r = 1;
+            s.pad = rnd(0, 1);
+            if (it % 2) { /* every other wide (pointwise convs, ResNet's strided shortcuts) */
+                s.c = 1 << rnd(4, 13);
+                s.k = 1 << rnd(4, 13);
+            }
+            s.stride = rnd(2, 3);
+            shape_t one = s;
+            one.stride = 1;
+            double ts = physics_fastest(f.h, f.m[gi], s), t1 = physics_fastest(f.h, f.m[gi], one);
+            if (ts < 0 || t1 < 0) continue;
+            checked++;
+            if (ts > 1.05 * t1 && bad++ < 5)
+                printf("\n    seed %llu %s: %s takes %g ms, at stride 1 %g ms", SEED + 7, f.g[gi].id, shape_str(s), ts,
+                       t1);
+        }
+    CHECK(bad == 0);
+    CHECK(checked > 1000);
+    fleet_close(&f);
+}
+
 static const char *conv_label(const void *ctx, int i) { return shape_str(((const shape_t *)ctx)[i]); }
 
 /* (c) Faster hardware is not slower: a GPU at least as fast on every

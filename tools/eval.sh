@@ -320,8 +320,10 @@ the same product (\`../shared/data/gpu-ceilings.csv\`, FP16/BF16 in and
 out with FP32 accumulation, TF32 as \`CUBLAS_COMPUTE_32F_FAST_TF32\`).
 No model is trained on these GPUs: the fit is the V100 SXM2's FP16 one,
 transferred, whose weight on the peak-share reading (0.85, docs/networks.md,
-"The GEMM model") these six figures chose; error is predicted time over
-measured time, minus 1.
+"The GEMM model") these six figures chose, so they are in-sample: a
+regression check, not a validation.  The file's FP32 column is an FMA
+microbenchmark's rate, not a GEMM's, and is not compared.  Error is
+predicted time over measured time, minus 1.
 
 | GPU | served | dtype | measured TFLOP/s | predicted TFLOP/s | predicted ms | error |
 | --- | --- | --- | ---: | ---: | ---: | ---: |

@@ -298,6 +298,9 @@ def bad_models(good):
     out["conv_channels_last"] = tiny(extra=conv_nhwc).SerializeToString()
     out["resize_channels"] = tiny(13, extra=lambda g, y: g.node("Resize", [y, "", g.weight(
         "scales", [4], [1.0, 2.0, 1.0, 1.0])], "up_channels")).SerializeToString()
+    out["resize_keep_aspect"] = tiny(18, extra=lambda g, y: g.node("Resize", [y, "", "", g.weight(
+        "sizes", [4], [1, 4, 16, 32], TensorProto.INT64)], "up_aspect", keep_aspect_ratio_policy="not_larger")
+        ).SerializeToString()
     def squeeze_all(g, y):
         y = g.node("GlobalAveragePool", [y], "gap")
         y = g.node("Squeeze", [y], "squeeze_all")
@@ -346,6 +349,9 @@ def main():
                  "sizes", [4], [1, 4, 16, 12], TensorProto.INT64)], "up", mode="linear")),
              "resize_scales": tiny(11, extra=lambda g, y: g.node("Resize", [y, g.weight("roi", [0]), g.weight(
                  "scales", [4], [1.0, 1.0, 2.0, 1.5])], "up", mode="nearest")),
+             # 7 -> 61: 61 / 7 as a scale floors back to 60
+             "resize_odd": tiny(13, input_dims=[1, 3, 7, 7], extra=lambda g, y: g.node("Resize", [y, "", "", g.weight(
+                 "sizes", [4], [1, 4, 61, 61], TensorProto.INT64)], "up", mode="linear")),
              "upsample9": tiny(9, extra=lambda g, y: g.node("Upsample", [y, g.weight(
                  "scales", [4], [1.0, 1.0, 2.0, 2.0])], "up", mode="nearest")),
              "tiny_scale": tiny(extra=lambda g, y: g.node("Mul", [g.weight("noise", [1, 1, 1, 1], [1.0]), g.node(
