@@ -394,11 +394,40 @@ static seer_status_t do_clip(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, te
     return seer_onnx_unsupported(cx, n, why);
 }
 
+/* Data and a constant that broadcasts into its shape, element by element
+ * (x[0] or x[1] the constant): a frozen layer scale, stochastic depth's
+ * N x 1 x 1 x 1 mask in a training-mode export (whose shape folding
+ * follows), a normalization's shift: a scale layer, one pass. */
+static seer_status_t by_constant(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o, tensor_t *const x[2], const char *what)
+{
+    seer_status_t st;
+    char why[120];
+    tensor_t *d = x[x[0]->is_const], *k = x[!x[0]->is_const];
+    int fits = d->known && k->known && k->rank <= d->rank;
+    for (int i = 1; fits && i <= k->rank; i++) {
+        int64_t kd = k->d[k->rank - i], dd = d->d[d->rank - i];
+        fits = kd == 1 || kd == dd;
+    }
+    if (!fits) {
+        snprintf(why, sizeof why, "%s with a constant that does not broadcast into the data", what);
+        return seer_onnx_unsupported(cx, n, why);
+    }
+    if ((st = seer_onnx_need_data(cx, n, d, 0)) || (st = copy_shape(cx, n, o, d)) ||
+        (st = seer_onnx_layer_line(cx, n, o, "scale", &d, 1)))
+        return st;
+    seer_onnx_emit(cx, "\n");
+    return SEER_STATUS_SUCCESS;
+}
+
 static seer_status_t do_add(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
 {
     tensor_t *ins[SEER_NET_MAX_INPUTS];
     int nin = 0;
     seer_status_t st;
+    tensor_t *two[2] = {seer_onnx_input(cx, n, 0), n->n_input == 2 ? seer_onnx_input(cx, n, 1) : NULL};
+    if (two[0] && two[1] && two[0]->is_const != two[1]->is_const) /* x + c, x - c, c - x */
+        return by_constant(cx, n, o, two, n->op_type[0] == 'S' && n->op_type[1] == 'u' ? "a difference" : "a sum");
+    if (!strcmp(n->op_type, "Sub")) return seer_onnx_unsupported(cx, n, "a difference of two computed tensors");
     for (size_t i = 0; i < n->n_input; i++) {
         tensor_t *x = seer_onnx_input(cx, n, i);
         if (!x) continue;
@@ -424,23 +453,7 @@ static seer_status_t do_mul(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
     tensor_t *x[2] = {seer_onnx_input(cx, n, 0), seer_onnx_input(cx, n, 1)};
     if (!x[0] || !x[1]) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_INPUT, "Mul needs two inputs");
     if (x[0]->is_const && x[1]->is_const) return seer_onnx_unsupported(cx, n, "a product of two constants");
-    if (x[0]->is_const || x[1]->is_const) {
-        /* by a constant that broadcasts into the data's shape (a frozen
-         * scale; stochastic depth's N x 1 x 1 x 1 mask in a training-mode
-         * export, whose shape folding follows): a scale layer */
-        tensor_t *d = x[x[0]->is_const], *k = x[!x[0]->is_const];
-        int fits = d->known && k->known && k->rank <= d->rank;
-        for (int i = 1; fits && i <= k->rank; i++) {
-            int64_t kd = k->d[k->rank - i], dd = d->d[d->rank - i];
-            fits = kd == 1 || kd == dd;
-        }
-        if (!fits) return seer_onnx_unsupported(cx, n, "a product with a constant that does not broadcast into the data");
-        if ((st = seer_onnx_need_data(cx, n, d, 0)) || (st = copy_shape(cx, n, o, d)) ||
-            (st = seer_onnx_layer_line(cx, n, o, "scale", &d, 1)))
-            return st;
-        seer_onnx_emit(cx, "\n");
-        return SEER_STATUS_SUCCESS;
-    }
+    if (x[0]->is_const || x[1]->is_const) return by_constant(cx, n, o, x, "a product");
     if ((st = seer_onnx_need_data(cx, n, x[0], 0)) || (st = seer_onnx_need_data(cx, n, x[1], 0))) return st;
     if (seer_onnx_elems(x[0], 1) < seer_onnx_elems(x[1], 1)) { tensor_t *t = x[0]; x[0] = x[1]; x[1] = t; }
     int same = x[0]->rank == x[1]->rank && x[0]->nhwc == x[1]->nhwc &&
@@ -773,9 +786,10 @@ static seer_status_t do_div(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     const Onnx__NodeProto *n = cx->g->node[ni];
     tensor_t *y = seer_onnx_input(cx, n, 1);
     if (erf_gelu(cx, ni, o)) return simple(cx, n, x, o, "gelu", "");
-    if (!y || !y->is_const || y->nval != 1)
-        return unsupported_shape(cx, n, x, o, "a division other than by a constant scalar or in an exported GELU");
-    return simple(cx, n, x, o, "scale", "");
+    if (!x || !y || x->is_const || !y->is_const)
+        return unsupported_shape(cx, n, x, o, "a division other than by a constant or in an exported GELU");
+    tensor_t *two[2] = {x, y};
+    return by_constant(cx, n, o, two, "a division");
 }
 
 /* Gather along axis 0 of a flat view of the batch with constant indices
@@ -790,6 +804,20 @@ static seer_status_t do_gather(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
     tensor_t *ix = seer_onnx_input(cx, n, 1);
     if (!x || x->layer < 0 || !x->known) return seer_onnx_need_view(cx, n, x); /* names what is missing */
     const layer_t *l = &cx->L[x->layer];
+    int64_t c;
+    if (x->rank == 4 && !x->nhwc && seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), 4) == 1 && ix &&
+        ix->is_const && ix->rank <= 1 && seer_onnx_const_ints(cx, n, 1, &c, 1) == 1) {
+        /* one channel, x[:, i] (torchvision's transform_input): a slice
+         * of it; a scalar index drops the axis, N x H x W as a view */
+        seer_status_t st;
+        if (c < 0) c += x->d[1];
+        if (c < 0 || c >= x->d[1])
+            return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "index %lld of %lld channels", (long long)c,
+                                  (long long)x->d[1]);
+        if ((st = seer_onnx_need_data(cx, n, x, 1)) || (st = slice_layer(cx, n, x, o, c, 1))) return st;
+        int64_t d[3] = {x->d[0], x->d[2], x->d[3]};
+        return ix->rank ? SEER_STATUS_SUCCESS : seer_onnx_set_dims(cx, n, o, 3, d);
+    }
     if (x->rank != 1 || !ix || !ix->is_const || !ix->known || ix->rank < 2 || ix->d[0] < 1 ||
         seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), 1) != 0 || seer_onnx_elems(ix, 0) != x->d[0] ||
         x->d[0] / ix->d[0] != l->c * l->h * l->w || x->d[0] % ix->d[0])
@@ -866,7 +894,7 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) return do_pool(cx, n, x, o, op[0] == 'M');
     if (!strcmp(op, "GlobalAveragePool") || !strcmp(op, "GlobalMaxPool")) return do_global_pool(cx, n, x, o);
     if (!strcmp(op, "ReduceMean") || !strcmp(op, "ReduceMax")) return do_reduce(cx, n, x, o);
-    if (!strcmp(op, "Add") || !strcmp(op, "Sum")) return do_add(cx, n, o);
+    if (!strcmp(op, "Add") || !strcmp(op, "Sum") || !strcmp(op, "Sub")) return do_add(cx, n, o);
     if (!strcmp(op, "Concat")) return do_concat(cx, n, o);
     if (!strcmp(op, "Mul")) return do_mul(cx, n, o);
     if (!strcmp(op, "Identity") || !strcmp(op, "Flatten") || !strcmp(op, "Reshape") || !strcmp(op, "Squeeze") ||

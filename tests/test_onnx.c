@@ -200,6 +200,13 @@ TEST(onnx_ops_translate_to_layers)
     }
     free(cn[0]);
     free(cn[1]);
+    /* torchvision's transform_input: a channel gathered (a slice), its
+     * axis dropped and put back (views), scaled and shifted by constants */
+    t = text_of(h, "tests/onnx/transform_input.onnx", 0, 0, &st, &info);
+    CHECK(t && strstr(t, "slice name=select0 in=x c=1\nscale name=mul0 in=select0\nscale name=shift0 in=mul0\n"
+                         "slice name=select1 in=x c=1 from=1\n") != NULL);
+    CHECK(t && strstr(t, "scale name=shift2 in=mul2\nconcat name=cat in=shift0,shift1,shift2\n") != NULL);
+    free(t);
     /* upsampling: Resize by sizes or scales, Upsample (opset 9) */
     static const char *const up[][2] = {{"tests/onnx/resize_sizes.onnx", "h=16 w=12"},
                                         {"tests/onnx/resize_scales.onnx", "h=16 w=12"},
@@ -244,6 +251,7 @@ TEST(onnx_bad_inputs_named_status)
                                                                     "given a channels-last (permuted) view"},
         {"bad_squeeze_batch1", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Squeeze x1 ('squeeze_all': a reshape that moves the batch"},
         {"bad_resize_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Resize x1 ('up_channels': a resize whose output size"},
+        {"bad_sub_computed", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Sub x1 ('diff': a difference of two computed tensors"},
         {"bad_resize_keep_aspect", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Resize x1 ('up_aspect': a resize keeping the aspect"},
         {"bad_skip_channels_last", SEER_STATUS_ONNX_UNSUPPORTED_OP, "1 unsupported node: Sin x1 ('sin'"},
     };

@@ -248,6 +248,25 @@ def convnext(opset):
     return g.model(g.node("Gemm", [y, g.weight("fc.w", [10, c]), g.weight("fc.b", [10])], "fc", transB=1))
 
 
+def transform_input(opset):
+    """torchvision's transform_input (GoogLeNet, Inception v3 with
+    pretrained weights): each channel x[:, i] (a Gather with a scalar
+    index), unsqueezed, scaled and shifted by constants, concatenated back;
+    here the last one's shift is a Sub."""
+    g = Graph("transform_input", opset)
+    i64 = TensorProto.INT64
+    x = g.input("x", ["N", 3, 8, 8])
+    chans = []
+    for i in range(3):
+        c = g.node("Gather", [x, g.weight("i%d" % i, [], [i], i64)], "select%d" % i, axis=1)
+        c = g.node("Unsqueeze", [c, g.weight("ax%d" % i, [1], [1], i64)], "unsqueeze%d" % i)
+        c = g.node("Mul", [c, g.weight("s%d" % i, [], [0.45])], "mul%d" % i)
+        c = g.node("Sub" if i == 2 else "Add", [c, g.weight("b%d" % i, [], [0.03])], "shift%d" % i)
+        chans.append(c)
+    y = g.node("Concat", chans, "cat", axis=1)
+    return g.model(g.node("Conv", [y, g.weight("w", [4, 3, 3, 3])], "conv", pads=[1, 1, 1, 1]))
+
+
 def tiny(opset=13, input_dims=None, extra=None):
     g = Graph("tiny", opset)
     x = g.input("x", input_dims or [1, 3, 8, 8])
@@ -296,6 +315,8 @@ def bad_models(good):
         y = g.node("Transpose", [y], "to_last", perm=[0, 2, 3, 1])
         return g.node("Conv", [y, g.weight("w_last", [5, 8, 1, 1])], "conv_last")
     out["conv_channels_last"] = tiny(extra=conv_nhwc).SerializeToString()
+    out["sub_computed"] = tiny(extra=lambda g, y: g.node("Sub", [y, g.node("Sigmoid", [y], "sig")], "diff")
+                               ).SerializeToString()
     out["resize_channels"] = tiny(13, extra=lambda g, y: g.node("Resize", [y, "", g.weight(
         "scales", [4], [1.0, 2.0, 1.0, 1.0])], "up_channels")).SerializeToString()
     out["resize_keep_aspect"] = tiny(18, extra=lambda g, y: g.node("Resize", [y, "", "", g.weight(
@@ -349,6 +370,7 @@ def main():
                  "sizes", [4], [1, 4, 16, 12], TensorProto.INT64)], "up", mode="linear")),
              "resize_scales": tiny(11, extra=lambda g, y: g.node("Resize", [y, g.weight("roi", [0]), g.weight(
                  "scales", [4], [1.0, 1.0, 2.0, 1.5])], "up", mode="nearest")),
+             "transform_input": transform_input(13),
              # 7 -> 61: 61 / 7 as a scale floors back to 60
              "resize_odd": tiny(13, input_dims=[1, 3, 7, 7], extra=lambda g, y: g.node("Resize", [y, "", "", g.weight(
                  "sizes", [4], [1, 4, 61, 61], TensorProto.INT64)], "up", mode="linear")),
