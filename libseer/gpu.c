@@ -311,19 +311,22 @@ static const char *skip_word(const char *s, const char *word)
 }
 
 /* Without the vendor and brand the driver puts in front ("NVIDIA",
- * "GeForce"), which not every record keeps. */
+ * "GeForce", "Tesla"), which not every record keeps. */
 static const char *bare_name(const char *s)
 {
-    return skip_word(skip_word(s, "NVIDIA"), "GeForce");
+    s = skip_word(s, "NVIDIA");
+    const char *t = skip_word(s, "GeForce");
+    return t != s ? t : skip_word(s, "Tesla");
 }
 
 /* By id, alias, the driver's device name or the table's own name, each
- * compared as seer_gpu_name_eq says. */
+ * compared as seer_gpu_name_eq says, the brand words optional
+ * ("NVIDIA H100", "Tesla V100" as the aliases h100, v100). */
 const seer_gpu_info_t *seer_gpu_lookup(const char *id)
 {
     if (!id) return NULL;
     for (size_t a = 0; a < sizeof gpu_aliases / sizeof gpu_aliases[0]; a++)
-        if (seer_gpu_name_eq(id, gpu_aliases[a].alias)) {
+        if (seer_gpu_name_eq(id, gpu_aliases[a].alias) || seer_gpu_name_eq(bare_name(id), gpu_aliases[a].alias)) {
             id = gpu_aliases[a].id;
             break;
         }

@@ -138,6 +138,9 @@ TEST(gpu_aliases_and_case)
         { "Tesla_V100-PCIE-32GB", "v100-pcie-32gb" }, { "NVIDIA_A100_80GB_PCIe", "a100-pcie-80gb" },
         { "rtx-4090", "rtx4090" }, { "GeForce RTX 4090", "rtx4090" }, { "NVIDIA_L4", "l4" },
         { "a100_pcie_80gb", "a100-pcie-80gb" },
+        /* the brand words before an alias: NVIDIA, Tesla */
+        { "NVIDIA H100", "h100-sxm5-80gb" }, { "Tesla V100", "v100-sxm2-16gb" }, { "NVIDIA Tesla P4", "tesla-p4" },
+        { "tesla-m40", "tesla-m40" }, { "Tesla M40", "tesla-m40" },
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const seer_gpu_info_t *g = seer_gpu_lookup(pairs[i][0]);
