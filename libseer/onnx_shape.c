@@ -294,6 +294,41 @@ static seer_status_t broadcast_shape(cx_t *cx, const Onnx__NodeProto *n, const t
     return seer_onnx_set_dims(cx, n, o, rank, d);
 }
 
+/* Range(start, limit, delta) of scalars: its values while they are few,
+ * else its length alone (torch.export's as_strided at a symbolic batch
+ * builds its indices from Range(0, batch)); unknown when the scalars are
+ * not known or the length is absurd. */
+static seer_status_t fold_range(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+{
+    const tensor_t *b = seer_onnx_input(cx, n, 1), *c = seer_onnx_input(cx, n, 2);
+    if (!b || !c || a->nval != 1 || b->nval != 1 || c->nval != 1 || !(c->val[0] != 0)) return SEER_STATUS_SUCCESS;
+    double len = ceil((b->val[0] - a->val[0]) / c->val[0]);
+    if (!(len <= INT32_MAX)) return SEER_STATUS_SUCCESS; /* NaN too */
+    int64_t d = len > 0 ? (int64_t)len : 0;
+    if (d > SEER_ONNX_MAX_CONST) return seer_onnx_set_dims(cx, n, o, 1, &d);
+    double v[SEER_ONNX_MAX_CONST];
+    for (int64_t i = 0; i < d; i++) v[i] = a->val[0] + (double)i * c->val[0];
+    return const_vector(cx, n, o, v, (int)d, a->is_int, 0);
+}
+
+/* Unsqueeze of a constant whose values were not folded: its dims. */
+static seer_status_t unsqueeze_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+{
+    int64_t ax[SEER_ONNX_MAX_RANK + 1], d[SEER_ONNX_MAX_RANK];
+    int na = cx->opset < 13 ? seer_onnx_attr_ints(n, "axes", ax, SEER_ONNX_MAX_RANK + 1)
+                            : seer_onnx_const_ints(cx, n, 1, ax, SEER_ONNX_MAX_RANK + 1);
+    int rank = a->rank + na;
+    unsigned mark = 0;
+    if (!a->known || na < 1 || rank > SEER_ONNX_MAX_RANK) return SEER_STATUS_SUCCESS;
+    for (int i = 0; i < na; i++) {
+        int k = seer_onnx_norm_axis(ax[i], rank);
+        if (k < 0 || mark >> k & 1) return SEER_STATUS_SUCCESS;
+        mark |= 1u << k;
+    }
+    for (int i = 0, j = 0; i < rank; i++) d[i] = mark >> i & 1 ? 1 : a->d[j++];
+    return seer_onnx_set_dims(cx, n, o, rank, d);
+}
+
 /* ConstantOfShape's shape: its input's values. */
 static seer_status_t fold_constant_of_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
@@ -318,6 +353,8 @@ static seer_status_t fold_all_const(cx_t *cx, const Onnx__NodeProto *n, tensor_t
     if (!strcmp(op, "ConstantOfShape")) return fold_constant_of_shape(cx, n, a, o);
     if (!strcmp(op, "RandomUniformLike") || !strcmp(op, "RandomNormalLike") || !strcmp(op, "Bernoulli"))
         return a->known ? seer_onnx_set_dims(cx, n, o, a->rank, a->d) : SEER_STATUS_SUCCESS;
+    if (!strcmp(op, "Range")) return fold_range(cx, n, a, o);
+    if (a->nval < 0 && !strcmp(op, "Unsqueeze")) return unsqueeze_shape(cx, n, a, o);
     if (a->nval < 0) return broadcast_shape(cx, n, a, b, o); /* values not folded (a weight): shape at most */
     if (!strcmp(op, "Unsqueeze") || !strcmp(op, "Squeeze") || !strcmp(op, "Reshape") || !strcmp(op, "Flatten"))
         return fold_reshape(cx, n, a, o);

@@ -165,11 +165,13 @@ TEST(onnx_ops_translate_to_layers)
      * norm and the Linears read them per position; GELU as one node
      * (opset 20) or five (opset 17); the head's as_strided (flatten and
      * Gather) a view.  Both exports are the same network. */
-    char *cn[2];
-    static const char *const cn_file[2] = {"tests/onnx/convnext_export.onnx", "tests/onnx/convnext_legacy.onnx"};
-    static const char *const gelu[2] = {"gelu name=block0/gelu in=block0/fc1\nfc name=block0/fc2 in=block0/gelu ",
-                                        "gelu name=block0/gelu/Div in=block0/fc1\nfc name=block0/fc2 in=block0/gelu/Div "};
-    for (int u = 0; u < 2; u++) {
+    char *cn[3];
+    static const char *const cn_file[3] = {"tests/onnx/convnext_export.onnx", "tests/onnx/convnext_legacy.onnx",
+                                           "tests/onnx/convnext_dynamic.onnx"};
+    static const char *const gelu[3] = {"gelu name=block0/gelu in=block0/fc1\nfc name=block0/fc2 in=block0/gelu ",
+                                        "gelu name=block0/gelu/Div in=block0/fc1\nfc name=block0/fc2 in=block0/gelu/Div ",
+                                        "gelu name=block0/gelu in=block0/fc1\nfc name=block0/fc2 in=block0/gelu "};
+    for (int u = 0; u < 3; u++) {
         cn[u] = text_of(h, cn_file[u], 0, 0, &st, &info);
         REQUIRE(cn[u] != NULL);
         CHECK(strstr(cn[u], "conv name=stem in=x k=16 size=4 stride=4\nlayernorm name=stem_ln in=stem\n"
@@ -185,8 +187,8 @@ TEST(onnx_ops_translate_to_layers)
     }
     seer_model_t cm = NULL;
     if (seer_model_load(h, "models/a100-pcie-80gb.seer", &cm) == SEER_STATUS_SUCCESS) {
-        double tot[2] = {0, 0};
-        for (int u = 0; u < 2; u++) {
+        double tot[3] = {0, 0, 0};
+        for (int u = 0; u < 3; u++) {
             seer_network_t cnet = NULL;
             int n = 0;
             REQUIRE(seer_network_create(h, cn[u], strlen(cn[u]), &cnet) == SEER_STATUS_SUCCESS);
@@ -195,11 +197,10 @@ TEST(onnx_ops_translate_to_layers)
                          SEER_STATUS_SUCCESS);
             seer_network_destroy(cnet);
         }
-        CHECK(tot[0] > 0 && fabs(tot[0] - tot[1]) < 1e-9 * tot[0]);
+        CHECK(tot[0] > 0 && fabs(tot[0] - tot[1]) < 1e-9 * tot[0] && fabs(tot[0] - tot[2]) < 1e-9 * tot[0]);
         seer_model_destroy(cm);
     }
-    free(cn[0]);
-    free(cn[1]);
+    for (int u = 0; u < 3; u++) free(cn[u]);
     /* torchvision's transform_input: a channel gathered (a slice), its
      * axis dropped and put back (views), scaled and shifted by constants */
     t = text_of(h, "tests/onnx/transform_input.onnx", 0, 0, &st, &info);

@@ -192,7 +192,7 @@ def shuffle_unit(opset):
     return g.model(g.node("Conv", [y, g.weight("w2", [4, 16, 1, 1])], "after"))
 
 
-def convnext(opset):
+def convnext(opset, dynamic=False):
     """A ConvNeXt stage as torchvision's exports write it: the stem's
     LayerNorm2d and each block's depthwise 7x7 conv, permute to channels
     last, LayerNormalization over the channels, Linear 4x wider (MatMul +
@@ -200,11 +200,12 @@ def convnext(opset):
     then the head.  Opset 20 as torch.export writes it (a Gelu node; the
     pooled features flattened and gathered back, as_strided, exported at
     batch 1), opset 17 as the older exporter (GELU as Div, Erf, Add, Mul,
-    Mul; GlobalAveragePool)."""
+    Mul; GlobalAveragePool).  dynamic: a symbolic batch, the as_strided
+    indices built from Range(0, batch) as torch.export writes them."""
     g = Graph("convnext", opset)
     i64 = TensorProto.INT64
     c = 16
-    x = g.input("x", [1, 3, 32, 32])
+    x = g.input("x", ["N" if dynamic else 1, 3, 32, 32])
     y = g.node("Conv", [x, g.weight("stem.w", [c, 3, 4, 4])], "stem", kernel_shape=[4, 4], strides=[4, 4])
 
     def ln(y, name):
@@ -239,12 +240,20 @@ def convnext(opset):
     if opset >= 20:
         y = g.node("ReduceMean", [y, g.weight("hw", [2], [-1, -2], i64)], "mean", keepdims=1)
         y = g.node("Reshape", [y, g.weight("flat", [1], [-1], i64)], "flat")
-        y = g.node("Gather", [y, g.weight("strided", [1, c, 1, 1], list(range(c)), i64)], "as_strided", axis=0)
+        if dynamic:
+            b = g.node("Gather", [g.node("Shape", [x], "shape"), g.weight("zero", [], [0], i64)], "batch", axis=0)
+            r = g.node("Range", [g.weight("r0", [], [0], i64), b, g.weight("r1", [], [1], i64)], "range")
+            r = g.node("Mul", [r, g.weight("stride", [], [c], i64)], "row_start")
+            r = g.node("Unsqueeze", [r, g.weight("ax123", [3], [1, 2, 3], i64)], "row_start4")
+            ix = g.node("Add", [r, g.weight("strided", [1, c, 1, 1], list(range(c)), i64)], "indices")
+        else:
+            ix = g.weight("strided", [1, c, 1, 1], list(range(c)), i64)
+        y = g.node("Gather", [y, ix], "as_strided", axis=0)
     else:
         y = g.node("GlobalAveragePool", [y], "pool")
     y = g.node("Transpose", [y], "head_permute", perm=[0, 2, 3, 1])
     y = g.node("Transpose", [ln(y, "head_ln")], "head_permute_back", perm=[0, 3, 1, 2])
-    y = g.node("Reshape", [y, g.weight("to2", [2], [1, c], i64)], "view")
+    y = g.node("Reshape", [y, g.weight("to2", [2], [-1 if dynamic else 1, c], i64)], "view")
     return g.model(g.node("Gemm", [y, g.weight("fc.w", [10, c]), g.weight("fc.b", [10])], "fc", transB=1))
 
 
@@ -364,6 +373,7 @@ def main():
              "tiny_reduce_max": tiny(extra=lambda g, y: g.node("ReduceMax", [y], "gmax", axes=[2, 3], keepdims=0)),
              "shuffle_slice": shuffle_unit(13), "shuffle_split": shuffle_unit(18),
              "convnext_export": convnext(20), "convnext_legacy": convnext(17),
+             "convnext_dynamic": convnext(20, dynamic=True),
              # segmentation heads' upsampling: Resize by sizes (opset 13), by
              # scales (opset 11), Upsample (opset 9)
              "resize_sizes": tiny(13, extra=lambda g, y: g.node("Resize", [y, "", "", g.weight(
@@ -389,7 +399,7 @@ def main():
     # fuzz seeds: the small models and every bad one (the ResNets are
     # read by the tests)
     seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2", "tiny_reduce_max", "shuffle_slice", "shuffle_split",
-                                   "tiny_scale", "convnext_export", "convnext_legacy", "resize_sizes",
+                                   "tiny_scale", "convnext_export", "convnext_legacy", "convnext_dynamic", "resize_sizes",
                                    "upsample9")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
