@@ -311,25 +311,29 @@ static const char *skip_word(const char *s, const char *word)
 }
 
 /* Without the vendor and brand the driver puts in front ("NVIDIA",
- * "GeForce", "Tesla"), which not every record keeps. */
-static const char *bare_name(const char *s)
+ * "GeForce"; with tesla, "Tesla" too), which not every record keeps. */
+static const char *bare_name_of(const char *s, int tesla)
 {
     s = skip_word(s, "NVIDIA");
     const char *t = skip_word(s, "GeForce");
-    return t != s ? t : skip_word(s, "Tesla");
+    return t != s || !tesla ? t : skip_word(s, "Tesla");
 }
 
 /* By id, alias, the driver's device name or the table's own name, each
- * compared as seer_gpu_name_eq says, the brand words optional
- * ("NVIDIA H100", "Tesla V100" as the aliases h100, v100). */
-const seer_gpu_info_t *seer_gpu_lookup(const char *id)
+ * compared as seer_gpu_name_eq says; loose: the aliases after the brand
+ * words too, and "Tesla" optional ("NVIDIA H100", "Tesla V100" as h100,
+ * v100).  A GPU description file's id is checked strictly, so that
+ * "tesla-a100" stays a name of its own to register. */
+static const seer_gpu_info_t *lookup(const char *id, int loose)
 {
     if (!id) return NULL;
     for (size_t a = 0; a < sizeof gpu_aliases / sizeof gpu_aliases[0]; a++)
-        if (seer_gpu_name_eq(id, gpu_aliases[a].alias) || seer_gpu_name_eq(bare_name(id), gpu_aliases[a].alias)) {
+        if (seer_gpu_name_eq(id, gpu_aliases[a].alias) ||
+            (loose && seer_gpu_name_eq(bare_name_of(id, 1), gpu_aliases[a].alias))) {
             id = gpu_aliases[a].id;
             break;
         }
+#define bare_name(s) bare_name_of(s, loose)
     const char *bare = bare_name(id);
     for (size_t a = 0; a < sizeof gpu_device_names / sizeof gpu_device_names[0]; a++)
         if (seer_gpu_name_eq(bare, bare_name(gpu_device_names[a].name))) {
@@ -339,8 +343,12 @@ const seer_gpu_info_t *seer_gpu_lookup(const char *id)
     for (int i = 0; i < GPU_COUNT; i++)
         if (seer_gpu_name_eq(id, gpu_table[i].id) || seer_gpu_name_eq(bare, bare_name(gpu_table[i].name)))
             return &gpu_table[i];
+#undef bare_name
     return NULL;
 }
+
+const seer_gpu_info_t *seer_gpu_lookup(const char *id) { return lookup(id, 1); }
+const seer_gpu_info_t *seer_gpu_lookup_strict(const char *id) { return lookup(id, 0); }
 
 double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype)
 {

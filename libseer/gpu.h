@@ -5,6 +5,9 @@
 
 /* Table entry by id or alias (case-insensitive); NULL if unknown. */
 const seer_gpu_info_t *seer_gpu_lookup(const char *id);
+/* The same without the loose brand-word matching ("Tesla V100" as v100):
+ * what a GPU description file's id must not collide with. */
+const seer_gpu_info_t *seer_gpu_lookup_strict(const char *id);
 /* GPU names as lookups compare them: ASCII case ignored, ' ', '_' and '-'
  * alike. */
 int seer_gpu_name_eq(const char *a, const char *b);

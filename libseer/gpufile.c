@@ -240,24 +240,30 @@ static int same_description(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
            a->dram_gib == b->dram_gib;
 }
 
-const seer_gpu_info_t *seer_gpu_lookup_h(seer_handle_t h, const char *id)
+/* The built-in table strictly, then the registered ids, then the table's
+ * loose names: a registered "tesla-a100" is found as itself. */
+static const seer_gpu_info_t *lookup_h(seer_handle_t h, const char *id, int loose)
 {
-    const seer_gpu_info_t *g = seer_gpu_lookup(id), *r = NULL;
-    if (g || !h || !id) return g;
-    pthread_mutex_lock(&h->lock);
-    for (int i = 0; i < h->n_gpus && !r; i++)
-        if (seer_gpu_name_eq(h->gpus[i]->id, id)) r = h->gpus[i];
-    pthread_mutex_unlock(&h->lock);
-    return r;
+    const seer_gpu_info_t *g = seer_gpu_lookup_strict(id), *r = NULL;
+    if (g || !id) return g;
+    if (h) {
+        pthread_mutex_lock(&h->lock);
+        for (int i = 0; i < h->n_gpus && !r; i++)
+            if (seer_gpu_name_eq(h->gpus[i]->id, id)) r = h->gpus[i];
+        pthread_mutex_unlock(&h->lock);
+    }
+    return r || !loose ? r : seer_gpu_lookup(id);
 }
+
+const seer_gpu_info_t *seer_gpu_lookup_h(seer_handle_t h, const char *id) { return lookup_h(h, id, 1); }
 
 static seer_status_t add(seer_handle_t h, const char *name, const seer_gpu_info_t *g)
 {
-    const seer_gpu_info_t *old = seer_gpu_lookup_h(h, g->id);
+    const seer_gpu_info_t *old = lookup_h(h, g->id, 0);
     if (old) {
         if (same_description(old, g)) return SEER_STATUS_SUCCESS; /* registering again is harmless */
         return seer_error(h, SEER_STATUS_GPU_FILE, "%.200s: GPU id '%s' is already %s with other facts", name,
-                          g->id, seer_gpu_lookup(g->id) ? "in the built-in table" : "registered");
+                          g->id, seer_gpu_lookup_strict(g->id) ? "in the built-in table" : "registered");
     }
     seer_gpu_info_t *copy = malloc(sizeof *copy);
     if (!copy) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "GPU registry");

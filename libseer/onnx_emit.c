@@ -229,6 +229,7 @@ static seer_status_t do_squeeze(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x,
     for (int i = 0; i < na; i++) {
         int a = seer_onnx_norm_axis(ax[i], out_rank);
         if (a < 0) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "axis %lld out of range", (long long)ax[i]);
+        if (mark >> a & 1) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "axis %lld repeated", (long long)ax[i]);
         mark |= 1u << a;
     }
     if (un) {
@@ -412,6 +413,13 @@ static seer_status_t by_constant(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o
         snprintf(why, sizeof why, "%s with a constant that does not broadcast into the data", what);
         return seer_onnx_unsupported(cx, n, why);
     }
+    int64_t c, hh, w;
+    const layer_t *l = d->layer >= 0 ? &cx->L[d->layer] : NULL;
+    if (l && (!seer_onnx_chw(d, &c, &hh, &w) || c != l->c || hh != l->h || w != l->w)) {
+        /* a view a layer cannot read as it is (x[:, i] before its unsqueeze) */
+        snprintf(why, sizeof why, "%s of a rank-%d view of a layer and a constant", what, d->rank);
+        return seer_onnx_unsupported(cx, n, why);
+    }
     if ((st = seer_onnx_need_data(cx, n, d, 0)) || (st = copy_shape(cx, n, o, d)) ||
         (st = seer_onnx_layer_line(cx, n, o, "scale", &d, 1)))
         return st;
@@ -426,7 +434,7 @@ static seer_status_t do_add(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
     seer_status_t st;
     tensor_t *two[2] = {seer_onnx_input(cx, n, 0), n->n_input == 2 ? seer_onnx_input(cx, n, 1) : NULL};
     if (two[0] && two[1] && two[0]->is_const != two[1]->is_const) /* x + c, x - c, c - x */
-        return by_constant(cx, n, o, two, n->op_type[0] == 'S' && n->op_type[1] == 'u' ? "a difference" : "a sum");
+        return by_constant(cx, n, o, two, !strcmp(n->op_type, "Sub") ? "a difference" : "a sum");
     if (!strcmp(n->op_type, "Sub")) return seer_onnx_unsupported(cx, n, "a difference of two computed tensors");
     for (size_t i = 0; i < n->n_input; i++) {
         tensor_t *x = seer_onnx_input(cx, n, i);

@@ -258,18 +258,29 @@ static seer_status_t fold_slice(cx_t *cx, const Onnx__NodeProto *n, const tensor
 /* Add, Sub, Mul, Div (arith 1..4) of folded vectors of equal length or
  * with a scalar; integer Div truncates, a division by zero gives 0 (the
  * value only sizes a shape, which then fails its own checks). */
+static seer_status_t broadcast_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, const tensor_t *b,
+                                     tensor_t *o);
+
+/* Elementwise arithmetic of folded constants of one shape, or of one and
+ * a single value (fold_all_const checks which); the result in its
+ * broadcast shape (an empty one when either is empty). */
 static seer_status_t fold_arith(cx_t *cx, const Onnx__NodeProto *n, int arith, const tensor_t *a, const tensor_t *b,
                                 tensor_t *o)
 {
     double v[SEER_ONNX_MAX_CONST];
     int nv = a->nval > b->nval ? a->nval : b->nval, is_int = a->is_int && b->is_int;
+    if (!a->nval || !b->nval) nv = 0;
     for (int i = 0; i < nv; i++) {
         double x = a->val[a->nval == 1 ? 0 : i], y = b->val[b->nval == 1 ? 0 : i];
         v[i] = arith == 1 ? x + y : arith == 2 ? x - y : arith == 3 ? x * y
              : y == 0 ? 0 : is_int ? trunc(x / y) : x / y;
     }
     const tensor_t *shape = a->nval >= b->nval ? a : b;
-    return const_vector(cx, n, o, v, nv, is_int, shape->rank == 0);
+    seer_status_t st = const_vector(cx, n, o, v, nv, is_int, shape->rank == 0);
+    if (st || (a->rank <= 1 && b->rank <= 1) || !a->known || !b->known) return st;
+    tensor_t t = *o; /* the dims of a [B,1,1,1] + [1,1,1,1]: not a vector */
+    if ((st = broadcast_shape(cx, n, a, b, &t)) || !t.known || seer_onnx_elems(&t, 0) != nv) return st;
+    return seer_onnx_set_dims(cx, n, o, t.rank, t.d);
 }
 
 /* The shape, without values, of an elementwise op of constants (a
@@ -356,13 +367,17 @@ static seer_status_t fold_all_const(cx_t *cx, const Onnx__NodeProto *n, tensor_t
     if (!strcmp(op, "Range")) return fold_range(cx, n, a, o);
     if (a->nval < 0 && !strcmp(op, "Unsqueeze")) return unsqueeze_shape(cx, n, a, o);
     if (a->nval < 0) return broadcast_shape(cx, n, a, b, o); /* values not folded (a weight): shape at most */
-    if (!strcmp(op, "Unsqueeze") || !strcmp(op, "Squeeze") || !strcmp(op, "Reshape") || !strcmp(op, "Flatten"))
-        return fold_reshape(cx, n, a, o);
+    if (!strcmp(op, "Unsqueeze")) { /* the values, and their dims where the axes are known */
+        seer_status_t st = fold_reshape(cx, n, a, o);
+        return st ? st : unsqueeze_shape(cx, n, a, o);
+    }
+    if (!strcmp(op, "Squeeze") || !strcmp(op, "Reshape") || !strcmp(op, "Flatten")) return fold_reshape(cx, n, a, o);
     if (!strcmp(op, "Gather")) return fold_gather(cx, n, a, b, o);
     if (!strcmp(op, "Concat")) return fold_concat(cx, n, a, o);
     if (!strcmp(op, "Slice")) return fold_slice(cx, n, a, o);
     int arith = !strcmp(op, "Add") ? 1 : !strcmp(op, "Sub") ? 2 : !strcmp(op, "Mul") ? 3 : !strcmp(op, "Div") ? 4 : 0;
-    if (arith && b && b->nval >= 0 && (a->nval == b->nval || a->nval == 1 || b->nval == 1))
+    int same = b && a->known && b->known && a->rank == b->rank && !memcmp(a->d, b->d, (size_t)a->rank * sizeof *a->d);
+    if (arith && b && b->nval >= 0 && ((same && a->nval == b->nval) || a->nval == 1 || b->nval == 1))
         return fold_arith(cx, n, arith, a, b, o);
     return broadcast_shape(cx, n, a, b, o); /* some other constant computation: its shape at most */
 }

@@ -251,3 +251,25 @@ TEST(gpufile_train_load_transfer)
     remove(gdata);
     remove(model);
 }
+
+/* A registered id that a loose name lookup would take for a built-in GPU
+ * ("tesla-a100" as the alias a100 after "Tesla") registers as itself and
+ * is found as itself; one the strict lookup knows is refused. */
+TEST(gpufile_brand_prefixed_id_is_its_own)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    char text[1024];
+    const char *p = strstr(RTX2080, "id=rtx-2080\n");
+    REQUIRE(p != NULL);
+    snprintf(text, sizeof text, "%.*sid=tesla-a100\n%s", (int)(p - RTX2080), RTX2080, p + strlen("id=rtx-2080\n"));
+    CHECK_STATUS(seer_gpu_register_buffer(h, text, strlen(text), NULL), SEER_STATUS_SUCCESS);
+    seer_gpu_info_t g;
+    CHECK_STATUS(seer_gpu_find(h, "tesla-a100", &g), SEER_STATUS_SUCCESS);
+    CHECK(!strcmp(g.id, "tesla-a100") && g.sms == 46);
+    CHECK_STATUS(seer_gpu_find(h, "Tesla V100", &g), SEER_STATUS_SUCCESS); /* loose names still find the table */
+    CHECK(!strcmp(g.id, "v100-sxm2-16gb"));
+    snprintf(text, sizeof text, "%.*sid=a100\n%s", (int)(p - RTX2080), RTX2080, p + strlen("id=rtx-2080\n"));
+    CHECK_STATUS(seer_gpu_register_buffer(h, text, strlen(text), NULL), SEER_STATUS_GPU_FILE);
+    seer_destroy(h);
+}

@@ -400,6 +400,7 @@ def main():
     # read by the tests)
     seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2", "tiny_reduce_max", "shuffle_slice", "shuffle_split",
                                    "tiny_scale", "convnext_export", "convnext_legacy", "convnext_dynamic", "resize_sizes",
+                                   "resize_odd", "transform_input",
                                    "upsample9")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
