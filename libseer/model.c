@@ -11,8 +11,8 @@
 #include <string.h>
 #include "classify.h"
 #include "common.h"
-#include "gpu.h"
 #include "gemm.h"
+#include "gpu.h"
 #include "launch.h"
 #include "model.h"
 
@@ -588,11 +588,10 @@ static double analytical_scale(const struct seer_model *m, seer_direction_t dir,
  * measured / GEMM model 0.66-1.93).  A strided or padded 1x1 conv does
  * at most the work of the stride-1 one over its padded input, whose
  * bound it takes: bounding only stride 1 made stride 2 up to 6x slower
- * than stride 1 on the same input.  It binds where
- * a conv family is far outside its rows: the V100 SXM2's tensor-core
- * family, which every GPU's FP16 convs come from, put a 1x1 conv of 8192
- * channels on an H100 at 243 TFLOP/s, where seer-bench's cuBLAS ran that
- * product at 740.  Backward filter is left alone: its 1x1 rows took up to
+ * than stride 1 on the same input.  It binds where a conv family is far
+ * outside its rows: the V100 SXM2's tensor-core family, which every GPU's
+ * FP16 convs come from, put a 1x1 conv of 8192 channels on an H100 at
+ * 243 TFLOP/s, where seer-bench's cuBLAS ran that product at 740.  Backward filter is left alone: its 1x1 rows took up to
  * 2.6x their GEMM (a long reduction cuDNN splits less well).  The GEMM
  * is this model's own, untied: the conv physics is tied across GPUs
  * after (tied_physics), and tying each peer's GEMM to its own peers made
