@@ -122,7 +122,10 @@ static void mark_saved(const acc_t *a, char *saved)
             for (int j = 0; j < L->n_inputs; j++) saved[storage_of(a, net->in_pool[l->in_off + j])] = 1;
             break;
         case SEER_OP_ACTIVATION:
-            if (l->kind == SEER_ACT_SCALE) break; /* dx = dy * the constant */
+            if (l->kind == SEER_ACT_SCALE) { /* dx = dy * the constant; a learnable one's gradient reads x */
+                if (L->params > 0) saved[storage_of(a, L->input0)] = 1;
+                break;
+            }
             if (l->kind == SEER_ACT_RELU || l->kind == SEER_ACT_RELU6 || l->kind == SEER_ACT_SIGMOID ||
                 l->kind == SEER_ACT_TANH || l->kind == SEER_ACT_ELU)
                 saved[storage_of(a, i)] = 1;

@@ -25,11 +25,11 @@ const char *seer_op_name(seer_op_t op)
 
 enum { K_NAME, K_IN, K_K, K_R, K_S, K_SIZE, K_STRIDE, K_STRIDE_H, K_STRIDE_W, K_PAD, K_PAD_H,
        K_PAD_W, K_DIL, K_DIL_H, K_DIL_W, K_GROUPS, K_BIAS, K_C, K_H, K_W, K_OUT, K_GLOBAL, K_CEIL,
-       K_P, K_MODE, K_FROM, K_POINTWISE, NKEYS };
+       K_P, K_MODE, K_FROM, K_POINTWISE, K_LEARNABLE, NKEYS };
 static const char *const key_names[NKEYS] = {
     "name", "in", "k", "r", "s", "size", "stride", "stride_h", "stride_w", "pad", "pad_h",
     "pad_w", "dil", "dil_h", "dil_w", "groups", "bias", "c", "h", "w", "out", "global", "ceil",
-    "p", "mode", "from", "pointwise"};
+    "p", "mode", "from", "pointwise", "learnable"};
 
 #define B(k) (1u << (k))
 #define WINDOW (B(K_R) | B(K_S) | B(K_SIZE) | B(K_STRIDE) | B(K_STRIDE_H) | B(K_STRIDE_W) | \
@@ -57,7 +57,7 @@ static const struct {
     {"hardsigmoid", SEER_OP_ACTIVATION, SEER_ACT_HARDSIGMOID, BASIC},
     {"leakyrelu", SEER_OP_ACTIVATION, SEER_ACT_LEAKYRELU, BASIC},
     {"elu", SEER_OP_ACTIVATION, SEER_ACT_ELU, BASIC},
-    {"scale", SEER_OP_ACTIVATION, SEER_ACT_SCALE, BASIC},
+    {"scale", SEER_OP_ACTIVATION, SEER_ACT_SCALE, BASIC | B(K_LEARNABLE)},
     {"pool", SEER_OP_POOL, -1, BASIC | WINDOW | B(K_OUT) | B(K_GLOBAL) | B(K_CEIL) | B(K_MODE)},
     {"add", SEER_OP_ADD, 0, BASIC},
     {"concat", SEER_OP_CONCAT, 0, BASIC},
@@ -252,7 +252,7 @@ static seer_status_t parse_opt(ps_t *ps, int ti, char *tok, opts_t *o)
         o->p = p;
         return SEER_STATUS_SUCCESS;
     }
-    case K_BIAS: case K_GLOBAL: case K_CEIL: case K_POINTWISE:
+    case K_BIAS: case K_GLOBAL: case K_CEIL: case K_POINTWISE: case K_LEARNABLE:
         return parse_int(ps, key, v, 0, 1, &o->v[key]);
     case K_PAD: case K_PAD_H: case K_PAD_W: case K_FROM:
         return parse_int(ps, key, v, 0, SEER_NET_MAX_DIM, &o->v[key]);
@@ -461,6 +461,7 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
         L->shape.groups = (int)o->v[K_GROUPS];
         break;
     default: /* activation, softmax, dropout: same shape */
+        if (o->v[K_LEARNABLE]) L->params = c; /* a scale per channel (ConvNeXt's layer scale) */
         break;
     }
     if (oc > INT32_MAX || oh > SEER_NET_MAX_DIM || ow > SEER_NET_MAX_DIM ||
@@ -686,7 +687,7 @@ seer_status_t seer_network_create(seer_handle_t h, const char *text, size_t len,
         seer_net_layer_t *l = &net->l[i];
         const seer_layer_info_t *L = &l->info;
         int grad = L->op == SEER_OP_CONV || L->op == SEER_OP_FC || L->op == SEER_OP_BATCHNORM ||
-                   L->op == SEER_OP_LAYERNORM;
+                   L->op == SEER_OP_LAYERNORM || L->params > 0; /* a learnable scale too */
         for (int j = 0; j < L->n_inputs; j++) {
             seer_net_layer_t *in = &net->l[net->in_pool[l->in_off + j]];
             in->fanout++;

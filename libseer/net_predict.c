@@ -476,7 +476,7 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     int train = c->mode == SEER_MODE_TRAIN;
     seer_direction_t bd = SEER_DIR_BWD_DATA;
     if (backward && L->op != SEER_OP_CONV && L->op != SEER_OP_FC && L->op != SEER_OP_BATCHNORM &&
-        L->op != SEER_OP_LAYERNORM && !l->needs_grad)
+        L->op != SEER_OP_LAYERNORM && L->params <= 0 && !l->needs_grad)
         return SEER_STATUS_SUCCESS;
     switch (L->op) {
     case SEER_OP_INPUT:
@@ -521,6 +521,9 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     case SEER_OP_ACTIVATION:
     case SEER_OP_SOFTMAX: { /* backward reads y (a scale: no) and dy, writes dx */
         int reads = L->op == SEER_OP_ACTIVATION && l->kind == SEER_ACT_SCALE ? 1 : 2;
+        /* a learnable scale also sums dy * x into its gradient: a second
+         * kernel reading both */
+        if (backward && L->params > 0) return mem_row(c, li, bd, 2, 4 * ein * es, ein, 0);
         return backward ? mem_row(c, li, bd, 1, (reads + 1) * ein * es, ein, 0)
                         : mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * es, ein, 0);
     }

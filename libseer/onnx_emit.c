@@ -423,7 +423,12 @@ static seer_status_t by_constant(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o
     if ((st = seer_onnx_need_data(cx, n, d, 0)) || (st = copy_shape(cx, n, o, d)) ||
         (st = seer_onnx_layer_line(cx, n, o, "scale", &d, 1)))
         return st;
-    seer_onnx_emit(cx, "\n");
+    /* a product by a per-channel initializer (a weight, not a computed
+     * constant such as stochastic depth's mask) is a learnable scale:
+     * ConvNeXt's layer scale */
+    int learnable = !strcmp(n->op_type, "Mul") && k->producer < 0 && l && l->c > 1 &&
+                    seer_onnx_elems(k, 0) == l->c && k->rank >= 1 && k->d[d->nhwc ? k->rank - 1 : 0] == l->c;
+    seer_onnx_emit(cx, "%s\n", learnable ? " learnable=1" : "");
     return SEER_STATUS_SUCCESS;
 }
 

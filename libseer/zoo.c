@@ -421,7 +421,7 @@ static void inception_v3(zb_t *z)
 
 /* torchvision's convnext_tiny: a 4x4 stride-4 stem with LayerNorm2d, four
  * stages of blocks (depthwise 7x7, layer norm, Linear 4x wider, GELU,
- * Linear back, layer scale, stochastic depth, residual add) with
+ * Linear back, layer scale (learnable), stochastic depth, residual add) with
  * LayerNorm2d + 2x2 stride-2 downsampling between, then global pool,
  * layer norm, flatten, Linear.  Stochastic depth (a per-sample mask,
  * probability 0.1 * block / 17; none in the first block) runs in
@@ -447,7 +447,7 @@ static void convnext_tiny(zb_t *z)
             L(z, "fc", nm(a, "%s3", p), NULL, "k=%d pointwise=1", 4 * dim[s]);
             L(z, "gelu", nm(a, "%s4", p), NULL, NULL);
             L(z, "fc", nm(a, "%s5", p), NULL, "k=%d pointwise=1", dim[s]);
-            L(z, "scale", nm(a, "features.%d.%d.layer_scale", 2 * s + 1, i), NULL, NULL);
+            L(z, "scale", nm(a, "features.%d.%d.layer_scale", 2 * s + 1, i), NULL, "learnable=1");
             if (block)
                 L(z, "dropout", nm(a, "features.%d.%d.stochastic_depth", 2 * s + 1, i), NULL, "p=%.6g",
                   0.1 * block / 17);

@@ -265,6 +265,28 @@ TEST(net_parse_layernorm_and_pointwise_fc)
     seer_network_destroy(net);
     CHECK(parse(h, "input name=x c=8 h=2 w=2\nresize name=r in=x h=4\n", &net, msg, sizeof msg) ==
               SEER_STATUS_NET_PARSE && strstr(msg, "resize needs h= and w="));
+    /* a learnable scale (ConvNeXt's layer scale): c parameters, a
+     * backward that also reduces its gradient */
+    REQUIRE(parse(h, "input name=x c=8 h=4 w=4\nconv name=c k=8 size=1\nscale name=ls in=c learnable=1\n", &net, msg,
+                  sizeof msg) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.op == SEER_OP_ACTIVATION && L.params == 8);
+    if (seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS) {
+        seer_layer_result_t rows[16];
+        int n = 0, bwd = 0;
+        double total = 0;
+        CHECK_STATUS(seer_predict_network(h, m, net, 4, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
+                                          SEER_ALGO_AUTO, rows, 16, &n, &total),
+                     SEER_STATUS_SUCCESS);
+        for (int i = 0; i < n; i++)
+            if (!strcmp(rows[i].name, "ls") && rows[i].direction != SEER_DIR_FWD)
+                bwd += rows[i].n_kernels == 2 && rows[i].bytes == 4.0 * 4 * 8 * 16 * 4;
+        CHECK(bwd == 1);
+        seer_model_destroy(m);
+    }
+    seer_network_destroy(net);
+    CHECK(parse(h, "input name=x c=8 h=2 w=2\nrelu name=r in=x learnable=1\n", &net, msg, sizeof msg) ==
+          SEER_STATUS_NET_PARSE);
     /* pointwise is an fc's option, 0 or 1 */
     CHECK(parse(h, "input name=x c=8 h=2 w=2\nfc name=f in=x k=4 pointwise=2\n", &net, msg, sizeof msg) ==
           SEER_STATUS_NET_PARSE);
@@ -282,9 +304,7 @@ TEST(net_zoo_counts_and_params)
         {"resnet18", 20, 1, 11689512},    {"resnet50", 53, 1, 25557032},
         {"resnet101", 104, 1, 44549160},  {"inception_v3", 94, 1, 23834568},
         {"mobilenet_v2", 52, 1, 3504872}, {"densenet121", 120, 1, 7978856},
-        /* torchvision counts 28589128: its 18 layer scales are learnable,
-         * here frozen scale layers without parameters */
-        {"convnext_tiny", 22, 37, 28582504},
+        {"convnext_tiny", 22, 37, 28589128}, /* its 18 layer scales learnable */
     };
     static const int res[] = {0, 224, 160, 320};
     seer_handle_t h = handle();

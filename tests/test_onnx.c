@@ -159,7 +159,8 @@ TEST(onnx_ops_translate_to_layers)
     /* products with constants that broadcast into the data (a layer
      * scale, stochastic depth's mask frozen by a training-mode export) */
     t = text_of(h, "tests/onnx/tiny_scale.onnx", 0, 0, &st, &info);
-    CHECK(t && strstr(t, "scale name=layer_scale in=relu\nscale name=stochastic_depth in=layer_scale\n") != NULL);
+    CHECK(t && strstr(t, "scale name=layer_scale in=relu learnable=1\nscale name=stochastic_depth in=layer_scale\n") !=
+                   NULL);
     free(t);
     /* ConvNeXt: permutes to channels last and back are views, the layer
      * norm and the Linears read them per position; GELU as one node
@@ -179,7 +180,7 @@ TEST(onnx_ops_translate_to_layers)
                             "layernorm name=block0/ln in=block0/dwconv\n"
                             "fc name=block0/fc1 in=block0/ln k=64 pointwise=1\n") != NULL);
         CHECK(strstr(cn[u], gelu[u]) != NULL);
-        CHECK(strstr(cn[u], "k=16 pointwise=1\nscale name=block0/layer_scale in=block0/fc2\n"
+        CHECK(strstr(cn[u], "k=16 pointwise=1\nscale name=block0/layer_scale in=block0/fc2 learnable=1\n"
                             "add name=block0/add in=block0/layer_scale,stem_ln\n") != NULL);
         CHECK(strstr(cn[u], " avg global\nlayernorm name=head_ln in=") != NULL);
         CHECK(strstr(cn[u], "fc name=fc in=head_ln k=10\n") != NULL);
