@@ -333,17 +333,15 @@ static const seer_gpu_info_t *lookup(const char *id, int loose)
             id = gpu_aliases[a].id;
             break;
         }
-#define bare_name(s) bare_name_of(s, loose)
-    const char *bare = bare_name(id);
+    const char *bare = bare_name_of(id, loose);
     for (size_t a = 0; a < sizeof gpu_device_names / sizeof gpu_device_names[0]; a++)
-        if (seer_gpu_name_eq(bare, bare_name(gpu_device_names[a].name))) {
+        if (seer_gpu_name_eq(bare, bare_name_of(gpu_device_names[a].name, loose))) {
             id = gpu_device_names[a].id;
             break;
         }
     for (int i = 0; i < GPU_COUNT; i++)
-        if (seer_gpu_name_eq(id, gpu_table[i].id) || seer_gpu_name_eq(bare, bare_name(gpu_table[i].name)))
+        if (seer_gpu_name_eq(id, gpu_table[i].id) || seer_gpu_name_eq(bare, bare_name_of(gpu_table[i].name, loose)))
             return &gpu_table[i];
-#undef bare_name
     return NULL;
 }
 

@@ -274,41 +274,6 @@ static seer_status_t do_gemm(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, te
     return SEER_STATUS_SUCCESS;
 }
 
-/* MatMul followed by an Add of a constant [K] vector (its only reader):
- * nn.Linear exported as two nodes.  Returns the Add's node index, or -1. */
-static int matmul_bias(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
-{
-    if (!o || o->readers != 1) return -1;
-    for (size_t i = 0; i < cx->g->n_node; i++) {
-        const Onnx__NodeProto *m = cx->g->node[i];
-        if (strcmp(m->op_type, "Add") || m->n_input != 2 || m == n) continue;
-        for (int k = 0; k < 2; k++) {
-            if (strcmp(m->input[k], o->name)) continue;
-            tensor_t *b = seer_onnx_input(cx, m, (size_t)(1 - k));
-            tensor_t *w = seer_onnx_input(cx, n, 1);
-            if (b && b->is_const && b->known && w && w->known && w->rank == 2 && seer_onnx_elems(b, 0) == w->d[1] &&
-                b->rank >= 1 && b->d[b->rank - 1] == w->d[1])
-                return (int)i;
-        }
-    }
-    return -1;
-}
-
-/* Sigmoid whose only reader is Mul(x, sigmoid(x)): SiLU as older
- * exporters write it.  Returns the Mul's node index, or -1. */
-static int sigmoid_silu(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
-{
-    if (!o || o->readers != 1 || !n->n_input) return -1;
-    for (size_t i = 0; i < cx->g->n_node; i++) {
-        const Onnx__NodeProto *m = cx->g->node[i];
-        if (strcmp(m->op_type, "Mul") || m->n_input != 2) continue;
-        if ((!strcmp(m->input[0], o->name) && !strcmp(m->input[1], n->input[0])) ||
-            (!strcmp(m->input[1], o->name) && !strcmp(m->input[0], n->input[0])))
-            return (int)i;
-    }
-    return -1;
-}
-
 /* The only node reading tensor t, of operator op (NULL: any), and
  * which of its inputs t is; -1 when t has another number of readers. */
 static int sole_reader(cx_t *cx, const tensor_t *t, const char *op, int *input)
@@ -323,6 +288,27 @@ static int sole_reader(cx_t *cx, const tensor_t *t, const char *op, int *input)
             }
     }
     return -1;
+}
+
+/* MatMul followed by an Add of a constant [K] vector (its only reader):
+ * nn.Linear exported as two nodes.  Returns the Add's node index, or -1. */
+static int matmul_bias(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
+{
+    int k, i = sole_reader(cx, o, "Add", &k);
+    if (i < 0 || cx->g->node[i]->n_input != 2) return -1;
+    tensor_t *b = seer_onnx_input(cx, cx->g->node[i], (size_t)(1 - k)), *w = seer_onnx_input(cx, n, 1);
+    return b && b->is_const && b->known && w && w->known && w->rank == 2 && seer_onnx_elems(b, 0) == w->d[1] &&
+                   b->rank >= 1 && b->d[b->rank - 1] == w->d[1]
+               ? i
+               : -1;
+}
+
+/* Sigmoid whose only reader is Mul(x, sigmoid(x)): SiLU as older
+ * exporters write it.  Returns the Mul's node index, or -1. */
+static int sigmoid_silu(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
+{
+    int k, i = n->n_input ? sole_reader(cx, o, "Mul", &k) : -1;
+    return i >= 0 && cx->g->node[i]->n_input == 2 && !strcmp(cx->g->node[i]->input[1 - k], n->input[0]) ? i : -1;
 }
 
 /* Whether input i of node m is a constant scalar near v.  A pattern
@@ -808,10 +794,10 @@ static seer_status_t do_div(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
 /* Gather along axis 0 of a flat view of the batch with constant indices
  * as many as its elements, batch first (torch.export writes as_strided
  * so, e.g. at the head of ConvNeXt): a view of the layer in the indices'
- * shape.  The
- * indices are not read (they are too many to fold); a gather that
- * repeated some elements and left others out would be costed as the
- * copy it is not. */
+ * shape.  The indices are not read (they are too many to fold); a gather
+ * that repeated some elements and left others out would be costed as
+ * the copy it is not.  A constant index on axis 1 of N x C x H x W takes
+ * one channel (torchvision's transform_input): a slice layer. */
 static seer_status_t do_gather(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     tensor_t *ix = seer_onnx_input(cx, n, 1);

@@ -255,15 +255,24 @@ static seer_status_t fold_slice(cx_t *cx, const Onnx__NodeProto *n, const tensor
     return const_vector(cx, n, o, a->val + s, (int)(e - s), a->is_int, 0);
 }
 
-/* Add, Sub, Mul, Div (arith 1..4) of folded vectors of equal length or
- * with a scalar; integer Div truncates, a division by zero gives 0 (the
- * value only sizes a shape, which then fails its own checks). */
-static seer_status_t broadcast_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, const tensor_t *b,
-                                     tensor_t *o);
+/* The broadcast of two known shapes into rank, d; 0 where they do not
+ * broadcast. */
+static int broadcast_dims(const tensor_t *a, const tensor_t *b, int *rank, int64_t d[SEER_ONNX_MAX_RANK])
+{
+    *rank = a->rank > b->rank ? a->rank : b->rank;
+    for (int k = 1; k <= *rank; k++) {
+        int64_t x = k <= a->rank ? a->d[a->rank - k] : 1, y = k <= b->rank ? b->d[b->rank - k] : 1;
+        if (x != y && x != 1 && y != 1) return 0;
+        d[*rank - k] = x == 1 ? y : x;
+    }
+    return 1;
+}
 
-/* Elementwise arithmetic of folded constants of one shape, or of one and
- * a single value (fold_all_const checks which); the result in its
- * broadcast shape (an empty one when either is empty). */
+/* Add, Sub, Mul, Div (arith 1..4) of folded constants of one shape, or
+ * of one and a single value (fold_all_const checks which), in their
+ * broadcast shape (empty when either is); integer Div truncates, a
+ * division by zero gives 0 (the value only sizes a shape, which then
+ * fails its own checks). */
 static seer_status_t fold_arith(cx_t *cx, const Onnx__NodeProto *n, int arith, const tensor_t *a, const tensor_t *b,
                                 tensor_t *o)
 {
@@ -278,9 +287,11 @@ static seer_status_t fold_arith(cx_t *cx, const Onnx__NodeProto *n, int arith, c
     const tensor_t *shape = a->nval >= b->nval ? a : b;
     seer_status_t st = const_vector(cx, n, o, v, nv, is_int, shape->rank == 0);
     if (st || (a->rank <= 1 && b->rank <= 1) || !a->known || !b->known) return st;
-    tensor_t t = *o; /* the dims of a [B,1,1,1] + [1,1,1,1]: not a vector */
-    if ((st = broadcast_shape(cx, n, a, b, &t)) || !t.known || seer_onnx_elems(&t, 0) != nv) return st;
-    return seer_onnx_set_dims(cx, n, o, t.rank, t.d);
+    int rank; /* the dims of a [B,1,1,1] + [1,1,1,1]: not a vector */
+    int64_t d[SEER_ONNX_MAX_RANK], e = 1;
+    if (!broadcast_dims(a, b, &rank, d)) return st;
+    for (int i = 0; i < rank; i++) e *= d[i];
+    return e == nv ? seer_onnx_set_dims(cx, n, o, rank, d) : st;
 }
 
 /* The shape, without values, of an elementwise op of constants (a
@@ -294,14 +305,10 @@ static seer_status_t broadcast_shape(cx_t *cx, const Onnx__NodeProto *n, const t
                                       "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor"};
     size_t i = 0;
     while (i < sizeof ops / sizeof *ops && strcmp(n->op_type, ops[i])) i++;
-    if (i == sizeof ops / sizeof *ops || !a->known || !b || !b->known) return SEER_STATUS_SUCCESS;
-    int rank = a->rank > b->rank ? a->rank : b->rank;
+    int rank;
     int64_t d[SEER_ONNX_MAX_RANK];
-    for (int k = 1; k <= rank; k++) {
-        int64_t x = k <= a->rank ? a->d[a->rank - k] : 1, y = k <= b->rank ? b->d[b->rank - k] : 1;
-        if (x != y && x != 1 && y != 1) return SEER_STATUS_SUCCESS;
-        d[rank - k] = x == 1 ? y : x;
-    }
+    if (i == sizeof ops / sizeof *ops || !a->known || !b || !b->known || !broadcast_dims(a, b, &rank, d))
+        return SEER_STATUS_SUCCESS;
     return seer_onnx_set_dims(cx, n, o, rank, d);
 }
 

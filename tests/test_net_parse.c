@@ -144,6 +144,28 @@ TEST(net_parse_errors_status_and_line)
     seer_destroy(h);
 }
 
+/* The shipped model file models/NAME.seer, or NULL where it is missing
+ * (the checks that predict are then left out). */
+static seer_model_t shipped(seer_handle_t h, const char *name)
+{
+    char path[128];
+    seer_model_t m = NULL;
+    snprintf(path, sizeof path, "models/%s.seer", name);
+    return seer_model_load(h, path, &m) == SEER_STATUS_SUCCESS ? m : NULL;
+}
+
+/* The rows of one FP32 NCHW training iteration of net at batch on m:
+ * their count, at most cap. */
+static int train_rows(seer_handle_t h, seer_model_t m, seer_network_t net, int batch, seer_layer_result_t *rows,
+                      int cap, double *total)
+{
+    int n = 0;
+    CHECK_STATUS(seer_predict_network(h, m, net, batch, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
+                                      SEER_ALGO_AUTO, rows, cap, &n, total),
+                 SEER_STATUS_SUCCESS);
+    return n;
+}
+
 /* A ShuffleNet unit: the channel split as two slices, the shuffle; both
  * copies, shaped as their inputs say; and a product with a constant. */
 TEST(net_parse_slice_and_shuffle)
@@ -167,14 +189,11 @@ TEST(net_parse_slice_and_shuffle)
     CHECK_STATUS(seer_network_get_layer(net, 6, &L), SEER_STATUS_SUCCESS);
     CHECK(L.op == SEER_OP_ACTIVATION && L.c == 116 && !L.params);
     CHECK(!strcmp(seer_op_name(SEER_OP_SLICE), "slice") && !strcmp(seer_op_name(SEER_OP_SHUFFLE), "shuffle"));
-    seer_model_t m = NULL;
-    if (seer_model_load(h, "models/t4.seer", &m) == SEER_STATUS_SUCCESS) {
+    seer_model_t m = shipped(h, "t4");
+    if (m) {
         seer_layer_result_t rows[64];
-        int n = 0;
         double total = 0;
-        CHECK_STATUS(seer_predict_network(h, m, net, 32, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
-                                          SEER_ALGO_AUTO, rows, 64, &n, &total),
-                     SEER_STATUS_SUCCESS);
+        int n = train_rows(h, m, net, 32, rows, 64, &total);
         int copies = 0;
         for (int i = 0; i < n; i++) copies += (rows[i].op == SEER_OP_SLICE || rows[i].op == SEER_OP_SHUFFLE) &&
                                               rows[i].time_ms > 0;
@@ -218,14 +237,11 @@ TEST(net_parse_layernorm_and_pointwise_fc)
     CHECK_STATUS(seer_network_get_info(net, &I), SEER_STATUS_SUCCESS);
     double per_pos = 2.0 * 96 * 384 * 2; /* up and down, per position */
     CHECK(fabs(I.fwd_flops - (14 * 14 * (per_pos + 2.0 * 96 * 49) + 2.0 * 96 * 14 * 14 * 10)) < 1);
-    seer_model_t m = NULL;
-    if (seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS) {
+    seer_model_t m = shipped(h, "a100-pcie-80gb");
+    if (m) {
         seer_layer_result_t rows[64];
-        int n = 0;
         double total = 0, want = 0;
-        CHECK_STATUS(seer_predict_network(h, m, net, 32, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
-                                          SEER_ALGO_AUTO, rows, 64, &n, &total),
-                     SEER_STATUS_SUCCESS);
+        int n = train_rows(h, m, net, 32, rows, 64, &total);
         CHECK_STATUS(seer_predict_gemm(h, m, 1, 32 * 14 * 14, 384, 96, SEER_DTYPE_FP32, 0, 0, 1, &want, NULL),
                      SEER_STATUS_SUCCESS);
         int ln_rows = 0, up_fwd = 0;
@@ -237,7 +253,6 @@ TEST(net_parse_layernorm_and_pointwise_fc)
             }
         }
         CHECK(ln_rows == 2 && up_fwd); /* forward and backward */
-        seer_model_destroy(m);
     }
     seer_network_destroy(net);
     /* resize: any output size; forward and backward memory-bound rows */
@@ -246,13 +261,10 @@ TEST(net_parse_layernorm_and_pointwise_fc)
     CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS);
     CHECK(L.op == SEER_OP_RESIZE && L.c == 21 && L.h == 224 && L.w == 200 && !L.params &&
           !strcmp(seer_op_name(SEER_OP_RESIZE), "resize"));
-    if (seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS) {
+    if (m) {
         seer_layer_result_t rows[16];
-        int n = 0, up = 0;
         double total = 0;
-        CHECK_STATUS(seer_predict_network(h, m, net, 8, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
-                                          SEER_ALGO_AUTO, rows, 16, &n, &total),
-                     SEER_STATUS_SUCCESS);
+        int n = train_rows(h, m, net, 8, rows, 16, &total), up = 0;
         for (int i = 0; i < n; i++)
             if (rows[i].op == SEER_OP_RESIZE) {
                 up++;
@@ -260,7 +272,6 @@ TEST(net_parse_layernorm_and_pointwise_fc)
                 if (rows[i].direction == SEER_DIR_FWD) CHECK(rows[i].bytes == 8.0 * 21 * (28 * 28 + 224 * 200) * 4);
             }
         CHECK(up == 2);
-        seer_model_destroy(m);
     }
     seer_network_destroy(net);
     CHECK(parse(h, "input name=x c=8 h=2 w=2\nresize name=r in=x h=4\n", &net, msg, sizeof msg) ==
@@ -271,19 +282,16 @@ TEST(net_parse_layernorm_and_pointwise_fc)
                   sizeof msg) == SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS);
     CHECK(L.op == SEER_OP_ACTIVATION && L.params == 8);
-    if (seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS) {
+    if (m) {
         seer_layer_result_t rows[16];
-        int n = 0, bwd = 0;
         double total = 0;
-        CHECK_STATUS(seer_predict_network(h, m, net, 4, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
-                                          SEER_ALGO_AUTO, rows, 16, &n, &total),
-                     SEER_STATUS_SUCCESS);
+        int n = train_rows(h, m, net, 4, rows, 16, &total), bwd = 0;
         for (int i = 0; i < n; i++)
             if (!strcmp(rows[i].name, "ls") && rows[i].direction != SEER_DIR_FWD)
                 bwd += rows[i].n_kernels == 2 && rows[i].bytes == 4.0 * 4 * 8 * 16 * 4;
         CHECK(bwd == 1);
-        seer_model_destroy(m);
     }
+    seer_model_destroy(m);
     seer_network_destroy(net);
     CHECK(parse(h, "input name=x c=8 h=2 w=2\nrelu name=r in=x learnable=1\n", &net, msg, sizeof msg) ==
           SEER_STATUS_NET_PARSE);
