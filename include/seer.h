@@ -457,7 +457,9 @@ typedef struct {
     char source_gpus[128];      /* GPUs whose data fitted the coefficients, space-separated */
     char gemm_source_gpu[2][32];/* per GEMM math type ([0] SIMT, [1] tensor cores,
                                  * seer_dtype_tensor_cores): the GPU whose GEMM rows
-                                 * fitted it, "" when the model has no such fit */
+                                 * fitted it (the fit of one product; batched ones
+                                 * have their own, chosen by the same rule), ""
+                                 * when the model has no such fit */
 } seer_model_info_t;
 
 /* Load a model file (docs/model-format.md).  IO_ERROR (cannot open or

@@ -14,12 +14,22 @@
  * with c0..c3 >= 0 fitted (the launch gap's coefficient is fixed at 1:
  * the GPU's time between back-to-back kernels, not a fit) on relative error (SEER fits relative error), and
  * (tm, tn, bps) chosen by a grid search on the training error: one
- * representative tile per math type, since the data rarely say which of
- * cuBLAS's kernels ran and a prediction cannot know.  Transposition is
- * accepted but does not change the formula.
+ * representative tile per math type and kind, since a prediction cannot
+ * know which of cuBLAS's kernels will run.  The kinds are one product
+ * (batch 1) and a batched one (batch > 1), fitted apart because cuBLAS
+ * picks their tiles apart: NeuSight's A100 rows ran 128x128 tiles for
+ * 99.6 % of the batched products, down to 23x105, but five tile shapes
+ * for single ones, and a V100 or T4 ran 64x64 and 128x64 tiles for
+ * batched products.  One fit for both took the A100's single products
+ * to 15.7 % and its batched ones to 9.6 % (test split, its rows only),
+ * two 9.4 and 4.1 % (docs/networks.md, "The GEMM model").  A GPU timed
+ * on one kind only times the other with that kind's fit; one with fewer
+ * than MIN_GEMM_ROWS of each fits both kinds' rows together.
+ * Transposition is accepted but does not change the formula.
  *
  * Which rows train a GPU's GEMM part (recorded in source_gpu):
- *   1. the GPU's own rows of that math type, when there are any;
+ *   1. the GPU's own rows of that math type, when there are any (of
+ *      either kind);
  *   2. otherwise rows of a sibling GPU: same architecture, same SM count
  *      and same boost clock, i.e. the same compute peak and tile waves,
  *      differing at most in memory size and bandwidth (A100 40GB PCIe
@@ -131,9 +141,9 @@ static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f)
  * leaves them within -4..+6 % (docs/networks.md, "The GEMM model").  A
  * tensor-core GEMM's operand re-reads are served by shared memory and L2
  * far more than an FMA GEMM's, so the formula's DRAM reading of them
- * carries less weight.  FMA math keeps the even mean: the power-limited
- * T4 left out (28.6 -> 32.7 % at 0.75) and a third-party H100 FP32
- * 4096^3 (2.65 ms; 2.82 predicted) do not want more. */
+ * carries less weight.  FMA math keeps the even mean: leaving one GPU
+ * out, 0.65 and 0.8 help the DeepBench GPUs' large GEMMs and hurt the
+ * NeuSight GPUs' (the power-limited T4 26.7 -> 29.0 / 31.7 %). */
 #define SEER_GEMM_TC_PEAK_SHARE_WEIGHT 0.85
 
 /* The time of fit f on GPU g, which runs dt.  On the GPU its rows were
@@ -171,12 +181,19 @@ static double fit_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, doubl
     return fmax(exp((1 - w) * log(t) + w * log(tc)), floor_ms(g, batch, mm, n, k, dt, bias));
 }
 
+const seer_gemm_fit_t *seer_model_gemm_fit(const struct seer_model *m, int math, double batch)
+{
+    const seer_gemm_fit_t *f = m->gemm[math];
+    int kind = batch > 1;
+    return f[kind].present || !f[!kind].present ? &f[kind] : &f[!kind];
+}
+
 /* One model's own GEMM time for dt as its GPU runs it; -1 when it cannot. */
 static double own_time(const struct seer_model *m, double batch, double mm, double n, double k, seer_dtype_t dt,
                        int bias, seer_class_t *cls, const seer_gemm_fit_t **fit)
 {
     dt = seer_gpu_run_dtype(&m->gpu, dt);
-    const seer_gemm_fit_t *f = &m->gemm[seer_dtype_math(dt)];
+    const seer_gemm_fit_t *f = seer_model_gemm_fit(m, seer_dtype_math(dt), batch);
     if (fit) *fit = f;
     if (!f->present || seer_gpu_peak_flops(&m->gpu, dt) <= 0) return -1;
     return fit_time(&m->gpu, f, batch, mm, n, k, dt, bias, cls);
@@ -251,9 +268,9 @@ static double gemm_lifted(const gemm_peer_t *p, int np, const gemm_peer_t *self,
     return r;
 }
 
-/* The time of dt tied across GPUs (seer_model_gemm_time). */
-static double gemm_tied(const struct seer_model *m, double batch, double mm, double n, double k,
-                        seer_dtype_t dt, int bias, seer_class_t *cls)
+/* The time of dt tied across GPUs (seer_model_gemm_time), per kind. */
+static double gemm_tied_kind(const struct seer_model *m, double batch, double mm, double n, double k,
+                             seer_dtype_t dt, int bias, seer_class_t *cls)
 {
     gemm_peer_t self = gemm_peer(m, batch, mm, n, k, dt, bias, cls);
     if (self.t < 0 || !m->npeer) return self.t;
@@ -267,6 +284,22 @@ static double gemm_tied(const struct seer_model *m, double batch, double mm, dou
             if (r < lo) lo = r;
         }
     return lo;
+}
+
+/* A batch of products is never faster than one of them alone: the
+ * batched fits undercut the single ones on small products (a 2x1024x16
+ * product at batch 2 took 0.6x its time at batch 1 on a TITAN X).
+ * Taken on the tied times, so that it holds across GPUs too. */
+static double gemm_tied(const struct seer_model *m, double batch, double mm, double n, double k,
+                        seer_dtype_t dt, int bias, seer_class_t *cls)
+{
+    double t = gemm_tied_kind(m, batch, mm, n, k, dt, bias, cls);
+    if (t >= 0 && batch > 1) {
+        seer_class_t c;
+        double one = gemm_tied_kind(m, 1, mm, n, k, dt, bias, &c);
+        if (one > t) t = one;
+    }
+    return t;
 }
 
 double seer_model_gemm_time(const struct seer_model *m, double batch, double mm, double n, double k,
@@ -426,46 +459,58 @@ static const seer_gpu_info_t *source_gpu(seer_handle_t h, const struct seer_mode
     return best;
 }
 
+/* Row r of math type math trains the fit whose rows are src's. */
+static int trains(seer_handle_t h, const struct seer_model *m, const seer_gemm_row_t *r, int math,
+                  const seer_gpu_info_t *src)
+{
+    return usable(r, math) && row_gpu(h, m, r) == src && seer_gpu_peak_flops(src, r->dtype) > 0;
+}
+
 seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const seer_gemm_row_t *rows,
-                            size_t n, seer_gemm_fit_t out[2])
+                            size_t n, seer_gemm_fit_t out[2][SEER_GEMM_KINDS])
 {
     static const int tiles[] = {32, 64, 128, 256};
     static const int bpss[] = {1, 2, 3, 4, 6, 8};
-    memset(out, 0, 2 * sizeof *out);
+    memset(out, 0, 2 * SEER_GEMM_KINDS * sizeof **out);
     if (!m || (n && !rows)) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_gemm_fit: NULL argument");
     grow_t *r = malloc((n ? n : 1) * sizeof *r);
     if (!r) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "GEMM rows");
     for (int math = 0; math < 2; math++) {
         const seer_gpu_info_t *src = source_gpu(h, m, rows, n, math);
-        if (!src) continue;
-        size_t nr = 0;
-        for (size_t i = 0; i < n; i++) {
-            const seer_gpu_info_t *g = usable(&rows[i], math) ? row_gpu(h, m, &rows[i]) : NULL;
-            if (g != src || seer_gpu_peak_flops(src, rows[i].dtype) <= 0) continue;
-            r[nr++] = (grow_t){rows[i].batch, rows[i].m, rows[i].n, rows[i].k, rows[i].time_ms,
-                               rows[i].dtype, rows[i].bias};
-        }
-        if (nr < MIN_GEMM_ROWS) continue;
-        seer_gemm_fit_t *f = &out[math];
-        double best = INFINITY;
-        for (size_t a = 0; a < sizeof tiles / sizeof *tiles; a++)
-            for (size_t b = 0; b < sizeof tiles / sizeof *tiles; b++)
-                for (size_t c = 0; c < sizeof bpss / sizeof *bpss; c++) {
-                    if (bpss[c] > src->blocks_per_sm) continue;
-                    double coef[NT];
-                    double e = fit_one(src, r, nr, tiles[a], tiles[b], bpss[c], coef);
-                    if (e < best - 1e-12) {
-                        best = e;
-                        f->tm = tiles[a];
-                        f->tn = tiles[b];
-                        f->bps = bpss[c];
-                        memcpy(f->coef, coef, sizeof coef);
+        size_t cnt[SEER_GEMM_KINDS] = {0};
+        for (size_t i = 0; src && i < n; i++)
+            cnt[rows[i].batch > 1] += trains(h, m, &rows[i], math, src);
+        /* too few of either kind for a fit of its own: one from both */
+        int pooled = cnt[0] < MIN_GEMM_ROWS && cnt[1] < MIN_GEMM_ROWS;
+        for (int kind = 0; src && kind < (pooled ? 1 : SEER_GEMM_KINDS); kind++) {
+            size_t nr = 0;
+            for (size_t i = 0; i < n; i++) {
+                if ((!pooled && (rows[i].batch > 1) != kind) || !trains(h, m, &rows[i], math, src)) continue;
+                r[nr++] = (grow_t){rows[i].batch, rows[i].m, rows[i].n, rows[i].k, rows[i].time_ms,
+                                   rows[i].dtype, rows[i].bias};
+            }
+            if (nr < MIN_GEMM_ROWS) continue;
+            seer_gemm_fit_t *f = &out[math][kind];
+            double best = INFINITY;
+            for (size_t a = 0; a < sizeof tiles / sizeof *tiles; a++)
+                for (size_t b = 0; b < sizeof tiles / sizeof *tiles; b++)
+                    for (size_t c = 0; c < sizeof bpss / sizeof *bpss; c++) {
+                        if (bpss[c] > src->blocks_per_sm) continue;
+                        double coef[NT];
+                        double e = fit_one(src, r, nr, tiles[a], tiles[b], bpss[c], coef);
+                        if (e < best - 1e-12) {
+                            best = e;
+                            f->tm = tiles[a];
+                            f->tn = tiles[b];
+                            f->bps = bpss[c];
+                            memcpy(f->coef, coef, sizeof coef);
+                        }
                     }
-                }
-        if (!isfinite(best)) continue;
-        f->present = 1;
-        f->n_rows = (int)(nr < (size_t)1 << 30 ? nr : (size_t)1 << 30);
-        seer_strlcpy(f->source_gpu, src->id, sizeof f->source_gpu);
+            if (!isfinite(best)) continue;
+            f->present = 1;
+            f->n_rows = (int)(nr < (size_t)1 << 30 ? nr : (size_t)1 << 30);
+            seer_strlcpy(f->source_gpu, src->id, sizeof f->source_gpu);
+        }
     }
     free(r);
     return SEER_STATUS_SUCCESS;
@@ -501,7 +546,7 @@ seer_status_t seer_predict_gemm(seer_handle_t h, const seer_model *m, int batch,
     if (seer_gpu_peak_flops(&m->gpu, dt) <= 0)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
                           seer_dtype_name(dt));
-    const seer_gemm_fit_t *f = &m->gemm[seer_dtype_math(dt)];
+    const seer_gemm_fit_t *f = seer_model_gemm_fit(m, seer_dtype_math(dt), batch);
     if (!f->present)
         return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
                           "model %s has no GEMM fit for %s math (train it with GEMM timing CSV files)",

@@ -5,11 +5,17 @@
 #include "csv.h"
 #include "model.h"
 
-/* Fit out[math] for the model's GPU from GEMM rows (rows of other GPUs
- * are ignored unless gemm.c documents a rule for using them).  Leaves
- * out[i].present = 0 where there is no data.  Deterministic. */
+/* Fit out[math][kind] (model.h) for the model's GPU from GEMM rows
+ * (rows of other GPUs are ignored unless gemm.c documents a rule for
+ * using them).  Leaves .present = 0 where there is no data.
+ * Deterministic. */
 seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const seer_gemm_row_t *rows,
-                            size_t n, seer_gemm_fit_t out[2]);
+                            size_t n, seer_gemm_fit_t out[2][SEER_GEMM_KINDS]);
+
+/* The fit that times batch products of a math type: its kind's, else the
+ * other kind's (a GPU timed on one kind only); .present = 0 when m has
+ * neither. */
+const seer_gemm_fit_t *seer_model_gemm_fit(const struct seer_model *m, int math, double batch);
 
 /* OVERFLOW ("what MxNxK: ...") when an operand or the result of an
  * m x n x k product has over 2^31-1 elements (the sizes cuBLAS takes). */

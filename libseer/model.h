@@ -14,7 +14,7 @@
 /* 2: GPU time (host dispatch taken off the training times; the
  * constant term is the kernels' launch gaps, coefficient 1).  Format 1
  * predicted a whole call as a framework timed it and is not read. */
-#define SEER_MODEL_FORMAT 2
+#define SEER_MODEL_FORMAT 3
 /* Terms of the per-class formula (docs/method.md, section 4), in the
  * order the model file stores their coefficients. */
 enum {
@@ -120,7 +120,10 @@ struct seer_model {
     /* The analytical family's time scale per math and algorithm kind
      * (seer_model_set_analytical_scales); 0: none, 1.  Never serialized. */
     double ascale[2][SEER_K_NONE];
-    seer_gemm_fit_t gemm[2];    /* [math] */
+    /* [math][kind]: kind 0 one product (batch 1), 1 batched (batch > 1):
+     * cuBLAS picks its tiles for the two differently (gemm.c) */
+#define SEER_GEMM_KINDS 2
+    seer_gemm_fit_t gemm[2][SEER_GEMM_KINDS];
     uint32_t checksum;
     /* Served models of other GPUs of the table (seer_model_open), their
      * SVMs dropped, that predict_conv ties this one's physics to: those it

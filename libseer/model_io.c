@@ -7,6 +7,7 @@
 #include <zlib.h>
 #include "common.h"
 #include "fileio.h"
+#include "gemm.h"
 #include "gpu.h"
 #include "gpufile.h"
 #include "model.h"
@@ -41,13 +42,14 @@ static void w_family(seer_wbuf_t *b, const seer_family_t *f)
     seer_w_svm(b, f->svr);
 }
 
-/* Model file format 2 (as 1) stores, per family, SEER_NF standardization pairs
+/* Model file format 3 stores, per family, SEER_NF standardization pairs
  * and SEER_NTERMS coefficients per class, and SEER_GEMM_TERMS per GEMM
- * fit (docs/model-format.md): a change to any count is a new format. */
+ * fit, one per math type and kind (docs/model-format.md): a change to any
+ * count is a new format. */
 _Static_assert(SEER_NTERMS == 7 && SEER_NF_SHAPE == 11 && SEER_NF_CLASS == 13 && SEER_NF == 14,
-               "model file format 2: 7 terms, 11/13/14 features");
-_Static_assert(SEER_GEMM_TERMS == 5, "model file format 2: 5 GEMM terms");
-_Static_assert(SEER_ALL_CLASSES == 3, "model file format 2: three classes and an all-class fit per variant");
+               "model file format 3: 7 terms, 11/13/14 features");
+_Static_assert(SEER_GEMM_TERMS == 5 && SEER_GEMM_KINDS == 2, "model file format 3: 5 GEMM terms, 2 kinds");
+_Static_assert(SEER_ALL_CLASSES == 3, "model file format 3: three classes and an all-class fit per variant");
 
 int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t *size)
 {
@@ -63,8 +65,8 @@ int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t
     for (int i = 0; i < m->nsrc; i++) seer_w_str(&p, m->src[i].id);
     seer_w_u32(&p, (uint32_t)m->nfam);
     for (int i = 0; i < m->nfam; i++) w_family(&p, &m->fam[i]);
-    for (int i = 0; i < 2; i++) {
-        const seer_gemm_fit_t *g = &m->gemm[i];
+    for (int i = 0; i < 2 * SEER_GEMM_KINDS; i++) {
+        const seer_gemm_fit_t *g = &m->gemm[i / SEER_GEMM_KINDS][i % SEER_GEMM_KINDS];
         seer_w_i32(&p, g->present);
         seer_w_i32(&p, g->tm);
         seer_w_i32(&p, g->tn);
@@ -186,8 +188,11 @@ static seer_status_t check_header(seer_handle_t h, const unsigned char *d, size_
         return seer_error(h, SEER_STATUS_MODEL_VERSION,
                           "model format version %u, this libseer reads version %d%s", ver,
                           SEER_MODEL_FORMAT,
-                          ver == 1 ? " (version 1 models predicted host and GPU time together: "
-                                     "train it again with seer train)" : "");
+                          ver == 1   ? " (version 1 models predicted host and GPU time together: "
+                                       "train it again with seer train)"
+                          : ver == 2 ? " (version 2 models have one GEMM fit for single and batched "
+                                       "products: train it again with seer train)"
+                                     : "");
     if (*plen > size - 24)
         return seer_error(h, SEER_STATUS_MODEL_TRUNCATED,
                           "model payload is %llu bytes but only %zu follow the header",
@@ -258,7 +263,7 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
         m->nfam = (int)i + 1;
         if (!r.st && m->fam[i].src >= m->nsrc) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "family source");
     }
-    for (int i = 0; i < 2 && !r.st; i++) r_gemm(&r, &m->gemm[i]);
+    for (int i = 0; i < 2 * SEER_GEMM_KINDS && !r.st; i++) r_gemm(&r, &m->gemm[i / SEER_GEMM_KINDS][i % SEER_GEMM_KINDS]);
     if (!r.st && r.off != r.n) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "trailing payload bytes");
     if (!r.st) {
         const seer_gpu_info_t *g = seer_gpu_lookup_h(h, m->gpu_id);
@@ -355,8 +360,10 @@ seer_status_t seer_model_get_info(const seer_model *m, seer_model_info_t *info)
         snprintf(info->source_gpus + len, sizeof info->source_gpus - len, "%s%s", i ? " " : "",
                  m->src[i].id);
     }
-    for (int i = 0; i < 2; i++)
-        if (m->gemm[i].present) seer_strlcpy(info->gemm_source_gpu[i], m->gemm[i].source_gpu, sizeof info->gemm_source_gpu[i]);
+    for (int i = 0; i < 2; i++) {
+        const seer_gemm_fit_t *g = seer_model_gemm_fit(m, i, 1); /* one product's, as seer.h says */
+        if (g->present) seer_strlcpy(info->gemm_source_gpu[i], g->source_gpu, sizeof info->gemm_source_gpu[i]);
+    }
     return SEER_STATUS_SUCCESS;
 }
 

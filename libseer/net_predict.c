@@ -238,7 +238,7 @@ static seer_status_t gemm_row(pctx_t *c, int li, seer_direction_t dir, double m,
     if (st) return st;
     seer_layer_result_t *o = row(c, li, dir);
     if (!o) return oom(c);
-    const seer_gemm_fit_t *f = &c->m->gemm[seer_dtype_math(c->dt)];
+    const seer_gemm_fit_t *f = seer_model_gemm_fit(c->m, seer_dtype_math(c->dt), 1);
     o->n_kernels = 1;
     o->flops = 2 * m * n * k;
     o->bytes = (m * k + k * n + m * n) * c->es;

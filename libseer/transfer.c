@@ -156,16 +156,17 @@ static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int 
      * (measured on enough rows, nearest architecture, most rows).  Not
      * averaged: GEMM fits transfer unevenly (docs/transfer.md), and the
      * nearest solid one was the best in every leave-one-GPU-out test. */
-    for (int math = 0; math < 2; math++) {
-        const struct seer_model *gb = NULL;
-        for (int i = 0; i < n_sources; i++) {
-            const struct seer_model *s = sources[i];
-            if (s->transferred || !s->gemm[math].present) continue;
-            if (!gb || better_source(s->gemm[math].n_rows, &s->gpu, gb->gemm[math].n_rows, &gb->gpu, tg,
-                                       SOLID_GEMM_ROWS)) gb = s;
+    for (int math = 0; math < 2; math++)
+        for (int kind = 0; kind < SEER_GEMM_KINDS; kind++) {
+            const struct seer_model *gb = NULL;
+            for (int i = 0; i < n_sources; i++) {
+                const struct seer_model *s = sources[i];
+                if (s->transferred || !s->gemm[math][kind].present) continue;
+                if (!gb || better_source(s->gemm[math][kind].n_rows, &s->gpu, gb->gemm[math][kind].n_rows,
+                                         &gb->gpu, tg, SOLID_GEMM_ROWS)) gb = s;
+            }
+            if (gb) m->gemm[math][kind] = gb->gemm[math][kind];
         }
-        if (gb) m->gemm[math] = gb->gemm[math];
-    }
     /* the generic kernel formula: from the nearest source */
     const struct seer_model *near = NULL;
     for (int i = 0; i < n_sources; i++)
@@ -236,7 +237,8 @@ static int fill_missing(struct seer_model *m, const struct seer_model *t, int li
                                math ? "tensor-core" : "fp32", q[dir][math]);
         }
     for (int math = 0; math < 2; math++)
-        if (!m->gemm[math].present && t->gemm[math].present) m->gemm[math] = t->gemm[math];
+        for (int kind = 0; kind < SEER_GEMM_KINDS; kind++)
+            if (!m->gemm[math][kind].present && t->gemm[math][kind].present) m->gemm[math][kind] = t->gemm[math][kind];
     return 0;
 }
 

@@ -204,6 +204,19 @@ static struct seer_model *model_of(const char *gpu)
     return m;
 }
 
+/* The rows of both kinds (model.h) a fit of math type f[] has, summed;
+ * the GPU that trained them ("mixed" when the kinds disagree). */
+static int kind_rows(const seer_gemm_fit_t f[SEER_GEMM_KINDS])
+{
+    return (f[0].present ? f[0].n_rows : 0) + (f[1].present ? f[1].n_rows : 0);
+}
+
+static const char *kind_source(const seer_gemm_fit_t f[SEER_GEMM_KINDS])
+{
+    if (f[0].present && f[1].present && strcmp(f[0].source_gpu, f[1].source_gpu)) return "mixed";
+    return f[0].present ? f[0].source_gpu : f[1].present ? f[1].source_gpu : "";
+}
+
 TEST(gemm_fit_recovers_noiseless_rows)
 {
     seer_gemm_fit_t truth = a_fit();
@@ -213,85 +226,119 @@ TEST(gemm_fit_recovers_noiseless_rows)
     exact_rows(rows, 120, "a100-pcie-80gb", &truth, SEER_DTYPE_FP32, 1);
     struct seer_model *m = model_of("a100-pcie-80gb");
     REQUIRE(m != NULL);
-    seer_gemm_fit_t out[2], again[2];
+    seer_gemm_fit_t out[2][SEER_GEMM_KINDS], again[2][SEER_GEMM_KINDS];
     CHECK_STATUS(seer_gemm_fit(NULL, m, rows, 120, out), SEER_STATUS_SUCCESS);
-    REQUIRE(out[0].present);
-    CHECK(!out[1].present); /* no tensor-core rows */
-    CHECK(out[0].n_rows == 120);
-    CHECK(strcmp(out[0].source_gpu, "a100-pcie-80gb") == 0);
+    /* a fit per kind, one product and batched, from their own rows */
+    REQUIRE(out[0][0].present && out[0][1].present);
+    CHECK(!out[1][0].present && !out[1][1].present); /* no tensor-core rows */
+    CHECK(kind_rows(out[0]) == 120);
+    CHECK(strcmp(kind_source(out[0]), "a100-pcie-80gb") == 0);
     /* the generating tile is found and new shapes are predicted as the truth does */
-    CHECK(out[0].tm == 128 && out[0].tn == 128 && out[0].bps == 2);
     seer_gemm_row_t fresh[40];
     exact_rows(fresh, 40, "a100-pcie-80gb", &truth, SEER_DTYPE_FP32, 777);
-    double worst = 0;
-    for (int i = 0; i < 40; i++) {
-        double p = gt(&out[0], fresh[i].batch, fresh[i].m, fresh[i].n, fresh[i].k, SEER_DTYPE_FP32,
-                      fresh[i].bias, NULL);
-        worst = fmax(worst, fabs(p / fresh[i].time_ms - 1));
+    for (int kind = 0; kind < SEER_GEMM_KINDS; kind++) {
+        CHECK(out[0][kind].tm == 128 && out[0][kind].tn == 128 && out[0][kind].bps == 2);
+        double worst = 0;
+        for (int i = 0; i < 40; i++) {
+            double p = gt(&out[0][kind], fresh[i].batch, fresh[i].m, fresh[i].n, fresh[i].k, SEER_DTYPE_FP32,
+                          fresh[i].bias, NULL);
+            worst = fmax(worst, fabs(p / fresh[i].time_ms - 1));
+        }
+        CHECK(worst < 1e-4);
     }
-    CHECK(worst < 1e-4);
     /* deterministic */
     CHECK_STATUS(seer_gemm_fit(NULL, m, rows, 120, again), SEER_STATUS_SUCCESS);
     CHECK(memcmp(out, again, sizeof out) == 0);
     free(m);
 }
 
+/* cuBLAS tiles batched products apart from single ones (gemm.c): each
+ * kind's rows find their own tile, and a prediction takes its kind's fit,
+ * or the other kind's on a GPU timed on one kind only. */
+TEST(gemm_fit_per_kind)
+{
+    seer_gemm_fit_t one = a_fit(), batched = a_fit();
+    one.tm = 32;
+    one.tn = 64;
+    batched.tm = batched.tn = 128;
+    batched.bps = 1;
+    enum { N = 60 };
+    seer_gemm_row_t rows[2 * N];
+    exact_rows(rows, N, "a100-pcie-80gb", &one, SEER_DTYPE_FP32, 11);
+    exact_rows(rows + N, N, "a100-pcie-80gb", &batched, SEER_DTYPE_FP32, 12);
+    size_t n = 0; /* keep each generator's own kind */
+    for (size_t i = 0; i < 2 * N; i++)
+        if ((rows[i].batch > 1) == (i >= N)) rows[n++] = rows[i];
+    struct seer_model *m = model_of("a100-pcie-80gb");
+    REQUIRE(m != NULL);
+    CHECK_STATUS(seer_gemm_fit(NULL, m, rows, n, m->gemm), SEER_STATUS_SUCCESS);
+    REQUIRE(m->gemm[0][0].present && m->gemm[0][1].present);
+    CHECK(m->gemm[0][0].tm == 32 && m->gemm[0][0].tn == 64);
+    CHECK(m->gemm[0][1].tm == 128 && m->gemm[0][1].tn == 128 && m->gemm[0][1].bps == 1);
+    CHECK(seer_model_gemm_fit(m, 0, 1) == &m->gemm[0][0]);
+    CHECK(seer_model_gemm_fit(m, 0, 3) == &m->gemm[0][1]);
+    double t1 = seer_model_gemm_own_time(m, 1, 100, 40, 500, SEER_DTYPE_FP32, 0),
+           t3 = seer_model_gemm_own_time(m, 3, 100, 40, 500, SEER_DTYPE_FP32, 0);
+    CHECK(t1 == seer_gemm_time(&m->gpu, &m->gemm[0][0], 1, 100, 40, 500, SEER_DTYPE_FP32, 0, NULL));
+    CHECK(t3 == seer_gemm_time(&m->gpu, &m->gemm[0][1], 3, 100, 40, 500, SEER_DTYPE_FP32, 0, NULL));
+    CHECK(fabs(t3 / seer_gemm_time(&m->gpu, &batched, 3, 100, 40, 500, SEER_DTYPE_FP32, 0, NULL) - 1) < 1e-4);
+    /* one kind only: the other kind is timed with it */
+    m->gemm[0][1].present = 0;
+    CHECK(seer_model_gemm_fit(m, 0, 3) == &m->gemm[0][0]);
+    m->gemm[0][1].present = 1;
+    m->gemm[0][0].present = 0;
+    CHECK(seer_model_gemm_fit(m, 0, 1) == &m->gemm[0][1]);
+    m->gemm[0][1].present = 0;
+    CHECK(!seer_model_gemm_fit(m, 0, 1)->present);
+    free(m);
+}
+
 TEST(gemm_fit_which_rows_train)
 {
     seer_gemm_fit_t truth = a_fit();
-    enum { N = 40 };
+    enum { N = 80 }; /* of both kinds, at least 8 each */
     seer_gemm_row_t *r = calloc(4 * N, sizeof *r);
     REQUIRE(r != NULL);
     struct seer_model *m = model_of("a100-pcie-80gb");
     REQUIRE(m != NULL);
-    seer_gemm_fit_t out[2];
+    seer_gemm_fit_t out[2][SEER_GEMM_KINDS];
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
 
     /* nothing, or only GPUs of another architecture or SM count: no fit */
     CHECK_STATUS(seer_gemm_fit(h, m, NULL, 0, out), SEER_STATUS_SUCCESS);
-    CHECK(!out[0].present && !out[1].present);
+    CHECK(!kind_rows(out[0]) && !kind_rows(out[1]));
     exact_rows(r, N, "t4", &truth, SEER_DTYPE_FP32, 3);
     exact_rows(r + N, N, "a30", &truth, SEER_DTYPE_FP32, 4); /* Ampere, 56 SMs */
     CHECK_STATUS(seer_gemm_fit(h, m, r, 2 * N, out), SEER_STATUS_SUCCESS);
-    CHECK(!out[0].present && !out[1].present);
+    CHECK(!kind_rows(out[0]) && !kind_rows(out[1]));
 
     /* a sibling (same architecture, SMs and clock) trains it */
     exact_rows(r, N, "a100-pcie-40gb", &truth, SEER_DTYPE_FP32, 5);
     CHECK_STATUS(seer_gemm_fit(h, m, r, 2 * N, out), SEER_STATUS_SUCCESS);
-    CHECK(out[0].present && out[0].n_rows == N && strcmp(out[0].source_gpu, "a100-pcie-40gb") == 0);
+    CHECK(kind_rows(out[0]) == N && strcmp(kind_source(out[0]), "a100-pcie-40gb") == 0);
     /* among siblings the one with more rows, on a tie the smaller id */
     exact_rows(r + N, N + 1, "a100-sxm4-40gb", &truth, SEER_DTYPE_FP32, 6);
     CHECK_STATUS(seer_gemm_fit(h, m, r, 2 * N + 1, out), SEER_STATUS_SUCCESS);
-    CHECK(strcmp(out[0].source_gpu, "a100-sxm4-40gb") == 0 && out[0].n_rows == N + 1);
+    CHECK(strcmp(kind_source(out[0]), "a100-sxm4-40gb") == 0 && kind_rows(out[0]) == N + 1);
     CHECK_STATUS(seer_gemm_fit(h, m, r, 2 * N, out), SEER_STATUS_SUCCESS);
-    CHECK(strcmp(out[0].source_gpu, "a100-pcie-40gb") == 0);
-    /* own rows always win, however few */
+    CHECK(strcmp(kind_source(out[0]), "a100-pcie-40gb") == 0);
+    /* own rows always win, however few: under 8 of each kind, one fit of both */
     exact_rows(r + 2 * N, 9, "a100-pcie-80gb", &truth, SEER_DTYPE_FP32, 7);
     CHECK_STATUS(seer_gemm_fit(h, m, r, 2 * N + 9, out), SEER_STATUS_SUCCESS);
-    CHECK(strcmp(out[0].source_gpu, "a100-pcie-80gb") == 0 && out[0].n_rows == 9);
+    CHECK(strcmp(out[0][0].source_gpu, "a100-pcie-80gb") == 0 && out[0][0].n_rows == 9 && !out[0][1].present);
     /* aliases name the same GPU ("a100" is the SXM4 40GB) */
     exact_rows(r, N, "A100", &truth, SEER_DTYPE_FP32, 8);
     CHECK_STATUS(seer_gemm_fit(h, m, r, N, out), SEER_STATUS_SUCCESS);
-    CHECK(strcmp(out[0].source_gpu, "a100-sxm4-40gb") == 0);
+    CHECK(strcmp(kind_source(out[0]), "a100-sxm4-40gb") == 0);
 
     /* the minimum is 8 usable rows of a math type; unusable rows do not count */
     exact_rows(r, 8, "a100-pcie-80gb", &truth, SEER_DTYPE_FP32, 9);
     CHECK_STATUS(seer_gemm_fit(h, m, r, 8, out), SEER_STATUS_SUCCESS);
-    CHECK(out[0].present && out[0].n_rows == 8);
-    CHECK_STATUS(seer_gemm_fit(h, m, r, 7, out), SEER_STATUS_SUCCESS);
-    CHECK(!out[0].present);
+    CHECK(out[0][0].present && out[0][0].n_rows == 8);
     r[0].time_ms = 0;
-    r[1].time_ms = NAN;
-    r[2].m = 0;
     CHECK_STATUS(seer_gemm_fit(h, m, r, 8, out), SEER_STATUS_SUCCESS);
-    CHECK(!out[0].present);
-
-    /* each math type from its own rows: fp16 trains the tensor-core fit */
-    exact_rows(r, N, "a100-pcie-80gb", &truth, SEER_DTYPE_FP16, 10);
-    CHECK_STATUS(seer_gemm_fit(h, m, r, N, out), SEER_STATUS_SUCCESS);
-    CHECK(!out[0].present && out[1].present && out[1].n_rows == N);
-    CHECK_STATUS(seer_gemm_fit(h, NULL, r, N, out), SEER_STATUS_BAD_PARAM);
+    CHECK(!kind_rows(out[0]));
     CHECK_STATUS(seer_gemm_fit(h, m, NULL, 3, out), SEER_STATUS_BAD_PARAM);
     seer_destroy(h);
     free(m);
@@ -304,10 +351,10 @@ TEST(gemm_predict_on_hand_built_model)
     REQUIRE(m != NULL);
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
-    m->gemm[0] = a_fit();
+    m->gemm[0][0] = a_fit();
     double t = -1;
     CHECK_STATUS(seer_predict_gemm(h, m, 2, 300, 200, 100, SEER_DTYPE_FP32, 1, 0, 1, &t, NULL), SEER_STATUS_SUCCESS);
-    CHECK(t == seer_gemm_time(&m->gpu, &m->gemm[0], 2, 300, 200, 100, SEER_DTYPE_FP32, 1, NULL));
+    CHECK(t == seer_gemm_time(&m->gpu, &m->gemm[0][0], 2, 300, 200, 100, SEER_DTYPE_FP32, 1, NULL));
     /* fp16 pseudo runs on the SIMT fit; tensor-core math has none */
     CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP16_PSEUDO, 0, 0, 0, &t, NULL), SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_predict_gemm(h, m, 1, 64, 64, 64, SEER_DTYPE_FP16, 0, 0, 0, &t, NULL), SEER_STATUS_NOT_CALIBRATED);
@@ -392,7 +439,7 @@ TEST(gemm_transferred_fit_meets_the_source_share_of_peak)
     struct seer_model *src = model_of("a100-pcie-40gb"), *sib = model_of("a100-pcie-80gb"), *l4 = model_of("l4");
     seer_handle_t h;
     REQUIRE(src && sib && l4 && seer_create(&h) == SEER_STATUS_SUCCESS);
-    src->gemm[0] = sib->gemm[0] = l4->gemm[0] = f;
+    src->gemm[0][0] = sib->gemm[0][0] = l4->gemm[0][0] = f;
     const int n = 4096;
     double t = 0, roof = 0;
     CHECK_STATUS(seer_predict_gemm(h, src, 1, n, n, n, SEER_DTYPE_FP32, 0, 0, 0, &t, NULL), SEER_STATUS_SUCCESS);

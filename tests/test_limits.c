@@ -57,11 +57,11 @@ TEST(limits_model_coefficients_checked_at_load)
     CHECK_STATUS(reload(m), SEER_STATUS_MODEL_CORRUPT);
     CHECK(msg_has("coefficient 1e+300"));
     m->fam[0].var[0].coef[0][0] = c;
-    c = m->gemm[0].coef[0];
-    m->gemm[0].coef[0] = -2e6;
+    c = m->gemm[0][0].coef[0];
+    m->gemm[0][0].coef[0] = -2e6;
     CHECK_STATUS(reload(m), SEER_STATUS_MODEL_CORRUPT);
     CHECK(msg_has("gemm coefficient"));
-    m->gemm[0].coef[0] = c;
+    m->gemm[0][0].coef[0] = c;
     /* the split geometry is a wgrad GEMM's only (model.c) */
     int refused = 0;
     for (int i = 0; i < m->nfam; i++) {

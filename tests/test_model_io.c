@@ -57,7 +57,10 @@ TEST(model_io_load_bad_files)
     b[8] = 1; /* format 1 predicted host and GPU time together: retrain */
     CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_VERSION);
     CHECK(strstr(seer_get_last_error(h), "train it again") != NULL);
-    b[8] = 2;
+    b[8] = 2; /* format 2 had one GEMM fit for both kinds */
+    CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_VERSION);
+    CHECK(strstr(seer_get_last_error(h), "batched") != NULL);
+    b[8] = 3;
     b[n / 2] ^= 0x10; /* payload byte */
     CHECK_STATUS(seer_model_load_buffer(h, b, n, &m), SEER_STATUS_MODEL_CORRUPT);
     CHECK(strstr(seer_get_last_error(h), "checksum") != NULL);
@@ -89,7 +92,7 @@ TEST(model_io_save_load_same_bytes)
     seer_model_info_t i1, i2;
     seer_model_get_info(m, &i1);
     seer_model_get_info(back, &i2);
-    CHECK(i1.checksum == i2.checksum && i1.format_version == 2);
+    CHECK(i1.checksum == i2.checksum && i1.format_version == 3);
     free(x);
     free(y);
     unlink(a);

@@ -109,15 +109,15 @@ TEST(net_gemm_heldout_accuracy)
     struct seer_model m;
     memset(&m, 0, sizeof m);
     m.gpu = *seer_gpu_lookup("a100-pcie-80gb");
-    seer_gemm_fit_t fit[2];
-    CHECK_STATUS(seer_gemm_fit(h, &m, tr, ntr, fit), SEER_STATUS_SUCCESS);
-    REQUIRE(fit[0].present && !fit[1].present);
-    CHECK(strcmp(fit[0].source_gpu, "a100-pcie-40gb") == 0);
+    CHECK_STATUS(seer_gemm_fit(h, &m, tr, ntr, m.gemm), SEER_STATUS_SUCCESS);
+    REQUIRE(m.gemm[0][0].present && m.gemm[0][1].present && !m.gemm[1][0].present && !m.gemm[1][1].present);
+    CHECK(strcmp(m.gemm[0][0].source_gpu, "a100-pcie-40gb") == 0);
+    CHECK(strcmp(m.gemm[0][1].source_gpu, "a100-pcie-40gb") == 0);
     const seer_gpu_info_t *src = seer_gpu_lookup("a100-pcie-40gb");
     double e = 0, e2 = 0;
     for (size_t i = 0; i < nte; i++) {
-        double p = seer_gemm_time(src, &fit[0], te[i].batch, te[i].m, te[i].n, te[i].k, te[i].dtype,
-                                  te[i].bias, NULL);
+        double p = seer_gemm_time(src, seer_model_gemm_fit(&m, 0, te[i].batch), te[i].batch, te[i].m, te[i].n,
+                                  te[i].k, te[i].dtype, te[i].bias, NULL);
         double a = fabs(p / te[i].time_ms - 1);
         e += a;
         e2 += a * a;

@@ -334,10 +334,10 @@ TEST(train_gemm_file_beside_conv_file)
                  SEER_STATUS_NOT_CALIBRATED);
     CHECK_STATUS(seer_predict_gemm(h, both, 1, 512, 1024, 512, SEER_DTYPE_FP32, 0, 1, 1, &ms, NULL), SEER_STATUS_SUCCESS);
     CHECK(ms > 0);
-    CHECK(both->gemm[0].present && both->gemm[0].n_rows == n);
-    CHECK(strcmp(both->gemm[0].source_gpu, "a100-pcie-40gb") == 0);
+    CHECK(both->gemm[0][0].present && both->gemm[0][0].n_rows == n);
+    CHECK(strcmp(both->gemm[0][0].source_gpu, "a100-pcie-40gb") == 0);
     /* --holdout leaves the GEMM split out too */
-    CHECK(ho->gemm[0].n_rows == n - held);
+    CHECK(ho->gemm[0][0].n_rows == n - held);
     char want[96];
     snprintf(want, sizeof want, "%s (GEMM, %d rows)", strrchr(gemm, '/') + 1, n);
     CHECK(strstr(both->provenance, want) != NULL);
