@@ -690,8 +690,10 @@ static seer_status_t do_slice(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, t
 
 /* x.permute(0, 2, 3, 1) of N x C x H x W data and back (ConvNeXt's
  * channels-last blocks): a view, o marked nhwc or not.  PyTorch's
- * permute is a view; the copy the next layer norm makes of it
- * contiguous is not costed (docs/networks.md). */
+ * permute is a view, and a layer norm copies only a view that is not
+ * contiguous: the stem's, once (a permute back of contiguous N x H x W x C
+ * data is channels-last in memory, and the convolutions after it keep
+ * it so); that one copy is not costed (docs/networks.md). */
 static seer_status_t permute_view(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, const int64_t *perm)
 {
     static const int64_t to_last[4] = {0, 2, 3, 1}, to_first[4] = {0, 3, 1, 2};
