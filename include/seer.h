@@ -457,9 +457,9 @@ typedef struct {
     char source_gpus[128];      /* GPUs whose data fitted the coefficients, space-separated */
     char gemm_source_gpu[2][32];/* per GEMM math type ([0] SIMT, [1] tensor cores,
                                  * seer_dtype_tensor_cores): the GPU whose GEMM rows
-                                 * fitted it (the fit of one product; batched ones
-                                 * have their own, chosen by the same rule), ""
-                                 * when the model has no such fit */
+                                 * fitted its fit of single products (batched ones
+                                 * have a fit of their own, which a transfer may
+                                 * take from another GPU), "" when there is none */
 } seer_model_info_t;
 
 /* Load a model file (docs/model-format.md).  IO_ERROR (cannot open or

@@ -22,9 +22,9 @@
  * for single ones, and a V100 or T4 ran 64x64 and 128x64 tiles for
  * batched products.  One fit for both took the A100's single products
  * to 15.7 % and its batched ones to 9.6 % (test split, its rows only),
- * two 9.4 and 4.1 % (docs/networks.md, "The GEMM model").  A GPU timed
- * on one kind only times the other with that kind's fit; one with fewer
- * than MIN_GEMM_ROWS of each fits both kinds' rows together.
+ * two 9.4 and 4.1 % (docs/networks.md, "The GEMM model").  A GPU with
+ * fewer than MIN_GEMM_ROWS rows of a kind fits both kinds' rows together,
+ * in kind 0, and a kind without a fit is timed with the other kind's.
  * Transposition is accepted but does not change the formula.
  *
  * Which rows train a GPU's GEMM part (recorded in source_gpu):
@@ -123,10 +123,13 @@ static int siblings(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
     return !strcmp(a->arch, b->arch) && a->sms == b->sms && a->boost_mhz == b->boost_mhz;
 }
 
-/* A measured fit: from the GPU's own rows or a sibling's, on at least
- * SEER_OWN_FAMILY_ROWS of them. */
-static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f)
+/* A measured fit of products of batch: from the GPU's own rows or a
+ * sibling's, on at least SEER_OWN_FAMILY_ROWS of them, of batch's kind:
+ * the other kind's fit standing in is a guess (a V100 SXM2 fit of single
+ * products bounded the A100's batched ones: served 15.3 -> 18.3 %). */
+static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f, int math, double batch)
 {
+    if (f != &m->gemm[math][batch > 1]) return 0;
     const seer_gpu_info_t *s = seer_gpu_lookup(f->source_gpu), *g = &m->gpu;
     if (!strcmp(f->source_gpu, g->id)) s = g; /* a GPU from a description file */
     return f->present && f->n_rows >= SEER_OWN_FAMILY_ROWS && s && siblings(s, g);
@@ -242,7 +245,7 @@ static gemm_peer_t gemm_peer(const struct seer_model *m, double batch, double mm
     const seer_gemm_fit_t *f;
     gemm_peer_t p = {own_time(m, batch, mm, n, k, dt, bias, cls, &f), 0, &m->gpu, -1, NULL};
     if (p.t < 0) return p;
-    p.measured = gemm_measured(m, f);
+    p.measured = gemm_measured(m, f, seer_dtype_math(seer_gpu_run_dtype(&m->gpu, dt)), batch);
     p.gs = seer_gpu_lookup(f->source_gpu);
     seer_dtype_t ds = p.gs ? seer_gpu_run_dtype(p.gs, dt) : dt;
     if (p.measured && p.gs && !seer_gpu_same_facts(p.gs, &m->gpu) && seer_gpu_peak_flops(p.gs, ds) > 0)
@@ -288,7 +291,8 @@ static double gemm_tied_kind(const struct seer_model *m, double batch, double mm
 
 /* A batch of products is never faster than one of them alone: the
  * batched fits undercut the single ones on small products (a 2x1024x16
- * product at batch 2 took 0.6x its time at batch 1 on a TITAN X).
+ * product at batch 2 was predicted at 0.6x its time at batch 1 on a
+ * TITAN X).
  * Taken on the tied times, so that it holds across GPUs too. */
 static double gemm_tied(const struct seer_model *m, double batch, double mm, double n, double k,
                         seer_dtype_t dt, int bias, seer_class_t *cls)
@@ -466,11 +470,32 @@ static int trains(seer_handle_t h, const struct seer_model *m, const seer_gemm_r
     return usable(r, math) && row_gpu(h, m, r) == src && seer_gpu_peak_flops(src, r->dtype) > 0;
 }
 
-seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const seer_gemm_row_t *rows,
-                            size_t n, seer_gemm_fit_t out[2][SEER_GEMM_KINDS])
+/* The tile, residency and coefficients of src's nr rows r with the least
+ * training error, by grid search, into f; 0 when none fits. */
+static int fit_grid(const seer_gpu_info_t *src, const grow_t *r, size_t nr, seer_gemm_fit_t *f)
 {
     static const int tiles[] = {32, 64, 128, 256};
     static const int bpss[] = {1, 2, 3, 4, 6, 8};
+    double best = INFINITY;
+    for (size_t a = 0; a < sizeof tiles / sizeof *tiles; a++)
+        for (size_t b = 0; b < sizeof tiles / sizeof *tiles; b++)
+            for (size_t c = 0; c < sizeof bpss / sizeof *bpss && bpss[c] <= src->blocks_per_sm; c++) {
+                double coef[NT];
+                double e = fit_one(src, r, nr, tiles[a], tiles[b], bpss[c], coef);
+                if (e < best - 1e-12) {
+                    best = e;
+                    f->tm = tiles[a];
+                    f->tn = tiles[b];
+                    f->bps = bpss[c];
+                    memcpy(f->coef, coef, sizeof coef);
+                }
+            }
+    return isfinite(best);
+}
+
+seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const seer_gemm_row_t *rows,
+                            size_t n, seer_gemm_fit_t out[2][SEER_GEMM_KINDS])
+{
     memset(out, 0, 2 * SEER_GEMM_KINDS * sizeof **out);
     if (!m || (n && !rows)) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_gemm_fit: NULL argument");
     grow_t *r = malloc((n ? n : 1) * sizeof *r);
@@ -480,33 +505,17 @@ seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const s
         size_t cnt[SEER_GEMM_KINDS] = {0};
         for (size_t i = 0; src && i < n; i++)
             cnt[rows[i].batch > 1] += trains(h, m, &rows[i], math, src);
-        /* too few of either kind for a fit of its own: one from both */
-        int pooled = cnt[0] < MIN_GEMM_ROWS && cnt[1] < MIN_GEMM_ROWS;
+        /* a kind with too few rows for a fit of its own: one fit of both,
+         * so that no row is left out (DeepBench's 480 have one batched) */
+        int pooled = cnt[0] < MIN_GEMM_ROWS || cnt[1] < MIN_GEMM_ROWS;
         for (int kind = 0; src && kind < (pooled ? 1 : SEER_GEMM_KINDS); kind++) {
             size_t nr = 0;
-            for (size_t i = 0; i < n; i++) {
-                if ((!pooled && (rows[i].batch > 1) != kind) || !trains(h, m, &rows[i], math, src)) continue;
-                r[nr++] = (grow_t){rows[i].batch, rows[i].m, rows[i].n, rows[i].k, rows[i].time_ms,
-                                   rows[i].dtype, rows[i].bias};
-            }
-            if (nr < MIN_GEMM_ROWS) continue;
+            for (size_t i = 0; i < n; i++)
+                if ((pooled || (rows[i].batch > 1) == kind) && trains(h, m, &rows[i], math, src))
+                    r[nr++] = (grow_t){rows[i].batch, rows[i].m, rows[i].n, rows[i].k, rows[i].time_ms,
+                                       rows[i].dtype, rows[i].bias};
             seer_gemm_fit_t *f = &out[math][kind];
-            double best = INFINITY;
-            for (size_t a = 0; a < sizeof tiles / sizeof *tiles; a++)
-                for (size_t b = 0; b < sizeof tiles / sizeof *tiles; b++)
-                    for (size_t c = 0; c < sizeof bpss / sizeof *bpss; c++) {
-                        if (bpss[c] > src->blocks_per_sm) continue;
-                        double coef[NT];
-                        double e = fit_one(src, r, nr, tiles[a], tiles[b], bpss[c], coef);
-                        if (e < best - 1e-12) {
-                            best = e;
-                            f->tm = tiles[a];
-                            f->tn = tiles[b];
-                            f->bps = bpss[c];
-                            memcpy(f->coef, coef, sizeof coef);
-                        }
-                    }
-            if (!isfinite(best)) continue;
+            if (nr < MIN_GEMM_ROWS || !fit_grid(src, r, nr, f)) continue;
             f->present = 1;
             f->n_rows = (int)(nr < (size_t)1 << 30 ? nr : (size_t)1 << 30);
             seer_strlcpy(f->source_gpu, src->id, sizeof f->source_gpu);

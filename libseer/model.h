@@ -11,9 +11,11 @@
 #include "launch.h"
 
 #define SEER_MODEL_MAGIC "SEERMODL"
-/* 2: GPU time (host dispatch taken off the training times; the
+/* 3: a GEMM fit per math type and kind (one product, batched).
+ * 2: GPU time (host dispatch taken off the training times; the
  * constant term is the kernels' launch gaps, coefficient 1).  Format 1
- * predicted a whole call as a framework timed it and is not read. */
+ * predicted a whole call as a framework timed it; neither it nor 2 is
+ * read. */
 #define SEER_MODEL_FORMAT 3
 /* Terms of the per-class formula (docs/method.md, section 4), in the
  * order the model file stores their coefficients. */
@@ -83,8 +85,8 @@ typedef struct {
     int major_cls;              /* most common training class: the class when there is no classifier */
 } seer_family_t;
 
-/* GEMM model (fully connected layers, batched matmuls): per math type, a
- * tiled GEMM with the same per-wave terms as a conv main kernel.  Trained
+/* GEMM model (fully connected layers, batched matmuls): per math type
+ * and kind (SEER_GEMM_KINDS), a tiled GEMM with the same per-wave terms as a conv main kernel.  Trained
  * by gemm.c from GEMM timing CSV rows. */
 enum {
     SEER_G_COMPUTE,             /* waves * B_max * 2 tm tn k / peak */
@@ -94,6 +96,9 @@ enum {
     SEER_G_CONST,               /* launch gaps: kernels x gap, coefficient fixed at 1 */
     SEER_GEMM_TERMS
 };
+/* Kinds of GEMM fit: 0 one product (batch 1), 1 batched (batch > 1);
+ * cuBLAS picks its tiles for the two differently (gemm.c). */
+#define SEER_GEMM_KINDS 2
 typedef struct {
     int present;
     int tm, tn, bps;            /* representative tile and residency */
@@ -120,10 +125,7 @@ struct seer_model {
     /* The analytical family's time scale per math and algorithm kind
      * (seer_model_set_analytical_scales); 0: none, 1.  Never serialized. */
     double ascale[2][SEER_K_NONE];
-    /* [math][kind]: kind 0 one product (batch 1), 1 batched (batch > 1):
-     * cuBLAS picks its tiles for the two differently (gemm.c) */
-#define SEER_GEMM_KINDS 2
-    seer_gemm_fit_t gemm[2][SEER_GEMM_KINDS];
+    seer_gemm_fit_t gemm[2][SEER_GEMM_KINDS]; /* [math][kind] */
     uint32_t checksum;
     /* Served models of other GPUs of the table (seer_model_open), their
      * SVMs dropped, that predict_conv ties this one's physics to: those it

@@ -66,7 +66,7 @@ int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t
     seer_w_u32(&p, (uint32_t)m->nfam);
     for (int i = 0; i < m->nfam; i++) w_family(&p, &m->fam[i]);
     for (int i = 0; i < 2 * SEER_GEMM_KINDS; i++) {
-        const seer_gemm_fit_t *g = &m->gemm[i / SEER_GEMM_KINDS][i % SEER_GEMM_KINDS];
+        const seer_gemm_fit_t *g = &m->gemm[0][0] + i; /* [math][kind] in order */
         seer_w_i32(&p, g->present);
         seer_w_i32(&p, g->tm);
         seer_w_i32(&p, g->tn);
@@ -263,7 +263,8 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
         m->nfam = (int)i + 1;
         if (!r.st && m->fam[i].src >= m->nsrc) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "family source");
     }
-    for (int i = 0; i < 2 * SEER_GEMM_KINDS && !r.st; i++) r_gemm(&r, &m->gemm[i / SEER_GEMM_KINDS][i % SEER_GEMM_KINDS]);
+    for (int math = 0; math < 2; math++)
+        for (int kind = 0; kind < SEER_GEMM_KINDS && !r.st; kind++) r_gemm(&r, &m->gemm[math][kind]);
     if (!r.st && r.off != r.n) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "trailing payload bytes");
     if (!r.st) {
         const seer_gpu_info_t *g = seer_gpu_lookup_h(h, m->gpu_id);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "common.h"
 #include "gpu.h"
+#include "gemm.h"
 #include "gpufile.h"
 #include "model.h"
 
@@ -161,11 +162,14 @@ static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int 
             const struct seer_model *gb = NULL;
             for (int i = 0; i < n_sources; i++) {
                 const struct seer_model *s = sources[i];
-                if (s->transferred || !s->gemm[math][kind].present) continue;
-                if (!gb || better_source(s->gemm[math][kind].n_rows, &s->gpu, gb->gemm[math][kind].n_rows,
+                /* the fit that times the kind's products (a batch of 1 or 2):
+                 * a pooled fit serves both kinds */
+                const seer_gemm_fit_t *f = seer_model_gemm_fit(s, math, 1 + kind);
+                if (s->transferred || !f->present) continue;
+                if (!gb || better_source(f->n_rows, &s->gpu, seer_model_gemm_fit(gb, math, 1 + kind)->n_rows,
                                          &gb->gpu, tg, SOLID_GEMM_ROWS)) gb = s;
             }
-            if (gb) m->gemm[math][kind] = gb->gemm[math][kind];
+            if (gb) m->gemm[math][kind] = *seer_model_gemm_fit(gb, math, 1 + kind);
         }
     /* the generic kernel formula: from the nearest source */
     const struct seer_model *near = NULL;
@@ -236,9 +240,11 @@ static int fill_missing(struct seer_model *m, const struct seer_model *t, int li
                                said++ ? "," : "; scaled", seer_direction_name((seer_direction_t)dir),
                                math ? "tensor-core" : "fp32", q[dir][math]);
         }
+    /* a math type without a fit of either kind; one with a fit of one
+     * kind times the other with it (gemm.c) */
     for (int math = 0; math < 2; math++)
-        for (int kind = 0; kind < SEER_GEMM_KINDS; kind++)
-            if (!m->gemm[math][kind].present && t->gemm[math][kind].present) m->gemm[math][kind] = t->gemm[math][kind];
+        if (!m->gemm[math][0].present && !m->gemm[math][1].present)
+            memcpy(m->gemm[math], t->gemm[math], sizeof m->gemm[math]);
     return 0;
 }
 

@@ -277,6 +277,13 @@ TEST(gemm_fit_per_kind)
     CHECK(m->gemm[0][1].tm == 128 && m->gemm[0][1].tn == 128 && m->gemm[0][1].bps == 1);
     CHECK(seer_model_gemm_fit(m, 0, 1) == &m->gemm[0][0]);
     CHECK(seer_model_gemm_fit(m, 0, 3) == &m->gemm[0][1]);
+    /* under 8 rows of one kind: one fit of both, no row left out */
+    size_t ones = 0;
+    while (ones < n && rows[ones].batch == 1) ones++;
+    seer_gemm_fit_t few[2][SEER_GEMM_KINDS];
+    REQUIRE(ones >= 8 && n - ones >= 8);
+    CHECK_STATUS(seer_gemm_fit(NULL, m, rows, ones + 7, few), SEER_STATUS_SUCCESS);
+    CHECK(few[0][0].present && few[0][0].n_rows == (int)ones + 7 && !few[0][1].present);
     double t1 = seer_model_gemm_own_time(m, 1, 100, 40, 500, SEER_DTYPE_FP32, 0),
            t3 = seer_model_gemm_own_time(m, 3, 100, 40, 500, SEER_DTYPE_FP32, 0);
     CHECK(t1 == seer_gemm_time(&m->gpu, &m->gemm[0][0], 1, 100, 40, 500, SEER_DTYPE_FP32, 0, NULL));
@@ -335,10 +342,20 @@ TEST(gemm_fit_which_rows_train)
     /* the minimum is 8 usable rows of a math type; unusable rows do not count */
     exact_rows(r, 8, "a100-pcie-80gb", &truth, SEER_DTYPE_FP32, 9);
     CHECK_STATUS(seer_gemm_fit(h, m, r, 8, out), SEER_STATUS_SUCCESS);
-    CHECK(out[0][0].present && out[0][0].n_rows == 8);
+    CHECK(kind_rows(out[0]) == 8);
+    CHECK_STATUS(seer_gemm_fit(h, m, r, 7, out), SEER_STATUS_SUCCESS);
+    CHECK(!kind_rows(out[0]));
     r[0].time_ms = 0;
+    r[1].time_ms = NAN;
+    r[2].m = 0;
     CHECK_STATUS(seer_gemm_fit(h, m, r, 8, out), SEER_STATUS_SUCCESS);
     CHECK(!kind_rows(out[0]));
+
+    /* each math type from its own rows: fp16 trains the tensor-core fit */
+    exact_rows(r, N, "a100-pcie-80gb", &truth, SEER_DTYPE_FP16, 10);
+    CHECK_STATUS(seer_gemm_fit(h, m, r, N, out), SEER_STATUS_SUCCESS);
+    CHECK(!kind_rows(out[0]) && kind_rows(out[1]) == N);
+    CHECK_STATUS(seer_gemm_fit(h, NULL, r, N, out), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_gemm_fit(h, m, NULL, 3, out), SEER_STATUS_BAD_PARAM);
     seer_destroy(h);
     free(m);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model.h"
 #include "test.h"
 
 static int load2(seer_handle_t h, seer_model_t m[2])
@@ -217,6 +218,10 @@ TEST(transfer_gemm_from_broadest_nearest_source)
     CHECK_STATUS(seer_model_transfer(h, src, 1, "v100-pcie-32gb", &only_t4), SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_predict_gemm(h, only_t4, 1, 1024, 1024, 1024, SEER_DTYPE_FP32, 0, 0, 0, &ts, NULL), SEER_STATUS_SUCCESS);
     CHECK(tx == ts);
+    /* each kind from its own kind: the T4's batched fit serves batched products */
+    CHECK(memcmp(&x->gemm[0][0], &src[0]->gemm[0][0], sizeof x->gemm[0][0]) == 0);
+    CHECK(memcmp(&x->gemm[0][1], &src[0]->gemm[0][1], sizeof x->gemm[0][1]) == 0);
+    CHECK(x->gemm[0][1].tm != x->gemm[0][0].tm || x->gemm[0][1].bps != x->gemm[0][0].bps);
     /* tensor-core GEMMs: only the V100 SXM2 measured them, so it serves */
     CHECK_STATUS(seer_predict_gemm(h, x, 1, 1024, 1024, 1024, SEER_DTYPE_FP16, 0, 0, 0, &tx, NULL), SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_predict_gemm(h, only_t4, 1, 1024, 1024, 1024, SEER_DTYPE_FP16, 0, 0, 0, &ts, NULL),
@@ -224,5 +229,32 @@ TEST(transfer_gemm_from_broadest_nearest_source)
     seer_model_destroy(only_t4);
     seer_model_destroy(x);
     for (int i = 0; i < 3; i++) seer_model_destroy(src[i]);
+    seer_destroy(h);
+}
+
+/* A calibrated model with a GEMM fit of one kind only (DeepBench's GTX
+ * 1080 Ti rows: one batched row of 480, pooled) keeps it for batched
+ * products when served, not a batched fit transferred from another GPU
+ * (a review found the served model had taken the V100 PCIe's). */
+TEST(transfer_served_gemm_keeps_its_one_kind)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t own = NULL, served = NULL;
+    if (seer_model_load(h, "models/gtx1080ti.seer", &own)) {
+        seer_destroy(h);
+        SKIP("shipped models missing");
+    }
+    REQUIRE(own->gemm[0][0].present && !own->gemm[0][1].present);
+    CHECK_STATUS(seer_model_open(h, "models", "gtx1080ti", &served), SEER_STATUS_SUCCESS);
+    REQUIRE(served != NULL);
+    CHECK(!served->gemm[0][1].present);
+    CHECK(memcmp(&served->gemm[0][0], &own->gemm[0][0], sizeof own->gemm[0][0]) == 0);
+    double t1 = 0, t2 = 0;
+    CHECK_STATUS(seer_predict_gemm(h, served, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, 0, 0, &t1, NULL), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, served, 2, 64, 64, 64, SEER_DTYPE_FP32, 0, 0, 0, &t2, NULL), SEER_STATUS_SUCCESS);
+    CHECK(t2 >= t1);
+    seer_model_destroy(served);
+    seer_model_destroy(own);
     seer_destroy(h);
 }

@@ -290,7 +290,7 @@ out: the GEMM fit of one source, the one from the most rows among the
 nearest architectures (docs/transfer.md), tied likewise.  The roofline baseline is
 max(FLOPs / peak, A + B + C bytes / bandwidth) times one fitted constant.
 
-| GPU | n | calibrated MAPE | calibrated RMSPE | served MAPE | transferred: fp32 fit from | transferred MAPE | transferred RMSPE | roofline x s MAPE |
+| GPU | n | calibrated MAPE | calibrated RMSPE | served MAPE | transferred: fp32 single-product fit from | transferred MAPE | transferred RMSPE | roofline x s MAPE |
 | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |
 EOF
 printf '%s' "$gemm"
