@@ -286,8 +286,10 @@ alone; **served** what \`seer --gpu\` answers with every shipped model:
 that fit tied to the other GPUs' so that a GPU at least as fast is never
 slower (docs/method.md, "No GEMM beats the datasheet" and the GEMM tie);
 **transferred** what \`seer_model_open\` answers with that model left
-out: the GEMM fit of one source, the one from the most rows among the
-nearest architectures (docs/transfer.md), tied likewise.  The roofline baseline is
+out: per kind (single products, batched ones: docs/networks.md, "The
+GEMM model"), the fit of one source, from 1000 or more rows, the nearest
+architecture, then the most rows (docs/transfer.md), tied likewise; the
+column names the single-product fit's source.  The roofline baseline is
 max(FLOPs / peak, A + B + C bytes / bandwidth) times one fitted constant.
 
 | GPU | n | calibrated MAPE | calibrated RMSPE | served MAPE | transferred: fp32 single-product fit from | transferred MAPE | transferred RMSPE | roofline x s MAPE |
