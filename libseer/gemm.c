@@ -292,8 +292,7 @@ static double gemm_tied_kind(const struct seer_model *m, double batch, double mm
 /* A batch of products is never faster than one of them alone: the
  * batched fits undercut the single ones on small products (a 2x1024x16
  * product at batch 2 was predicted at 0.6x its time at batch 1 on a
- * TITAN X).
- * Taken on the tied times, so that it holds across GPUs too. */
+ * TITAN X).  Taken on the tied times, so that it holds across GPUs too. */
 static double gemm_tied(const struct seer_model *m, double batch, double mm, double n, double k,
                         seer_dtype_t dt, int bias, seer_class_t *cls)
 {

@@ -86,8 +86,8 @@ typedef struct {
 } seer_family_t;
 
 /* GEMM model (fully connected layers, batched matmuls): per math type
- * and kind (SEER_GEMM_KINDS), a tiled GEMM with the same per-wave terms as a conv main kernel.  Trained
- * by gemm.c from GEMM timing CSV rows. */
+ * and kind (SEER_GEMM_KINDS), a tiled GEMM with the same per-wave terms
+ * as a conv main kernel.  Trained by gemm.c from GEMM timing CSV rows. */
 enum {
     SEER_G_COMPUTE,             /* waves * B_max * 2 tm tn k / peak */
     SEER_G_WAVE,                /* per-wave cost */
