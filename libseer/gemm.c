@@ -18,13 +18,14 @@
  * know which of cuBLAS's kernels will run.  The kinds are one product
  * (batch 1) and a batched one (batch > 1), fitted apart because cuBLAS
  * picks their tiles apart: NeuSight's A100 rows ran 128x128 tiles for
- * 99.6 % of the batched products, down to 23x105, but five tile shapes
- * for single ones, and a V100 or T4 ran 64x64 and 128x64 tiles for
- * batched products.  One fit for both took the A100's single products
- * to 15.7 % and its batched ones to 9.6 % (test split, its rows only),
- * two 9.4 and 4.1 % (docs/networks.md, "The GEMM model").  A GPU with
+ * every batched product, down to 17x3, but seven tile shapes for single
+ * ones, and a V100 ran 64x64, 32x128 and 128x32 tiles for batched
+ * products.  One fit for both scored the A100's linear rows 15.8 % and
+ * its batched ones 9.7 % (test split, its model alone), two 13.2 and
+ * 4.5 % (docs/networks.md, "The GEMM model").  A GPU with
  * fewer than MIN_GEMM_ROWS rows of a kind fits both kinds' rows together,
- * in kind 0, and a kind without a fit is timed with the other kind's.
+ * as the kind of most of them, and a kind without a fit is timed with the
+ * other kind's.
  * Transposition is accepted but does not change the formula.
  *
  * Which rows train a GPU's GEMM part (recorded in source_gpu):
@@ -103,9 +104,10 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
     double x[NT], blocks, bmax, t = 0;
     terms(g, f->tm, f->tn, f->bps, batch, m, n, k, dt, bias, x, &blocks, &bmax);
     for (int i = 0; i < NT; i++) t += f->coef[i] * x[i];
-    /* The class from the work, not from the fitted terms: the fits put
-     * the FLOP-proportional time on the panel term (c0 0-0.03), which
-     * made every GEMM of enough blocks DRAM-bound, 8192^3 included. */
+    /* The class from the work, not from the fitted terms: the
+     * single-product fits put the FLOP-proportional time on the panel
+     * term (c0 0-0.03), which made every GEMM of enough blocks
+     * DRAM-bound, 8192^3 included. */
     if (cls) {
         seer_dtype_t run = seer_gpu_run_dtype(g, dt);
         double es = seer_dtype_size(run), peak = seer_gpu_peak_flops(g, run);
@@ -145,22 +147,24 @@ static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f, i
  * tensor-core GEMM's operand re-reads are served by shared memory and L2
  * far more than an FMA GEMM's, so the formula's DRAM reading of them
  * carries less weight.  FMA math keeps the even mean: leaving one GPU
- * out, 0.65 and 0.8 help the DeepBench GPUs' large GEMMs and hurt the
- * NeuSight GPUs' (the power-limited T4 26.7 -> 29.0 / 31.7 %). */
+ * out, 0.65 and 0.8 help the DeepBench GPUs' large GEMMs as much as they
+ * hurt the power-limited T4's (26.7 -> 29.0 / 31.7 %). */
 #define SEER_GEMM_TC_PEAK_SHARE_WEIGHT 0.85
 
 /* The time of fit f on GPU g, which runs dt.  On the GPU its rows were
  * timed on, or a sibling, the formula.  Elsewhere (a transferred fit)
  * the formula alone moves the FLOP-proportional time with DRAM
  * bandwidth: on one GPU the compute and panel terms are both
- * proportional to the FLOPs, so the fits put that time on the panel term
- * (c0 0-0.03), and a GPU with many more FLOPs per byte than the source
- * gets its large GEMMs several times over the roofline (L4 from the A100
- * 40GB, 4096^3 FP32: 8.7x).  The same rows read the other way, the time
- * over the launch gaps at the source's share of its compute peak, give
- * 1.09x.  The rows cannot tell the two apart and leaving one GPU out at
- * a time scores them alike (docs/networks.md, "The GEMM model"), so for
- * FMA math the prediction is their geometric mean (3.1x), never under
+ * proportional to the FLOPs, so the single-product fits put that time
+ * on the panel term (c0 0-0.03; the batched ones 0.10-0.95), and a GPU
+ * with many more FLOPs per byte than the source gets its large GEMMs
+ * several times over the roofline (L4 from the A100 40GB's
+ * single-product fit, 4096^3 FP32: 8.1x).  The same rows read the other
+ * way, the time over the launch gaps at the source's share of its
+ * compute peak, give 1.27x.  The rows cannot tell the two apart and
+ * leaving one GPU out at a time scores them alike (docs/networks.md, "The
+ * GEMM model"), so for FMA math the prediction is their geometric mean
+ * (3.6x), never under
  * the floor; tensor-core math weighs the peak share more
  * (SEER_GEMM_TC_PEAK_SHARE_WEIGHT).  Both grow with the work, so a
  * weighted geometric mean does: more work is never faster. */
@@ -505,9 +509,11 @@ seer_status_t seer_gemm_fit(seer_handle_t h, const struct seer_model *m, const s
         for (size_t i = 0; src && i < n; i++)
             cnt[rows[i].batch > 1] += trains(h, m, &rows[i], math, src);
         /* a kind with too few rows for a fit of its own: one fit of both,
-         * so that no row is left out (DeepBench's 480 have one batched) */
+         * so that no row is left out (DeepBench's 480 have one batched),
+         * in the slot of the kind most of them are */
         int pooled = cnt[0] < MIN_GEMM_ROWS || cnt[1] < MIN_GEMM_ROWS;
-        for (int kind = 0; src && kind < (pooled ? 1 : SEER_GEMM_KINDS); kind++) {
+        for (int kind = 0; src && kind < SEER_GEMM_KINDS; kind++) {
+            if (pooled && kind != (cnt[1] > cnt[0])) continue;
             size_t nr = 0;
             for (size_t i = 0; i < n; i++)
                 if ((pooled || (rows[i].batch > 1) == kind) && trains(h, m, &rows[i], math, src))

@@ -7,7 +7,6 @@
 #include <string.h>
 #include "common.h"
 #include "gpu.h"
-#include "gemm.h"
 #include "gpufile.h"
 #include "model.h"
 
@@ -153,23 +152,22 @@ static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int 
         seer_model_destroy(m);
         return seer_error(h, SEER_STATUS_NO_DATA, "no calibrated source model to transfer to %s from", tg->id);
     }
-    /* GEMM, per math type: the single best fit by the families' rule
-     * (measured on enough rows, nearest architecture, most rows).  Not
-     * averaged: GEMM fits transfer unevenly (docs/transfer.md), and the
-     * nearest solid one was the best in every leave-one-GPU-out test. */
+    /* GEMM, per math type and kind: the single best fit of that kind by
+     * the families' rule (measured on enough rows, nearest architecture,
+     * most rows); a kind no source fitted is timed with the other kind's
+     * (gemm.c).  Not averaged: GEMM fits transfer unevenly
+     * (docs/transfer.md). */
     for (int math = 0; math < 2; math++)
         for (int kind = 0; kind < SEER_GEMM_KINDS; kind++) {
             const struct seer_model *gb = NULL;
             for (int i = 0; i < n_sources; i++) {
                 const struct seer_model *s = sources[i];
-                /* the fit that times the kind's products (a batch of 1 or 2):
-                 * a pooled fit serves both kinds */
-                const seer_gemm_fit_t *f = seer_model_gemm_fit(s, math, 1 + kind);
+                const seer_gemm_fit_t *f = &s->gemm[math][kind];
                 if (s->transferred || !f->present) continue;
-                if (!gb || better_source(f->n_rows, &s->gpu, seer_model_gemm_fit(gb, math, 1 + kind)->n_rows,
-                                         &gb->gpu, tg, SOLID_GEMM_ROWS)) gb = s;
+                if (!gb || better_source(f->n_rows, &s->gpu, gb->gemm[math][kind].n_rows, &gb->gpu, tg,
+                                         SOLID_GEMM_ROWS)) gb = s;
             }
-            if (gb) m->gemm[math][kind] = *seer_model_gemm_fit(gb, math, 1 + kind);
+            if (gb) m->gemm[math][kind] = gb->gemm[math][kind];
         }
     /* the generic kernel formula: from the nearest source */
     const struct seer_model *near = NULL;
