@@ -258,3 +258,51 @@ TEST(transfer_served_gemm_keeps_its_one_kind)
     seer_model_destroy(own);
     seer_destroy(h);
 }
+
+/* A family moved to another GPU is read two ways, its formula there and
+ * its source's time at the source's share of the math peak (model.c,
+ * peak_share_blend): on a GPU with the T4's bandwidth and twice its math
+ * peak, the T4's explicit-GEMM family puts a 3x3 conv at 0.84 of the T4's
+ * time by its formula alone, which keeps most of the time on the DRAM and
+ * per-wave terms, and at 0.84^0.75 * 0.5^0.25 = 0.74 read both ways; on
+ * the T4's own facts nothing changes. */
+TEST(transfer_reads_a_family_at_the_source_share_of_peak)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t t4 = NULL, x = NULL, same = NULL;
+    if (seer_model_load(h, "models/t4.seer", &t4)) {
+        seer_destroy(h);
+        SKIP("shipped models missing");
+    }
+    seer_gpu_info_t g;
+    REQUIRE(seer_gpu_find(NULL, "t4", &g) == SEER_STATUS_SUCCESS);
+    char desc[1024];
+    for (int twice = 0; twice < 2; twice++) {
+        double k = twice ? 2 : 1;
+        snprintf(desc, sizeof desc, "seer-gpu=1\nid=t4-x%d\nname=T4 x%d\ncc=7.5\nsms=%d\nboost_mhz=%g\n"
+                 "fp32_tflops=%.17g\nfp16_tflops=%.17g\nfp16_simt_tflops=%.17g\ndram_gbps=%g\ndram_gib=%g\n"
+                 "l2_bytes=%d\n", 1 + twice, 1 + twice, g.sms, g.boost_mhz, k * g.fp32_tflops, k * g.fp16_tflops,
+                 k * g.fp16_simt_tflops, g.dram_gbps, g.dram_gib, g.l2_bytes);
+        REQUIRE(seer_gpu_register_buffer(h, desc, strlen(desc), NULL) == SEER_STATUS_SUCCESS);
+    }
+    CHECK_STATUS(seer_model_transfer(h, &t4, 1, "t4-x2", &x), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_model_transfer(h, &t4, 1, "t4-x1", &same), SEER_STATUS_SUCCESS);
+    REQUIRE(x && same);
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 64, 128, 28, 28, 128, 3, 3, 1, 1, 1, 1, 1, 1,
+                               1) == SEER_STATUS_SUCCESS);
+    double tt = 0, tx = 0, ts = 0;
+    const int a = SEER_FWD_ALGO_GEMM;
+    CHECK_STATUS(seer_predict_conv(h, t4, d, SEER_DIR_FWD, a, &tt, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, x, d, SEER_DIR_FWD, a, &tx, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, same, d, SEER_DIR_FWD, a, &ts, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+    CHECK(tx > 0 && tx <= 0.8 * tt);
+    CHECK_NEAR(ts, tt, 0.05); /* its learned correction is not transferred alike; its physics is */
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(same);
+    seer_model_destroy(x);
+    seer_model_destroy(t4);
+    seer_destroy(h);
+}
