@@ -119,12 +119,6 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
     return t > 1e-4 ? t : 1e-4;
 }
 
-/* Siblings, whose rows train each other's GEMM part (rule 2 above). */
-static int siblings(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
-{
-    return !strcmp(a->arch, b->arch) && a->sms == b->sms && a->boost_mhz == b->boost_mhz;
-}
-
 /* A measured fit of products of batch: from the GPU's own rows or a
  * sibling's, on at least SEER_OWN_FAMILY_ROWS of them, of batch's kind:
  * the other kind's fit standing in is a guess (a V100 SXM2 fit of single
@@ -134,7 +128,7 @@ static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f, i
     if (f != &m->gemm[math][batch > 1]) return 0;
     const seer_gpu_info_t *s = seer_gpu_lookup(f->source_gpu), *g = &m->gpu;
     if (!strcmp(f->source_gpu, g->id)) s = g; /* a GPU from a description file */
-    return f->present && f->n_rows >= SEER_OWN_FAMILY_ROWS && s && siblings(s, g);
+    return f->present && f->n_rows >= SEER_OWN_FAMILY_ROWS && s && seer_gpu_siblings(s, g);
 }
 
 /* The weight of the peak-share reading in a transferred tensor-core
@@ -173,7 +167,7 @@ static double fit_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, doubl
 {
     double t = seer_gemm_time(g, f, batch, mm, n, k, dt, bias, cls);
     const seer_gpu_info_t *s = seer_gpu_lookup(f->source_gpu);
-    if (!s || !strcmp(s->id, g->id) || siblings(s, g)) return t;
+    if (!s || !strcmp(s->id, g->id) || seer_gpu_siblings(s, g)) return t;
     seer_dtype_t ds = seer_gpu_run_dtype(s, dt);
     double ps = seer_gpu_peak_flops(s, ds);
     /* a tensor-core fit read at the source in the dtype its rows ran:
@@ -451,7 +445,7 @@ static const seer_gpu_info_t *source_gpu(seer_handle_t h, const struct seer_mode
         const seer_gpu_info_t *g = row_gpu(h, m, &rows[i]);
         if (!g) continue;
         if (!strcmp(g->id, target->id)) return g; /* own rows always win */
-        if (!siblings(g, target)) continue;
+        if (!seer_gpu_siblings(g, target)) continue;
         if (best && !strcmp(best->id, g->id)) continue;
         size_t cnt = 0;
         for (size_t j = 0; j < n; j++) {

@@ -396,6 +396,11 @@ int seer_gpu_same_facts(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
 #undef SAME
 }
 
+int seer_gpu_siblings(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
+{
+    return !strcmp(a->arch, b->arch) && a->sms == b->sms && a->boost_mhz == b->boost_mhz;
+}
+
 double seer_gpu_dram_bw(const seer_gpu_info_t *g)
 {
     return g ? g->dram_gbps * 1e9 : 0;

@@ -38,6 +38,11 @@ double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g);
  * a kernel's time depends on). */
 int seer_gpu_same_facts(const seer_gpu_info_t *a, const seer_gpu_info_t *b);
 
+/* 1 when two GPUs are one chip at one clock (same architecture, SM count
+ * and boost clock: the same compute peak and waves), differing at most in
+ * memory size and bandwidth, as the A100 40GB and 80GB PCIe. */
+int seer_gpu_siblings(const seer_gpu_info_t *a, const seer_gpu_info_t *b);
+
 /* Whether a is at least as fast as b on every ceiling: FP32 rate, DRAM
  * bandwidth, SMs and L2 (a GPU with the same facts too). */
 int seer_gpu_dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b);

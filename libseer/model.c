@@ -610,54 +610,76 @@ static double gemm_bound(const struct seer_model *m, const struct seer_conv *cv,
     return t > 0 ? SEER_CONV_GEMM_BOUND * t : 0;
 }
 
-/* The physics of (dir, algo) on m: its family's, else a borrowed one's,
- * else the analytical family's times its scale; raw: the analytical
- * family's, unscaled, whatever m has. */
 /* The weight of the peak-share reading of a family transferred from
- * another GPU (peak_share_blend).  0.25: leaving one GPU out, 0 / 0.25 /
- * 0.5 scored A100 17.3 / 16.3 / 16.5 %, V100 PCIe 17.5 / 18.1 / 18.7 %,
- * T4 15.9 / 16.3 / 18.1 %, V100 SXM2 39.1 / 39.6 / 39.2 %, GTX 1080 Ti
- * 28.0 / 26.1 / 25.5 % (docs/method.md, "Transferred families"). */
+ * another GPU (read_both).  0.25: leaving one GPU out, 0 / 0.25 / 0.5
+ * scored A100 17.3 / 16.2 / 16.5 %, V100 PCIe 17.5 / 18.1 / 18.7 %, T4
+ * 15.9 / 16.3 / 18.1 %, V100 SXM2 39.1 / 38.8 / 39.2 %, GTX 1080 Ti 28.0 /
+ * 26.1 / 25.5 % (docs/method.md, "Transferred families, read two ways"). */
 #define SEER_CONV_PEAK_SHARE_WEIGHT 0.25
 
-/* Family g's time bg on m's GPU, a formula whose compute terms move with
- * the math peak and whose DRAM terms move with bandwidth, read the other
- * way too when g was fitted on another GPU: its time there above the
- * launch gaps at that GPU's share of its math peak.  The fits cannot
- * tell which term carries a family's FLOP-proportional time (the
- * DeepBench backward families' compute coefficients are 0.01-0.24), so
- * on a GPU with many more FLOPs per DRAM byte than the source the formula
- * alone barely sped the backward passes up (ResNet-50 FP32 training on
- * an L4: 199 ms backward against 39 ms forward).  The weighted geometric
- * mean of the two, as GEMMs take (gemm.c, fit_time), grows with the work
- * as both do. */
-static double peak_share_blend(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir,
-                               const seer_terms_t *k, const seer_family_t *g, const seer_variant_t *v,
-                               const seer_terms_t *tg, double bg)
+/* Variant v of family g, whose formula gives fg on m's GPU (terms tg),
+ * read the other way too when g was fitted on another GPU, not a sibling:
+ * its time there, in the dtype its rows ran, above the launch gaps at
+ * that GPU's share of its math peak.  The fits cannot tell which term
+ * carries a family's FLOP-proportional time (the DeepBench backward
+ * families' compute coefficients are 0.01-0.24), so on a GPU with many
+ * more FLOPs per DRAM byte than the source the formula alone barely sped
+ * the backward passes up (ResNet-50 FP32 training on an L4: 199 ms
+ * backward against 39 ms forward).  The weighted geometric mean of the
+ * two, as GEMMs take (gemm.c, fit_time), grows with the work as both do.
+ * A sibling (same chip and clock, other memory) keeps the formula, as
+ * GEMMs do. */
+static double read_both(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir, int algo,
+                        const seer_family_t *g, const seer_variant_t *v, const seer_terms_t *tg, double fg)
 {
     const seer_gpu_info_t *sg = &m->src[g->src];
-    if (seer_gpu_same_facts(sg, &m->gpu)) return bg;
-    struct seer_model ms = *m; /* the terms read only the GPU */
+    if (seer_gpu_same_facts(sg, &m->gpu) || seer_gpu_siblings(sg, &m->gpu)) return fg;
+    struct seer_model ms = *m; /* model_shape and seer_model_terms read only its GPU */
     ms.gpu = *sg;
     struct seer_conv ds = *desc;
-    /* in the dtype its rows ran: a tensor-core family's are FP16 */
+    /* a tensor-core family's rows ran FP16 */
     ds.dtype = seer_gpu_run_dtype(sg, desc->dtype);
     if (g->math && (ds.dtype != desc->dtype || seer_gpu_peak_flops(sg, ds.dtype) <= 0)) ds.dtype = SEER_DTYPE_FP16;
     double ps = seer_gpu_peak_flops(sg, ds.dtype), pt = seer_gpu_peak_flops(&m->gpu, desc->dtype);
     seer_terms_t ts;
     seer_err_t e;
-    memset(&ts, 0, sizeof ts);
-    memcpy(ts.kv, k->kv, sizeof ts.kv[0] * (size_t)k->nk);
-    ts.nk = k->nk;
+    if (!(ps > 0 && pt > 0) ||
+        seer_model_kernels(&e, &ms, &ds, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &ts))
+        return fg;
     ts.no_features = 1;
-    if (!(ps > 0 && pt > 0) || model_shape(&e, &ms, &ds, dir, &ts)) return bg;
     seer_model_terms(&ms, v, &ts);
     double gs = ts.nk * seer_gpu_launch_gap_ms(sg), gt = tg->nk * seer_gpu_launch_gap_ms(&m->gpu);
     double share = fmax(seer_family_base(v, &ts) - gs, 1e-6) * ps / pt + gt;
     const double w = SEER_CONV_PEAK_SHARE_WEIGHT;
-    return exp((1 - w) * log(bg) + w * log(share));
+    return exp((1 - w) * log(fg) + w * log(share));
 }
 
+/* Family g's time on m's GPU read both ways (read_both), of its named
+ * variant *vi, else of the fastest: the least over the variants of each
+ * read both ways, so that it stays monotone when the fastest variant
+ * changes.  *fg gets that variant's formula, tg its terms. */
+static double family_time(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir, int algo,
+                          const seer_family_t *g, int both, seer_terms_t *tg, int *vi, double *fg)
+{
+    double best = INFINITY;
+    int lo = *vi >= 0 ? *vi : 0, hi = *vi >= 0 ? *vi + 1 : g->nvar, bi = lo;
+    for (int i = lo; i < hi; i++) {
+        seer_model_terms(m, &g->var[i], tg); /* only the variant's terms change */
+        double f = seer_family_base(&g->var[i], tg), t = both ? read_both(m, desc, dir, algo, g, &g->var[i], tg, f) : f;
+        if (t < best) {
+            best = t;
+            bi = i;
+            *fg = f;
+        }
+    }
+    if (bi != hi - 1) seer_model_terms(m, &g->var[bi], tg);
+    *vi = bi;
+    return best;
+}
+
+/* The physics of (dir, algo) on m: its family's, else a borrowed one's,
+ * else the analytical family's times its scale; raw: the analytical
+ * family's, unscaled, whatever m has. */
 static seer_status_t physics_of(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
                                 seer_direction_t dir, int algo, const seer_terms_t *k, const char *variant, int corr,
                                 seer_kcache_t *kc, seer_family_t *af, int raw, seer_physics_t *e)
@@ -694,17 +716,12 @@ static seer_status_t physics_of(seer_err_t *err, const struct seer_model *m, con
         family_features(m, g, &tg);
         int vi = variant_named(g, variant);
         e->matched |= vi >= 0;
-        double bg;
-        if (vi >= 0) {
-            seer_model_terms(m, &g->var[vi], &tg);
-            bg = seer_family_base(&g->var[vi], &tg);
-        } else {
-            bg = seer_family_fastest(m, g, &tg, &vi);
-        }
-        if (f != af) bg = peak_share_blend(m, desc, dir, k, g, &g->var[vi], &tg, bg);
+        double fg = 0, bg = family_time(m, desc, dir, algo, g, f != af, &tg, &vi, &fg);
         logsum += log(bg);
-        if (corr) lcsum += log(seer_family_correction(g, &tg, bg));
-        if (nsrc++ == 0) { e->t = tg; e->v = &g->var[vi]; e->base = bg; }
+        /* the correction learned on the formula's time, which the kernel
+         * breakdown splits too */
+        if (corr) lcsum += log(seer_family_correction(g, &tg, fg));
+        if (nsrc++ == 0) { e->t = tg; e->v = &g->var[vi]; e->base = fg; }
     }
     e->measured = f != af && !e->borrowed && family_measured(m, f);
     e->floor = physical_floor(m, &shape, dir, algo, kc);

@@ -298,7 +298,23 @@ TEST(transfer_reads_a_family_at_the_source_share_of_peak)
     CHECK_STATUS(seer_predict_conv(h, t4, d, SEER_DIR_FWD, a, &tt, NULL, 0, NULL), SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_predict_conv(h, x, d, SEER_DIR_FWD, a, &tx, NULL, 0, NULL), SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_predict_conv(h, same, d, SEER_DIR_FWD, a, &ts, NULL, 0, NULL), SEER_STATUS_SUCCESS);
-    CHECK(tx > 0 && tx <= 0.8 * tt);
+    if (getenv("SEER_VERBOSE")) printf("    T4 x2 / T4: %.4f\n", tx / tt);
+    CHECK(tx > 0);
+    CHECK_NEAR(tx / tt, 0.735, 0.03);
+    /* its kernels still split the time, each a positive share (the
+     * correction and the split see the formula's time: the blended one
+     * had put a main kernel at -0.007 ms) */
+    seer_kernel_pred_t kp[8];
+    int nk = 0;
+    double sum = 0;
+    CHECK_STATUS(seer_predict_conv(h, x, d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD_NONFUSED, &tx, kp, 8, &nk),
+                 SEER_STATUS_SUCCESS);
+    for (int i = 0; i < nk; i++) {
+        CHECK(kp[i].time_ms > 0);
+        sum += kp[i].time_ms;
+    }
+    CHECK(nk > 1);
+    CHECK_NEAR(sum, tx, 1e-9);
     CHECK_NEAR(ts, tt, 0.05); /* its learned correction is not transferred alike; its physics is */
     seer_conv_desc_destroy(d);
     seer_model_destroy(same);
