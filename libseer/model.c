@@ -617,55 +617,76 @@ static double gemm_bound(const struct seer_model *m, const struct seer_conv *cv,
  * 26.1 / 25.5 % (docs/method.md, "Transferred families, read two ways"). */
 #define SEER_CONV_PEAK_SHARE_WEIGHT 0.25
 
-/* Variant v of family g, whose formula gives fg on m's GPU (terms tg),
- * read the other way too when g was fitted on another GPU, not a sibling:
- * its time there, in the dtype its rows ran, above the launch gaps at
- * that GPU's share of its math peak.  The fits cannot tell which term
- * carries a family's FLOP-proportional time (the DeepBench backward
- * families' compute coefficients are 0.01-0.24), so on a GPU with many
- * more FLOPs per DRAM byte than the source the formula alone barely sped
- * the backward passes up (ResNet-50 FP32 training on an L4: 199 ms
- * backward against 39 ms forward).  The weighted geometric mean of the
- * two, as GEMMs take (gemm.c, fit_time), grows with the work as both do.
- * A sibling (same chip and clock, other memory) keeps the formula, as
- * GEMMs do. */
-static double read_both(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir, int algo,
-                        const seer_family_t *g, const seer_variant_t *v, const seer_terms_t *tg, double fg)
+/* Family g read on the GPU its rows came from (family_time): that GPU as
+ * m's (model_shape and seer_model_terms read only the GPU), the conv in
+ * the dtype the rows ran (a tensor-core family's are FP16), its kernels
+ * and shape terms, and the two GPUs' math peaks.  ok = 0: not read so (a
+ * family of m's own facts or a sibling's, same chip and clock, keeps its
+ * formula, as GEMMs do; or a GPU that cannot run the math). */
+typedef struct {
+    int ok;
+    struct seer_model ms;
+    seer_terms_t ts;
+    double ps, pt;
+} source_read_t;
+
+static void source_read(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir, int algo,
+                        const seer_family_t *g, source_read_t *r)
 {
     const seer_gpu_info_t *sg = &m->src[g->src];
-    if (seer_gpu_same_facts(sg, &m->gpu) || seer_gpu_siblings(sg, &m->gpu)) return fg;
-    struct seer_model ms = *m; /* model_shape and seer_model_terms read only its GPU */
-    ms.gpu = *sg;
+    r->ok = 0;
+    if (seer_gpu_same_facts(sg, &m->gpu) || seer_gpu_siblings(sg, &m->gpu)) return;
+    r->ms = *m;
+    r->ms.gpu = *sg;
     struct seer_conv ds = *desc;
-    /* a tensor-core family's rows ran FP16 */
     ds.dtype = seer_gpu_run_dtype(sg, desc->dtype);
     if (g->math && (ds.dtype != desc->dtype || seer_gpu_peak_flops(sg, ds.dtype) <= 0)) ds.dtype = SEER_DTYPE_FP16;
-    double ps = seer_gpu_peak_flops(sg, ds.dtype), pt = seer_gpu_peak_flops(&m->gpu, desc->dtype);
-    seer_terms_t ts;
+    r->ps = seer_gpu_peak_flops(sg, ds.dtype);
+    r->pt = seer_gpu_peak_flops(&m->gpu, desc->dtype);
     seer_err_t e;
-    if (!(ps > 0 && pt > 0) ||
-        seer_model_kernels(&e, &ms, &ds, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &ts))
-        return fg;
-    ts.no_features = 1;
-    seer_model_terms(&ms, v, &ts);
-    double gs = ts.nk * seer_gpu_launch_gap_ms(sg), gt = tg->nk * seer_gpu_launch_gap_ms(&m->gpu);
-    double share = fmax(seer_family_base(v, &ts) - gs, 1e-6) * ps / pt + gt;
+    if (!(r->ps > 0 && r->pt > 0) ||
+        seer_model_kernels(&e, &r->ms, &ds, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &r->ts))
+        return;
+    r->ts.no_features = 1;
+    r->ok = 1;
+}
+
+/* Variant v, whose formula gives fg on m's GPU (terms tg), read the other
+ * way too: its time on its rows' GPU (r) above the launch gaps at that
+ * GPU's share of its math peak.  The fits cannot tell which term carries
+ * a family's FLOP-proportional time (the DeepBench backward families'
+ * compute coefficients are 0.01-0.24), so on a GPU with many more FLOPs
+ * per DRAM byte than the source the formula alone barely sped the
+ * backward passes up (ResNet-50 FP32 training on an L4: 199 ms backward
+ * against 39 ms forward).  The weighted geometric mean of the two, as
+ * GEMMs take (gemm.c, fit_time), grows with the work as both do. */
+static double read_both(source_read_t *r, const struct seer_model *m, const seer_variant_t *v,
+                        const seer_terms_t *tg, double fg)
+{
+    if (!r->ok) return fg;
+    seer_model_terms(&r->ms, v, &r->ts); /* only the variant's terms change */
+    double gs = r->ts.nk * seer_gpu_launch_gap_ms(&r->ms.gpu), gt = tg->nk * seer_gpu_launch_gap_ms(&m->gpu);
+    double share = fmax(seer_family_base(v, &r->ts) - gs, 1e-6) * r->ps / r->pt + gt;
     const double w = SEER_CONV_PEAK_SHARE_WEIGHT;
     return exp((1 - w) * log(fg) + w * log(share));
 }
 
-/* Family g's time on m's GPU read both ways (read_both), of its named
- * variant *vi, else of the fastest: the least over the variants of each
- * read both ways, so that it stays monotone when the fastest variant
- * changes.  *fg gets that variant's formula, tg its terms. */
+/* Family g's time on m's GPU read both ways (read_both; both = 0: its
+ * formula), of its named variant *vi, else of the fastest: the least over
+ * the variants of each read both ways, so that it stays monotone when
+ * the fastest variant changes.  *fg gets that variant's formula, tg its
+ * terms. */
 static double family_time(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir, int algo,
                           const seer_family_t *g, int both, seer_terms_t *tg, int *vi, double *fg)
 {
+    source_read_t r;
+    r.ok = 0;
+    if (both) source_read(m, desc, dir, algo, g, &r);
     double best = INFINITY;
     int lo = *vi >= 0 ? *vi : 0, hi = *vi >= 0 ? *vi + 1 : g->nvar, bi = lo;
     for (int i = lo; i < hi; i++) {
         seer_model_terms(m, &g->var[i], tg); /* only the variant's terms change */
-        double f = seer_family_base(&g->var[i], tg), t = both ? read_both(m, desc, dir, algo, g, &g->var[i], tg, f) : f;
+        double f = seer_family_base(&g->var[i], tg), t = read_both(&r, m, &g->var[i], tg, f);
         if (t < best) {
             best = t;
             bi = i;
