@@ -626,6 +626,7 @@ static double gemm_bound(const struct seer_model *m, const struct seer_conv *cv,
 typedef struct {
     int ok;
     struct seer_model ms;
+    struct seer_conv ds;        /* ts points to it */
     seer_terms_t ts;
     double ps, pt;
 } source_read_t;
@@ -638,14 +639,15 @@ static void source_read(const struct seer_model *m, const struct seer_conv *desc
     if (seer_gpu_same_facts(sg, &m->gpu) || seer_gpu_siblings(sg, &m->gpu)) return;
     r->ms = *m;
     r->ms.gpu = *sg;
-    struct seer_conv ds = *desc;
-    ds.dtype = seer_gpu_run_dtype(sg, desc->dtype);
-    if (g->math && (ds.dtype != desc->dtype || seer_gpu_peak_flops(sg, ds.dtype) <= 0)) ds.dtype = SEER_DTYPE_FP16;
-    r->ps = seer_gpu_peak_flops(sg, ds.dtype);
+    r->ds = *desc;
+    r->ds.dtype = seer_gpu_run_dtype(sg, desc->dtype);
+    if (g->math && (r->ds.dtype != desc->dtype || seer_gpu_peak_flops(sg, r->ds.dtype) <= 0))
+        r->ds.dtype = SEER_DTYPE_FP16;
+    r->ps = seer_gpu_peak_flops(sg, r->ds.dtype);
     r->pt = seer_gpu_peak_flops(&m->gpu, desc->dtype);
     seer_err_t e;
     if (!(r->ps > 0 && r->pt > 0) ||
-        seer_model_kernels(&e, &r->ms, &ds, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &r->ts))
+        seer_model_kernels(&e, &r->ms, &r->ds, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &r->ts))
         return;
     r->ts.no_features = 1;
     r->ok = 1;
