@@ -257,8 +257,10 @@ For each GPU with data, its own model is removed and libseer answers as
 for any GPU without a calibrated model (\`seer_model_open\`,
 docs/transfer.md): per family, the geometric mean of the families of the
 source GPUs of the nearest compute capability among those that measured
-it on 32 or more rows (or share the target's), each evaluated with that
-GPU's datasheet facts.  Same test split and metrics as above.  The
+it on 32 or more rows (or share the target's), each evaluated with the
+target's datasheet facts and read a second way, its time on its own GPU
+at that GPU's share of the math peak (weight 0.25: docs/method.md,
+"Transferred families, read two ways").  Same test split and metrics as above.  The
 issue's goal is MAPE <= 12 %; gradient-boosted trees on shape and datasheet
 features trained on three GPUs score 18-22 % on a fourth.
 
