@@ -28,7 +28,7 @@ const seer_family_t *seer_model_family(const struct seer_model *m, seer_directio
 
 static double lg(double x) { return log(x > 1e-30 ? x : 1e-30); }
 
-static seer_status_t model_shape(seer_err_t *e, const struct seer_model *m, const struct seer_conv *cv,
+static seer_status_t model_shape(seer_err_t *e, const seer_gpu_info_t *g, const struct seer_conv *cv,
                                  seer_direction_t dir, seer_terms_t *t);
 
 seer_status_t seer_model_kernels(seer_err_t *e, const struct seer_model *m,
@@ -38,23 +38,24 @@ seer_status_t seer_model_kernels(seer_err_t *e, const struct seer_model *m,
     memset(t, 0, sizeof *t);
     seer_status_t st = seer_conv_kernels(e, cv, dir, algo, t->kv, &t->nk);
     if (st) return st;
-    return model_shape(e, m, cv, dir, t);
+    return model_shape(e, &m->gpu, cv, dir, t);
 }
 
-/* The GPU-dependent part of seer_model_kernels: t->kv and t->nk are set. */
-static seer_status_t model_shape(seer_err_t *e, const struct seer_model *m, const struct seer_conv *cv,
+/* The GPU-dependent part of seer_model_kernels on GPU g: t->kv and t->nk
+ * are set. */
+static seer_status_t model_shape(seer_err_t *e, const seer_gpu_info_t *g, const struct seer_conv *cv,
                                  seer_direction_t dir, seer_terms_t *t)
 {
-    double peak = seer_gpu_peak_flops(&m->gpu, cv->dtype), bw = seer_gpu_dram_bw(&m->gpu);
+    double peak = seer_gpu_peak_flops(g, cv->dtype), bw = seer_gpu_dram_bw(g);
     if (peak <= 0)
-        return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
+        return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", g->id,
                          seer_dtype_name(cv->dtype));
     double bytes = 0;
     for (int i = 0; i < t->nk; i++) bytes += t->kv[i].bytes;
     t->es = seer_dtype_size(cv->dtype);
     t->cv = cv;
     t->dir = (int)dir;
-    t->src = &m->gpu;
+    t->src = g;
     /* at the math's peak, padded channels and all: the FMA fallback
      * (seer_main_flops_ms) bounds only the floor, a switch between the
      * two in the formula made time fall as channels grew (its tiles are
@@ -98,14 +99,15 @@ static int helper_slot(seer_kernel_role_t r)
     return r == SEER_ROLE_INPUT_TRANSFORM ? 0 : r == SEER_ROLE_OUTPUT_TRANSFORM ? 1 : 2;
 }
 
-void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_terms_t *t)
+/* seer_model_terms on GPU g. */
+static void terms_on(const seer_gpu_info_t *g, const seer_variant_t *v, seer_terms_t *t)
 {
     const seer_kview_t *k = &t->kv[0];
     const struct seer_conv *cv = t->cv;
     const seer_conv_shape_t *sh = &cv->shape;
     double es = t->es;
     double peak_ms = t->main_flops_ms > 0 ? k->flops / t->main_flops_ms : 1; /* flop per ms */
-    double bw_ms = seer_gpu_dram_bw(&m->gpu) / 1e3;
+    double bw_ms = seer_gpu_dram_bw(g) / 1e3;
     double batch = k->gbatch > 0 ? k->gbatch : 1;
     double flop_pb, bytes_pb;
     /* Channels in and out of the direction's main GEMM. */
@@ -151,11 +153,11 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
              * less than a doubling, and time fell by up to 36 %.  cuDNN 6
              * and 7 did not always split (their DeepBench rows fit unsplit
              * better): training chooses, the analytical family splits. */
-            double sp = fmin((double)v->bps * m->gpu.sms / tiles, gk / SEER_SPLIT_K_MIN);
+            double sp = fmin((double)v->bps * g->sms / tiles, gk / SEER_SPLIT_K_MIN);
             if (sp > 1) {
                 t->split = sp;
                 gk /= sp;
-                t->blocks = fmin(tiles * sp, (double)v->bps * m->gpu.sms); /* one wave, rounding aside */
+                t->blocks = fmin(tiles * sp, (double)v->bps * g->sms); /* one wave, rounding aside */
             }
         }
         /* a GEMM side shorter than the tile runs a narrower kernel (down to
@@ -174,7 +176,7 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
         break;
     }
     }
-    t->bmax = (long long)v->bps * m->gpu.sms;
+    t->bmax = (long long)v->bps * g->sms;
     t->waves = ceil(t->blocks / (double)t->bmax);
     t->fill = (t->blocks - (t->waves - 1) * (double)t->bmax) / (double)t->bmax;
     double h[3] = {0, 0, 0}; /* helper bytes: input side, output side, weights */
@@ -184,17 +186,22 @@ void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_
     }
     t->x[SEER_T_COMPUTE] = t->waves * (double)t->bmax * flop_pb / peak_ms;
     /* per-wave cost: fitted on the source GPU, cycles scale with the clock */
-    t->x[SEER_T_WAVE] = t->waves * 1e-3 * (t->src->boost_mhz / m->gpu.boost_mhz);
+    t->x[SEER_T_WAVE] = t->waves * 1e-3 * (t->src->boost_mhz / g->boost_mhz);
     t->x[SEER_T_DRAM] = (t->waves - 1 + t->fill) * (double)t->bmax * bytes_pb / bw_ms;
     t->x[SEER_T_HELP_IN] = h[0] / bw_ms;
     t->x[SEER_T_HELP_OUT] = h[1] / bw_ms;
     t->x[SEER_T_HELP_W] = h[2] / bw_ms;
     /* GPU time: the kernels follow each other with a launch gap; the
      * coefficient of this term is fixed at 1, never fitted. */
-    t->x[SEER_T_CONST] = t->nk * seer_gpu_launch_gap_ms(&m->gpu);
+    t->x[SEER_T_CONST] = t->nk * seer_gpu_launch_gap_ms(g);
     if (t->no_features) return;
     t->f[SEER_F_WAVES] = lg(t->waves);
     t->f[SEER_F_FILL] = t->fill;
+}
+
+void seer_model_terms(const struct seer_model *m, const seer_variant_t *v, seer_terms_t *t)
+{
+    terms_on(&m->gpu, v, t);
 }
 
 void seer_family_nodes(const seer_family_t *f, const double *raw, int nf, struct svm_node *x)
@@ -214,22 +221,6 @@ double seer_family_base(const seer_variant_t *v, const seer_terms_t *t)
     return s > 1e-4 ? s : 1e-4; /* nothing on a GPU takes less than a microsecond or so */
 }
 
-double seer_family_fastest(const struct seer_model *m, const seer_family_t *f, seer_terms_t *t, int *vi)
-{
-    double best = INFINITY;
-    int bi = 0;
-    for (int i = 0; i < f->nvar; i++) {
-        seer_model_terms(m, &f->var[i], t); /* only the variant's terms change */
-        double b = seer_family_base(&f->var[i], t);
-        if (b < best) {
-            best = b;
-            bi = i;
-        }
-    }
-    if (bi != f->nvar - 1) seer_model_terms(m, &f->var[bi], t);
-    *vi = bi;
-    return best;
-}
 
 /* A correction is a correction, and never undoes physics: the time is
  * the physics (monotone in work, never slower on faster hardware: see
@@ -591,8 +582,9 @@ static double analytical_scale(const struct seer_model *m, seer_direction_t dir,
  * than stride 1 on the same input.  It binds where a conv family is far
  * outside its rows: the V100 SXM2's tensor-core family, which every GPU's
  * FP16 convs come from, put a 1x1 conv of 8192 channels on an H100 at
- * 243 TFLOP/s, where seer-bench's cuBLAS ran that product at 740.  Backward filter is left alone: its 1x1 rows took up to
- * 2.6x their GEMM (a long reduction cuDNN splits less well).  The GEMM
+ * 243 TFLOP/s, where seer-bench's cuBLAS ran that product at 740.
+ * Backward filter is left alone: its 1x1 rows took up to 2.6x their GEMM
+ * (a long reduction cuDNN splits less well).  The GEMM
  * is this model's own, untied: the conv physics is tied across GPUs
  * after (tied_physics), and tying each peer's GEMM to its own peers made
  * a ResNet-50 prediction 3x slower.  0 when the conv is no such GEMM or
@@ -617,15 +609,15 @@ static double gemm_bound(const struct seer_model *m, const struct seer_conv *cv,
  * 26.1 / 25.5 % (docs/method.md, "Transferred families, read two ways"). */
 #define SEER_CONV_PEAK_SHARE_WEIGHT 0.25
 
-/* Family g read on the GPU its rows came from (family_time): that GPU as
- * m's (model_shape and seer_model_terms read only the GPU), the conv in
- * the dtype the rows ran (a tensor-core family's are FP16), its kernels
- * and shape terms, and the two GPUs' math peaks.  ok = 0: not read so (a
- * family of m's own facts or a sibling's, same chip and clock, keeps its
- * formula, as GEMMs do; or a GPU that cannot run the math). */
+/* Family g read on the GPU its rows came from (family_time): that GPU,
+ * the conv in the dtype the rows ran (a tensor-core family's are FP16),
+ * its kernels and shape terms there, and the two GPUs' math peaks.  ok =
+ * 0: not read so (a family of m's own facts or a sibling's, same chip and
+ * clock, keeps its formula, as GEMMs do; or a GPU that cannot run the
+ * math). */
 typedef struct {
     int ok;
-    struct seer_model ms;
+    const seer_gpu_info_t *sg;
     struct seer_conv ds;        /* ts points to it */
     seer_terms_t ts;
     double ps, pt;
@@ -634,11 +626,9 @@ typedef struct {
 static void source_read(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir, int algo,
                         const seer_family_t *g, source_read_t *r)
 {
-    const seer_gpu_info_t *sg = &m->src[g->src];
+    const seer_gpu_info_t *sg = r->sg = &m->src[g->src];
     r->ok = 0;
     if (seer_gpu_same_facts(sg, &m->gpu) || seer_gpu_siblings(sg, &m->gpu)) return;
-    r->ms = *m;
-    r->ms.gpu = *sg;
     r->ds = *desc;
     r->ds.dtype = seer_gpu_run_dtype(sg, desc->dtype);
     if (g->math && (r->ds.dtype != desc->dtype || seer_gpu_peak_flops(sg, r->ds.dtype) <= 0))
@@ -646,8 +636,10 @@ static void source_read(const struct seer_model *m, const struct seer_conv *desc
     r->ps = seer_gpu_peak_flops(sg, r->ds.dtype);
     r->pt = seer_gpu_peak_flops(&m->gpu, desc->dtype);
     seer_err_t e;
+    memset(&r->ts, 0, sizeof r->ts);
     if (!(r->ps > 0 && r->pt > 0) ||
-        seer_model_kernels(&e, &r->ms, &r->ds, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &r->ts))
+        seer_conv_kernels(&e, &r->ds, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, r->ts.kv, &r->ts.nk) ||
+        model_shape(&e, sg, &r->ds, dir, &r->ts))
         return;
     r->ts.no_features = 1;
     r->ok = 1;
@@ -666,8 +658,8 @@ static double read_both(source_read_t *r, const struct seer_model *m, const seer
                         const seer_terms_t *tg, double fg)
 {
     if (!r->ok) return fg;
-    seer_model_terms(&r->ms, v, &r->ts); /* only the variant's terms change */
-    double gs = r->ts.nk * seer_gpu_launch_gap_ms(&r->ms.gpu), gt = tg->nk * seer_gpu_launch_gap_ms(&m->gpu);
+    terms_on(r->sg, v, &r->ts); /* only the variant's terms change */
+    double gs = r->ts.nk * seer_gpu_launch_gap_ms(r->sg), gt = tg->nk * seer_gpu_launch_gap_ms(&m->gpu);
     double share = fmax(seer_family_base(v, &r->ts) - gs, 1e-6) * r->ps / r->pt + gt;
     const double w = SEER_CONV_PEAK_SHARE_WEIGHT;
     return exp((1 - w) * log(fg) + w * log(share));
@@ -700,6 +692,13 @@ static double family_time(const struct seer_model *m, const struct seer_conv *de
     return best;
 }
 
+double seer_family_fastest(const struct seer_model *m, const seer_family_t *f, seer_terms_t *t, int *vi)
+{
+    double fg;
+    *vi = -1;
+    return family_time(m, t->cv, (seer_direction_t)t->dir, 0, f, 0, t, vi, &fg);
+}
+
 /* The physics of (dir, algo) on m: its family's, else a borrowed one's,
  * else the analytical family's times its scale; raw: the analytical
  * family's, unscaled, whatever m has. */
@@ -712,7 +711,7 @@ static seer_status_t physics_of(seer_err_t *err, const struct seer_model *m, con
     memcpy(shape.kv, k->kv, sizeof shape.kv[0] * (size_t)k->nk);
     shape.nk = k->nk;
     shape.no_features = !corr; /* no classifier or correction will look */
-    seer_status_t st = model_shape(err, m, desc, dir, &shape);
+    seer_status_t st = model_shape(err, &m->gpu, desc, dir, &shape);
     if (st) return st;
     const seer_family_t *f = raw ? NULL : seer_model_family(m, dir, algo, desc->dtype), *end = m->fam + m->nfam;
     if (!f && algo == SEER_ALGO_CUDNN_CHOICE)
