@@ -144,6 +144,7 @@ eval: $(SEER) $(B)/seer-physics
 
 bench: $(B)/seer-speed $(SEER)
 	$(B)/seer-speed models/*.seer
+	$(B)/seer-speed --open models a100-pcie-80gb t4 h100-sxm5-80gb l4
 	@echo "ResNet-50 training iteration, picker over every algorithm and direction:"
 	$(SEER) net resnet50 --gpu a100-pcie-80gb --batch 64 --mode train --bench 200
 $(B)/seer-physics: tools/bench/physics.c tests/physics_shapes.h $(STLIB)

@@ -348,32 +348,6 @@ static const seer_gpu_info_t *lookup(const char *id, int loose)
 const seer_gpu_info_t *seer_gpu_lookup(const char *id) { return lookup(id, 1); }
 const seer_gpu_info_t *seer_gpu_lookup_strict(const char *id) { return lookup(id, 0); }
 
-double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype)
-{
-    if (!g) return 0;
-    switch (dtype) {
-    case SEER_DTYPE_FP32:
-    case SEER_DTYPE_FP16_PSEUDO: return g->fp32_tflops * 1e12;
-    case SEER_DTYPE_TF32: return g->tf32_tflops * 1e12;
-    case SEER_DTYPE_FP16: return g->fp16_tflops * 1e12;
-    case SEER_DTYPE_BF16: return g->bf16_tflops * 1e12;
-    }
-    return 0;
-}
-
-seer_dtype_t seer_gpu_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype)
-{
-    if (dtype == SEER_DTYPE_TF32 && g && !(g->tf32_tflops > 0)) return SEER_DTYPE_FP32;
-    if (dtype == SEER_DTYPE_FP16 && g && !(g->fp16_tflops > 0)) return SEER_DTYPE_FP16_PSEUDO;
-    return dtype;
-}
-
-double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g)
-{
-    (void)g;
-    return SEER_LAUNCH_GAP_MS;
-}
-
 int seer_gpu_dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
 {
     return a->fp32_tflops >= b->fp32_tflops && a->dram_gbps >= b->dram_gbps && a->sms >= b->sms &&
@@ -399,11 +373,6 @@ int seer_gpu_same_facts(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
 int seer_gpu_siblings(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
 {
     return !strcmp(a->arch, b->arch) && a->sms == b->sms && a->boost_mhz == b->boost_mhz;
-}
-
-double seer_gpu_dram_bw(const seer_gpu_info_t *g)
-{
-    return g ? g->dram_gbps * 1e9 : 0;
 }
 
 double seer_gpu_stream_bw(const seer_gpu_info_t *g)

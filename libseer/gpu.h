@@ -1,4 +1,5 @@
-/* GPU table: datasheet facts per GPU, and derived peak rates. */
+/* GPU table: datasheet facts per GPU, and derived peak rates (the
+ * accessors a prediction calls hundreds of times inline). */
 #ifndef SEER_GPU_H
 #define SEER_GPU_H
 #include "seer.h"
@@ -16,7 +17,18 @@ int seer_gpu_name_eq(const char *a, const char *b);
  * the FP32 FMA rate; TF32/FP16/BF16 the dense tensor-core rate.  Returns 0
  * when the GPU cannot run that math (BF16/TF32 before Ampere, FP16
  * tensor cores before Volta). */
-double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype);
+static inline double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype)
+{
+    if (!g) return 0;
+    switch (dtype) {
+    case SEER_DTYPE_FP32:
+    case SEER_DTYPE_FP16_PSEUDO: return g->fp32_tflops * 1e12;
+    case SEER_DTYPE_TF32: return g->tf32_tflops * 1e12;
+    case SEER_DTYPE_FP16: return g->fp16_tflops * 1e12;
+    case SEER_DTYPE_BF16: return g->bf16_tflops * 1e12;
+    }
+    return 0;
+}
 
 /* The math cuDNN runs when asked for dtype on g.  TF32 is FP32 data with
  * tensor cores allowed, not required: a GPU without TF32 tensor cores
@@ -24,14 +36,23 @@ double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t dtype);
  * accumulation (what PyTorch requests): without FP16 tensor cores (before
  * Volta) that is FP16 data with FP32 math, FP16_PSEUDO.  BF16 stays BF16:
  * cuDNN has no BF16 kernels before Ampere (seer_gpu_peak_flops is 0). */
-seer_dtype_t seer_gpu_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype);
+static inline seer_dtype_t seer_gpu_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype)
+{
+    if (dtype == SEER_DTYPE_TF32 && g && !(g->tf32_tflops > 0)) return SEER_DTYPE_FP32;
+    if (dtype == SEER_DTYPE_FP16 && g && !(g->fp16_tflops > 0)) return SEER_DTYPE_FP16_PSEUDO;
+    return dtype;
+}
 
 /* Time between back-to-back kernels on a stream, ms: what a kernel adds
  * beyond its own work.  seer-bench measured 3.0 us (H200) and 4.5 us
  * (H100) from one empty kernel to the next (shared/data/gpu-ceilings.csv);
  * every GPU takes 3 us until it has a measurement of its own. */
 #define SEER_LAUNCH_GAP_MS 0.003
-double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g);
+static inline double seer_gpu_launch_gap_ms(const seer_gpu_info_t *g)
+{
+    (void)g;
+    return SEER_LAUNCH_GAP_MS;
+}
 
 /* 1 when two GPUs have the same datasheet facts, memory size aside:
  * then they must predict the same (id, name and capacity are not facts
@@ -48,7 +69,10 @@ int seer_gpu_siblings(const seer_gpu_info_t *a, const seer_gpu_info_t *b);
 int seer_gpu_dominates(const seer_gpu_info_t *a, const seer_gpu_info_t *b);
 
 /* DRAM bandwidth in bytes/s: the datasheet peak. */
-double seer_gpu_dram_bw(const seer_gpu_info_t *g);
+static inline double seer_gpu_dram_bw(const seer_gpu_info_t *g)
+{
+    return g ? g->dram_gbps * 1e9 : 0;
+}
 
 /* What a streaming kernel (batch norm, activations, copies, the
  * optimizer) achieves, bytes/s: the GPU's measured copy rate

@@ -261,21 +261,41 @@ seer_status_t seer_conv_kernels(seer_err_t *e, const struct seer_conv *cv, seer_
     return SEER_STATUS_SUCCESS;
 }
 
-double seer_main_flops_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k)
+void seer_kernels_work(const seer_kview_t *k, int nk, seer_kwork_t *w)
+{
+    w->flops = nk > 0 ? k->flops : 0;
+    w->pad = nk > 0 ? k->pad : 1;
+    w->bytes = 0;
+    for (int i = 0; i < nk; i++) w->bytes += k[i].bytes;
+    w->nk = nk;
+}
+
+static double main_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, double flops, double pad)
 {
     double peak = seer_gpu_peak_flops(g, dtype);
     if (peak <= 0) return 0;
-    double ms = k->flops / peak * 1e3, fma = seer_gpu_peak_flops(g, SEER_DTYPE_FP32);
-    if (k->pad > 1 && fma > 0) ms = fmin(ms, k->flops / k->pad / fma * 1e3);
+    double ms = flops / peak * 1e3, fma = seer_gpu_peak_flops(g, SEER_DTYPE_FP32);
+    if (pad > 1 && fma > 0) ms = fmin(ms, flops / pad / fma * 1e3);
     return ms;
+}
+
+double seer_main_flops_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k)
+{
+    return main_ms(g, dtype, k->flops, k->pad);
+}
+
+double seer_work_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kwork_t *w)
+{
+    if (seer_gpu_peak_flops(g, dtype) <= 0 || w->nk < 1) return 0;
+    return fmax(main_ms(g, dtype, w->flops, w->pad), w->bytes / seer_gpu_dram_bw(g) * 1e3) +
+           w->nk * seer_gpu_launch_gap_ms(g);
 }
 
 double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k, int nk)
 {
-    double bytes = 0;
-    if (seer_gpu_peak_flops(g, dtype) <= 0 || nk < 1) return 0;
-    for (int i = 0; i < nk; i++) bytes += k[i].bytes;
-    return fmax(seer_main_flops_ms(g, dtype, k), bytes / seer_gpu_dram_bw(g) * 1e3) + nk * seer_gpu_launch_gap_ms(g);
+    seer_kwork_t w;
+    seer_kernels_work(k, nk, &w);
+    return seer_work_floor_ms(g, dtype, &w);
 }
 
 double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,

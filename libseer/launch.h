@@ -66,9 +66,18 @@ seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype, s
  * already computed (seer_conv_kernels). */
 double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,
                           int algo);
+double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k, int nk);
 /* The main kernel's time at its math's peak (ms): where tensor-core
  * math pads the channels, the faster of the padded GEMM on tensor cores
  * and the conv's own FLOPs at the FP32 FMA rate (cuDNN's FMA kernels). */
 double seer_main_flops_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k);
-double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k, int nk);
+/* What the floor reads of an algorithm's kernels, summed once where one
+ * set of kernels is floored on many GPUs (cuDNN's choice's tie). */
+typedef struct {
+    double flops, pad;          /* the main kernel's */
+    double bytes;               /* all kernels' */
+    int nk;
+} seer_kwork_t;
+void seer_kernels_work(const seer_kview_t *k, int nk, seer_kwork_t *w);
+double seer_work_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kwork_t *w);
 #endif

@@ -457,54 +457,66 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
  * which a learned correction or a family fitted on few rows could
  * otherwise undercut; for cuDNN's choice, the lowest floor of the
  * algorithms it may choose. */
+enum { KC_ALGOS = SEER_FWD_ALGO_COUNT, KC_DTYPES = SEER_DTYPE_FP16_PSEUDO + 1 };
+_Static_assert((int)SEER_BWD_DATA_ALGO_COUNT <= (int)KC_ALGOS && (int)SEER_BWD_FILTER_ALGO_COUNT <= (int)KC_ALGOS,
+               "the forward direction has the most algorithms");
 typedef struct {
-    int n;
-    struct {
-        int algo, nk;
-        seer_dtype_t dt;
-        seer_status_t st;
-        seer_kview_t kv[SEER_MAX_KERNELS];
-    } e[16];
+    unsigned char state[KC_ALGOS][KC_DTYPES]; /* 0: not built yet, 1: built, 2: cannot run */
+    seer_kwork_t w[KC_ALGOS][KC_DTYPES];
+    /* cuDNN's choice's floor on each GPU asked so far: the tie asks a
+     * peer's before its physics, which asks again */
+    int nfloor;
+    const seer_gpu_info_t *floor_gpu[SEER_MAX_PEERS + 1];
+    double floor[SEER_MAX_PEERS + 1];
 } seer_kcache_t;
 
-/* The kernels of an algorithm of cv run in dtype dt: cuDNN's choice's
- * floor is the lowest of every algorithm's, on this GPU and on each peer,
- * whose kernels differ only by the dtype the GPU runs them in, so they
- * are built once per prediction. */
-static const seer_kview_t *cached_kernels(seer_kcache_t *kc, const struct seer_conv *cv, seer_direction_t dir,
-                                          int algo, seer_dtype_t dt, int *nk)
+static void kcache_init(seer_kcache_t *kc)
 {
-    int i = 0;
-    while (i < kc->n && (kc->e[i].algo != algo || kc->e[i].dt != dt)) i++;
-    if (i == kc->n) {
-        if (i == (int)(sizeof kc->e / sizeof kc->e[0])) i = kc->n = 0; /* full: start over */
+    memset(kc->state, 0, sizeof kc->state);
+    kc->nfloor = 0;
+}
+
+/* The work of an algorithm of cv run in dtype dt: cuDNN's choice's floor
+ * is the lowest of every algorithm's, on this GPU and on each peer,
+ * whose kernels differ only by the dtype the GPU runs them in, so they
+ * are built and summed once per prediction. */
+static const seer_kwork_t *cached_work(seer_kcache_t *kc, const struct seer_conv *cv, seer_direction_t dir,
+                                       int algo, seer_dtype_t dt)
+{
+    unsigned char *st = &kc->state[algo][dt];
+    if (!*st) {
         struct seer_conv run = *cv;
+        seer_kview_t kv[SEER_MAX_KERNELS];
+        int nk;
         run.dtype = dt;
-        kc->e[i].algo = algo;
-        kc->e[i].dt = dt;
-        kc->e[i].st = seer_conv_kernels(NULL, &run, dir, algo, kc->e[i].kv, &kc->e[i].nk);
-        kc->n++;
+        *st = seer_conv_kernels(NULL, &run, dir, algo, kv, &nk) ? 2 : 1;
+        if (*st == 1) seer_kernels_work(kv, nk, &kc->w[algo][dt]);
     }
-    *nk = kc->e[i].nk;
-    return kc->e[i].st ? NULL : kc->e[i].kv;
+    return *st == 1 ? &kc->w[algo][dt] : NULL;
 }
 
 static double physical_floor(const struct seer_model *m, const seer_terms_t *t, seer_direction_t dir,
                              int algo, seer_kcache_t *kc)
 {
     if (algo != SEER_ALGO_CUDNN_CHOICE) return seer_kernels_floor_ms(&m->gpu, t->cv->dtype, t->kv, t->nk);
+    for (int i = 0; i < kc->nfloor; i++)
+        if (kc->floor_gpu[i] == &m->gpu) return kc->floor[i];
     const struct seer_conv *cv = t->cv;
     double lo = INFINITY;
     for (int a = 0; a < seer_algo_count(dir); a++) {
         /* seer_conv_floor_ms(&m->gpu, cv, dir, a), its kernels cached */
         seer_dtype_t dt = seer_conv_run_dtype(&m->gpu, cv->dtype, dir, a);
-        int nk;
-        const seer_kview_t *kv;
-        if (seer_gpu_peak_flops(&m->gpu, dt) <= 0 || !(kv = cached_kernels(kc, cv, dir, a, dt, &nk))) continue;
-        double f = seer_kernels_floor_ms(&m->gpu, dt, kv, nk);
+        const seer_kwork_t *w;
+        if (seer_gpu_peak_flops(&m->gpu, dt) <= 0 || !(w = cached_work(kc, cv, dir, a, dt))) continue;
+        double f = seer_work_floor_ms(&m->gpu, dt, w);
         if (f > 0 && f < lo) lo = f;
     }
-    return isfinite(lo) ? lo : 0;
+    lo = isfinite(lo) ? lo : 0;
+    if (kc->nfloor < SEER_MAX_PEERS + 1) {
+        kc->floor_gpu[kc->nfloor] = &m->gpu;
+        kc->floor[kc->nfloor++] = lo;
+    }
+    return lo;
 }
 
 /* Whether a stored family (NULL: none, the analytical one) is measured:
@@ -1019,11 +1031,12 @@ static double log_ratio_sum(const struct seer_model *a, const struct seer_model 
         seer_terms_t k;
         seer_family_t af;
         seer_physics_t pa, pb;
-        seer_kcache_t kc = {.n = 0};
+        seer_kcache_t kc;
+        kcache_init(&kc);
         if (ratio_conv(a, j, dt, dir, algo, &run, &k) ||
             physics(NULL, a, &run, dir, algo, &k, NULL, 0, &kc, &af, &pa) || pa.f == &af || pa.borrowed)
             continue;
-        kc.n = 0;
+        kcache_init(&kc);
         if (physics_of(NULL, b, &run, dir, algo, &k, NULL, 0, &kc, &af, b_raw, &pb) ||
             (!b_raw && (pb.f == &af || pb.borrowed)))
             continue;
@@ -1103,7 +1116,7 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
     seer_family_t af;
     seer_physics_t ph;
     seer_kcache_t kc;
-    kc.n = 0;
+    kcache_init(&kc);
     if ((st = physics(e, m, &run, dir, algo, &k, NULL, 0, &kc, &af, &ph))) return st;
     double tr;
     nchw_transposes(m, &run, dir, algo, &tr, NULL);
@@ -1161,7 +1174,7 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     seer_family_t af;
     seer_physics_t ph;
     seer_kcache_t kc;
-    kc.n = 0;
+    kcache_init(&kc);
     if ((st = physics(e, m, desc, dir, algo, &k, variant, 1, &kc, &af, &ph))) return st;
     if (matched) *matched = ph.matched;
     double phys = ph.phys;

@@ -1,7 +1,11 @@
-/* make bench: model load time and median time per conv prediction. */
+/* make bench: model load time and median time per conv prediction, on
+ * model files alone (seer-speed MODEL...) and as seer_model_open serves a
+ * GPU, tied to its physics peers (seer-speed --open DIR GPU...): what
+ * `seer --gpu`, `seer predict --data` and the Python package answer. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include "seer.h"
@@ -25,11 +29,91 @@ static double median(double *v, int n)
     return v[n / 2];
 }
 
+/* A spread of FP32 3x3 shapes. */
+enum { SHAPES = 200, REPS = 5 };
+static void make_shapes(seer_handle_t h, seer_conv_desc_t d[SHAPES])
+{
+    for (int i = 0; i < SHAPES; i++) {
+        seer_conv_desc_create(&d[i]);
+        seer_conv_desc_set(h, d[i], SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 1 + i % 64, 3 + i * 37 % 1000,
+                           5 + i * 13 % 120, 5 + i * 13 % 120, 8 + i * 53 % 1000, 3, 3, 1, 1, 1, 1, 1, 1, 1);
+    }
+}
+
+/* Median microseconds per successful seer_predict_conv of the (shape,
+ * direction, algo) triples that answer: the others return at once and
+ * would flatter the figure.  ALL: every forward algorithm. */
+#define ALL (-2)
+static double time_calls(seer_handle_t h, const seer_model *m, seer_conv_desc_t d[SHAPES], int dirs, int algo,
+                         int *n_ok)
+{
+    static unsigned char ok[SHAPES][3][SEER_FWD_ALGO_COUNT];
+    int lo = algo == ALL ? 0 : algo, hi = algo == ALL ? SEER_FWD_ALGO_COUNT : algo + 1;
+    *n_ok = 0;
+    for (int i = 0; i < SHAPES; i++)
+        for (int dir = 0; dir < dirs; dir++)
+            for (int al = lo; al < hi; al++) {
+                double t;
+                int k = algo == ALL ? al : 0;
+                ok[i][dir][k] = !seer_predict_conv(h, m, d[i], (seer_direction_t)dir, al, &t, NULL, 0, NULL);
+                *n_ok += ok[i][dir][k];
+            }
+    double per[REPS];
+    volatile double sink = 0;
+    for (int r = 0; r < REPS && *n_ok; r++) {
+        double t0 = now();
+        for (int i = 0; i < SHAPES; i++)
+            for (int dir = 0; dir < dirs; dir++)
+                for (int al = lo; al < hi; al++) {
+                    double t;
+                    if (ok[i][dir][algo == ALL ? al : 0] &&
+                        !seer_predict_conv(h, m, d[i], (seer_direction_t)dir, al, &t, NULL, 0, NULL))
+                        sink += t;
+                }
+        per[r] = (now() - t0) / *n_ok;
+    }
+    (void)sink;
+    return *n_ok ? median(per, REPS) * 1e6 : 0;
+}
+
+static int served(seer_handle_t h, const char *dir, char **gpus, int n)
+{
+    seer_conv_desc_t d[SHAPES];
+    make_shapes(h, d);
+    for (int a = 0; a < n; a++) {
+        seer_model_t m;
+        double t0 = now();
+        if (seer_model_open(h, dir, gpus[a], &m)) { fprintf(stderr, "seer-speed: %s\n", seer_get_last_error(h)); return 1; }
+        double open_ms = (now() - t0) * 1e3;
+        seer_model_info_t info;
+        seer_model_get_info(m, &info);
+        int n_all, n_choice;
+        double all = time_calls(h, m, d, 1, ALL, &n_all), choice = time_calls(h, m, d, 3, SEER_ALGO_CUDNN_CHOICE, &n_choice);
+        printf("%s as served (%s): open %.1f ms\n", gpus[a], info.transferred ? "transferred" : "calibrated", open_ms);
+        printf("  conv prediction: median %.2f us per call (%d (shape, forward algo) pairs x %d reps)\n", all, n_all, REPS);
+        printf("  cuDNN's choice: median %.2f us per call (%d (shape, direction) pairs x %d reps)\n", choice, n_choice,
+               REPS);
+        seer_model_destroy(m);
+    }
+    for (int i = 0; i < SHAPES; i++) seer_conv_desc_destroy(d[i]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 2) { fprintf(stderr, "usage: seer-speed MODEL...\n"); return 2; }
+    if (argc < 2 || (!strcmp(argv[1], "--open") && argc < 4)) {
+        fprintf(stderr, "usage: seer-speed MODEL...\n       seer-speed --open MODELS_DIR GPU...\n");
+        return 2;
+    }
     seer_handle_t h;
     if (seer_create(&h)) return 1;
+    if (!strcmp(argv[1], "--open")) {
+        int rc = served(h, argv[2], argv + 3, argc - 3);
+        seer_destroy(h);
+        return rc;
+    }
+    seer_conv_desc_t d[SHAPES];
+    make_shapes(h, d);
     for (int a = 1; a < argc; a++) {
         double loads[21];
         seer_model_t m = NULL;
@@ -43,44 +127,16 @@ int main(int argc, char **argv)
         stat(argv[a], &st);
         seer_model_info_t info;
         seer_model_get_info(m, &info);
-        /* A spread of shapes, every forward algorithm. */
-        enum { SHAPES = 200, REPS = 5 };
-        seer_conv_desc_t d[SHAPES];
-        for (int i = 0; i < SHAPES; i++) {
-            seer_conv_desc_create(&d[i]);
-            seer_conv_desc_set(h, d[i], SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 1 + i % 64, 3 + i * 37 % 1000,
-                               5 + i * 13 % 120, 5 + i * 13 % 120, 8 + i * 53 % 1000, 3, 3, 1, 1, 1, 1, 1, 1, 1);
-        }
-        /* Time only the (shape, algo) pairs the model is calibrated for:
-         * the others return at once and would flatter the figure. */
-        static int ok[SHAPES][SEER_FWD_ALGO_COUNT];
-        int n_ok = 0;
-        for (int i = 0; i < SHAPES; i++)
-            for (int al = 0; al < SEER_FWD_ALGO_COUNT; al++) {
-                double t;
-                ok[i][al] = !seer_predict_conv(h, m, d[i], SEER_DIR_FWD, al, &t, NULL, 0, NULL);
-                n_ok += ok[i][al];
-            }
-        double per[REPS];
-        volatile double sink = 0;
-        for (int r = 0; r < REPS && n_ok; r++) {
-            double t0 = now();
-            for (int i = 0; i < SHAPES; i++)
-                for (int al = 0; al < SEER_FWD_ALGO_COUNT; al++) {
-                    double t;
-                    if (ok[i][al] && !seer_predict_conv(h, m, d[i], SEER_DIR_FWD, al, &t, NULL, 0, NULL)) sink += t;
-                }
-            per[r] = (now() - t0) / n_ok;
-        }
-        (void)sink;
+        int n_ok;
+        double us = time_calls(h, m, d, 1, ALL, &n_ok);
         printf("%s: %ld bytes, %d families, %d SVMs\n", argv[a], (long)st.st_size, info.n_families, info.n_svm);
         printf("  model load: median %.2f ms (21 loads)\n", median(loads, 21) * 1e3);
         if (n_ok)
-            printf("  conv prediction: median %.2f us per call (%d calibrated (shape, algo) pairs x %d reps)\n",
-                   median(per, REPS) * 1e6, n_ok, REPS);
-        for (int i = 0; i < SHAPES; i++) seer_conv_desc_destroy(d[i]);
+            printf("  conv prediction: median %.2f us per call (%d calibrated (shape, algo) pairs x %d reps)\n", us,
+                   n_ok, REPS);
         seer_model_destroy(m);
     }
+    for (int i = 0; i < SHAPES; i++) seer_conv_desc_destroy(d[i]);
     seer_destroy(h);
     return 0;
 }
