@@ -140,10 +140,18 @@ static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f, i
  * leaves them within -4..+6 % (docs/networks.md, "The GEMM model").  A
  * tensor-core GEMM's operand re-reads are served by shared memory and L2
  * far more than an FMA GEMM's, so the formula's DRAM reading of them
- * carries less weight.  FMA math keeps the even mean: leaving one GPU
- * out, 0.65 and 0.8 help the DeepBench GPUs' large GEMMs as much as they
- * hurt the power-limited T4's (26.7 -> 29.0 / 31.7 %). */
+ * carries less weight. */
 #define SEER_GEMM_TC_PEAK_SHARE_WEIGHT 0.85
+/* The same for FMA math.  Leaving one GPU out cannot choose it (0.5 /
+ * 0.65 / 0.8 / 1: mean 25.9 / 25.8 / 25.8 / 26.4 %, the sources of the
+ * nearest architecture being of like FLOPs per byte); serving each GPU
+ * from the A100 40GB fit alone, as every Ada and Hopper GPU is served,
+ * can: T4 34.2 / 36.5 / 38.8 / 42.1 %, V100 PCIe 33.7 / 33.7 / 34.1 /
+ * 34.4 %, V100 SXM2 48.8 / 42.8 / 37.6 / 31.6 %, GTX 1080 Ti 43.1 / 36.0
+ * / 29.9 / 24.2 % (mean 40.0 / 37.3 / 35.1 / 33.1 %): the GPUs of more
+ * FLOPs per byte than the A100 want the peak share, the power-limited T4
+ * less of it (docs/networks.md, "The GEMM model"). */
+#define SEER_GEMM_FMA_PEAK_SHARE_WEIGHT 0.8
 
 /* The time of fit f on GPU g, which runs dt.  On the GPU its rows were
  * timed on, or a sibling, the formula.  Elsewhere (a transferred fit)
@@ -155,12 +163,10 @@ static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f, i
  * several times over the roofline (L4 from the A100 40GB's
  * single-product fit, 4096^3 FP32: 8.1x).  The same rows read the other
  * way, the time over the launch gaps at the source's share of its
- * compute peak, give 1.27x.  The rows cannot tell the two apart and
- * leaving one GPU out at a time scores them alike (docs/networks.md, "The
- * GEMM model"), so for FMA math the prediction is their geometric mean
- * (3.6x), never under
- * the floor; tensor-core math weighs the peak share more
- * (SEER_GEMM_TC_PEAK_SHARE_WEIGHT).  Both grow with the work, so a
+ * compute peak, give 1.27x.  The prediction is their weighted
+ * geometric mean, never under the floor, with the weights the GPUs that
+ * have rows choose (SEER_GEMM_FMA_PEAK_SHARE_WEIGHT,
+ * SEER_GEMM_TC_PEAK_SHARE_WEIGHT).  Both grow with the work, so a
  * weighted geometric mean does: more work is never faster. */
 static double fit_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double batch, double mm, double n,
                        double k, seer_dtype_t dt, int bias, seer_class_t *cls)
@@ -178,7 +184,7 @@ static double fit_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, doubl
     double gaps = 1 + (bias != 0);
     double tc = (seer_gemm_time(s, f, batch, mm, n, k, ds, bias, NULL) - gaps * seer_gpu_launch_gap_ms(s)) * ps /
                     seer_gpu_peak_flops(g, dt) + gaps * seer_gpu_launch_gap_ms(g);
-    double w = seer_dtype_math(dt) ? SEER_GEMM_TC_PEAK_SHARE_WEIGHT : 0.5;
+    double w = seer_dtype_math(dt) ? SEER_GEMM_TC_PEAK_SHARE_WEIGHT : SEER_GEMM_FMA_PEAK_SHARE_WEIGHT;
     return fmax(exp((1 - w) * log(t) + w * log(tc)), floor_ms(g, batch, mm, n, k, dt, bias));
 }
 

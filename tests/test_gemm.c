@@ -445,8 +445,9 @@ TEST(gemm_public_roofline_floor_split)
  * FLOP-proportional time on the panel term, on the L4 (8x the A100's
  * FLOPs per DRAM byte) puts a 4096^3 FP32 GEMM 8.7x over the roofline by
  * the formula alone; the prediction is the geometric mean of that and the
- * source's time at its share of the compute peak, 3.1x.  On the source
- * GPU and on a sibling (same chip, other memory) the formula alone. */
+ * source's time at its share of the compute peak, weighted 0.2 / 0.8
+ * (SEER_GEMM_FMA_PEAK_SHARE_WEIGHT), 1.65x.  On the source GPU and on a
+ * sibling (same chip, other memory) the formula alone. */
 TEST(gemm_transferred_fit_meets_the_source_share_of_peak)
 {
     seer_gemm_fit_t f;
@@ -476,8 +477,8 @@ TEST(gemm_transferred_fit_meets_the_source_share_of_peak)
                 seer_gpu_peak_flops(&l4->gpu, SEER_DTYPE_FP32) + gap;
     CHECK(td > 6 * roof && tc < 1.2 * roof);
     CHECK_STATUS(seer_predict_gemm(h, l4, 1, n, n, n, SEER_DTYPE_FP32, 0, 0, 0, &t, NULL), SEER_STATUS_SUCCESS);
-    CHECK(fabs(t * t / (td * tc) - 1) < 1e-9);
-    CHECK(t > 2 * roof && t < 3.5 * roof);
+    CHECK(fabs(log(t) - (0.2 * log(td) + 0.8 * log(tc))) < 1e-9);
+    CHECK(t > 1.3 * roof && t < 2.2 * roof);
     /* more work is never faster, and nothing is under the floor */
     double prev = 0, floor = 0;
     for (int m = 1; m <= 1 << 14; m *= 2) {
