@@ -139,6 +139,12 @@ seer_status_t seer_algo_from_name(seer_direction_t dir, const char *name, int *a
     int count;
     const char *const *names = algo_names(dir, &count);
     if (!names || !name || !algo) return SEER_STATUS_BAD_PARAM;
+    /* seer_algo_name's own spelling of cuDNN's choice, which seer predict
+     * ranks beside the algorithms: what it prints, it reads */
+    if (seer_streq_ci(name, "CUDNN_CHOICE")) {
+        *algo = SEER_ALGO_CUDNN_CHOICE;
+        return SEER_STATUS_SUCCESS;
+    }
     /* Only the prefix of the direction asked for: a bwd_data name given
      * for fwd is a mistake, not a synonym. */
     const char *rest = skip_prefix_ci(name, prefixes[dir]);

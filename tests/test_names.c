@@ -135,7 +135,17 @@ TEST(names_algo_values)
                  SEER_STATUS_SUCCESS);
     CHECK(a == SEER_FWD_ALGO_FFT);
 
+    /* what seer_algo_name prints for cuDNN's choice reads back, any case */
+    for (int d = 0; d < 3; d++) {
+        a = 0;
+        CHECK_STATUS(seer_algo_from_name((seer_direction_t)d, seer_algo_name((seer_direction_t)d, SEER_ALGO_CUDNN_CHOICE), &a),
+                     SEER_STATUS_SUCCESS);
+        CHECK(a == SEER_ALGO_CUDNN_CHOICE);
+    }
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_BWD_DATA, "cudnn_choice", &a), SEER_STATUS_SUCCESS);
+    CHECK(a == SEER_ALGO_CUDNN_CHOICE);
     a = 42;
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_FWD, "CUDNN_CONVOLUTION_FWD_ALGO_CUDNN_CHOICE", &a), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_algo_from_name(SEER_DIR_FWD, "ALGO_0", &a), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_algo_from_name(SEER_DIR_BWD_DATA, "GEMM", &a), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_algo_from_name(SEER_DIR_BWD_FILTER, "DIRECT", &a), SEER_STATUS_BAD_PARAM);

@@ -41,7 +41,8 @@ static void usage_predict(FILE *f)
             "  --stride S         both strides (default 1); --stride-h, --stride-w\n"
             "  --dil D            both dilations (default 1); --dil-h, --dil-w\n"
             "  --groups G         group count (default 1)\n"
-            "  --algo NAME|auto   one cuDNN algorithm (IMPLICIT_GEMM, ..., ALGO_0) or\n"
+            "  --algo NAME|auto   one cuDNN algorithm (IMPLICIT_GEMM, ..., ALGO_0),\n"
+            "                     CUDNN_CHOICE (cuDNN's heuristic's choice), or\n"
             "                     auto (default): every algorithm, those timed from\n"
             "                     measurements first, then the analytical guesses\n"
             "  --kernels          show the predicted kernels of each algorithm\n");
