@@ -532,7 +532,7 @@ seer_status_t seer_conv_row_algo_error(seer_handle_t h, const char *file, const 
     if (!r || r->algo != SEER_ALGO_BAD_NAME) return SEER_STATUS_SUCCESS;
     return seer_error(h, SEER_STATUS_CSV_BAD_VALUE,
                       "%s:%ld: column 'algo': '%s' is not a %s algorithm (expected a cuDNN name such as "
-                      "IMPLICIT_GEMM, MIXED, UNKNOWN or empty)", file ? file : "CSV", r->line,
+                      "IMPLICIT_GEMM, CUDNN_CHOICE, MIXED, UNKNOWN or empty)", file ? file : "CSV", r->line,
                       r->algo_text, seer_direction_name(r->dir));
 }
 

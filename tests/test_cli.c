@@ -246,6 +246,16 @@ TEST(cli_predict_ranks_measured_first)
                   "--w", "14", "--k", "64", "--algo", "IMPLICIT_GEMM", NULL);
     CHECK(r.rc == 0 && !strstr(r.out, "pick"));
     test_run_free(&r);
+    /* cuDNN's choice by the name the ranking prints: that one alone, and
+     * exit 1 where the model has no data for it (the A100's forward) */
+    test_run_seer(&r, "predict", "--gpu", "v100-sxm2-16gb", "--models", "models", "--n", "8", "--c", "64", "--h", "14",
+                  "--w", "14", "--k", "64", "--direction", "bwd_data", "--algo", "CUDNN_CHOICE", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\n1    CUDNN_CHOICE ") && !strstr(r.out, "\n2 ") && !strstr(r.out, "pick"));
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--gpu", "a100-pcie-80gb", "--models", "models", "--n", "8", "--c", "64", "--h", "14",
+                  "--w", "14", "--k", "64", "--algo", "cudnn_choice", NULL);
+    CHECK(r.rc == 1 && strstr(r.err, "NOT_CALIBRATED") && !strstr(r.out, "rank"));
+    test_run_free(&r);
 }
 
 TEST(cli_predict_bad_shape)

@@ -265,6 +265,13 @@ TEST(csv_conv_rows)
     REQUIRE(n == 1);
     CHECK(rows[0].time_ms < 0 && rows[0].algo == SEER_FWD_ALGO_WINOGRAD);
     free(rows);
+
+    /* cuDNN's choice as seer predict names it reads as the empty column */
+    const char *t3 = CONV_HDR "\n" CONV_ROW ",CUDNN_CHOICE\n";
+    CHECK_STATUS(conv(t3, &rows, &n), SEER_STATUS_SUCCESS);
+    REQUIRE(n == 1);
+    CHECK(rows[0].algo == SEER_ALGO_NONE);
+    free(rows);
 }
 
 TEST(csv_conv_long_strings_truncate)

@@ -416,6 +416,47 @@ TEST(launch_fft_tiling_filter_fits_the_tile)
     CHECK(bad == 0);
 }
 
+/* The floor from the kernels' reduced work (what cuDNN's choice's tie
+ * caches per algorithm) is the floor from the kernels: the main kernel's
+ * FLOPs at peak (padding at the FMA rate where that is faster) or all
+ * kernels' bytes, plus a gap per kernel; 0 without kernels or math. */
+TEST(launch_floor_from_reduced_work)
+{
+    struct seer_conv cv;
+    const seer_gpu_info_t *gpus[] = {seer_gpu_lookup("rtx2070"), seer_gpu_lookup("a100-pcie-80gb"), seer_gpu_lookup("gtx1080ti")};
+    const seer_dtype_t dts[] = {SEER_DTYPE_FP32, SEER_DTYPE_FP16, SEER_DTYPE_BF16};
+    int compared = 0;
+    for (int gi = 0; gi < 3; gi++)
+        for (int di = 0; di < 3; di++)
+            for (int d = 0; d < 3; d++)
+                for (int a = 0; a < seer_algo_count((seer_direction_t)d); a++) {
+                    REQUIRE(gpus[gi] && mk(&cv, (shape_t){8, 3 + 61 * di, 28, 64, 3, 1, 1, 1, 1, dts[di]}));
+                    seer_kview_t k[SEER_MAX_KERNELS];
+                    seer_kwork_t w;
+                    int nk = 0;
+                    if (seer_conv_kernels(NULL, &cv, (seer_direction_t)d, a, k, &nk)) continue;
+                    seer_kernels_work(k, nk, &w);
+                    double f = seer_work_floor_ms(gpus[gi], dts[di], &w);
+                    CHECK(f == seer_kernels_floor_ms(gpus[gi], dts[di], k, nk));
+                    /* the formula, written out */
+                    double peak = seer_gpu_peak_flops(gpus[gi], dts[di]), bytes = 0, want = 0;
+                    for (int i = 0; i < nk; i++) bytes += k[i].bytes;
+                    if (peak > 0) {
+                        double main = k[0].flops / peak * 1e3;
+                        if (k[0].pad > 1) main = fmin(main, k[0].flops / k[0].pad / (gpus[gi]->fp32_tflops * 1e12) * 1e3);
+                        want = fmax(main, bytes / (gpus[gi]->dram_gbps * 1e9) * 1e3) + nk * SEER_LAUNCH_GAP_MS;
+                    }
+                    CHECK_NEAR(f, want, 1e-12 * want);
+                    if (seer_gpu_run_dtype(gpus[gi], dts[di]) == dts[di])
+                        CHECK(f == seer_conv_floor_ms(gpus[gi], &cv, (seer_direction_t)d, a));
+                    CHECK(seer_gpu_peak_flops(gpus[gi], dts[di]) > 0 ? f > 0 : f == 0);
+                    compared++;
+                    seer_kernels_work(k, 0, &w);
+                    CHECK(w.nk == 0 && seer_work_floor_ms(gpus[gi], dts[di], &w) == 0);
+                }
+    CHECK(compared > 100);
+}
+
 /* The public floor is the one host-time estimates use. */
 TEST(launch_public_conv_floor)
 {

@@ -25,11 +25,11 @@ static void usage_predict(FILE *f)
             "\n"
             "Predict the time of one cuDNN convolution, or of every row of a conv\n"
             "timing CSV (output: the input plus pred_algo, pred_source and pred_ms; rows\n"
-            "with an empty, MIXED or UNKNOWN algo use the fastest predicted algorithm,\n"
-            "as do DeepBench forward fp32 rows: docs/formats.md).  With --data and\n"
-            "neither --model nor --gpu, each row is predicted for the GPU its gpu\n"
-            "column names, from DIR as --gpu would.  A GEMM timing CSV is predicted\n"
-            "with the GEMM fit (a pred_ms column).\n"
+            "with an empty, CUDNN_CHOICE, MIXED or UNKNOWN algo use the fastest\n"
+            "predicted algorithm, as do DeepBench forward fp32 rows: docs/formats.md).\n"
+            "With --data and neither --model nor --gpu, each row is predicted for the\n"
+            "GPU its gpu column names, from DIR as --gpu would.  A GEMM timing CSV is\n"
+            "predicted with the GEMM fit (a pred_ms column).\n"
             "\n"
             "  --gpu GPU          use DIR/GPU.seer (see seer gpus for DIR); GPU may be a\n"
             "                     GPU description file (docs/formats.md)\n"
@@ -147,20 +147,20 @@ typedef struct {
     double flops, bytes, roof;  /* NAN when unknown */
 } one_t;
 
-/* Every algorithm (algo < 0) or one, fastest first.  Only a failure of
- * some algorithms (unsupported, not calibrated) is in the results. */
+/* Every algorithm (SEER_ALGO_AUTO) or one (cuDNN's choice included),
+ * fastest first.  Only a failure of some algorithms (unsupported, not
+ * calibrated) is in the results. */
 static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, int algo, int kernels, one_t *o)
 {
-    int ok = 0;
+    int ok = 0, all = algo == SEER_ALGO_AUTO;
     char why[256] = ""; /* the first soft failure's message */
-    int lo = algo >= 0 ? algo : 0, hi = algo >= 0 ? algo + 1 : cli_algo_count(o->dir);
-    for (int a = lo; a < hi; a++) {
+    for (int i = 0; i < (all ? cli_algo_count(o->dir) : 1); i++) {
         algo_result_t *r = &o->res[o->n++];
-        r->algo = a;
+        r->algo = all ? i : algo;
         memset(&r->p, 0, sizeof r->p);
-        r->st = cli_predict(h, m, d, o->dir, a, kernels, &r->p);
+        r->st = cli_predict(h, m, d, o->dir, r->algo, kernels, &r->p);
         if (r->st == SEER_STATUS_SUCCESS) ok++;
-        else if (algo >= 0 || !cli_soft_failure(r->st)) return cli_lib_error(h, r->st);
+        else if (!all || !cli_soft_failure(r->st)) return cli_lib_error(h, r->st);
         else if (!why[0]) seer_get_last_error_copy(h, why, sizeof why);
     }
     if (!ok) {
@@ -169,7 +169,7 @@ static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, in
         return CLI_FAIL;
     }
     o->pick_ms = NAN;
-    if (algo < 0) {
+    if (all) {
         /* cuDNN's choice, where the model has data for it (DeepBench's
          * backward passes name no algorithm; a narrow grouped conv's is
          * the analytical bound of its padded wide conv, no measurement),
@@ -682,7 +682,7 @@ static int predict_desc(seer_handle_t h, const predict_opts_t *o, seer_conv_desc
     seer_dtype_t dtype;
     seer_layout_t layout;
     seer_status_t st;
-    *algo = -1;
+    *algo = SEER_ALGO_AUTO;
     if (seer_dtype_from_name(o->dtype_s, &dtype))
         return cli_usage_error("predict", "option --dtype: unknown dtype '%s' (fp32, tf32, fp16, bf16, fp16_pseudo)",
                                o->dtype_s);
