@@ -374,6 +374,18 @@ TEST(cli_with_model)
     CHECK(strstr(r.out, "given launch: ") != NULL);
     CHECK(strstr(r.out, "\nseer, given launch ") != NULL && strstr(r.out, "\nseer, same rows ") != NULL);
     test_run_free(&r);
+    /* --pick: the labelled rows again with the fastest predicted
+     * algorithm, beside their own, and how often it is theirs */
+    test_run_seer(&r, "eval", "--model", model, "--data", data, "--split", "test", "--pick", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\nseer, fastest algo ") && strstr(r.out, "\nseer, their algo ") &&
+          strstr(r.out, "\npicker: the fastest predicted algorithm is the row's on "));
+    test_run_free(&r);
+    test_run_seer(&r, "eval", "--model", model, "--data", data, "--split", "test", "--pick", "--format", "json",
+                  NULL);
+    const char *pk = strstr(r.out, "\"pick\": {\"n\": "), *ag = pk ? strstr(pk, "\"agree\": ") : NULL;
+    CHECK(r.rc == 0 && pk && ag && strstr(ag, "\"own_algo\": {\"n\": "));
+    CHECK(pk && ag && atoi(pk + 14) > 0 && atoi(ag + 9) >= 0 && atoi(ag + 9) <= atoi(pk + 14));
+    test_run_free(&r);
     char *s = test_slurp(svg);
     CHECK(s && strstr(s, "<svg") && strstr(s, "</svg>") && strstr(s, "<circle"));
     free(s);

@@ -19,6 +19,8 @@ typedef struct {
     double host, floor;         /* host time at the row's place (0 without dispatch); GPU floor */
     double roof;                /* NAN when the roofline is unavailable */
     double given;               /* --given-launch: with the measured main kernel; NAN if none */
+    double picked;              /* --pick: the fastest predicted algorithm's time; NAN if none */
+    int pick_agrees;            /* --pick: that algorithm is the row's */
     const char *file;
     int fidx;                   /* index of the file in --data */
     double pos;                 /* position of the row in its file, [0, 1) */
@@ -36,6 +38,7 @@ static void usage_eval(FILE *f)
     fprintf(f,
             "usage: seer eval [--model FILE | --gpu GPU] [--models DIR] --data CSV...\n"
             "                 [--source PREFIX] [--split test|train|all] [--given-launch]\n"
+            "                 [--pick]\n"
             "                 [--format text|json] [--plot FILE.svg]\n"
             "\n"
             "Predict every measured row of the model's GPU in conv timing CSV v1\n"
@@ -53,6 +56,10 @@ static void usage_eval(FILE *f)
             "                   are printed.  Diagnostic only: before running a\n"
             "                   convolution a user does not know which kernel cuDNN\n"
             "                   will launch\n"
+            "  --pick           also predict each row with a recorded algorithm as if\n"
+            "                   its algo were empty (the fastest predicted algorithm,\n"
+            "                   what seer predict --data gives such rows) and count how\n"
+            "                   often that is the recorded one; both figures are printed\n"
 
             "  --format F       text (default) or json\n"
             "  --plot FILE.svg  log-log scatter of predicted vs measured times\n"
@@ -114,7 +121,7 @@ static point_t *put_point(point_t *pt, double meas, double gpu, double floor, co
     pt->meas = meas;
     pt->gpu = pt->pred = gpu;
     pt->floor = floor;
-    pt->roof = pt->given = NAN;
+    pt->roof = pt->given = pt->picked = NAN;
     pt->file = file;
     pt->fidx = fidx;
     pt->pos = pos;
@@ -277,7 +284,7 @@ typedef struct {
     const char **data;          /* the --data files (malloc'ed list) */
     int n_data;
     int split;                  /* index in split_names */
-    int json, given_launch;
+    int json, given_launch, pick;
 } eval_opts_t;
 
 /* One run: the model, the rows read, the points scored from them. */
@@ -314,6 +321,8 @@ typedef struct {
     double scale;
     metrics_t at_row, gpu_time, floor_m;
     metrics_t gm, gm_same;      /* --given-launch, and the same rows predicted */
+    metrics_t pk, pk_same;      /* --pick, and the same rows with their algorithm */
+    int pk_agree;               /* --pick: rows whose fastest predicted algorithm is theirs */
     group_t *groups[NBY];
     int ngroups[NBY];
 } eval_scores_t;
@@ -324,7 +333,8 @@ static int eval_parse(int argc, char **argv, eval_opts_t *o, int *done)
 {
     static const char *const splits[] = {"all", "test", "train", NULL};
     static const char *const formats[] = {"text", "json", NULL};
-    static const struct option opts[] = {CLI_FLAG("help"), CLI_FLAG("given-launch"), CLI_VALUE("model"),
+    static const struct option opts[] = {CLI_FLAG("help"), CLI_FLAG("given-launch"), CLI_FLAG("pick"),
+                                         CLI_VALUE("model"),
                                          CLI_VALUE("gpu"), CLI_VALUE("models"), CLI_VALUE("data"),
                                          CLI_VALUE("source"), CLI_VALUE("split"), CLI_VALUE("format"),
                                          CLI_VALUE("plot"), CLI_END};
@@ -342,6 +352,7 @@ static int eval_parse(int argc, char **argv, eval_opts_t *o, int *done)
         else if (cli_is(&a, "--format")) { if ((f = cli_choice(&a, formats)) < 0) return CLI_USAGE; o->json = f == 1; }
         else if (cli_is(&a, "--plot")) { if (!(o->plot = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--given-launch")) { if (!cli_flag(&a)) return CLI_USAGE; o->given_launch = 1; }
+        else if (cli_is(&a, "--pick")) { if (!cli_flag(&a)) return CLI_USAGE; o->pick = 1; }
         else return cli_unknown(&a);
     }
     if (!o->n_data) return cli_usage_error("eval", "option --data is required");
@@ -496,6 +507,15 @@ static void conv_point(eval_run_t *R, point_t *pt, const seer_conv_row_t *r, con
         if (seer_predict_conv_variant(R->h, R->model, R->d, r->dir, r->algo, r->main_kernel, &matched, &g) ==
                 SEER_STATUS_SUCCESS && matched)
             pt->given = g;
+    }
+    /* --pick: what the row would get without its algorithm */
+    if (R->o->pick && labelled) {
+        int a;
+        double t;
+        if (seer_pick_conv_fastest(R->h, R->model, R->d, r->dir, &a, &t) == SEER_STATUS_SUCCESS) {
+            pt->picked = t;
+            pt->pick_agrees = a == r->algo;
+        }
     }
     double roof;
     pt->roof = seer_roofline_conv(R->h, &R->gpu, R->d, r->dir, &roof) == SEER_STATUS_SUCCESS && roof > 0 &&
@@ -659,6 +679,19 @@ static void score_times(const eval_run_t *R, eval_scores_t *S)
             if (!isnan(pts[i].given)) scratch[ng++] = ape_of(pts[i].pred, pts[i].meas);
         metrics(scratch, ng, &S->gm_same);
     }
+    if (R->o->pick) { /* both figures on the same rows, as --given-launch */
+        int np = 0;
+        for (int i = 0; i < n; i++)
+            if (!isnan(pts[i].picked)) {
+                scratch[np++] = ape_of(pts[i].picked + (pts[i].pred - pts[i].gpu), pts[i].meas);
+                S->pk_agree += pts[i].pick_agrees;
+            }
+        metrics(scratch, np, &S->pk);
+        np = 0;
+        for (int i = 0; i < n; i++)
+            if (!isnan(pts[i].picked)) scratch[np++] = ape_of(pts[i].pred, pts[i].meas);
+        metrics(scratch, np, &S->pk_same);
+    }
 }
 
 /* Host dispatch per file (model-independent: positions, times and floors
@@ -734,6 +767,13 @@ static void print_eval_json(const eval_run_t *R, const eval_scores_t *S)
         json_metrics(&S->gm);
         printf(", \"predicted_launch\": {");
         json_metrics(&S->gm_same);
+        printf("}},\n");
+    }
+    if (o->pick) {
+        printf("  \"pick\": {");
+        json_metrics(&S->pk);
+        printf(", \"agree\": %d, \"own_algo\": {", S->pk_agree);
+        json_metrics(&S->pk_same);
         printf("}},\n");
     }
     printf("  \"n\": %d, \"skipped\": %ld, \"failed\": %ld, \"algo_unknown\": %ld, \"fastest\": %ld, "
@@ -816,11 +856,18 @@ static void print_eval_text(const eval_run_t *R, const eval_scores_t *S)
         text_row("seer, given launch", 22, &S->gm);
         text_row("seer, same rows", 22, &S->gm_same);
     }
+    if (o->pick && S->pk.n) {
+        text_row("seer, fastest algo", 22, &S->pk);
+        text_row("seer, their algo", 22, &S->pk_same);
+    }
     for (int f = 0; f < o->n_data; f++)
         if (R->has_disp[f] && R->disp[f].windows)
             printf("%shost      %s: %.3f..%.3f ms along the file, typical %.3f ms (+-%.3f): added to\n"
                    "          the GPU-time predictions (docs/method.md, \"GPU time\")\n", f ? "" : "\n", o->data[f],
                    host_at(&R->disp[f], 0), host_at(&R->disp[f], 1), R->disp[f].median, R->disp[f].spread);
+    if (o->pick && S->pk.n)
+        printf("\npicker: the fastest predicted algorithm is the row's on %.1f %% of %d rows with one\n",
+               100.0 * S->pk_agree / S->pk.n, S->pk.n);
     if (R->cls_n)
         printf("\nclass classifier: %.1f %% of %ld rows agree with the class of the measured time\n",
                100.0 * R->cls_hit / R->cls_n, R->cls_n);

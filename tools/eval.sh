@@ -62,6 +62,7 @@ pct() {
 version=$("$SEER" --version 2>/dev/null | sed 's/^seer //')
 status=0
 summary=""
+picks=""
 sections=""
 nl='
 '
@@ -79,13 +80,14 @@ for g in $GPUS; do
         held="**no**"
     fi
     if ! json=$("$SEER" eval --gpu "$g" --models models --data "$csv" --split test --format json \
-                --plot "$PLOTS/$g.svg"); then
+                --pick --plot "$PLOTS/$g.svg"); then
         echo "eval.sh: seer eval failed for $g" >&2
         status=1
         summary="$summary| $g | eval failed | | | | | | | | | | | |$nl"
         continue
     fi
-    text=$("$SEER" eval --gpu "$g" --models models --data "$csv" --split test --format text --given-launch) || status=1
+    text=$("$SEER" eval --gpu "$g" --models models --data "$csv" --split test --format text --given-launch \
+           --pick) || status=1
 
     n=$(jnum "$json" n)
     skipped=$(jnum "$json" skipped)
@@ -103,6 +105,11 @@ for g in $GPUS; do
     rrmspe=$(pct "$(jnum "$json" rmspe published_at_row)")
     gmape=$(pct "$(jnum "$json" mape gpu_time)")
     summary="$summary| $g | $n | $host | $mape | $rmspe | $floor | $rmape | $rrmspe | $gmape | $bmape | $skipped | $failed | $held |$nl"
+    pn=$(jnum "$json" n pick)
+    case $pn in
+        ''|0) ;;
+        *) picks="$picks| $g | $pn | $(pct "$(jnum "$json" mape own_algo)") | $(pct "$(jnum "$json" mape pick)") | $(awk -v a="$(jnum "$json" agree pick)" -v n="$pn" 'BEGIN { printf "%.1f %%", 100 * a / n }') |$nl" ;;
+    esac
 
     sections="$sections$nl## $g$nl$nl"
     if [ "$held" != "yes" ]; then
@@ -386,5 +393,18 @@ cat <<EOF
   times every algorithm of a shape exist for any GPU yet (\`../shared/data\`
   has neither; no GPU has been lent to run \`seer-bench\`), so there are no
   figures here.  Both commands are tested on small hand-written inputs.
+- **The picker against the algorithm the data recorded** (\`seer eval
+  --pick\`, test split): each row that names its algorithm predicted again
+  as if its algo column were empty, with the fastest predicted algorithm,
+  as \`seer predict --data\` predicts such rows.  NeuSight's rows name the
+  algorithm cuDNN 8.9.2 ran (by its heuristic or its autotuner: the data
+  does not say); DeepBench's fp16 forward rows always ran
+  IMPLICIT_PRECOMP_GEMM, and its other rows are predicted with the fastest
+  algorithm already.  MAPE as in the summary (prediction plus the file's
+  typical host time, against the published times).
+
+| GPU | rows with an algorithm | MAPE, their algorithm | MAPE, fastest predicted algorithm | the fastest predicted is theirs |
+| --- | ---: | ---: | ---: | ---: |
 EOF
+printf '%s' "$picks"
 exit $status
