@@ -385,6 +385,8 @@ TEST(cli_with_model)
     const char *pk = strstr(r.out, "\"pick\": {\"n\": "), *ag = pk ? strstr(pk, "\"agree\": ") : NULL;
     CHECK(r.rc == 0 && pk && ag && strstr(ag, "\"own_algo\": {\"n\": "));
     CHECK(pk && ag && atoi(pk + 14) > 0 && atoi(ag + 9) >= 0 && atoi(ag + 9) <= atoi(pk + 14));
+    /* after the headline: tools/eval.sh and CI gates read the first "mape" */
+    CHECK(pk && strstr(r.out, "\"mape\": ") < pk);
     test_run_free(&r);
     char *s = test_slurp(svg);
     CHECK(s && strstr(s, "<svg") && strstr(s, "</svg>") && strstr(s, "<circle"));
