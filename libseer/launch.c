@@ -270,25 +270,16 @@ void seer_kernels_work(const seer_kview_t *k, int nk, seer_kwork_t *w)
     w->nk = nk;
 }
 
-static double main_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, double flops, double pad)
-{
-    double peak = seer_gpu_peak_flops(g, dtype);
-    if (peak <= 0) return 0;
-    double ms = flops / peak * 1e3, fma = seer_gpu_peak_flops(g, SEER_DTYPE_FP32);
-    if (pad > 1 && fma > 0) ms = fmin(ms, flops / pad / fma * 1e3);
-    return ms;
-}
-
 double seer_main_flops_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k)
 {
-    return main_ms(g, dtype, k->flops, k->pad);
+    double peak = seer_gpu_peak_flops(g, dtype);
+    return peak > 0 ? seer_main_ms_at(k->flops, k->pad, peak, seer_gpu_peak_flops(g, SEER_DTYPE_FP32)) : 0;
 }
 
 double seer_work_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kwork_t *w)
 {
-    if (seer_gpu_peak_flops(g, dtype) <= 0 || w->nk < 1) return 0;
-    return fmax(main_ms(g, dtype, w->flops, w->pad), w->bytes / seer_gpu_dram_bw(g) * 1e3) +
-           w->nk * seer_gpu_launch_gap_ms(g);
+    return seer_work_floor_at(seer_gpu_peak_flops(g, dtype), seer_gpu_peak_flops(g, SEER_DTYPE_FP32),
+                              seer_gpu_dram_bw(g), seer_gpu_launch_gap_ms(g), w);
 }
 
 double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k, int nk)

@@ -5,6 +5,7 @@
  * algorithm's structure. */
 #ifndef SEER_LAUNCH_H
 #define SEER_LAUNCH_H
+#include <math.h>
 #include "seer.h"
 #include "common.h"
 #include "conv.h"
@@ -80,4 +81,17 @@ typedef struct {
 } seer_kwork_t;
 void seer_kernels_work(const seer_kview_t *k, int nk, seer_kwork_t *w);
 double seer_work_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kwork_t *w);
+/* seer_main_flops_ms from the rates (FLOP/s of the math and of FP32 FMA). */
+static inline double seer_main_ms_at(double flops, double pad, double peak, double fma)
+{
+    double ms = flops / peak * 1e3;
+    return pad > 1 && fma > 0 ? fmin(ms, flops / pad / fma * 1e3) : ms;
+}
+/* seer_work_floor_ms from the GPU's rates (those, DRAM bytes/s, launch
+ * gap in ms), read once for a loop over many algorithms on one GPU. */
+static inline double seer_work_floor_at(double peak, double fma, double bw, double gap_ms, const seer_kwork_t *w)
+{
+    if (peak <= 0 || w->nk < 1) return 0;
+    return fmax(seer_main_ms_at(w->flops, w->pad, peak, fma), w->bytes / bw * 1e3) + w->nk * gap_ms;
+}
 #endif

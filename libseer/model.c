@@ -502,13 +502,20 @@ static double physical_floor(const struct seer_model *m, const seer_terms_t *t, 
     for (int i = 0; i < kc->nfloor; i++)
         if (kc->floor_gpu[i] == &m->gpu) return kc->floor[i];
     const struct seer_conv *cv = t->cv;
-    double lo = INFINITY;
+    const seer_gpu_info_t *g = &m->gpu;
+    /* seer_conv_run_dtype without the call per algorithm: TF32 runs the
+     * transform algorithms in FP32 */
+    seer_dtype_t dg = seer_gpu_run_dtype(g, cv->dtype);
+    double pk = seer_gpu_peak_flops(g, dg), fma = seer_gpu_peak_flops(g, SEER_DTYPE_FP32);
+    double bw = seer_gpu_dram_bw(g), gap = seer_gpu_launch_gap_ms(g), lo = INFINITY;
     for (int a = 0; a < seer_algo_count(dir); a++) {
-        /* seer_conv_floor_ms(&m->gpu, cv, dir, a), its kernels cached */
-        seer_dtype_t dt = seer_conv_run_dtype(&m->gpu, cv->dtype, dir, a);
+        /* seer_conv_floor_ms(g, cv, dir, a), its kernels cached */
+        int fp32 = dg == SEER_DTYPE_TF32 && seer_algo_transform(dir, a);
+        seer_dtype_t dt = fp32 ? SEER_DTYPE_FP32 : dg;
         const seer_kwork_t *w;
-        if (seer_gpu_peak_flops(&m->gpu, dt) <= 0 || !(w = cached_work(kc, cv, dir, a, dt))) continue;
-        double f = seer_work_floor_ms(&m->gpu, dt, w);
+        double p = fp32 ? fma : pk;
+        if (p <= 0 || !(w = cached_work(kc, cv, dir, a, dt))) continue;
+        double f = seer_work_floor_at(p, fma, bw, gap, w);
         if (f > 0 && f < lo) lo = f;
     }
     lo = isfinite(lo) ? lo : 0;
