@@ -31,7 +31,40 @@
 /* The graph                                                           */
 /* ------------------------------------------------------------------ */
 
-/* Graph inputs that are not initializers become `input` layers. */
+/* Whether every reader of name reads it as a weight (a filter, bias,
+ * norm parameter, a product's constant side): a graph input so is a
+ * weight that the export left out of the file (torch.onnx.export's
+ * export_params=False), not data. */
+static int weight_only(const Onnx__GraphProto *g, const char *name, int depth)
+{
+    static const struct { const char *op; unsigned first; } weights[] = {
+        {"Conv", 1}, {"BatchNormalization", 1}, {"LayerNormalization", 1}, {"InstanceNormalization", 1},
+        {"Gemm", 1}, {"MatMul", 1}};
+    int readers = 0;
+    for (size_t i = 0; i < g->n_node; i++) {
+        const Onnx__NodeProto *n = g->node[i];
+        for (size_t k = 0; k < n->n_input; k++) {
+            if (!n->input[k] || strcmp(n->input[k], name)) continue;
+            if (!n->op_type) return 0; /* define_tensors names it */
+            /* an Identity of it (an exporter shares equal weights so) */
+            if (!strcmp(n->op_type, "Identity") && n->n_output == 1 && n->output[0] && depth < 4 &&
+                weight_only(g, n->output[0], depth + 1)) {
+                readers++;
+                continue;
+            }
+            size_t w = 0;
+            while (w < sizeof weights / sizeof weights[0] && strcmp(n->op_type, weights[w].op)) w++;
+            if (w == sizeof weights / sizeof weights[0] || k < weights[w].first ||
+                (!strcmp(n->op_type, "MatMul") && k != 1))
+                return 0;
+            readers++;
+        }
+    }
+    return readers > 0;
+}
+
+/* Graph inputs that are not initializers become `input` layers; those
+ * only read as weights are weights of the dims they declare. */
 static seer_status_t graph_inputs(cx_t *cx)
 {
     static const Onnx__NodeProto none = ONNX__NODE_PROTO__INIT;
@@ -46,6 +79,27 @@ static seer_status_t graph_inputs(cx_t *cx)
         if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type->shape)
             return seer_error(cx->h, SEER_STATUS_NET_SHAPE, "graph input '%s' is not a tensor of known rank", nm);
         const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
+        /* (each test scans the graph: bounded, so that a file of a million
+         * inputs is not quadratic in time) */
+        if ((double)cx->g->n_input * (double)cx->g->n_node < 1e9 && weight_only(cx->g, vi->name, 0)) {
+            int64_t d[SEER_ONNX_MAX_RANK];
+            if (sh->n_dim > SEER_ONNX_MAX_RANK)
+                return seer_error(cx->h, SEER_STATUS_NET_SHAPE, "weight '%s' has rank %zu (at most %d)", nm, sh->n_dim,
+                                  SEER_ONNX_MAX_RANK);
+            for (size_t k = 0; k < sh->n_dim; k++) {
+                const Onnx__TensorShapeProto__Dimension *dm = sh->dim[k];
+                if (dm->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE || dm->dim_value < 1)
+                    return seer_error(cx->h, SEER_STATUS_NET_SHAPE, "weight '%s' (a graph input read only as a "
+                                      "weight): dimension %zu is symbolic or unknown", nm, k);
+                d[k] = dm->dim_value;
+            }
+            int ti = seer_onnx_add_tensor(cx, vi->name, -1);
+            if (ti < 0) return seer_error(cx->h, SEER_STATUS_ONNX_CORRUPT, "graph input '%s' is listed twice", nm);
+            cx->t[ti].is_const = 1; /* its dims only, as an initializer without data */
+            seer_status_t st = seer_onnx_set_dims(cx, &none, &cx->t[ti], (int)sh->n_dim, d);
+            if (st) return st;
+            continue;
+        }
         if (sh->n_dim < 2 || sh->n_dim > 4)
             return seer_error(cx->h, SEER_STATUS_NET_SHAPE, "graph input '%s' has rank %zu (N x C x H x W or N x "
                               "features expected)", nm, sh->n_dim);
@@ -54,7 +108,10 @@ static seer_status_t graph_inputs(cx_t *cx)
             const Onnx__TensorShapeProto__Dimension *dm = sh->dim[k];
             int fixed = dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dm->dim_value > 0;
             d[k] = fixed ? dm->dim_value : 0;
-            if (k >= 2 && sh->n_dim == 4 && cx->opt.resolution > 0) d[k] = cx->opt.resolution;
+            if (k >= 2 && sh->n_dim == 4 && cx->opt.resolution > 0) {
+                if (n_data == 0 && fixed) cx->export_hw[k - 2] = dm->dim_value;
+                d[k] = cx->opt.resolution;
+            }
             if (k == 0) {
                 if (n_data == 0) {
                     cx->batch_static = fixed;

@@ -6,9 +6,12 @@
 #include "seer.h"
 
 /* Highest default-domain opset accepted: the operators' semantics used
- * here are those of opsets 7..SEER_ONNX_MAX_OPSET. */
+ * here are those of opsets 7..SEER_ONNX_MAX_OPSET.  Opsets 22 to 26
+ * changed none of the operators read here but in the types they take
+ * (onnx 1.23's schemas: same attributes and inputs as at 21, Cast's
+ * round_mode for float8 aside); 27 changed Range. */
 #define SEER_ONNX_MIN_OPSET 7
-#define SEER_ONNX_MAX_OPSET 21
+#define SEER_ONNX_MAX_OPSET 26
 
 /* Most dimensions of one tensor; most values of a constant folded as a
  * shape (Reshape targets, Clip bounds, Slice arguments). */

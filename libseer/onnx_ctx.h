@@ -62,6 +62,7 @@ typedef struct {
     int oom;
     int64_t batch;              /* the batch dimension's value during inference */
     int batch_static;
+    int64_t export_hw[2];       /* the first input's fixed H and W that a resolution replaced, else 0 */
     int opset;
     int n_nodes;
     int n_skipped;

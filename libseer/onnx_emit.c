@@ -303,9 +303,10 @@ static int matmul_bias(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
                : -1;
 }
 
-/* Sigmoid whose only reader is Mul(x, sigmoid(x)): SiLU as older
- * exporters write it.  Returns the Mul's node index, or -1. */
-static int sigmoid_silu(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
+/* A gate whose only reader is Mul(x, gate(x)): SiLU (Sigmoid) and, before
+ * opset 14, HardSwish (HardSigmoid) as exporters write them.  Returns the
+ * Mul's node index, or -1. */
+static int self_gate(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
 {
     int k, i = n->n_input ? sole_reader(cx, o, "Mul", &k) : -1;
     return i >= 0 && cx->g->node[i]->n_input == 2 && !strcmp(cx->g->node[i]->input[1 - k], n->input[0]) ? i : -1;
@@ -314,26 +315,33 @@ static int sigmoid_silu(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
 /* Whether input i of node m is a constant scalar near v.  A pattern
  * looks ahead of the topological order: a Constant node not reached yet
  * is folded now (seer_onnx_emit_node then leaves it). */
-static int const_near(cx_t *cx, const Onnx__NodeProto *m, size_t i, double v)
+static const tensor_t *const_input(cx_t *cx, const Onnx__NodeProto *m, size_t i)
 {
     tensor_t *c = seer_onnx_input(cx, m, i);
     seer_status_t st;
     if (c && !c->is_const && c->producer >= 0 && !strcmp(cx->g->node[c->producer]->op_type, "Constant") &&
         (!seer_onnx_fold(cx, cx->g->node[c->producer], &st) || st)) {
         c->is_const = 0; /* its own turn reports the error */
-        return 0;
+        return NULL;
     }
-    return c && c->is_const && c->nval == 1 && fabs(c->val[0] - v) <= 1e-3 * fabs(v);
+    return c && c->is_const ? c : NULL;
 }
 
-/* GELU as opset-17 exporters write it, x * (1 + erf(x / sqrt 2)) * 0.5:
- * Div(x, sqrt 2) -> Erf -> Add(1) -> Mul(x, .) -> Mul(0.5), each the
- * only reader of the one before.  The four nodes after the Div (node ni)
- * are fused into it; 1 when found. */
+static int const_near(cx_t *cx, const Onnx__NodeProto *m, size_t i, double v)
+{
+    const tensor_t *c = const_input(cx, m, i);
+    return c && c->nval == 1 && fabs(c->val[0] - v) <= 1e-3 * fabs(v);
+}
+
+/* GELU as exporters write it, x * (1 + erf(x / sqrt 2)) * 0.5:
+ * Div(x, sqrt 2) -> Erf -> Add(1) -> Mul(x, .) -> Mul(0.5) (opset 17),
+ * or the two products the other way round (torch.export at opset 18),
+ * each the only reader of the one before.  The four nodes after the Div
+ * (node ni) are fused into it; 1 when found. */
 static int erf_gelu(cx_t *cx, int ni, const tensor_t *o)
 {
     const Onnx__NodeProto *n = cx->g->node[ni];
-    int chain[4], in[4];
+    int chain[4], in[4], by_x = 0; /* how many of the two products took x */
     static const char *const ops[4] = {"Erf", "Add", "Mul", "Mul"};
     const tensor_t *t = o;
     if (n->n_input != 2 || !const_near(cx, n, 1, sqrt(2.0))) return 0;
@@ -342,10 +350,14 @@ static int erf_gelu(cx_t *cx, int ni, const tensor_t *o)
         const Onnx__NodeProto *m = cx->g->node[chain[k]];
         if ((k > 0 && m->n_input != 2) || !(t = seer_onnx_output(cx, m, 0))) return 0;
         const char *other = k > 0 ? m->input[1 - in[k]] : NULL;
-        if ((k == 1 && !const_near(cx, m, (size_t)(1 - in[k]), 1.0)) ||
-            (k == 2 && strcmp(other, n->input[0])) || (k == 3 && !const_near(cx, m, (size_t)(1 - in[k]), 0.5)))
-            return 0;
+        if (k == 1 && !const_near(cx, m, (size_t)(1 - in[k]), 1.0)) return 0;
+        if (k >= 2) {
+            int x = !strcmp(other, n->input[0]);
+            if (!x && !const_near(cx, m, (size_t)(1 - in[k]), 0.5)) return 0;
+            by_x += x;
+        }
     }
+    if (by_x != 1) return 0;
     for (int k = 0; k < 4; k++) cx->alias_in[chain[k]] = in[k];
     return 1;
 }
@@ -412,7 +424,10 @@ static seer_status_t by_constant(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o
     /* a product by a per-channel initializer (a weight, not a computed
      * constant such as stochastic depth's mask) is a learnable scale:
      * ConvNeXt's layer scale */
-    int learnable = !strcmp(n->op_type, "Mul") && k->producer < 0 && l && l->c > 1 &&
+    const tensor_t *src = k; /* an initializer, or an Identity of one (an exporter shares equal weights so) */
+    while (src && src->producer >= 0 && !strcmp(cx->g->node[src->producer]->op_type, "Identity"))
+        src = seer_onnx_input(cx, cx->g->node[src->producer], 0);
+    int learnable = !strcmp(n->op_type, "Mul") && src && src->producer < 0 && l && l->c > 1 &&
                     seer_onnx_elems(k, 0) == l->c && k->rank >= 1 && k->d[d->nhwc ? k->rank - 1 : 0] == l->c;
     seer_onnx_emit(cx, "%s\n", learnable ? " learnable=1" : "");
     return SEER_STATUS_SUCCESS;
@@ -539,18 +554,25 @@ static seer_status_t unsupported_shape(cx_t *cx, const Onnx__NodeProto *n, tenso
  * with no options. */
 static const struct { const char *op, *type; } SIMPLE_OPS[] = {
     {"BatchNormalization", "bn"}, {"Relu", "relu"}, {"Tanh", "tanh"}, {"Gelu", "gelu"},
-    {"HardSwish", "hardswish"}, {"HardSigmoid", "hardsigmoid"}, {"LeakyRelu", "leakyrelu"}, {"Elu", "elu"},
+    {"HardSwish", "hardswish"}, {"LeakyRelu", "leakyrelu"}, {"Elu", "elu"},
     {"Softmax", "softmax"}, {"LogSoftmax", "softmax"},
 };
 
-static seer_status_t do_sigmoid(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
+/* Sigmoid, or SiLU fused with its Mul; HardSigmoid, or HardSwish fused
+ * with its Mul where the gate is HardSwish's, relu6(x + 3) / 6 (alpha
+ * 1/6, beta 0.5: the exporters' form before opset 14). */
+static seer_status_t do_gate(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
 {
     const Onnx__NodeProto *n = cx->g->node[ni];
-    int m = sigmoid_silu(cx, n, o);
-    if (m < 0) return simple(cx, n, x, o, "sigmoid", "");
+    int hard = !strcmp(n->op_type, "HardSigmoid");
+    int m = !hard || (fabs(seer_onnx_attr_float(n, "alpha", 0.2) - 1.0 / 6) < 1e-4 &&
+                      fabs(seer_onnx_attr_float(n, "beta", 0.5) - 0.5) < 1e-6)
+                ? self_gate(cx, n, o)
+                : -1;
+    if (m < 0) return simple(cx, n, x, o, hard ? "hardsigmoid" : "sigmoid", "");
     const Onnx__NodeProto *mul = cx->g->node[m];
     cx->alias_in[m] = strcmp(mul->input[0], o->name) ? 1 : 0;
-    return simple(cx, n, x, o, "silu", "");
+    return simple(cx, n, x, o, hard ? "hardswish" : "silu", "");
 }
 
 /* The ratio is an attribute before opset 12, an optional input since. */
@@ -584,6 +606,69 @@ static seer_status_t do_global_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t
  * AdaptiveAvgPool2d(1) and x.mean((2, 3)) so), N x C x 1 x 1, or N x C
  * as a view of it without keepdims.  The axes are an attribute before
  * opset 18 and an input from it. */
+/* Whether ReduceMean node m of a tensor of rank r averages its last axis
+ * alone, keeping it (axes an attribute before opset 18, an input since). */
+static int mean_of_last_axis(cx_t *cx, const Onnx__NodeProto *m, int r)
+{
+    int64_t ax[2];
+    int na = cx->opset < 18 ? seer_onnx_attr_ints(m, "axes", ax, 2) : seer_onnx_const_ints(cx, m, 1, ax, 2);
+    return na == 1 && seer_onnx_norm_axis(ax[0], r) == r - 1 && seer_onnx_attr_int(m, "keepdims", 1);
+}
+
+/* The node after node ni in a fused chain: the only reader of ni's
+ * output, of type op, reading it at input in (-1: any); -1 if none. */
+static int next_of(cx_t *cx, int ni, const char *op, int in, int *at)
+{
+    int k, i = sole_reader(cx, seer_onnx_output(cx, cx->g->node[ni], 0), op, &k);
+    int binary = strchr("ASMD", op[0]) && strcmp(op, "Sqrt"); /* Add, Sub, Mul, Div */
+    if (i < 0 || (in >= 0 && k != in) || (binary && cx->g->node[i]->n_input != 2)) return -1;
+    *at = k;
+    return i;
+}
+
+/* Layer norm over the last axis as exporters write it before opset 17
+ * brought LayerNormalization: mean = ReduceMean(x), d = Sub(x, mean),
+ * y = Div(d, Sqrt(Add(ReduceMean(Pow(d, 2)), eps))), then its affine
+ * part, Mul by a weight and Add of a bias, where there is one.  Every
+ * node after the first ReduceMean (node ni) is fused into it; 1 when
+ * found. */
+static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
+{
+    const Onnx__NodeProto *n = cx->g->node[ni];
+    enum { SUB, POW, MEAN, EPS, SQRT, DIV, MUL, ADD, N };
+    int c[N], in[N], nc = 0;
+    if (!x || !x->known || !((x->rank == 4 && x->nhwc) || x->rank == 2) || !mean_of_last_axis(cx, n, x->rank) ||
+        (c[SUB] = next_of(cx, ni, "Sub", 1, &in[SUB])) < 0 || strcmp(cx->g->node[c[SUB]]->input[0], n->input[0]))
+        return 0;
+    /* d feeds the square and the division, nothing else */
+    const tensor_t *d = seer_onnx_output(cx, cx->g->node[c[SUB]], 0);
+    c[POW] = c[DIV] = -1;
+    for (size_t i = 0; d && d->readers == 2 && i < cx->g->n_node; i++) {
+        const Onnx__NodeProto *m = cx->g->node[i];
+        if (m->n_input != 2 || strcmp(m->input[0], d->name)) continue;
+        if (!strcmp(m->op_type, "Pow") && const_near(cx, m, 1, 2.0)) c[POW] = (int)i;
+        if (!strcmp(m->op_type, "Div")) c[DIV] = (int)i;
+    }
+    if (c[POW] < 0 || c[DIV] < 0) return 0;
+    in[POW] = in[DIV] = 0;
+    if ((c[MEAN] = next_of(cx, c[POW], "ReduceMean", 0, &in[MEAN])) < 0 ||
+        !mean_of_last_axis(cx, cx->g->node[c[MEAN]], x->rank) ||
+        (c[EPS] = next_of(cx, c[MEAN], "Add", -1, &in[EPS])) < 0 ||
+        !const_input(cx, cx->g->node[c[EPS]], (size_t)(1 - in[EPS])) ||
+        (c[SQRT] = next_of(cx, c[EPS], "Sqrt", 0, &in[SQRT])) < 0 ||
+        strcmp(cx->g->node[c[DIV]]->input[1], seer_onnx_output(cx, cx->g->node[c[SQRT]], 0)->name))
+        return 0;
+    nc = DIV + 1;
+    /* the affine part: a product by a constant, a sum with one */
+    for (int k = MUL; k <= ADD; k++) {
+        c[k] = next_of(cx, c[k - 1], k == MUL ? "Mul" : "Add", -1, &in[k]);
+        if (c[k] < 0 || !const_input(cx, cx->g->node[c[k]], (size_t)(1 - in[k]))) break;
+        nc = k + 1;
+    }
+    for (int k = 0; k < nc; k++) cx->alias_in[c[k]] = in[k];
+    return 1;
+}
+
 static seer_status_t do_reduce(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int64_t ax[SEER_ONNX_MAX_RANK + 1];
@@ -761,6 +846,12 @@ static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
     if (sized) { /* the sizes as given: a scale sz / d floored back can come out one short */
         sc[0] = sz[0] == x->d[0];
         sc[1] = sz[1] == x->d[1];
+        /* sizes fixed at export for the input's exported size (a
+         * segmentation head's output, a pooled branch brought back to its
+         * feature map) move with a resolution that replaced that size */
+        for (int i = 0; i < 2; i++)
+            if (cx->export_hw[i] > 0 && cx->export_hw[i] != cx->opt.resolution)
+                sz[2 + i] = llround((double)sz[2 + i] * cx->opt.resolution / (double)cx->export_hw[i]);
     } else if (upsample && cx->opset < 9) {
         const Onnx__AttributeProto *a = seer_onnx_attr(n, "scales");
         for (size_t i = 0; a && a->n_floats == 4 && i < 4; i++) sc[i] = a->floats[i];
@@ -889,11 +980,12 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
             return simple(cx, n, x, o, SIMPLE_OPS[i].type, "");
         }
     if (!strcmp(op, "Conv")) return do_conv(cx, n, x, o);
-    if (!strcmp(op, "Sigmoid")) return do_sigmoid(cx, ni, x, o);
+    if (!strcmp(op, "Sigmoid") || !strcmp(op, "HardSigmoid")) return do_gate(cx, ni, x, o);
     if (!strcmp(op, "Clip")) return do_clip(cx, n, x, o);
     if (!strcmp(op, "Dropout")) return do_dropout(cx, n, x, o);
     if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) return do_pool(cx, n, x, o, op[0] == 'M');
     if (!strcmp(op, "GlobalAveragePool") || !strcmp(op, "GlobalMaxPool")) return do_global_pool(cx, n, x, o);
+    if (!strcmp(op, "ReduceMean") && decomposed_layernorm(cx, ni, x)) return simple(cx, n, x, o, "layernorm", "");
     if (!strcmp(op, "ReduceMean") || !strcmp(op, "ReduceMax")) return do_reduce(cx, n, x, o);
     if (!strcmp(op, "Add") || !strcmp(op, "Sum") || !strcmp(op, "Sub")) return do_add(cx, n, o);
     if (!strcmp(op, "Concat")) return do_concat(cx, n, o);

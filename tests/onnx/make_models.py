@@ -200,8 +200,13 @@ def convnext(opset, dynamic=False):
     then the head.  Opset 20 as torch.export writes it (a Gelu node; the
     pooled features flattened and gathered back, as_strided, exported at
     batch 1), opset 17 as the older exporter (GELU as Div, Erf, Add, Mul,
-    Mul; GlobalAveragePool).  dynamic: a symbolic batch, the as_strided
-    indices built from Range(0, batch) as torch.export writes them."""
+    Mul; GlobalAveragePool).  Opset 18 as torch.export writes it at that
+    opset (GELU's two products the other way round) and an exporter that
+    shares equal weights (block 1's layer scale an Identity of block 0's);
+    opset 13 as the older exporter before LayerNormalization existed (the
+    layer norm as ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul,
+    Add).  dynamic: a symbolic batch, the as_strided indices built from
+    Range(0, batch) as torch.export writes them."""
     g = Graph("convnext", opset)
     i64 = TensorProto.INT64
     c = 16
@@ -209,8 +214,16 @@ def convnext(opset, dynamic=False):
     y = g.node("Conv", [x, g.weight("stem.w", [c, 3, 4, 4])], "stem", kernel_shape=[4, 4], strides=[4, 4])
 
     def ln(y, name):
-        return g.node("LayerNormalization", [y, g.weight(name + ".w", [c]), g.weight(name + ".b", [c])], name,
-                      axis=-1, epsilon=1e-6)
+        if opset >= 17:
+            return g.node("LayerNormalization", [y, g.weight(name + ".w", [c]), g.weight(name + ".b", [c])], name,
+                          axis=-1, epsilon=1e-6)
+        mean = g.node("ReduceMean", [y], name + "/ReduceMean", axes=[-1])
+        d = g.node("Sub", [y, mean], name + "/Sub")
+        v = g.node("ReduceMean", [g.node("Pow", [d, g.weight(name + ".two", [], [2.0])], name + "/Pow")],
+                   name + "/ReduceMean_1", axes=[-1])
+        v = g.node("Sqrt", [g.node("Add", [v, g.weight(name + ".eps", [], [1e-6])], name + "/Add")], name + "/Sqrt")
+        y = g.node("Mul", [g.node("Div", [d, v], name + "/Div"), g.weight(name + ".w", [c])], name + "/Mul")
+        return g.node("Add", [y, g.weight(name + ".b", [c])], name + "/Add_1")
 
     y = g.node("Transpose", [y], "stem_permute", perm=[0, 2, 3, 1])
     y = g.node("Transpose", [ln(y, "stem_ln")], "stem_permute_back", perm=[0, 3, 1, 2])
@@ -230,12 +243,20 @@ def convnext(opset, dynamic=False):
             h = g.node("Div", [r, const("sqrt2", 1.4142135)], p + "/gelu/Div")
             h = g.node("Erf", [h], p + "/gelu/Erf")
             h = g.node("Add", [h, const("one", 1.0)], p + "/gelu/Add")
-            h = g.node("Mul", [r, h], p + "/gelu/Mul")
-            r = g.node("Mul", [h, const("half", 0.5)], p + "/gelu/Mul_1")
+            if opset == 18:
+                h = g.node("Mul", [const("half", 0.5), h], p + "/gelu/Mul")
+                r = g.node("Mul", [r, h], p + "/gelu/Mul_1")
+            else:
+                h = g.node("Mul", [r, h], p + "/gelu/Mul")
+                r = g.node("Mul", [h, const("half", 0.5)], p + "/gelu/Mul_1")
         r = g.node("MatMul", [r, g.weight(p + ".fc2", [4 * c, c])], p + "/fc2")
         r = g.node("Add", [g.weight(p + ".fc2.b", [c]), r], p + "/fc2_bias")
         r = g.node("Transpose", [r], p + "/permute_back", perm=[0, 3, 1, 2])
-        r = g.node("Mul", [g.weight(p + ".layer_scale", [c, 1, 1]), r], p + "/layer_scale")
+        if opset == 18 and b == 1:
+            scale = g.node("Identity", ["block0.layer_scale"], p + "/shared_scale")
+        else:
+            scale = g.weight(p + ".layer_scale", [c, 1, 1])
+        r = g.node("Mul", [scale, r], p + "/layer_scale")
         y = g.node("Add", [r, y], p + "/add")
     if opset >= 20:
         y = g.node("ReduceMean", [y, g.weight("hw", [2], [-1, -2], i64)], "mean", keepdims=1)
@@ -276,10 +297,13 @@ def transform_input(opset):
     return g.model(g.node("Conv", [y, g.weight("w", [4, 3, 3, 3])], "conv", pads=[1, 1, 1, 1]))
 
 
-def tiny(opset=13, input_dims=None, extra=None):
+def tiny(opset=13, input_dims=None, extra=None, params=True):
+    """params=False: the weights as graph inputs, as torch.onnx.export
+    writes them with export_params=False."""
     g = Graph("tiny", opset)
     x = g.input("x", input_dims or [1, 3, 8, 8])
-    y = g.node("Conv", [x, g.weight("w", [4, 3, 3, 3])], "conv", pads=[1, 1, 1, 1])
+    w = g.weight("w", [4, 3, 3, 3]) if params else g.input("w", [4, 3, 3, 3])
+    y = g.node("Conv", [x, w], "conv", pads=[1, 1, 1, 1])
     y = g.node("Relu", [y], "relu")
     if extra:
         y = extra(g, y)
@@ -374,6 +398,13 @@ def main():
              "shuffle_slice": shuffle_unit(13), "shuffle_split": shuffle_unit(18),
              "convnext_export": convnext(20), "convnext_legacy": convnext(17),
              "convnext_dynamic": convnext(20, dynamic=True),
+             "convnext_opset18": convnext(18), "convnext_opset13": convnext(13),
+             # before opset 14: HardSwish as HardSigmoid(1/6, 0.5) * x, and a
+             # plain HardSigmoid (its default alpha) that stays one
+             "hardswish13": tiny(13, extra=lambda g, y: g.node("HardSigmoid", [g.node("Mul", [y, g.node(
+                 "HardSigmoid", [y], "hs", alpha=1.0 / 6, beta=0.5)], "hswish")], "gate")),
+             "tiny_no_params": tiny(params=False, extra=lambda g, y: g.node("Conv", [y, g.node(
+                 "Identity", [g.input("w2", [4, 4, 1, 1])], "shared")], "conv2")),
              # segmentation heads' upsampling: Resize by sizes (opset 13), by
              # scales (opset 11), Upsample (opset 9)
              "resize_sizes": tiny(13, extra=lambda g, y: g.node("Resize", [y, "", "", g.weight(
@@ -400,6 +431,7 @@ def main():
     # read by the tests)
     seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2", "tiny_reduce_max", "shuffle_slice", "shuffle_split",
                                    "tiny_scale", "convnext_export", "convnext_legacy", "convnext_dynamic", "resize_sizes",
+                                   "convnext_opset18", "convnext_opset13", "hardswish13", "tiny_no_params",
                                    "resize_odd", "transform_input",
                                    "upsample9")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
