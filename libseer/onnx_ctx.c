@@ -399,19 +399,26 @@ seer_status_t seer_onnx_unsupported(cx_t *cx, const Onnx__NodeProto *n, const ch
 /* then: a later failure, added to the message (NULL: none). */
 seer_status_t seer_onnx_unsupported_error(cx_t *cx, const char *then)
 {
-    char msg[900], b[72];
+    /* whole entries only: one that does not fit is counted, not cut (the
+     * handle's message holds 1023 characters, the tail included) */
+    char msg[700], e[700], b[72];
     size_t len = (size_t)snprintf(msg, sizeof msg, "%d unsupported node%s:", cx->n_unsup, cx->n_unsup == 1 ? "" : "s");
-    for (int k = 0; k < cx->n_unsup_ops && len < sizeof msg; k++) {
+    int k = 0;
+    for (; k < cx->n_unsup_ops; k++) {
         const unsup_t *u = &cx->unsup[k];
-        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s %s x%d (", k ? ";" : "", seer_onnx_show(u->op, b, sizeof b),
-                                u->count);
-        for (int i = 0; i < u->count && i < UNSUP_NAMES && len < sizeof msg; i++)
-            len += (size_t)snprintf(msg + len, sizeof msg - len, "%s'%s'", i ? ", " : "",
-                                    seer_onnx_show(u->names[i], b, sizeof b));
-        if (len < sizeof msg)
-            len += (size_t)snprintf(msg + len, sizeof msg - len, "%s: %s)", u->count > UNSUP_NAMES ? ", ..." : "",
-                                    u->why);
+        size_t el = (size_t)snprintf(e, sizeof e, "%s %s x%d (", k ? ";" : "", seer_onnx_show(u->op, b, sizeof b),
+                                     u->count);
+        for (int i = 0; i < u->count && i < UNSUP_NAMES && el < sizeof e; i++)
+            el += (size_t)snprintf(e + el, sizeof e - el, "%s'%s'", i ? ", " : "", seer_onnx_show(u->names[i], b, sizeof b));
+        if (el < sizeof e)
+            el += (size_t)snprintf(e + el, sizeof e - el, "%s: %s)", u->count > UNSUP_NAMES ? ", ..." : "", u->why);
+        if (len + el + 40 >= sizeof msg) break; /* room for the count below */
+        memcpy(msg + len, e, el + 1);
+        len += el;
     }
+    if (k < cx->n_unsup_ops)
+        snprintf(msg + len, sizeof msg - len, "; and %d more operator%s", cx->n_unsup_ops - k,
+                 cx->n_unsup_ops - k == 1 ? "" : "s");
     return seer_error(cx->h, SEER_STATUS_ONNX_UNSUPPORTED_OP, "%s; --skip-unsupported (skip_unsupported) "
                       "predicts the rest%s%s", msg, then ? "; then " : "", then ? then : "");
 }
