@@ -34,8 +34,11 @@
 /* Whether every reader of name reads it as a weight (a filter, bias,
  * norm parameter, a product's constant side): a graph input so is a
  * weight that the export left out of the file (torch.onnx.export's
- * export_params=False), not data. */
-static int weight_only(const Onnx__GraphProto *g, const char *name, int depth)
+ * export_params=False), not data.  arith: whether it may be added or
+ * multiplied in, as a bias (C) or a layer scale (C x 1 x 1) is: of rank
+ * 1, or 3 with a fixed first size that is not the batch (data is N x C x
+ * H x W or N x F). */
+static int weight_only(const Onnx__GraphProto *g, const char *name, int depth, int arith)
 {
     static const struct { const char *op; unsigned first; } weights[] = {
         {"Conv", 1}, {"BatchNormalization", 1}, {"LayerNormalization", 1}, {"InstanceNormalization", 1},
@@ -48,7 +51,12 @@ static int weight_only(const Onnx__GraphProto *g, const char *name, int depth)
             if (!n->op_type) return 0; /* define_tensors names it */
             /* an Identity of it (an exporter shares equal weights so) */
             if (!strcmp(n->op_type, "Identity") && n->n_output == 1 && n->output[0] && depth < 4 &&
-                weight_only(g, n->output[0], depth + 1)) {
+                weight_only(g, n->output[0], depth + 1, arith)) {
+                readers++;
+                continue;
+            }
+            if (arith && n->n_input == 2 &&
+                (!strcmp(n->op_type, "Add") || !strcmp(n->op_type, "Mul"))) {
                 readers++;
                 continue;
             }
@@ -81,7 +89,10 @@ static seer_status_t graph_inputs(cx_t *cx)
         const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
         /* (each test scans the graph: bounded, so that a file of a million
          * inputs is not quadratic in time) */
-        if ((double)cx->g->n_input * (double)cx->g->n_node < 1e9 && weight_only(cx->g, vi->name, 0)) {
+        const Onnx__TensorShapeProto__Dimension *d0 = sh->n_dim ? sh->dim[0] : NULL;
+        int lead = d0 && d0->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ? (int)(d0->dim_value > 0 ? 1 : 0) : 0;
+        int arith = sh->n_dim == 1 || (sh->n_dim == 3 && lead && (n_data == 0 || d0->dim_value != cx->batch));
+        if ((double)cx->g->n_input * (double)cx->g->n_node < 1e9 && weight_only(cx->g, vi->name, 0, arith)) {
             int64_t d[SEER_ONNX_MAX_RANK];
             if (sh->n_dim > SEER_ONNX_MAX_RANK)
                 return seer_error(cx->h, SEER_STATUS_NET_SHAPE, "weight '%s' has rank %zu (at most %d)", nm, sh->n_dim,

@@ -655,9 +655,12 @@ static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
         !mean_of_last_axis(cx, cx->g->node[c[MEAN]], x->rank) ||
         (c[EPS] = next_of(cx, c[MEAN], "Add", -1, &in[EPS])) < 0 ||
         !const_input(cx, cx->g->node[c[EPS]], (size_t)(1 - in[EPS])) ||
-        (c[SQRT] = next_of(cx, c[EPS], "Sqrt", 0, &in[SQRT])) < 0 ||
-        strcmp(cx->g->node[c[DIV]]->input[1], seer_onnx_output(cx, cx->g->node[c[SQRT]], 0)->name))
+        (c[SQRT] = next_of(cx, c[EPS], "Sqrt", 0, &in[SQRT])) < 0)
         return 0;
+    /* the deviation: read by the division alone, or fusing it would give
+     * its other readers the layer's shape for its N x ... x 1 */
+    const tensor_t *sd = seer_onnx_output(cx, cx->g->node[c[SQRT]], 0);
+    if (!sd || sd->readers != 1 || strcmp(cx->g->node[c[DIV]]->input[1], sd->name)) return 0;
     nc = DIV + 1;
     /* the affine part: a product by a constant, a sum with one */
     for (int k = MUL; k <= ADD; k++) {
@@ -846,12 +849,24 @@ static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
     if (sized) { /* the sizes as given: a scale sz / d floored back can come out one short */
         sc[0] = sz[0] == x->d[0];
         sc[1] = sz[1] == x->d[1];
-        /* sizes fixed at export for the input's exported size (a
+        /* sizes written into the file for the input's exported size (a
          * segmentation head's output, a pooled branch brought back to its
-         * feature map) move with a resolution that replaced that size */
-        for (int i = 0; i < 2; i++)
+         * feature map) move with a resolution that replaced that size, as
+         * a stride-s feature map's ceil(H / s) does; sizes computed from
+         * Shape already have it.  Written: a constant, or one ending the
+         * Concat of the input's N and C (Shape, Slice) with it, as the
+         * TorchScript-based exporter writes F.interpolate(size=...) */
+        const tensor_t *zt = seer_onnx_input(cx, n, 3);
+        const Onnx__NodeProto *zp = zt && zt->producer >= 0 ? cx->g->node[zt->producer] : NULL;
+        if (zp && !strcmp(zp->op_type, "Concat") && zp->n_input == 2) {
+            const tensor_t *hw = seer_onnx_input(cx, zp, 1);
+            zt = hw && hw->nval == 2 ? hw : NULL;
+            zp = zt && zt->producer >= 0 ? cx->g->node[zt->producer] : NULL;
+        }
+        int written = zt && (!zp || !strcmp(zp->op_type, "Constant"));
+        for (int i = 0; i < 2 && written; i++)
             if (cx->export_hw[i] > 0 && cx->export_hw[i] != cx->opt.resolution)
-                sz[2 + i] = llround((double)sz[2 + i] * cx->opt.resolution / (double)cx->export_hw[i]);
+                sz[2 + i] = (int64_t)ceil((double)sz[2 + i] * cx->opt.resolution / (double)cx->export_hw[i] - 1e-9);
     } else if (upsample && cx->opset < 9) {
         const Onnx__AttributeProto *a = seer_onnx_attr(n, "scales");
         for (size_t i = 0; a && a->n_floats == 4 && i < 4; i++) sc[i] = a->floats[i];

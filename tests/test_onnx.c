@@ -228,12 +228,22 @@ TEST(onnx_ops_translate_to_layers)
      * Identity: weights of the dims they declare, not data inputs */
     t = text_of(h, "tests/onnx/tiny_no_params.onnx", 0, 0, &st, &info);
     CHECK(t && strstr(t, "input name=x c=3 h=8 w=8\nconv name=conv in=x k=4 size=3 pad=1\n") &&
-          strstr(t, "conv name=conv2 in=relu k=4 size=1\n") && !strstr(t, "input name=w"));
+          strstr(t, "conv name=conv2 in=relu k=4 size=1\nscale name=layer_scale in=conv2 learnable=1\n"
+                    "scale name=shift in=layer_scale\n") &&
+          !strstr(t, "input name=w") && !strstr(t, "input name=gamma") && !strstr(t, "input name=beta"));
     free(t);
     /* sizes fixed at export move with a resolution that replaces the
      * input's fixed size: 8 x 8 -> 16 x 12 at export, 16 x 16 -> 32 x 24 */
     t = text_of(h, "tests/onnx/resize_sizes.onnx", 0, 16, &st, &info);
     CHECK(t && strstr(t, "resize name=up in=relu h=32 w=24\n") != NULL);
+    free(t);
+    /* ... also written as the input's N and C concatenated with a constant
+     * H and W; sizes computed from a Shape have the resolution already */
+    t = text_of(h, "tests/onnx/resize_concat_sizes.onnx", 0, 16, &st, &info);
+    CHECK(t && strstr(t, "resize name=up in=relu h=32 w=24\n") != NULL);
+    free(t);
+    t = text_of(h, "tests/onnx/resize_shape_sizes.onnx", 0, 16, &st, &info);
+    CHECK(t && strstr(t, "resize name=up in=down h=16 w=16\n") != NULL);
     free(t);
     /* torchvision's transform_input: a channel gathered (a slice), its
      * axis dropped and put back (views), scaled and shifted by constants */
@@ -289,6 +299,9 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_sub_computed", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Sub x1 ('diff': a difference of two computed tensors"},
         {"bad_resize_keep_aspect", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Resize x1 ('up_aspect': a resize keeping the aspect"},
         {"bad_skip_channels_last", SEER_STATUS_ONNX_UNSUPPORTED_OP, "1 unsupported node: Sin x1 ('sin'"},
+        /* a layer norm written out is not fused where its deviation has
+         * another reader (that reader would get the layer's shape) */
+        {"bad_ln_std_read", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x2 ('rm', 'rm1'"},
     };
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);

@@ -376,6 +376,14 @@ def bad_models(good):
         "ReduceMean", [y, g.weight("fax", [2], [1e30, -1e30])], "fmean")).SerializeToString()
     out["reduce_all"] = tiny(18, extra=lambda g, y: g.node("ReduceMean", [y], "amean")).SerializeToString()
     # a node whose first input is absent but which reads data: refused, no crash
+    def ln_std_read(g, y):  # a layer norm written out whose deviation is read elsewhere too
+        y = g.node("Transpose", [y], "to_last", perm=[0, 2, 3, 1])
+        d = g.node("Sub", [y, g.node("ReduceMean", [y], "rm", axes=[-1])], "sub")
+        v = g.node("ReduceMean", [g.node("Pow", [d, g.weight("two", [], [2.0])], "pow")], "rm1", axes=[-1])
+        sd = g.node("Sqrt", [g.node("Add", [v, g.weight("eps", [], [1e-5])], "add_eps")], "sqrt")
+        g.node("Flatten", [sd], "std_flat", axis=1)
+        return g.node("Div", [d, sd], "div")
+    out["ln_std_read"] = tiny(extra=ln_std_read).SerializeToString()
     out["split_no_first"] = tiny(extra=lambda g, y: g.node("Split", ["", y], "nosplit", outputs=2, axis=1)[0]
                                  ).SerializeToString()
     # a product with a constant that would grow the data (ConstantOfShape 2 x 4 x 8 x 8 times a 1 x 1 pool)
@@ -403,8 +411,19 @@ def main():
              # plain HardSigmoid (its default alpha) that stays one
              "hardswish13": tiny(13, extra=lambda g, y: g.node("HardSigmoid", [g.node("Mul", [y, g.node(
                  "HardSigmoid", [y], "hs", alpha=1.0 / 6, beta=0.5)], "hswish")], "gate")),
-             "tiny_no_params": tiny(params=False, extra=lambda g, y: g.node("Conv", [y, g.node(
-                 "Identity", [g.input("w2", [4, 4, 1, 1])], "shared")], "conv2")),
+             "tiny_no_params": tiny(params=False, extra=lambda g, y: g.node("Add", [g.node("Mul", [g.node(
+                 "Conv", [y, g.node("Identity", [g.input("w2", [4, 4, 1, 1])], "shared")], "conv2"), g.input(
+                 "gamma", [4, 1, 1])], "layer_scale"), g.input("beta", [4, 1, 1])], "shift")),
+             # F.interpolate(size=...) as the TorchScript-based exporter writes it:
+             # the input's N and C (Shape, Slice) concatenated with a constant
+             # H and W; and sizes all from another tensor's Shape
+             "resize_concat_sizes": tiny(13, extra=lambda g, y: g.node("Resize", [y, "", "", g.node("Concat", [
+                 g.node("Slice", [g.node("Shape", [y], "shape"), g.weight("s0", [1], [0], TensorProto.INT64),
+                                  g.weight("s2", [1], [2], TensorProto.INT64)], "nc"),
+                 g.weight("hw", [2], [16, 12], TensorProto.INT64)], "sizes", axis=0)], "up", mode="linear")),
+             "resize_shape_sizes": tiny(13, extra=lambda g, y: g.node("Resize", [g.node(
+                 "MaxPool", [y], "down", kernel_shape=[2, 2], strides=[2, 2]), "", "", g.node("Shape", [y], "shape")],
+                 "up", mode="nearest")),
              # segmentation heads' upsampling: Resize by sizes (opset 13), by
              # scales (opset 11), Upsample (opset 9)
              "resize_sizes": tiny(13, extra=lambda g, y: g.node("Resize", [y, "", "", g.weight(
@@ -432,6 +451,7 @@ def main():
     seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2", "tiny_reduce_max", "shuffle_slice", "shuffle_split",
                                    "tiny_scale", "convnext_export", "convnext_legacy", "convnext_dynamic", "resize_sizes",
                                    "convnext_opset18", "convnext_opset13", "hardswish13", "tiny_no_params",
+                                   "resize_concat_sizes", "resize_shape_sizes",
                                    "resize_odd", "transform_input",
                                    "upsample9")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
