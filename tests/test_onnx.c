@@ -101,6 +101,17 @@ static char *text_of(seer_handle_t h, const char *file, int skip, int res, seer_
     return t;
 }
 
+/* Whether file's description (at resolution res) holds want. */
+static int text_has(seer_handle_t h, const char *file, int res, const char *want)
+{
+    seer_status_t st;
+    seer_onnx_info_t info;
+    char *t = text_of(h, file, 0, res, &st, &info);
+    int ok = t && strstr(t, want);
+    free(t);
+    return ok;
+}
+
 TEST(onnx_ops_translate_to_layers)
 {
     seer_handle_t h;
@@ -234,17 +245,11 @@ TEST(onnx_ops_translate_to_layers)
     free(t);
     /* sizes fixed at export move with a resolution that replaces the
      * input's fixed size: 8 x 8 -> 16 x 12 at export, 16 x 16 -> 32 x 24 */
-    t = text_of(h, "tests/onnx/resize_sizes.onnx", 0, 16, &st, &info);
-    CHECK(t && strstr(t, "resize name=up in=relu h=32 w=24\n") != NULL);
-    free(t);
+    CHECK(text_has(h, "tests/onnx/resize_sizes.onnx", 16, "resize name=up in=relu h=32 w=24\n"));
     /* ... also written as the input's N and C concatenated with a constant
      * H and W; sizes computed from a Shape have the resolution already */
-    t = text_of(h, "tests/onnx/resize_concat_sizes.onnx", 0, 16, &st, &info);
-    CHECK(t && strstr(t, "resize name=up in=relu h=32 w=24\n") != NULL);
-    free(t);
-    t = text_of(h, "tests/onnx/resize_shape_sizes.onnx", 0, 16, &st, &info);
-    CHECK(t && strstr(t, "resize name=up in=down h=16 w=16\n") != NULL);
-    free(t);
+    CHECK(text_has(h, "tests/onnx/resize_concat_sizes.onnx", 16, "resize name=up in=relu h=32 w=24\n"));
+    CHECK(text_has(h, "tests/onnx/resize_shape_sizes.onnx", 16, "resize name=up in=down h=16 w=16\n"));
     /* torchvision's transform_input: a channel gathered (a slice), its
      * axis dropped and put back (views), scaled and shifted by constants */
     t = text_of(h, "tests/onnx/transform_input.onnx", 0, 0, &st, &info);
