@@ -905,13 +905,12 @@ static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
 double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir)
 {
     if (narrow_groups(desc)) return 0; /* grouped_conv's own roofline */
-    double lo = INFINITY;
-    for (int a = 0; a < seer_algo_count(dir); a++) {
-        /* each algorithm's physical_floor (0: it has no time here) */
-        double f = seer_conv_floor_ms(&m->gpu, desc, dir, a);
-        if (f > 0 && f < lo) lo = f;
-    }
-    return isfinite(lo) ? lo : 0;
+    /* the lowest of every algorithm's floor: cuDNN's choice's */
+    seer_terms_t t;
+    seer_kcache_t kc;
+    t.cv = desc;
+    kcache_init(&kc);
+    return physical_floor(m, &t, dir, SEER_ALGO_CUDNN_CHOICE, &kc);
 }
 
 /* NCHW on tensor cores: cuDNN 8 and later run their tensor-core

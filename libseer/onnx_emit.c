@@ -601,11 +601,6 @@ static seer_status_t do_global_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t
     return SEER_STATUS_SUCCESS;
 }
 
-/* ReduceMean / ReduceMax over the two spatial axes: a global pool (the
- * torch.export-based exporter, PyTorch's default since 2.9, writes
- * AdaptiveAvgPool2d(1) and x.mean((2, 3)) so), N x C x 1 x 1, or N x C
- * as a view of it without keepdims.  The axes are an attribute before
- * opset 18 and an input from it. */
 /* Whether ReduceMean node m of a tensor of rank r averages its last axis
  * alone, keeping it (axes an attribute before opset 18, an input since). */
 static int mean_of_last_axis(cx_t *cx, const Onnx__NodeProto *m, int r)
@@ -672,6 +667,11 @@ static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
     return 1;
 }
 
+/* ReduceMean / ReduceMax over the two spatial axes: a global pool (the
+ * torch.export-based exporter, PyTorch's default since 2.9, writes
+ * AdaptiveAvgPool2d(1) and x.mean((2, 3)) so), N x C x 1 x 1, or N x C
+ * as a view of it without keepdims.  The axes are an attribute before
+ * opset 18 and an input from it. */
 static seer_status_t do_reduce(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int64_t ax[SEER_ONNX_MAX_RANK + 1];
@@ -865,8 +865,11 @@ static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
         }
         int written = zt && (!zp || !strcmp(zp->op_type, "Constant"));
         for (int i = 0; i < 2 && written; i++)
-            if (cx->export_hw[i] > 0 && cx->export_hw[i] != cx->opt.resolution)
-                sz[2 + i] = (int64_t)ceil((double)sz[2 + i] * cx->opt.resolution / (double)cx->export_hw[i] - 1e-9);
+            if (cx->export_hw[i] > 0 && cx->export_hw[i] != cx->opt.resolution) {
+                double v = ceil((double)sz[2 + i] * cx->opt.resolution / (double)cx->export_hw[i] - 1e-9);
+                /* in range before the cast (one over the limit fails below) */
+                sz[2 + i] = v >= 1 && v <= SEER_NET_MAX_DIM ? (int64_t)v : (int64_t)SEER_NET_MAX_DIM + 1;
+            }
     } else if (upsample && cx->opset < 9) {
         const Onnx__AttributeProto *a = seer_onnx_attr(n, "scales");
         for (size_t i = 0; a && a->n_floats == 4 && i < 4; i++) sc[i] = a->floats[i];

@@ -1,9 +1,11 @@
 /* launch.c: the kernels cuDNN launches per direction and algorithm (main
  * kernel first), the GEMM each main kernel computes and its work, and the
  * combinations cuDNN does not have. */
+#include <stdlib.h>
 #include "conv.h"
 #include "gpu.h"
 #include "launch.h"
+#include "model.h"
 #include "test.h"
 
 typedef struct { int n, c, h, k, r, pad, stride, dil, groups; seer_dtype_t dt; } shape_t;
@@ -455,6 +457,40 @@ TEST(launch_floor_from_reduced_work)
                     CHECK(w.nk == 0 && seer_work_floor_ms(gpus[gi], dts[di], &w) == 0);
                 }
     CHECK(compared > 100);
+}
+
+/* cuDNN's choice's floor, which the tie computes from each algorithm's
+ * reduced work on every GPU (model.c), is the lowest of the algorithms'
+ * own floors: TF32 running its transform algorithms (Winograd, FFT) in
+ * FP32, FP16 on a GPU without tensor cores as pseudo-half. */
+TEST(launch_choice_floor_is_the_lowest_algorithm_floor)
+{
+    static const char *const gpus[] = {"a100-pcie-80gb", "t4", "gtx1080ti", "h100-sxm5-80gb"};
+    static const seer_dtype_t dts[] = {SEER_DTYPE_FP32, SEER_DTYPE_TF32, SEER_DTYPE_FP16, SEER_DTYPE_BF16};
+    int compared = 0;
+    for (int gi = 0; gi < 4; gi++) {
+        struct seer_model *m = calloc(1, sizeof *m);
+        REQUIRE(m && seer_gpu_lookup(gpus[gi]));
+        m->gpu = *seer_gpu_lookup(gpus[gi]);
+        /* a 5x5 filter at 112 px: there non-fused Winograd or FFT, in FP32
+         * for TF32, has the lowest floor */
+        for (int si = 0; si < 2; si++)
+        for (int di = 0; di < 4; di++)
+            for (int d = 0; d < 3; d++) {
+                struct seer_conv cv;
+                REQUIRE(mk(&cv, si ? (shape_t){16, 64, 112, 64, 5, 2, 1, 1, 1, dts[di]}
+                                   : (shape_t){16, 64, 28, 96, 3, 1, 1, 1, 1, dts[di]}));
+                double lo = 0;
+                for (int a = 0; a < seer_algo_count((seer_direction_t)d); a++) {
+                    double f = seer_conv_floor_ms(&m->gpu, &cv, (seer_direction_t)d, a);
+                    if (f > 0 && (lo == 0 || f < lo)) lo = f;
+                }
+                CHECK(seer_model_conv_floor(m, &cv, (seer_direction_t)d) == lo);
+                compared += lo > 0;
+            }
+        free(m);
+    }
+    CHECK(compared >= 80);
 }
 
 /* The public floor is the one host-time estimates use. */

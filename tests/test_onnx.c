@@ -250,6 +250,10 @@ TEST(onnx_ops_translate_to_layers)
      * H and W; sizes computed from a Shape have the resolution already */
     CHECK(text_has(h, "tests/onnx/resize_concat_sizes.onnx", 16, "resize name=up in=relu h=32 w=24\n"));
     CHECK(text_has(h, "tests/onnx/resize_shape_sizes.onnx", 16, "resize name=up in=down h=16 w=16\n"));
+    /* scaled as a strided feature map is: ceil, so 17 px concatenates */
+    CHECK(text_has(h, "tests/onnx/resize_ceil.onnx", 17, "resize name=up in=gap h=5 w=5\n"));
+    /* opsets up to 26 read (27 changed Range: bad_opset27) */
+    CHECK(text_has(h, "tests/onnx/tiny26.onnx", 0, "conv name=conv in=x k=4 size=3 pad=1\n"));
     /* torchvision's transform_input: a channel gathered (a slice), its
      * axis dropped and put back (views), scaled and shifted by constants */
     t = text_of(h, "tests/onnx/transform_input.onnx", 0, 0, &st, &info);
@@ -307,6 +311,8 @@ TEST(onnx_bad_inputs_named_status)
         /* a layer norm written out is not fused where its deviation has
          * another reader (that reader would get the layer's shape) */
         {"bad_ln_std_read", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x2 ('rm', 'rm1'"},
+        {"bad_ln_sqrt_noname", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x2 ('rm', 'rm1'"},
+        {"bad_opset27", SEER_STATUS_ONNX_OPSET, "opset 27"},
     };
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);

@@ -375,7 +375,6 @@ def bad_models(good):
     out["reduce_float_axes"] = tiny(18, extra=lambda g, y: g.node(
         "ReduceMean", [y, g.weight("fax", [2], [1e30, -1e30])], "fmean")).SerializeToString()
     out["reduce_all"] = tiny(18, extra=lambda g, y: g.node("ReduceMean", [y], "amean")).SerializeToString()
-    # a node whose first input is absent but which reads data: refused, no crash
     def ln_std_read(g, y):  # a layer norm written out whose deviation is read elsewhere too
         y = g.node("Transpose", [y], "to_last", perm=[0, 2, 3, 1])
         d = g.node("Sub", [y, g.node("ReduceMean", [y], "rm", axes=[-1])], "sub")
@@ -384,6 +383,17 @@ def bad_models(good):
         g.node("Flatten", [sd], "std_flat", axis=1)
         return g.node("Div", [d, sd], "div")
     out["ln_std_read"] = tiny(extra=ln_std_read).SerializeToString()
+
+    def ln_sqrt_noname(g, y):  # the same whose deviation has no name (nothing can read it)
+        y = g.node("Transpose", [y], "to_last", perm=[0, 2, 3, 1])
+        d = g.node("Sub", [y, g.node("ReduceMean", [y], "rm", axes=[-1])], "sub")
+        v = g.node("ReduceMean", [g.node("Pow", [d, g.weight("two", [], [2.0])], "pow")], "rm1", axes=[-1])
+        g.nodes.append(helper.make_node("Sqrt", [g.node("Add", [v, g.weight("eps", [], [1e-5])], "add_eps")], [""],
+                                        name="sqrt"))
+        return g.node("Div", [d, g.weight("one", [], [1.0])], "div")
+    out["ln_sqrt_noname"] = tiny(extra=ln_sqrt_noname).SerializeToString()
+    out["opset27"] = tiny(27).SerializeToString()
+    # a node whose first input is absent but which reads data: refused, no crash
     out["split_no_first"] = tiny(extra=lambda g, y: g.node("Split", ["", y], "nosplit", outputs=2, axis=1)[0]
                                  ).SerializeToString()
     # a product with a constant that would grow the data (ConstantOfShape 2 x 4 x 8 x 8 times a 1 x 1 pool)
@@ -421,6 +431,16 @@ def main():
                  g.node("Slice", [g.node("Shape", [y], "shape"), g.weight("s0", [1], [0], TensorProto.INT64),
                                   g.weight("s2", [1], [2], TensorProto.INT64)], "nc"),
                  g.weight("hw", [2], [16, 12], TensorProto.INT64)], "sizes", axis=0)], "up", mode="linear")),
+             # a pooled branch brought back to its feature map, stride 4: at
+             # 17 px the map is 5 x 5, ceil(4 * 17 / 16), not round()'s 4
+             "resize_ceil": tiny(13, input_dims=[1, 3, 16, 16], extra=lambda g, y: g.node("Concat", [
+                 g.node("Conv", [y, g.weight("s2", [4, 4, 3, 3])], "down", kernel_shape=[3, 3], strides=[4, 4],
+                        pads=[1, 1, 1, 1]),
+                 g.node("Resize", [g.node("GlobalAveragePool", [g.node(
+                     "Conv", [y, g.weight("s2b", [4, 4, 3, 3])], "down_b", kernel_shape=[3, 3], strides=[4, 4],
+                     pads=[1, 1, 1, 1])], "gap"), "", "", g.weight("sz4", [4], [1, 4, 4, 4], TensorProto.INT64)],
+                     "up", mode="nearest")], "cat", axis=1)),
+             "tiny26": tiny(26),
              "resize_shape_sizes": tiny(13, extra=lambda g, y: g.node("Resize", [g.node(
                  "MaxPool", [y], "down", kernel_shape=[2, 2], strides=[2, 2]), "", "", g.node("Shape", [y], "shape")],
                  "up", mode="nearest")),
@@ -451,7 +471,7 @@ def main():
     seeds = {k: blobs[k] for k in ("ops", "tiny", "mobilenet_v2", "tiny_reduce_max", "shuffle_slice", "shuffle_split",
                                    "tiny_scale", "convnext_export", "convnext_legacy", "convnext_dynamic", "resize_sizes",
                                    "convnext_opset18", "convnext_opset13", "hardswish13", "tiny_no_params",
-                                   "resize_concat_sizes", "resize_shape_sizes",
+                                   "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
                                    "upsample9")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})

@@ -83,7 +83,11 @@ static int served(seer_handle_t h, const char *dir, char **gpus, int n)
     for (int a = 0; a < n; a++) {
         seer_model_t m;
         double t0 = now();
-        if (seer_model_open(h, dir, gpus[a], &m)) { fprintf(stderr, "seer-speed: %s\n", seer_get_last_error(h)); return 1; }
+        if (seer_model_open(h, dir, gpus[a], &m)) {
+            fprintf(stderr, "seer-speed: %s\n", seer_get_last_error(h));
+            for (int i = 0; i < SHAPES; i++) seer_conv_desc_destroy(d[i]);
+            return 1;
+        }
         double open_ms = (now() - t0) * 1e3;
         seer_model_info_t info;
         seer_model_get_info(m, &info);
