@@ -46,12 +46,6 @@ int seer_dtype_math(seer_dtype_t dt)
     return dt == SEER_DTYPE_FP16 || dt == SEER_DTYPE_BF16 || dt == SEER_DTYPE_TF32;
 }
 
-seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype, seer_direction_t dir, int algo)
-{
-    seer_dtype_t dt = seer_gpu_run_dtype(g, dtype);
-    return dt == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo) ? SEER_DTYPE_FP32 : dt;
-}
-
 static double cdiv(double a, double b) { return ceil(a / b); }
 static double pow2_at_least(double x) { double p = 1; while (p < x) p *= 2; return p; }
 
@@ -276,17 +270,12 @@ double seer_main_flops_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const se
     return peak > 0 ? seer_main_ms_at(k->flops, k->pad, peak, seer_gpu_peak_flops(g, SEER_DTYPE_FP32)) : 0;
 }
 
-double seer_work_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kwork_t *w)
-{
-    return seer_work_floor_at(seer_gpu_peak_flops(g, dtype), seer_gpu_peak_flops(g, SEER_DTYPE_FP32),
-                              seer_gpu_dram_bw(g), seer_gpu_launch_gap_ms(g), w);
-}
-
 double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k, int nk)
 {
     seer_kwork_t w;
     seer_kernels_work(k, nk, &w);
-    return seer_work_floor_ms(g, dtype, &w);
+    return seer_work_floor_at(seer_gpu_peak_flops(g, dtype), seer_gpu_peak_flops(g, SEER_DTYPE_FP32),
+                              seer_gpu_dram_bw(g), seer_gpu_launch_gap_ms(g), &w);
 }
 
 double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,

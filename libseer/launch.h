@@ -9,6 +9,7 @@
 #include "seer.h"
 #include "common.h"
 #include "conv.h"
+#include "gpu.h"
 
 #define SEER_MAX_KERNELS 4
 /* A predicted conv's kernels: its own, and the NCHW<->NHWC transposes
@@ -57,7 +58,12 @@ int seer_dtype_math(seer_dtype_t dt);
  * not required, so an algorithm without TF32 kernels runs its FP32 ones.
  * Every prediction, floor, workspace and classification of a conv goes
  * through it; g may be NULL (no GPU: the algorithm's rule only). */
-seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype, seer_direction_t dir, int algo);
+static inline seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype, seer_direction_t dir,
+                                               int algo)
+{
+    seer_dtype_t dt = seer_gpu_run_dtype(g, dtype);
+    return dt == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo) ? SEER_DTYPE_FP32 : dt;
+}
 
 /* A lower bound of a conv's GPU time on g from the datasheet alone: the
  * main kernel's FLOPs at peak or all kernels' bytes at bandwidth,
@@ -80,15 +86,15 @@ typedef struct {
     int nk;
 } seer_kwork_t;
 void seer_kernels_work(const seer_kview_t *k, int nk, seer_kwork_t *w);
-double seer_work_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kwork_t *w);
 /* seer_main_flops_ms from the rates (FLOP/s of the math and of FP32 FMA). */
 static inline double seer_main_ms_at(double flops, double pad, double peak, double fma)
 {
     double ms = flops / peak * 1e3;
     return pad > 1 && fma > 0 ? fmin(ms, flops / pad / fma * 1e3) : ms;
 }
-/* seer_work_floor_ms from the GPU's rates (those, DRAM bytes/s, launch
- * gap in ms), read once for a loop over many algorithms on one GPU. */
+/* seer_kernels_floor_ms of the kernels' work, from the GPU's rates (those,
+ * DRAM bytes/s, launch gap in ms), read once for a loop over many
+ * algorithms on one GPU. */
 static inline double seer_work_floor_at(double peak, double fma, double bw, double gap_ms, const seer_kwork_t *w)
 {
     if (peak <= 0 || w->nk < 1) return 0;

@@ -495,35 +495,37 @@ static const seer_kwork_t *cached_work(seer_kcache_t *kc, const struct seer_conv
     return *st == 1 ? &kc->w[algo][dt] : NULL;
 }
 
-static double physical_floor(const struct seer_model *m, const seer_terms_t *t, seer_direction_t dir,
-                             int algo, seer_kcache_t *kc)
+/* cuDNN's choice's floor on m's GPU: the lowest of every algorithm's
+ * (seer_conv_floor_ms), from their work cached in kc. */
+static double choice_floor(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                           seer_kcache_t *kc)
 {
-    if (algo != SEER_ALGO_CUDNN_CHOICE) return seer_kernels_floor_ms(&m->gpu, t->cv->dtype, t->kv, t->nk);
-    for (int i = 0; i < kc->nfloor; i++)
-        if (kc->floor_gpu[i] == &m->gpu) return kc->floor[i];
-    const struct seer_conv *cv = t->cv;
     const seer_gpu_info_t *g = &m->gpu;
-    /* seer_conv_run_dtype without the call per algorithm: TF32 runs the
-     * transform algorithms in FP32 */
-    seer_dtype_t dg = seer_gpu_run_dtype(g, cv->dtype);
-    double pk = seer_gpu_peak_flops(g, dg), fma = seer_gpu_peak_flops(g, SEER_DTYPE_FP32);
-    double bw = seer_gpu_dram_bw(g), gap = seer_gpu_launch_gap_ms(g), lo = INFINITY;
+    for (int i = 0; i < kc->nfloor; i++)
+        if (kc->floor_gpu[i] == g) return kc->floor[i];
+    double fma = seer_gpu_peak_flops(g, SEER_DTYPE_FP32), bw = seer_gpu_dram_bw(g), gap = seer_gpu_launch_gap_ms(g);
+    double lo = INFINITY;
     for (int a = 0; a < seer_algo_count(dir); a++) {
-        /* seer_conv_floor_ms(g, cv, dir, a), its kernels cached */
-        int fp32 = dg == SEER_DTYPE_TF32 && seer_algo_transform(dir, a);
-        seer_dtype_t dt = fp32 ? SEER_DTYPE_FP32 : dg;
+        seer_dtype_t dt = seer_conv_run_dtype(g, cv->dtype, dir, a);
+        double p = seer_gpu_peak_flops(g, dt);
         const seer_kwork_t *w;
-        double p = fp32 ? fma : pk;
         if (p <= 0 || !(w = cached_work(kc, cv, dir, a, dt))) continue;
         double f = seer_work_floor_at(p, fma, bw, gap, w);
         if (f > 0 && f < lo) lo = f;
     }
     lo = isfinite(lo) ? lo : 0;
     if (kc->nfloor < SEER_MAX_PEERS + 1) {
-        kc->floor_gpu[kc->nfloor] = &m->gpu;
+        kc->floor_gpu[kc->nfloor] = g;
         kc->floor[kc->nfloor++] = lo;
     }
     return lo;
+}
+
+static double physical_floor(const struct seer_model *m, const seer_terms_t *t, seer_direction_t dir,
+                             int algo, seer_kcache_t *kc)
+{
+    return algo == SEER_ALGO_CUDNN_CHOICE ? choice_floor(m, t->cv, dir, kc)
+                                          : seer_kernels_floor_ms(&m->gpu, t->cv->dtype, t->kv, t->nk);
 }
 
 /* Whether a stored family (NULL: none, the analytical one) is measured:
@@ -905,12 +907,9 @@ static double tied_physics(seer_peers_t *ps, const seer_physics_t *self)
 double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir)
 {
     if (narrow_groups(desc)) return 0; /* grouped_conv's own roofline */
-    /* the lowest of every algorithm's floor: cuDNN's choice's */
-    seer_terms_t t;
     seer_kcache_t kc;
-    t.cv = desc;
     kcache_init(&kc);
-    return physical_floor(m, &t, dir, SEER_ALGO_CUDNN_CHOICE, &kc);
+    return choice_floor(m, desc, dir, &kc);
 }
 
 /* NCHW on tensor cores: cuDNN 8 and later run their tensor-core

@@ -94,7 +94,7 @@ static seer_status_t graph_inputs(cx_t *cx)
             return seer_error(cx->h, SEER_STATUS_NET_SHAPE, "graph input '%s' is not a tensor of known rank", nm);
         const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
         const Onnx__TensorShapeProto__Dimension *d0 = sh->n_dim ? sh->dim[0] : NULL;
-        int lead = d0 && d0->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ? (int)(d0->dim_value > 0 ? 1 : 0) : 0;
+        int lead = d0 && d0->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d0->dim_value > 0;
         int arith = sh->n_dim == 1 || (sh->n_dim == 3 && lead && (n_data == 0 || d0->dim_value != cx->batch));
         if (weight_only(cx->g, vi->name, 0, arith, &budget)) {
             int64_t d[SEER_ONNX_MAX_RANK];

@@ -601,6 +601,14 @@ static seer_status_t do_global_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t
     return SEER_STATUS_SUCCESS;
 }
 
+/* Whether x is what a layer norm layer reads: the channels of each
+ * position, the last axis of a channels-last view (N x H x W x C) or of
+ * N x C features. */
+static int per_position(const tensor_t *x)
+{
+    return (x->rank == 4 && x->nhwc) || x->rank == 2;
+}
+
 /* Whether ReduceMean node m of a tensor of rank r averages its last axis
  * alone, keeping it (axes an attribute before opset 18, an input since). */
 static int mean_of_last_axis(cx_t *cx, const Onnx__NodeProto *m, int r)
@@ -615,7 +623,7 @@ static int mean_of_last_axis(cx_t *cx, const Onnx__NodeProto *m, int r)
 static int next_of(cx_t *cx, int ni, const char *op, int in, int *at)
 {
     int k, i = sole_reader(cx, seer_onnx_output(cx, cx->g->node[ni], 0), op, &k);
-    int binary = strchr("ASMD", op[0]) && strcmp(op, "Sqrt"); /* Add, Sub, Mul, Div */
+    int binary = !strcmp(op, "Add") || !strcmp(op, "Sub") || !strcmp(op, "Mul") || !strcmp(op, "Div");
     if (i < 0 || (in >= 0 && k != in) || (binary && cx->g->node[i]->n_input != 2)) return -1;
     *at = k;
     return i;
@@ -632,7 +640,7 @@ static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
     const Onnx__NodeProto *n = cx->g->node[ni];
     enum { SUB, POW, MEAN, EPS, SQRT, DIV, MUL, ADD, N };
     int c[N], in[N], nc = 0;
-    if (!x || !x->known || !((x->rank == 4 && x->nhwc) || x->rank == 2) || !mean_of_last_axis(cx, n, x->rank) ||
+    if (!x || !x->known || !per_position(x) || !mean_of_last_axis(cx, n, x->rank) ||
         (c[SUB] = next_of(cx, ni, "Sub", 1, &in[SUB])) < 0 || strcmp(cx->g->node[c[SUB]]->input[0], n->input[0]))
         return 0;
     /* d feeds the square and the division, nothing else */
@@ -944,7 +952,7 @@ static seer_status_t do_layernorm(cx_t *cx, const Onnx__NodeProto *n, tensor_t *
 {
     if (!x || x->layer < 0 || !x->known) return seer_onnx_need_data(cx, n, x, 0); /* names what is missing */
     int axis = seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", -1), x->rank);
-    if (axis != x->rank - 1 || !((x->rank == 4 && x->nhwc) || x->rank == 2))
+    if (axis != x->rank - 1 || !per_position(x))
         return unsupported_shape(cx, n, x, o, "a layer norm over other than the channels (the last axis of "
                                               "N x H x W x C or N x C)");
     return simple(cx, n, x, o, "layernorm", "");

@@ -422,6 +422,12 @@ TEST(launch_fft_tiling_filter_fits_the_tile)
  * caches per algorithm) is the floor from the kernels: the main kernel's
  * FLOPs at peak (padding at the FMA rate where that is faster) or all
  * kernels' bytes, plus a gap per kernel; 0 without kernels or math. */
+static double work_floor(const seer_gpu_info_t *g, seer_dtype_t dt, const seer_kwork_t *w)
+{
+    return seer_work_floor_at(seer_gpu_peak_flops(g, dt), seer_gpu_peak_flops(g, SEER_DTYPE_FP32),
+                              seer_gpu_dram_bw(g), seer_gpu_launch_gap_ms(g), w);
+}
+
 TEST(launch_floor_from_reduced_work)
 {
     struct seer_conv cv;
@@ -438,7 +444,7 @@ TEST(launch_floor_from_reduced_work)
                     int nk = 0;
                     if (seer_conv_kernels(NULL, &cv, (seer_direction_t)d, a, k, &nk)) continue;
                     seer_kernels_work(k, nk, &w);
-                    double f = seer_work_floor_ms(gpus[gi], dts[di], &w);
+                    double f = work_floor(gpus[gi], dts[di], &w);
                     CHECK(f == seer_kernels_floor_ms(gpus[gi], dts[di], k, nk));
                     /* the formula, written out */
                     double peak = seer_gpu_peak_flops(gpus[gi], dts[di]), bytes = 0, want = 0;
@@ -454,7 +460,7 @@ TEST(launch_floor_from_reduced_work)
                     CHECK(seer_gpu_peak_flops(gpus[gi], dts[di]) > 0 ? f > 0 : f == 0);
                     compared++;
                     seer_kernels_work(k, 0, &w);
-                    CHECK(w.nk == 0 && seer_work_floor_ms(gpus[gi], dts[di], &w) == 0);
+                    CHECK(w.nk == 0 && work_floor(gpus[gi], dts[di], &w) == 0);
                 }
     CHECK(compared > 100);
 }

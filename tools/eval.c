@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -644,6 +645,23 @@ static void check_classes(eval_run_t *R)
     }
 }
 
+/* A second prediction of the points (the double at offset alt of each,
+ * NAN where it has none: --given-launch, --pick) and the first, both on
+ * the rows that have the second; host time as the headline's. */
+static void both_ways(const point_t *pts, int n, size_t alt, double *scratch, metrics_t *second, metrics_t *first)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        double t = *(const double *)((const char *)&pts[i] + alt);
+        if (!isnan(t)) scratch[k++] = ape_of(t + (pts[i].pred - pts[i].gpu), pts[i].meas);
+    }
+    metrics(scratch, k, second);
+    k = 0;
+    for (int i = 0; i < n; i++)
+        if (!isnan(*(const double *)((const char *)&pts[i] + alt))) scratch[k++] = ape_of(pts[i].pred, pts[i].meas);
+    metrics(scratch, k, first);
+}
+
 /* The headline figures (published time, host time at the row, GPU time,
  * floor) and the roofline baseline. */
 static void score_times(const eval_run_t *R, eval_scores_t *S)
@@ -669,28 +687,10 @@ static void score_times(const eval_run_t *R, eval_scores_t *S)
     for (int i = 0; i < n; i++)
         if (!isnan(pts[i].roof)) scratch[nb++] = ape_of(pts[i].roof * S->scale, pts[i].meas);
     metrics(scratch, nb, &S->base);
-    if (R->o->given_launch) { /* both figures on the same rows */
-        int ng = 0;
-        for (int i = 0; i < n; i++)
-            if (!isnan(pts[i].given)) scratch[ng++] = ape_of(pts[i].given + (pts[i].pred - pts[i].gpu), pts[i].meas);
-        metrics(scratch, ng, &S->gm);
-        ng = 0;
-        for (int i = 0; i < n; i++)
-            if (!isnan(pts[i].given)) scratch[ng++] = ape_of(pts[i].pred, pts[i].meas);
-        metrics(scratch, ng, &S->gm_same);
-    }
-    if (R->o->pick) { /* both figures on the same rows, as --given-launch */
-        int np = 0;
-        for (int i = 0; i < n; i++)
-            if (!isnan(pts[i].picked)) {
-                scratch[np++] = ape_of(pts[i].picked + (pts[i].pred - pts[i].gpu), pts[i].meas);
-                S->pk_agree += pts[i].pick_agrees;
-            }
-        metrics(scratch, np, &S->pk);
-        np = 0;
-        for (int i = 0; i < n; i++)
-            if (!isnan(pts[i].picked)) scratch[np++] = ape_of(pts[i].pred, pts[i].meas);
-        metrics(scratch, np, &S->pk_same);
+    if (R->o->given_launch) both_ways(pts, n, offsetof(point_t, given), scratch, &S->gm, &S->gm_same);
+    if (R->o->pick) {
+        both_ways(pts, n, offsetof(point_t, picked), scratch, &S->pk, &S->pk_same);
+        for (int i = 0; i < n; i++) S->pk_agree += !isnan(pts[i].picked) && pts[i].pick_agrees;
     }
 }
 
