@@ -313,6 +313,7 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_ln_std_read", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x2 ('rm', 'rm1'"},
         {"bad_ln_sqrt_noname", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x2 ('rm', 'rm1'"},
         {"bad_opset27", SEER_STATUS_ONNX_OPSET, "opset 27"},
+        {"bad_weight_symbolic", SEER_STATUS_NET_SHAPE, "weight 'w2' (a graph input read only as a weight): dimension 0 is symbolic"},
     };
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);

@@ -393,6 +393,9 @@ def bad_models(good):
         return g.node("Div", [d, g.weight("one", [], [1.0])], "div")
     out["ln_sqrt_noname"] = tiny(extra=ln_sqrt_noname).SerializeToString()
     out["opset27"] = tiny(27).SerializeToString()
+    # a weight left out of the file (export_params=False) must declare its dims
+    out["weight_symbolic"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.input("w2", ["K", 4, 1, 1])], "conv2")
+                                  ).SerializeToString()
     # a node whose first input is absent but which reads data: refused, no crash
     out["split_no_first"] = tiny(extra=lambda g, y: g.node("Split", ["", y], "nosplit", outputs=2, axis=1)[0]
                                  ).SerializeToString()
