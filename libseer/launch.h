@@ -74,6 +74,11 @@ static inline seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dt
 double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,
                           int algo);
 double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k, int nk);
+/* The algorithm whose kernels train cuDNN's choice's family on g: for
+ * backward filter, the nonfused Winograd where its floor is below the
+ * implicit GEMM's (model.c, physics_of, costs the choice as the faster
+ * of the two); else the implicit GEMM (0). */
+int seer_choice_algo(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir);
 /* The main kernel's time at its math's peak (ms): where tensor-core
  * math pads the channels, the faster of the padded GEMM on tensor cores
  * and the conv's own FLOPs at the FP32 FMA rate (cuDNN's FMA kernels). */

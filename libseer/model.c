@@ -255,8 +255,9 @@ seer_status_t seer_classify_measured(seer_handle_t h, const seer_model *m, const
     seer_terms_t t;
     seer_err_t e;
     struct seer_conv run = *desc; /* the math cuDNN runs (launch.h) */
-    run.dtype = seer_conv_run_dtype(&m->gpu, desc->dtype, dir, algo);
-    if (seer_model_kernels(&e, m, &run, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, &t))
+    int a = algo == SEER_ALGO_CUDNN_CHOICE ? seer_choice_algo(&m->gpu, desc, dir) : algo; /* as trained */
+    run.dtype = seer_conv_run_dtype(&m->gpu, desc->dtype, dir, a);
+    if (seer_model_kernels(&e, m, &run, dir, a, &t))
         return seer_err_report(h, &e);
     *cls = seer_class_of_measured(&t, measured_ms);
     return SEER_STATUS_SUCCESS;
@@ -723,9 +724,9 @@ double seer_family_fastest(const struct seer_model *m, const seer_family_t *f, s
 /* The physics of (dir, algo) on m: its family's, else a borrowed one's,
  * else the analytical family's times its scale; raw: the analytical
  * family's, unscaled, whatever m has. */
-static seer_status_t physics_of(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
-                                seer_direction_t dir, int algo, const seer_terms_t *k, const char *variant, int corr,
-                                seer_kcache_t *kc, seer_family_t *af, int raw, seer_physics_t *e)
+static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
+                                seer_direction_t dir, int algo, int kalgo, const seer_terms_t *k, const char *variant,
+                                int corr, seer_kcache_t *kc, seer_family_t *af, int raw, seer_physics_t *e)
 {
     seer_terms_t shape;
     memset(&shape, 0, sizeof shape);
@@ -759,7 +760,7 @@ static seer_status_t physics_of(seer_err_t *err, const struct seer_model *m, con
         family_features(m, g, &tg);
         int vi = variant_named(g, variant);
         e->matched |= vi >= 0;
-        double fg = 0, bg = family_time(m, desc, dir, algo, g, f != af, &tg, &vi, &fg);
+        double fg = 0, bg = family_time(m, desc, dir, kalgo, g, f != af, &tg, &vi, &fg);
         logsum += log(bg);
         /* the correction learned on the formula's time, which the kernel
          * breakdown splits too */
@@ -773,6 +774,41 @@ static seer_status_t physics_of(seer_err_t *err, const struct seer_model *m, con
     if (bound > 0 && bound < e->phys) e->phys = fmax(bound, e->floor);
     e->logcorr = lcsum / nsrc;
     return SEER_STATUS_SUCCESS;
+}
+
+/* The physics of (dir, algo) whose kernels are k (physics_at).  cuDNN's
+ * choice of a backward-filter algorithm is costed as the faster of two
+ * structures under its family: the implicit GEMM's kernels (k) and, where
+ * it runs in the conv's own dtype, the nonfused Winograd's, which does
+ * 2.25x fewer FLOPs on a 3x3 filter and which cudnnFind takes for many
+ * (seer_choice_algo trains the family the same way).  Each structure's
+ * physics grows with the work, so their minimum does too, on every GPU
+ * alike.  Costing every choice as an implicit GEMM left the DeepBench
+ * backward-filter rows of a GPU transferred from the other at 36 % (V100
+ * SXM2) and 22 % (GTX 1080 Ti) MAPE, docs/method.md. */
+static seer_status_t physics_of(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
+                                seer_direction_t dir, int algo, const seer_terms_t *k, const char *variant, int corr,
+                                seer_kcache_t *kc, seer_family_t *af, int raw, seer_physics_t *e)
+{
+    if (algo != SEER_ALGO_CUDNN_CHOICE)
+        return physics_at(err, m, desc, dir, algo, algo, k, variant, corr, kc, af, raw, e);
+    seer_status_t st = physics_at(err, m, desc, dir, algo, 0, k, variant, corr, kc, af, raw, e);
+    const int w = SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED;
+    seer_terms_t kw;
+    if (st || dir != SEER_DIR_BWD_FILTER || seer_conv_run_dtype(&m->gpu, desc->dtype, dir, w) != desc->dtype ||
+        seer_model_kernels(NULL, m, desc, dir, w, &kw))
+        return st;
+    seer_family_t aw;
+    seer_physics_t ew;
+    if (physics_at(NULL, m, desc, dir, algo, w, &kw, variant, corr, kc, &aw, raw, &ew) || !(ew.phys < e->phys))
+        return st;
+    *e = ew;
+    if (ew.f == &aw) {
+        *af = aw;
+        e->f = af;
+        e->v = af->var + (ew.v - aw.var);
+    }
+    return st;
 }
 
 static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,

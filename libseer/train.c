@@ -641,8 +641,9 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
         if (seer_conv_init(NULL, &t->cv, r->dtype, r->layout, &r->shape)) { T->skipped++; continue; }
         if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_conv_in_test_split(&t->cv)) { T->skipped++; continue; }
         /* An empty algo (cuDNN chose) trains the pseudo-family -1,
-         * costed with the structure of the direction's plain GEMM. */
-        int algo = r->algo == SEER_ALGO_NONE ? 0 : r->algo;
+         * costed with the structure of the direction's plain GEMM, or in
+         * backward filter of the one seer_choice_algo names. */
+        int algo = r->algo == SEER_ALGO_NONE ? seer_choice_algo(&T->m->gpu, &t->cv, r->dir) : r->algo;
         if (seer_model_kernels(NULL, T->m, &t->cv, r->dir, algo, &t->t)) { T->skipped++; continue; }
         /* The families time cuDNN's own kernels: an NCHW tensor-core row
          * ran the transposes around them too (model.h), unless its cuDNN
