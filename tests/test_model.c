@@ -222,6 +222,41 @@ TEST(model_implicit_gemm_borrows_cudnn_choice)
     seer_destroy(h);
 }
 
+/* cuDNN's choice of a backward-filter algorithm is the faster of the
+ * implicit GEMM's structure and the non-fused Winograd's under its
+ * family (model.c, physics_of): on a 3x3 conv of many channels cudnnFind
+ * runs Winograd, so the choice is below ALGO_0 (the implicit GEMM under
+ * the same family) and its kernels are Winograd's; on a 1x1 conv, which
+ * no Winograd runs, the two are one. */
+TEST(model_wgrad_choice_takes_the_faster_structure)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = trained(h, "v100-sxm2-16gb");
+    if (!m) { seer_destroy(h); SKIP("shared data not found"); }
+    seer_conv_desc_t d = conv(h, 16, 256, 14, 256);
+    REQUIRE(d != NULL);
+    seer_kernel_pred_t kp[4];
+    int nk = 0, wino = 0;
+    double choice, a0;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_FILTER, SEER_ALGO_CUDNN_CHOICE, &choice, kp, 4, &nk),
+                 SEER_STATUS_SUCCESS);
+    for (int i = 0; i < nk; i++) wino |= strstr(kp[i].name, "transform") != NULL;
+    CHECK(wino);
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_FILTER, 0, &a0, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+    CHECK(choice < a0);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 16, 256, 14, 14, 256, 1, 1, 0, 0, 1, 1,
+                               1, 1, 1) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_FILTER, SEER_ALGO_CUDNN_CHOICE, &choice, kp, 4, &nk),
+                 SEER_STATUS_SUCCESS);
+    CHECK(nk == 1);
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_FILTER, 0, &a0, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+    CHECK(choice == a0);
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
+
 TEST(model_train_errors)
 {
     seer_handle_t h;
