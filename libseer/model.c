@@ -780,7 +780,7 @@ static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, con
  * choice of a backward-filter algorithm is costed as the faster of two
  * structures under its family: the implicit GEMM's kernels (k) and, where
  * it runs in the conv's own dtype, the nonfused Winograd's, which does
- * 2.25x fewer FLOPs on a 3x3 filter and which cudnnFind takes for many
+ * 2.25x fewer FLOPs on a 3x3 filter and which cuDNN's heuristic takes for many
  * (seer_choice_algo trains the family the same way).  Each structure's
  * physics grows with the work, so their minimum does too, on every GPU
  * alike.  Costing every choice as an implicit GEMM left the DeepBench

@@ -224,7 +224,7 @@ TEST(model_implicit_gemm_borrows_cudnn_choice)
 
 /* cuDNN's choice of a backward-filter algorithm is the faster of the
  * implicit GEMM's structure and the non-fused Winograd's under its
- * family (model.c, physics_of): on a 3x3 conv of many channels cudnnFind
+ * family (model.c, physics_of): on a 3x3 conv of many channels cuDNN
  * runs Winograd, so the choice is below ALGO_0 (the implicit GEMM under
  * the same family) and its kernels are Winograd's; on a 1x1 conv, which
  * no Winograd runs, the two are one. */
