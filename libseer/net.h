@@ -7,9 +7,13 @@
 #include "csv.h"
 
 /* SEER_ACT_SCALE: a product with a constant (layer scale, stochastic
- * depth's mask in a training-mode export), costed as an activation. */
+ * depth's mask in a training-mode export), costed as an activation;
+ * SEER_ACT_LRN: local response normalization across channels (AlexNet,
+ * GoogLeNet v1), an activation whose backward reads x and y too;
+ * SEER_ACT_PRELU: a leaky ReLU with learnable slopes. */
 enum { SEER_ACT_RELU, SEER_ACT_RELU6, SEER_ACT_SIGMOID, SEER_ACT_TANH, SEER_ACT_GELU, SEER_ACT_SILU,
-       SEER_ACT_HARDSWISH, SEER_ACT_HARDSIGMOID, SEER_ACT_LEAKYRELU, SEER_ACT_ELU, SEER_ACT_SCALE };
+       SEER_ACT_HARDSWISH, SEER_ACT_HARDSIGMOID, SEER_ACT_LEAKYRELU, SEER_ACT_ELU, SEER_ACT_SCALE,
+       SEER_ACT_LRN, SEER_ACT_PRELU };
 enum { SEER_POOL_MAX, SEER_POOL_AVG };
 
 typedef struct {

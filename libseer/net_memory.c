@@ -127,9 +127,11 @@ static void mark_saved(const acc_t *a, char *saved)
                 break;
             }
             if (l->kind == SEER_ACT_RELU || l->kind == SEER_ACT_RELU6 || l->kind == SEER_ACT_SIGMOID ||
-                l->kind == SEER_ACT_TANH || l->kind == SEER_ACT_ELU)
+                l->kind == SEER_ACT_TANH || l->kind == SEER_ACT_ELU || l->kind == SEER_ACT_LRN)
                 saved[storage_of(a, i)] = 1;
-            else saved[storage_of(a, L->input0)] = 1;
+            if (l->kind != SEER_ACT_RELU && l->kind != SEER_ACT_RELU6 && l->kind != SEER_ACT_SIGMOID &&
+                l->kind != SEER_ACT_TANH && l->kind != SEER_ACT_ELU) /* LRN's backward reads both */
+                saved[storage_of(a, L->input0)] = 1;
             break;
         default: break;
         }

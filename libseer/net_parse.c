@@ -57,6 +57,8 @@ static const struct {
     {"hardsigmoid", SEER_OP_ACTIVATION, SEER_ACT_HARDSIGMOID, BASIC},
     {"leakyrelu", SEER_OP_ACTIVATION, SEER_ACT_LEAKYRELU, BASIC},
     {"elu", SEER_OP_ACTIVATION, SEER_ACT_ELU, BASIC},
+    {"prelu", SEER_OP_ACTIVATION, SEER_ACT_PRELU, BASIC | B(K_C)},
+    {"lrn", SEER_OP_ACTIVATION, SEER_ACT_LRN, BASIC},
     {"scale", SEER_OP_ACTIVATION, SEER_ACT_SCALE, BASIC | B(K_LEARNABLE)},
     {"pool", SEER_OP_POOL, -1, BASIC | WINDOW | B(K_OUT) | B(K_GLOBAL) | B(K_CEIL) | B(K_MODE)},
     {"add", SEER_OP_ADD, 0, BASIC},
@@ -462,6 +464,13 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
         break;
     default: /* activation, softmax, dropout: same shape */
         if (o->v[K_LEARNABLE]) L->params = c; /* a scale per channel (ConvNeXt's layer scale) */
+        if (L->op == SEER_OP_ACTIVATION && l->kind == SEER_ACT_PRELU) { /* its slopes: one, or one per channel */
+            long ns = o->seen & B(K_C) ? o->v[K_C] : 1;
+            if (ns != 1 && ns != c)
+                return perr(ps, SEER_STATUS_NET_SHAPE, "prelu: c=%ld slopes for an input of %lld channels (1 or all)",
+                            ns, (long long)c);
+            L->params = ns;
+        }
         break;
     }
     if (oc > INT32_MAX || oh > SEER_NET_MAX_DIM || ow > SEER_NET_MAX_DIM ||

@@ -519,8 +519,9 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
         return mem_row(c, li, backward ? bd : SEER_DIR_FWD, 2, 2 * 6.0 * ein, ein, SEER_RESULT_AMP_CAST);
     }
     case SEER_OP_ACTIVATION:
-    case SEER_OP_SOFTMAX: { /* backward reads y (a scale: no) and dy, writes dx */
-        int reads = L->op == SEER_OP_ACTIVATION && l->kind == SEER_ACT_SCALE ? 1 : 2;
+    case SEER_OP_SOFTMAX: { /* backward reads y (a scale: no; LRN: x too) and dy, writes dx */
+        int act = L->op == SEER_OP_ACTIVATION;
+        int reads = act && l->kind == SEER_ACT_SCALE ? 1 : act && l->kind == SEER_ACT_LRN ? 3 : 2;
         /* a learnable scale also sums dy * x into its gradient: a second
          * kernel reading both */
         if (backward && L->params > 0) return mem_row(c, li, bd, 2, 4 * ein * es, ein, 0);

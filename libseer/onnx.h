@@ -5,12 +5,16 @@
 #define SEER_ONNX_H
 #include "seer.h"
 
-/* Highest default-domain opset accepted: the operators' semantics used
- * here are those of opsets 7..SEER_ONNX_MAX_OPSET.  Opsets 22 to 26
- * changed none of the operators read here but in the types they take
- * (onnx 1.23's schemas: same attributes and inputs as at 21, Cast's
- * round_mode for float8 aside); 27 changed Range. */
-#define SEER_ONNX_MIN_OPSET 7
+/* Default-domain opsets accepted.  Opsets 22 to 26 changed none of the
+ * operators read here but in the types they take (onnx 1.23's schemas:
+ * same attributes and inputs as at 21, Cast's round_mode for float8
+ * aside); 27 changed Range.  Before 7 (the ONNX model zoo's classic CNNs
+ * come at opsets 3 to 9) the operators read here differ by attributes
+ * libseer ignores (consumed_inputs, is_test, spatial) and by those it
+ * reads: Reshape's shape (before 5), the legacy broadcast=1 with an axis
+ * (before 7), Upsample's height_scale and width_scale (before 7) and
+ * Split's sizes as an input (1, unsupported). */
+#define SEER_ONNX_MIN_OPSET 1
 #define SEER_ONNX_MAX_OPSET 26
 
 /* Most dimensions of one tensor; most values of a constant folded as a

@@ -403,8 +403,16 @@ static seer_status_t by_constant(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o
     char why[120];
     tensor_t *d = x[x[0]->is_const], *k = x[!x[0]->is_const];
     int fits = d->known && k->known && k->rank <= d->rank;
-    for (int i = 1; fits && i <= k->rank; i++) {
-        int64_t kd = k->d[k->rank - i], dd = d->d[d->rank - i];
+    /* before opset 7, broadcast=1 lined the constant's dimensions up
+     * from the axis attribute (a caffe bias of C over N x C x H x W:
+     * axis=1), not from the last */
+    int at = fits ? d->rank - k->rank : 0;
+    if (cx->opset < 7 && seer_onnx_attr_int(n, "broadcast", 0) && seer_onnx_attr(n, "axis")) {
+        at = (int)seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), d->rank);
+        fits = fits && at >= 0 && at + k->rank <= d->rank;
+    }
+    for (int i = 0; fits && i < k->rank; i++) {
+        int64_t kd = k->d[i], dd = d->d[at + i];
         fits = kd == 1 || kd == dd;
     }
     if (!fits) {
@@ -555,7 +563,7 @@ static seer_status_t unsupported_shape(cx_t *cx, const Onnx__NodeProto *n, tenso
 static const struct { const char *op, *type; } SIMPLE_OPS[] = {
     {"BatchNormalization", "bn"}, {"Relu", "relu"}, {"Tanh", "tanh"}, {"Gelu", "gelu"},
     {"HardSwish", "hardswish"}, {"LeakyRelu", "leakyrelu"}, {"Elu", "elu"},
-    {"Softmax", "softmax"}, {"LogSoftmax", "softmax"},
+    {"Softmax", "softmax"}, {"LogSoftmax", "softmax"}, {"LRN", "lrn"},
 };
 
 /* Sigmoid, or SiLU fused with its Mul; HardSigmoid, or HardSwish fused
@@ -573,6 +581,21 @@ static seer_status_t do_gate(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     const Onnx__NodeProto *mul = cx->g->node[m];
     cx->alias_in[m] = strcmp(mul->input[0], o->name) ? 1 : 0;
     return simple(cx, n, x, o, hard ? "hardswish" : "silu", "");
+}
+
+/* PRelu: its slope an initializer of one value or one per channel
+ * (PyTorch's PReLU(), PReLU(C): 1, C or C x 1 x 1 of N x C x H x W). */
+static seer_status_t do_prelu(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    tensor_t *a = seer_onnx_input(cx, n, 1);
+    if (!a || !a->is_const || !a->known) return seer_onnx_unsupported(cx, n, "a PRelu slope that is not a weight");
+    int64_t ns = seer_onnx_elems(a, 0), c = x && x->known && x->rank >= 2 ? x->d[x->nhwc ? x->rank - 1 : 1] : 0;
+    int per_channel = ns == c && c > 1 && a->rank >= 1 && a->d[x->nhwc ? a->rank - 1 : 0] == c;
+    if (ns != 1 && !per_channel)
+        return seer_onnx_unsupported(cx, n, "a PRelu slope other than one value or one per channel");
+    char extra[32] = "";
+    if (per_channel) snprintf(extra, sizeof extra, " c=%lld", (long long)c);
+    return simple(cx, n, x, o, "prelu", extra);
 }
 
 /* The ratio is an attribute before opset 12, an optional input since. */
@@ -729,6 +752,8 @@ static seer_status_t do_split(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, t
     if (x->rank != 4 || x->nhwc || seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), 4) != 1)
         return unsupported_shape(cx, n, x, o, "a split along other than the channels of N x C x H x W");
     if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
+    if (cx->opset < 2 && n->n_input > 1) /* opset 1's sizes as an input */
+        return unsupported_shape(cx, n, x, o, "split sizes given as an input (opset 1)");
     int given = cx->opset < 13 ? seer_onnx_attr(n, "split") != NULL : n->n_input > 1 && n->input[1][0];
     int ns = !given ? -1
              : cx->opset < 13 ? seer_onnx_attr_ints(n, "split", sz, SEER_ONNX_MAX_CONST)
@@ -878,6 +903,9 @@ static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
                 /* in range before the cast (one over the limit fails below) */
                 sz[2 + i] = v >= 1 && v <= SEER_NET_MAX_DIM ? (int64_t)v : (int64_t)SEER_NET_MAX_DIM + 1;
             }
+    } else if (upsample && cx->opset < 7) { /* one scale per spatial axis */
+        sc[2] = seer_onnx_attr_float(n, "height_scale", 1);
+        sc[3] = seer_onnx_attr_float(n, "width_scale", 1);
     } else if (upsample && cx->opset < 9) {
         const Onnx__AttributeProto *a = seer_onnx_attr(n, "scales");
         for (size_t i = 0; a && a->n_floats == 4 && i < 4; i++) sc[i] = a->floats[i];
@@ -1000,14 +1028,15 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     char why[160];
     for (size_t i = 0; i < sizeof SIMPLE_OPS / sizeof SIMPLE_OPS[0]; i++)
         if (!strcmp(op, SIMPLE_OPS[i].op)) {
-            /* batch norm and softmax have an axis; the activations do not */
-            if (x && x->nhwc && (!strcmp(op, "BatchNormalization") || strstr(op, "Softmax")))
+            /* batch norm, softmax and LRN have an axis; the activations do not */
+            if (x && x->nhwc && (!strcmp(op, "BatchNormalization") || strstr(op, "Softmax") || !strcmp(op, "LRN")))
                 return seer_onnx_unsupported(cx, n, CHANNELS_LAST);
             return simple(cx, n, x, o, SIMPLE_OPS[i].type, "");
         }
     if (!strcmp(op, "Conv")) return do_conv(cx, n, x, o);
     if (!strcmp(op, "Sigmoid") || !strcmp(op, "HardSigmoid")) return do_gate(cx, ni, x, o);
     if (!strcmp(op, "Clip")) return do_clip(cx, n, x, o);
+    if (!strcmp(op, "PRelu")) return do_prelu(cx, n, x, o);
     if (!strcmp(op, "Dropout")) return do_dropout(cx, n, x, o);
     if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) return do_pool(cx, n, x, o, op[0] == 'M');
     if (!strcmp(op, "GlobalAveragePool") || !strcmp(op, "GlobalMaxPool")) return do_global_pool(cx, n, x, o);

@@ -167,6 +167,11 @@ static seer_status_t fold_passthrough(cx_t *cx, const Onnx__NodeProto *n, const 
     if (!strcmp(op, "Cast")) {
         int64_t to = seer_onnx_attr_int(n, "to", 1);
         is_int = to != 1 && to != 10 && to != 11 && to != 16;
+        const Onnx__AttributeProto *s = cx->opset < 6 ? seer_onnx_attr(n, "to") : NULL;
+        if (s && s->has_s) /* a type name before opset 6 */
+            is_int = !(s->s.len == 5 && !memcmp(s->s.data, "FLOAT", 5)) &&
+                     !(s->s.len == 7 && !memcmp(s->s.data, "FLOAT16", 7)) &&
+                     !(s->s.len == 6 && !memcmp(s->s.data, "DOUBLE", 6));
         for (int i = 0; i < a->nval; i++) v[i] = is_int ? trunc(a->val[i]) : a->val[i];
     } else memcpy(v, a->val, (size_t)a->nval * sizeof *v);
     if (strcmp(op, "DequantizeLinear")) set_const_vals(o, v, a->nval, is_int);

@@ -204,6 +204,48 @@ TEST(net_parse_slice_and_shuffle)
     seer_destroy(h);
 }
 
+/* The classic CNNs' LRN (AlexNet, GoogLeNet v1): an activation whose
+ * backward reads x, y and dy (one more tensor than a ReLU's); PReLU's
+ * slopes, shared or one per channel, are parameters and nothing else. */
+TEST(net_parse_lrn_and_prelu)
+{
+    seer_handle_t h = handle();
+    char msg[1024];
+    seer_network_t net;
+    const char *text = "input name=x c=64 h=28 w=28\n"
+                       "conv name=c in=x k=64 size=1\n"
+                       "lrn name=n in=c\n"
+                       "relu name=r in=n\n"
+                       "prelu name=p in=r c=64\n"
+                       "prelu name=q in=p\n";
+    REQUIRE(parse(h, text, &net, msg, sizeof msg) == SEER_STATUS_SUCCESS);
+    seer_layer_info_t L;
+    CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.op == SEER_OP_ACTIVATION && L.c == 64 && L.h == 28 && !L.params);
+    CHECK_STATUS(seer_network_get_layer(net, 4, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.op == SEER_OP_ACTIVATION && L.c == 64 && L.params == 64);
+    CHECK_STATUS(seer_network_get_layer(net, 5, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.params == 1);
+    seer_model_t m = shipped(h, "t4");
+    if (m) {
+        seer_layer_result_t rows[32];
+        double total = 0, lrn_b = 0, relu_b = 0;
+        int n = train_rows(h, m, net, 8, rows, 32, &total);
+        for (int i = 0; i < n; i++)
+            if (rows[i].direction == SEER_DIR_BWD_DATA) {
+                if (!strcmp(rows[i].name, "n")) lrn_b = rows[i].bytes;
+                if (!strcmp(rows[i].name, "r")) relu_b = rows[i].bytes;
+            }
+        CHECK(relu_b > 0 && lrn_b == 4.0 / 3 * relu_b);
+        seer_model_destroy(m);
+    }
+    seer_network_destroy(net);
+    CHECK(parse(h, "input name=x c=64 h=28 w=28\nprelu name=p in=x c=32\n", &net, msg, sizeof msg) ==
+          SEER_STATUS_NET_SHAPE);
+    CHECK(strstr(msg, "prelu: c=32 slopes for an input of 64 channels") != NULL);
+    seer_destroy(h);
+}
+
 /* A ConvNeXt block: layer norm over the channels of each position, and
  * Linears applied per position (pointwise fc, cuBLAS GEMMs of batch x
  * h x w rows), which keep h x w; their FLOPs and parameters; their

@@ -273,6 +273,22 @@ TEST(onnx_ops_translate_to_layers)
         CHECK(t && strstr(t, want) != NULL);
         free(t);
     }
+    /* the ONNX model zoo's AlexNet at opset 3: LRN layers, Reshape's
+     * shape an attribute, AlexNet's 60,965,224 parameters */
+    t = text_of(h, "tests/onnx/alexnet_caffe3.onnx", 0, 0, &st, &info);
+    CHECK(t && strstr(t, "relu name=relu1 in=conv1\nlrn name=norm1 in=relu1\npool name=pool1 in=norm1 max") &&
+          strstr(t, "flatten name=flatten in=pool5\nfc name=fc6 in=flatten k=4096\n") && info.opset == 3);
+    free(t);
+    seer_network_t anet = NULL;
+    seer_network_info_t ai;
+    CHECK_STATUS(seer_network_create_onnx_file(h, "tests/onnx/alexnet_caffe3.onnx", NULL, &anet), SEER_STATUS_SUCCESS);
+    CHECK(anet && seer_network_get_info(anet, &ai) == SEER_STATUS_SUCCESS && ai.params == 60965224);
+    seer_network_destroy(anet);
+    /* before opset 7: a bias Add with broadcast=1 on axis 1 (C over N x C x
+     * H x W, which numpy broadcasting would line up with W); PRelu with a
+     * slope per channel and a shared one; a Cast naming its type */
+    CHECK(text_has(h, "tests/onnx/legacy_bias6.onnx", 0, "scale name=bias in=conv\nprelu name=prelu in=bias c=8\n"
+                                                          "prelu name=prelu_shared in=prelu\nflatten name=flatten"));
     /* ReduceMax over the spatial axes (an attribute before opset 18),
      * without keepdims: a global max pool */
     t = text_of(h, "tests/onnx/tiny_reduce_max.onnx", 0, 0, &st, &info);
@@ -313,6 +329,7 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_ln_std_read", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x2 ('rm', 'rm1'"},
         {"bad_ln_sqrt_noname", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x2 ('rm', 'rm1'"},
         {"bad_opset27", SEER_STATUS_ONNX_OPSET, "opset 27"},
+        {"bad_prelu_slope", SEER_STATUS_ONNX_UNSUPPORTED_OP, "PRelu x1 ('prelu': a PRelu slope other than one value"},
         {"bad_weight_symbolic", SEER_STATUS_NET_SHAPE, "weight 'w2' (a graph input read only as a weight): dimension 0 is symbolic"},
     };
     seer_handle_t h;

@@ -297,6 +297,57 @@ def transform_input(opset):
     return g.model(g.node("Conv", [y, g.weight("w", [4, 3, 3, 3])], "conv", pads=[1, 1, 1, 1]))
 
 
+def alexnet_caffe(opset=3):
+    """The ONNX model zoo's bvlcalexnet as its opset 3 file has it (caffe2
+    export): biased convs, LRN after the first two, grouped convs, Reshape
+    with its shape as an attribute, legacy Gemm broadcast, Dropout with
+    is_test."""
+    g = Graph("alexnet_caffe", opset)
+    y = g.input("data_0", [1, 3, 227, 227])
+
+    def conv(y, i, cin, cout, k, stride=1, pad=0, group=1):
+        w, b = g.weight("conv%d_w_0" % i, [cout, cin // group, k, k]), g.weight("conv%d_b_0" % i, [cout])
+        y = g.node("Conv", [y, w, b], "conv%d" % i, kernel_shape=[k, k], strides=[stride, stride], pads=[pad] * 4,
+                   group=group)
+        return g.node("Relu", [y], "relu%d" % i)
+
+    def lrn(y, i):
+        return g.node("LRN", [y], "norm%d" % i, size=5, alpha=1e-4, beta=0.75, bias=1.0)
+
+    def pool(y, i):
+        return g.node("MaxPool", [y], "pool%d" % i, kernel_shape=[3, 3], strides=[2, 2], pads=[0, 0, 0, 0])
+
+    y = pool(lrn(conv(y, 1, 3, 96, 11, 4), 1), 1)
+    y = pool(lrn(conv(y, 2, 96, 256, 5, pad=2, group=2), 2), 2)
+    y = conv(y, 3, 256, 384, 3, pad=1)
+    y = conv(y, 4, 384, 384, 3, pad=1, group=2)
+    y = pool(conv(y, 5, 384, 256, 3, pad=1, group=2), 5)
+    y = g.node("Reshape", [y], "flatten", shape=[1, 9216])
+    for i, (cin, cout) in enumerate(((9216, 4096), (4096, 4096), (4096, 1000)), 6):
+        y = g.node("Gemm", [y, g.weight("fc%d_w_0" % i, [cout, cin]), g.weight("fc%d_b_0" % i, [cout])], "fc%d" % i,
+                   transB=1, broadcast=1)
+        if i < 8:
+            y = g.node("Dropout", [g.node("Relu", [y], "relu%d" % i)], "drop%d" % i, is_test=1, ratio=0.5)
+    m = g.model(g.node("Softmax", [y], "prob"))
+    m.ir_version = 3
+    return m
+
+
+def legacy_bias(opset=6):
+    """A caffe2-converted conv whose bias is its own Add with the legacy
+    broadcast=1, axis=1 (a C vector over N x C x H x W), a PRelu per
+    channel and a shared one, and a Cast named by its type."""
+    g = Graph("legacy_bias", opset)
+    x = g.input("x", [1, 3, 8, 8])
+    y = g.node("Conv", [x, g.weight("w", [8, 3, 3, 3])], "conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    y = g.node("Add", [y, g.weight("b", [8])], "bias", broadcast=1, axis=1)
+    y = g.node("PRelu", [y, g.weight("slope", [8, 1, 1])], "prelu")
+    y = g.node("PRelu", [y, g.weight("slope1", [1])], "prelu_shared")
+    shape = g.node("Cast", [g.weight("shape", [2], [1, 512], TensorProto.INT64)], "cast", to="INT64")
+    y = g.node("Reshape", [y, shape], "flatten")
+    return g.model(y)
+
+
 def tiny(opset=13, input_dims=None, extra=None, params=True):
     """params=False: the weights as graph inputs, as torch.onnx.export
     writes them with export_params=False."""
@@ -403,6 +454,9 @@ def bad_models(good):
     out["mul_growing_const"] = tiny(extra=lambda g, y: g.node("Mul", [g.node("GlobalAveragePool", [y], "gap"), g.node(
         "ConstantOfShape", [g.weight("shp", [4], [2, 4, 8, 8], TensorProto.INT64)], "ones")], "grow")
                                     ).SerializeToString()
+    # a PRelu slope neither shared nor one per channel
+    out["prelu_slope"] = tiny(9, extra=lambda g, y: g.node("PRelu", [y, g.weight("slope", [2, 1, 1])], "prelu")
+                              ).SerializeToString()
     out["asym_pads"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("wa", [4, 4, 2, 2])], "asym",
                                                       pads=[0, 0, 1, 1])).SerializeToString()
     return out
@@ -460,7 +514,8 @@ def main():
              "upsample9": tiny(9, extra=lambda g, y: g.node("Upsample", [y, g.weight(
                  "scales", [4], [1.0, 1.0, 2.0, 2.0])], "up", mode="nearest")),
              "tiny_scale": tiny(extra=lambda g, y: g.node("Mul", [g.weight("noise", [1, 1, 1, 1], [1.0]), g.node(
-                 "Mul", [y, g.weight("gamma", [4, 1, 1])], "layer_scale")], "stochastic_depth"))}
+                 "Mul", [y, g.weight("gamma", [4, 1, 1])], "layer_scale")], "stochastic_depth")),
+             "alexnet_caffe3": alexnet_caffe(3), "legacy_bias6": legacy_bias(6)}
     blobs = {k: m.SerializeToString() for k, m in files.items()}
     for k, b in blobs.items():
         with open(os.path.join(outdir, k + ".onnx"), "wb") as f:
@@ -476,7 +531,7 @@ def main():
                                    "convnext_opset18", "convnext_opset13", "hardswish13", "tiny_no_params",
                                    "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
-                                   "upsample9")}
+                                   "upsample9", "alexnet_caffe3", "legacy_bias6")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
