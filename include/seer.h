@@ -171,7 +171,8 @@ enum {
 /* Pseudo-algorithm for every direction: "whatever cuDNN's own heuristic
  * launches".  Only models trained on rows whose algo was not recorded
  * (DeepBench's backward passes) know it; it is costed with the kernel
- * structure of the direction's algorithm 0. */
+ * structure of the direction's algorithm 0, in backward filter the faster
+ * of that and the nonfused Winograd's (docs/api.md). */
 #define SEER_ALGO_CUDNN_CHOICE (-1)
 
 /* Kernel classes (SEER). */
@@ -560,7 +561,11 @@ SEER_API seer_status_t seer_predict_conv(seer_handle_t handle, const seer_model 
  * at least half of measured_ms, else DRAM-bound when the minimum bytes of
  * all its kernels at the datasheet bandwidth do, else under-utilized.
  * Lets a user score the class that seer_predict_conv reports against
- * their own measurements.  BAD_PARAM, UNSUPPORTED. */
+ * their own measurements.  For SEER_ALGO_CUDNN_CHOICE in backward filter
+ * the kernels are those its family was trained on (the lower datasheet
+ * floor of the implicit GEMM's and the nonfused Winograd's), which can
+ * differ from the structure a prediction takes (the faster under the
+ * family).  BAD_PARAM, UNSUPPORTED. */
 SEER_API seer_status_t seer_classify_measured(seer_handle_t handle, const seer_model *model,
                                               const seer_conv *desc, seer_direction_t dir,
                                               int algo, double measured_ms, seer_class_t *cls);
@@ -717,7 +722,8 @@ typedef enum {
     SEER_OP_INPUT = 0,
     SEER_OP_CONV = 1,
     SEER_OP_BATCHNORM = 2,
-    SEER_OP_ACTIVATION = 3,     /* relu, relu6, sigmoid, tanh, gelu, silu, hardswish, hardsigmoid, leakyrelu, elu */
+    SEER_OP_ACTIVATION = 3,     /* relu, relu6, sigmoid, tanh, gelu, silu, hardswish, hardsigmoid, leakyrelu, elu,
+                                 * prelu, lrn, scale */
     SEER_OP_POOL = 4,           /* max / avg, windowed, adaptive or global */
     SEER_OP_ADD = 5,
     SEER_OP_CONCAT = 6,

@@ -292,8 +292,7 @@ double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, 
 int seer_choice_algo(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir)
 {
     const int w = SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED;
-    if (dir != SEER_DIR_BWD_FILTER || seer_conv_run_dtype(g, cv->dtype, dir, w) != seer_conv_run_dtype(g, cv->dtype, dir, 0))
-        return 0;
+    if (!seer_choice_winograd(g, cv->dtype, dir)) return 0;
     double fw = seer_conv_floor_ms(g, cv, dir, w);
     return fw > 0 && fw < seer_conv_floor_ms(g, cv, dir, 0) ? w : 0;
 }

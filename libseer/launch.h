@@ -75,10 +75,19 @@ double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, 
                           int algo);
 double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const seer_kview_t *k, int nk);
 /* The algorithm whose kernels train cuDNN's choice's family on g: for
- * backward filter, the nonfused Winograd where its floor is below the
- * implicit GEMM's (model.c, physics_of, costs the choice as the faster
- * of the two); else the implicit GEMM (0). */
+ * backward filter, the nonfused Winograd where it runs
+ * (seer_choice_winograd) and its floor is below the implicit GEMM's
+ * (model.c, physics, costs the choice as the faster of the two); else
+ * the implicit GEMM (0). */
 int seer_choice_algo(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir);
+/* Whether cuDNN's choice of dir in dtype on g may be the nonfused
+ * Winograd: backward filter, in the math its implicit GEMM runs (TF32's
+ * Winograd runs FP32, another math's family). */
+static inline int seer_choice_winograd(const seer_gpu_info_t *g, seer_dtype_t dtype, seer_direction_t dir)
+{
+    return dir == SEER_DIR_BWD_FILTER && seer_conv_run_dtype(g, dtype, dir, SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED) ==
+                                             seer_conv_run_dtype(g, dtype, dir, 0);
+}
 /* The main kernel's time at its math's peak (ms): where tensor-core
  * math pads the channels, the faster of the padded GEMM on tensor cores
  * and the conv's own FLOPs at the FP32 FMA rate (cuDNN's FMA kernels). */

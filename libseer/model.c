@@ -481,19 +481,24 @@ static void kcache_init(seer_kcache_t *kc)
  * is the lowest of every algorithm's, on this GPU and on each peer,
  * whose kernels differ only by the dtype the GPU runs them in, so they
  * are built and summed once per prediction. */
-static const seer_kwork_t *cached_work(seer_kcache_t *kc, const struct seer_conv *cv, seer_direction_t dir,
-                                       int algo, seer_dtype_t dt)
+static void build_work(seer_kcache_t *kc, const struct seer_conv *cv, seer_direction_t dir, int algo,
+                       seer_dtype_t dt)
 {
-    unsigned char *st = &kc->state[algo][dt];
-    if (!*st) {
-        struct seer_conv run = *cv;
-        seer_kview_t kv[SEER_MAX_KERNELS];
-        int nk;
-        run.dtype = dt;
-        *st = seer_conv_kernels(NULL, &run, dir, algo, kv, &nk) ? 2 : 1;
-        if (*st == 1) seer_kernels_work(kv, nk, &kc->w[algo][dt]);
-    }
-    return *st == 1 ? &kc->w[algo][dt] : NULL;
+    struct seer_conv run = *cv;
+    seer_kview_t kv[SEER_MAX_KERNELS];
+    int nk;
+    run.dtype = dt;
+    kc->state[algo][dt] = seer_conv_kernels(NULL, &run, dir, algo, kv, &nk) ? 2 : 1;
+    if (kc->state[algo][dt] == 1) seer_kernels_work(kv, nk, &kc->w[algo][dt]);
+}
+
+/* (the lookup apart from the building: the floor of every GPU of a tie
+ * asks it for every algorithm) */
+static inline const seer_kwork_t *cached_work(seer_kcache_t *kc, const struct seer_conv *cv, seer_direction_t dir,
+                                              int algo, seer_dtype_t dt)
+{
+    if (!kc->state[algo][dt]) build_work(kc, cv, dir, algo, dt);
+    return kc->state[algo][dt] == 1 ? &kc->w[algo][dt] : NULL;
 }
 
 /* cuDNN's choice's floor on m's GPU: the lowest of every algorithm's
@@ -502,13 +507,17 @@ static double choice_floor(const struct seer_model *m, const struct seer_conv *c
                            seer_kcache_t *kc)
 {
     const seer_gpu_info_t *g = &m->gpu;
-    for (int i = 0; i < kc->nfloor; i++)
+    for (int i = kc->nfloor - 1; i >= 0; i--) /* the last asked first: the tie asks again at once */
         if (kc->floor_gpu[i] == g) return kc->floor[i];
     double fma = seer_gpu_peak_flops(g, SEER_DTYPE_FP32), bw = seer_gpu_dram_bw(g), gap = seer_gpu_launch_gap_ms(g);
     double lo = INFINITY;
-    for (int a = 0; a < seer_algo_count(dir); a++) {
-        seer_dtype_t dt = seer_conv_run_dtype(g, cv->dtype, dir, a);
-        double p = seer_gpu_peak_flops(g, dt);
+    /* seer_conv_run_dtype, read once: TF32's transform algorithms run FP32 */
+    seer_dtype_t run = seer_gpu_run_dtype(g, cv->dtype);
+    double prun = seer_gpu_peak_flops(g, run);
+    for (int a = 0, n = seer_algo_count(dir); a < n; a++) {
+        int fp32 = run == SEER_DTYPE_TF32 && seer_algo_transform(dir, a);
+        seer_dtype_t dt = fp32 ? SEER_DTYPE_FP32 : run;
+        double p = fp32 ? fma : prun;
         const seer_kwork_t *w;
         if (p <= 0 || !(w = cached_work(kc, cv, dir, a, dt))) continue;
         double f = seer_work_floor_at(p, fma, bw, gap, w);
@@ -557,6 +566,7 @@ typedef struct {
     int measured;               /* from SEER_OWN_FAMILY_ROWS of this GPU's (or one with its
                                  * facts): it lifts the slower GPUs whose family is not */
     int borrowed;               /* f is another algorithm's (borrowed_family) */
+    int kalgo;                  /* the algorithm whose kernels t are (physics) */
 } seer_physics_t;
 
 /* An implicit GEMM algorithm (0 and 1 of every direction: IMPLICIT_GEMM
@@ -773,49 +783,56 @@ static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, con
     double bound = raw ? 0 : gemm_bound(m, desc, dir, algo);
     if (bound > 0 && bound < e->phys) e->phys = fmax(bound, e->floor);
     e->logcorr = lcsum / nsrc;
+    e->kalgo = kalgo;
     return SEER_STATUS_SUCCESS;
 }
 
-/* The physics of (dir, algo) whose kernels are k (physics_at).  cuDNN's
- * choice of a backward-filter algorithm is costed as the faster of two
- * structures under its family: the implicit GEMM's kernels (k) and, where
- * it runs in the conv's own dtype, the nonfused Winograd's, which does
- * 2.25x fewer FLOPs on a 3x3 filter and which cuDNN's heuristic takes for many
- * (seer_choice_algo trains the family the same way).  Each structure's
- * physics grows with the work, so their minimum does too, on every GPU
- * alike.  Costing every choice as an implicit GEMM left the DeepBench
- * backward-filter rows of a GPU transferred from the other at 36 % (V100
- * SXM2) and 22 % (GTX 1080 Ti) MAPE, docs/method.md. */
-static seer_status_t physics_of(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
-                                seer_direction_t dir, int algo, const seer_terms_t *k, const char *variant, int corr,
-                                seer_kcache_t *kc, seer_family_t *af, int raw, seer_physics_t *e)
+static int nchw_transposes(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir, int algo,
+                           double *ms, seer_kernel_pred_t *k);
+
+/* Whether the physics of (dir, algo) holds the NCHW transposes
+ * (physics), not added after. */
+static int transposes_in_physics(seer_direction_t dir, int algo)
 {
-    if (algo != SEER_ALGO_CUDNN_CHOICE)
-        return physics_at(err, m, desc, dir, algo, algo, k, variant, corr, kc, af, raw, e);
-    seer_status_t st = physics_at(err, m, desc, dir, algo, 0, k, variant, corr, kc, af, raw, e);
-    const int w = SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED;
-    seer_terms_t kw;
-    if (st || dir != SEER_DIR_BWD_FILTER || seer_conv_run_dtype(&m->gpu, desc->dtype, dir, w) != desc->dtype ||
-        seer_model_kernels(NULL, m, desc, dir, w, &kw))
-        return st;
-    seer_family_t aw;
-    seer_physics_t ew;
-    if (physics_at(NULL, m, desc, dir, algo, w, &kw, variant, corr, kc, &aw, raw, &ew) || !(ew.phys < e->phys))
-        return st;
-    *e = ew;
-    if (ew.f == &aw) {
-        *af = aw;
-        e->f = af;
-        e->v = af->var + (ew.v - aw.var);
-    }
-    return st;
+    return algo == SEER_ALGO_CUDNN_CHOICE && dir == SEER_DIR_BWD_FILTER;
 }
 
+/* The physics of (dir, algo) on m, costed with the kernels k of the
+ * algorithm (of algorithm 0 for cuDNN's choice).  cuDNN's choice of a
+ * backward-filter algorithm is the faster of two structures under its
+ * family, each with the NCHW transposes it needs (so these are in its
+ * physics): the implicit GEMM's kernels (k) and, where it runs
+ * (seer_choice_winograd), the nonfused Winograd's (kw), which does 2.25x
+ * fewer FLOPs on a 3x3 filter and which cuDNN's heuristic takes for many
+ * (seer_choice_algo trains the family the same way).  Each GPU's is the
+ * minimum of two times that grow with the work, which the tie then takes
+ * as any physics.  Costing every choice as an implicit GEMM left the
+ * DeepBench backward-filter rows of a GPU transferred from the other at
+ * 47.0 % (V100 SXM2) and 25.4 % (GTX 1080 Ti) MAPE, 36.4 and 17.3 % with
+ * both (docs/method.md).  cuDNN's choice has no analytical family
+ * (NOT_CALIBRATED without one), so the Winograd result never points into
+ * its own room for one. */
 static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
-                             seer_direction_t dir, int algo, const seer_terms_t *k, const char *variant, int corr,
-                             seer_kcache_t *kc, seer_family_t *af, seer_physics_t *e)
+                             seer_direction_t dir, int algo, const seer_terms_t *k, const seer_terms_t *kw,
+                             const char *variant, int corr, seer_kcache_t *kc, seer_family_t *af, seer_physics_t *e)
 {
-    return physics_of(err, m, desc, dir, algo, k, variant, corr, kc, af, 0, e);
+    seer_status_t st = physics_at(err, m, desc, dir, algo, algo < 0 ? 0 : algo, k, variant, corr, kc, af, 0, e);
+    if (st || !transposes_in_physics(dir, algo)) return st;
+    const int w = SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED;
+    double tr;
+    nchw_transposes(m, desc, dir, 0, &tr, NULL);
+    e->phys += tr;
+    seer_family_t aw;
+    seer_physics_t ew;
+    if (kw && seer_choice_winograd(&m->gpu, desc->dtype, dir) &&
+        !physics_at(NULL, m, desc, dir, algo, w, kw, variant, corr, kc, &aw, 0, &ew) && ew.f != &aw) {
+        nchw_transposes(m, desc, dir, w, &tr, NULL);
+        if (ew.phys + tr < e->phys) {
+            *e = ew;
+            e->phys += tr;
+        }
+    }
+    return st;
 }
 
 /* Faster hardware is not slower, by construction.  Each GPU's physics is
@@ -836,7 +853,7 @@ typedef struct {
     const struct seer_conv *desc;
     seer_direction_t dir;
     int algo;
-    const seer_terms_t *k;      /* the conv's kernels */
+    const seer_terms_t *k, *kw; /* the conv's kernels; cuDNN's choice's Winograd ones (physics) */
     seer_kcache_t *kc;
     double p[SEER_MAX_PEERS];   /* NAN: not evaluated yet; -1: no physics */
     int measured[SEER_MAX_PEERS];
@@ -858,8 +875,8 @@ static double peer_physics(seer_peers_t *ps, int i)
     if (isnan(ps->p[i])) {
         seer_family_t af;
         seer_physics_t pe;
-        int bad = physics(NULL, ps->m->peer[i], ps->desc, ps->dir, ps->algo, ps->k, NULL, 0, ps->kc, &af, &pe) !=
-                  SEER_STATUS_SUCCESS;
+        int bad = physics(NULL, ps->m->peer[i], ps->desc, ps->dir, ps->algo, ps->k, ps->kw, NULL, 0, ps->kc, &af,
+                          &pe) != SEER_STATUS_SUCCESS;
         ps->p[i] = bad ? -1 : pe.phys;
         ps->measured[i] = !bad && pe.measured;
     }
@@ -1075,10 +1092,11 @@ static double log_ratio_sum(const struct seer_model *a, const struct seer_model 
         seer_kcache_t kc;
         kcache_init(&kc);
         if (ratio_conv(a, j, dt, dir, algo, &run, &k) ||
-            physics(NULL, a, &run, dir, algo, &k, NULL, 0, &kc, &af, &pa) || pa.f == &af || pa.borrowed)
+            physics_at(NULL, a, &run, dir, algo, algo < 0 ? 0 : algo, &k, NULL, 0, &kc, &af, 0, &pa) ||
+            pa.f == &af || pa.borrowed)
             continue;
         kcache_init(&kc);
-        if (physics_of(NULL, b, &run, dir, algo, &k, NULL, 0, &kc, &af, b_raw, &pb) ||
+        if (physics_at(NULL, b, &run, dir, algo, algo < 0 ? 0 : algo, &k, NULL, 0, &kc, &af, b_raw, &pb) ||
             (!b_raw && (pb.f == &af || pb.borrowed)))
             continue;
         sum += log(pa.phys / pb.phys);
@@ -1158,9 +1176,13 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
     seer_physics_t ph;
     seer_kcache_t kc;
     kcache_init(&kc);
-    if ((st = physics(e, m, &run, dir, algo, &k, NULL, 0, &kc, &af, &ph))) return st;
+    /* the picker asks no bounds of cuDNN's choice, whose backward filter
+     * has the transposes in its physics */
+    if (transposes_in_physics(dir, algo))
+        return seer_fail(e, SEER_STATUS_INTERNAL, "no bounds for cuDNN's choice of a backward filter algorithm");
+    if ((st = physics(e, m, &run, dir, algo, &k, NULL, NULL, 0, &kc, &af, &ph))) return st;
     double tr;
-    nchw_transposes(m, &run, dir, algo, &tr, NULL);
+    nchw_transposes(m, &run, dir, ph.kalgo, &tr, NULL);
     /* a borrowed family is a guess too (its source is analytical): the
      * picker prefers the measured families, cuDNN's choice included */
     b->analytical = ph.f == &af || ph.borrowed;
@@ -1202,7 +1224,7 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     if (kernels && kernels_cap < 0)
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "kernels_cap is negative");
     struct seer_conv run;
-    seer_terms_t k;
+    seer_terms_t k, kw;
     seer_status_t st = conv_kernels(e, m, desc, dir, algo, &run, &k);
     if (st) return st;
     desc = &run;
@@ -1216,19 +1238,22 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     seer_physics_t ph;
     seer_kcache_t kc;
     kcache_init(&kc);
-    if ((st = physics(e, m, desc, dir, algo, &k, variant, 1, &kc, &af, &ph))) return st;
+    int tr_in = transposes_in_physics(dir, algo);
+    const seer_terms_t *pkw = tr_in && !seer_model_kernels(NULL, m, desc, dir, SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED, &kw)
+                                  ? &kw : NULL;
+    if ((st = physics(e, m, desc, dir, algo, &k, pkw, variant, 1, &kc, &af, &ph))) return st;
     if (matched) *matched = ph.matched;
     double phys = ph.phys;
     if (bounds) {
         phys = bounds->phys; /* the tied physics does not depend on the correction */
     } else if (m->npeer) {
-        seer_peers_t ps = {.m = m, .desc = desc, .dir = dir, .algo = algo, .k = &k, .kc = &kc};
+        seer_peers_t ps = {.m = m, .desc = desc, .dir = dir, .algo = algo, .k = &k, .kw = pkw, .kc = &kc};
         peers_init(&ps);
         phys = tied_physics(&ps, &ph);
     }
     double tr;
-    int ntr = nchw_transposes(m, desc, dir, algo, &tr, NULL);
-    double total = fmax(exp(ph.logcorr) * phys, ph.floor) + tr;
+    int ntr = nchw_transposes(m, desc, dir, ph.kalgo, &tr, NULL);
+    double total = fmax(exp(ph.logcorr) * phys, ph.floor) + (tr_in ? 0 : tr);
     if (seer_check_time(NULL, total, "")) { /* named only when it fails: the picker's hot path */
         char what[96];
         snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
@@ -1243,12 +1268,14 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
                                                                                      : SEER_SOURCE_CALIBRATED;
     /* the class classifier labels the main kernel; the time uses none */
     int cls = seer_family_class(ph.f, &ph.t);
-    /* the transposes are their own kernels: the conv's own share the rest */
-    kernel_breakdown(m, ph.f, ph.v, cls, &ph.t, total - tr, (total - tr) / ph.base, source, kernels, kernels_cap);
+    /* the transposes are their own kernels: the conv's own share the rest
+     * (held in the physics, they can be over a tied time: then all) */
+    double own = fmax(total - tr, 0);
+    kernel_breakdown(m, ph.f, ph.v, cls, &ph.t, own, own / ph.base, source, kernels, kernels_cap);
     if (ph.t.nk + ntr > kernels_cap)
         return seer_fail(e, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", ph.t.nk + ntr,
                          kernels_cap);
-    nchw_transposes(m, desc, dir, algo, &tr, kernels + ph.t.nk);
+    nchw_transposes(m, desc, dir, ph.kalgo, &tr, kernels + ph.t.nk);
     return SEER_STATUS_SUCCESS;
 }
 

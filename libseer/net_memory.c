@@ -98,8 +98,8 @@ static seer_status_t add_params(acc_t *a, int64_t size, int64_t copies, int conv
 /* Which layer outputs autograd keeps for the backward pass (PyTorch's
  * derivatives): conv and fc their input (for the weight gradient), batch
  * norm its input, pooling its input, mul both inputs; relu, relu6, sigmoid,
- * tanh and elu their output, the other activations their input; softmax
- * with the loss its output.  add, concat and flatten keep nothing.
+ * tanh and elu their output, LRN both (cuDNN's LRN backward reads x and
+ * y), the other activations their input; softmax with the loss its output.  add, concat and flatten keep nothing.
  * Input layers (the batch) live through the iteration. */
 static void mark_saved(const acc_t *a, char *saved)
 {
@@ -126,12 +126,12 @@ static void mark_saved(const acc_t *a, char *saved)
                 if (L->params > 0) saved[storage_of(a, L->input0)] = 1;
                 break;
             }
-            if (l->kind == SEER_ACT_RELU || l->kind == SEER_ACT_RELU6 || l->kind == SEER_ACT_SIGMOID ||
-                l->kind == SEER_ACT_TANH || l->kind == SEER_ACT_ELU || l->kind == SEER_ACT_LRN)
-                saved[storage_of(a, i)] = 1;
-            if (l->kind != SEER_ACT_RELU && l->kind != SEER_ACT_RELU6 && l->kind != SEER_ACT_SIGMOID &&
-                l->kind != SEER_ACT_TANH && l->kind != SEER_ACT_ELU) /* LRN's backward reads both */
-                saved[storage_of(a, L->input0)] = 1;
+        {
+            int keeps_y = l->kind == SEER_ACT_RELU || l->kind == SEER_ACT_RELU6 || l->kind == SEER_ACT_SIGMOID ||
+                          l->kind == SEER_ACT_TANH || l->kind == SEER_ACT_ELU;
+            if (keeps_y || l->kind == SEER_ACT_LRN) saved[storage_of(a, i)] = 1;
+            if (!keeps_y) saved[storage_of(a, L->input0)] = 1;
+        }
             break;
         default: break;
         }

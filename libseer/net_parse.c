@@ -567,8 +567,8 @@ static seer_status_t layer_line(ps_t *ps, char **tok, int ntok)
     for (ti = 0; ti < NTYPES && strcmp(tok[0], types[ti].word); ti++) {}
     if (ti == NTYPES)
         return perr(ps, SEER_STATUS_NET_PARSE, "unknown layer type '%s' (known: network input conv "
-                    "bn relu relu6 sigmoid tanh gelu silu hardswish hardsigmoid leakyrelu elu pool "
-                    "add mul concat fc softmax dropout flatten)",
+                    "bn layernorm relu relu6 sigmoid tanh gelu silu hardswish hardsigmoid leakyrelu elu prelu "
+                    "lrn scale pool add mul concat fc softmax dropout flatten slice shuffle resize)",
                     show(tok[0], b, sizeof b));
     opts_t o;
     memset(&o, 0, sizeof o);

@@ -524,7 +524,8 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
         int reads = act && l->kind == SEER_ACT_SCALE ? 1 : act && l->kind == SEER_ACT_LRN ? 3 : 2;
         /* a learnable scale also sums dy * x into its gradient: a second
          * kernel reading both */
-        if (backward && L->params > 0) return mem_row(c, li, bd, 2, 4 * ein * es, ein, 0);
+        if (backward && L->params > 0) /* a PReLU's dx reads x too */
+            return mem_row(c, li, bd, 2, (act && l->kind == SEER_ACT_PRELU ? 5 : 4) * ein * es, ein, 0);
         return backward ? mem_row(c, li, bd, 1, (reads + 1) * ein * es, ein, 0)
                         : mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * es, ein, 0);
     }

@@ -9,7 +9,7 @@
  * operators read here but in the types they take (onnx 1.23's schemas:
  * same attributes and inputs as at 21, Cast's round_mode for float8
  * aside); 27 changed Range.  Before 7 (the ONNX model zoo's classic CNNs
- * come at opsets 3 to 9) the operators read here differ by attributes
+ * come at opsets 3 to 12) the operators read here differ by attributes
  * libseer ignores (consumed_inputs, is_test, spatial) and by those it
  * reads: Reshape's shape (before 5), the legacy broadcast=1 with an axis
  * (before 7), Upsample's height_scale and width_scale (before 7) and

@@ -584,13 +584,17 @@ static seer_status_t do_gate(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
 }
 
 /* PRelu: its slope an initializer of one value or one per channel
- * (PyTorch's PReLU(), PReLU(C): 1, C or C x 1 x 1 of N x C x H x W). */
+ * (PyTorch's PReLU(), PReLU(C): 1, or C x 1 x 1 of N x C x H x W).  The
+ * slope broadcasts into x from the last axis (before opset 7, from axis
+ * 1: C or C x 1 x 1). */
 static seer_status_t do_prelu(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     tensor_t *a = seer_onnx_input(cx, n, 1);
     if (!a || !a->is_const || !a->known) return seer_onnx_unsupported(cx, n, "a PRelu slope that is not a weight");
-    int64_t ns = seer_onnx_elems(a, 0), c = x && x->known && x->rank >= 2 ? x->d[x->nhwc ? x->rank - 1 : 1] : 0;
-    int per_channel = ns == c && c > 1 && a->rank >= 1 && a->d[x->nhwc ? a->rank - 1 : 0] == c;
+    if (!x || !x->known || x->rank < 2) return seer_onnx_need_data(cx, n, x, 1);
+    int ca = x->nhwc ? x->rank - 1 : 1, at = cx->opset < 7 && !x->nhwc ? 1 : x->rank - a->rank;
+    int64_t ns = seer_onnx_elems(a, 0), c = x->d[ca];
+    int per_channel = ns == c && c > 1 && at >= 0 && ca >= at && ca < at + a->rank && a->d[ca - at] == c;
     if (ns != 1 && !per_channel)
         return seer_onnx_unsupported(cx, n, "a PRelu slope other than one value or one per channel");
     char extra[32] = "";
@@ -861,7 +865,8 @@ static seer_status_t do_transpose(cx_t *cx, const Onnx__NodeProto *n, tensor_t *
 }
 
 /* Resize (opset 10+; its sizes, else its scales, constants libseer can
- * fold) and Upsample (opset 7-9: scales as an attribute, then an input)
+ * fold) and Upsample (before 7: height_scale, width_scale; 7-9: scales as
+ * an attribute, then an input)
  * of the two spatial axes of N x C x H x W, any mode: a resize layer. */
 static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
@@ -904,6 +909,7 @@ static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
                 sz[2 + i] = v >= 1 && v <= SEER_NET_MAX_DIM ? (int64_t)v : (int64_t)SEER_NET_MAX_DIM + 1;
             }
     } else if (upsample && cx->opset < 7) { /* one scale per spatial axis */
+        sc[0] = sc[1] = 1;
         sc[2] = seer_onnx_attr_float(n, "height_scale", 1);
         sc[3] = seer_onnx_attr_float(n, "width_scale", 1);
     } else if (upsample && cx->opset < 9) {

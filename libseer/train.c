@@ -678,7 +678,9 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
         d.pos[i] = at[i].pos;
         d.time[i] = at[i].row.time_ms;
         d.floor[i] = seer_conv_floor_ms(&T->m->gpu, &at[i].cv, at[i].row.dir,
-                                        at[i].row.algo == SEER_ALGO_NONE ? 0 : at[i].row.algo);
+                                        at[i].row.algo == SEER_ALGO_NONE
+                                            ? seer_choice_algo(&T->m->gpu, &at[i].cv, at[i].row.dir)
+                                            : at[i].row.algo);
     }
     char note[128];
     take_off_dispatch(&d, (int)used, note, sizeof note);

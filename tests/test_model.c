@@ -224,7 +224,7 @@ TEST(model_implicit_gemm_borrows_cudnn_choice)
 
 /* cuDNN's choice of a backward-filter algorithm is the faster of the
  * implicit GEMM's structure and the non-fused Winograd's under its
- * family (model.c, physics_of): on a 3x3 conv of many channels cuDNN
+ * family (model.c, physics): on a 3x3 conv of many channels cuDNN
  * runs Winograd, so the choice is below ALGO_0 (the implicit GEMM under
  * the same family) and its kernels are Winograd's; on a 1x1 conv, which
  * no Winograd runs, the two are one. */
@@ -252,6 +252,20 @@ TEST(model_wgrad_choice_takes_the_faster_structure)
     CHECK(nk == 1);
     CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_FILTER, 0, &a0, NULL, 0, NULL), SEER_STATUS_SUCCESS);
     CHECK(choice == a0);
+    /* tensor-core math over NCHW: the implicit GEMM's structure has
+     * cuDNN's NHWC transposes around it, the Winograd's reads NCHW */
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16, SEER_LAYOUT_NCHW, 1, 512, 56, 56, 512, 3, 3, 1, 1, 1, 1,
+                               1, 1, 1) == SEER_STATUS_SUCCESS);
+    seer_kernel_pred_t kt[8];
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_FILTER, SEER_ALGO_CUDNN_CHOICE, &choice, kt, 8, &nk),
+                 SEER_STATUS_SUCCESS);
+    int tr = 0;
+    wino = 0;
+    for (int i = 0; i < nk; i++) {
+        wino |= strstr(kt[i].name, "transform") != NULL;
+        tr |= strstr(kt[i].name, "nchwToNhwc") != NULL;
+    }
+    CHECK(wino && !tr && nk == 3);
     seer_conv_desc_destroy(d);
     seer_model_destroy(m);
     seer_destroy(h);

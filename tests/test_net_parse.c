@@ -206,7 +206,8 @@ TEST(net_parse_slice_and_shuffle)
 
 /* The classic CNNs' LRN (AlexNet, GoogLeNet v1): an activation whose
  * backward reads x, y and dy (one more tensor than a ReLU's); PReLU's
- * slopes, shared or one per channel, are parameters and nothing else. */
+ * slopes, shared or one per channel, are parameters, and its backward
+ * reads x for dx and again with dy for their gradient. */
 TEST(net_parse_lrn_and_prelu)
 {
     seer_handle_t h = handle();
@@ -229,14 +230,16 @@ TEST(net_parse_lrn_and_prelu)
     seer_model_t m = shipped(h, "t4");
     if (m) {
         seer_layer_result_t rows[32];
-        double total = 0, lrn_b = 0, relu_b = 0;
+        double total = 0, lrn_b = 0, relu_b = 0, prelu_b = 0;
         int n = train_rows(h, m, net, 8, rows, 32, &total);
         for (int i = 0; i < n; i++)
             if (rows[i].direction == SEER_DIR_BWD_DATA) {
                 if (!strcmp(rows[i].name, "n")) lrn_b = rows[i].bytes;
                 if (!strcmp(rows[i].name, "r")) relu_b = rows[i].bytes;
+                if (!strcmp(rows[i].name, "p")) prelu_b = rows[i].bytes;
             }
-        CHECK(relu_b > 0 && lrn_b == 4.0 / 3 * relu_b);
+        /* relu 3Es, lrn 4Es; prelu's dx and slope gradient 5Es */
+        CHECK(relu_b > 0 && 3 * lrn_b == 4 * relu_b && 3 * prelu_b == 5 * relu_b);
         seer_model_destroy(m);
     }
     seer_network_destroy(net);

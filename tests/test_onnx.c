@@ -286,9 +286,15 @@ TEST(onnx_ops_translate_to_layers)
     seer_network_destroy(anet);
     /* before opset 7: a bias Add with broadcast=1 on axis 1 (C over N x C x
      * H x W, which numpy broadcasting would line up with W); PRelu with a
-     * slope per channel and a shared one; a Cast naming its type */
-    CHECK(text_has(h, "tests/onnx/legacy_bias6.onnx", 0, "scale name=bias in=conv\nprelu name=prelu in=bias c=8\n"
-                                                          "prelu name=prelu_shared in=prelu\nflatten name=flatten"));
+     * slope per channel and a shared one; Upsample by height_scale and
+     * width_scale; a Cast naming its type, INT64, truncating 1024.5 (the
+     * Reshape's 2 x 1024 elements, not 2049) */
+    CHECK(text_has(h, "tests/onnx/legacy_bias5.onnx", 0, "scale name=bias in=conv\nprelu name=prelu in=bias c=8\n"
+                                                          "prelu name=prelu_shared in=prelu\n"
+                                                          "resize name=up in=prelu_shared h=16 w=16\n"
+                                                          "flatten name=flatten in=up\n"));
+    /* PRelu slopes of 1 x C x 1 x 1 and C x 1 x 1: per channel */
+    CHECK(text_has(h, "tests/onnx/prelu9.onnx", 0, "prelu name=p1 in=relu c=4\nprelu name=p2 in=p1 c=4\n"));
     /* ReduceMax over the spatial axes (an attribute before opset 18),
      * without keepdims: a global max pool */
     t = text_of(h, "tests/onnx/tiny_reduce_max.onnx", 0, 0, &st, &info);
@@ -330,6 +336,8 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_ln_sqrt_noname", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x2 ('rm', 'rm1'"},
         {"bad_opset27", SEER_STATUS_ONNX_OPSET, "opset 27"},
         {"bad_prelu_slope", SEER_STATUS_ONNX_UNSUPPORTED_OP, "PRelu x1 ('prelu': a PRelu slope other than one value"},
+        {"bad_prelu_last_axis", SEER_STATUS_ONNX_UNSUPPORTED_OP, "PRelu x1 ('prelu': a PRelu slope other than one"},
+        {"bad_split_opset1", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Split x1 ('split': split sizes given as an input (opset 1)"},
         {"bad_weight_symbolic", SEER_STATUS_NET_SHAPE, "weight 'w2' (a graph input read only as a weight): dimension 0 is symbolic"},
     };
     seer_handle_t h;

@@ -333,17 +333,20 @@ def alexnet_caffe(opset=3):
     return m
 
 
-def legacy_bias(opset=6):
+def legacy_bias(opset=5):
     """A caffe2-converted conv whose bias is its own Add with the legacy
     broadcast=1, axis=1 (a C vector over N x C x H x W), a PRelu per
-    channel and a shared one, and a Cast named by its type."""
+    channel and a shared one, Upsample by height_scale and width_scale, and
+    a Cast named by its type (1024.5 truncates to 1024, then times 2)."""
     g = Graph("legacy_bias", opset)
     x = g.input("x", [1, 3, 8, 8])
     y = g.node("Conv", [x, g.weight("w", [8, 3, 3, 3])], "conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1])
     y = g.node("Add", [y, g.weight("b", [8])], "bias", broadcast=1, axis=1)
     y = g.node("PRelu", [y, g.weight("slope", [8, 1, 1])], "prelu")
     y = g.node("PRelu", [y, g.weight("slope1", [1])], "prelu_shared")
-    shape = g.node("Cast", [g.weight("shape", [2], [1, 512], TensorProto.INT64)], "cast", to="INT64")
+    y = g.node("Upsample", [y], "up", height_scale=2.0, width_scale=2.0, mode="nearest")
+    shape = g.node("Mul", [g.node("Cast", [g.weight("shape", [2], [1.0, 1024.5])], "cast", to="INT64"),
+                           g.weight("two", [2], [1, 2], TensorProto.INT64)], "times")
     y = g.node("Reshape", [y, shape], "flatten")
     return g.model(y)
 
@@ -457,6 +460,12 @@ def bad_models(good):
     # a PRelu slope neither shared nor one per channel
     out["prelu_slope"] = tiny(9, extra=lambda g, y: g.node("PRelu", [y, g.weight("slope", [2, 1, 1])], "prelu")
                               ).SerializeToString()
+    # at opset 9 a slope of C lines up with W, not with the channels
+    out["prelu_last_axis"] = tiny(9, input_dims=[1, 3, 8, 8], extra=lambda g, y: g.node(
+        "PRelu", [y, g.weight("slope", [4])], "prelu")).SerializeToString()
+    # opset 1's Split takes its sizes as an input
+    out["split_opset1"] = tiny(1, extra=lambda g, y: g.node("Split", [y, g.weight(
+        "sizes", [2], [2, 2], TensorProto.INT64)], "split", outputs=2, axis=1)[0]).SerializeToString()
     out["asym_pads"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("wa", [4, 4, 2, 2])], "asym",
                                                       pads=[0, 0, 1, 1])).SerializeToString()
     return out
@@ -515,7 +524,10 @@ def main():
                  "scales", [4], [1.0, 1.0, 2.0, 2.0])], "up", mode="nearest")),
              "tiny_scale": tiny(extra=lambda g, y: g.node("Mul", [g.weight("noise", [1, 1, 1, 1], [1.0]), g.node(
                  "Mul", [y, g.weight("gamma", [4, 1, 1])], "layer_scale")], "stochastic_depth")),
-             "alexnet_caffe3": alexnet_caffe(3), "legacy_bias6": legacy_bias(6)}
+             "alexnet_caffe3": alexnet_caffe(3), "legacy_bias5": legacy_bias(5),
+             # PRelu slopes broadcast from the last axis: 1 x C x 1 x 1, C x 1 x 1
+             "prelu9": tiny(9, extra=lambda g, y: g.node("PRelu", [g.node("PRelu", [y, g.weight(
+                 "a1", [1, 4, 1, 1])], "p1"), g.weight("a2", [4, 1, 1])], "p2"))}
     blobs = {k: m.SerializeToString() for k, m in files.items()}
     for k, b in blobs.items():
         with open(os.path.join(outdir, k + ".onnx"), "wb") as f:
@@ -531,7 +543,7 @@ def main():
                                    "convnext_opset18", "convnext_opset13", "hardswish13", "tiny_no_params",
                                    "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
-                                   "upsample9", "alexnet_caffe3", "legacy_bias6")}
+                                   "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
