@@ -73,6 +73,27 @@ static int weight_only(const Onnx__GraphProto *g, const char *name, int depth, i
     return readers > 0;
 }
 
+/* Whether graph input name is channels last (N x H x W x C, as tf2onnx
+ * writes a TensorFlow model's): read, and only by Transposes to N x C x H
+ * x W. */
+static int channels_last_input(const Onnx__GraphProto *g, const char *name, long *budget)
+{
+    static const int64_t to_first[4] = {0, 3, 1, 2};
+    int readers = 0;
+    for (size_t i = 0; i < g->n_node && --*budget > 0; i++) {
+        const Onnx__NodeProto *n = g->node[i];
+        for (size_t k = 0; k < n->n_input; k++) {
+            if (!n->input[k] || strcmp(n->input[k], name)) continue;
+            int64_t perm[4];
+            if (!n->op_type || strcmp(n->op_type, "Transpose") || seer_onnx_attr_ints(n, "perm", perm, 4) != 4 ||
+                memcmp(perm, to_first, sizeof perm))
+                return 0;
+            readers++;
+        }
+    }
+    return readers > 0 && *budget > 0;
+}
+
 /* Graph inputs that are not initializers become `input` layers; those
  * only read as weights are weights of the dims they declare. */
 static seer_status_t graph_inputs(cx_t *cx)
@@ -119,12 +140,15 @@ static seer_status_t graph_inputs(cx_t *cx)
             return seer_error(cx->h, SEER_STATUS_NET_SHAPE, "graph input '%s' has rank %zu (N x C x H x W or N x "
                               "features expected)", nm, sh->n_dim);
         int64_t d[4];
+        /* the spatial axes: 2 and 3, or 1 and 2 of a channels-last input */
+        int last = sh->n_dim == 4 && channels_last_input(cx->g, vi->name, &budget), hw0 = last ? 1 : 2;
         for (size_t k = 0; k < sh->n_dim; k++) {
             const Onnx__TensorShapeProto__Dimension *dm = sh->dim[k];
             int fixed = dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dm->dim_value > 0;
+            int spatial = sh->n_dim == 4 && (int)k >= hw0 && (int)k < hw0 + 2;
             d[k] = fixed ? dm->dim_value : 0;
-            if (k >= 2 && sh->n_dim == 4 && cx->opt.resolution > 0) {
-                if (n_data == 0 && fixed) cx->export_hw[k - 2] = dm->dim_value;
+            if (spatial && cx->opt.resolution > 0) {
+                if (n_data == 0 && fixed) cx->export_hw[k - (size_t)hw0] = dm->dim_value;
                 d[k] = cx->opt.resolution;
             }
             if (k == 0) {
@@ -140,7 +164,7 @@ static seer_status_t graph_inputs(cx_t *cx)
                 d[0] = cx->batch;
             } else if (!d[k]) {
                 return seer_error(cx->h, SEER_STATUS_NET_SHAPE, "graph input '%s': dimension %zu is symbolic or "
-                                  "unknown%s", nm, k, k >= 2 && sh->n_dim == 4 ? " (give a resolution: --res)" : "");
+                                  "unknown%s", nm, k, spatial ? " (give a resolution: --res)" : "");
             }
         }
         int ti = seer_onnx_add_tensor(cx, vi->name, -1);
@@ -148,6 +172,7 @@ static seer_status_t graph_inputs(cx_t *cx)
         tensor_t *t = &cx->t[ti];
         seer_status_t st = seer_onnx_set_dims(cx, &none, t, (int)sh->n_dim, d);
         if (st) return st;
+        t->nhwc = last;
         int li = seer_onnx_new_layer(cx, vi->name, t);
         if (li < 0) return seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
         const layer_t *l = &cx->L[li];

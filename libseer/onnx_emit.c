@@ -28,7 +28,11 @@ static int64_t win_out(int64_t in, int64_t pad, int64_t span, int64_t stride, in
 }
 
 /* Strides, dilations and symmetric pads of a Conv / pool window over the
- * input x (N x C x H x W); 1 when expressible, 0 with why filled. */
+ * input x (N x C x H x W); 1 when expressible, 0 with why filled.  cuDNN
+ * pads both sides alike: an asymmetric padding (TensorFlow's SAME at an
+ * even stride, as tf2onnx writes it) is costed as the symmetric one of
+ * its total, rounded down or up, that gives the same output size (the
+ * framework's copy of a padded input is not costed). */
 static int window(const Onnx__NodeProto *n, const tensor_t *x, const int64_t k[2], int64_t st[2], int64_t dil[2],
                   int64_t pad[2], char *why, size_t wsize)
 {
@@ -53,13 +57,20 @@ static int window(const Onnx__NodeProto *n, const tensor_t *x, const int64_t k[2
             p[i] = upper ? total / 2 : total - total / 2;
             p[i + 2] = total - p[i];
         }
-    if (p[0] != p[2] || p[1] != p[3]) {
-        snprintf(why, wsize, "asymmetric padding (%lld, %lld, %lld, %lld): the description pads both sides alike",
-                 (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3]);
-        return 0;
+    int cm = (int)seer_onnx_attr_int(n, "ceil_mode", 0);
+    for (int i = 0; i < 2; i++) {
+        pad[i] = p[i];
+        if (p[i] == p[i + 2]) continue;
+        int64_t total = p[i] + p[i + 2], span = (k[i] - 1) * dil[i] + 1, in = x->d[2 + i];
+        int64_t want = in + total < span ? 0 : (in + total - span + (cm ? st[i] - 1 : 0)) / st[i] + 1;
+        pad[i] = total / 2;
+        if (want && win_out(in, pad[i], span, st[i], cm) != want) pad[i] = total - total / 2;
+        if (!want || win_out(in, pad[i], span, st[i], cm) != want) {
+            snprintf(why, wsize, "asymmetric padding (%lld, %lld, %lld, %lld) that no symmetric one matches in "
+                     "output size", (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3]);
+            return 0;
+        }
     }
-    pad[0] = p[0];
-    pad[1] = p[1];
     return 1;
 }
 
@@ -1043,6 +1054,8 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     if (!strcmp(op, "Sigmoid") || !strcmp(op, "HardSigmoid")) return do_gate(cx, ni, x, o);
     if (!strcmp(op, "Clip")) return do_clip(cx, n, x, o);
     if (!strcmp(op, "PRelu")) return do_prelu(cx, n, x, o);
+    if (!strcmp(op, "ImageScaler")) /* scale and per-channel bias (opsets 1-9's input normalization) */
+        return x && x->nhwc ? seer_onnx_unsupported(cx, n, CHANNELS_LAST) : simple(cx, n, x, o, "scale", "");
     if (!strcmp(op, "Dropout")) return do_dropout(cx, n, x, o);
     if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) return do_pool(cx, n, x, o, op[0] == 'M');
     if (!strcmp(op, "GlobalAveragePool") || !strcmp(op, "GlobalMaxPool")) return do_global_pool(cx, n, x, o);

@@ -293,6 +293,16 @@ TEST(onnx_ops_translate_to_layers)
                                                           "prelu name=prelu_shared in=prelu\n"
                                                           "resize name=up in=prelu_shared h=16 w=16\n"
                                                           "flatten name=flatten in=up\n"));
+    /* tf2onnx's TensorFlow model: a channels-last input (its symbolic
+     * batch the prediction's), its transpose to N x C x H x W a view,
+     * TensorFlow's SAME at stride 2 (pads 0, 0, 1, 1; auto_pad) the
+     * symmetric padding of the same output size */
+    CHECK(text_has(h, "tests/onnx/tf_style.onnx", 0, "input name=x c=3 h=32 w=32\n"
+                                                      "conv name=conv1 in=x k=16 size=3 stride=2 pad=1\n"
+                                                      "relu name=relu1 in=conv1\n"
+                                                      "pool name=pool in=relu1 max size=3 stride_h=2 stride_w=2 pad=1\n"));
+    CHECK(text_has(h, "tests/onnx/tf_style.onnx", 64, "input name=x c=3 h=64 w=64\n"));
+    CHECK(text_has(h, "tests/onnx/image_scaler9.onnx", 0, "relu name=relu in=conv\nscale name=scaler in=relu\n"));
     /* PRelu slopes of 1 x C x 1 x 1 and C x 1 x 1: per channel */
     CHECK(text_has(h, "tests/onnx/prelu9.onnx", 0, "prelu name=p1 in=relu c=4\nprelu name=p2 in=p1 c=4\n"));
     /* ReduceMax over the spatial axes (an attribute before opset 18),

@@ -351,6 +351,21 @@ def legacy_bias(opset=5):
     return g.model(y)
 
 
+def tf_style():
+    """A TensorFlow model as tf2onnx writes it: a channels-last input of
+    symbolic batch transposed to N x C x H x W, TensorFlow's SAME padding
+    at stride 2 as asymmetric pads (0, 0, 1, 1) and as auto_pad."""
+    g = Graph("tf_style", 13)
+    x = g.input("x", ["N", 32, 32, 3])
+    y = g.node("Transpose", [x], "to_nchw", perm=[0, 3, 1, 2])
+    y = g.node("Conv", [y, g.weight("w1", [16, 3, 3, 3])], "conv1", kernel_shape=[3, 3], strides=[2, 2],
+               pads=[0, 0, 1, 1])
+    y = g.node("MaxPool", [g.node("Relu", [y], "relu1")], "pool", kernel_shape=[3, 3], strides=[2, 2],
+               auto_pad="SAME_UPPER")
+    y = g.node("Flatten", [g.node("GlobalAveragePool", [y], "gap")], "flat")
+    return g.model(g.node("Gemm", [y, g.weight("w2", [10, 16])], "fc", transB=1))
+
+
 def tiny(opset=13, input_dims=None, extra=None, params=True):
     """params=False: the weights as graph inputs, as torch.onnx.export
     writes them with export_params=False."""
@@ -524,7 +539,10 @@ def main():
                  "scales", [4], [1.0, 1.0, 2.0, 2.0])], "up", mode="nearest")),
              "tiny_scale": tiny(extra=lambda g, y: g.node("Mul", [g.weight("noise", [1, 1, 1, 1], [1.0]), g.node(
                  "Mul", [y, g.weight("gamma", [4, 1, 1])], "layer_scale")], "stochastic_depth")),
-             "alexnet_caffe3": alexnet_caffe(3), "legacy_bias5": legacy_bias(5),
+             "alexnet_caffe3": alexnet_caffe(3), "legacy_bias5": legacy_bias(5), "tf_style": tf_style(),
+             # ImageScaler (opsets 1-9): the input's scale and per-channel bias
+             "image_scaler9": tiny(9, extra=lambda g, y: g.node("ImageScaler", [y], "scaler", scale=0.5,
+                                                               bias=[0.1, 0.2, 0.3, 0.4])),
              # PRelu slopes broadcast from the last axis: 1 x C x 1 x 1, C x 1 x 1
              "prelu9": tiny(9, extra=lambda g, y: g.node("PRelu", [g.node("PRelu", [y, g.weight(
                  "a1", [1, 4, 1, 1])], "p1"), g.weight("a2", [4, 1, 1])], "p2"))}
@@ -543,7 +561,8 @@ def main():
                                    "convnext_opset18", "convnext_opset13", "hardswish13", "tiny_no_params",
                                    "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
-                                   "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9")}
+                                   "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style",
+                                   "image_scaler9")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
