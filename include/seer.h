@@ -736,7 +736,8 @@ typedef enum {
     SEER_OP_SLICE = 13,         /* a copy of a range of the input's channels (shape.k of them) */
     SEER_OP_SHUFFLE = 14,       /* ShuffleNet's channel shuffle, a copy (shape.groups groups) */
     SEER_OP_LAYERNORM = 15,     /* layer norm over the channels of each position (ConvNeXt's) */
-    SEER_OP_RESIZE = 16         /* spatial resampling (nearest, bilinear) to c x h x w: segmentation heads */
+    SEER_OP_RESIZE = 16,        /* spatial resampling (nearest, bilinear) to c x h x w: segmentation heads */
+    SEER_OP_PAD = 17            /* a copy into a larger c x h x w, the border filled (F.pad, ONNX Pad) */
 } seer_op_t;
 
 /* "conv", "batchnorm", ...; "?" for an unknown value. */

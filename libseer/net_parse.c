@@ -15,7 +15,7 @@ const char *seer_op_name(seer_op_t op)
 {
     static const char *const names[] = {"input", "conv", "batchnorm", "activation", "pool", "add",
                                         "concat", "fc", "softmax", "dropout", "flatten", "mul",
-                                        "optimizer", "slice", "shuffle", "layernorm", "resize"};
+                                        "optimizer", "slice", "shuffle", "layernorm", "resize", "pad"};
     return (unsigned)op < sizeof names / sizeof *names ? names[op] : "?";
 }
 
@@ -68,6 +68,7 @@ static const struct {
     {"linear", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS) | B(K_POINTWISE)},
     {"layernorm", SEER_OP_LAYERNORM, 0, BASIC},
     {"resize", SEER_OP_RESIZE, 0, BASIC | B(K_H) | B(K_W)},
+    {"pad", SEER_OP_PAD, 0, BASIC | B(K_H) | B(K_W)},
     {"softmax", SEER_OP_SOFTMAX, 0, BASIC},
     {"dropout", SEER_OP_DROPOUT, 0, BASIC | B(K_P)},
     {"flatten", SEER_OP_FLATTEN, 0, BASIC},
@@ -444,6 +445,13 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
         oh = o->v[K_H];
         ow = o->v[K_W];
         break;
+    case SEER_OP_PAD:
+        if ((o->seen & (B(K_H) | B(K_W))) != (B(K_H) | B(K_W)) || o->v[K_H] < hh || o->v[K_W] < w)
+            return perr(ps, SEER_STATUS_NET_PARSE, "pad needs h= and w= (the output's size) of at least the "
+                        "input's %lldx%lld", (long long)hh, (long long)w);
+        oh = o->v[K_H];
+        ow = o->v[K_W];
+        break;
     case SEER_OP_FLATTEN:
         oc = c * hh * w;
         oh = ow = 1;
@@ -568,7 +576,7 @@ static seer_status_t layer_line(ps_t *ps, char **tok, int ntok)
     if (ti == NTYPES)
         return perr(ps, SEER_STATUS_NET_PARSE, "unknown layer type '%s' (known: network input conv "
                     "bn layernorm relu relu6 sigmoid tanh gelu silu hardswish hardsigmoid leakyrelu elu prelu "
-                    "lrn scale pool add mul concat fc softmax dropout flatten slice shuffle resize)",
+                    "lrn scale pool add mul concat fc softmax dropout flatten slice shuffle resize pad)",
                     show(tok[0], b, sizeof b));
     opts_t o;
     memset(&o, 0, sizeof o);

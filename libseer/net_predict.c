@@ -551,6 +551,9 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     case SEER_OP_RESIZE: /* reads x once (the neighbours from cache), writes y; backward zeroes dx and adds dy into it */
         if (backward) return mem_row(c, li, bd, 2, (2 * ein + eout) * es, fmax(ein, eout), 0);
         return mem_row(c, li, SEER_DIR_FWD, 1, (ein + eout) * es, fmax(ein, eout), 0);
+    case SEER_OP_PAD: /* reads x, writes y with its border; backward copies dy's interior into dx */
+        if (backward) return mem_row(c, li, bd, 1, 2 * ein * es, ein, 0);
+        return mem_row(c, li, SEER_DIR_FWD, 1, (ein + eout) * es, eout, 0);
     case SEER_OP_SLICE:   /* a copy (a view PyTorch makes contiguous); backward copies dy into dx */
     case SEER_OP_SHUFFLE: /* a copy through a transpose; backward the inverse one */
         return mem_row(c, li, backward ? bd : SEER_DIR_FWD, 1, 2 * eout * es, eout, 0);

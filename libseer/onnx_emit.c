@@ -613,6 +613,29 @@ static seer_status_t do_prelu(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, t
     return simple(cx, n, x, o, "prelu", extra);
 }
 
+/* Pad of the two spatial axes of N x C x H x W (pads an attribute, named
+ * paddings at opset 1, before 11; an input since), any mode: a pad layer
+ * (PyTorch's F.pad and onnxruntime's Pad are a copy into the larger
+ * tensor, whatever fills the border). */
+static seer_status_t do_pad(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    int64_t p[9];
+    int np = cx->opset < 2 ? seer_onnx_attr_ints(n, "paddings", p, 9)
+             : cx->opset < 11 ? seer_onnx_attr_ints(n, "pads", p, 9) : seer_onnx_const_ints(cx, n, 1, p, 9);
+    if (!x || !x->known || x->rank != 4 || x->nhwc || np != 8 || (n->n_input > 3 && n->input[3] && n->input[3][0]) ||
+        p[0] || p[1] || p[4] || p[5] || p[2] < 0 || p[3] < 0 || p[6] < 0 || p[7] < 0 || p[2] > SEER_NET_MAX_DIM ||
+        p[3] > SEER_NET_MAX_DIM || p[6] > SEER_NET_MAX_DIM || p[7] > SEER_NET_MAX_DIM)
+        return unsupported_shape(cx, n, x, o, "a pad of other than the two spatial axes of N x C x H x W, or by "
+                                              "other than constant non-negative amounts");
+    seer_status_t st;
+    int64_t d[4] = {x->d[0], x->d[1], x->d[2] + p[2] + p[6], x->d[3] + p[3] + p[7]};
+    if ((st = seer_onnx_need_data(cx, n, x, 1)) || (st = seer_onnx_set_dims(cx, n, o, 4, d)) ||
+        (st = seer_onnx_layer_line(cx, n, o, "pad", &x, 1)))
+        return st;
+    seer_onnx_emit(cx, " h=%lld w=%lld\n", (long long)d[2], (long long)d[3]);
+    return SEER_STATUS_SUCCESS;
+}
+
 /* The ratio is an attribute before opset 12, an optional input since. */
 static seer_status_t do_dropout(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
@@ -1054,6 +1077,7 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     if (!strcmp(op, "Sigmoid") || !strcmp(op, "HardSigmoid")) return do_gate(cx, ni, x, o);
     if (!strcmp(op, "Clip")) return do_clip(cx, n, x, o);
     if (!strcmp(op, "PRelu")) return do_prelu(cx, n, x, o);
+    if (!strcmp(op, "Pad")) return do_pad(cx, n, x, o);
     if (!strcmp(op, "ImageScaler")) /* scale and per-channel bias (opsets 1-9's input normalization) */
         return x && x->nhwc ? seer_onnx_unsupported(cx, n, CHANNELS_LAST) : simple(cx, n, x, o, "scale", "");
     if (!strcmp(op, "Dropout")) return do_dropout(cx, n, x, o);

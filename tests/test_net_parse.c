@@ -246,6 +246,15 @@ TEST(net_parse_lrn_and_prelu)
     CHECK(parse(h, "input name=x c=64 h=28 w=28\nprelu name=p in=x c=32\n", &net, msg, sizeof msg) ==
           SEER_STATUS_NET_SHAPE);
     CHECK(strstr(msg, "prelu: c=32 slopes for an input of 64 channels") != NULL);
+    /* pad: a copy into a larger h x w, never a smaller one */
+    REQUIRE(parse(h, "input name=x c=8 h=28 w=28\npad name=p in=x h=31 w=30\n", &net, msg, sizeof msg) ==
+            SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_network_get_layer(net, 1, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.op == SEER_OP_PAD && L.c == 8 && L.h == 31 && L.w == 30 && !L.params && !strcmp(seer_op_name(L.op), "pad"));
+    seer_network_destroy(net);
+    CHECK(parse(h, "input name=x c=8 h=28 w=28\npad name=p in=x h=27 w=30\n", &net, msg, sizeof msg) ==
+          SEER_STATUS_NET_PARSE);
+    CHECK(strstr(msg, "pad needs h= and w= (the output's size) of at least the input's 28x28") != NULL);
     seer_destroy(h);
 }
 

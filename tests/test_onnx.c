@@ -303,6 +303,11 @@ TEST(onnx_ops_translate_to_layers)
                                                       "pool name=pool in=relu1 max size=3 stride_h=2 stride_w=2 pad=1\n"));
     CHECK(text_has(h, "tests/onnx/tf_style.onnx", 64, "input name=x c=3 h=64 w=64\n"));
     CHECK(text_has(h, "tests/onnx/image_scaler9.onnx", 0, "relu name=relu in=conv\nscale name=scaler in=relu\n"));
+    /* Pad of H and W (an attribute, an input; any mode): a pad layer, 8 x 8
+     * -> 11 x 11, which a stride-2 3 x 3 conv reads */
+    CHECK(text_has(h, "tests/onnx/pad9.onnx", 0, "pad name=zpad in=relu h=11 w=11\n"));
+    CHECK(text_has(h, "tests/onnx/pad13.onnx", 0, "pad name=zpad in=relu h=11 w=11\nconv name=conv2 in=zpad k=4 "
+                                                  "size=3 stride=2\n"));
     /* PRelu slopes of 1 x C x 1 x 1 and C x 1 x 1: per channel */
     CHECK(text_has(h, "tests/onnx/prelu9.onnx", 0, "prelu name=p1 in=relu c=4\nprelu name=p2 in=p1 c=4\n"));
     /* ReduceMax over the spatial axes (an attribute before opset 18),
@@ -348,6 +353,7 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_prelu_slope", SEER_STATUS_ONNX_UNSUPPORTED_OP, "PRelu x1 ('prelu': a PRelu slope other than one value"},
         {"bad_prelu_last_axis", SEER_STATUS_ONNX_UNSUPPORTED_OP, "PRelu x1 ('prelu': a PRelu slope other than one"},
         {"bad_split_opset1", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Split x1 ('split': split sizes given as an input (opset 1)"},
+        {"bad_pad_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Pad x1 ('cpad': a pad of other than the two spatial axes"},
         {"bad_weight_symbolic", SEER_STATUS_NET_SHAPE, "weight 'w2' (a graph input read only as a weight): dimension 0 is symbolic"},
     };
     seer_handle_t h;

@@ -478,6 +478,9 @@ def bad_models(good):
     # at opset 9 a slope of C lines up with W, not with the channels
     out["prelu_last_axis"] = tiny(9, input_dims=[1, 3, 8, 8], extra=lambda g, y: g.node(
         "PRelu", [y, g.weight("slope", [4])], "prelu")).SerializeToString()
+    # a pad of the channels
+    out["pad_channels"] = tiny(13, extra=lambda g, y: g.node("Pad", [y, g.weight(
+        "pads", [8], [0, 1, 0, 0, 0, 1, 0, 0], TensorProto.INT64)], "cpad")).SerializeToString()
     # opset 1's Split takes its sizes as an input
     out["split_opset1"] = tiny(1, extra=lambda g, y: g.node("Split", [y, g.weight(
         "sizes", [2], [2, 2], TensorProto.INT64)], "split", outputs=2, axis=1)[0]).SerializeToString()
@@ -543,6 +546,12 @@ def main():
              # ImageScaler (opsets 1-9): the input's scale and per-channel bias
              "image_scaler9": tiny(9, extra=lambda g, y: g.node("ImageScaler", [y], "scaler", scale=0.5,
                                                                bias=[0.1, 0.2, 0.3, 0.4])),
+             # Keras' ZeroPadding2D before a stride-2 conv: Pad by an attribute
+             # (opset 9) and by an input (opset 13)
+             "pad9": tiny(9, extra=lambda g, y: g.node("Pad", [y], "zpad", pads=[0, 0, 1, 1, 0, 0, 2, 2])),
+             "pad13": tiny(13, extra=lambda g, y: g.node("Conv", [g.node("Pad", [y, g.weight(
+                 "pads", [8], [0, 0, 1, 1, 0, 0, 2, 2], TensorProto.INT64)], "zpad", mode="reflect"), g.weight(
+                 "w2", [4, 4, 3, 3])], "conv2", strides=[2, 2])),
              # PRelu slopes broadcast from the last axis: 1 x C x 1 x 1, C x 1 x 1
              "prelu9": tiny(9, extra=lambda g, y: g.node("PRelu", [g.node("PRelu", [y, g.weight(
                  "a1", [1, 4, 1, 1])], "p1"), g.weight("a2", [4, 1, 1])], "p2"))}
@@ -562,7 +571,7 @@ def main():
                                    "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
                                    "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style",
-                                   "image_scaler9")}
+                                   "image_scaler9", "pad9", "pad13")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
