@@ -447,8 +447,10 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
         break;
     case SEER_OP_PAD:
         if ((o->seen & (B(K_H) | B(K_W))) != (B(K_H) | B(K_W)) || o->v[K_H] < hh || o->v[K_W] < w)
-            return perr(ps, SEER_STATUS_NET_PARSE, "pad needs h= and w= (the output's size) of at least the "
-                        "input's %lldx%lld", (long long)hh, (long long)w);
+            return perr(ps, (o->seen & (B(K_H) | B(K_W))) != (B(K_H) | B(K_W)) ? SEER_STATUS_NET_PARSE
+                                                                               : SEER_STATUS_NET_SHAPE,
+                        "pad needs h= and w= (the output's size) of at least the input's %lldx%lld", (long long)hh,
+                        (long long)w);
         oh = o->v[K_H];
         ow = o->v[K_W];
         break;

@@ -38,15 +38,23 @@ static int window(const Onnx__NodeProto *n, const tensor_t *x, const int64_t k[2
 {
     int64_t p[4] = {0, 0, 0, 0};
     st[0] = st[1] = dil[0] = dil[1] = 1;
-    if (seer_onnx_attr_ints(n, "strides", st, 2) > 2 || seer_onnx_attr_ints(n, "dilations", dil, 2) > 2 ||
-        seer_onnx_attr_ints(n, "pads", p, 4) > 4) {
+    int np = seer_onnx_attr_ints(n, "pads", p, 4);
+    if (seer_onnx_attr_ints(n, "strides", st, 2) > 2 || seer_onnx_attr_ints(n, "dilations", dil, 2) > 2 || np > 4) {
         snprintf(why, wsize, "a window over more than 2 dimensions");
         return 0;
     }
-    if (st[0] < 1 || st[1] < 1 || dil[0] < 1 || dil[1] < 1 || p[0] < 0 || p[1] < 0 || p[2] < 0 || p[3] < 0) {
-        snprintf(why, wsize, "a stride or dilation below 1, or a negative pad");
+    if (np > 0 && np != 4) {
+        snprintf(why, wsize, "%d pads for a 2-D window (4: both sides of each axis)", np);
         return 0;
     }
+    /* in range, every sum below stays far from overflow */
+    for (int i = 0; i < 4; i++)
+        if ((i < 2 && (st[i] < 1 || dil[i] < 1 || k[i] < 1 || st[i] > SEER_NET_MAX_DIM || dil[i] > SEER_NET_MAX_DIM ||
+                       k[i] > SEER_NET_MAX_DIM)) ||
+            p[i] < 0 || p[i] > SEER_NET_MAX_DIM) {
+            snprintf(why, wsize, "a stride or dilation below 1, a negative pad, or a window size over 2^24");
+            return 0;
+        }
     if (seer_onnx_attr_str_is(n, "auto_pad", "VALID")) p[0] = p[1] = p[2] = p[3] = 0;
     int upper = seer_onnx_attr_str_is(n, "auto_pad", "SAME_UPPER"), lower = seer_onnx_attr_str_is(n, "auto_pad", "SAME_LOWER");
     if (upper || lower)
@@ -63,6 +71,7 @@ static int window(const Onnx__NodeProto *n, const tensor_t *x, const int64_t k[2
         if (p[i] == p[i + 2]) continue;
         int64_t total = p[i] + p[i + 2], span = (k[i] - 1) * dil[i] + 1, in = x->d[2 + i];
         int64_t want = in + total < span ? 0 : (in + total - span + (cm ? st[i] - 1 : 0)) / st[i] + 1;
+        if (cm && want > 1 && (want - 1) * st[i] >= in + p[i]) want--; /* no window starts in the end padding */
         pad[i] = total / 2;
         if (want && win_out(in, pad[i], span, st[i], cm) != want) pad[i] = total - total / 2;
         if (!want || win_out(in, pad[i], span, st[i], cm) != want) {

@@ -178,16 +178,39 @@ static seer_status_t fold_passthrough(cx_t *cx, const Onnx__NodeProto *n, const 
     return SEER_STATUS_SUCCESS;
 }
 
-/* Transpose of a constant: dims permuted (default: reversed). */
+/* Whether a's folded values fill its dims (row-major), and so can be
+ * moved about by index. */
+static int values_fill(const tensor_t *a)
+{
+    return a->known && a->nval >= 0 && seer_onnx_elems(a, 0) == a->nval;
+}
+
+/* Transpose of a constant: dims permuted (default: reversed), and its
+ * values where it has them (the TorchScript exporter's F.pad computes
+ * Pad's pads through a Transpose of a 2-column table). */
 static seer_status_t fold_transpose(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
-    int64_t perm[SEER_ONNX_MAX_RANK], d[SEER_ONNX_MAX_RANK];
+    int64_t perm[SEER_ONNX_MAX_RANK], d[SEER_ONNX_MAX_RANK], from[SEER_ONNX_MAX_RANK], stride[SEER_ONNX_MAX_RANK];
     if (!a->known) return SEER_STATUS_SUCCESS;
     int np = seer_onnx_attr_ints(n, "perm", perm, SEER_ONNX_MAX_RANK);
+    for (int i = a->rank - 1, s = 1; i >= 0; s *= (int)a->d[i], i--) stride[i] = s;
     for (int i = 0; i < a->rank; i++) {
         int p = np < 0 ? a->rank - 1 - i : i < np && perm[i] >= 0 && perm[i] < a->rank ? (int)perm[i] : -1;
         if (p < 0) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "perm does not fit rank %d", a->rank);
         d[i] = a->d[p];
+        from[i] = p;
+    }
+    if (values_fill(a)) { /* at most SEER_ONNX_MAX_CONST values, so the int strides hold */
+        double v[SEER_ONNX_MAX_CONST];
+        for (int j = 0; j < a->nval; j++) {
+            int64_t rest = j, off = 0;
+            for (int i = a->rank - 1; i >= 0; i--) {
+                off += rest % d[i] * stride[from[i]];
+                rest /= d[i];
+            }
+            v[j] = a->val[off];
+        }
+        set_const_vals(o, v, a->nval, a->is_int);
     }
     return seer_onnx_set_dims(cx, n, o, a->rank, d);
 }
@@ -197,6 +220,20 @@ static seer_status_t fold_transpose(cx_t *cx, const Onnx__NodeProto *n, const te
 static seer_status_t fold_reshape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
     set_const_vals(o, a->val, a->nval, a->is_int);
+    int64_t t[SEER_ONNX_MAX_RANK + 1], dd[SEER_ONNX_MAX_RANK], known = 1;
+    /* a Reshape to a table (the TorchScript exporter's F.pad: [-1, 2])
+     * keeps its dims, which a Slice or Transpose after it moves by */
+    int nt = strcmp(n->op_type, "Reshape") ? -1 : seer_onnx_const_ints(cx, n, 1, t, SEER_ONNX_MAX_RANK + 1), infer = -1;
+    for (int i = 0; nt >= 2 && nt <= SEER_ONNX_MAX_RANK && i < nt; i++) {
+        dd[i] = t[i] == 0 && i < a->rank ? a->d[i] : t[i];
+        if (dd[i] == -1 && infer < 0) infer = i;
+        else if (dd[i] < 1 || dd[i] > SEER_ONNX_MAX_CONST) nt = -1;
+        else known *= dd[i];
+        if (i == nt - 1 && nt >= 2) {
+            if (infer >= 0 && known > 0 && a->nval % known == 0) dd[infer] = a->nval / known, known = a->nval;
+            if (known == a->nval) return seer_onnx_set_dims(cx, n, o, nt, dd);
+        }
+    }
     int64_t d = a->nval;
     int rank = !strcmp(n->op_type, "Squeeze") && a->nval == 1 ? 0 : 1;
     return seer_onnx_set_dims(cx, n, o, rank, &d);
@@ -236,28 +273,60 @@ static seer_status_t fold_concat(cx_t *cx, const Onnx__NodeProto *n, const tenso
     return const_vector(cx, n, o, v, nv, a->is_int, 0);
 }
 
-/* Slice of a folded vector, step 1 (starts/ends attributes before opset
- * 10, constant inputs since). */
+/* Slice of a folded value along one axis, any step (starts/ends/axes
+ * attributes before opset 10, constant inputs since, with steps): a
+ * vector's range, or the TorchScript exporter's flip of a table's rows
+ * (step -1) on the way to F.pad's pads. */
 static seer_status_t fold_slice(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
-    int64_t s, e, step = 1, x[SEER_ONNX_MAX_CONST];
+    int64_t s, e, step = 1, axis = 0, x[SEER_ONNX_MAX_CONST];
     if (cx->opset < 10) {
-        if (seer_onnx_attr_ints(n, "starts", &s, 1) != 1 || seer_onnx_attr_ints(n, "ends", &e, 1) != 1)
+        if (seer_onnx_attr_ints(n, "starts", &s, 1) != 1 || seer_onnx_attr_ints(n, "ends", &e, 1) != 1 ||
+            seer_onnx_attr_ints(n, "axes", &axis, 1) > 1)
             return SEER_STATUS_SUCCESS;
     } else {
         if (seer_onnx_const_ints(cx, n, 1, x, 1) != 1) return SEER_STATUS_SUCCESS;
         s = x[0];
         if (seer_onnx_const_ints(cx, n, 2, x, 1) != 1) return SEER_STATUS_SUCCESS;
         e = x[0];
-        if (seer_onnx_input(cx, n, 4) && seer_onnx_const_ints(cx, n, 4, x, 1) == 1) step = x[0];
+        if (seer_onnx_input(cx, n, 3)) {
+            if (seer_onnx_const_ints(cx, n, 3, x, 1) != 1) return SEER_STATUS_SUCCESS;
+            axis = x[0];
+        }
+        if (seer_onnx_input(cx, n, 4)) {
+            if (seer_onnx_const_ints(cx, n, 4, x, 1) != 1) return SEER_STATUS_SUCCESS;
+            step = x[0];
+        }
     }
-    if (step != 1) return SEER_STATUS_SUCCESS;
-    int64_t len = a->nval;
+    int table = values_fill(a) && a->rank >= 1;
+    int rank = table ? a->rank : 1, ax = seer_onnx_norm_axis(axis, rank);
+    if (step == 0 || ax < 0 || (!table && a->rank > 1)) return SEER_STATUS_SUCCESS;
+    int64_t d[SEER_ONNX_MAX_RANK], len = table ? a->d[ax] : a->nval, outer = 1, inner = 1;
+    for (int i = 0; i < rank; i++) {
+        d[i] = table ? a->d[i] : a->nval;
+        if (i < ax) outer *= d[i];
+        if (i > ax) inner *= d[i];
+    }
     if (s < 0) s += len;
     if (e < 0) e += len;
-    s = s < 0 ? 0 : s > len ? len : s;
-    e = e < s ? s : e > len ? len : e;
-    return const_vector(cx, n, o, a->val + s, (int)(e - s), a->is_int, 0);
+    if (step > 0) {
+        s = s < 0 ? 0 : s > len ? len : s;
+        e = e < 0 ? 0 : e > len ? len : e;
+    } else {
+        s = s < 0 ? -1 : s > len - 1 ? len - 1 : s;
+        e = e < -1 ? -1 : e > len - 1 ? len - 1 : e;
+    }
+    double v[SEER_ONNX_MAX_CONST];
+    int nv = 0;
+    int64_t cnt = 0;
+    for (int64_t i = s; step > 0 ? i < e : i > e; i += step) cnt++;
+    for (int64_t o1 = 0; o1 < outer; o1++)
+        for (int64_t i = s; step > 0 ? i < e : i > e; i += step)
+            for (int64_t k = 0; k < inner; k++) v[nv++] = a->val[(o1 * len + i) * inner + k];
+    d[ax] = cnt;
+    set_const_vals(o, v, nv, a->is_int);
+    o->is_const = 1;
+    return seer_onnx_set_dims(cx, n, o, rank, d);
 }
 
 /* The broadcast of two known shapes into rank, d; 0 where they do not
@@ -355,11 +424,30 @@ static seer_status_t unsqueeze_shape(cx_t *cx, const Onnx__NodeProto *n, const t
 /* ConstantOfShape's shape: its input's values. */
 static seer_status_t fold_constant_of_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
-    int64_t d[SEER_ONNX_MAX_RANK];
+    int64_t d[SEER_ONNX_MAX_RANK], total = 1;
     if (a->nval < 0 || a->nval > SEER_ONNX_MAX_RANK) return SEER_STATUS_SUCCESS;
     for (int i = 0; i < a->nval; i++) {
         if (!(a->val[i] >= 0 && a->val[i] <= INT32_MAX)) return SEER_STATUS_SUCCESS;
         d[i] = (int64_t)a->val[i];
+        total = total > SEER_ONNX_MAX_CONST ? total : total * d[i];
+    }
+    /* its values where they are few (the zeros the TorchScript exporter's
+     * F.pad appends to the pads): the value attribute's one, else 0.0 */
+    double fill = 0, v[SEER_ONNX_MAX_CONST];
+    int is_int = 0;
+    const Onnx__AttributeProto *at = seer_onnx_attr(n, "value");
+    seer_status_t st;
+    if (at && at->t && (st = seer_onnx_load_tensor(cx, n, at->t, o))) return st;
+    if (at && at->t) {
+        if (o->nval != 1) total = SEER_ONNX_MAX_CONST + 1; /* not one value: leave them unknown */
+        else fill = o->val[0], is_int = o->is_int;
+        free(o->val);
+        o->val = NULL;
+        o->nval = -1;
+    }
+    if (total <= SEER_ONNX_MAX_CONST) {
+        for (int64_t i = 0; i < total; i++) v[i] = fill;
+        set_const_vals(o, v, (int)total, is_int);
     }
     return seer_onnx_set_dims(cx, n, o, a->nval, d);
 }

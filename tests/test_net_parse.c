@@ -253,7 +253,7 @@ TEST(net_parse_lrn_and_prelu)
     CHECK(L.op == SEER_OP_PAD && L.c == 8 && L.h == 31 && L.w == 30 && !L.params && !strcmp(seer_op_name(L.op), "pad"));
     seer_network_destroy(net);
     CHECK(parse(h, "input name=x c=8 h=28 w=28\npad name=p in=x h=27 w=30\n", &net, msg, sizeof msg) ==
-          SEER_STATUS_NET_PARSE);
+          SEER_STATUS_NET_SHAPE);
     CHECK(strstr(msg, "pad needs h= and w= (the output's size) of at least the input's 28x28") != NULL);
     seer_destroy(h);
 }

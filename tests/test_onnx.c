@@ -306,6 +306,9 @@ TEST(onnx_ops_translate_to_layers)
     /* Pad of H and W (an attribute, an input; any mode): a pad layer, 8 x 8
      * -> 11 x 11, which a stride-2 3 x 3 conv reads */
     CHECK(text_has(h, "tests/onnx/pad9.onnx", 0, "pad name=zpad in=relu h=11 w=11\n"));
+    /* F.pad(x, (1, 3, 0, 2)) through the TorchScript exporter's chain on
+     * constants (a table flipped and transposed): H 8 + 0 + 2, W 8 + 1 + 3 */
+    CHECK(text_has(h, "tests/onnx/pad_torchscript.onnx", 0, "pad name=fpad in=relu h=10 w=12\n"));
     CHECK(text_has(h, "tests/onnx/pad13.onnx", 0, "pad name=zpad in=relu h=11 w=11\nconv name=conv2 in=zpad k=4 "
                                                   "size=3 stride=2\n"));
     /* PRelu slopes of 1 x C x 1 x 1 and C x 1 x 1: per channel */

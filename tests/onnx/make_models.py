@@ -366,6 +366,20 @@ def tf_style():
     return g.model(g.node("Gemm", [y, g.weight("w2", [10, 16])], "fc", transB=1))
 
 
+def torchscript_pad(g, y):
+    """F.pad(y, (1, 3, 0, 2)) as the TorchScript-based exporter writes it
+    without constant folding (seer.from_torch): the pads padded with zeros
+    to 8, as a 4 x 2 table, its rows flipped, transposed, flattened."""
+    i64 = TensorProto.INT64
+    p = g.node("Concat", [g.weight("pad", [4], [1, 3, 0, 2], i64), g.node("ConstantOfShape", [g.weight(
+        "ext", [1], [4], i64)], "zeros", value=helper.make_tensor("v", i64, [1], [0]))], "cat", axis=0)
+    p = g.node("Reshape", [p, g.weight("pairs", [2], [-1, 2], i64)], "table")
+    p = g.node("Slice", [p, g.weight("s0", [1], [-1], i64), g.weight("s1", [1], [-9223372036854775807], i64),
+                         g.weight("s2", [1], [0], i64), g.weight("s3", [1], [-1], i64)], "flip")
+    p = g.node("Reshape", [g.node("Transpose", [p], "swap", perm=[1, 0]), g.weight("flat", [1], [-1], i64)], "flat")
+    return g.node("Pad", [y, g.node("Cast", [p], "cast", to=i64)], "fpad")
+
+
 def tiny(opset=13, input_dims=None, extra=None, params=True):
     """params=False: the weights as graph inputs, as torch.onnx.export
     writes them with export_params=False."""
@@ -549,6 +563,7 @@ def main():
              # Keras' ZeroPadding2D before a stride-2 conv: Pad by an attribute
              # (opset 9) and by an input (opset 13)
              "pad9": tiny(9, extra=lambda g, y: g.node("Pad", [y], "zpad", pads=[0, 0, 1, 1, 0, 0, 2, 2])),
+             "pad_torchscript": tiny(13, extra=torchscript_pad),
              "pad13": tiny(13, extra=lambda g, y: g.node("Conv", [g.node("Pad", [y, g.weight(
                  "pads", [8], [0, 0, 1, 1, 0, 0, 2, 2], TensorProto.INT64)], "zpad", mode="reflect"), g.weight(
                  "w2", [4, 4, 3, 3])], "conv2", strides=[2, 2])),
@@ -571,7 +586,7 @@ def main():
                                    "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
                                    "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style",
-                                   "image_scaler9", "pad9", "pad13")}
+                                   "image_scaler9", "pad9", "pad13", "pad_torchscript")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
