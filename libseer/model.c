@@ -1079,7 +1079,9 @@ static double clamp_ratio(double sum, int n)
 /* Over the layers of ratio_shapes that (dir, algo) runs in dt, the sum
  * of log(physics on a / physics on b), each from a family (neither
  * analytical nor borrowed), except b's read raw (the analytical family,
- * unscaled) where b_raw; *n counts the layers. */
+ * unscaled) where b_raw; *n counts the layers.  cuDNN's choice is read in
+ * algorithm 0's structure on both (a ratio of two GPUs' speeds, not a
+ * time: physics() would take the Winograd where it is faster). */
 static double log_ratio_sum(const struct seer_model *a, const struct seer_model *b, int b_raw, seer_direction_t dir,
                             int algo, seer_dtype_t dt, int *n)
 {
