@@ -190,18 +190,21 @@ static int values_fill(const tensor_t *a)
  * Pad's pads through a Transpose of a 2-column table). */
 static seer_status_t fold_transpose(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
-    int64_t perm[SEER_ONNX_MAX_RANK], d[SEER_ONNX_MAX_RANK], from[SEER_ONNX_MAX_RANK], stride[SEER_ONNX_MAX_RANK];
+    int64_t perm[SEER_ONNX_MAX_RANK + 1], d[SEER_ONNX_MAX_RANK], from[SEER_ONNX_MAX_RANK], stride[SEER_ONNX_MAX_RANK];
     if (!a->known) return SEER_STATUS_SUCCESS;
-    int np = seer_onnx_attr_ints(n, "perm", perm, SEER_ONNX_MAX_RANK);
-    for (int i = a->rank - 1, s = 1; i >= 0; s *= (int)a->d[i], i--) stride[i] = s;
+    int np = seer_onnx_attr_ints(n, "perm", perm, SEER_ONNX_MAX_RANK + 1);
+    unsigned used = 0;
     for (int i = 0; i < a->rank; i++) {
-        int p = np < 0 ? a->rank - 1 - i : i < np && perm[i] >= 0 && perm[i] < a->rank ? (int)perm[i] : -1;
-        if (p < 0) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "perm does not fit rank %d", a->rank);
+        int p = np < 0 ? a->rank - 1 - i : np == a->rank && perm[i] >= 0 && perm[i] < a->rank ? (int)perm[i] : -1;
+        if (p < 0 || (used >> p & 1u))
+            return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "perm is no permutation of rank %d", a->rank);
+        used |= 1u << p;
         d[i] = a->d[p];
         from[i] = p;
     }
-    if (values_fill(a)) { /* at most SEER_ONNX_MAX_CONST values, so the int strides hold */
+    if (values_fill(a) && a->nval > 0) { /* every dim at least 1, their product at most SEER_ONNX_MAX_CONST */
         double v[SEER_ONNX_MAX_CONST];
+        for (int i = a->rank - 1, s = 1; i >= 0; s *= (int)a->d[i], i--) stride[i] = s;
         for (int j = 0; j < a->nval; j++) {
             int64_t rest = j, off = 0;
             for (int i = a->rank - 1; i >= 0; i--) {
@@ -225,7 +228,7 @@ static seer_status_t fold_reshape(cx_t *cx, const Onnx__NodeProto *n, const tens
      * keeps its dims, which a Slice or Transpose after it moves by */
     int nt = strcmp(n->op_type, "Reshape") ? -1 : seer_onnx_const_ints(cx, n, 1, t, SEER_ONNX_MAX_RANK + 1), infer = -1;
     for (int i = 0; nt >= 2 && nt <= SEER_ONNX_MAX_RANK && i < nt; i++) {
-        dd[i] = t[i] == 0 && i < a->rank ? a->d[i] : t[i];
+        dd[i] = t[i] == 0 && !seer_onnx_attr_int(n, "allowzero", 0) && i < a->rank ? a->d[i] : t[i];
         if (dd[i] == -1 && infer < 0) infer = i;
         else if (dd[i] < 1 || dd[i] > SEER_ONNX_MAX_CONST) nt = -1;
         else known *= dd[i];
@@ -244,8 +247,8 @@ static seer_status_t fold_gather(cx_t *cx, const Onnx__NodeProto *n, const tenso
                                  tensor_t *o)
 {
     double v[SEER_ONNX_MAX_CONST];
-    if (!b || b->nval < 0 || seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), a->rank) != 0)
-        return SEER_STATUS_SUCCESS;
+    if (!b || b->nval < 0 || a->rank > 1 || seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", 0), a->rank) != 0)
+        return SEER_STATUS_SUCCESS; /* a vector's elements (a table's rows are not read so) */
     for (int i = 0; i < b->nval; i++) {
         if (!(fabs(b->val[i]) <= a->nval)) /* also keeps the cast defined */
             return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "index %g out of range", b->val[i]);
@@ -266,7 +269,7 @@ static seer_status_t fold_concat(cx_t *cx, const Onnx__NodeProto *n, const tenso
     for (size_t i = 0; i < n->n_input; i++) {
         tensor_t *x = seer_onnx_input(cx, n, i);
         if (!x) continue;
-        if (x->nval < 0 || nv + x->nval > SEER_ONNX_MAX_CONST) return SEER_STATUS_SUCCESS;
+        if (x->nval < 0 || x->rank > 1 || nv + x->nval > SEER_ONNX_MAX_CONST) return SEER_STATUS_SUCCESS; /* vectors */
         memcpy(v + nv, x->val, (size_t)x->nval * sizeof *v);
         nv += x->nval;
     }
@@ -312,10 +315,13 @@ static seer_status_t fold_slice(cx_t *cx, const Onnx__NodeProto *n, const tensor
     if (step > 0) {
         s = s < 0 ? 0 : s > len ? len : s;
         e = e < 0 ? 0 : e > len ? len : e;
-    } else {
-        s = s < 0 ? -1 : s > len - 1 ? len - 1 : s;
+    } else { /* ONNX: start in [0, len - 1], end in [-1, len - 1] (an empty axis: nothing) */
+        s = s < 0 ? 0 : s;
+        s = s > len - 1 ? len - 1 : s;
         e = e < -1 ? -1 : e > len - 1 ? len - 1 : e;
     }
+    if (step > len) step = len + 1; /* the same indices, and i += step stays in range */
+    if (step < -len) step = -len - 1;
     double v[SEER_ONNX_MAX_CONST];
     int nv = 0;
     int64_t cnt = 0;

@@ -357,6 +357,7 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_prelu_last_axis", SEER_STATUS_ONNX_UNSUPPORTED_OP, "PRelu x1 ('prelu': a PRelu slope other than one"},
         {"bad_split_opset1", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Split x1 ('split': split sizes given as an input (opset 1)"},
         {"bad_pad_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Pad x1 ('cpad': a pad of other than the two spatial axes"},
+        {"bad_transpose_perm", SEER_STATUS_NET_SHAPE, "node 'tr' (Transpose): perm is no permutation of rank 2"},
         {"bad_weight_symbolic", SEER_STATUS_NET_SHAPE, "weight 'w2' (a graph input read only as a weight): dimension 0 is symbolic"},
     };
     seer_handle_t h;

@@ -102,15 +102,18 @@ TEST(onnx_shape_arithmetic_and_slice)
 {
     fx_t f;
     REQUIRE(fx_open(&f, 13));
-    const double a[4] = {7, -7, 10, 20}, two = 2, zero = 0, start = 1, end = -1, step = 2, back = -1, past = -9;
+    const double a[4] = {7, -7, 10, 20}, two = 2, zero = 0, start = 1, end = -1, step = 2, back = -1, past = -9,
+                 huge = 1e18;
     tensor_t *ta = fx_const(&f, "a", a, 4, 0), *o;
     REQUIRE(ta && fx_const(&f, "two", &two, 1, 1) && fx_const(&f, "zero", &zero, 1, 1));
     REQUIRE(fx_const(&f, "st", &start, 1, 0) && fx_const(&f, "en", &end, 1, 0) && fx_const(&f, "sp", &step, 1, 0));
-    REQUIRE(fx_const(&f, "back", &back, 1, 0) && fx_const(&f, "past", &past, 1, 0));
-    Onnx__NodeProto n[6] = {ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT,
-                            ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT};
+    REQUIRE(fx_const(&f, "back", &back, 1, 0) && fx_const(&f, "past", &past, 1, 0) && fx_const(&f, "huge", &huge, 1, 0));
+    Onnx__NodeProto n[8] = {ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT,
+                            ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT,
+                            ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT};
     char *div[] = {"a", "two"}, *div0[] = {"two", "zero"}, *sl[] = {"a", "st", "en"}, *sl2[] = {"a", "st", "en", "", "sp"},
-         *flip[] = {"a", "back", "past", "", "back"};
+         *flip[] = {"a", "back", "past", "", "back"}, *first[] = {"a", "past", "past", "", "back"},
+         *hop[] = {"a", "st", "huge", "", "huge"};
     int folded = 0;
     CHECK_STATUS(fx_fold(&f, &n[0], "Div", div, 2, "q", &o, &folded), SEER_STATUS_SUCCESS);
     const double q[4] = {3, -3, 5, 10}; /* integer division truncates */
@@ -127,6 +130,12 @@ TEST(onnx_shape_arithmetic_and_slice)
     CHECK_STATUS(fx_fold(&f, &n[5], "Slice", flip, 5, "s3", &o, &folded), SEER_STATUS_SUCCESS);
     const double rev[4] = {20, 10, -7, 7};
     CHECK(folded && vals_are(o, rev, 4) && o->rank == 1); /* [::-1], as torch.flip exports */
+    /* a negative step's start below 0 clamps to 0 (ONNX): [-9:-9:-1] is [a0] */
+    CHECK_STATUS(fx_fold(&f, &n[6], "Slice", first, 5, "s4", &o, &folded), SEER_STATUS_SUCCESS);
+    CHECK(folded && vals_are(o, a, 1));
+    /* a step of 1e18 takes one element, and its index sums stay defined */
+    CHECK_STATUS(fx_fold(&f, &n[7], "Slice", hop, 5, "s5", &o, &folded), SEER_STATUS_SUCCESS);
+    CHECK(folded && vals_are(o, a + 1, 1));
     fx_close(&f);
 }
 

@@ -492,6 +492,9 @@ def bad_models(good):
     # at opset 9 a slope of C lines up with W, not with the channels
     out["prelu_last_axis"] = tiny(9, input_dims=[1, 3, 8, 8], extra=lambda g, y: g.node(
         "PRelu", [y, g.weight("slope", [4])], "prelu")).SerializeToString()
+    # a constant transposed by a perm that repeats an axis
+    out["transpose_perm"] = tiny(13, extra=lambda g, y: g.node("Reshape", [y, g.node("Transpose", [g.weight(
+        "tab", [2, 2], [1, 2, 3, 4], TensorProto.INT64)], "tr", perm=[0, 0])], "view")).SerializeToString()
     # a pad of the channels
     out["pad_channels"] = tiny(13, extra=lambda g, y: g.node("Pad", [y, g.weight(
         "pads", [8], [0, 1, 0, 0, 0, 1, 0, 0], TensorProto.INT64)], "cpad")).SerializeToString()
