@@ -28,6 +28,10 @@ const seer_family_t *seer_model_family(const struct seer_model *m, seer_directio
 
 static double lg(double x) { return log(x > 1e-30 ? x : 1e-30); }
 
+/* The algorithm whose kernels cost algo: cuDNN's choice takes algorithm
+ * 0's (in backward filter also the Winograd's, physics()). */
+static int kernels_of(int algo) { return algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo; }
+
 static seer_status_t model_shape(seer_err_t *e, const seer_gpu_info_t *g, const struct seer_conv *cv,
                                  seer_direction_t dir, seer_terms_t *t);
 
@@ -655,7 +659,7 @@ typedef struct {
     double ps, pt;
 } source_read_t;
 
-static void source_read(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir, int algo,
+static void source_read(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir, int kalgo,
                         const seer_family_t *g, source_read_t *r)
 {
     const seer_gpu_info_t *sg = r->sg = &m->src[g->src];
@@ -670,7 +674,7 @@ static void source_read(const struct seer_model *m, const struct seer_conv *desc
     seer_err_t e;
     memset(&r->ts, 0, sizeof r->ts);
     if (!(r->ps > 0 && r->pt > 0) ||
-        seer_conv_kernels(&e, &r->ds, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, r->ts.kv, &r->ts.nk) ||
+        seer_conv_kernels(&e, &r->ds, dir, kalgo, r->ts.kv, &r->ts.nk) ||
         model_shape(&e, sg, &r->ds, dir, &r->ts))
         return;
     r->ts.no_features = 1;
@@ -701,13 +705,13 @@ static double read_both(source_read_t *r, const struct seer_model *m, const seer
  * formula), of its named variant *vi, else of the fastest: the least over
  * the variants of each read both ways, so that it stays monotone when
  * the fastest variant changes.  *fg gets that variant's formula, tg its
- * terms. */
-static double family_time(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir, int algo,
+ * terms; kalgo names the algorithm whose kernels tg holds. */
+static double family_time(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir, int kalgo,
                           const seer_family_t *g, int both, seer_terms_t *tg, int *vi, double *fg)
 {
     source_read_t r;
     r.ok = 0;
-    if (both) source_read(m, desc, dir, algo, g, &r);
+    if (both) source_read(m, desc, dir, kalgo, g, &r);
     double best = INFINITY;
     int lo = *vi >= 0 ? *vi : 0, hi = *vi >= 0 ? *vi + 1 : g->nvar, bi = lo;
     for (int i = lo; i < hi; i++) {
@@ -816,7 +820,7 @@ static seer_status_t physics(seer_err_t *err, const struct seer_model *m, const 
                              seer_direction_t dir, int algo, const seer_terms_t *k, const seer_terms_t *kw,
                              const char *variant, int corr, seer_kcache_t *kc, seer_family_t *af, seer_physics_t *e)
 {
-    seer_status_t st = physics_at(err, m, desc, dir, algo, algo < 0 ? 0 : algo, k, variant, corr, kc, af, 0, e);
+    seer_status_t st = physics_at(err, m, desc, dir, algo, kernels_of(algo), k, variant, corr, kc, af, 0, e);
     if (st || !transposes_in_physics(dir, algo)) return st;
     const int w = SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED;
     double tr;
@@ -1031,7 +1035,7 @@ static seer_status_t conv_kernels(seer_err_t *e, const struct seer_model *m, con
 {
     *run = *desc;
     run->dtype = seer_conv_run_dtype(&m->gpu, desc->dtype, dir, algo);
-    return seer_model_kernels(e, m, run, dir, algo == SEER_ALGO_CUDNN_CHOICE ? 0 : algo, k);
+    return seer_model_kernels(e, m, run, dir, kernels_of(algo), k);
 }
 
 /* How much slower than the transfer predicts a calibrated GPU runs the
@@ -1094,11 +1098,11 @@ static double log_ratio_sum(const struct seer_model *a, const struct seer_model 
         seer_kcache_t kc;
         kcache_init(&kc);
         if (ratio_conv(a, j, dt, dir, algo, &run, &k) ||
-            physics_at(NULL, a, &run, dir, algo, algo < 0 ? 0 : algo, &k, NULL, 0, &kc, &af, 0, &pa) ||
+            physics_at(NULL, a, &run, dir, algo, kernels_of(algo), &k, NULL, 0, &kc, &af, 0, &pa) ||
             pa.f == &af || pa.borrowed)
             continue;
         kcache_init(&kc);
-        if (physics_at(NULL, b, &run, dir, algo, algo < 0 ? 0 : algo, &k, NULL, 0, &kc, &af, b_raw, &pb) ||
+        if (physics_at(NULL, b, &run, dir, algo, kernels_of(algo), &k, NULL, 0, &kc, &af, b_raw, &pb) ||
             (!b_raw && (pb.f == &af || pb.borrowed)))
             continue;
         sum += log(pa.phys / pb.phys);
