@@ -440,20 +440,16 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
         oc = L->shape.k;
         break;
     case SEER_OP_RESIZE:
-        if ((o->seen & (B(K_H) | B(K_W))) != (B(K_H) | B(K_W)))
-            return perr(ps, SEER_STATUS_NET_PARSE, "resize needs h= and w= (the output's size)");
+    case SEER_OP_PAD: { /* h= and w= give the output's size; a pad's is at least the input's */
+        int pad = L->op == SEER_OP_PAD, both = (o->seen & (B(K_H) | B(K_W))) == (B(K_H) | B(K_W));
+        if (pad && (!both || o->v[K_H] < hh || o->v[K_W] < w))
+            return perr(ps, both ? SEER_STATUS_NET_SHAPE : SEER_STATUS_NET_PARSE, "pad needs h= and w= (the "
+                        "output's size) of at least the input's %lldx%lld", (long long)hh, (long long)w);
+        if (!both) return perr(ps, SEER_STATUS_NET_PARSE, "resize needs h= and w= (the output's size)");
         oh = o->v[K_H];
         ow = o->v[K_W];
         break;
-    case SEER_OP_PAD:
-        if ((o->seen & (B(K_H) | B(K_W))) != (B(K_H) | B(K_W)) || o->v[K_H] < hh || o->v[K_W] < w)
-            return perr(ps, (o->seen & (B(K_H) | B(K_W))) != (B(K_H) | B(K_W)) ? SEER_STATUS_NET_PARSE
-                                                                               : SEER_STATUS_NET_SHAPE,
-                        "pad needs h= and w= (the output's size) of at least the input's %lldx%lld", (long long)hh,
-                        (long long)w);
-        oh = o->v[K_H];
-        ow = o->v[K_W];
-        break;
+    }
     case SEER_OP_FLATTEN:
         oc = c * hh * w;
         oh = ow = 1;
