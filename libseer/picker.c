@@ -47,6 +47,24 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
     predict(m, cv, dir, algo, NULL, out);
 }
 
+int seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual)
+{
+    seer_conv_shape_t s = cv->shape;
+    /* the stride-1 conv's dy: a strided dgrad runs over every dx pixel */
+    int p1 = s.h + 2 * s.pad_h - s.dil_h * (s.r - 1), q1 = s.w + 2 * s.pad_w - s.dil_w * (s.s - 1);
+    int ph = s.dil_h * (s.r - 1) - s.pad_h, pw = s.dil_w * (s.s - 1) - s.pad_w;
+    if (p1 < 1 || q1 < 1 || ph < 0 || pw < 0) return 0;
+    s.c = cv->shape.k;
+    s.k = cv->shape.c;
+    s.h = p1;
+    s.w = q1;
+    s.pad_h = ph;
+    s.pad_w = pw;
+    s.stride_h = s.stride_w = 1;
+    return !seer_conv_init(NULL, dual, cv->dtype, cv->layout, &s) && dual->p == cv->shape.h &&
+           dual->q == cv->shape.w;
+}
+
 int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
                      seer_algo_eval_t out[SEER_MAX_ALGOS])
 {
@@ -55,7 +73,7 @@ int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, see
     return n;
 }
 
-static seer_status_t best_of(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+static seer_status_t best_algo(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
                              seer_algo_eval_t *out)
 {
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
@@ -130,6 +148,28 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
     }
     if (!st) return SEER_STATUS_SUCCESS;
     return uncal ? SEER_STATUS_NOT_CALIBRATED : st;
+}
+
+/* best_algo, and cuDNN's choice of a backward data on FMA math read a
+ * second way: as the forward conv it is (seer_bwd_data_dual), picked
+ * with this model, whose forward families come from far more rows (and
+ * on NeuSight's GPUs from their own); the geometric mean of the two
+ * (docs/method.md, "Backward data as a forward conv").  Not tensor-core
+ * math: the V100 SXM2's FP16 dgrads ran a median 16-22 % slower than
+ * their dual forward convs.  Every caller sees it, the FP32 and
+ * pseudo-half caps too, so a GPU whose FP16 runs FMA kernels keeps its
+ * place among the others. */
+static seer_status_t best_of(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                             seer_algo_eval_t *out)
+{
+    seer_status_t st = best_algo(m, cv, dir, out);
+    struct seer_conv dual;
+    seer_algo_eval_t e;
+    if (!st && dir == SEER_DIR_BWD_DATA && out->algo == SEER_ALGO_CUDNN_CHOICE &&
+        !seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) && seer_bwd_data_dual(cv, &dual) &&
+        !seer_picker_best(m, &dual, SEER_DIR_FWD, &e) && e.source != SEER_SOURCE_ANALYTICAL)
+        out->time_ms = sqrt(out->time_ms * e.time_ms);
+    return st;
 }
 
 seer_status_t seer_pick_conv_fastest(seer_handle_t h, const seer_model *m, const seer_conv *desc,

@@ -44,6 +44,14 @@ int seer_picker_soft(seer_status_t st);
 seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
                                seer_direction_t dir, seer_algo_eval_t *out);
 
+/* The forward conv whose output is a conv's dx: cuDNN's dgrad runs over
+ * every dx pixel (launch.c: M = N*H*W), the GEMM of the stride-1 conv's
+ * dgrad, which is dy of that conv convolved with the flipped filter, C
+ * and K swapped, padded to give back H x W (docs/method.md, "Backward
+ * data as a forward conv").  1 with *dual set; 0 where there is none (a
+ * padding over the dilated filter). */
+int seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual);
+
 /* Workspace of an algorithm (docs/picker.md); UNSUPPORTED where cuDNN
  * has no such algorithm for the shape (the reason in e, if not NULL). */
 seer_status_t seer_workspace_bytes(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,

@@ -327,7 +327,7 @@ static seer_model_t absurd(seer_handle_t h, double scale)
 
 /* The picker rule with every algorithm predicted whole, as it was before
  * the picker bounded them by their physics (docs/picker.md). */
-static seer_status_t best_whole(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+static seer_status_t best_whole_algo(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
                                 seer_algo_eval_t *out)
 {
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
@@ -358,6 +358,21 @@ static seer_status_t best_whole(const struct seer_model *m, const struct seer_co
     }
     if (!st) return SEER_STATUS_SUCCESS;
     return uncal ? SEER_STATUS_NOT_CALIBRATED : st;
+}
+
+/* ... and a backward data's choice on FMA math blended with its dual
+ * forward conv's pick, as the picker does. */
+static seer_status_t best_whole(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                                seer_algo_eval_t *out)
+{
+    seer_status_t st = best_whole_algo(m, cv, dir, out);
+    struct seer_conv dual;
+    seer_algo_eval_t e;
+    if (!st && dir == SEER_DIR_BWD_DATA && out->algo == SEER_ALGO_CUDNN_CHOICE &&
+        !seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) && seer_bwd_data_dual(cv, &dual) &&
+        !seer_picker_best(m, &dual, SEER_DIR_FWD, &e) && e.source != SEER_SOURCE_ANALYTICAL)
+        out->time_ms = sqrt(out->time_ms * e.time_ms);
+    return st;
 }
 
 TEST(picker_bounds_give_the_answer_of_every_algorithm_predicted)
@@ -737,6 +752,76 @@ TEST(picker_nchw_tensor_cores_add_the_transposes)
         seer_conv_desc_destroy(a);
         seer_conv_desc_destroy(b);
     }
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
+
+TEST(picker_bwd_data_dual_shape)
+{
+    /* dx of a conv is a forward conv of the stride-1 conv's dy: C and K
+     * swapped, the flipped filter padded to give back H x W */
+    static const struct { int h, r, pad, stride, dil, ok, dh, dpad; } t[] = {
+        {56, 3, 1, 1, 1, 1, 56, 1}, /* same padding: the same size */
+        {56, 3, 0, 1, 1, 1, 54, 2}, /* valid: dy 54, padded by 2 back to 56 */
+        {56, 3, 1, 2, 1, 1, 56, 1}, /* strided: over every dx pixel */
+        {56, 1, 0, 2, 1, 1, 56, 0}, /* ResNet's strided shortcut */
+        {56, 3, 2, 1, 2, 1, 56, 2}, /* dilated */
+        {7, 7, 3, 2, 1, 1, 7, 3},
+        {56, 3, 3, 1, 1, 0, 0, 0}, /* padded past the filter: no such conv */
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        seer_conv_shape_t s = {.n = 8, .c = 64, .h = t[i].h, .w = t[i].h, .k = 256, .r = t[i].r, .s = t[i].r,
+                               .pad_h = t[i].pad, .pad_w = t[i].pad, .stride_h = t[i].stride,
+                               .stride_w = t[i].stride, .dil_h = t[i].dil, .dil_w = t[i].dil, .groups = 1};
+        struct seer_conv cv, d;
+        REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP32, SEER_LAYOUT_NHWC, &s) == SEER_STATUS_SUCCESS);
+        CHECK(seer_bwd_data_dual(&cv, &d) == t[i].ok);
+        if (!t[i].ok) continue;
+        CHECK(d.shape.c == 256 && d.shape.k == 64 && d.shape.n == 8 && d.shape.r == t[i].r);
+        CHECK(d.shape.h == t[i].dh && d.shape.pad_h == t[i].dpad && d.shape.stride_h == 1);
+        CHECK(d.shape.dil_h == t[i].dil && d.dtype == SEER_DTYPE_FP32 && d.layout == SEER_LAYOUT_NHWC);
+        CHECK(d.p == t[i].h && d.q == t[i].h);
+        /* the dual's FLOPs are the stride-1 conv's */
+        CHECK_NEAR(seer_conv_flops(&d), 2.0 * 8 * 64 * 256 * t[i].r * t[i].r * t[i].dh * t[i].dh, 1);
+    }
+}
+
+TEST(picker_bwd_data_blends_its_dual_forward)
+{
+    /* cuDNN's choice of a backward data on FMA math: the geometric mean of
+     * its family and the forward pick of its dual; tensor-core math and
+     * the explicit algorithms keep their own times */
+    if (access("models/v100-sxm2-16gb.seer", R_OK) != 0) SKIP("shipped models missing");
+    seer_handle_t h = handle();
+    seer_model_t m;
+    REQUIRE(seer_model_open(h, "models", "v100-sxm2-16gb", &m) == SEER_STATUS_SUCCESS);
+    for (int i = 0; i < 2; i++) {
+        seer_conv_desc_t d = desc(SEER_DTYPE_FP32, 16, 128, 28, 256, i ? 1 : 3, i ? 0 : 1, i + 1);
+        REQUIRE(d);
+        seer_algo_eval_t got, fam, fwd;
+        struct seer_conv dual;
+        REQUIRE(seer_bwd_data_dual(d, &dual));
+        seer_picker_predict(m, d, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, &fam);
+        CHECK(fam.err.st == SEER_STATUS_SUCCESS && fam.source == SEER_SOURCE_CALIBRATED);
+        CHECK(seer_picker_best(m, &dual, SEER_DIR_FWD, &fwd) == SEER_STATUS_SUCCESS);
+        CHECK(seer_picker_best(m, d, SEER_DIR_BWD_DATA, &got) == SEER_STATUS_SUCCESS);
+        CHECK(got.algo == SEER_ALGO_CUDNN_CHOICE && fwd.time_ms != fam.time_ms);
+        CHECK_NEAR(got.time_ms, sqrt(fam.time_ms * fwd.time_ms), 1e-12 * got.time_ms);
+        printf("%s: family %.4f, dual forward %.4f, pick %.4f ms  ", i ? "1x1/2" : "3x3", fam.time_ms, fwd.time_ms,
+               got.time_ms);
+        seer_conv_desc_destroy(d);
+    }
+    seer_conv_desc_t d = desc(SEER_DTYPE_FP16, 16, 128, 28, 256, 3, 1, 1);
+    REQUIRE(d);
+    seer_algo_eval_t got, fam;
+    seer_picker_predict(m, d, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, &fam);
+    CHECK(seer_picker_best(m, d, SEER_DIR_BWD_DATA, &got) == SEER_STATUS_SUCCESS);
+    CHECK(got.time_ms <= fam.time_ms); /* its own, or capped by the FP32 and pseudo-half convs */
+    double t;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, &t, NULL, 0, NULL),
+                 SEER_STATUS_SUCCESS);
+    CHECK(t == fam.time_ms);
+    seer_conv_desc_destroy(d);
     seer_model_destroy(m);
     seer_destroy(h);
 }
