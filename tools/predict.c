@@ -252,16 +252,19 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
             printf("%-4s %-24s %14s\n", "-", seer_algo_name(o->dir, r->algo), status_word(r->st));
     }
     if (!isnan(o->pick_ms)) {
-        /* the pick can be under its algorithm's own row: capped by the
-         * FP32 or pseudo-half conv, or by the dense one (docs/picker.md) */
+        /* the pick can differ from its algorithm's own row: capped by the
+         * FP32 or pseudo-half conv, or by the dense one, and a backward
+         * data blended with its dual forward conv (docs/picker.md) */
         double own = NAN;
         for (int i = 0; i < o->n; i++)
             if (o->res[i].algo == o->pick && o->res[i].st == SEER_STATUS_SUCCESS) own = o->res[i].p.time_ms;
         printf("\npick      %s, %.4f ms (what seer net and predict --data take: docs/picker.md)\n",
                seer_algo_name(o->dir, o->pick), o->pick_ms);
-        if (o->pick_ms < own * (1 - 1e-9))
-            printf("          under its own %.4f ms: capped by the fp32 or pseudo-half conv, or the dense one\n",
-                   own);
+        if (fabs(o->pick_ms - own) > own * 1e-9)
+            printf("          not its own %.4f ms: %s\n", own,
+                   o->dir == SEER_DIR_BWD_DATA
+                       ? "blended with its dual forward conv's pick, or capped by the fp32, pseudo-half or dense conv"
+                       : "capped by the fp32 or pseudo-half conv, or the dense one");
     }
     if (kernels)
         for (int i = 0; i < o->n; i++) {
