@@ -150,25 +150,25 @@ static seer_status_t best_algo(const struct seer_model *m, const struct seer_con
     return uncal ? SEER_STATUS_NOT_CALIBRATED : st;
 }
 
-/* best_algo, and cuDNN's choice of a backward data on FMA math read a
- * second way: as the forward conv it is (seer_bwd_data_dual), picked
- * with this model, whose forward families come from far more rows (and
- * on NeuSight's GPUs from their own); the geometric mean of the two
- * (docs/method.md, "Backward data as a forward conv").  Not tensor-core
- * math: the V100 SXM2's FP16 dgrads ran a median 16-22 % slower than
- * their dual forward convs.  Every caller sees it, the FP32 and
- * pseudo-half caps too, so a GPU whose FP16 runs FMA kernels keeps its
- * place among the others. */
+void seer_picker_dual(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                      seer_algo_eval_t *out)
+{
+    struct seer_conv dual;
+    seer_algo_eval_t e;
+    if (dir == SEER_DIR_BWD_DATA && out->algo == SEER_ALGO_CUDNN_CHOICE &&
+        !seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) && seer_bwd_data_dual(cv, &dual) &&
+        !seer_picker_best(m, &dual, SEER_DIR_FWD, &e) && e.source != SEER_SOURCE_ANALYTICAL)
+        out->time_ms = sqrt(out->time_ms * e.time_ms);
+}
+
+/* best_algo read a second way where seer_picker_dual says so; every
+ * caller sees it, the FP32 and pseudo-half caps too, so a GPU whose FP16
+ * runs FMA kernels keeps its place among the others. */
 static seer_status_t best_of(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
                              seer_algo_eval_t *out)
 {
     seer_status_t st = best_algo(m, cv, dir, out);
-    struct seer_conv dual;
-    seer_algo_eval_t e;
-    if (!st && dir == SEER_DIR_BWD_DATA && out->algo == SEER_ALGO_CUDNN_CHOICE &&
-        !seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) && seer_bwd_data_dual(cv, &dual) &&
-        !seer_picker_best(m, &dual, SEER_DIR_FWD, &e) && e.source != SEER_SOURCE_ANALYTICAL)
-        out->time_ms = sqrt(out->time_ms * e.time_ms);
+    if (!st) seer_picker_dual(m, cv, dir, out);
     return st;
 }
 

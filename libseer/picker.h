@@ -52,6 +52,18 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
  * padding over the dilated filter). */
 int seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual);
 
+/* out, a successful pick of dir: where it is cuDNN's choice of a backward
+ * data on FMA math, its time becomes the geometric mean of its own and
+ * the forward pick of its dual (seer_bwd_data_dual) on the same model:
+ * the backward-data family comes from DeepBench's 30-40 rows per GPU and
+ * transfer, the forward families from far more rows and, on NeuSight's
+ * GPUs, their own (docs/method.md, "Backward data as a forward conv").
+ * Not tensor-core math: the V100 SXM2's FP16 dgrads ran a median 16-22 %
+ * slower than their dual forward convs, whose FP16 family is the same
+ * GPU's. */
+void seer_picker_dual(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                      seer_algo_eval_t *out);
+
 /* Workspace of an algorithm (docs/picker.md); UNSUPPORTED where cuDNN
  * has no such algorithm for the shape (the reason in e, if not NULL). */
 seer_status_t seer_workspace_bytes(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,

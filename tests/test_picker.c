@@ -366,12 +366,7 @@ static seer_status_t best_whole(const struct seer_model *m, const struct seer_co
                                 seer_algo_eval_t *out)
 {
     seer_status_t st = best_whole_algo(m, cv, dir, out);
-    struct seer_conv dual;
-    seer_algo_eval_t e;
-    if (!st && dir == SEER_DIR_BWD_DATA && out->algo == SEER_ALGO_CUDNN_CHOICE &&
-        !seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) && seer_bwd_data_dual(cv, &dual) &&
-        !seer_picker_best(m, &dual, SEER_DIR_FWD, &e) && e.source != SEER_SOURCE_ANALYTICAL)
-        out->time_ms = sqrt(out->time_ms * e.time_ms);
+    if (!st) seer_picker_dual(m, cv, dir, out);
     return st;
 }
 
