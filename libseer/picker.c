@@ -41,28 +41,56 @@ static void predict(const struct seer_model *m, const struct seer_conv *cv, seer
     out->source = nk ? k[main].source : SEER_SOURCE_ANALYTICAL;
 }
 
+/* cuDNN's choice of a backward data on FMA math, timed from measurements
+ * (out), read a second way: as the forward conv it is
+ * (seer_bwd_data_dual), picked with the same model.  The backward-data
+ * family comes from DeepBench's 30-40 rows per GPU and transfer, the
+ * forward families from far more rows and, on NeuSight's GPUs, their own;
+ * the time is the geometric mean of the two, at least the direction's
+ * datasheet floor (docs/method.md, "Backward data as a forward conv").
+ * Not tensor-core math: its forward family is the same V100 SXM2's
+ * DeepBench rows, no second source.  A strided 1x1 dgrad writes a subset
+ * of the dx of the stride-1 one from less dy: at most its time, so the
+ * stride-1 conv's reading binds it too. */
+static void dual_reading(const struct seer_model *m, const struct seer_conv *cv, seer_algo_eval_t *out)
+{
+    struct seer_conv dual;
+    seer_algo_eval_t e;
+    if (out->source == SEER_SOURCE_ANALYTICAL || seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)))
+        return;
+    if (seer_bwd_data_dual(cv, &dual)) {
+        if (!seer_picker_best(m, &dual, SEER_DIR_FWD, &e) && e.source != SEER_SOURCE_ANALYTICAL)
+            out->time_ms = fmax(sqrt(out->time_ms * e.time_ms), seer_model_conv_floor(m, cv, SEER_DIR_BWD_DATA));
+        return;
+    }
+    seer_conv_shape_t one = cv->shape;
+    one.stride_h = one.stride_w = 1;
+    if (one.r == 1 && one.s == 1 && !seer_conv_init(NULL, &dual, cv->dtype, cv->layout, &one)) {
+        seer_picker_predict(m, &dual, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, &e);
+        if (!e.err.st && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+    }
+}
+
 void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
                          seer_direction_t dir, int algo, seer_algo_eval_t *out)
 {
     predict(m, cv, dir, algo, NULL, out);
+    if (!out->err.st && dir == SEER_DIR_BWD_DATA && algo == SEER_ALGO_CUDNN_CHOICE) dual_reading(m, cv, out);
 }
 
 int seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual)
 {
     seer_conv_shape_t s = cv->shape;
-    /* the stride-1 conv's dy: a strided dgrad runs over every dx pixel */
-    int p1 = s.h + 2 * s.pad_h - s.dil_h * (s.r - 1), q1 = s.w + 2 * s.pad_w - s.dil_w * (s.s - 1);
-    int ph = s.dil_h * (s.r - 1) - s.pad_h, pw = s.dil_w * (s.s - 1) - s.pad_w;
-    if (p1 < 1 || q1 < 1 || ph < 0 || pw < 0) return 0;
+    if (s.stride_h != 1 || s.stride_w != 1) return 0;
     s.c = cv->shape.k;
     s.k = cv->shape.c;
-    s.h = p1;
-    s.w = q1;
-    s.pad_h = ph;
-    s.pad_w = pw;
-    s.stride_h = s.stride_w = 1;
-    return !seer_conv_init(NULL, dual, cv->dtype, cv->layout, &s) && dual->p == cv->shape.h &&
-           dual->q == cv->shape.w;
+    s.h = cv->p;
+    s.w = cv->q;
+    /* padded past the dilated filter: the dual unpadded, a dx larger by
+     * the excess (more work as the padding grows, none dropped) */
+    s.pad_h = s.dil_h * (s.r - 1) > s.pad_h ? s.dil_h * (s.r - 1) - s.pad_h : 0;
+    s.pad_w = s.dil_w * (s.s - 1) > s.pad_w ? s.dil_w * (s.s - 1) - s.pad_w : 0;
+    return !seer_conv_init(NULL, dual, cv->dtype, cv->layout, &s);
 }
 
 int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
@@ -73,7 +101,7 @@ int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, see
     return n;
 }
 
-static seer_status_t best_algo(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+static seer_status_t best_of(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
                              seer_algo_eval_t *out)
 {
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
@@ -148,28 +176,6 @@ static seer_status_t best_algo(const struct seer_model *m, const struct seer_con
     }
     if (!st) return SEER_STATUS_SUCCESS;
     return uncal ? SEER_STATUS_NOT_CALIBRATED : st;
-}
-
-void seer_picker_dual(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
-                      seer_algo_eval_t *out)
-{
-    struct seer_conv dual;
-    seer_algo_eval_t e;
-    if (dir == SEER_DIR_BWD_DATA && out->algo == SEER_ALGO_CUDNN_CHOICE &&
-        !seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) && seer_bwd_data_dual(cv, &dual) &&
-        !seer_picker_best(m, &dual, SEER_DIR_FWD, &e) && e.source != SEER_SOURCE_ANALYTICAL)
-        out->time_ms = sqrt(out->time_ms * e.time_ms);
-}
-
-/* best_algo read a second way where seer_picker_dual says so; every
- * caller sees it, the FP32 and pseudo-half caps too, so a GPU whose FP16
- * runs FMA kernels keeps its place among the others. */
-static seer_status_t best_of(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
-                             seer_algo_eval_t *out)
-{
-    seer_status_t st = best_algo(m, cv, dir, out);
-    if (!st) seer_picker_dual(m, cv, dir, out);
-    return st;
 }
 
 seer_status_t seer_pick_conv_fastest(seer_handle_t h, const seer_model *m, const seer_conv *desc,

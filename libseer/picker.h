@@ -19,8 +19,9 @@ typedef struct {
     seer_source_t source;       /* calibrated, transferred or analytical */
 } seer_algo_eval_t;
 
-/* Predict one algorithm (SEER_ALGO_CUDNN_CHOICE allowed) without touching
- * any handle's message; err says how it went. */
+/* Predict one algorithm (SEER_ALGO_CUDNN_CHOICE allowed: a backward
+ * data's is read as its dual forward conv too, picker.c dual_reading)
+ * without touching any handle's message; err says how it went. */
 void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
                          seer_direction_t dir, int algo, seer_algo_eval_t *out);
 /* Every algorithm of dir, in enum order; returns how many. */
@@ -44,25 +45,13 @@ int seer_picker_soft(seer_status_t st);
 seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
                                seer_direction_t dir, seer_algo_eval_t *out);
 
-/* The forward conv whose output is a conv's dx: cuDNN's dgrad runs over
- * every dx pixel (launch.c: M = N*H*W), the GEMM of the stride-1 conv's
- * dgrad, which is dy of that conv convolved with the flipped filter, C
- * and K swapped, padded to give back H x W (docs/method.md, "Backward
- * data as a forward conv").  1 with *dual set; 0 where there is none (a
- * padding over the dilated filter). */
+/* The forward conv whose output is a unit-stride conv's dx: dy convolved
+ * with the flipped filter, C and K swapped, padded by dil*(R-1) - pad to
+ * give back H x W (unpadded, and a larger dx, where the padding exceeds
+ * the dilated filter) (docs/method.md, "Backward data as a forward
+ * conv").  1 with *dual set; 0 for a stride over 1 or a dual past the
+ * size limits. */
 int seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual);
-
-/* out, a successful pick of dir: where it is cuDNN's choice of a backward
- * data on FMA math, its time becomes the geometric mean of its own and
- * the forward pick of its dual (seer_bwd_data_dual) on the same model:
- * the backward-data family comes from DeepBench's 30-40 rows per GPU and
- * transfer, the forward families from far more rows and, on NeuSight's
- * GPUs, their own (docs/method.md, "Backward data as a forward conv").
- * Not tensor-core math: the V100 SXM2's FP16 dgrads ran a median 16-22 %
- * slower than their dual forward convs, whose FP16 family is the same
- * GPU's. */
-void seer_picker_dual(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
-                      seer_algo_eval_t *out);
 
 /* Workspace of an algorithm (docs/picker.md); UNSUPPORTED where cuDNN
  * has no such algorithm for the shape (the reason in e, if not NULL). */

@@ -138,6 +138,15 @@ TEST(physics_no_prediction_below_the_roofline)
                     checked++;
                     below += isfinite(lo) && t < lo * (1 - 1e-12);
                 }
+                /* the pick too: a backward data read as its dual forward
+                 * conv once went under its floor through the dual's FFT */
+                int algo;
+                if (!seer_pick_conv_fastest(h, m, d, (seer_direction_t)dir, &algo, &t)) {
+                    checked++;
+                    if (isfinite(lo) && t < lo * (1 - 1e-12) && below++ < 5)
+                        printf("\n    %s %s pick n=%d c=%d k=%d hw=%d r=%d: %g ms < floor %g ms", g.id,
+                               seer_direction_name((seer_direction_t)dir), n, c, k, hw, r, t, lo);
+                }
             }
         }
         seer_conv_desc_destroy(d);

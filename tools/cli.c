@@ -590,10 +590,11 @@ seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const se
     seer_status_t st = seer_pick_conv_fastest(h, m, d, dir, &algo, &ms);
     if (st || (st = cli_predict(h, m, d, dir, algo, want_kernels, p))) return st;
     /* the picker's time, which caps a tensor-core conv at its FP32 and
-     * pseudo-half times (cuDNN runs those kernels where they are faster):
+     * pseudo-half times (cuDNN runs those kernels where they are faster:
      * the algorithm's own time alone once put an FP16 conv over the FP32
-     * one in seer eval and predict --data */
-    if (ms < p->time_ms) {
+     * one in seer eval and predict --data) and reads a backward data's
+     * cuDNN's choice as its dual forward conv too (docs/picker.md) */
+    if (ms != p->time_ms) {
         for (int i = 0; p->kernels && i < p->n_kernels; i++) p->kernels[i].time_ms *= ms / p->time_ms;
         p->time_ms = ms;
     }

@@ -263,7 +263,8 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
         if (fabs(o->pick_ms - own) > own * 1e-9)
             printf("          not its own %.4f ms: %s\n", own,
                    o->dir == SEER_DIR_BWD_DATA
-                       ? "blended with its dual forward conv's pick, or capped by the fp32, pseudo-half or dense conv"
+                       ? "read with its dual forward conv too (or held to the stride-1 conv), or capped by the fp32, "
+                         "pseudo-half or dense conv"
                        : "capped by the fp32 or pseudo-half conv, or the dense one");
     }
     if (kernels)
