@@ -51,7 +51,8 @@ static void predict(const struct seer_model *m, const struct seer_conv *cv, seer
  * Not tensor-core math: its forward family is the same V100 SXM2's
  * DeepBench rows, no second source.  A strided 1x1 dgrad writes a subset
  * of the dx of the stride-1 one from less dy: at most its time, so the
- * stride-1 conv's reading binds it too. */
+ * stride-1 conv's reading binds it too.  A reading that fails (a dual
+ * past the size limits, an error) leaves the family's time. */
 static void dual_reading(const struct seer_model *m, const struct seer_conv *cv, seer_algo_eval_t *out)
 {
     struct seer_conv dual;
@@ -63,7 +64,10 @@ static void dual_reading(const struct seer_model *m, const struct seer_conv *cv,
             out->time_ms = fmax(sqrt(out->time_ms * e.time_ms), seer_model_conv_floor(m, cv, SEER_DIR_BWD_DATA));
         return;
     }
+    /* (a unit-stride conv past the size limits has no dual: its own
+     * family; the stride-1 conv of a strided one never recurses again) */
     seer_conv_shape_t one = cv->shape;
+    if (one.stride_h == 1 && one.stride_w == 1) return;
     one.stride_h = one.stride_w = 1;
     if (one.r == 1 && one.s == 1 && !seer_conv_init(NULL, &dual, cv->dtype, cv->layout, &one)) {
         seer_picker_predict(m, &dual, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, &e);
@@ -84,12 +88,13 @@ int seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual)
     if (s.stride_h != 1 || s.stride_w != 1) return 0;
     s.c = cv->shape.k;
     s.k = cv->shape.c;
-    s.h = cv->p;
-    s.w = cv->q;
-    /* padded past the dilated filter: the dual unpadded, a dx larger by
-     * the excess (more work as the padding grows, none dropped) */
-    s.pad_h = s.dil_h * (s.r - 1) > s.pad_h ? s.dil_h * (s.r - 1) - s.pad_h : 0;
-    s.pad_w = s.dil_w * (s.s - 1) > s.pad_w ? s.dil_w * (s.s - 1) - s.pad_w : 0;
+    /* dy padded by dil*(R-1) - pad, as data: whatever the padding, the
+     * same conv (its FFT tiling once changed with it, and a padding one
+     * larger took a dgrad 18 % faster); past the dilated filter, dy
+     * itself, and a larger dx */
+    s.h = cv->p + 2 * (s.dil_h * (s.r - 1) > s.pad_h ? s.dil_h * (s.r - 1) - s.pad_h : 0);
+    s.w = cv->q + 2 * (s.dil_w * (s.s - 1) > s.pad_w ? s.dil_w * (s.s - 1) - s.pad_w : 0);
+    s.pad_h = s.pad_w = 0;
     return !seer_conv_init(NULL, dual, cv->dtype, cv->layout, &s);
 }
 

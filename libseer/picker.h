@@ -45,12 +45,12 @@ int seer_picker_soft(seer_status_t st);
 seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
                                seer_direction_t dir, seer_algo_eval_t *out);
 
-/* The forward conv whose output is a unit-stride conv's dx: dy convolved
- * with the flipped filter, C and K swapped, padded by dil*(R-1) - pad to
- * give back H x W (unpadded, and a larger dx, where the padding exceeds
- * the dilated filter) (docs/method.md, "Backward data as a forward
- * conv").  1 with *dual set; 0 for a stride over 1 or a dual past the
- * size limits. */
+/* The forward conv whose output is a unit-stride conv's dx: dy, padded by
+ * dil*(R-1) - pad as data, convolved unpadded with the flipped filter, C
+ * and K swapped, gives back H x W (dy itself, and a larger dx, where the
+ * padding exceeds the dilated filter) (docs/method.md, "Backward data as
+ * a forward conv").  1 with *dual set; 0 for a stride over 1 or a dual
+ * past the size limits. */
 int seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual);
 
 /* Workspace of an algorithm (docs/picker.md); UNSUPPORTED where cuDNN

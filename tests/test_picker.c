@@ -746,12 +746,12 @@ TEST(picker_bwd_data_dual_shape)
     /* dx of a unit-stride conv is a forward conv of dy: C and K swapped,
      * the flipped filter padded to give back H x W */
     static const struct { int h, r, pad, stride, dil, ok, dh, dpad, dout; } t[] = {
-        {56, 3, 1, 1, 1, 1, 56, 1, 56}, /* same padding: the same size */
-        {56, 3, 0, 1, 1, 1, 54, 2, 56}, /* valid: dy 54, padded by 2 back to 56 */
+        {56, 3, 1, 1, 1, 1, 58, 0, 56}, /* same padding: dy 56, padded by 1 as data */
+        {56, 3, 0, 1, 1, 1, 58, 0, 56}, /* valid: dy 54, padded by 2: the same conv */
         {56, 1, 0, 1, 1, 1, 56, 0, 56}, /* pointwise */
-        {56, 3, 2, 1, 2, 1, 56, 2, 56}, /* dilated */
-        {7, 7, 3, 1, 1, 1, 7, 3, 7},
-        {56, 3, 3, 1, 1, 1, 60, 0, 58}, /* padded past the filter: unpadded, a larger dx */
+        {56, 3, 2, 1, 2, 1, 60, 0, 56}, /* dilated */
+        {7, 7, 3, 1, 1, 1, 13, 0, 7},
+        {56, 3, 3, 1, 1, 1, 60, 0, 58}, /* padded past the filter: dy, a larger dx */
         {56, 1, 1, 1, 1, 1, 58, 0, 58},
         {56, 3, 1, 2, 1, 0, 0, 0, 0},   /* strided: none */
     };
@@ -775,7 +775,12 @@ TEST(picker_bwd_data_dual_shape)
     REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP16, SEER_LAYOUT_NCHW, &s) == SEER_STATUS_SUCCESS);
     CHECK(seer_bwd_data_dual(&cv, &d) == 1);
     CHECK(d.shape.c == 128 && d.shape.k == 64 && d.shape.groups == 32 && d.p == 28 && d.q == 20);
-    CHECK(d.shape.pad_h == 1 && d.shape.pad_w == 2 && d.shape.s == 5);
+    CHECK(d.shape.h == 30 && d.shape.w == 24 && d.shape.pad_h == 0 && d.shape.pad_w == 0 && d.shape.s == 5);
+    /* past the size limits: none (the dgrad keeps its family's time) */
+    seer_conv_shape_t big = {.n = 1, .c = 1024, .h = 1400, .w = 1400, .k = 64, .r = 1, .s = 1, .pad_h = 30,
+                             .pad_w = 30, .stride_h = 1, .stride_w = 1, .dil_h = 1, .dil_w = 1, .groups = 1};
+    REQUIRE(seer_conv_init(NULL, &cv, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, &big) == SEER_STATUS_SUCCESS);
+    CHECK(seer_bwd_data_dual(&cv, &d) == 0);
 }
 
 TEST(picker_bwd_data_blends_its_dual_forward)
@@ -825,6 +830,19 @@ TEST(picker_bwd_data_blends_its_dual_forward)
                  SEER_STATUS_SUCCESS);
     CHECK(choice.err.st == SEER_STATUS_SUCCESS && choice.time_ms == fam);
     seer_conv_desc_destroy(d);
+    /* a padded 1x1 whose dual is past the size limits, at stride 1 and
+     * 2: its family's time, read once (it once recursed without end) */
+    for (int stride = 1; stride <= 2; stride++) {
+        seer_conv_desc_t b = NULL;
+        REQUIRE(seer_conv_desc_create(&b) == SEER_STATUS_SUCCESS);
+        REQUIRE(seer_conv_desc_set(h, b, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 1, 1024, 1400, 1400, 64, 1, 1, 30, 30,
+                                   stride, stride, 1, 1, 1) == SEER_STATUS_SUCCESS);
+        int algo;
+        double t;
+        CHECK_STATUS(seer_pick_conv_fastest(h, m, b, SEER_DIR_BWD_DATA, &algo, &t), SEER_STATUS_SUCCESS);
+        CHECK(isfinite(t) && t > 0);
+        seer_conv_desc_destroy(b);
+    }
     seer_model_destroy(m);
     seer_destroy(h);
 }
