@@ -654,3 +654,67 @@ TEST(physics_tiny_conv_is_tiny)
     CHECK(checked >= 10);
     fleet_close(&f);
 }
+
+/* A padding one larger is more work on the same input (a larger output,
+ * or for backward data the same dx from a larger dy): the fastest time
+ * never drops more than 5 %.  Backward data read as its dual forward conv
+ * once did, 18 %, when the padding moved the forward FFT's tiling. */
+TEST(physics_more_padding_never_faster)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    fleet_t f;
+    REQUIRE(fleet_open(&f));
+    seer_conv_desc_t a, b;
+    REQUIRE(seer_conv_desc_create(&a) == SEER_STATUS_SUCCESS && seer_conv_desc_create(&b) == SEER_STATUS_SUCCESS);
+    static const seer_dtype_t dts[] = {SEER_DTYPE_FP32, SEER_DTYPE_TF32, SEER_DTYPE_FP16, SEER_DTYPE_FP16_PSEUDO};
+    rng = SEED + 11;
+    int checked = 0, bad = 0;
+    for (int gi = 0; gi < f.ng; gi++)
+        for (int it = 0; it < 40; it++) {
+            int n = 1 << rnd(0, 6), c = 3 * rnd(1, 40), k = 1 << rnd(3, 9), hh = rnd(7, 60), ww = rnd(7, 60);
+            int r = rnd(1, 7), s = rnd(1, 7), ph = rnd(0, r), pw = rnd(0, s), dil = rnd(1, 2), dir = rnd(0, 2);
+            int more_h = rnd(0, 1);
+            seer_dtype_t dt = dts[rnd(0, 3)];
+            seer_layout_t ly = (seer_layout_t)rnd(0, 1);
+            if (seer_conv_desc_set(NULL, a, dt, ly, n, c, hh, ww, k, r, s, ph, pw, 1, 1, dil, dil, 1) ||
+                seer_conv_desc_set(NULL, b, dt, ly, n, c, hh, ww, k, r, s, ph + more_h, pw + !more_h, 1, 1, dil, dil,
+                                   1))
+                continue;
+            int algo;
+            double ta, tb;
+            if (seer_pick_conv_fastest(f.h, f.m[gi], a, (seer_direction_t)dir, &algo, &ta) ||
+                seer_pick_conv_fastest(f.h, f.m[gi], b, (seer_direction_t)dir, &algo, &tb))
+                continue;
+            checked++;
+            if (tb < 0.95 * ta && bad++ < 5)
+                printf("\n    seed %llu %s %s %s %s n=%d c=%d %dx%d k=%d %dx%d pad %d,%d dil %d: %g ms, one more "
+                       "padding on %s %g ms",
+                       SEED + 11, f.g[gi].id, seer_direction_name((seer_direction_t)dir), seer_dtype_name(dt),
+                       seer_layout_name(ly), n, c, hh, ww, k, r, s, ph, pw, dil, ta, more_h ? "h" : "w", tb);
+        }
+    /* and the two a reviewer's sweep of 315k pairs found */
+    static const struct { const char *gpu; int n, c, h, w, k, r, s, ph, pw, more_h; seer_layout_t ly; } pin[] = {
+        {"a100-sxm4-80gb", 64, 48, 13, 13, 512, 7, 6, 4, 2, 1, SEER_LAYOUT_NHWC},
+        {"h100-pcie-80gb", 64, 48, 13, 14, 128, 6, 6, 0, 3, 0, SEER_LAYOUT_NCHW},
+    };
+    for (size_t i = 0; i < sizeof pin / sizeof pin[0]; i++)
+        for (int gi = 0; gi < f.ng; gi++) {
+            if (strcmp(f.g[gi].id, pin[i].gpu)) continue;
+            int algo;
+            double ta = 0, tb = 0;
+            REQUIRE(!seer_conv_desc_set(NULL, a, SEER_DTYPE_FP32, pin[i].ly, pin[i].n, pin[i].c, pin[i].h, pin[i].w,
+                                        pin[i].k, pin[i].r, pin[i].s, pin[i].ph, pin[i].pw, 1, 1, 1, 1, 1) &&
+                    !seer_conv_desc_set(NULL, b, SEER_DTYPE_FP32, pin[i].ly, pin[i].n, pin[i].c, pin[i].h, pin[i].w,
+                                        pin[i].k, pin[i].r, pin[i].s, pin[i].ph + pin[i].more_h,
+                                        pin[i].pw + !pin[i].more_h, 1, 1, 1, 1, 1));
+            CHECK(!seer_pick_conv_fastest(f.h, f.m[gi], a, SEER_DIR_BWD_DATA, &algo, &ta) &&
+                  !seer_pick_conv_fastest(f.h, f.m[gi], b, SEER_DIR_BWD_DATA, &algo, &tb));
+            CHECK(tb >= 0.95 * ta);
+            checked++;
+        }
+    CHECK(bad == 0);
+    CHECK(checked > 1000);
+    seer_conv_desc_destroy(a);
+    seer_conv_desc_destroy(b);
+    fleet_close(&f);
+}
