@@ -811,8 +811,9 @@ typedef enum { SEER_MODE_INFER = 0, SEER_MODE_TRAIN = 1 } seer_mode_t;
  * algorithm index used in every direction where it exists (where it does
  * not support a layer or is not calibrated, the picker's choice is used
  * and the result says so); SEER_ALGO_CUDNN_CHOICE uses the model's "what
- * cuDNN's heuristic launched" family where it has one (a backward data's
- * read as its dual forward conv too, as seer_pick_conv_fastest does). */
+ * cuDNN's heuristic launched" family where it has one (a unit-stride
+ * backward data's time read as its dual forward conv too, as
+ * seer_pick_conv_fastest reads it). */
 #define SEER_ALGO_AUTO (-2)
 /* algo of a result row that is no convolution. */
 #define SEER_ALGO_NA (-3)
@@ -1004,8 +1005,9 @@ SEER_API seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t handle,
  * trained on rows that name no algorithm, such as DeepBench's backward
  * passes), SEER_ALGO_CUDNN_CHOICE, what cuDNN's own heuristic launched.
  * The rule seer_predict_network's SEER_ALGO_AUTO policy uses
- * (docs/picker.md).  A backward data's SEER_ALGO_CUDNN_CHOICE on FMA
- * math is read as its dual forward conv too, so its time can differ
+ * (docs/picker.md).  The time of a unit-stride backward data's
+ * SEER_ALGO_CUDNN_CHOICE on FMA math is read as its dual forward conv
+ * too (a strided 1x1 one's held to the stride-1 one's), so it can differ
  * from seer_predict_conv's for that algorithm (docs/method.md, "Backward
  * data as a forward conv").  Ignores workspace (seer_pick_conv_* rank
  * with it).

@@ -41,36 +41,68 @@ static void predict(const struct seer_model *m, const struct seer_conv *cv, seer
     out->source = nk ? k[main].source : SEER_SOURCE_ANALYTICAL;
 }
 
+/* The padding of dy that, taken as data, gives back the input size in a
+ * valid conv of filter extent dil*(r-1)+1: 0 where pad > dil*(r-1). */
+static int pad_as_data(int dil, int r, int pad)
+{
+    return dil * (r - 1) > pad ? dil * (r - 1) - pad : 0;
+}
+
+double seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual)
+{
+    seer_conv_shape_t s = cv->shape;
+    if (s.stride_h != 1 || s.stride_w != 1) return 0;
+    s.c = cv->shape.k;
+    s.k = cv->shape.c;
+    /* dy padded as data: whatever the padding, the same conv (its FFT
+     * tiling once changed with the padding, and a padding one larger took
+     * a dgrad 18 % faster); where pad > dil*(r-1), dy itself, and a
+     * larger dx */
+    s.h = cv->p + 2 * pad_as_data(s.dil_h, s.r, s.pad_h);
+    s.w = cv->q + 2 * pad_as_data(s.dil_w, s.s, s.pad_w);
+    s.pad_h = s.pad_w = 0;
+    /* The padded dy can pass 2^31 elements where dy does not: the dual
+     * of as many images as fit, its time scaled to the batch (a cut-off
+     * there once took a dgrad 17 % faster for one image more). */
+    int64_t per = (int64_t)s.h * s.w * s.c,
+            out = ((int64_t)s.h - s.dil_h * (s.r - 1)) * (s.w - s.dil_w * (s.s - 1)) * s.k;
+    per = per > out ? per : out;
+    int64_t fit = per > 0 ? (int64_t)INT32_MAX / per : 0;
+    if (fit < 1) return 0;
+    if (s.n > fit) s.n = (int)fit;
+    return seer_conv_init(NULL, dual, cv->dtype, cv->layout, &s) ? 0 : (double)cv->shape.n / s.n;
+}
+
 /* cuDNN's choice of a backward data on FMA math, timed from measurements
  * (out), read a second way: as the forward conv it is
  * (seer_bwd_data_dual), picked with the same model.  The backward-data
  * family comes from DeepBench's 30-40 rows per GPU and transfer, the
  * forward families from far more rows and, on NeuSight's GPUs, their own;
  * the time is the geometric mean of the two, at least the direction's
- * datasheet floor (docs/method.md, "Backward data as a forward conv").
- * Not tensor-core math: its forward family is the same V100 SXM2's
- * DeepBench rows, no second source.  A strided 1x1 dgrad writes a subset
- * of the dx of the stride-1 one from less dy: at most its time, so the
- * stride-1 conv's reading binds it too.  A reading that fails (a dual
- * past the size limits, an error) leaves the family's time. */
+ * datasheet floor, which the dual's FFT can go under (docs/method.md,
+ * "Backward data as a forward conv").  Not tensor-core math: its forward
+ * family is the same V100 SXM2's DeepBench rows, no second source.  A
+ * strided 1x1 dgrad writes a subset of the dx of the stride-1 one from
+ * less dy: at most that one's time.  A reading that fails leaves the
+ * family's time: it is a second opinion, and the family's time is an
+ * answer on its own (the forward pick's hard errors are its shape's,
+ * reported when that conv is asked for). */
 static void dual_reading(const struct seer_model *m, const struct seer_conv *cv, seer_algo_eval_t *out)
 {
-    struct seer_conv dual;
+    struct seer_conv other;
     seer_algo_eval_t e;
+    double scale;
     if (out->source == SEER_SOURCE_ANALYTICAL || seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)))
         return;
-    if (seer_bwd_data_dual(cv, &dual)) {
-        if (!seer_picker_best(m, &dual, SEER_DIR_FWD, &e) && e.source != SEER_SOURCE_ANALYTICAL)
-            out->time_ms = fmax(sqrt(out->time_ms * e.time_ms), seer_model_conv_floor(m, cv, SEER_DIR_BWD_DATA));
-        return;
-    }
-    /* (a unit-stride conv past the size limits has no dual: its own
-     * family; the stride-1 conv of a strided one never recurses again) */
-    seer_conv_shape_t one = cv->shape;
-    if (one.stride_h == 1 && one.stride_w == 1) return;
-    one.stride_h = one.stride_w = 1;
-    if (one.r == 1 && one.s == 1 && !seer_conv_init(NULL, &dual, cv->dtype, cv->layout, &one)) {
-        seer_picker_predict(m, &dual, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, &e);
+    if (cv->shape.stride_h == 1 && cv->shape.stride_w == 1) {
+        if ((scale = seer_bwd_data_dual(cv, &other)) > 0 && !seer_picker_best(m, &other, SEER_DIR_FWD, &e) &&
+            e.source != SEER_SOURCE_ANALYTICAL)
+            out->time_ms = fmax(sqrt(out->time_ms * e.time_ms * scale), seer_model_conv_floor(m, cv, SEER_DIR_BWD_DATA));
+    } else if (cv->shape.r == 1 && cv->shape.s == 1) {
+        seer_conv_shape_t one = cv->shape;
+        one.stride_h = one.stride_w = 1;
+        if (seer_conv_init(NULL, &other, cv->dtype, cv->layout, &one)) return;
+        seer_picker_predict(m, &other, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, &e);
         if (!e.err.st && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
     }
 }
@@ -80,22 +112,6 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
 {
     predict(m, cv, dir, algo, NULL, out);
     if (!out->err.st && dir == SEER_DIR_BWD_DATA && algo == SEER_ALGO_CUDNN_CHOICE) dual_reading(m, cv, out);
-}
-
-int seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual)
-{
-    seer_conv_shape_t s = cv->shape;
-    if (s.stride_h != 1 || s.stride_w != 1) return 0;
-    s.c = cv->shape.k;
-    s.k = cv->shape.c;
-    /* dy padded by dil*(R-1) - pad, as data: whatever the padding, the
-     * same conv (its FFT tiling once changed with it, and a padding one
-     * larger took a dgrad 18 % faster); past the dilated filter, dy
-     * itself, and a larger dx */
-    s.h = cv->p + 2 * (s.dil_h * (s.r - 1) > s.pad_h ? s.dil_h * (s.r - 1) - s.pad_h : 0);
-    s.w = cv->q + 2 * (s.dil_w * (s.s - 1) > s.pad_w ? s.dil_w * (s.s - 1) - s.pad_w : 0);
-    s.pad_h = s.pad_w = 0;
-    return !seer_conv_init(NULL, dual, cv->dtype, cv->layout, &s);
 }
 
 int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,

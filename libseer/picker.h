@@ -46,12 +46,13 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
                                seer_direction_t dir, seer_algo_eval_t *out);
 
 /* The forward conv whose output is a unit-stride conv's dx: dy, padded by
- * dil*(R-1) - pad as data, convolved unpadded with the flipped filter, C
- * and K swapped, gives back H x W (dy itself, and a larger dx, where the
- * padding exceeds the dilated filter) (docs/method.md, "Backward data as
- * a forward conv").  1 with *dual set; 0 for a stride over 1 or a dual
- * past the size limits. */
-int seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual);
+ * dil*(R-1) - pad as data (not at all where pad > dil*(R-1), which gives
+ * a larger dx), convolved unpadded with the flipped filter, C and K
+ * swapped (docs/method.md, "Backward data as a forward conv").  Returns
+ * the batch over the dual's, > 0, with *dual set (of fewer images where
+ * the padded dy passes 2^31 elements); 0 for a stride over 1 or a dual
+ * past the size limits at one image. */
+double seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual);
 
 /* Workspace of an algorithm (docs/picker.md); UNSUPPORTED where cuDNN
  * has no such algorithm for the shape (the reason in e, if not NULL). */

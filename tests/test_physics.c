@@ -697,9 +697,11 @@ TEST(physics_more_padding_never_faster)
         {"a100-sxm4-80gb", 64, 48, 13, 13, 512, 7, 6, 4, 2, 1, SEER_LAYOUT_NHWC},
         {"h100-pcie-80gb", 64, 48, 13, 14, 128, 6, 6, 0, 3, 0, SEER_LAYOUT_NCHW},
     };
+    int pinned = 0;
     for (size_t i = 0; i < sizeof pin / sizeof pin[0]; i++)
         for (int gi = 0; gi < f.ng; gi++) {
             if (strcmp(f.g[gi].id, pin[i].gpu)) continue;
+            pinned++;
             int algo;
             double ta = 0, tb = 0;
             REQUIRE(!seer_conv_desc_set(NULL, a, SEER_DTYPE_FP32, pin[i].ly, pin[i].n, pin[i].c, pin[i].h, pin[i].w,
@@ -712,6 +714,7 @@ TEST(physics_more_padding_never_faster)
             CHECK(tb >= 0.95 * ta);
             checked++;
         }
+    CHECK(pinned == 2);
     CHECK(bad == 0);
     CHECK(checked > 1000);
     seer_conv_desc_destroy(a);

@@ -594,7 +594,7 @@ seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const se
      * the algorithm's own time alone once put an FP16 conv over the FP32
      * one in seer eval and predict --data) and reads a backward data's
      * cuDNN's choice as its dual forward conv too (docs/picker.md) */
-    if (ms != p->time_ms) {
+    if (ms != p->time_ms && p->time_ms > 0) {
         for (int i = 0; p->kernels && i < p->n_kernels; i++) p->kernels[i].time_ms *= ms / p->time_ms;
         p->time_ms = ms;
     }
