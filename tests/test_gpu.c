@@ -1,4 +1,5 @@
 /* GPU table, occupancy calculator, waves. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include "test.h"
@@ -154,6 +155,24 @@ TEST(gpu_aliases_and_case)
     static const char *const unknown[] = {"NVIDIA H100 NVL", "NVIDIA", "NVIDIA ", "NVIDIA_", "Tesla", "GeForce", "NVIDIA GeForce",
                                            "H100 80GB", "", "a100--pcie-80gb", "p4-"};
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) CHECK(seer_gpu_lookup(unknown[i]) == NULL);
+}
+
+TEST(gpu_every_id_is_itself)
+{
+    /* seer_gpu_lookup takes a table id as itself before any name
+     * matching (gpu.c): the matching, which an id in capitals goes
+     * through, must give the same entry, strictly and loosely */
+    int n = 0;
+    REQUIRE(seer_gpu_count(&n) == SEER_STATUS_SUCCESS && n > 30);
+    for (int i = 0; i < n; i++) {
+        seer_gpu_info_t g;
+        REQUIRE(seer_gpu_get(i, &g) == SEER_STATUS_SUCCESS);
+        char up[sizeof g.id];
+        for (size_t j = 0; j < sizeof up; j++) up[j] = (char)toupper((unsigned char)g.id[j]);
+        const seer_gpu_info_t *a = seer_gpu_lookup(g.id), *b = seer_gpu_lookup(up), *c = seer_gpu_lookup_strict(up);
+        CHECK(a && b && c && a == b && a == c && !strcmp(a->id, g.id));
+        if (!(a && a == b && a == c)) printf("\n    %s: %s", g.id, b ? b->id : "none");
+    }
 }
 
 TEST(gpu_unknown)
