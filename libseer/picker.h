@@ -49,9 +49,9 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
  * dil*(R-1) - pad as data (not at all where pad > dil*(R-1), which gives
  * a larger dx), convolved unpadded with the flipped filter, C and K
  * swapped (docs/method.md, "Backward data as a forward conv").  Returns
- * the batch over the dual's, > 0, with *dual set (of fewer images where
- * the padded dy passes 2^31 elements); 0 for a stride over 1 or a dual
- * past the size limits at one image. */
+ * the batch over the dual's, > 0, with *dual set (on an equal chunk of
+ * the batch where the padded dy or the dx passes 2^31 elements); 0 for a
+ * stride over 1 or a dual past the size limits at one image. */
 double seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual);
 
 /* Workspace of an algorithm (docs/picker.md); UNSUPPORTED where cuDNN
