@@ -101,7 +101,8 @@ static void dual_reading(const struct seer_model *m, const struct seer_conv *cv,
     if (cv->shape.stride_h == 1 && cv->shape.stride_w == 1) {
         if ((scale = seer_bwd_data_dual(cv, &other)) > 0 && !seer_picker_best(m, &other, SEER_DIR_FWD, &e) &&
             e.source != SEER_SOURCE_ANALYTICAL)
-            out->time_ms = fmax(sqrt(out->time_ms * e.time_ms * scale), seer_model_conv_floor(m, cv, SEER_DIR_BWD_DATA));
+            out->time_ms =
+                fmax(sqrt(out->time_ms * e.time_ms * scale), seer_model_conv_floor(m, cv, SEER_DIR_BWD_DATA));
     } else if (cv->shape.r == 1 && cv->shape.s == 1) {
         seer_conv_shape_t one = cv->shape;
         one.stride_h = one.stride_w = 1;

@@ -839,7 +839,8 @@ TEST(picker_bwd_data_blends_its_dual_forward)
         seer_conv_desc_destroy(d);
     }
     {   /* a strided 1x1 held to the stride-1 one, under its own family */
-        seer_conv_desc_t d1 = desc(SEER_DTYPE_FP32, 8, 8, 92, 8, 1, 0, 1), d2 = desc(SEER_DTYPE_FP32, 8, 8, 92, 8, 1, 0, 2);
+        seer_conv_desc_t d1 = desc(SEER_DTYPE_FP32, 8, 8, 92, 8, 1, 0, 1);
+        seer_conv_desc_t d2 = desc(SEER_DTYPE_FP32, 8, 8, 92, 8, 1, 0, 2);
         seer_algo_eval_t g1, g2;
         double fam;
         REQUIRE(d1 && d2);
