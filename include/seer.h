@@ -664,7 +664,8 @@ SEER_API int seer_source_has_dispatch(const char *source);
  * seer eval, seer predict --data and training take such rows as they ran
  * (docs/method.md, "Layouts"). */
 SEER_API int seer_source_cudnn_major(const char *source);
-/* The host time of a file's n rows: pos[i] in [0, 1) ascending (the
+/* The host time of a file's n rows of one kind of call (a conv
+ * direction, a GEMM op: each is dispatched its own way): pos[i] in [0, 1) ascending (the
  * row's place in the file), time_ms[i] as published, floor_ms[i] its
  * GPU floor.  SUCCESS with d->windows = 0 when there is no estimate
  * (under SEER_DISPATCH_MIN_ROWS rows, or no memory for it); BAD_PARAM. */

@@ -7,16 +7,17 @@
 
 static double poly(const double c[3], double u) { return c[0] + u * (c[1] + u * c[2]); }
 
-/* Least-squares quadratic through the points with use[i] set. */
-static int fit_quadratic(const double *u, const double *y, const int *use, int n, double c[3])
+/* Weighted least-squares quadratic through the points with use[i] set
+ * (weights w, or 1 with w NULL). */
+static int fit_weighted(const double *u, const double *y, const int *use, const double *w, int n, double c[3])
 {
     double A[3][4] = {{0}};
     for (int i = 0; i < n; i++) {
         if (!use[i]) continue;
-        double x[3] = {1, u[i], u[i] * u[i]};
+        double x[3] = {1, u[i], u[i] * u[i]}, wi = w ? w[i] : 1;
         for (int r = 0; r < 3; r++) {
-            for (int k = 0; k < 3; k++) A[r][k] += x[r] * x[k];
-            A[r][3] += x[r] * y[i];
+            for (int k = 0; k < 3; k++) A[r][k] += wi * x[r] * x[k];
+            A[r][3] += wi * x[r] * y[i];
         }
     }
     /* Gauss-Jordan with partial pivoting on 3x4. */
@@ -33,6 +34,11 @@ static int fit_quadratic(const double *u, const double *y, const int *use, int n
     }
     for (int r = 0; r < 3; r++) c[r] = A[r][3] / A[r][r];
     return 1;
+}
+
+static int fit_quadratic(const double *u, const double *y, const int *use, int n, double c[3])
+{
+    return fit_weighted(u, y, use, NULL, n, c);
 }
 
 /* Median absolute value of the residuals of the used points. */
@@ -65,9 +71,16 @@ int seer_dispatch_fit(const double *pos, const double *time_ms, const double *gp
     /* A window whose fastest call is not small sits above the host time:
      * drop what lies far above the fit.  A minimum undershoots it by no
      * more than the jitter, so one far below is a broken row: drop it
-     * too. */
-    if (!fit_quadratic(u, y, use, W, d->c)) return 0;
-    for (int pass = 0; pass < 2; pass++) {
+     * too.  The first fit is the windows' median, a constant: a least-
+     * squares start through every window was pulled up by the last
+     * windows of a file sorted by size (NeuSight's GEMM files end in
+     * large products only, whose minima are GPU time: 1.2-2.8 ms in
+     * the T4's nn.Linear rows against 0.04 of host), and kept them. */
+    for (int w = 0; w < W; w++) scratch[w] = y[w];
+    seer_sort_doubles(scratch, W);
+    d->c[0] = seer_median_sorted(scratch, W);
+    d->c[1] = d->c[2] = 0;
+    for (int pass = 0; pass < 5; pass++) {
         double s = 1.4826 * mad_of(u, y, use, W, d->c, scratch);
         double cut = 3 * fmax(s, 0.002);
         int nu[W], k = 0; /* the new mask: kept only with the refit it gives */

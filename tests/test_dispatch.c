@@ -60,6 +60,26 @@ TEST(dispatch_windows_without_a_small_call_are_dropped)
     CHECK(fabs(seer_dispatch_at(&d, 0.44) - (0.05 + 0.3 * 0.44)) < 0.01);
 }
 
+/* A file sorted by size ends in windows of large calls only, whose
+ * minima are GPU time far above the host time (NeuSight's GEMM files):
+ * they must not pull the fit up, however far above they lie. */
+TEST(dispatch_a_tail_of_large_calls_is_dropped)
+{
+    enum { N = 2500 };
+    static double pos[N], time[N], floor[N], gpu[N];
+    synth(N, pos, time, floor, gpu);
+    for (int i = 0; i < N; i++) time[i] -= 0.3 * pos[i]; /* a constant host time, 0.05 */
+    /* the last six windows: no tiny call, 0.3 to 3 ms of GPU time */
+    for (int i = N - 6 * N / SEER_DISPATCH_WINDOWS, k = 0; i < N; i++, k++)
+        if (gpu[i] < 0.01) time[i] += 0.3 + 2.7 * k / (6.0 * N / SEER_DISPATCH_WINDOWS);
+    seer_dispatch_t d;
+    REQUIRE(seer_dispatch_fit(pos, time, floor, N, &d) == 1);
+    CHECK(d.kept <= d.windows - 6);
+    CHECK(fabs(seer_dispatch_at(&d, 0.5) - 0.055) < 0.01);
+    CHECK(fabs(seer_dispatch_at(&d, 0.99) - 0.055) < 0.01);
+    CHECK(fabs(d.median - 0.055) < 0.01);
+}
+
 TEST(dispatch_remove_gives_targets_and_drops_unresolvable_rows)
 {
     enum { N = 1400 };
@@ -212,6 +232,30 @@ TEST(dispatch_eval_scores_gpu_and_published_time)
     snprintf(data, sizeof data, "%s/conv/v100-sxm2-16gb.csv", test_data_dir());
     test_run_seer(&r, "eval", "--model", "models/v100-sxm2-16gb.seer", "--data", data, "--format", "json", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "\"typical_ms\": 0,") != NULL);
+    test_run_free(&r);
+}
+
+/* Each kind of call has its own host time: NeuSight's nn.Linear calls
+ * take about 0.02 ms more to dispatch than its bmm calls, in one file. */
+TEST(dispatch_eval_fits_each_kind_of_call)
+{
+    char data[512];
+    snprintf(data, sizeof data, "%s/gemm/t4.csv", test_data_dir());
+    FILE *fp = fopen(data, "rb");
+    if (!fp) SKIP("shared data not found");
+    fclose(fp);
+    test_run_t r;
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--data", data, "--split", "test", "--format", "json",
+                  NULL);
+    CHECK(r.rc == 0);
+    const char *l = strstr(r.out, "\"call\": \"linear\""), *b = strstr(r.out, "\"call\": \"bmm\"");
+    double tl = 0, tb = 0;
+    CHECK(l && (l = strstr(l, "\"typical_ms\": ")) && sscanf(l, "\"typical_ms\": %lf", &tl) == 1);
+    CHECK(b && (b = strstr(b, "\"typical_ms\": ")) && sscanf(b, "\"typical_ms\": %lf", &tb) == 1);
+    CHECK(tb > 0.015 && tb < 0.04 && tl > tb + 0.01 && tl < 0.1);
+    test_run_free(&r);
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--data", data, "--split", "test", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "t4.csv, linear: ") != NULL && strstr(r.out, "t4.csv, bmm: ") != NULL);
     test_run_free(&r);
 }
 

@@ -26,6 +26,7 @@ typedef struct {
     int fidx;                   /* index of the file in --data */
     double pos;                 /* position of the row in its file, [0, 1) */
     int dir, algo_rank, cls_rank, dtype_rank; /* dtype_rank: dir * 10 + dtype */
+    int call;                   /* the kind of call, whose host time is fitted apart (NCALL) */
     const seer_conv_row_t *row; /* conv rows: for the class check after the host time is known */
     int algo;                   /* the algorithm predicted */
     char algo_key[48];
@@ -77,9 +78,10 @@ static void usage_eval(FILE *f)
             "datasheet roofline by exp(median(log(meas / roofline))).\n"
             "The model predicts GPU time.  Rows whose source times host dispatch too\n"
             "(neusight) are scored against the prediction plus the host time that\n"
-            "libseer/dispatch.c estimates from the file's rows outside the scored\n"
-            "split (from the scored rows with --split all): the file's typical\n"
-            "(median) host time for the headline figures, the host time at the row's\n"
+            "libseer/dispatch.c estimates, for each kind of call apart (conv\n"
+            "direction, GEMM op), from the file's rows outside the scored split\n"
+            "(from the scored rows with --split all): the typical (median) host\n"
+            "time of its kind in its file for the headline figures, the host time at the row's\n"
             "place for published_at_row; gpu_time scores the prediction against the\n"
             "published time less that host time, and floor what exact GPU times plus\n"
             "the typical host time would score (docs/method.md, \"GPU time\").\n");
@@ -111,12 +113,21 @@ static double ape_of(double pred, double meas) { return fabs(pred - meas) / meas
 /* point_t.dir of a GEMM row (after the three conv directions). */
 #define DIR_GEMM 3
 
+/* Kinds of call, each with its own host time: a framework dispatches
+ * each its own way (NeuSight's nn.Linear calls take 0.02 ms more than
+ * its bmm calls, which one curve along a file of both took for drift):
+ * the three conv directions, then the GEMM ops linear, bmm and gemm. */
+#define NCALL 6
+static const char *const call_names[NCALL] = {"fwd", "bwd_data", "bwd_filter", "linear", "bmm", "gemm"};
+
+static int gemm_call(const char *op) { return DIR_GEMM + (op[0] == 'l' ? 0 : op[0] == 'b' ? 1 : 2); }
+
 /* A row's times and place in its file, the rest unset (NAN roofline and
  * given-launch time).  Scored rows and the rows outside the split that
  * locate a file's host time are both kept as points (the latter without
  * a prediction). */
 static point_t *put_point(point_t *pt, double meas, double gpu, double floor, const char *file, int fidx,
-                          double pos, int dir)
+                          double pos, int dir, int call)
 {
     memset(pt, 0, sizeof *pt);
     pt->meas = meas;
@@ -127,6 +138,7 @@ static point_t *put_point(point_t *pt, double meas, double gpu, double floor, co
     pt->fidx = fidx;
     pt->pos = pos;
     pt->dir = dir;
+    pt->call = call;
     return pt;
 }
 
@@ -242,12 +254,14 @@ static double host_at(const seer_dispatch_t *d, double u)
     return ms;
 }
 
-/* Per file with host dispatch: fit its host time on the aux rows (or on
- * the scored rows when from_scored), then give every scored row of it
- * its host time at its place and, in pred, the GPU prediction plus the
- * file's typical host time.  1 when memory runs out. */
+/* Per file and kind of call with host dispatch: fit its host time on
+ * the aux rows (or on the scored rows when from_scored), then give every
+ * scored row of it its host time at its place and, in pred, the GPU
+ * prediction plus the typical host time of its kind of call in its
+ * file.  span[2 * s], span[2 * s + 1]: the first and last place of the
+ * stream's rows.  1 when memory runs out. */
 static int locate_dispatch(point_t *pts, int n, const point_t *aux, int naux, int from_scored, int n_data,
-                           const int *has_disp, seer_dispatch_t *disp)
+                           const int *has_disp, seer_dispatch_t *disp, double *span)
 {
     int cap = n + naux + 1;
     double *pos = malloc((size_t)cap * sizeof *pos), *t = malloc((size_t)cap * sizeof *t),
@@ -258,17 +272,24 @@ static int locate_dispatch(point_t *pts, int n, const point_t *aux, int naux, in
         free(fl);
         return 1;
     }
-    for (int f = 0; f < n_data; f++) {
-        if (!has_disp[f]) continue;
+    for (int s = 0; s < n_data * NCALL; s++) {
+        int f = s / NCALL, call = s % NCALL;
+        if (!has_disp[s]) continue;
         const point_t *src = from_scored ? pts : aux;
         int ns = from_scored ? n : naux, m = 0;
         for (int i = 0; i < ns; i++)
-            if (src[i].fidx == f) { pos[m] = src[i].pos; t[m] = src[i].meas; fl[m++] = src[i].floor; }
-        if (seer_dispatch_estimate(NULL, pos, t, fl, m, &disp[f]) || !disp[f].windows) continue;
+            if (src[i].fidx == f && src[i].call == call) {
+                pos[m] = src[i].pos;
+                t[m] = src[i].meas;
+                fl[m++] = src[i].floor;
+            }
+        if (seer_dispatch_estimate(NULL, pos, t, fl, m, &disp[s]) || !disp[s].windows) continue;
+        span[2 * s] = pos[0];
+        span[2 * s + 1] = pos[m - 1];
         for (int i = 0; i < n; i++)
-            if (pts[i].fidx == f) {
-                pts[i].host = host_at(&disp[f], pts[i].pos);
-                pts[i].pred = pts[i].gpu + disp[f].median;
+            if (pts[i].fidx == f && pts[i].call == call) {
+                pts[i].host = host_at(&disp[s], pts[i].pos);
+                pts[i].pred = pts[i].gpu + disp[s].median;
             }
     }
     free(pos);
@@ -303,8 +324,9 @@ typedef struct {
     point_t *aux;               /* rows outside the scored split of files with host dispatch */
     int n, naux;
     double *scratch;
-    seer_dispatch_t *disp;      /* per file */
-    int *has_disp;
+    seer_dispatch_t *disp;      /* per file and kind of call (f * NCALL + call) */
+    int *has_disp;              /* likewise */
+    double *span;               /* likewise: first and last place of its rows */
     long skipped, failed, cls_n, cls_hit;
     long algo_unknown;          /* scored rows whose algo name libseer does not know */
     long fastest;               /* scored labelled rows whose source times the fastest algorithm */
@@ -417,9 +439,11 @@ static int eval_open(eval_run_t *R)
     R->pts = malloc(cap * sizeof *R->pts);
     R->scratch = malloc(cap * sizeof *R->scratch);
     R->aux = malloc(cap * sizeof *R->aux);
-    R->disp = calloc((size_t)o->n_data, sizeof *R->disp);
-    R->has_disp = calloc((size_t)o->n_data, sizeof *R->has_disp);
-    if (!R->pts || !R->scratch || !R->aux || !R->disp || !R->has_disp) return cli_fail("eval", "out of memory");
+    R->disp = calloc((size_t)o->n_data * NCALL, sizeof *R->disp);
+    R->has_disp = calloc((size_t)o->n_data * NCALL, sizeof *R->has_disp);
+    R->span = calloc((size_t)o->n_data * NCALL * 2, sizeof *R->span);
+    if (!R->pts || !R->scratch || !R->aux || !R->disp || !R->has_disp || !R->span)
+        return cli_fail("eval", "out of memory");
     return CLI_OK;
 }
 
@@ -437,6 +461,7 @@ static void eval_close(eval_run_t *R, eval_scores_t *S)
     free(R->aux);
     free(R->disp);
     free(R->has_disp);
+    free(R->span);
     for (int by = 0; by < NBY; by++) free(S->groups[by]);
     seer_conv_desc_destroy(R->d);
     seer_model_destroy(R->model);
@@ -462,9 +487,10 @@ static int score_gemm_row(eval_run_t *R, int f, size_t i)
     }
     double t = NAN, pos = (double)i / (double)R->nrows[f], floor = 0;
     seer_gemm_floor(NULL, &R->gpu, r->batch, r->m, r->n, r->k, r->dtype, r->bias, &floor);
-    R->has_disp[f] |= dispatch;
+    int call = gemm_call(r->op);
+    R->has_disp[f * NCALL + call] |= dispatch;
     if (!scored) { /* only locates the file's host time: no prediction */
-        put_point(&R->aux[R->naux++], r->time_ms, NAN, floor, o->data[f], f, pos, DIR_GEMM);
+        put_point(&R->aux[R->naux++], r->time_ms, NAN, floor, o->data[f], f, pos, DIR_GEMM, call);
         return CLI_OK;
     }
     seer_class_t cls = SEER_CLASS_UNDER;
@@ -476,7 +502,7 @@ static int score_gemm_row(eval_run_t *R, int f, size_t i)
         return CLI_OK;
     }
     if (st) return cli_lib_error(R->h, st);
-    point_t *pt = put_point(&R->pts[R->n++], r->time_ms, t, floor, o->data[f], f, pos, DIR_GEMM);
+    point_t *pt = put_point(&R->pts[R->n++], r->time_ms, t, floor, o->data[f], f, pos, DIR_GEMM, call);
     int math = 0;
     seer_dtype_tensor_cores(r->dtype, &math);
     pt->cls_rank = (int)cls;
@@ -576,9 +602,9 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
         return CLI_OK;
     }
     double pos = (double)i / (double)R->nrows[f], floor = row_floor(R, r);
-    R->has_disp[f] |= dispatch;
+    R->has_disp[f * NCALL + (int)r->dir] |= dispatch;
     if (!scored) { /* only locates the file's host time: no prediction */
-        put_point(&R->aux[R->naux++], r->time_ms, NAN, floor, o->data[f], f, pos, (int)r->dir);
+        put_point(&R->aux[R->naux++], r->time_ms, NAN, floor, o->data[f], f, pos, (int)r->dir, (int)r->dir);
         return CLI_OK;
     }
     cli_pred_t p = {0};
@@ -591,7 +617,7 @@ static int score_conv_row(eval_run_t *R, int f, size_t i)
         return CLI_OK;
     }
     if (st) return cli_lib_error(R->h, st);
-    conv_point(R, put_point(&R->pts[R->n++], r->time_ms, p.time_ms, floor, o->data[f], f, pos, (int)r->dir), r, &p,
+    conv_point(R, put_point(&R->pts[R->n++], r->time_ms, p.time_ms, floor, o->data[f], f, pos, (int)r->dir, (int)r->dir), r, &p,
                why[0] != 0);
     R->fastest += r->fastest && r->algo >= 0;
     R->replaced += why[0] != 0;
@@ -699,7 +725,7 @@ static void score_times(const eval_run_t *R, eval_scores_t *S)
  * every scored row's published-time prediction, then the scores. */
 static int eval_score(eval_run_t *R, eval_scores_t *S)
 {
-    if (locate_dispatch(R->pts, R->n, R->aux, R->naux, !R->o->split, R->o->n_data, R->has_disp, R->disp))
+    if (locate_dispatch(R->pts, R->n, R->aux, R->naux, !R->o->split, R->o->n_data, R->has_disp, R->disp, R->span))
         return cli_fail("eval", "out of memory");
     check_classes(R);
     score_times(R, S);
@@ -789,15 +815,26 @@ static void print_eval_json(const eval_run_t *R, const eval_scores_t *S)
     printf("},\n  \"floor\": {");
     json_metrics(&S->floor_m);
     printf("},\n  \"dispatch\": [");
-    for (int f = 0; f < o->n_data; f++) {
-        const seer_dispatch_t *dp = &R->disp[f];
-        printf("%s{\"data\": ", f ? ", " : "");
+    for (int f = 0, first = 1; f < o->n_data; f++) {
+        int any = 0;
+        for (int c = 0; c < NCALL; c++) {
+            int s = f * NCALL + c;
+            const seer_dispatch_t *dp = &R->disp[s];
+            if (!R->has_disp[s] || !dp->windows) continue;
+            printf("%s{\"data\": ", first ? "" : ", ");
+            cli_json_str(stdout, o->data[f]);
+            printf(", \"call\": \"%s\", \"host_ms_start\": %.6g, \"host_ms_end\": %.6g, \"typical_ms\": %.6g, "
+                   "\"spread_ms\": %.6g}",
+                   call_names[c], host_at(dp, R->span[2 * s]), host_at(dp, R->span[2 * s + 1]), dp->median,
+                   dp->spread);
+            first = 0;
+            any = 1;
+        }
+        if (any) continue;
+        printf("%s{\"data\": ", first ? "" : ", ");
         cli_json_str(stdout, o->data[f]);
-        if (R->has_disp[f] && dp->windows)
-            printf(", \"host_ms_start\": %.6g, \"host_ms_end\": %.6g, \"typical_ms\": %.6g, \"spread_ms\": %.6g}",
-                   host_at(dp, 0), host_at(dp, 1), dp->median, dp->spread);
-        else
-            printf(", \"host_ms_start\": 0, \"host_ms_end\": 0, \"typical_ms\": 0, \"spread_ms\": 0}");
+        printf(", \"call\": \"\", \"host_ms_start\": 0, \"host_ms_end\": 0, \"typical_ms\": 0, \"spread_ms\": 0}");
+        first = 0;
     }
     printf("],\n");
     /* after the headline figures: a reader taking the first "mape" gets
@@ -862,11 +899,17 @@ static void print_eval_text(const eval_run_t *R, const eval_scores_t *S)
         text_row("seer, fastest algo", 22, &S->pk);
         text_row("seer, their algo", 22, &S->pk_same);
     }
-    for (int f = 0; f < o->n_data; f++)
-        if (R->has_disp[f] && R->disp[f].windows)
-            printf("%shost      %s: %.3f..%.3f ms along the file, typical %.3f ms (+-%.3f): added to\n"
-                   "          the GPU-time predictions (docs/method.md, \"GPU time\")\n", f ? "" : "\n", o->data[f],
-                   host_at(&R->disp[f], 0), host_at(&R->disp[f], 1), R->disp[f].median, R->disp[f].spread);
+    for (int s = 0, first = 1; s < o->n_data * NCALL; s++) {
+        const seer_dispatch_t *dp = &R->disp[s];
+        if (!R->has_disp[s] || !dp->windows) continue;
+        int f = s / NCALL, kinds = 0;
+        for (int c = 0; c < NCALL; c++) kinds += R->has_disp[f * NCALL + c] && R->disp[f * NCALL + c].windows;
+        printf("%shost      %s%s%s: %.3f..%.3f ms along %s, typical %.3f ms (+-%.3f): added to\n"
+               "          the GPU-time predictions (docs/method.md, \"GPU time\")\n", first ? "\n" : "", o->data[f],
+               kinds > 1 ? ", " : "", kinds > 1 ? call_names[s % NCALL] : "", host_at(dp, R->span[2 * s]),
+               host_at(dp, R->span[2 * s + 1]), kinds > 1 ? "its rows" : "the file", dp->median, dp->spread);
+        first = 0;
+    }
     if (o->pick && S->pk.n)
         printf("\npicker: the fastest predicted algorithm is the row's on %.1f %% of %d rows with one\n",
                100.0 * S->pk_agree / S->pk.n, S->pk.n);

@@ -210,7 +210,9 @@ algorithm name libseer does not know).
 times are host dispatch plus GPU time (CUDA events around one call on an
 idle GPU); the host part, 0.04-0.47 ms and growing along each file, is
 estimated from the file's rows outside the test split alone, without any
-model (\`libseer/dispatch.c\`, docs/method.md "GPU time").  The columns:
+model, for each kind of call apart (conv direction, GEMM op: NeuSight's
+nn.Linear calls take about 0.02 ms more than its bmm calls;
+\`libseer/dispatch.c\`, docs/method.md "GPU time").  The columns:
 **host** the file's typical (median) host time; **MAPE/RMSPE** the
 prediction plus that typical host time against the times as published
 (what a user without a row's place in the file can do; the regression
