@@ -7,17 +7,16 @@
 
 static double poly(const double c[3], double u) { return c[0] + u * (c[1] + u * c[2]); }
 
-/* Weighted least-squares quadratic through the points with use[i] set
- * (weights w, or 1 with w NULL). */
-static int fit_weighted(const double *u, const double *y, const int *use, const double *w, int n, double c[3])
+/* Least-squares quadratic through the points with use[i] set. */
+static int fit_quadratic(const double *u, const double *y, const int *use, int n, double c[3])
 {
     double A[3][4] = {{0}};
     for (int i = 0; i < n; i++) {
         if (!use[i]) continue;
-        double x[3] = {1, u[i], u[i] * u[i]}, wi = w ? w[i] : 1;
+        double x[3] = {1, u[i], u[i] * u[i]};
         for (int r = 0; r < 3; r++) {
-            for (int k = 0; k < 3; k++) A[r][k] += wi * x[r] * x[k];
-            A[r][3] += wi * x[r] * y[i];
+            for (int k = 0; k < 3; k++) A[r][k] += x[r] * x[k];
+            A[r][3] += x[r] * y[i];
         }
     }
     /* Gauss-Jordan with partial pivoting on 3x4. */
@@ -34,11 +33,6 @@ static int fit_weighted(const double *u, const double *y, const int *use, const 
     }
     for (int r = 0; r < 3; r++) c[r] = A[r][3] / A[r][r];
     return 1;
-}
-
-static int fit_quadratic(const double *u, const double *y, const int *use, int n, double c[3])
-{
-    return fit_weighted(u, y, use, NULL, n, c);
 }
 
 /* Median absolute value of the residuals of the used points. */
@@ -106,12 +100,18 @@ int seer_dispatch_remove(const double *pos, double *time_ms, const double *gpu_f
                          unsigned char *keep, seer_dispatch_t *d)
 {
     if (!seer_dispatch_fit(pos, time_ms, gpu_floor_ms, n, d)) return 0;
+    seer_dispatch_take_off(d, pos, time_ms, gpu_floor_ms, n, keep);
+    return 1;
+}
+
+void seer_dispatch_take_off(const seer_dispatch_t *d, const double *pos, double *time_ms, const double *gpu_floor_ms,
+                            int n, unsigned char *keep)
+{
     for (int i = 0; i < n; i++) {
         double host = seer_dispatch_at(d, pos[i]), t = time_ms[i] - host;
         keep[i] = t >= SEER_DISPATCH_RESOLVE * d->spread && t >= 0.5 * host && t >= gpu_floor_ms[i];
         time_ms[i] = t > gpu_floor_ms[i] ? t : gpu_floor_ms[i];
     }
-    return 1;
 }
 
 double seer_dispatch_at(const seer_dispatch_t *d, double u)

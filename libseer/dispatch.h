@@ -5,8 +5,10 @@
  * GPU (NeuSight's harness) is the host's dispatch of that call plus the
  * GPU's work: the start event fires at once, then the GPU waits for the
  * framework to launch the kernels.  In NeuSight's files that host part
- * is 0.03-0.07 ms at the start and grows along the row order (the order
- * of measurement) by up to 0.4 ms.  libseer predicts GPU time, so
+ * is 0.02-0.07 ms at the start and grows along the row order (the order
+ * of measurement) by up to 0.4 ms, and each kind of call has its own
+ * (nn.Linear about 0.02 ms more than bmm): the callers fit the rows of
+ * each kind apart, and a kind of too few rows takes the whole file's.  libseer predicts GPU time, so
  * training subtracts an estimate of it, and `seer eval` adds it back to
  * score against the published times.
  *
@@ -15,9 +17,9 @@
  * datasheet: its FLOPs at peak or its bytes at bandwidth, plus a launch
  * gap per kernel).  The smallest of those bounds in each window of rows
  * (the file's fastest calls, whose GPU time is a few microseconds) trace
- * the host time along the file; a quadratic through them, refitted
- * without the windows far above it (windows without a small call), is
- * the estimate.  The scatter of the window minima about it is its
+ * the host time along the file; a quadratic through them, fitted from
+ * their median without the windows far from it (above: windows without
+ * a small call; below: broken rows), is the estimate.  The scatter of the window minima about it is its
  * uncertainty. */
 #ifndef SEER_DISPATCH_H
 #define SEER_DISPATCH_H
@@ -43,6 +45,11 @@ int seer_dispatch_fit(const double *pos, const double *time_ms, const double *gp
 #define SEER_DISPATCH_RESOLVE 4.0
 int seer_dispatch_remove(const double *pos, double *time_ms, const double *gpu_floor_ms, int n,
                          unsigned char *keep, seer_dispatch_t *d);
+
+/* The second half of seer_dispatch_remove, with an estimate d fitted
+ * elsewhere (a kind of call of too few rows takes its file's). */
+void seer_dispatch_take_off(const seer_dispatch_t *d, const double *pos, double *time_ms, const double *gpu_floor_ms,
+                            int n, unsigned char *keep);
 
 /* Host time at position u, never negative. */
 double seer_dispatch_at(const seer_dispatch_t *d, double u);

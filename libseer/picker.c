@@ -256,7 +256,13 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
         !(if_lower && seer_model_conv_floor(m, &fp32, dir) >= out->time_ms) && !best_of(m, &fp32, dir, &e)) {
         int rank_e = e.source == SEER_SOURCE_ANALYTICAL, rank_o = out->source == SEER_SOURCE_ANALYTICAL;
         if (capped) {
-            if (e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+            /* never under this dtype's own floor: BF16 has no Winograd
+             * or FFT kernels (launch.h), so an FP32 Winograd can beat
+             * what any BF16 kernel can do (a 5x5 conv on an RTX 3090,
+             * whose BF16 tensor cores run at twice its FP32 rate, took
+             * 13.4 ms against a BF16 floor of 24.2) */
+            double t = e.time_ms < out->time_ms ? fmax(e.time_ms, seer_model_conv_floor(m, cv, dir)) : out->time_ms;
+            if (t < out->time_ms) out->time_ms = t;
         } else if (st || rank_e < rank_o || (rank_e == rank_o && e.time_ms < out->time_ms)) {
             *out = e;
             st = SEER_STATUS_SUCCESS;

@@ -560,13 +560,15 @@ static void drows_free(drows_t *d)
  * way (NeuSight's nn.Linear calls take about 0.02 ms more than its bmm
  * calls).  d->time becomes the targets, d->keep[i] 0 for rows whose GPU
  * time cannot be told from the estimate's uncertainty; note says what was
- * done, for the provenance.  A kind without a fit (too few rows) stays as
- * published, and the note says so.  0 when memory runs out. */
+ * done, for the provenance.  A kind too small for a fit of its own takes
+ * the whole file's; without either it stays as published, and the note
+ * says so.  0 when memory runs out. */
 static int take_off_dispatch(drows_t *d, int n, int ncall, const char *const *names, char *note,
                              size_t size)
 {
     drows_t k = {0};
-    int kinds = 0, len = 0, *at = malloc((size_t)(n ? n : 1) * sizeof *at);
+    seer_dispatch_t whole;
+    int kinds = 0, len = 0, have_whole = -1, *at = malloc((size_t)(n ? n : 1) * sizeof *at);
     if (!at || !drows_alloc(&k, (size_t)n)) {
         free(at);
         drows_free(&k);
@@ -576,6 +578,7 @@ static int take_off_dispatch(drows_t *d, int n, int ncall, const char *const *na
         for (int i = 0; i < n; i++)
             if (d->call[i] == c) { kinds++; break; }
     note[0] = 0;
+    memset(d->keep, 1, (size_t)n);
     for (int c = 0; c < ncall; c++) {
         int m = 0;
         for (int i = 0; i < n; i++)
@@ -587,11 +590,19 @@ static int take_off_dispatch(drows_t *d, int n, int ncall, const char *const *na
                 k.keep[m++] = 1;
             }
         if (!m) continue;
-        char who[32] = "";
+        char who[64] = "";
         if (kinds > 1) snprintf(who, sizeof who, " of %s", names[c]);
         seer_dispatch_t e;
-        int w = 0;
-        if (!seer_dispatch_remove(k.pos, k.time, k.floor, m, k.keep, &e)) {
+        int w = 0, fitted = seer_dispatch_remove(k.pos, k.time, k.floor, m, k.keep, &e);
+        if (!fitted && kinds > 1) { /* too few rows: the file's curve */
+            if (have_whole < 0) have_whole = seer_dispatch_fit(d->pos, d->time, d->floor, n, &whole);
+            if ((fitted = have_whole)) {
+                e = whole;
+                seer_dispatch_take_off(&e, k.pos, k.time, k.floor, m, k.keep);
+                snprintf(who, sizeof who, " of %s (the file's)", names[c]);
+            }
+        }
+        if (!fitted) {
             w = snprintf(note + len, size - (size_t)len, "; host dispatch%s NOT taken off (no fit from these %d rows)",
                          who, m);
         } else {

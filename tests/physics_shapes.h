@@ -62,6 +62,31 @@ static inline double physics_fastest(seer_handle_t h, const seer_model_t m, shap
     return physics_time(h, m, s, SEER_ALGO_AUTO);
 }
 
+/* The lowest datasheet floor of any algorithm that can run s
+ * (seer_conv_floor), or -1 where none can.  A tensor-core conv is no
+ * slower than the FP32 one except where the FP32 time beats this floor:
+ * BF16 has no Winograd or FFT kernels, and where its tensor cores run at
+ * only twice the FP32 rate (GeForce Ampere, Ada) an FP32 Winograd of a
+ * 5x5 filter can beat any BF16 kernel. */
+static inline double physics_floor(seer_handle_t h, const seer_model_t m, shape_t s)
+{
+    seer_conv_desc_t d;
+    seer_gpu_info_t g;
+    double lo = -1;
+    if (seer_model_get_gpu(m, &g) || seer_conv_desc_create(&d)) return -1;
+    if (!seer_conv_desc_set(h, d, s.dt, s.ly, s.n, s.c, s.hw, s.hw, s.k, s.r, s.r, s.pad, s.pad, s.stride, s.stride,
+                            1, 1, s.g))
+        for (int a = 0, n = s.dir == SEER_DIR_FWD        ? SEER_FWD_ALGO_COUNT
+                             : s.dir == SEER_DIR_BWD_DATA ? SEER_BWD_DATA_ALGO_COUNT
+                                                          : SEER_BWD_FILTER_ALGO_COUNT;
+             a < n; a++) {
+            double f = 0;
+            if (!seer_conv_floor(h, &g, d, s.dir, a, &f) && f > 0 && (lo < 0 || f < lo)) lo = f;
+        }
+    seer_conv_desc_destroy(d);
+    return lo;
+}
+
 /* What a depthwise conv w may take at most against its dense conv's
  * tdense: a quarter of it, or w's own datasheet roofline plus a launch
  * gap where that is more (no prediction beats the datasheet: against a

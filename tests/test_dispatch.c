@@ -259,6 +259,53 @@ TEST(dispatch_eval_fits_each_kind_of_call)
     test_run_free(&r);
 }
 
+/* A kind of call of too few rows for a curve of its own takes the whole
+ * file's, in training and in seer eval, and says so. */
+TEST(dispatch_small_kind_takes_the_file_curve)
+{
+    enum { N = 900, M = 40 };
+    size_t cap = 160 * (size_t)(N + M) + 256;
+    char *csv = malloc(cap);
+    REQUIRE(csv);
+    size_t len = (size_t)snprintf(csv, cap, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,"
+                                            "stride_h,stride_w,dil_h,dil_w,groups,algo,time_ms,source\n");
+    unsigned s = 5;
+    for (int i = 0; i < N + M; i++) {
+        int n = i % 9 ? 1 + i % 32 : 1, c = i % 9 ? 16 + 16 * (i % 7) : 3, k = i % 9 ? 32 + 32 * (i % 5) : 3;
+        int hw = i % 9 ? 8 + 4 * (i % 9) : 5;
+        double flops = 2.0 * n * c * k * hw * hw * 9;
+        double t = 0.05 + 0.3 * i / (N + M) + jitter(&s, 0.005) + 0.004 + flops / 4e9;
+        len += (size_t)snprintf(csv + len, cap - len, "t4,%s,fp32,nchw,%d,%d,%d,%d,%d,3,3,1,1,1,1,1,1,1,%s,%.6f,neusight\n",
+                                i < N ? "fwd" : "bwd_data", n, c, hw, hw, k,
+                                i < N ? "IMPLICIT_PRECOMP_GEMM" : "ALGO_1", t);
+    }
+    char path[64];
+    REQUIRE(test_write_temp(path, csv));
+    free(csv);
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    const char *p = path;
+    seer_model_t m = NULL;
+    CHECK_STATUS(seer_train(h, "t4", &p, 1, 0, &m), SEER_STATUS_SUCCESS);
+    seer_model_info_t info;
+    if (m && !seer_model_get_info(m, &info)) {
+        CHECK(strstr(info.provenance, "host dispatch of fwd 0.0") != NULL);
+        CHECK(strstr(info.provenance, "host dispatch of bwd_data (the file's) 0.") != NULL);
+    }
+    seer_model_destroy(m);
+    seer_destroy(h);
+    test_run_t r;
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--data", path, "--format", "json", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "\"call\": \"fwd\", \"whole_file\": false") != NULL);
+    CHECK(strstr(r.out, "\"call\": \"bwd_data\", \"whole_file\": true") != NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "eval", "--model", "models/t4.seer", "--data", path, NULL);
+    CHECK(r.rc == 0 && strstr(r.out, ", bwd_data (too few rows: the file's curve): 0.") != NULL);
+    test_run_free(&r);
+    unlink(path);
+}
+
 /* seer net: GPU time by default, host dispatch as its own line and keys. */
 TEST(dispatch_cli_net_line_and_json)
 {

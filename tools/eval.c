@@ -254,14 +254,34 @@ static double host_at(const seer_dispatch_t *d, double u)
     return ms;
 }
 
+/* The host time of file f's rows of kind call (-1: of every kind) in
+ * src[0..ns-1], into *d; its first and last place in span[0..1]. */
+static void fit_stream(const point_t *src, int ns, int f, int call, double *pos, double *t, double *fl,
+                       seer_dispatch_t *d, double *span)
+{
+    int m = 0;
+    for (int i = 0; i < ns; i++)
+        if (src[i].fidx == f && (call < 0 || src[i].call == call)) {
+            pos[m] = src[i].pos;
+            t[m] = src[i].meas;
+            fl[m++] = src[i].floor;
+        }
+    if (seer_dispatch_estimate(NULL, pos, t, fl, m, d)) d->windows = 0;
+    if (d->windows) {
+        span[0] = pos[0];
+        span[1] = pos[m - 1];
+    }
+}
+
 /* Per file and kind of call with host dispatch: fit its host time on
- * the aux rows (or on the scored rows when from_scored), then give every
- * scored row of it its host time at its place and, in pred, the GPU
- * prediction plus the typical host time of its kind of call in its
- * file.  span[2 * s], span[2 * s + 1]: the first and last place of the
- * stream's rows.  1 when memory runs out. */
+ * the aux rows (or on the scored rows when from_scored; a kind of too
+ * few rows takes the curve of the file's rows of every kind, whole[s]
+ * set), then give every scored row of it its host time at its place
+ * and, in pred, the GPU prediction plus the typical host time of its
+ * kind of call in its file.  span[2 * s], span[2 * s + 1]: the first and
+ * last place of the rows fitted.  1 when memory runs out. */
 static int locate_dispatch(point_t *pts, int n, const point_t *aux, int naux, int from_scored, int n_data,
-                           const int *has_disp, seer_dispatch_t *disp, double *span)
+                           const int *has_disp, seer_dispatch_t *disp, double *span, int *whole)
 {
     int cap = n + naux + 1;
     double *pos = malloc((size_t)cap * sizeof *pos), *t = malloc((size_t)cap * sizeof *t),
@@ -272,20 +292,18 @@ static int locate_dispatch(point_t *pts, int n, const point_t *aux, int naux, in
         free(fl);
         return 1;
     }
+    const point_t *src = from_scored ? pts : aux;
+    int ns = from_scored ? n : naux;
     for (int s = 0; s < n_data * NCALL; s++) {
-        int f = s / NCALL, call = s % NCALL;
+        int f = s / NCALL, call = s % NCALL, kinds = 0;
         if (!has_disp[s]) continue;
-        const point_t *src = from_scored ? pts : aux;
-        int ns = from_scored ? n : naux, m = 0;
-        for (int i = 0; i < ns; i++)
-            if (src[i].fidx == f && src[i].call == call) {
-                pos[m] = src[i].pos;
-                t[m] = src[i].meas;
-                fl[m++] = src[i].floor;
-            }
-        if (seer_dispatch_estimate(NULL, pos, t, fl, m, &disp[s]) || !disp[s].windows) continue;
-        span[2 * s] = pos[0];
-        span[2 * s + 1] = pos[m - 1];
+        fit_stream(src, ns, f, call, pos, t, fl, &disp[s], &span[2 * s]);
+        for (int c = 0; c < NCALL; c++) kinds += has_disp[f * NCALL + c];
+        if (!disp[s].windows && kinds > 1) {
+            fit_stream(src, ns, f, -1, pos, t, fl, &disp[s], &span[2 * s]);
+            whole[s] = disp[s].windows > 0;
+        }
+        if (!disp[s].windows) continue;
         for (int i = 0; i < n; i++)
             if (pts[i].fidx == f && pts[i].call == call) {
                 pts[i].host = host_at(&disp[s], pts[i].pos);
@@ -327,6 +345,7 @@ typedef struct {
     seer_dispatch_t *disp;      /* per file and kind of call (f * NCALL + call) */
     int *has_disp;              /* likewise */
     double *span;               /* likewise: first and last place of its rows */
+    int *whole;                 /* likewise: the file's curve, its own rows too few */
     long skipped, failed, cls_n, cls_hit;
     long algo_unknown;          /* scored rows whose algo name libseer does not know */
     long fastest;               /* scored labelled rows whose source times the fastest algorithm */
@@ -442,7 +461,8 @@ static int eval_open(eval_run_t *R)
     R->disp = calloc((size_t)o->n_data * NCALL, sizeof *R->disp);
     R->has_disp = calloc((size_t)o->n_data * NCALL, sizeof *R->has_disp);
     R->span = calloc((size_t)o->n_data * NCALL * 2, sizeof *R->span);
-    if (!R->pts || !R->scratch || !R->aux || !R->disp || !R->has_disp || !R->span)
+    R->whole = calloc((size_t)o->n_data * NCALL, sizeof *R->whole);
+    if (!R->pts || !R->scratch || !R->aux || !R->disp || !R->has_disp || !R->span || !R->whole)
         return cli_fail("eval", "out of memory");
     return CLI_OK;
 }
@@ -462,6 +482,7 @@ static void eval_close(eval_run_t *R, eval_scores_t *S)
     free(R->disp);
     free(R->has_disp);
     free(R->span);
+    free(R->whole);
     for (int by = 0; by < NBY; by++) free(S->groups[by]);
     seer_conv_desc_destroy(R->d);
     seer_model_destroy(R->model);
@@ -725,7 +746,7 @@ static void score_times(const eval_run_t *R, eval_scores_t *S)
  * every scored row's published-time prediction, then the scores. */
 static int eval_score(eval_run_t *R, eval_scores_t *S)
 {
-    if (locate_dispatch(R->pts, R->n, R->aux, R->naux, !R->o->split, R->o->n_data, R->has_disp, R->disp, R->span))
+    if (locate_dispatch(R->pts, R->n, R->aux, R->naux, !R->o->split, R->o->n_data, R->has_disp, R->disp, R->span, R->whole))
         return cli_fail("eval", "out of memory");
     check_classes(R);
     score_times(R, S);
@@ -823,10 +844,10 @@ static void print_eval_json(const eval_run_t *R, const eval_scores_t *S)
             if (!R->has_disp[s] || !dp->windows) continue;
             printf("%s{\"data\": ", first ? "" : ", ");
             cli_json_str(stdout, o->data[f]);
-            printf(", \"call\": \"%s\", \"host_ms_start\": %.6g, \"host_ms_end\": %.6g, \"typical_ms\": %.6g, "
+            printf(", \"call\": \"%s\", \"whole_file\": %s, \"host_ms_start\": %.6g, \"host_ms_end\": %.6g, \"typical_ms\": %.6g, "
                    "\"spread_ms\": %.6g}",
-                   call_names[c], host_at(dp, R->span[2 * s]), host_at(dp, R->span[2 * s + 1]), dp->median,
-                   dp->spread);
+                   call_names[c], R->whole[s] ? "true" : "false", host_at(dp, R->span[2 * s]),
+                   host_at(dp, R->span[2 * s + 1]), dp->median, dp->spread);
             first = 0;
             any = 1;
         }
@@ -904,10 +925,12 @@ static void print_eval_text(const eval_run_t *R, const eval_scores_t *S)
         if (!R->has_disp[s] || !dp->windows) continue;
         int f = s / NCALL, kinds = 0;
         for (int c = 0; c < NCALL; c++) kinds += R->has_disp[f * NCALL + c] && R->disp[f * NCALL + c].windows;
-        printf("%shost      %s%s%s: %.3f..%.3f ms along %s, typical %.3f ms (+-%.3f): added to\n"
+        printf("%shost      %s%s%s%s: %.3f..%.3f ms along %s, typical %.3f ms (+-%.3f): added to\n"
                "          the GPU-time predictions (docs/method.md, \"GPU time\")\n", first ? "\n" : "", o->data[f],
-               kinds > 1 ? ", " : "", kinds > 1 ? call_names[s % NCALL] : "", host_at(dp, R->span[2 * s]),
-               host_at(dp, R->span[2 * s + 1]), kinds > 1 ? "its rows" : "the file", dp->median, dp->spread);
+               kinds > 1 ? ", " : "", kinds > 1 ? call_names[s % NCALL] : "",
+               R->whole[s] ? " (too few rows: the file's curve)" : "", host_at(dp, R->span[2 * s]),
+               host_at(dp, R->span[2 * s + 1]), kinds > 1 && !R->whole[s] ? "its rows" : "the file", dp->median,
+               dp->spread);
         first = 0;
     }
     if (o->pick && S->pk.n)

@@ -208,7 +208,7 @@ algorithm name libseer does not know).
 
 **GPU time and host dispatch.**  libseer predicts GPU time.  NeuSight's
 times are host dispatch plus GPU time (CUDA events around one call on an
-idle GPU); the host part, 0.04-0.47 ms and growing along each file, is
+idle GPU); the host part, 0.02-0.47 ms and growing along each file, is
 estimated from the file's rows outside the test split alone, without any
 model, for each kind of call apart (conv direction, GEMM op: NeuSight's
 nn.Linear calls take about 0.02 ms more than its bmm calls;

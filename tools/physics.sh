@@ -27,7 +27,10 @@ datasheet facts predicting identically).
   a Winograd dense conv can take a quarter of its direct FLOPs' time), on
   shapes at least 4x compute-bound in direct FLOPs whose dense conv takes 1 ms.
 - **TC > FP32**: TF32/FP16/BF16 slower than FP32 on shapes at least 4x
-  compute-bound (tensor-core GPUs only).
+  compute-bound (tensor-core GPUs only), but where the FP32 time beats
+  every floor of the dtype's own kernels (BF16 has no Winograd or FFT:
+  on GeForce Ampere and Ada, whose BF16 tensor cores run at twice the
+  FP32 rate, an FP32 Winograd of a 5x5 filter can beat any BF16 kernel).
 - **1x64x7x7->64**: the fastest time of that conv (bar: 30 us on V100 and
   newer).
 
