@@ -645,10 +645,11 @@ SEER_API int seer_gemm_shape_in_test_split(int batch, int m, int n, int k, int t
  * (NeuSight) is the host's dispatch of the call plus the GPU's work.
  * The estimate of the host part along a file is model-independent: the
  * smallest of measured - seer_conv_floor / seer_gemm_floor in each of
- * SEER_DISPATCH_WINDOWS windows of rows, a quadratic through them.
+ * windows of rows (at least 100 rows each where the file allows, 8 to
+ * SEER_DISPATCH_WINDOWS of them), a quadratic through them.
  * seer_train takes it off such files; seer eval adds it back. */
 #define SEER_DISPATCH_MIN_ROWS 100  /* fewer rows: no estimate */
-#define SEER_DISPATCH_WINDOWS 25    /* windows along the file */
+#define SEER_DISPATCH_WINDOWS 25    /* windows along the file, at most */
 typedef struct {
     double c[3];                /* host time at position u in [0, 1): c0 + c1 u + c2 u^2, ms */
     double spread;              /* robust scatter of the kept window minima about it, ms */

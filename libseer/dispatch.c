@@ -49,11 +49,18 @@ static double mad_of(const double *u, const double *y, const int *use, int n, co
 int seer_dispatch_fit(const double *pos, const double *time_ms, const double *gpu_floor_ms, int n,
                       seer_dispatch_t *d)
 {
-    enum { W = SEER_DISPATCH_WINDOWS };
+    enum { WMAX = SEER_DISPATCH_WINDOWS, WMIN = 8, ROWS = 100 };
     memset(d, 0, sizeof *d);
     if (!pos || !time_ms || !gpu_floor_ms || n < SEER_DISPATCH_MIN_ROWS) return 0;
-    double u[W], y[W], scratch[W];
-    int use[W];
+    /* Windows of at least ROWS rows where the file allows, so that each
+     * holds a call whose GPU time is a few microseconds whatever the
+     * file's length: 25 windows of a 750-row sample of NeuSight's A100
+     * file held 30 rows each, and their minima sat above the host time
+     * (0.087..0.375 ms, typical 0.159, against 0.061..0.354 and 0.140
+     * from the whole file; its published-time MAPE 14.4 %, now 13.9). */
+    int W = n / ROWS < WMIN ? WMIN : n / ROWS > WMAX ? WMAX : n / ROWS;
+    double u[WMAX], y[WMAX], scratch[WMAX];
+    int use[WMAX];
     for (int w = 0; w < W; w++) {
         int lo = (int)((long long)n * w / W), hi = (int)((long long)n * (w + 1) / W), best = lo;
         for (int i = lo; i < hi; i++)
@@ -77,12 +84,12 @@ int seer_dispatch_fit(const double *pos, const double *time_ms, const double *gp
     for (int pass = 0; pass < 5; pass++) {
         double s = 1.4826 * mad_of(u, y, use, W, d->c, scratch);
         double cut = 3 * fmax(s, 0.002);
-        int nu[W], k = 0; /* the new mask: kept only with the refit it gives */
+        int nu[WMAX], k = 0; /* the new mask: kept only with the refit it gives */
         for (int w = 0; w < W; w++) k += nu[w] = fabs(y[w] - poly(d->c, u[w])) <= cut;
         double c[3];
         if (k < 6 || !fit_quadratic(u, y, nu, W, c)) break;
         memcpy(d->c, c, sizeof c);
-        memcpy(use, nu, sizeof use);
+        memcpy(use, nu, (size_t)W * sizeof *use);
     }
     d->windows = W;
     for (int w = 0; w < W; w++) d->kept += use[w];

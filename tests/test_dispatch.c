@@ -80,6 +80,28 @@ TEST(dispatch_a_tail_of_large_calls_is_dropped)
     CHECK(fabs(d.median - 0.055) < 0.01);
 }
 
+/* A short file (a 20 % sample) with a tiny call only every 60 rows:
+ * windows of at least 100 rows each hold one, so their minima trace the
+ * host time (25 windows of 32 rows put half of them on a 20-100 us
+ * call, and the curve that much above it). */
+TEST(dispatch_short_file_windows_hold_a_tiny_call)
+{
+    enum { N = 800 };
+    static double pos[N], time[N], floor[N];
+    unsigned s = 7;
+    for (int i = 0; i < N; i++) {
+        pos[i] = (double)i / N;
+        floor[i] = 0.006;
+        double gpu = i % 60 == 0 ? 0.006 : 0.02 + jitter(&s, 0.08) + (i % 3 ? 1.0 : 0);
+        time[i] = 0.05 + 0.3 * pos[i] + jitter(&s, 0.005) + gpu;
+    }
+    seer_dispatch_t d;
+    REQUIRE(seer_dispatch_fit(pos, time, floor, N, &d) == 1);
+    CHECK(d.windows == 8);
+    CHECK(fabs(seer_dispatch_at(&d, 0.5) - 0.20) < 0.01);
+    CHECK(fabs(d.median - 0.20) < 0.012);
+}
+
 TEST(dispatch_remove_gives_targets_and_drops_unresolvable_rows)
 {
     enum { N = 1400 };
