@@ -140,29 +140,35 @@ TEST(dispatch_too_few_rows_or_null)
     CHECK(seer_source_has_dispatch(NULL) == 0);
 }
 
+/* A NeuSight-style conv file of n calls, host time 0.05 + 0.3 u ms along
+ * it plus up to 5 us of jitter, every 9th call tiny; the last n_bwd are
+ * backward-data calls.  1 with its path in path. */
+static int write_drift_file(char path[64], int n, int n_bwd, unsigned seed)
+{
+    size_t cap = 160 * (size_t)n + 256, len;
+    char *csv = malloc(cap);
+    if (!csv) return 0;
+    len = (size_t)snprintf(csv, cap, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,"
+                                     "stride_h,stride_w,dil_h,dil_w,groups,algo,time_ms,source\n");
+    for (int i = 0; i < n; i++) {
+        int b = i % 9 ? 1 + i % 32 : 1, c = i % 9 ? 16 + 16 * (i % 7) : 3, k = i % 9 ? 32 + 32 * (i % 5) : 3;
+        int hw = i % 9 ? 8 + 4 * (i % 9) : 5, fwd = i < n - n_bwd;
+        double flops = 2.0 * b * c * k * hw * hw * 9;
+        double t = 0.05 + 0.3 * i / n + jitter(&seed, 0.005) + 0.004 + flops / 4e9;
+        len += (size_t)snprintf(csv + len, cap - len, "t4,%s,fp32,nchw,%d,%d,%d,%d,%d,3,3,1,1,1,1,1,1,1,%s,%.6f,neusight\n",
+                                fwd ? "fwd" : "bwd_data", b, c, hw, hw, k, fwd ? "IMPLICIT_PRECOMP_GEMM" : "ALGO_1", t);
+    }
+    int ok = test_write_temp(path, csv);
+    free(csv);
+    return ok;
+}
+
 /* Training takes the host time off a NeuSight-style file (and says so in
  * the provenance); SEER_TRAIN_KEEP_DISPATCH fits the times as they are. */
 TEST(dispatch_train_flag)
 {
-    enum { N = 2500 }; /* 25 windows: within 0.01 ms of a host time drifting 0.3 ms */
-    size_t cap = 160 * (size_t)N + 256;
-    char *csv = malloc(cap);
-    REQUIRE(csv);
-    size_t len = (size_t)snprintf(csv, cap, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,"
-                                            "stride_h,stride_w,dil_h,dil_w,groups,algo,time_ms,source\n");
-    unsigned s = 3;
-    for (int i = 0; i < N; i++) {
-        int n = i % 9 ? 1 + i % 32 : 1, c = i % 9 ? 16 + 16 * (i % 7) : 3, k = i % 9 ? 32 + 32 * (i % 5) : 3;
-        int hw = i % 9 ? 8 + 4 * (i % 9) : 5;
-        double flops = 2.0 * n * c * k * hw * hw * 9;
-        double t = 0.05 + 0.3 * i / N + jitter(&s, 0.005) + 0.004 + flops / 4e9;
-        len += (size_t)snprintf(csv + len, cap - len,
-                                "t4,fwd,fp32,nchw,%d,%d,%d,%d,%d,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,%.6f,neusight\n",
-                                n, c, hw, hw, k, t);
-    }
-    char path[64];
-    REQUIRE(test_write_temp(path, csv));
-    free(csv);
+    char path[64]; /* 2500 rows, 25 windows: within 0.01 ms of a host time drifting 0.3 ms */
+    REQUIRE(write_drift_file(path, 2500, 0, 3));
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     const char *p = path;
@@ -226,7 +232,7 @@ TEST(dispatch_in_shipped_provenance)
 }
 
 /* seer eval adds the host time its file shows to the GPU-time predictions
- * and reports every view of the score. */
+ * and reports every view of the score, per kind of call. */
 TEST(dispatch_eval_scores_gpu_and_published_time)
 {
     char data[512];
@@ -255,18 +261,9 @@ TEST(dispatch_eval_scores_gpu_and_published_time)
     test_run_seer(&r, "eval", "--model", "models/v100-sxm2-16gb.seer", "--data", data, "--format", "json", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "\"typical_ms\": 0,") != NULL);
     test_run_free(&r);
-}
-
-/* Each kind of call has its own host time: NeuSight's nn.Linear calls
- * take about 0.02 ms more to dispatch than its bmm calls, in one file. */
-TEST(dispatch_eval_fits_each_kind_of_call)
-{
-    char data[512];
+    /* each kind of call has its own host time: NeuSight's nn.Linear
+     * calls take about 0.02 ms more to dispatch than its bmm calls */
     snprintf(data, sizeof data, "%s/gemm/t4.csv", test_data_dir());
-    FILE *fp = fopen(data, "rb");
-    if (!fp) SKIP("shared data not found");
-    fclose(fp);
-    test_run_t r;
     test_run_seer(&r, "eval", "--model", "models/t4.seer", "--data", data, "--split", "test", "--format", "json",
                   NULL);
     CHECK(r.rc == 0);
@@ -285,25 +282,8 @@ TEST(dispatch_eval_fits_each_kind_of_call)
  * file's, in training and in seer eval, and says so. */
 TEST(dispatch_small_kind_takes_the_file_curve)
 {
-    enum { N = 900, M = 40 };
-    size_t cap = 160 * (size_t)(N + M) + 256;
-    char *csv = malloc(cap);
-    REQUIRE(csv);
-    size_t len = (size_t)snprintf(csv, cap, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,"
-                                            "stride_h,stride_w,dil_h,dil_w,groups,algo,time_ms,source\n");
-    unsigned s = 5;
-    for (int i = 0; i < N + M; i++) {
-        int n = i % 9 ? 1 + i % 32 : 1, c = i % 9 ? 16 + 16 * (i % 7) : 3, k = i % 9 ? 32 + 32 * (i % 5) : 3;
-        int hw = i % 9 ? 8 + 4 * (i % 9) : 5;
-        double flops = 2.0 * n * c * k * hw * hw * 9;
-        double t = 0.05 + 0.3 * i / (N + M) + jitter(&s, 0.005) + 0.004 + flops / 4e9;
-        len += (size_t)snprintf(csv + len, cap - len, "t4,%s,fp32,nchw,%d,%d,%d,%d,%d,3,3,1,1,1,1,1,1,1,%s,%.6f,neusight\n",
-                                i < N ? "fwd" : "bwd_data", n, c, hw, hw, k,
-                                i < N ? "IMPLICIT_PRECOMP_GEMM" : "ALGO_1", t);
-    }
     char path[64];
-    REQUIRE(test_write_temp(path, csv));
-    free(csv);
+    REQUIRE(write_drift_file(path, 940, 40, 5));
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     const char *p = path;
