@@ -566,6 +566,16 @@ TEST(cli_eval_net)
     test_run_free(&r);
     test_run_seer(&r, "eval-net", "--model", mp, "--data", csv, "--format", "json", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "\"all\": {\"rows\": 3") != NULL);
+    /* the training row is predicted as seer net predicts it, SGD step
+     * included (it once left the optimizer out) */
+    const char *p = strstr(r.out, "\"pred_ms\": ");
+    double pred = 0, net = -1;
+    CHECK(p && sscanf(p, "\"pred_ms\": %lf", &pred) == 1);
+    test_run_free(&r);
+    test_run_seer(&r, "net", "resnet50", "--model", mp, "--batch", "32", "--mode", "train", "--format", "json", NULL);
+    p = strstr(r.out, "\"total_ms\": ");
+    CHECK(r.rc == 0 && p && sscanf(p, "\"total_ms\": %lf", &net) == 1);
+    CHECK(fabs(pred - net) <= 1e-5 * net);
     test_run_free(&r);
     unlink(csv);
     REQUIRE(test_write_temp(csv, "network,gpu,dtype,batch,mode,measured_ms\nresnet50,a100-pcie-80gb,fp32,32,sideways,80\n"));

@@ -50,7 +50,7 @@ static void usage_eval(FILE *f)
             "  --data CSV...    one or more files (or repeat --data)\n"
             "  --source PREFIX  only rows whose source starts with PREFIX\n"
             "  --split S        test: only rows in the 20%% held-out test split\n"
-            "                   (seer_conv_in_test_split; GEMM rows: seer_gemm_in_test_split),\n"
+            "                   (seer_conv_in_test_split; GEMM rows: seer_gemm_shape_in_test_split),\n"
             "                   train: the others,\n"
             "                   all (default)\n"
             "  --given-launch   also predict with the measured main kernel choosing the\n"

@@ -290,7 +290,7 @@ cat <<EOF
 
 ## GEMM (fully connected layers, batched matmuls)
 
-Every GEMM timing file, test split (\`seer_gemm_in_test_split\`, held out
+Every GEMM timing file, test split (\`seer_gemm_shape_in_test_split\`, held out
 of training by \`make models\`): **calibrated** is the model its rows
 trained (the A100 80GB PCIe model for the A100 40GB rows, docs/networks.md),
 alone; **served** what \`seer --gpu\` answers with every shipped model:

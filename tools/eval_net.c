@@ -159,9 +159,19 @@ static int predict_netrows(enet_t *E)
             fprintf(stderr, "seer eval-net: (row at %s:%ld)\n", E->data, r->line);
             return rc;
         }
-        int cnt;
-        seer_status_t st = seer_predict_network(E->h, m, net, r->batch, r->dtype, r->layout, (seer_mode_t)r->mode,
-                                                E->policy, NULL, 0, &cnt, &r->pred);
+        /* as seer net predicts it: a training iteration ends with the
+         * optimizer's step (SGD, seer net's default), which a measured
+         * iteration holds too */
+        seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+        seer_net_totals_t tot;
+        o.batch = r->batch;
+        o.dtype = r->dtype;
+        o.layout = r->layout;
+        o.mode = (seer_mode_t)r->mode;
+        o.algo_policy = E->policy;
+        o.threads = 8;
+        seer_status_t st = seer_predict_network_opts(E->h, m, net, &o, NULL, 0, &tot);
+        r->pred = tot.total_ms;
         seer_network_destroy(net);
         if (st) {
             fprintf(stderr, "seer eval-net: %s:%ld: %s: %s\n", E->data, r->line, seer_status_string(st),

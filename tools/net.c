@@ -52,8 +52,8 @@ int cli_open_net(seer_handle_t h, const char *cmd, const char *what, int res, se
         return cli_lib_error(h, st);
     if (res) {
         free(text);
-        return cli_usage_error(cmd, "option --res applies to built-in networks only (a file sets "
-                               "its own input size)");
+        return cli_usage_error(cmd, "option --res applies to built-in networks and ONNX models (a "
+                               "description file sets its own input size)");
     }
     st = seer_network_create(h, text, len, net);
     free(text);
@@ -203,12 +203,13 @@ static void usage_net(FILE *f)
             "  --skip-unsupported  ONNX: predict without the operators libseer cannot\n"
             "                 translate, listing them (default: fail, naming them)\n"
             "  --fit [BYTES]  the largest batch whose peak memory fits BYTES (a number,\n"
-            "                 optionally with B, KB, MB, GB, KiB, MiB, GiB; default: the\n"
-            "                 GPU's memory)\n"
+            "                 optionally with B, KB, MB, GB, TB, KiB, MiB, GiB, TiB;\n"
+            "                 default: the GPU's memory)\n"
             "Table marks: B backward estimated from forward (the model has no backward\n"
             "data), M memory-bound estimate, R fc from the roofline (no GEMM fit),\n"
             "X fixed algorithm not usable here, G gradient sum of a reused tensor,\n"
-            "A analytical model (no GPU has data for these kernels).\n");
+            "A analytical model (no GPU has data for these kernels), C mixed precision's\n"
+            "cast of fp32 weights (or of their gradients back).\n");
 }
 
 static void flag_str(unsigned f, char *b)

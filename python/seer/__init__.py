@@ -27,7 +27,7 @@ import warnings
 from typing import Any, Dict, List, Optional, Union
 
 __all__ = ["SeerError", "gpus", "predict_conv", "predict_gemm", "pick_conv_algo", "net", "from_torch", "version"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _TREE = os.path.dirname(os.path.dirname(_HERE))  # the repository, when run from a source tree
@@ -269,7 +269,7 @@ def _num(v: float) -> Optional[float]:
 
 
 def version() -> str:
-    """The linked libseer's version ("0.1.0")."""
+    """The linked libseer's version ("0.2.0")."""
     v = _version()
     return "%d.%d.%d" % (v // 10000, v // 100 % 100, v % 100)
 
