@@ -1,6 +1,7 @@
 /* The documented examples do what the docs say. */
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include "test.h"
 
 TEST(docs_example_predicts_and_lists_kernels)
@@ -66,4 +67,27 @@ TEST(docs_api_covers_every_public_function)
     free(h);
     free(api);
     free(ex);
+}
+
+/* docs/cli.md's `seer info models/t4.seer` example is the shipped model's
+ * own output: its counts and checksum went stale once when the models
+ * were retrained (3130 rows shown, 3009 trained). */
+TEST(docs_cli_info_example_is_current)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    test_run_t r;
+    test_run_seer(&r, "info", "models/t4.seer", NULL);
+    char *doc = test_slurp("docs/cli.md");
+    REQUIRE(doc != NULL);
+    CHECK(r.rc == 0);
+    static const char *const keys[] = {"families ", "svms ", "rows ", "checksum "};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        const char *at = strstr(r.out, keys[i]);
+        char line[128] = "";
+        if (at) sscanf(at, "%127[^\n]", line);
+        CHECK(line[0] && strstr(doc, line) != NULL);
+        if (!line[0] || !strstr(doc, line)) printf("\n    docs/cli.md lacks '%s'", line);
+    }
+    free(doc);
+    test_run_free(&r);
 }
