@@ -577,6 +577,43 @@ TEST(physics_grouped_boundary_never_faster)
     fleet_close(&f);
 }
 
+/* ... and at the other end, one group: a depthwise conv of 2 groups does
+ * twice the work of the 1-channel dense conv (C = g = 1), which the dense
+ * families time, and its roofline path once made it 5.6x faster (T4
+ * bwd_filter, 32 x 56 x 56).  Channel multipliers 1 and 4, every
+ * direction, both layouts, fp32 and fp16, on every GPU. */
+TEST(physics_depthwise_from_one_group_never_faster)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    fleet_t f;
+    REQUIRE(fleet_open(&f));
+    int checked = 0, bad = 0;
+    for (int gi = 0; gi < f.ng; gi++)
+        for (int i = 0; i < 48; i++) {
+            int q = i;
+            seer_direction_t dir = (seer_direction_t)(q % 3);
+            q /= 3;
+            seer_dtype_t dt = q % 2 ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
+            q /= 2;
+            seer_layout_t ly = (seer_layout_t)(q % 2);
+            q /= 2;
+            int mult = q % 2 ? 4 : 1, hw = q / 2 % 2 ? 56 : 14;
+            shape_t s = {q / 2 % 2 ? 32 : 4, 1, hw, mult, 3, 1, dir, dt, 1, 1, ly};
+            shape_t d = s;
+            d.c = 2;
+            d.k = 2 * mult;
+            d.g = 2;
+            double t0 = physics_fastest(f.h, f.m[gi], s), t1 = physics_fastest(f.h, f.m[gi], d);
+            if (t0 < 0 || t1 < 0) continue;
+            checked++;
+            if (t1 < 0.95 * t0 && bad++ < 5)
+                printf("\n    %s: %s takes %g ms, two groups %g ms", f.g[gi].id, shape_str(s), t0, t1);
+        }
+    CHECK(bad == 0);
+    CHECK(checked > 1000);
+    fleet_close(&f);
+}
+
 TEST(physics_grouped_and_depthwise_cost_less)
 {
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");

@@ -264,8 +264,9 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
             printf("          not its own %.4f ms: %s\n", own,
                    o->dir == SEER_DIR_BWD_DATA
                        ? "read with its dual forward conv too (or held to the stride-1 conv), or capped by the fp32, "
-                         "pseudo-half or dense conv"
-                       : "capped by the fp32 or pseudo-half conv, or the dense one");
+                         "pseudo-half or dense conv (a grouped one held to one group's)"
+                       : "capped by the fp32 or pseudo-half conv, or the dense one (a grouped one held to one "
+                         "group's)");
     }
     if (kernels)
         for (int i = 0; i < o->n; i++) {
