@@ -474,7 +474,9 @@ SEER_API seer_status_t seer_model_load(seer_handle_t handle, const char *path, s
 /* The same from memory. */
 SEER_API seer_status_t seer_model_load_buffer(seer_handle_t handle, const void *data, size_t size,
                                               seer_model_t *model);
-/* Write a model file; IO_ERROR, BAD_PARAM, ALLOC_FAILED. */
+/* Write a model file: through a temporary file renamed to path, which
+ * must be a regular file if it exists (a symbolic link: the file it
+ * names); IO_ERROR, BAD_PARAM, ALLOC_FAILED. */
 SEER_API seer_status_t seer_model_save(seer_handle_t handle, const seer_model *model,
                                        const char *path);
 /* Release a model (NULL is fine); always SUCCESS. */

@@ -9,11 +9,13 @@
  * append-only and individually allocated, so a pointer handed out stays
  * valid until seer_destroy. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "common.h"
 #include "gpu.h"
 #include "gpufile.h"
@@ -296,8 +298,15 @@ seer_status_t seer_gpu_register_file(seer_handle_t h, const char *path, seer_gpu
 {
     if (!h) return SEER_STATUS_BAD_PARAM;
     if (!path) return seer_error(h, SEER_STATUS_BAD_PARAM, "GPU description path is NULL");
-    FILE *f = fopen(path, "rb");
-    if (!f) return seer_error(h, SEER_STATUS_IO_ERROR, "%.200s: %s", path, strerror(errno));
+    /* O_NONBLOCK: a FIFO opens at once (without a writer it would block
+     * forever), and fstat below refuses it */
+    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        int err = errno;
+        if (fd >= 0) close(fd);
+        return seer_error(h, SEER_STATUS_IO_ERROR, "%.200s: %s", path, strerror(err));
+    }
     struct stat sb;
     /* size and type from the open descriptor, before reading a byte */
     if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {

@@ -1,9 +1,12 @@
 /* Model files (docs/model-format.md): serialization, loading with every
  * field range-checked, saving, and what a model says about itself. */
+#define _XOPEN_SOURCE 700 /* realpath (XSI): a symbolic link saves to the file it names */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include "common.h"
 #include "fileio.h"
@@ -320,26 +323,60 @@ seer_status_t seer_model_save(seer_handle_t h, const seer_model *m, const char *
     unsigned char *buf;
     size_t n;
     if (!seer_model_serialize(m, &buf, &n)) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
-    /* Write beside the target and rename: a failed write never leaves a
-     * half model under the real name. */
+    /* Only a regular file is replaced, through a symbolic link the file
+     * it names: the rename below would put a model file in place of a
+     * device, a FIFO or the link itself (a model saved to /dev/full
+     * replaced the device and reported success). */
+    struct stat sb;
+    char *real = NULL;
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+        if (!(real = realpath(path, NULL))) {
+            free(buf);
+            return seer_error(h, SEER_STATUS_IO_ERROR, "'%s': a symbolic link to nothing: no model written", path);
+        }
+        path = real;
+    }
+    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        free(buf);
+        seer_status_t st = seer_error(h, SEER_STATUS_IO_ERROR, "'%s' is %s: not replaced by a model file", path,
+                                      S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+        free(real);
+        return st;
+    }
+    /* Write beside the target, under a name of its own (never another
+     * save's), and rename: a failed write never leaves a half model under
+     * the real name. */
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
-    if (!tmp) { free(buf); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "path"); }
-    snprintf(tmp, plen + 16, "%s.tmp", path);
-    FILE *fp = fopen(tmp, "wb");
+    if (!tmp) {
+        free(buf);
+        free(real);
+        return seer_error(h, SEER_STATUS_ALLOC_FAILED, "path");
+    }
+    snprintf(tmp, plen + 16, "%s.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    FILE *fp = fd < 0 ? NULL : fdopen(fd, "wb");
     if (!fp) {
+        if (fd >= 0) {
+            close(fd);
+            remove(tmp);
+        }
         free(buf);
         free(tmp);
-        return seer_error(h, SEER_STATUS_IO_ERROR, "cannot create '%s'", path);
+        seer_status_t st = seer_error(h, SEER_STATUS_IO_ERROR, "cannot create '%s'", path);
+        free(real);
+        return st;
     }
+    fchmod(fd, 0644); /* mkstemp's 0600 is too private for a shipped model */
     int ok = fwrite(buf, 1, n, fp) == n;
     ok = (fclose(fp) == 0) && ok;
     ok = ok && rename(tmp, path) == 0;
     if (!ok) remove(tmp);
     free(buf);
     free(tmp);
-    if (!ok) return seer_error(h, SEER_STATUS_IO_ERROR, "cannot write '%s'", path);
-    return SEER_STATUS_SUCCESS;
+    seer_status_t st = ok ? SEER_STATUS_SUCCESS : seer_error(h, SEER_STATUS_IO_ERROR, "cannot write '%s'", path);
+    free(real);
+    return st;
 }
 
 seer_status_t seer_model_get_info(const seer_model *m, seer_model_info_t *info)

@@ -3,6 +3,8 @@
  * transferred to. */
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "test.h"
 #include "gpufile.h"
 
@@ -146,6 +148,17 @@ TEST(gpufile_register_file_checks_first)
     CHECK(strstr(seer_get_last_error(h), "/dev/zero: not a regular file"));
     CHECK_STATUS(seer_gpu_register_file(h, "/tmp", NULL), SEER_STATUS_IO_ERROR);
     CHECK_STATUS(seer_gpu_register_file(h, "/no/such/file.gpu", NULL), SEER_STATUS_IO_ERROR);
+    /* a FIFO without a writer: refused at once (opening it once blocked
+     * forever) */
+    char fifo[] = "/tmp/seer-gpu-fifo-XXXXXX";
+    REQUIRE(mkdtemp(fifo) != NULL);
+    char fp[64];
+    snprintf(fp, sizeof fp, "%s/gpu", fifo);
+    REQUIRE(mkfifo(fp, 0600) == 0);
+    CHECK_STATUS(seer_gpu_register_file(h, fp, NULL), SEER_STATUS_IO_ERROR);
+    CHECK(strstr(seer_get_last_error(h), "not a regular file") != NULL);
+    unlink(fp);
+    rmdir(fifo);
     char path[64];
     REQUIRE(test_write_temp(path, RTX2080));
     seer_gpu_info_t g;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "test.h"
 
@@ -98,6 +99,52 @@ TEST(model_io_save_load_same_bytes)
     unlink(a);
     seer_model_destroy(m);
     seer_model_destroy(back);
+    seer_destroy(h);
+}
+
+/* Saving replaces only a regular file: a FIFO, a directory or a device
+ * stays what it is (a model saved to /dev/full once replaced the device
+ * and reported success); through a symbolic link, the file it names is
+ * written and the link kept; another save's temporary file is not
+ * touched. */
+TEST(model_io_save_only_replaces_regular_files)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = NULL, back = NULL;
+    if (seer_model_load(h, "models/gtx1080ti.seer", &m)) { seer_destroy(h); SKIP("shipped models missing"); }
+    char dir[] = "/tmp/seer-save-XXXXXX", p[256], t[256], q[256];
+    REQUIRE(mkdtemp(dir) != NULL);
+    snprintf(p, sizeof p, "%s/fifo", dir);
+    REQUIRE(mkfifo(p, 0600) == 0);
+    CHECK_STATUS(seer_model_save(h, m, p), SEER_STATUS_IO_ERROR);
+    CHECK(strstr(seer_get_last_error(h), "not a regular file") != NULL);
+    struct stat sb;
+    CHECK(lstat(p, &sb) == 0 && S_ISFIFO(sb.st_mode));
+    unlink(p);
+    CHECK_STATUS(seer_model_save(h, m, dir), SEER_STATUS_IO_ERROR);
+    CHECK(strstr(seer_get_last_error(h), "a directory") != NULL);
+    snprintf(t, sizeof t, "%s/target.seer", dir);
+    snprintf(p, sizeof p, "%s/link.seer", dir);
+    REQUIRE(symlink(t, p) == 0);
+    CHECK_STATUS(seer_model_save(h, m, p), SEER_STATUS_IO_ERROR); /* names nothing yet */
+    FILE *f = fopen(t, "wb");
+    REQUIRE(f != NULL);
+    fclose(f);
+    snprintf(q, sizeof q, "%s/target.seer.tmp", dir); /* the old fixed temporary name */
+    REQUIRE((f = fopen(q, "wb")) != NULL);
+    fputs("someone else's", f);
+    fclose(f);
+    CHECK_STATUS(seer_model_save(h, m, p), SEER_STATUS_SUCCESS);
+    CHECK(lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode));
+    CHECK_STATUS(seer_model_load(h, t, &back), SEER_STATUS_SUCCESS);
+    CHECK(stat(q, &sb) == 0 && sb.st_size == 14);
+    seer_model_destroy(back);
+    unlink(q);
+    unlink(p);
+    unlink(t);
+    CHECK(rmdir(dir) == 0); /* and no temporary file is left */
+    seer_model_destroy(m);
     seer_destroy(h);
 }
 
