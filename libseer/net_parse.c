@@ -662,8 +662,13 @@ static seer_status_t parse(ps_t *ps, const char *text, size_t len)
         if (!st && ntok) st = layer_line(ps, tok, ntok);
     }
     free(tok);
-    if (!st && ps->net->n == 0)
-        st = seer_error(ps->h, SEER_STATUS_NET_PARSE, "network description has no layers");
+    /* inputs alone are no network either (one predicted 0 ms and 0
+     * samples/s) */
+    int layers = 0;
+    for (int i = 0; !st && i < ps->net->n; i++) layers += ps->net->l[i].info.op != SEER_OP_INPUT;
+    if (!st && !layers)
+        st = seer_error(ps->h, SEER_STATUS_NET_PARSE, "network description has no layers%s",
+                        ps->net->n ? " besides its inputs" : "");
     return st;
 }
 

@@ -434,6 +434,17 @@ TEST(cli_predict_csv_every_direction)
     test_run_seer(&r, "predict", "--model", model, "--data", csv, "--format", "json", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "\"pred_algo\": null") == NULL);
     test_run_free(&r);
+    /* each row sets its own direction, dtype, layout and algorithm: the
+     * options are refused, not ignored; and one file */
+    test_run_seer(&r, "predict", "--model", model, "--data", csv, "--dtype", "fp16", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--dtype cannot be combined with --data") != NULL && !r.out[0]);
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--model", model, "--algo", "GEMM", "--data", csv, NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--algo cannot be combined with --data") != NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--model", model, "--data", csv, "--data", csv, NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--data: one file") != NULL);
+    test_run_free(&r);
     /* Rows of another GPU libseer knows stay that GPU's; a GPU known by
      * the driver's device name ("Tesla T4") is that GPU; rows naming no
      * GPU libseer knows are taken as the model's GPU's, and stderr says so. */
@@ -852,4 +863,29 @@ TEST(cli_fastest_row_is_the_pickers_time)
                        "rtx2070,fwd,fp32,nhwc,64,1,128,128,1024,7,7,3,3,1,1,1,1,1,,1\n",
                        2, NULL, ms) == 0);
     CHECK(ms[0] > 0 && ms[1] > 0 && ms[0] <= ms[1]);
+}
+
+/* JSON is Unicode: a CSV field's bytes that are no UTF-8 character are
+ * echoed as U+FFFD (they were once echoed raw, and the output did not
+ * parse); well-formed UTF-8 stays as it is. */
+TEST(cli_json_output_is_utf8)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    char csv[64], text[512];
+    snprintf(text, sizeof text,
+             "%st4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,X\xff\xfeY,1\n"
+             "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,caf\xc3\xa9\xe2\x82\xac,1\n"
+             "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,\xed\xa0\x80\xc0\xaf,1\n",
+             conv_header);
+    REQUIRE(test_write_temp(csv, text));
+    test_run_t r;
+    test_run_seer(&r, "predict", "--model", "models/t4.seer", "--data", csv, "--format", "json", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.out, "\"X\\ufffd\\ufffdY\"") != NULL);
+    CHECK(strstr(r.out, "\"caf\xc3\xa9\xe2\x82\xac\"") != NULL);
+    /* a surrogate's and an overlong form's bytes are no characters either */
+    CHECK(strstr(r.out, "\"\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"") != NULL);
+    CHECK(strchr(r.out, '\xff') == NULL && strchr(r.out, '\xed') == NULL);
+    test_run_free(&r);
+    unlink(csv);
 }

@@ -89,6 +89,7 @@ TEST(net_parse_errors_status_and_line)
     static const struct { const char *text; seer_status_t st; const char *needle; } cases[] = {
         {"", SEER_STATUS_NET_PARSE, "no layers"},
         {"# only a comment\n\n", SEER_STATUS_NET_PARSE, "no layers"},
+        {"input c=3 h=8 w=8\n", SEER_STATUS_NET_PARSE, "no layers besides its inputs"},
         {"input c=3 h=8 w=8\nconvolution k=3\n", SEER_STATUS_NET_PARSE, "line 2"},
         {"input c=3 h=8 w=8\nconv k=3 size=3 colour=red\n", SEER_STATUS_NET_PARSE, "unknown option 'colour'"},
         {"input c=3 h=8 w=8\nconv k=3 size=3 k=4\n", SEER_STATUS_NET_PARSE, "given twice"},

@@ -506,6 +506,10 @@ TEST(cli_net_formats_and_errors)
     test_run_seer(&r, "net", "resnet18", "--model", mp, "--bench", "3", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "prediction takes median") != NULL);
     test_run_free(&r);
+    /* its line is text: no JSON or CSV to go with it */
+    test_run_seer(&r, "net", "resnet18", "--model", mp, "--bench", "3", "--format", "json", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "--bench") != NULL && !r.out[0]);
+    test_run_free(&r);
     /* the A100 model has no fp16 data: the analytical model, marked A */
     test_run_seer(&r, "net", "resnet18", "--model", mp, "--dtype", "fp16", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "A  no GPU has data for this conv's kernels") != NULL);
@@ -586,6 +590,24 @@ TEST(cli_eval_net)
     REQUIRE(test_write_temp(csv, "network,gpu,batch,mode,measured_ms\nresnet50,a100-pcie-80gb,32,train,80\n"));
     test_run_seer(&r, "eval-net", "--model", mp, "--data", csv, NULL);
     CHECK(r.rc == 1 && strstr(r.err, "dtype") != NULL);
+    test_run_free(&r);
+    unlink(csv);
+    /* a row's unknown GPU is the file's error, named with its line (it
+     * was once a usage error about a --gpu no one gave); an ONNX model
+     * is a network as seer net takes it, and predicts as the zoo's */
+    REQUIRE(test_write_temp(csv, "network,gpu,dtype,batch,mode,measured_ms\n"
+                            "tests/onnx/resnet50.onnx,a100-pcie-80gb,fp32,8,infer,10\n"
+                            "resnet50,a100-pcie-80gb,fp32,8,infer,10\n"));
+    test_run_seer(&r, "eval-net", "--data", csv, "--format", "json", NULL);
+    const char *p1 = strstr(r.out, "\"pred_ms\": "), *p2 = p1 ? strstr(p1 + 1, "\"pred_ms\": ") : NULL;
+    double o1 = 0, o2 = -1;
+    CHECK(r.rc == 0 && p1 && p2 && sscanf(p1, "\"pred_ms\": %lf", &o1) == 1 && sscanf(p2, "\"pred_ms\": %lf", &o2) == 1);
+    CHECK(fabs(o1 - o2) < 0.01 * o2);
+    test_run_free(&r);
+    unlink(csv);
+    REQUIRE(test_write_temp(csv, "network,gpu,dtype,batch,mode,measured_ms\nresnet50,nosuch,fp32,8,infer,10\n"));
+    test_run_seer(&r, "eval-net", "--data", csv, NULL);
+    CHECK(r.rc == 1 && strstr(r.err, ":2: unknown GPU 'nosuch'") != NULL && strstr(r.err, "--gpu") == NULL);
     test_run_free(&r);
     unlink(csv);
 }

@@ -243,6 +243,20 @@ int cli_unknown(const cli_args_t *a)
 /* Output escaping                                                     */
 /* ------------------------------------------------------------------ */
 
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no
+ * overlong forms, surrogates or code points past U+10FFFF), 0 if none. */
+static int utf8_len(const unsigned char *p)
+{
+    int n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : 0;
+    if (p[0] >= 0xf5) n = 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) || (p[0] == 0xf0 && p[1] < 0x90) ||
+        (p[0] == 0xf4 && p[1] >= 0x90))
+        return 0;
+    return n;
+}
+
 void cli_json_str(FILE *f, const char *s)
 {
     if (!s) {
@@ -251,6 +265,16 @@ void cli_json_str(FILE *f, const char *s)
     }
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x80) { /* JSON is Unicode: a byte of no UTF-8 character becomes U+FFFD */
+            int n = utf8_len(p);
+            if (n) {
+                fwrite(p, 1, (size_t)n, f);
+                p += n - 1;
+            } else {
+                fputs("\\ufffd", f);
+            }
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;

@@ -17,7 +17,8 @@ static void usage_eval_net(FILE *f)
             "\n"
             "Compare predicted network times with measured ones.  CSV columns:\n"
             "network,gpu,dtype,batch,mode,measured_ms, and optionally res (input\n"
-            "resolution), layout.  network: a built-in name or a description file;\n"
+            "resolution), layout.  network: a built-in name, a description file or an\n"
+            "ONNX model (.onnx);\n"
             "mode: infer or train; measured_ms: one forward pass or training iteration.\n"
             "With --model only rows of the model's GPU are scored; otherwise each row\n"
             "uses DIR/<gpu>.seer.  Prints each row's error, then MAPE per network.\n");
@@ -137,6 +138,10 @@ static int model_for(enet_t *E, const netrow_t *r, seer_model_t *m)
     for (int j = 0; j < E->nmodels; j++)
         if (cli_same_gpu(E->models[j].gpu, r->gpu)) { *m = E->models[j].m; return CLI_OK; }
     if (E->nmodels == 32) return cli_fail("eval-net", "more than 32 GPUs");
+    /* a row's GPU is data: unknown, it is the file's error (1), not a
+     * usage error naming an option no one gave */
+    if (!cli_gpu_is_file(r->gpu) && !cli_gpu_known(E->h, r->gpu))
+        return cli_fail("eval-net", "%s:%ld: unknown GPU '%s' (seer gpus lists them)", E->data, r->line, r->gpu);
     if ((rc = cli_open_model(E->h, "eval-net", NULL, r->gpu, E->models_opt, m))) {
         fprintf(stderr, "seer eval-net: (row at %s:%ld)\n", E->data, r->line);
         return rc;

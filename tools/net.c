@@ -32,15 +32,21 @@ static void zoo_list(char *buf, size_t size)
     }
 }
 
-/* A built-in network by name, else a description file.  Prints the
- * error and returns CLI_FAIL / CLI_USAGE on failure. */
+static int is_onnx(const char *path);
+static int open_onnx(seer_handle_t h, const char *cmd, const char *path, int res, int skip, seer_network_t *net,
+                     int *batch);
+
+/* A built-in network by name, an ONNX model (.onnx), else a description
+ * file.  Prints the error and returns CLI_FAIL / CLI_USAGE on failure. */
 int cli_open_net(seer_handle_t h, const char *cmd, const char *what, int res, seer_network_t *net)
 {
     seer_status_t st;
+    int batch;
     if (zoo_has(what)) {
         if ((st = seer_network_create_zoo(h, what, res, net))) return cli_lib_error(h, st);
         return CLI_OK;
     }
+    if (is_onnx(what)) return open_onnx(h, cmd, what, res, 0, net, &batch);
     size_t len;
     char *text = NULL;
     if (access(what, F_OK) != 0 && errno == ENOENT) {
@@ -385,6 +391,10 @@ static int net_check(net_opts_t *o)
     if (o->fit && (o->format == NET_CSV || o->bench))
         return cli_usage_error("net", "option --fit: its answer is in the table and JSON, not with %s",
                                o->bench ? "--bench" : "--format csv");
+    /* --bench prints one line of text in place of the output */
+    if (o->bench && o->format != NET_TABLE)
+        return cli_usage_error("net", "option --bench prints a line of text, not with --format %s",
+                               o->format == NET_CSV ? "csv" : "json");
     if (o->optimizer_given && !o->mode)
         return cli_usage_error("net", "option --optimizer: the optimizer step is part of --mode train only");
     if (!o->dtype_s) o->dtype_s = o->amp ? "fp16" : "fp32";

@@ -634,6 +634,7 @@ typedef struct {
     const char *model_opt, *gpu_opt, *models_opt, *data;
     const char *dtype_s, *layout_s, *algo_s, *format_s;
     int dir, kernels, json;
+    const char *row_opt;        /* the first option --data rows set for themselves */
     cli_conv_opts_t conv;
 } predict_opts_t;
 
@@ -658,7 +659,11 @@ static int predict_parse(int argc, char **argv, predict_opts_t *o, int *done)
         else if (cli_is(&a, "--model")) { if (!(o->model_opt = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--gpu")) { if (!(o->gpu_opt = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--models")) { if (!(o->models_opt = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--data")) { if (!(o->data = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--data")) {
+            /* one file: its rows are echoed with their predictions */
+            if (o->data) return cli_usage_error("predict", "option --data: one file (given twice)");
+            if (!(o->data = cli_value(&a))) return CLI_USAGE;
+        }
         else if (cli_is(&a, "--direction")) { if ((o->dir = cli_choice(&a, dirs)) < 0) return CLI_USAGE; }
         else if (cli_is(&a, "--dtype")) { if (!(o->dtype_s = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--layout")) { if (!(o->layout_s = cli_value(&a))) return CLI_USAGE; }
@@ -666,7 +671,15 @@ static int predict_parse(int argc, char **argv, predict_opts_t *o, int *done)
         else if (cli_is(&a, "--kernels")) { if (!cli_flag(&a)) return CLI_USAGE; o->kernels = 1; }
         else if (cli_is(&a, "--format")) { if (!(o->format_s = cli_value(&a))) return CLI_USAGE; }
         else return cli_unknown(&a);
+        static const char *const own[] = {"--direction", "--dtype", "--layout", "--algo", "--kernels", NULL};
+        for (int i = 0; own[i] && !o->row_opt; i++)
+            if (cli_is(&a, own[i])) o->row_opt = own[i];
     }
+    /* each row of --data names its own direction, dtype, layout and
+     * algorithm (they were once taken and silently ignored) */
+    if (o->data && o->row_opt)
+        return cli_usage_error("predict", "option %s cannot be combined with --data (each row sets its own)",
+                               o->row_opt);
     /* Validate everything that needs no model first, so a bad shape is
      * reported as such even when the model is missing. */
     const char *const *fmts = o->data ? formats_csv_json : formats_table_json;
