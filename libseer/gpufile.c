@@ -130,9 +130,15 @@ static seer_status_t fill_defaults(seer_handle_t h, const char *name, seer_gpu_i
     DFLT(blocks_per_sm, L ? L->blocks_per_sm : -1);
     DFLT(warps_per_sm, g->threads_per_sm / 32);
 #undef DFLT
-    if (g->smem_per_block > g->smem_per_sm || g->threads_per_block > g->threads_per_sm ||
-        g->warps_per_sm * 32 < g->threads_per_block || g->regs_per_block > g->regs_per_sm)
-        return bad(h, name, 0, "per-SM limits contradict each other (per block above per SM)", NULL);
+    /* the pair that contradicts, by its keys (a file may set both,
+     * one, or neither and take the defaults of its compute capability) */
+    const char *blk = g->smem_per_block > g->smem_per_sm         ? "smem_per_block above smem_per_sm"
+                      : g->threads_per_block > g->threads_per_sm ? "threads_per_block above threads_per_sm"
+                      : g->warps_per_sm * 32 < g->threads_per_block
+                          ? "threads_per_block above warps_per_sm x 32"
+                      : g->regs_per_block > g->regs_per_sm ? "regs_per_block above regs_per_sm"
+                                                           : NULL;
+    if (blk) return bad(h, name, 0, "per-SM limits contradict each other:", blk);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -186,6 +192,8 @@ seer_status_t seer_gpufile_parse(seer_handle_t h, const char *name, const char *
     if (len > SEER_GPUFILE_MAX_BYTES)
         return bad(h, name, 0, "larger than 64 KiB: not a GPU description file", NULL);
     memset(&g, 0, sizeof g);
+    /* a UTF-8 byte order mark, as an editor may write it, is no content */
+    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) pos = 3;
     while (pos < len) {
         size_t n = 0;
         lineno++;

@@ -40,6 +40,19 @@ TEST(gpufile_parse_defaults_from_cc)
     CHECK_STATUS(seer_gpufile_parse(NULL, "x", measured, strlen(measured), &g), SEER_STATUS_SUCCESS);
     double gbps = 0;
     CHECK(g.dram_stream_gbps == 390 && !seer_gpu_streaming(&g, &gbps, NULL) && gbps == 390);
+    seer_gpu_info_t g2;
+    char other[1024];
+    /* an editor's UTF-8 byte order mark is no content (it was once an
+     * invisible character in the error) */
+    snprintf(other, sizeof other, "\xef\xbb\xbf%s", RTX2080);
+    CHECK_STATUS(seer_gpufile_parse(NULL, "x", other, strlen(other), &g2), SEER_STATUS_SUCCESS);
+    /* contradicting limits are named by their keys */
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    snprintf(other, sizeof other, "%sthreads_per_sm=512\n", RTX2080);
+    CHECK_STATUS(seer_gpufile_parse(h, "x", other, strlen(other), &g2), SEER_STATUS_GPU_FILE);
+    CHECK(strstr(seer_get_last_error(h), "'threads_per_block above threads_per_sm'") != NULL);
+    seer_destroy(h);
     /* per-SM limits the file left out: those of the table's cc 7.5 GPU */
     REQUIRE(seer_gpu_find(NULL, "t4", &t4) == SEER_STATUS_SUCCESS);
     CHECK(g.smem_per_sm == t4.smem_per_sm && g.threads_per_sm == t4.threads_per_sm &&

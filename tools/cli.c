@@ -1,4 +1,5 @@
 /* Shared helpers of the seer CLI (see cli.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -146,7 +147,8 @@ int cli_int(cli_args_t *a, long lo, long hi, int *out)
     long x = strtol(v, &end, 10);
     if (lo < INT_MIN) lo = INT_MIN;
     if (hi > INT_MAX) hi = INT_MAX;
-    if (!*v || *end) {
+    /* strtol skips leading blanks: " 5" was taken where "5 " was not */
+    if (!*v || isspace((unsigned char)*v) || *end) {
         cli_usage_error(a->cmd, "option %s: expected an integer, got '%s'", a->opt, v);
         return 0;
     }
@@ -165,7 +167,7 @@ int cli_double(cli_args_t *a, double lo, double hi, double *out)
     char *end;
     errno = 0;
     double x = strtod(v, &end);
-    if (!*v || *end || !isfinite(x)) {
+    if (!*v || isspace((unsigned char)*v) || *end || !isfinite(x)) {
         cli_usage_error(a->cmd, "option %s: expected a number, got '%s'", a->opt, v);
         return 0;
     }
@@ -226,7 +228,7 @@ int cli_opt_bytes(cli_args_t *a, double *bytes)
     if (!s) return 1;
     char *end;
     double v = strtod(s, &end);
-    if (end != s && v > 0 && v <= 1e18)
+    if (end != s && !isspace((unsigned char)*s) && v > 0 && v <= 1e18)
         for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
             if (!strcasecmp(end, units[i].unit)) { *bytes = v * units[i].scale; return 1; }
     cli_usage_error(a->cmd, "option %s: expected a size such as 40GiB, 16GB or bytes, got '%s'", a->opt, s);
