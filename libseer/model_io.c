@@ -1,6 +1,8 @@
 /* Model files (docs/model-format.md): serialization, loading with every
  * field range-checked, saving, and what a model says about itself. */
 #define _XOPEN_SOURCE 700 /* realpath (XSI): a symbolic link saves to the file it names */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,15 +330,19 @@ seer_status_t seer_model_save(seer_handle_t h, const seer_model *m, const char *
      * device, a FIFO or the link itself (a model saved to /dev/full
      * replaced the device and reported success). */
     struct stat sb;
-    char *real = NULL;
+    char *real = NULL, why[128] = "";
     if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
         if (!(real = realpath(path, NULL))) {
+            int err = errno;
             free(buf);
-            return seer_error(h, SEER_STATUS_IO_ERROR, "'%s': a symbolic link to nothing: no model written", path);
+            if (err != ENOENT && strerror_r(err, why, sizeof why) != 0) seer_strlcpy(why, "I/O error", sizeof why);
+            return seer_error(h, SEER_STATUS_IO_ERROR, "'%s': %s: no model written", path,
+                              err == ENOENT ? "a symbolic link to nothing" : why);
         }
         path = real;
     }
-    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    int exists = lstat(path, &sb) == 0;
+    if (exists && !S_ISREG(sb.st_mode)) {
         free(buf);
         seer_status_t st = seer_error(h, SEER_STATUS_IO_ERROR, "'%s' is %s: not replaced by a model file", path,
                                       S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
@@ -344,30 +350,38 @@ seer_status_t seer_model_save(seer_handle_t h, const seer_model *m, const char *
         return st;
     }
     /* Write beside the target, under a name of its own (never another
-     * save's), and rename: a failed write never leaves a half model under
-     * the real name. */
+     * save's: O_EXCL, a name from this call's stack address and a try
+     * count), and rename: a failed write never leaves a half model under
+     * the real name.  A new file gets 0666 less the umask, as fopen's;
+     * a replaced one keeps its mode. */
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
+    char *tmp = malloc(plen + 64);
     if (!tmp) {
         free(buf);
         free(real);
         return seer_error(h, SEER_STATUS_ALLOC_FAILED, "path");
     }
-    snprintf(tmp, plen + 16, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
+    int fd = -1, err = 0;
+    for (unsigned i = 0; fd < 0 && i < 100; i++) {
+        snprintf(tmp, plen + 64, "%s.%ld.%lx.%u.tmp", path, (long)getpid(), (unsigned long)(uintptr_t)&fd, i);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0 && (err = errno) != EEXIST) break;
+    }
+    if (fd >= 0) err = 0; /* an earlier try's EEXIST is no error */
+    if (fd >= 0 && exists && fchmod(fd, sb.st_mode & 07777) != 0) err = errno;
     FILE *fp = fd < 0 ? NULL : fdopen(fd, "wb");
-    if (!fp) {
-        if (fd >= 0) {
-            close(fd);
-            remove(tmp);
-        }
+    if (!fp || (exists && err)) {
+        if (!fp && fd >= 0) err = errno;
+        if (fp) fclose(fp);
+        else if (fd >= 0) close(fd);
+        if (fd >= 0) remove(tmp);
         free(buf);
         free(tmp);
-        seer_status_t st = seer_error(h, SEER_STATUS_IO_ERROR, "cannot create '%s'", path);
+        if (strerror_r(err, why, sizeof why) != 0) seer_strlcpy(why, "I/O error", sizeof why);
+        seer_status_t st = seer_error(h, SEER_STATUS_IO_ERROR, "cannot create '%s': %s", path, why);
         free(real);
         return st;
     }
-    fchmod(fd, 0644); /* mkstemp's 0600 is too private for a shipped model */
     int ok = fwrite(buf, 1, n, fp) == n;
     ok = (fclose(fp) == 0) && ok;
     ok = ok && rename(tmp, path) == 0;

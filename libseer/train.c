@@ -568,7 +568,7 @@ static int take_off_dispatch(drows_t *d, int n, int ncall, const char *const *na
 {
     drows_t k = {0};
     seer_dispatch_t whole;
-    int kinds = 0, len = 0, have_whole = -1, *at = malloc((size_t)(n ? n : 1) * sizeof *at);
+    int kinds = 0, len = 0, have_whole = 0, *at = malloc((size_t)(n ? n : 1) * sizeof *at);
     if (!at || !drows_alloc(&k, (size_t)n)) {
         free(at);
         drows_free(&k);
@@ -579,6 +579,10 @@ static int take_off_dispatch(drows_t *d, int n, int ncall, const char *const *na
             if (d->call[i] == c) { kinds++; break; }
     note[0] = 0;
     memset(d->keep, 1, (size_t)n);
+    /* the file's curve, for a kind too small for its own: fitted before
+     * any kind's host time is taken off (fitted after, on those targets,
+     * it came out near 0) */
+    if (kinds > 1) have_whole = seer_dispatch_fit(d->pos, d->time, d->floor, n, &whole);
     for (int c = 0; c < ncall; c++) {
         int m = 0;
         for (int i = 0; i < n; i++)
@@ -595,7 +599,6 @@ static int take_off_dispatch(drows_t *d, int n, int ncall, const char *const *na
         seer_dispatch_t e;
         int w = 0, fitted = seer_dispatch_remove(k.pos, k.time, k.floor, m, k.keep, &e);
         if (!fitted && kinds > 1) { /* too few rows: the file's curve */
-            if (have_whole < 0) have_whole = seer_dispatch_fit(d->pos, d->time, d->floor, n, &whole);
             if ((fitted = have_whole)) {
                 e = whole;
                 seer_dispatch_take_off(&e, k.pos, k.time, k.floor, m, k.keep);
@@ -652,7 +655,7 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
         n++;
     }
     static const char *const ops[] = {"linear", "bmm", "gemm"};
-    char note[256] = "";
+    char note[512] = "";
     if (dispatch && !(T->flags & SEER_TRAIN_KEEP_DISPATCH)) {
         if (!take_off_dispatch(&d, n, 3, ops, note, sizeof note)) {
             free(gr);
@@ -744,7 +747,7 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
         d.call[i] = (int)at[i].row.dir;
     }
     static const char *const dirs[] = {"fwd", "bwd_data", "bwd_filter"};
-    char note[256];
+    char note[512];
     if (!take_off_dispatch(&d, (int)used, 3, dirs, note, sizeof note)) {
         drows_free(&d);
         return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "dispatch");

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include "test.h"
 #include "gpufile.h"
 

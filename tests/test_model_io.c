@@ -135,8 +135,10 @@ TEST(model_io_save_only_replaces_regular_files)
     REQUIRE((f = fopen(q, "wb")) != NULL);
     fputs("someone else's", f);
     fclose(f);
+    REQUIRE(chmod(t, 0640) == 0);
     CHECK_STATUS(seer_model_save(h, m, p), SEER_STATUS_SUCCESS);
     CHECK(lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode));
+    CHECK(stat(t, &sb) == 0 && (sb.st_mode & 07777) == 0640); /* a replaced file keeps its mode */
     CHECK_STATUS(seer_model_load(h, t, &back), SEER_STATUS_SUCCESS);
     CHECK(stat(q, &sb) == 0 && sb.st_size == 14);
     seer_model_destroy(back);

@@ -854,7 +854,8 @@ static void print_eval_json(const eval_run_t *R, const eval_scores_t *S)
         if (any) continue;
         printf("%s{\"data\": ", first ? "" : ", ");
         cli_json_str(stdout, o->data[f]);
-        printf(", \"call\": \"\", \"host_ms_start\": 0, \"host_ms_end\": 0, \"typical_ms\": 0, \"spread_ms\": 0}");
+        printf(", \"call\": \"\", \"whole_file\": false, \"host_ms_start\": 0, \"host_ms_end\": 0, \"typical_ms\": 0, "
+               "\"spread_ms\": 0}");
         first = 0;
     }
     printf("],\n");

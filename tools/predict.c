@@ -678,8 +678,9 @@ static int predict_parse(int argc, char **argv, predict_opts_t *o, int *done)
     /* each row of --data names its own direction, dtype, layout and
      * algorithm (they were once taken and silently ignored) */
     if (o->data && o->row_opt)
-        return cli_usage_error("predict", "option %s cannot be combined with --data (each row sets its own)",
-                               o->row_opt);
+        return cli_usage_error("predict", "option %s cannot be combined with --data (%s)", o->row_opt,
+                               strcmp(o->row_opt, "--kernels") ? "each row sets its own"
+                                                               : "the rows' output has no kernel lines");
     /* Validate everything that needs no model first, so a bad shape is
      * reported as such even when the model is missing. */
     const char *const *fmts = o->data ? formats_csv_json : formats_table_json;
