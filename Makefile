@@ -107,7 +107,7 @@ cudnn-header: include/seer_cudnn.h include/seer.h | $(B)/tests
 	else echo "cudnn-header: $(CUDA)/include/cudnn.h not found; seer_cudnn.h not compiled"; fi
 	@# seer.h is C++ too (extern "C"), before C++20: no designated initializers
 	@if command -v c++ >/dev/null; then \
-	  printf '#include "seer.h"\nseer_conv_shape_t s = SEER_CONV_SHAPE_INIT;\nseer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;\n' | \
+	  printf '#include "seer.h"\nseer_conv_shape_t s = SEER_CONV_SHAPE_INIT;\nseer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;\nseer_onnx_options_t x = SEER_ONNX_OPTIONS_DEFAULT;\n' | \
 	  c++ -std=c++11 -Wall -Wextra -Werror -pedantic-errors -Iinclude -x c++ -fsyntax-only -; \
 	else echo "cudnn-header: no c++: seer.h not compiled as C++"; fi
 

@@ -885,11 +885,13 @@ typedef struct {
     seer_mode_t mode;
     int algo_policy;            /* SEER_ALGO_AUTO, SEER_ALGO_CUDNN_CHOICE or a fixed algorithm */
     int threads;                /* threads for the conv predictions, 1..8: 1 is the calling thread only */
-    double dispatch_ms;         /* host time to launch one row's work; 0: GPU time alone */
+    double dispatch_ms;         /* host time to launch one row's work, 0..SEER_NET_DISPATCH_MAX_MS;
+                                   0: GPU time alone */
     seer_optimizer_t optimizer; /* training only: the step after the backward pass */
     int amp;                    /* 1: mixed precision (torch.autocast + GradScaler): dtype fp16 or bf16
                                    computes, parameters, gradients and optimizer stay fp32 */
 } seer_net_options_t;
+#define SEER_NET_DISPATCH_MAX_MS 1000.0 /* a second of host time a row: none is slower */
 #define SEER_NET_OPTIONS_DEFAULT \
     { 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER, SEER_ALGO_AUTO, 1, 0.0, SEER_OPTIMIZER_SGD, 0 }
 
@@ -910,8 +912,8 @@ typedef struct {
  * (i + 1) * dispatch_ms, the GPU runs it when both it and the row before
  * are done; dispatch_ms of the totals is how much later the last row
  * ends than the rows' sum.  Same statuses as seer_predict_network, and
- * BAD_PARAM for threads outside 1..8 or a negative or non-finite
- * dispatch_ms.  Thread-safe and deterministic (also across thread
+ * BAD_PARAM for threads outside 1..8 or a dispatch_ms outside
+ * 0..SEER_NET_DISPATCH_MAX_MS.  Thread-safe and deterministic (also across thread
  * counts). */
 SEER_API seer_status_t seer_predict_network_opts(seer_handle_t handle, const seer_model *model,
                                                  const seer_network *net, const seer_net_options_t *opts,
@@ -1049,7 +1051,7 @@ typedef struct {
     int skip_unsupported;       /* 0: fail with ONNX_UNSUPPORTED_OP; 1: leave such nodes out
                                    (their output aliases their first data input) and list them */
 } seer_onnx_options_t;
-#define SEER_ONNX_OPTIONS_DEFAULT { .resolution = 0, .skip_unsupported = 0 }
+#define SEER_ONNX_OPTIONS_DEFAULT { 0, 0 } /* resolution, skip_unsupported (C++ before C++20 too) */
 
 /* What a translation found. */
 typedef struct {

@@ -234,13 +234,15 @@ seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gp
         return seer_error(handle, SEER_STATUS_BAD_PARAM, "direction out of range (got %d)", (int)dir);
     if (!time_ms) return seer_error(handle, SEER_STATUS_BAD_PARAM, "time_ms is NULL");
     double peak = seer_gpu_peak_flops(gpu, seer_gpu_run_dtype(gpu, desc->dtype)), bw = seer_gpu_dram_bw(gpu);
+    /* no bandwidth or FP32 rate at all is no GPU (a zeroed struct), not a
+     * dtype this GPU cannot run */
+    if (!(bw > 0) || !(gpu->fp32_tflops > 0))
+        return seer_error(handle, SEER_STATUS_BAD_PARAM, "gpu %s must be > 0 (GPU '%.32s')",
+                          !(bw > 0) ? "dram_gbps" : "fp32_tflops", gpu->id);
     if (!(peak > 0))
         return seer_error(handle, SEER_STATUS_UNSUPPORTED,
                           "GPU %.32s (compute capability %d.%d) cannot run %s math",
                           gpu->id, gpu->cc_major, gpu->cc_minor, seer_dtype_name(desc->dtype));
-    if (!(bw > 0))
-        return seer_error(handle, SEER_STATUS_BAD_PARAM, "gpu dram_gbps must be > 0 (GPU %.32s)",
-                          gpu->id);
     double t_math = seer_conv_flops(desc) / peak, t_mem = seer_conv_min_bytes(desc, dir) / bw;
     *time_ms = (t_math > t_mem ? t_math : t_mem) * 1e3;
     return SEER_STATUS_SUCCESS;

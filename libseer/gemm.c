@@ -367,6 +367,8 @@ seer_status_t seer_gemm_floor(seer_handle_t h, const seer_gpu_info_t *g, int bat
 {
     seer_status_t st = gemm_args(h, "seer_gemm_floor", g, batch, m, n, k, dtype, time_ms);
     if (st) return st;
+    if (bias & ~1) /* as seer_predict_gemm */
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_gemm_floor: bias must be 0 or 1 (got %d)", bias);
     *time_ms = floor_ms(g, batch, m, n, k, dtype, bias);
     return SEER_STATUS_SUCCESS;
 }

@@ -305,6 +305,9 @@ seer_status_t seer_conv_floor(seer_handle_t h, const seer_gpu_info_t *g, const s
     if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_floor: desc was never set");
     if ((unsigned)dir > SEER_DIR_BWD_FILTER)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_floor: direction %d out of range", (int)dir);
+    if (algo < 0 || algo >= seer_algo_count(dir)) /* as seer_predict_conv */
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_floor: algo %d out of range for %s (0..%d)", algo,
+                          seer_direction_name(dir), seer_algo_count(dir) - 1);
     *time_ms = seer_conv_floor_ms(g, desc, dir, algo);
     return SEER_STATUS_SUCCESS;
 }

@@ -312,8 +312,15 @@ static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, con
         snprintf(o->name, sizeof o->name, "%s (grouped)", kv->what);
         o->flops = kv->flops;
         o->dram_bytes = kv->bytes;
+        /* no launch is modelled: one block in one wave, so the record
+         * keeps its invariants (bmax >= 1, waves = ceil(blocks / bmax),
+         * last_fill in (0, 1]) for callers that divide by them */
         o->grid[0] = o->grid[1] = o->grid[2] = 1;
         o->block[0] = o->block[1] = o->block[2] = 1;
+        o->blocks_per_sm = 1;
+        o->bmax = 1;
+        o->waves = 1;
+        o->last_fill = 1;
         o->cls = seer_class_static(1, 0, kv->flops / peak, kv->bytes / bw);
         o->time_ms = ms[i];
         o->source = SEER_SOURCE_ANALYTICAL;
@@ -1300,6 +1307,8 @@ seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model
                                         const char *main_kernel, int *matched, double *time_ms)
 {
     seer_err_t e;
+    if (algo < 0) /* a variant is a kernel of one cuDNN algorithm (docs/api.md) */
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_conv_variant: algo must be >= 0 (got %d)", algo);
     seer_status_t st = seer_model_predict_conv(&e, m, desc, dir, algo, main_kernel, matched, time_ms,
                                                NULL, 0, NULL, NULL);
     return st ? seer_err_report(h, &e) : st;

@@ -178,7 +178,9 @@ static seer_status_t check_header(seer_handle_t h, const unsigned char *d, size_
                                   uint32_t *crc)
 {
     if (size < 24) {
-        if (size >= 8 && memcmp(d, SEER_MODEL_MAGIC, 8) != 0)
+        /* what bytes there are of the magic must be the magic's
+         * ("XEERMOD" is no model cut short) */
+        if (memcmp(d, SEER_MODEL_MAGIC, size < 8 ? size : 8) != 0)
             return seer_error(h, SEER_STATUS_MODEL_CORRUPT, "not a libseer model (bad magic)");
         return seer_error(h, SEER_STATUS_MODEL_TRUNCATED, "model file has %zu bytes, header needs 24",
                           size);

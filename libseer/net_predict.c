@@ -598,8 +598,11 @@ static seer_status_t check_options(seer_handle_t h, const seer_net_options_t *o)
     if (o->threads < 1 || o->threads > SEER_NET_THREADS)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "threads must be in [1, %d] (got %d)", SEER_NET_THREADS,
                           o->threads);
-    if (!(o->dispatch_ms >= 0) || !isfinite(o->dispatch_ms))
-        return seer_error(h, SEER_STATUS_BAD_PARAM, "dispatch_ms must be a finite number >= 0");
+    /* at most a second of host time a row, as the CLI's --dispatch-us:
+     * 1e300 ms a row took the total to 1.8e302 ms, DBL_MAX to inf */
+    if (!(o->dispatch_ms >= 0 && o->dispatch_ms <= SEER_NET_DISPATCH_MAX_MS))
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "dispatch_ms must be in [0, %g] ms (got %g)",
+                          SEER_NET_DISPATCH_MAX_MS, o->dispatch_ms);
     if ((unsigned)o->optimizer > SEER_OPTIMIZER_ADAM)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "optimizer %d out of range", (int)o->optimizer);
     if (o->amp != 0 && o->amp != 1) return seer_error(h, SEER_STATUS_BAD_PARAM, "amp must be 0 or 1 (got %d)", o->amp);
@@ -676,6 +679,10 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, co
     }
     t.dispatch_ms = dispatch_wait(c.r, c.n, opts->dispatch_ms);
     t.total_ms = t.gpu_ms + t.dispatch_ms;
+    if (!isfinite(t.total_ms)) { /* every row's time is checked, and dispatch_ms bounded: defensive */
+        free(c.r);
+        return seer_error(h, SEER_STATUS_BAD_PREDICTION, "the iteration's total is not finite");
+    }
     *totals = t;
     if (results && capacity < c.n) {
         free(c.r);

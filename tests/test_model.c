@@ -518,3 +518,35 @@ TEST(model_analytical_scaled_by_its_kind)
     seer_model_destroy(m);
     seer_destroy(h);
 }
+
+/* Every kernel record keeps the documented invariants, the narrow
+ * grouped conv's roofline path too (it once gave bmax, waves and
+ * last_fill of 0, for callers that divide by them). */
+TEST(model_kernel_records_keep_their_invariants)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = NULL;
+    if (seer_model_load(h, "models/t4.seer", &m)) { seer_destroy(h); SKIP("shipped models missing"); }
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    static const int groups[] = {1, 32, 64};
+    int checked = 0;
+    for (int gi = 0; gi < 3; gi++) {
+        REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 32, 64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 1,
+                                   1, groups[gi]) == SEER_STATUS_SUCCESS);
+        for (int a = 0; a < SEER_FWD_ALGO_COUNT; a++) {
+            seer_kernel_pred_t k[8];
+            int nk = 0;
+            double t;
+            if (seer_predict_conv(h, m, d, SEER_DIR_FWD, a, &t, k, 8, &nk)) continue;
+            for (int i = 0; i < nk; i++, checked++)
+                CHECK(k[i].bmax >= 1 && k[i].waves >= 1 && k[i].last_fill > 0 && k[i].last_fill <= 1 &&
+                      k[i].blocks_per_sm >= 1 && k[i].grid[0] >= 1 && k[i].block[0] >= 1);
+        }
+    }
+    CHECK(checked > 10);
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}

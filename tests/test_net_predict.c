@@ -438,6 +438,14 @@ TEST(net_predict_opts_totals_and_dispatch)
     o.dispatch_ms = 1e-6;
     CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, NULL, 0, &td), SEER_STATUS_SUCCESS);
     CHECK(td.dispatch_ms >= 0 && td.dispatch_ms <= t1.rows * 1e-6 + 1e-12);
+    /* over a second a row is no host (1e300 once gave a SUCCESS of
+     * 1.8e302 ms, DBL_MAX an infinite one) */
+    o.dispatch_ms = 1e300;
+    td.total_ms = -1;
+    CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, NULL, 0, &td), SEER_STATUS_BAD_PARAM);
+    CHECK(td.total_ms == -1 && strstr(seer_get_last_error(h), "dispatch_ms must be in [0, 1000]") != NULL);
+    o.dispatch_ms = SEER_NET_DISPATCH_MAX_MS;
+    CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, NULL, 0, &td), SEER_STATUS_SUCCESS);
     /* bad options name the field */
     o.dispatch_ms = -1;
     CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, NULL, 0, &td), SEER_STATUS_BAD_PARAM);

@@ -158,6 +158,13 @@ _gpu_get = _fn("seer_gpu_get", _ST, C.c_int, _P(_GpuInfo))
 _model_open = _fn("seer_model_open", _ST, _H, C.c_char_p, C.c_char_p, _P(_H))
 _model_load = _fn("seer_model_load", _ST, _H, C.c_char_p, _P(_H))
 _model_info = _fn("seer_model_get_info", _ST, _H, _P(_ModelInfo))
+_model_destroy = _fn("seer_model_destroy", _ST, _H)
+_read_input = _fn("seer_read_input_file", _ST, _H, C.c_char_p, C.c_char_p, C.c_size_t, _P(C.c_void_p),
+                  _P(C.c_size_t))
+_libc_free = C.CDLL(None).free  # seer_read_input_file's buffer is malloc'ed
+_libc_free.restype, _libc_free.argtypes = None, [C.c_void_p]
+_NET_TEXT_MAX_BYTES = 64 << 20  # SEER_NET_TEXT_MAX_BYTES
+_ONNX_MAX_BYTES = 1 << 30  # SEER_ONNX_MAX_BYTES
 _model_gpu = _fn("seer_model_get_gpu", _ST, _H, _P(_GpuInfo))
 _desc_create = _fn("seer_conv_desc_create", _ST, _P(_H))
 _desc_destroy = _fn("seer_conv_desc_destroy", _ST, _H)
@@ -289,6 +296,8 @@ def _int(fn: str, name: str, v: Any, lo: int = 1, hi: int = (1 << 31) - 1) -> in
 def _str(fn: str, name: str, v: Any) -> str:
     if not isinstance(v, str):
         raise TypeError("%s(): argument '%s' must be str, not %s" % (fn, name, type(v).__name__))
+    if "\0" in v:  # C would read up to it: 't4\0xyz' was taken as t4
+        raise ValueError("%s(): argument '%s' holds a NUL character" % (fn, name))
     return v
 
 
@@ -344,6 +353,7 @@ def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[s
             info = _ModelInfo()
             _model_info(m, C.byref(info))
             if gpu is not None and model is not None and _s(info.gpu_id).lower() != _gpu_id(h, gpu).lower():
+                _model_destroy(m)  # not kept: it would leak with every such call
                 raise ValueError("%s(): argument 'gpu': %s does not match the model's GPU %s"
                                  % (fn, gpu, _s(info.gpu_id)))
             path = model if model is not None else os.path.join(d, _s(info.gpu_id) + ".seer")
@@ -452,17 +462,23 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
         if _algo_from_name(dirn, algo.encode(), C.byref(a)) != _SUCCESS:
             raise ValueError("%s(): argument 'algo': unknown algorithm %r for %s" % (fn, algo, direction))
         algos = [a.value]
-    m, info, path = _model(fn, gpu, model, models)
     with _Desc(fn, hd, dt, lay, n, c, h, w, k, r, s, pad, stride, dilation, groups) as d:
-        res = []
+        m, info, path = _model(fn, gpu, model, models)  # after the shape's arguments are checked
+        res, why = [], ""
         for a in algos:
             st, t, cls, src = _predict_one(hd, m, d, dirn, a)
             if st and (algo != "auto" or st not in (_UNSUPPORTED, _NOT_CALIBRATED)):
                 _check(st, hd)
+            if st and not why:
+                why = _s(_get_last_error(hd))  # the first failure's cause, as the CLI says it
             res.append((a, st, t, cls, src))
         if not any(st == _SUCCESS for _, st, _, _, _ in res):
-            raise SeerError("SEER_STATUS_NOT_CALIBRATED", _NOT_CALIBRATED,
-                            "no algorithm of %s could be predicted by this model" % direction)
+            # UNSUPPORTED when nothing can run it at all (bf16 on a T4), as net() says
+            unsup = all(st == _UNSUPPORTED for _, st, _, _, _ in res)
+            raise SeerError("SEER_STATUS_UNSUPPORTED" if unsup else "SEER_STATUS_NOT_CALIBRATED",
+                            _UNSUPPORTED if unsup else _NOT_CALIBRATED,
+                            "no algorithm of %s could be predicted by this model%s" % (direction,
+                                                                                      ": " + why if why else ""))
         pick = None
         if algo == "auto":
             st, t, cls, src = _predict_one(hd, m, d, dirn, -1)  # cuDNN's choice
@@ -553,10 +569,10 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
         limit = int(workspace_mb * 1048576.0)
     limit = min(limit, C.c_size_t(-1).value)
     hd = _handle()
-    m, info, _ = _model(fn, gpu, model, models)
     perf = (_AlgoPerf * 8)()
     cnt = C.c_int()
     with _Desc(fn, hd, dt, lay, n, c, h, w, k, r, s, pad, stride, dilation, groups) as d:
+        m, info, _ = _model(fn, gpu, model, models)  # after the shape's arguments are checked
         st = _pick[dirn](hd, m, d, limit, perf, 8, C.byref(cnt))
     if st not in (_SUCCESS, _NO_ALGORITHM, _NOT_CALIBRATED, _UNSUPPORTED):
         _check(st, hd)
@@ -624,9 +640,18 @@ def _open_net(fn: str, what: str, res: int, skip: bool) -> _Net:
     if zoo:
         _check(_net_zoo(hd, what.encode(), res, C.byref(ptr)), hd)
     else:
-        with open(what, "rb") as f:
-            data = f.read()
-        if what.lower().endswith(".onnx"):
+        # the library's reader: a regular file only (a FIFO, a device or a
+        # directory is refused before it is read: open() hung on a FIFO
+        # and read /dev/zero until memory ran out), under its size limit
+        onnx = what.lower().endswith(".onnx")
+        p, n_read = C.c_void_p(), C.c_size_t()
+        _check(_read_input(hd, what.encode(), b"ONNX model" if onnx else b"network description",
+                           _ONNX_MAX_BYTES if onnx else _NET_TEXT_MAX_BYTES, C.byref(p), C.byref(n_read)), hd)
+        try:
+            data = C.string_at(p, n_read.value)
+        finally:
+            _libc_free(p)
+        if onnx:
             opt, info, n = _OnnxOptions(res, 1 if skip else 0), _OnnxInfo(), C.c_size_t()
             buf = C.create_string_buffer(1 << 20)  # fits any real CNN: one translation
             st = _onnx_text(hd, data, len(data), C.byref(opt), buf, len(buf), C.byref(n), C.byref(info))
@@ -661,7 +686,7 @@ def _policy(fn: str, algo: Any) -> int:
         return _ALGO_CUDNN
     if algo == "fixed":
         return 0
-    if algo.isdigit() and int(algo) < 8:
+    if algo.isascii() and algo.isdigit() and int(algo) < 8:  # not '²' or '٣'
         return int(algo)
     raise ValueError("%s(): argument 'algo': expected auto, cudnn, fixed or an index 0..7, got %r" % (fn, algo))
 
@@ -723,8 +748,8 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
         raise ValueError("%s(): argument 'dispatch_us' must be in 0..1e6, got %r" % (fn, dispatch_us))
     if fit is not None and fit is not True and (isinstance(fit, bool) or not isinstance(fit, (int, float))):
         raise TypeError("%s(): argument 'fit' must be True or a number of bytes, not %s" % (fn, type(fit).__name__))
-    if fit is not None and fit is not True and not (0 < fit < float("inf")):
-        raise ValueError("%s(): argument 'fit' must be a number of bytes > 0, got %r" % (fn, fit))
+    if fit is not None and fit is not True and not (0 < fit <= 1e18):  # as the CLI's --fit
+        raise ValueError("%s(): argument 'fit' must be a number of bytes in (0, 1e18], got %r" % (fn, fit))
     m, info, _ = _model(fn, gpu, model, models)
     nt = _open_net(fn, what, r, skip_unsupported)
     if nt.skipped:

@@ -108,6 +108,16 @@ def test_errors_carry_status_and_message():
     with pytest.raises(seer.SeerError) as e:
         seer.predict_conv(gpu=GPU, n=1, c=6, h=8, w=8, k=4, groups=4)
     assert e.value.status == "SEER_STATUS_BAD_GROUPS"
+    # a dtype the GPU cannot run at all: UNSUPPORTED and why, as net() says
+    with pytest.raises(seer.SeerError) as e:
+        seer.predict_conv(gpu="t4", n=1, c=8, h=8, w=8, k=8, dtype="bf16")
+    assert e.value.status == "SEER_STATUS_UNSUPPORTED" and "cannot run bf16" in e.value.message
+    # files are read as the library reads them: a device, a directory or a
+    # FIFO is refused at once (open() read /dev/zero until memory ran out)
+    for bad in ("/dev/zero", "/tmp"):
+        with pytest.raises(seer.SeerError) as e:
+            seer.net(bad, gpu=GPU)
+        assert e.value.status == "SEER_STATUS_IO_ERROR" and bad in e.value.message
 
 
 def test_skip_unsupported_warns_with_the_list():
@@ -159,6 +169,9 @@ def test_predict_gemm():
     (lambda: seer.net("resnet50", gpu=GPU, skip_unsupported=1), TypeError, "'skip_unsupported'"),
     (lambda: seer.net("resnet50", gpu=GPU, threads=9), ValueError, "'threads'"),
     (lambda: seer.net("resnet50", gpu=GPU, dispatch_us="1"), TypeError, "'dispatch_us'"),
+    (lambda: seer.net("resnet50", gpu=GPU, fit=10 ** 400), ValueError, "'fit'"),
+    (lambda: seer.predict_conv(gpu="t4", model="models/a100-pcie-80gb.seer", n=1, c=3, h=8, w=8, k=4),
+     ValueError, "'gpu'"),
     (lambda: seer.net(50, gpu=GPU), TypeError, "'name_or_path'"),
     (lambda: seer.net("no-such-net", gpu=GPU), ValueError, "'name_or_path'"),
 ])
