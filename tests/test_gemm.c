@@ -413,6 +413,9 @@ TEST(gemm_public_roofline_floor_split)
     CHECK(roof == 1e3 * (fl > by ? fl : by));
     CHECK_STATUS(seer_gemm_floor(NULL, g, 2, 512, 1024, 256, SEER_DTYPE_FP16, 1, &floor), SEER_STATUS_SUCCESS);
     CHECK(floor == roof + 2 * seer_gpu_launch_gap_ms(g));
+    double f7 = -1; /* a bias is 0 or 1, as seer_predict_gemm takes it */
+    CHECK_STATUS(seer_gemm_floor(NULL, g, 2, 512, 1024, 256, SEER_DTYPE_FP16, 7, &f7), SEER_STATUS_BAD_PARAM);
+    CHECK(f7 == -1);
     seer_gemm_row_t r = row("v100-sxm2-16gb", 2, 512, 1024, 256, SEER_DTYPE_FP16, 1, 1.0);
     CHECK(seer_gemm_floor_ms(NULL, &r) == floor);
     CHECK(seer_gemm_in_test_split(&r) == seer_gemm_shape_in_test_split(2, 512, 1024, 256, r.trans_a, r.trans_b, 1,

@@ -512,6 +512,9 @@ TEST(launch_public_conv_floor)
     CHECK_STATUS(seer_conv_floor(NULL, g, &cv, SEER_DIR_FWD, 1, NULL), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_conv_floor(NULL, NULL, &cv, SEER_DIR_FWD, 1, &ms), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_conv_floor(NULL, g, &cv, (seer_direction_t)3, 1, &ms), SEER_STATUS_BAD_PARAM);
+    /* an algorithm out of range, as seer_predict_conv says */
+    CHECK_STATUS(seer_conv_floor(NULL, g, &cv, SEER_DIR_FWD, -1, &ms), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_conv_floor(NULL, g, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_COUNT, &ms), SEER_STATUS_BAD_PARAM);
     /* TF32 on a T4 (no TF32 tensor cores) is FP32, as the predictions take it */
     double fp32 = 0;
     cv.dtype = SEER_DTYPE_TF32;

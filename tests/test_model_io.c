@@ -32,6 +32,9 @@ TEST(model_io_load_bad_files)
     CHECK_STATUS(seer_model_load_buffer(h, "SEERMODL", 8, &m), SEER_STATUS_MODEL_TRUNCATED);
     CHECK_STATUS(seer_model_load_buffer(h, "not a model at all, clearly", 27, &m), SEER_STATUS_MODEL_CORRUPT);
     CHECK(strstr(seer_get_last_error(h), "magic") != NULL);
+    /* short, but not the magic's bytes: no model cut short */
+    CHECK_STATUS(seer_model_load_buffer(h, "XEERMOD", 7, &m), SEER_STATUS_MODEL_CORRUPT);
+    CHECK_STATUS(seer_model_load_buffer(h, "SEERM", 5, &m), SEER_STATUS_MODEL_TRUNCATED);
 
     seer_model_t good = NULL;
     if (seer_model_load(h, "models/gtx1080ti.seer", &good)) { seer_destroy(h); SKIP("shipped models missing"); }
