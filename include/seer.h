@@ -430,7 +430,8 @@ SEER_API seer_status_t seer_roofline_gemm(seer_handle_t handle, const seer_gpu_i
  * bandwidth, plus a launch gap per kernel; for the GEMM, its roofline
  * plus one launch gap (two with a bias).  0 when no bound is known (the
  * GPU cannot run the dtype's math, the algorithm does not exist for the
- * shape).  What seer_dispatch_estimate takes.  BAD_PARAM. */
+ * shape).  What seer_dispatch_estimate takes.  BAD_PARAM (also for an
+ * algo out of the direction's range or a bias other than 0/1). */
 SEER_API seer_status_t seer_conv_floor(seer_handle_t handle, const seer_gpu_info_t *gpu,
                                        const seer_conv *desc, seer_direction_t dir, int algo,
                                        double *time_ms);

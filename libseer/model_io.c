@@ -351,32 +351,37 @@ seer_status_t seer_model_save(seer_handle_t h, const seer_model *m, const char *
         free(real);
         return st;
     }
-    /* Write beside the target, under a name of its own (never another
-     * save's: O_EXCL, a name from this call's stack address and a try
-     * count), and rename: a failed write never leaves a half model under
-     * the real name.  A new file gets 0666 less the umask, as fopen's;
-     * a replaced one keeps its mode. */
+    /* Write beside the target, in its directory under a short name of
+     * its own (".seer-" and 6 hex digits: a target name near the
+     * system's 255-byte limit still saves; O_EXCL, the next name on a
+     * clash, never another save's), and rename: a failed write never
+     * leaves a half model under the real name.  A new file gets 0666
+     * less the umask, as fopen's; a replaced one keeps its mode where
+     * the file system allows. */
+    const char *slash = strrchr(path, '/');
+    int dlen = slash ? (int)(slash - path + 1) : 0;
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + 64);
+    char *tmp = malloc(plen + 16);
     if (!tmp) {
         free(buf);
         free(real);
         return seer_error(h, SEER_STATUS_ALLOC_FAILED, "path");
     }
     int fd = -1, err = 0;
-    for (unsigned i = 0; fd < 0 && i < 100; i++) {
-        snprintf(tmp, plen + 64, "%s.%ld.%lx.%u.tmp", path, (long)getpid(), (unsigned long)(uintptr_t)&fd, i);
+    unsigned seed = (unsigned)getpid() * 2654435761u;
+    for (unsigned i = 0; fd < 0 && i < 1000; i++) {
+        snprintf(tmp, plen + 16, "%.*s.seer-%06x", dlen, path, (seed + i * 40503u) & 0xffffffu);
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
         if (fd < 0 && (err = errno) != EEXIST) break;
     }
-    if (fd >= 0) err = 0; /* an earlier try's EEXIST is no error */
-    if (fd >= 0 && exists && fchmod(fd, sb.st_mode & 07777) != 0) err = errno;
+    if (fd >= 0 && exists) fchmod(fd, sb.st_mode & 07777); /* best effort: some mounts have no modes */
     FILE *fp = fd < 0 ? NULL : fdopen(fd, "wb");
-    if (!fp || (exists && err)) {
-        if (!fp && fd >= 0) err = errno;
-        if (fp) fclose(fp);
-        else if (fd >= 0) close(fd);
-        if (fd >= 0) remove(tmp);
+    if (!fp) {
+        if (fd >= 0) {
+            err = errno;
+            close(fd);
+            remove(tmp);
+        }
         free(buf);
         free(tmp);
         if (strerror_r(err, why, sizeof why) != 0) seer_strlcpy(why, "I/O error", sizeof why);

@@ -148,6 +148,12 @@ TEST(model_io_save_only_replaces_regular_files)
     unlink(q);
     unlink(p);
     unlink(t);
+    /* a name near the 255-byte limit saves (a suffix on it once made
+     * the temporary name too long) */
+    char longname[512];
+    snprintf(longname, sizeof longname, "%s/%0250d.seer", dir, 7);
+    CHECK_STATUS(seer_model_save(h, m, longname), SEER_STATUS_SUCCESS);
+    unlink(longname);
     CHECK(rmdir(dir) == 0); /* and no temporary file is left */
     seer_model_destroy(m);
     seer_destroy(h);

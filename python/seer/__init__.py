@@ -347,9 +347,9 @@ def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[s
             h = _handle()
             m = C.c_void_p()
             if model is not None:
-                _check(_model_load(h, model.encode(), C.byref(m)), h)
+                _check(_model_load(h, os.fsencode(model), C.byref(m)), h)  # a path: any bytes the OS allows
             else:
-                _check(_model_open(h, d.encode(), gpu.encode(), C.byref(m)), h)
+                _check(_model_open(h, os.fsencode(d), gpu.encode(), C.byref(m)), h)
             info = _ModelInfo()
             _model_info(m, C.byref(info))
             if gpu is not None and model is not None and _s(info.gpu_id).lower() != _gpu_id(h, gpu).lower():
@@ -645,7 +645,7 @@ def _open_net(fn: str, what: str, res: int, skip: bool) -> _Net:
         # and read /dev/zero until memory ran out), under its size limit
         onnx = what.lower().endswith(".onnx")
         p, n_read = C.c_void_p(), C.c_size_t()
-        _check(_read_input(hd, what.encode(), b"ONNX model" if onnx else b"network description",
+        _check(_read_input(hd, os.fsencode(what), b"ONNX model" if onnx else b"network description",
                            _ONNX_MAX_BYTES if onnx else _NET_TEXT_MAX_BYTES, C.byref(p), C.byref(n_read)), hd)
         try:
             data = C.string_at(p, n_read.value)
