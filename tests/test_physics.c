@@ -536,6 +536,28 @@ TEST(physics_fixed_algorithm_small_steps)
  * construction too: seer_picker_best's cap, docs/method.md; a Winograd
  * dense conv can be a quarter of its direct FLOPs' time, under the
  * depthwise conv's DRAM time). */
+/* The direction, dtype (fp32, fp16) and layout case i enumerates; the
+ * rest of i for the caller's own cases. */
+static int dir_dtype_layout(int i, seer_direction_t *dir, seer_dtype_t *dt, seer_layout_t *ly)
+{
+    *dir = (seer_direction_t)(i % 3);
+    i /= 3;
+    *dt = i % 2 ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
+    i /= 2;
+    *ly = (seer_layout_t)(i % 2);
+    return i / 2;
+}
+
+/* d, which holds s's work and more, is never over 5 % faster than s. */
+static void never_faster(const fleet_t *f, int gi, shape_t s, shape_t d, const char *what, int *checked, int *bad)
+{
+    double t0 = physics_fastest(f->h, f->m[gi], s), t1 = physics_fastest(f->h, f->m[gi], d);
+    if (t0 < 0 || t1 < 0) return;
+    ++*checked;
+    if (t1 < 0.95 * t0 && (*bad)++ < 5)
+        printf("\n    %s: %s takes %g ms, %s %g ms", f->g[gi].id, shape_str(s), t0, what, t1);
+}
+
 /* Across the narrow/wide grouped-conv boundary (SEER_GROUP_NARROW
  * channels per group): doubling C or K from 16 to 32 per group moves the
  * conv from the grouped roofline to the dense families, which once made
@@ -551,13 +573,10 @@ TEST(physics_grouped_boundary_never_faster)
         for (int i = 0; i < 192; i++) {
             /* direction, dtype, layout, which side crosses, filter and
              * stride, image side: every combination */
-            int q = i;
-            seer_direction_t dir = (seer_direction_t)(q % 3);
-            q /= 3;
-            seer_dtype_t dt = q % 2 ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
-            q /= 2;
-            seer_layout_t ly = (seer_layout_t)(q % 2);
-            q /= 2;
+            seer_direction_t dir;
+            seer_dtype_t dt;
+            seer_layout_t ly;
+            int q = dir_dtype_layout(i, &dir, &dt, &ly);
             int k_crosses = q % 2;
             q /= 2;
             const int *f2 = rs[q % 4];
@@ -566,11 +585,7 @@ TEST(physics_grouped_boundary_never_faster)
                          f2[0] / 2, f2[1], ly};
             shape_t d = s;
             if (k_crosses) d.k = 1024; else d.c = 1024;
-            double t0 = physics_fastest(f.h, f.m[gi], s), t1 = physics_fastest(f.h, f.m[gi], d);
-            if (t0 < 0 || t1 < 0) continue;
-            checked++;
-            if (t1 < 0.95 * t0 && bad++ < 5)
-                printf("\n    %s: %s takes %g ms, 32 per group %g ms", f.g[gi].id, shape_str(s), t0, t1);
+            never_faster(&f, gi, s, d, "32 per group", &checked, &bad);
         }
     CHECK(bad == 0);
     CHECK(checked > 2000);
@@ -590,24 +605,17 @@ TEST(physics_depthwise_from_one_group_never_faster)
     int checked = 0, bad = 0;
     for (int gi = 0; gi < f.ng; gi++)
         for (int i = 0; i < 48; i++) {
-            int q = i;
-            seer_direction_t dir = (seer_direction_t)(q % 3);
-            q /= 3;
-            seer_dtype_t dt = q % 2 ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
-            q /= 2;
-            seer_layout_t ly = (seer_layout_t)(q % 2);
-            q /= 2;
+            seer_direction_t dir;
+            seer_dtype_t dt;
+            seer_layout_t ly;
+            int q = dir_dtype_layout(i, &dir, &dt, &ly);
             int mult = q % 2 ? 4 : 1, hw = q / 2 % 2 ? 56 : 14;
             shape_t s = {q / 2 % 2 ? 32 : 4, 1, hw, mult, 3, 1, dir, dt, 1, 1, ly};
             shape_t d = s;
             d.c = 2;
             d.k = 2 * mult;
             d.g = 2;
-            double t0 = physics_fastest(f.h, f.m[gi], s), t1 = physics_fastest(f.h, f.m[gi], d);
-            if (t0 < 0 || t1 < 0) continue;
-            checked++;
-            if (t1 < 0.95 * t0 && bad++ < 5)
-                printf("\n    %s: %s takes %g ms, two groups %g ms", f.g[gi].id, shape_str(s), t0, t1);
+            never_faster(&f, gi, s, d, "two groups", &checked, &bad);
         }
     CHECK(bad == 0);
     CHECK(checked > 1000);
