@@ -256,8 +256,12 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
          * FP32 or pseudo-half conv, or by the dense one, and a backward
          * data blended with its dual forward conv (docs/picker.md) */
         double own = NAN;
+        int analytical = 0;
         for (int i = 0; i < o->n; i++)
-            if (o->res[i].algo == o->pick && o->res[i].st == SEER_STATUS_SUCCESS) own = o->res[i].p.time_ms;
+            if (o->res[i].algo == o->pick && o->res[i].st == SEER_STATUS_SUCCESS) {
+                own = o->res[i].p.time_ms;
+                analytical = o->res[i].p.source == SEER_SOURCE_ANALYTICAL;
+            }
         printf("\npick      %s, %.4f ms (what seer net and predict --data take: docs/picker.md)\n",
                seer_algo_name(o->dir, o->pick), o->pick_ms);
         if (fabs(o->pick_ms - own) > own * 1e-9)
@@ -267,6 +271,11 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
                          "pseudo-half or dense conv (a grouped one held to one group's)"
                        : "capped by the fp32 or pseudo-half conv, or the dense one (a grouped one held to one "
                          "group's)");
+        /* seer net times a backward pass only the analytical model can as
+         * a measured ratio of its forward pass (docs/networks.md) */
+        if (analytical && o->dir != SEER_DIR_FWD)
+            printf("          seer net takes this %s from the forward pass instead (mark B): no GPU has data for "
+                   "its kernels\n", seer_direction_name(o->dir));
     }
     if (kernels)
         for (int i = 0; i < o->n; i++) {
