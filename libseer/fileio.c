@@ -13,13 +13,19 @@
 #include "common.h"
 #include "fileio.h"
 
+const char *seer_errno_text(int err, char *buf, size_t size)
+{
+    /* strerror is not thread-safe; the XSI strerror_r is. */
+    if (!err || strerror_r(err, buf, size) != 0) seer_strlcpy(buf, "I/O error", size);
+    return buf;
+}
+
 static seer_status_t io_error(seer_handle_t h, const char *path, const char *what, const char *verb,
                               int err)
 {
-    char e[128] = "I/O error";
-    /* strerror is not thread-safe; the XSI strerror_r is. */
-    if (err && strerror_r(err, e, sizeof e) != 0) seer_strlcpy(e, "I/O error", sizeof e);
-    return seer_error(h, SEER_STATUS_IO_ERROR, "%s: cannot %s %s: %s", path, verb, what, e);
+    char e[128];
+    return seer_error(h, SEER_STATUS_IO_ERROR, "%s: cannot %s %s: %s", path, verb, what,
+                      seer_errno_text(err, e, sizeof e));
 }
 
 static const char *kind_of(mode_t m)

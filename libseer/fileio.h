@@ -22,6 +22,11 @@ seer_status_t seer_read_file(seer_handle_t h, const char *path, const char *what
                              const char *magic, size_t magic_len, char **out, size_t *size);
 /* seer_read_input_file (seer.h) is this without the magic. */
 
+/* The text of errno value err into buf (size bytes), which it returns:
+ * strerror_r's, thread-safe where strerror is not; "I/O error" for 0 or
+ * a value it cannot name. */
+const char *seer_errno_text(int err, char *buf, size_t size);
+
 /* 1 if path names a regular file (following links), else 0. */
 int seer_is_regular_file(const char *path);
 

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "common.h"
+#include "fileio.h"
 #include "gpu.h"
 #include "gpufile.h"
 
@@ -312,8 +313,9 @@ seer_status_t seer_gpu_register_file(seer_handle_t h, const char *path, seer_gpu
     FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
     if (!f) {
         int err = errno;
+        char why[128];
         if (fd >= 0) close(fd);
-        return seer_error(h, SEER_STATUS_IO_ERROR, "%.200s: %s", path, strerror(err));
+        return seer_error(h, SEER_STATUS_IO_ERROR, "%.200s: %s", path, seer_errno_text(err, why, sizeof why));
     }
     struct stat sb;
     /* size and type from the open descriptor, before reading a byte */

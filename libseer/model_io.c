@@ -332,14 +332,13 @@ seer_status_t seer_model_save(seer_handle_t h, const seer_model *m, const char *
      * device, a FIFO or the link itself (a model saved to /dev/full
      * replaced the device and reported success). */
     struct stat sb;
-    char *real = NULL, why[128] = "";
+    char *real = NULL, why[128];
     if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
         if (!(real = realpath(path, NULL))) {
             int err = errno;
             free(buf);
-            if (err != ENOENT && strerror_r(err, why, sizeof why) != 0) seer_strlcpy(why, "I/O error", sizeof why);
             return seer_error(h, SEER_STATUS_IO_ERROR, "'%s': %s: no model written", path,
-                              err == ENOENT ? "a symbolic link to nothing" : why);
+                              err == ENOENT ? "a symbolic link to nothing" : seer_errno_text(err, why, sizeof why));
         }
         path = real;
     }
@@ -384,8 +383,8 @@ seer_status_t seer_model_save(seer_handle_t h, const seer_model *m, const char *
         }
         free(buf);
         free(tmp);
-        if (strerror_r(err, why, sizeof why) != 0) seer_strlcpy(why, "I/O error", sizeof why);
-        seer_status_t st = seer_error(h, SEER_STATUS_IO_ERROR, "cannot create '%s': %s", path, why);
+        seer_status_t st = seer_error(h, SEER_STATUS_IO_ERROR, "cannot create '%s': %s", path,
+                                      seer_errno_text(err, why, sizeof why));
         free(real);
         return st;
     }
