@@ -293,14 +293,22 @@ static int locate_dispatch(point_t *pts, int n, const point_t *aux, int naux, in
         return 1;
     }
     const point_t *src = from_scored ? pts : aux;
-    int ns = from_scored ? n : naux;
+    int ns = from_scored ? n : naux, wf = -1; /* the file whose whole curve is in wd, wspan */
+    seer_dispatch_t wd;
+    double wspan[2] = {0, 0};
     for (int s = 0; s < n_data * NCALL; s++) {
         int f = s / NCALL, call = s % NCALL, kinds = 0;
         if (!has_disp[s]) continue;
         fit_stream(src, ns, f, call, pos, t, fl, &disp[s], &span[2 * s]);
         for (int c = 0; c < NCALL; c++) kinds += has_disp[f * NCALL + c];
         if (!disp[s].windows && kinds > 1) {
-            fit_stream(src, ns, f, -1, pos, t, fl, &disp[s], &span[2 * s]);
+            if (wf != f) { /* once per file, however many of its kinds need it */
+                fit_stream(src, ns, f, -1, pos, t, fl, &wd, wspan);
+                wf = f;
+            }
+            disp[s] = wd;
+            span[2 * s] = wspan[0];
+            span[2 * s + 1] = wspan[1];
             whole[s] = disp[s].windows > 0;
         }
         if (!disp[s].windows) continue;
