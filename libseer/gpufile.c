@@ -9,13 +9,10 @@
  * append-only and individually allocated, so a pointer handed out stays
  * valid until seer_destroy. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "common.h"
 #include "fileio.h"
 #include "gpu.h"
@@ -307,40 +304,14 @@ seer_status_t seer_gpu_register_file(seer_handle_t h, const char *path, seer_gpu
 {
     if (!h) return SEER_STATUS_BAD_PARAM;
     if (!path) return seer_error(h, SEER_STATUS_BAD_PARAM, "GPU description path is NULL");
-    /* O_NONBLOCK: a FIFO opens at once (without a writer it would block
-     * forever), and fstat below refuses it */
-    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
-    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
-    if (!f) {
-        int err = errno;
-        char why[128];
-        if (fd >= 0) close(fd);
-        return seer_error(h, SEER_STATUS_IO_ERROR, "%.200s: %s", path, seer_errno_text(err, why, sizeof why));
-    }
-    struct stat sb;
-    /* size and type from the open descriptor, before reading a byte */
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fclose(f);
-        return seer_error(h, SEER_STATUS_IO_ERROR, "%.200s: not a regular file", path);
-    }
-    if (sb.st_size > SEER_GPUFILE_MAX_BYTES) {
-        fclose(f);
-        return seer_error(h, SEER_STATUS_GPU_FILE, "%.200s: %lld bytes: larger than 64 KiB, not a GPU description file",
-                          path, (long long)sb.st_size);
-    }
-    char *buf = malloc(SEER_GPUFILE_MAX_BYTES + 1);
-    if (!buf) {
-        fclose(f);
-        return seer_error(h, SEER_STATUS_ALLOC_FAILED, "GPU description buffer");
-    }
-    size_t n = fread(buf, 1, SEER_GPUFILE_MAX_BYTES + 1, f);
-    int err = ferror(f);
-    fclose(f);
-    seer_status_t st;
+    /* the one reader of every file: a regular file (a FIFO is refused
+     * before it blocks) of at most 64 KiB, checked before a byte is read */
+    char *buf;
+    size_t n;
+    seer_status_t st = seer_read_file(h, path, "GPU description", SEER_GPUFILE_MAX_BYTES, NULL, 0, &buf, &n);
+    if (st) return st;
     seer_gpu_info_t g;
-    if (err) st = seer_error(h, SEER_STATUS_IO_ERROR, "%.200s: read error", path);
-    else if (n > SEER_GPUFILE_MAX_BYTES) st = seer_error(h, SEER_STATUS_GPU_FILE, "%.200s: grew past 64 KiB while read", path);
-    else if (!(st = seer_gpufile_parse(h, path, buf, n, &g))) st = add(h, path, &g);
+    if (!(st = seer_gpufile_parse(h, path, buf, n, &g))) st = add(h, path, &g);
     free(buf);
     if (!st && info) *info = g;
     return st;

@@ -572,7 +572,7 @@ TEST(cli_gpu_description_file)
     CHECK(r.rc == 2 && strstr(r.err, "unknown GPU 'rtx-2080'"));
     test_run_free(&r);
     test_run_seer(&r, "train", "--gpu", "/dev/zero", "--data", "x.csv", "--out", "x.seer", NULL);
-    CHECK(r.rc == 2 && strstr(r.err, "/dev/zero: not a regular file"));
+    CHECK(r.rc == 2 && strstr(r.err, "/dev/zero: is a character device, not a GPU description file"));
     test_run_free(&r);
 
     snprintf(src, sizeof src, "%s/conv/t4.csv", test_data_dir());

@@ -157,7 +157,7 @@ TEST(gpufile_register_file_checks_first)
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_gpu_register_file(h, "/dev/zero", NULL), SEER_STATUS_IO_ERROR);
-    CHECK(strstr(seer_get_last_error(h), "/dev/zero: not a regular file"));
+    CHECK(strstr(seer_get_last_error(h), "/dev/zero: is a character device, not a GPU description file"));
     CHECK_STATUS(seer_gpu_register_file(h, "/tmp", NULL), SEER_STATUS_IO_ERROR);
     CHECK_STATUS(seer_gpu_register_file(h, "/no/such/file.gpu", NULL), SEER_STATUS_IO_ERROR);
     /* a FIFO without a writer: refused at once (opening it once blocked
@@ -168,7 +168,7 @@ TEST(gpufile_register_file_checks_first)
     snprintf(fp, sizeof fp, "%s/gpu", fifo);
     REQUIRE(mkfifo(fp, 0600) == 0);
     CHECK_STATUS(seer_gpu_register_file(h, fp, NULL), SEER_STATUS_IO_ERROR);
-    CHECK(strstr(seer_get_last_error(h), "not a regular file") != NULL);
+    CHECK(strstr(seer_get_last_error(h), "is a FIFO, not a GPU description file") != NULL);
     unlink(fp);
     rmdir(fifo);
     char path[64];
@@ -176,6 +176,13 @@ TEST(gpufile_register_file_checks_first)
     seer_gpu_info_t g;
     CHECK_STATUS(seer_gpu_register_file(h, path, &g), SEER_STATUS_SUCCESS);
     CHECK(!strcmp(g.id, "rtx-2080"));
+    /* over 64 KiB: refused from its size, before it is read */
+    FILE *f = fopen(path, "ab");
+    REQUIRE(f);
+    for (int i = 0; i < 70000; i++) fputc('#', f);
+    fclose(f);
+    CHECK_STATUS(seer_gpu_register_file(h, path, NULL), SEER_STATUS_IO_ERROR);
+    CHECK(strstr(seer_get_last_error(h), "over the 65536-byte limit") != NULL);
     remove(path);
     seer_destroy(h);
 }
