@@ -256,18 +256,19 @@ static seer_status_t gemm_row(pctx_t *c, int li, seer_direction_t dir, double m,
 
 
 /* Keep prediction e.  A backward pass only the analytical model can time
- * is left to the a * forward + b fallback instead (NOT_CALIBRATED): a
- * measured forward pass times a measured ratio beats a formula no GPU
- * has checked. */
+ * is kept too but answered NOT_CALIBRATED: conv_rows takes it from the
+ * a * forward + b fallback instead where the forward pass is measured
+ * (a measured forward pass times a measured ratio beats a formula no GPU
+ * has checked), and keeps it where the forward is analytical too. */
 static seer_status_t take(choice_t *c, const seer_algo_eval_t *e, seer_direction_t dir)
 {
-    if (e->source == SEER_SOURCE_ANALYTICAL && dir != SEER_DIR_FWD) return SEER_STATUS_NOT_CALIBRATED;
     c->algo = e->algo;
     c->t = e->time_ms;
     c->nk = e->n_kernels;
     c->cls = e->cls;
     if (e->source == SEER_SOURCE_ANALYTICAL) c->flags |= SEER_RESULT_ANALYTICAL;
-    return SEER_STATUS_SUCCESS;
+    return e->source == SEER_SOURCE_ANALYTICAL && dir != SEER_DIR_FWD ? SEER_STATUS_NOT_CALIBRATED
+                                                                      : SEER_STATUS_SUCCESS;
 }
 
 /* The algorithm and time of one conv direction under the policy.  On
@@ -426,10 +427,20 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
             int j = job_of(c, &cv, dir, 0);
             if (j < 0) return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': no prediction job", L->name);
             ch = c->jobs[j].ch;
-            if ((st = c->jobs[j].st)) {
-                if (st != SEER_STATUS_NOT_CALIBRATED) return layer_fail(c, li, dir, &c->jobs[j]);
-                /* backward = a * forward + b (docs/networks.md) */
-                int mt = seer_dtype_math(c->dt);
+            st = c->jobs[j].st;
+            if (st && st != SEER_STATUS_NOT_CALIBRATED) return layer_fail(c, li, dir, &c->jobs[j]);
+            /* An analytical forward pass makes a * forward + b no
+             * measurement: the picker's own analytical backward pass
+             * stands, held by its physics (a grouped conv no slower than
+             * the dense one, tensor-core math than FP32; a grouped
+             * bwd_filter from the ratio took 1.24x the dense one's time
+             * on an H200).  Without one (or under a measured forward
+             * pass): backward = a * forward + b (docs/networks.md), with
+             * the ratio of the math the forward pass ran (a TF32 conv
+             * whose forward ran FP32 kernels took the tensor-core ratio,
+             * 1.09x its FP32 conv's time). */
+            if (st && !((fwd.flags & SEER_RESULT_ANALYTICAL) && ch.t > 0)) {
+                int mt = seer_dtype_math(seer_conv_run_dtype(&c->m->gpu, c->dt, SEER_DIR_FWD, fwd.algo));
                 const seer_bwd_ratio_t *q = &seer_bwd_ratio[d - 1][mt];
                 if (!q->n) q = &seer_bwd_ratio[d - 1][!mt];
                 ch = fwd;

@@ -142,6 +142,7 @@ typedef struct {
     int n;
     int pick;                   /* seer_pick_conv_fastest's algorithm, or SEER_ALGO_CUDNN_CHOICE */
     double pick_ms;             /* and its time; NAN with --algo NAME */
+    int fwd_measured;           /* backward: the forward pass's pick is timed from measurements */
     seer_model_info_t info;
     int p, q;                   /* output size */
     double flops, bytes, roof;  /* NAN when unknown */
@@ -183,6 +184,9 @@ static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, in
         else if (!cli_soft_failure(r->st)) return cli_lib_error(h, r->st);
         seer_status_t st = seer_pick_conv_fastest(h, m, d, o->dir, &o->pick, &o->pick_ms);
         if (st) return cli_lib_error(h, st);
+        cli_pred_t f;
+        o->fwd_measured = o->dir != SEER_DIR_FWD && !cli_predict_fastest(h, m, d, SEER_DIR_FWD, 0, &f) &&
+                          f.source != SEER_SOURCE_ANALYTICAL;
     }
     qsort(o->res, (size_t)o->n, sizeof o->res[0], by_rank);
     seer_gpu_info_t g;
@@ -272,8 +276,9 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
                        : "capped by the fp32 or pseudo-half conv, or the dense one (a grouped one held to one "
                          "group's)");
         /* seer net times a backward pass only the analytical model can as
-         * a measured ratio of its forward pass (docs/networks.md) */
-        if (analytical && o->dir != SEER_DIR_FWD)
+         * a measured ratio of its forward pass, where that is measured
+         * (docs/networks.md) */
+        if (analytical && o->fwd_measured)
             printf("          seer net takes this %s from the forward pass instead (mark B): no GPU has data for "
                    "its kernels\n", seer_direction_name(o->dir));
     }
