@@ -200,12 +200,25 @@ static int wino_kernels(const dims_t *d, int kind, seer_kview_t *k)
     return n;
 }
 
-/* cuDNN's FFT_TILING uses 16x16 transforms for small images and filters
- * (seen in the grids of recorded kernels), 32x32 otherwise; a filter
- * must fit its transform (check_supported). */
+/* Transformed points of FFT_TILING with side x side tiles: tiles
+ * overlapping by the filter, each side * (side / 2 + 1) frequencies. */
+static double tiling_points(const struct seer_conv *cv, double side)
+{
+    return cdiv(cv->p, side - cv->shape.r + 1) * cdiv(cv->q, side - cv->shape.s + 1) * side * (side / 2 + 1);
+}
+
+/* cuDNN's FFT_TILING uses 16x16 transforms for small images (seen in the
+ * grids of recorded kernels: 3x3 filters on images up to 14 pixels; 17
+ * and more ran 32x32), 32x32 otherwise, and 16x16 only where they are
+ * less work: a 13x13 filter leaves 4 outputs of a 16-point tile, and an
+ * 11-pixel image once took 1.1 ms where the 22-pixel one, on 32-point
+ * tiles, took 0.27.  A filter must fit its transform (check_supported). */
 static double tiling_side(const struct seer_conv *cv)
 {
-    return fmax(cv->shape.h, cv->shape.w) <= 16 && cv->shape.r <= 16 && cv->shape.s <= 16 ? 16 : 32;
+    return fmax(cv->shape.h, cv->shape.w) <= 16 && cv->shape.r <= 16 && cv->shape.s <= 16 &&
+                   tiling_points(cv, 16) <= tiling_points(cv, 32)
+               ? 16
+               : 32;
 }
 
 /* FFT: one transform of the whole padded image; FFT_TILING: tiles

@@ -225,17 +225,22 @@ TEST(launch_winograd_and_fft_geometry)
     REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_FFT, k, &nk) == SEER_STATUS_SUCCESS);
     CHECK(k[0].gbatch == 32 * 17 && k[0].gm == 8 && k[0].gn == 128 && k[0].gk == 64);
     CHECK(k[0].flops == 8.0 * 32 * 17 * 8 * 64 * 128);
-    /* FFT_TILING: 32x32 tiles overlapping by the filter; 16x16 for small images */
+    /* FFT_TILING: 32x32 tiles overlapping by the filter; 16x16 for small
+     * images where they are less work */
     shape_t big = BASE;
     big.h = 64;
     REQUIRE(mk(&cv, big));
     REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, k, &nk) == SEER_STATUS_SUCCESS);
     CHECK(k[0].gbatch == 32 * 17 && k[0].gm == 8 * 9); /* ceil(64 / 30)^2 tiles per image */
     shape_t small = BASE;
-    small.h = 16;
+    small.h = 14;
     REQUIRE(mk(&cv, small));
     REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, k, &nk) == SEER_STATUS_SUCCESS);
-    CHECK(k[0].gbatch == 16 * 9 && k[0].gm == 8 * 4); /* ceil(16 / 14)^2 */
+    CHECK(k[0].gbatch == 16 * 9 && k[0].gm == 8); /* ceil(14 / 14)^2 */
+    small.h = 16; /* 4 tiles of 16 x 9 points against one of 32 x 17 */
+    REQUIRE(mk(&cv, small));
+    REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, k, &nk) == SEER_STATUS_SUCCESS);
+    CHECK(k[0].gbatch == 32 * 17 && k[0].gm == 8);
     small.h = 17;
     REQUIRE(mk(&cv, small));
     REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, k, &nk) == SEER_STATUS_SUCCESS);

@@ -314,6 +314,39 @@ TEST(physics_more_work_never_much_faster)
     fleet_close(&f);
 }
 
+/* FFT_TILING on small images: large filters on 16-point tiles leave few
+ * outputs per tile, and an 11-pixel image of a 7x7 filter, or a 13-pixel
+ * one of 13x13, took more time than the image of twice the side on
+ * 32-point tiles (1.1 ms against 0.27).  Doubling the side never makes
+ * the algorithm, or the pick, more than 5 % faster. */
+TEST(physics_fft_tiling_small_images_never_faster)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    fleet_t f;
+    REQUIRE(fleet_open(&f));
+    static const int fft[3] = {SEER_FWD_ALGO_FFT_TILING, SEER_BWD_DATA_ALGO_FFT_TILING, SEER_BWD_FILTER_ALGO_FFT_TILING};
+    int checked = 0, bad = 0;
+    for (int gi = 0; gi < f.ng; gi += 3)
+        for (int r = 5; r <= 13; r += 2)
+            for (int hw = r; hw <= 16; hw += 2)
+                for (int p = 0; p < 3; p++)
+                    for (int q = 0; q < 6; q++) {
+                        shape_t s = {32, 64, hw, 64, r, 1, (seer_direction_t)(q % 3), SEER_DTYPE_FP32,
+                                     (int[]){0, r / 2, r - 1}[p], 1, SEER_LAYOUT_NCHW}, d = s;
+                        d.hw *= 2;
+                        int algo = q < 3 ? fft[q] : SEER_ALGO_AUTO;
+                        double t0 = physics_time(f.h, f.m[gi], s, algo), t = physics_time(f.h, f.m[gi], d, algo);
+                        if (t0 < 0 || t < 0) continue;
+                        checked++;
+                        if (t < 0.95 * t0 && bad++ < 5)
+                            printf("\n    %s: %s (algo %d) takes %g ms, twice the side %g ms", f.g[gi].id,
+                                   shape_str(s), algo, t0, t);
+                    }
+    CHECK(bad == 0);
+    CHECK(checked > 1000);
+    fleet_close(&f);
+}
+
 /* A strided 1x1 conv computes a subset of the outputs of the stride-1
  * one on the same input, the same GEMM over fewer rows: never over 5 %
  * slower than it (the 1x1 GEMM bound once covered stride 1 alone, and
