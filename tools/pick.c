@@ -103,7 +103,7 @@ static int pick_parse(int argc, char **argv, pick_opts_t *o, int *done)
 }
 
 static void print_pick_json(const pick_opts_t *o, const seer_model_info_t *mi, seer_status_t st,
-                            const seer_conv_algo_perf_t *perf, int n)
+                            const seer_conv_algo_perf_t *perf, int n, int pick_algo, double pick_ms)
 {
     printf("{\"gpu\": ");
     cli_json_str(stdout, mi->gpu_id);
@@ -123,11 +123,18 @@ static void print_pick_json(const pick_opts_t *o, const seer_model_info_t *mi, s
         if (perf[i].time >= 0) printf("\"%s\"}", seer_source_name(perf[i].source));
         else printf("null}");
     }
-    printf("]}\n");
+    printf("]");
+    if (!isnan(pick_ms)) {
+        printf(",\n  \"pick\": {\"algo\": ");
+        cli_json_str(stdout, seer_algo_name((seer_direction_t)o->dir, pick_algo));
+        cli_json_num_field("time_ms", pick_ms);
+        printf("}");
+    }
+    printf("}\n");
 }
 
 static void print_pick_table(const pick_opts_t *o, const seer_model_info_t *mi, int picked,
-                             const seer_conv_algo_perf_t *perf, int n)
+                             const seer_conv_algo_perf_t *perf, int n, int pick_algo, double pick_ms)
 {
     seer_direction_t dir = (seer_direction_t)o->dir;
     cli_print_model_line(mi);
@@ -144,7 +151,19 @@ static void print_pick_table(const pick_opts_t *o, const seer_model_info_t *mi, 
                perf_status(perf[i].status), t, wsb, perf[i].determinism ? "yes" : "no", math_name(perf[i].math_type),
                perf[i].time >= 0 ? seer_source_name(perf[i].source) : "-");
     }
-    if (picked) printf("\npick      %s\n", seer_algo_name(dir, perf[0].algo));
+    if (!picked) return;
+    printf("\npick      %s\n", seer_algo_name(dir, perf[0].algo));
+    if (isnan(pick_ms)) return;
+    /* the time seer net and predict --data take: the fastest's own, bounded
+     * by the physics of the other convs, or cuDNN's choice's (picker.md) */
+    if (pick_algo != perf[0].algo)
+        printf("          seer net and predict --data take %s, %.4f ms (%s; docs/picker.md)\n",
+               seer_algo_name(dir, pick_algo), pick_ms,
+               pick_algo == SEER_ALGO_CUDNN_CHOICE ? "the family of cuDNN's choice" : "no workspace limit");
+    else if (fabs(pick_ms - perf[0].time) > perf[0].time * 1e-9)
+        printf("          seer net and predict --data take %.4f ms: bounded by the fp32, pseudo-half or dense conv%s "
+               "(docs/picker.md)\n",
+               pick_ms, dir == SEER_DIR_BWD_DATA ? ", or read with its dual forward conv too" : "");
 }
 
 /* Rank, print, and say why when nothing can be picked (exit status 1). */
@@ -161,10 +180,14 @@ static int pick_rank(seer_handle_t h, const pick_opts_t *o, seer_model_t m, seer
         return cli_lib_error(h, st);
     char why[1024] = "";
     if (!picked) seer_get_last_error_copy(h, why, sizeof why);
+    /* seer_pick_conv_fastest's algorithm and time: what seer net takes */
+    double pick_ms = NAN;
+    int pick_algo = 0;
+    if (picked && seer_pick_conv_fastest(h, m, d, (seer_direction_t)o->dir, &pick_algo, &pick_ms)) pick_ms = NAN;
     seer_model_info_t mi;
     seer_model_get_info(m, &mi);
-    if (o->format == 1) print_pick_json(o, &mi, st, perf, n);
-    else print_pick_table(o, &mi, picked, perf, n);
+    if (o->format == 1) print_pick_json(o, &mi, st, perf, n, pick_algo, pick_ms);
+    else print_pick_table(o, &mi, picked, perf, n, pick_algo, pick_ms);
     if (picked) return CLI_OK;
     fprintf(stderr, "seer pick: %s: %s\n", seer_status_string(st), why);
     return CLI_FAIL;

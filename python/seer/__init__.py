@@ -556,7 +556,8 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
     cudnnGetConvolution*Algorithm_v7 (`seer pick --format json`).  Keys:
     gpu, served, source_gpus, direction, workspace_limit (bytes or None),
     status, perf [{algo, algo_id, status, time_ms, workspace_bytes,
-    deterministic, math_type, source}]."""
+    deterministic, math_type, source}], and when one is picked pick
+    {algo, time_ms}: seer_pick_conv_fastest, what networks take."""
     fn = "pick_conv_algo"
     dirn, dt, lay = _conv_common(fn, locals())
     limit = (1 << 64) - 1
@@ -574,9 +575,13 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
     with _Desc(fn, hd, dt, lay, n, c, h, w, k, r, s, pad, stride, dilation, groups) as d:
         m, info, _ = _model(fn, gpu, model, models)  # after the shape's arguments are checked
         st = _pick[dirn](hd, m, d, limit, perf, 8, C.byref(cnt))
+        # what seer net and predict --data take (seer pick's second line)
+        pa, pt = C.c_int(), C.c_double()
+        fastest = st == _SUCCESS and _pick_fastest(hd, m, d, dirn, C.byref(pa), C.byref(pt)) == _SUCCESS
     if st not in (_SUCCESS, _NO_ALGORITHM, _NOT_CALIBRATED, _UNSUPPORTED):
         _check(st, hd)
-    return {"gpu": _s(info.gpu_id), "served": "transferred" if info.transferred else "calibrated",
+    pick = {"pick": {"algo": _s(_algo_name(dirn, pa.value)), "time_ms": pt.value}} if fastest else {}
+    return {**pick, "gpu": _s(info.gpu_id), "served": "transferred" if info.transferred else "calibrated",
             "source_gpus": _s(info.source_gpus), "direction": _s(_dir_name(dirn)),
             "workspace_limit": None if workspace_mb is None else limit, "status": _s(_status_string(st)),
             "perf": [{"algo": _s(_algo_name(dirn, p.algo)), "algo_id": p.algo,
