@@ -124,7 +124,7 @@ typedef struct {
     int batch, m, n, k;
     int trans_a, trans_b;       /* 1 for T */
     int bias;
-    double time_ms;
+    double time_ms;             /* < 0 when absent or empty (prediction input) */
     char main_kernel[160];
     int grid[3], block[3];
     char source[64];

@@ -479,9 +479,11 @@ static seer_status_t gemm_fill(seer_handle_t h, const seer_csv_t *c, const void 
         if ((st = seer_csv_int(h, c, k->dims[i], gemm_dim_names[i], 1, INT_MAX, dims[i]))) return st;
     if ((st = get_trans(h, c, k->trans_a, "trans_a", &row->trans_a)) ||
         (st = get_trans(h, c, k->trans_b, "trans_b", &row->trans_b)) ||
-        (st = seer_csv_int(h, c, k->bias, "bias", 0, 1, &row->bias)) ||
-        (st = req_time(h, c, k->time, "time_ms", &row->time_ms)))
+        (st = seer_csv_int(h, c, k->bias, "bias", 0, 1, &row->bias)))
         return st;
+    /* as a conv row's: absent or empty, not recorded (a prediction input) */
+    if (!*seer_csv_field(c, k->time)) row->time_ms = -1;
+    else if ((st = req_time(h, c, k->time, "time_ms", &row->time_ms))) return st;
     seer_strlcpy(row->main_kernel, seer_csv_field(c, k->main_kernel), sizeof row->main_kernel);
     if ((st = launch_fill(h, c, k->grid, k->block, 0, row->grid, row->block))) return st;
     seer_strlcpy(row->source, seer_csv_field(c, k->source), sizeof row->source);
@@ -498,8 +500,9 @@ static seer_status_t gemm_reader(seer_handle_t h, seer_csv_t *c, void **rows, si
     for (int i = 0; i < 4; i++)
         if ((st = need_col(h, c, gemm_dim_names[i], &k.dims[i]))) return st;
     if ((st = need_col(h, c, "trans_a", &k.trans_a)) || (st = need_col(h, c, "trans_b", &k.trans_b)) ||
-        (st = need_col(h, c, "bias", &k.bias)) || (st = need_col(h, c, "time_ms", &k.time)))
+        (st = need_col(h, c, "bias", &k.bias)))
         return st;
+    k.time = seer_csv_col(c, "time_ms");
     k.main_kernel = seer_csv_col(c, "main_kernel");
     for (int i = 0; i < 3; i++) {
         k.grid[i] = seer_csv_col(c, grid_names[i]);

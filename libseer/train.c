@@ -646,6 +646,7 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
     int n = 0, dispatch = 0;
     for (size_t i = 0; i < ng; i++) {
         if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_gemm_in_test_split(&gr[i])) continue;
+        if (!(gr[i].time_ms > 0)) { T->skipped++; continue; } /* not timed: a prediction input */
         at[n] = gr[i];
         d.pos[n] = (double)i / (double)ng;
         d.time[n] = gr[i].time_ms;

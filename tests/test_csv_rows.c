@@ -443,7 +443,7 @@ TEST(csv_gemm_rows)
         {"t4,gemm,fp32,1,2,3,4,X,N,0,1", "column 'trans_a'", SEER_STATUS_CSV_BAD_VALUE},
         {"t4,gemm,fp32,1,2,3,4,N,NT,0,1", "column 'trans_b'", SEER_STATUS_CSV_BAD_VALUE},
         {"t4,gemm,fp32,1,2,3,4,N,N,2,1", "column 'bias'", SEER_STATUS_CSV_BAD_VALUE},
-        {"t4,gemm,fp32,1,2,3,4,N,N,0,", "column 'time_ms'", SEER_STATUS_CSV_BAD_VALUE},
+        {"t4,gemm,fp32,1,2,3,4,N,N,0,0", "column 'time_ms'", SEER_STATUS_CSV_BAD_VALUE},
         {"t4,gemm,fp32,1,2,3,4,N,N,0", "10 fields", SEER_STATUS_CSV_SYNTAX},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -457,6 +457,19 @@ TEST(csv_gemm_rows)
     CHECK_STATUS(seer_gemm_csv_parse(handle(), "g.csv", mc, strlen(mc), &rows, &n),
                  SEER_STATUS_CSV_MISSING_COLUMN);
     CHECK(msg_has("'trans_b'"));
+    /* time_ms, as a conv row's, may be empty or absent: not recorded, a
+     * prediction input (time_ms < 0) */
+    const char *untimed[] = {GEMM_HDR "\nt4,gemm,fp32,1,2,3,4,N,N,0,\nt4,gemm,fp32,1,2,3,4,N,N,0,0.5\n",
+                             "gpu,op,dtype,batch,m,n,k,trans_a,trans_b,bias\nt4,gemm,fp32,1,2,3,4,N,N,0\n"};
+    for (int i = 0; i < 2; i++) {
+        CHECK_STATUS(seer_gemm_csv_parse(handle(), "g.csv", untimed[i], strlen(untimed[i]), &rows, &n),
+                     SEER_STATUS_SUCCESS);
+        REQUIRE(rows && n == (size_t)(2 - i));
+        CHECK(rows[0].time_ms < 0 && rows[0].k == 4);
+        CHECK(i || rows[1].time_ms == 0.5);
+        free(rows);
+        rows = NULL;
+    }
 }
 
 /* ---- the real shared data ---- */
