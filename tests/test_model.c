@@ -112,6 +112,45 @@ TEST(model_train_predict_roundtrip)
     seer_destroy(h);
 }
 
+/* The kernel breakdown sums to the total, and no helper kernel moves its
+ * bytes faster than the DRAM bandwidth: a family fitted with its helper
+ * term at 0 once showed a 257 MB im2col at 0 ms on an H100. */
+TEST(model_helper_kernels_take_their_bytes)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    static const char *const gpus[] = {"h100-sxm5-80gb", "t4", "l4", "a100-pcie-80gb"};
+    int checked = 0;
+    for (int g = 0; g < 4; g++) {
+        seer_model_t m;
+        REQUIRE(seer_model_open(h, "models", gpus[g], &m) == SEER_STATUS_SUCCESS);
+        seer_gpu_info_t gi;
+        REQUIRE(seer_model_get_gpu(m, &gi) == SEER_STATUS_SUCCESS);
+        seer_conv_desc_t d = conv(h, 32, 64, 56, 64);
+        REQUIRE(d != NULL);
+        for (int dir = 0; dir < 3; dir++)
+            for (int algo = 0; algo < 8; algo++) {
+                seer_kernel_pred_t k[16];
+                int nk = 0;
+                double t;
+                if (seer_predict_conv(h, m, d, (seer_direction_t)dir, algo, &t, k, 16, &nk)) continue;
+                double sum = 0;
+                for (int i = 0; i < nk; i++) {
+                    sum += k[i].time_ms;
+                    if (k[i].role == SEER_ROLE_MAIN || k[i].role == SEER_ROLE_HELPER) continue;
+                    checked++;
+                    CHECK(k[i].time_ms >= 0.999 * k[i].dram_bytes / (gi.dram_gbps * 1e9) * 1e3);
+                }
+                CHECK_NEAR(sum, t, 1e-9 * t);
+            }
+        seer_conv_desc_destroy(d);
+        seer_model_destroy(m);
+    }
+    CHECK(checked > 50);
+    seer_destroy(h);
+}
+
 TEST(model_predict_errors)
 {
     seer_handle_t h;
