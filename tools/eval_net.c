@@ -17,8 +17,9 @@ static void usage_eval_net(FILE *f)
             "\n"
             "Compare predicted network times with measured ones.  CSV columns:\n"
             "network,gpu,dtype,batch,mode,measured_ms, and optionally res (input\n"
-            "resolution), layout.  network: a built-in name, a description file or an\n"
-            "ONNX model (.onnx);\n"
+            "resolution), layout, amp (0 or 1: seer net --amp), optimizer (sgd, adam,\n"
+            "none: seer net --optimizer) and dispatch_us (seer net --dispatch-us).\n"
+            "network: a built-in name, a description file or an ONNX model (.onnx);\n"
             "mode: infer or train; measured_ms: one forward pass or training iteration.\n"
             "With --model only rows of the model's GPU are scored; otherwise each row\n"
             "uses DIR/<gpu>.seer.  Prints each row's error, then MAPE per network.\n");
@@ -28,10 +29,14 @@ typedef struct {
     char network[256], gpu[32];
     seer_dtype_t dtype;
     seer_layout_t layout;
-    int batch, mode, res;
-    double meas, pred;
+    int batch, mode, res, amp;
+    seer_optimizer_t optimizer;
+    double dispatch_us, meas, pred;
     long line;
 } netrow_t;
+
+/* Optional columns, after the six required ones. */
+enum { COL_RES = 6, COL_LAYOUT, COL_AMP, COL_OPTIMIZER, COL_DISPATCH, NCOL };
 
 /* One run: the options, the models opened, the rows read. */
 typedef struct {
@@ -70,9 +75,10 @@ static int enet_parse(int argc, char **argv, enet_t *E, int *done)
     return CLI_OK;
 }
 
-/* The current record into *r; col: the required columns, then res and
- * layout (-1 when absent).  CLI_OK or the exit code (said). */
-static int read_netrow(enet_t *E, seer_csv_t *c, const int col[8], netrow_t *r)
+/* The current record into *r; col: the required columns, then the
+ * optional ones (-1 when absent; an empty field takes seer net's
+ * default).  CLI_OK or the exit code (said). */
+static int read_netrow(enet_t *E, seer_csv_t *c, const int col[NCOL], netrow_t *r)
 {
     seer_status_t st;
     memset(r, 0, sizeof *r);
@@ -88,13 +94,32 @@ static int read_netrow(enet_t *E, seer_csv_t *c, const int col[8], netrow_t *r)
                         mode);
     r->mode = mode[0] == 't';
     r->layout = SEER_LAYOUT_NCHW;
-    if (col[7] >= 0 && *seer_csv_field(c, col[7]) && seer_layout_from_name(seer_csv_field(c, col[7]), &r->layout))
+    if (col[COL_LAYOUT] >= 0 && *seer_csv_field(c, col[COL_LAYOUT]) &&
+        seer_layout_from_name(seer_csv_field(c, col[COL_LAYOUT]), &r->layout))
         return cli_fail("eval-net", "%s:%ld: column 'layout': unknown layout", E->data, r->line);
+    r->optimizer = SEER_OPTIMIZER_SGD;
+    const char *opt = col[COL_OPTIMIZER] >= 0 ? seer_csv_field(c, col[COL_OPTIMIZER]) : "";
+    static const char *const optimizers[] = {"none", "sgd", "adam"}; /* seer_optimizer_t order */
+    if (*opt) {
+        int k = 0;
+        while (k < 3 && strcmp(opt, optimizers[k])) k++;
+        if (k == 3)
+            return cli_fail("eval-net", "%s:%ld: column 'optimizer': expected sgd, adam or none, got '%s'", E->data,
+                            r->line, opt);
+        r->optimizer = (seer_optimizer_t)k;
+    }
+#define HAS(i) (col[i] >= 0 && *seer_csv_field(c, col[i]))
     if ((st = seer_csv_int(E->h, c, col[3], "batch", 1, 1 << 24, &r->batch)) ||
         (st = seer_csv_dbl(E->h, c, col[5], "measured_ms", &r->meas)) ||
-        (col[6] >= 0 && *seer_csv_field(c, col[6]) && (st = seer_csv_int(E->h, c, col[6], "res", 1, 1 << 24, &r->res))))
+        (HAS(COL_RES) && (st = seer_csv_int(E->h, c, col[COL_RES], "res", 1, 1 << 24, &r->res))) ||
+        (HAS(COL_AMP) && (st = seer_csv_int(E->h, c, col[COL_AMP], "amp", 0, 1, &r->amp))) ||
+        (HAS(COL_DISPATCH) && (st = seer_csv_dbl(E->h, c, col[COL_DISPATCH], "dispatch_us", &r->dispatch_us))))
         return cli_lib_error(E->h, st);
+#undef HAS
     if (!(r->meas > 0)) return cli_fail("eval-net", "%s:%ld: column 'measured_ms' must be > 0", E->data, r->line);
+    if (!(r->dispatch_us >= 0 && r->dispatch_us <= SEER_NET_DISPATCH_MAX_MS * 1e3))
+        return cli_fail("eval-net", "%s:%ld: column 'dispatch_us' must be in 0..%g", E->data, r->line,
+                        SEER_NET_DISPATCH_MAX_MS * 1e3);
     return CLI_OK;
 }
 
@@ -104,14 +129,17 @@ static int read_netrows(enet_t *E)
     static const char *const req[] = {"network", "gpu", "dtype", "batch", "mode", "measured_ms"};
     seer_csv_t *c = NULL;
     seer_status_t st;
-    int col[8], rc = CLI_OK;
+    int col[NCOL], rc = CLI_OK;
     if ((st = seer_csv_open_file(E->h, E->data, &c))) return cli_lib_error(E->h, st);
     for (int i = 0; i < 6 && !rc; i++)
         if ((col[i] = seer_csv_col(c, req[i])) < 0)
             rc = cli_fail("eval-net", "%s: missing column '%s' (need network,gpu,dtype,batch,mode,measured_ms)",
                           E->data, req[i]);
-    col[6] = seer_csv_col(c, "res");
-    col[7] = seer_csv_col(c, "layout");
+    col[COL_RES] = seer_csv_col(c, "res");
+    col[COL_LAYOUT] = seer_csv_col(c, "layout");
+    col[COL_AMP] = seer_csv_col(c, "amp");
+    col[COL_OPTIMIZER] = seer_csv_col(c, "optimizer");
+    col[COL_DISPATCH] = seer_csv_col(c, "dispatch_us");
     while (!rc) {
         int eof = 0;
         if ((st = seer_csv_next(E->h, c, &eof))) { rc = cli_lib_error(E->h, st); break; }
@@ -175,6 +203,9 @@ static int predict_netrows(enet_t *E)
         o.mode = (seer_mode_t)r->mode;
         o.algo_policy = E->policy;
         o.threads = 8;
+        o.amp = r->amp;
+        o.optimizer = r->mode ? r->optimizer : SEER_OPTIMIZER_NONE;
+        o.dispatch_ms = r->dispatch_us * 1e-3;
         seer_status_t st = seer_predict_network_opts(E->h, m, net, &o, NULL, 0, &tot);
         r->pred = tot.total_ms;
         seer_network_destroy(net);
