@@ -227,7 +227,8 @@ SEER_API seer_status_t seer_direction_from_name(const char *name, seer_direction
  * names also in the other directions where cuDNN has a twin ("FFT",
  * "WINOGRAD_NONFUSED", "FFT_TILING"); "IMPLICIT_GEMM" maps to ALGO_0 and
  * "IMPLICIT_PRECOMP_GEMM" to ALGO_1 in the backward directions;
- * "CUDNN_CHOICE" to SEER_ALGO_CUDNN_CHOICE in every direction. */
+ * "CUDNN_CHOICE" to SEER_ALGO_CUDNN_CHOICE in every direction; and
+ * cuDNN's enum value written as a number ("1": fwd IMPLICIT_PRECOMP_GEMM). */
 SEER_API seer_status_t seer_algo_from_name(seer_direction_t dir, const char *name, int *algo);
 /* *tensor_cores = 1 when dtype's math runs on tensor cores (fp16, bf16,
  * tf32), 0 for SIMT (fp32, fp16_pseudo): the math type that selects a

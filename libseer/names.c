@@ -145,6 +145,14 @@ seer_status_t seer_algo_from_name(seer_direction_t dir, const char *name, int *a
         *algo = SEER_ALGO_CUDNN_CHOICE;
         return SEER_STATUS_SUCCESS;
     }
+    /* cuDNN's enum value as a number (what cudnnFind results and
+     * profilers log: "1" is IMPLICIT_PRECOMP_GEMM forward) */
+    if (name[0] >= '0' && name[0] <= '9' && (!name[1] || (name[1] >= '0' && name[1] <= '9' && !name[2]))) {
+        int v = name[1] ? 10 * (name[0] - '0') + name[1] - '0' : name[0] - '0';
+        if (v >= count) return SEER_STATUS_BAD_PARAM;
+        *algo = v;
+        return SEER_STATUS_SUCCESS;
+    }
     /* Only the prefix of the direction asked for: a bwd_data name given
      * for fwd is a mistake, not a synonym. */
     const char *rest = skip_prefix_ci(name, prefixes[dir]);

@@ -135,6 +135,21 @@ TEST(names_algo_values)
                  SEER_STATUS_SUCCESS);
     CHECK(a == SEER_FWD_ALGO_FFT);
 
+    /* cuDNN's enum value as a number, within the direction's range */
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_FWD, "1", &a), SEER_STATUS_SUCCESS);
+    CHECK(a == SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_FWD, "7", &a), SEER_STATUS_SUCCESS);
+    CHECK(a == SEER_FWD_ALGO_WINOGRAD_NONFUSED);
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_BWD_FILTER, "06", &a), SEER_STATUS_SUCCESS);
+    CHECK(a == SEER_BWD_FILTER_ALGO_FFT_TILING);
+    a = -7;
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_FWD, "8", &a), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_BWD_DATA, "6", &a), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_FWD, "100", &a), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_FWD, "-1", &a), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_algo_from_name(SEER_DIR_FWD, "1x", &a), SEER_STATUS_BAD_PARAM);
+    CHECK(a == -7);
+
     /* what seer_algo_name prints for cuDNN's choice reads back, any case */
     for (int d = 0; d < 3; d++) {
         a = 0;
