@@ -256,6 +256,18 @@ static const struct { const char *alias, *id; } gpu_aliases[] = {
     { "titanxp", "titan-xp" },
     { "p4", "tesla-p4" },
     { "p100", "p100-pcie-16gb" },
+    /* the form factor without the memory, as clouds and papers write it */
+    { "a100-sxm", "a100-sxm4-40gb" },
+    { "a100-sxm4", "a100-sxm4-40gb" },
+    { "a100-pcie", "a100-pcie-40gb" },
+    { "a100-40gb", "a100-sxm4-40gb" },
+    { "a100-80gb", "a100-sxm4-80gb" },
+    { "v100-sxm2", "v100-sxm2-16gb" },
+    { "v100-pcie", "v100-pcie-16gb" },
+    { "h100-sxm", "h100-sxm5-80gb" },
+    { "h100-sxm5", "h100-sxm5-80gb" },
+    { "h100-pcie", "h100-pcie-80gb" },
+    { "h200-sxm", "h200-sxm-141gb" },
 };
 
 /* The names the CUDA driver reports (cudaDeviceProp.name, nvidia-smi,

@@ -142,6 +142,10 @@ TEST(gpu_aliases_and_case)
         /* the brand words before an alias: NVIDIA, Tesla */
         { "NVIDIA H100", "h100-sxm5-80gb" }, { "Tesla V100", "v100-sxm2-16gb" }, { "NVIDIA Tesla P4", "tesla-p4" },
         { "tesla-m40", "tesla-m40" }, { "Tesla M40", "tesla-m40" },
+        /* the form factor without the memory: the most common variant */
+        { "H100-SXM", "h100-sxm5-80gb" }, { "h100 sxm5", "h100-sxm5-80gb" }, { "NVIDIA H100-PCIe", "h100-pcie-80gb" },
+        { "a100-sxm", "a100-sxm4-40gb" }, { "A100 80GB", "a100-sxm4-80gb" }, { "V100-PCIE", "v100-pcie-16gb" },
+        { "h200_sxm", "h200-sxm-141gb" },
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const seer_gpu_info_t *g = seer_gpu_lookup(pairs[i][0]);
