@@ -644,9 +644,10 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
     }
     seer_gemm_row_t *at = T->gemm + T->ngemm;
     int n = 0, dispatch = 0;
+    size_t untimed = 0;
     for (size_t i = 0; i < ng; i++) {
         if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_gemm_in_test_split(&gr[i])) continue;
-        if (!(gr[i].time_ms > 0)) { T->skipped++; continue; } /* not timed: a prediction input */
+        if (!(gr[i].time_ms > 0)) { untimed++; continue; } /* not timed: a prediction input */
         at[n] = gr[i];
         d.pos[n] = (double)i / (double)ng;
         d.time[n] = gr[i].time_ms;
@@ -654,6 +655,15 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
         d.call[n] = gr[i].op[0] == 'l' ? 0 : gr[i].op[0] == 'b' ? 1 : 2;
         dispatch |= seer_source_has_dispatch(gr[i].source);
         n++;
+    }
+    if (untimed) {
+        T->skipped += untimed;
+        if (!n) { /* a prediction input given to training: no GEMM fit would come of it, silently */
+            free(gr);
+            drows_free(&d);
+            return seer_error(T->h, SEER_STATUS_NO_DATA, "%s: no GEMM row has a time (time_ms empty or absent in %zu)",
+                              path, untimed);
+        }
     }
     static const char *const ops[] = {"linear", "bmm", "gemm"};
     char note[512] = "";
@@ -666,7 +676,9 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
     } else {
         memset(d.keep, 1, (size_t)n);
     }
-    prov_add(T, " %s (GEMM, %zu rows%s)", base_name(path), ng, note);
+    char untimed_note[48] = "";
+    if (untimed) snprintf(untimed_note, sizeof untimed_note, ", %zu without a time", untimed);
+    prov_add(T, " %s (GEMM, %zu rows%s%s)", base_name(path), ng, untimed_note, note);
     size_t kept = 0;
     for (int i = 0; i < n; i++)
         if (d.keep[i]) {

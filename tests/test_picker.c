@@ -610,9 +610,10 @@ TEST(cli_eval_net)
     CHECK(r.rc == 1 && strstr(r.err, ":2: unknown GPU 'nosuch'") != NULL && strstr(r.err, "--gpu") == NULL);
     test_run_free(&r);
     unlink(csv);
-    /* the optional columns run the row as seer net's options do */
+    /* the optional columns run the row as seer net's options do: amp
+     * without a layout is channels-last, as seer net --amp */
     REQUIRE(test_write_temp(csv, "network,gpu,dtype,batch,mode,measured_ms,layout,amp,optimizer,dispatch_us\n"
-                            "resnet50,a100-pcie-80gb,fp16,32,train,50,nhwc,1,adam,7\n"));
+                            "resnet50,a100-pcie-80gb,fp16,32,train,50,,1,adam,7\n"));
     test_run_seer(&r, "eval-net", "--model", mp, "--data", csv, "--format", "json", NULL);
     p = strstr(r.out, "\"pred_ms\": ");
     CHECK(r.rc == 0 && p && sscanf(p, "\"pred_ms\": %lf", &pred) == 1);
@@ -624,12 +625,15 @@ TEST(cli_eval_net)
     CHECK(fabs(pred - net) <= 1e-5 * net);
     test_run_free(&r);
     unlink(csv);
-    static const char *const bad[][2] = {{"1,rmsprop,0", "column 'optimizer'"}, {"2,sgd,0", "column 'amp'"},
-                                         {"0,sgd,-1", "column 'dispatch_us'"}};
-    for (int i = 0; i < 3; i++) {
+    static const char *const bad[][2] = {{"fp16,50,1,rmsprop,0", "column 'optimizer'"},
+                                         {"fp16,50,2,sgd,0", "column 'amp'"},
+                                         {"fp16,50,0,sgd,-1", "column 'dispatch_us'"},
+                                         {"fp32,50,1,sgd,0", "column 'amp': mixed precision"},
+                                         {"fp16,1e-300,0,sgd,0", "column 'measured_ms'"}};
+    for (int i = 0; i < 5; i++) {
         char text[256];
-        snprintf(text, sizeof text, "network,gpu,dtype,batch,mode,measured_ms,amp,optimizer,dispatch_us\n"
-                 "resnet50,a100-pcie-80gb,fp16,32,train,50,%s\n", bad[i][0]);
+        snprintf(text, sizeof text, "network,gpu,batch,mode,dtype,measured_ms,amp,optimizer,dispatch_us\n"
+                 "resnet50,a100-pcie-80gb,32,train,%s\n", bad[i][0]);
         REQUIRE(test_write_temp(csv, text));
         test_run_seer(&r, "eval-net", "--model", mp, "--data", csv, NULL);
         CHECK(r.rc == 1 && strstr(r.err, ":2") != NULL && strstr(r.err, bad[i][1]) != NULL);

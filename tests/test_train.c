@@ -308,6 +308,8 @@ TEST(train_gemm_file_beside_conv_file)
             /* the sibling A100 40GB PCIe's rows train the 80GB model */
             double ms = 0.01 + 2.0 * m * 1024 * k / 15e9;
             put(&t, "a100-pcie-40gb,linear,fp32,1,%d,1024,%d,N,T,1,%.6f,,synthetic\n", m, k, ms);
+            /* a row without a time is a prediction input: it trains nothing */
+            put(&t, "a100-pcie-40gb,linear,fp32,1,%d,1024,%d,N,T,0,,,synthetic\n", m, 3 * k);
             seer_gemm_row_t r;
             memset(&r, 0, sizeof r);
             r.batch = 1;
@@ -339,7 +341,7 @@ TEST(train_gemm_file_beside_conv_file)
     /* --holdout leaves the GEMM split out too */
     CHECK(ho->gemm[0][0].n_rows == n - held);
     char want[96];
-    snprintf(want, sizeof want, "%s (GEMM, %d rows)", strrchr(gemm, '/') + 1, n);
+    snprintf(want, sizeof want, "%s (GEMM, %d rows, %d without a time)", strrchr(gemm, '/') + 1, 2 * n, n);
     CHECK(strstr(both->provenance, want) != NULL);
     /* conv rows are the conv model's; the GEMM file adds no families */
     seer_model_info_t a, b;
@@ -349,6 +351,14 @@ TEST(train_gemm_file_beside_conv_file)
     seer_model_destroy(only_conv);
     seer_model_destroy(both);
     seer_model_destroy(ho);
+    unlink(gemm);
+    /* a GEMM file of no timed row is refused by name: it would leave the
+     * model without a GEMM fit, silently */
+    put(&t, "gpu,op,dtype,batch,m,n,k,trans_a,trans_b,bias\na100-pcie-40gb,linear,fp32,1,64,64,64,N,T,1\n");
+    REQUIRE(write_file(gemm, &t));
+    CHECK_STATUS(train(h, "a100-pcie-80gb", paths, 2, 0, &both), SEER_STATUS_NO_DATA);
+    CHECK(strstr(seer_get_last_error(h), gemm) && strstr(seer_get_last_error(h), "no GEMM row has a time"));
+    CHECK(both == NULL);
     unlink(conv);
     unlink(gemm);
     seer_destroy(h);

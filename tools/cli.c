@@ -627,6 +627,14 @@ seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const se
     return SEER_STATUS_SUCCESS;
 }
 
+int cli_net_bwd_from_fwd(seer_handle_t h, const seer_model *m, const seer_conv *d, seer_direction_t dir,
+                         seer_source_t pick_source)
+{
+    cli_pred_t f;
+    return dir != SEER_DIR_FWD && pick_source == SEER_SOURCE_ANALYTICAL &&
+           !cli_predict_fastest(h, m, d, SEER_DIR_FWD, 0, &f) && f.source != SEER_SOURCE_ANALYTICAL;
+}
+
 seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *r, seer_conv_desc_t d)
 {
     return seer_conv_desc_set_shape(h, d, r->dtype, r->layout, &r->shape);

@@ -18,7 +18,8 @@ static void usage_eval_net(FILE *f)
             "Compare predicted network times with measured ones.  CSV columns:\n"
             "network,gpu,dtype,batch,mode,measured_ms, and optionally res (input\n"
             "resolution), layout, amp (0 or 1: seer net --amp), optimizer (sgd, adam,\n"
-            "none: seer net --optimizer) and dispatch_us (seer net --dispatch-us).\n"
+            "none: seer net --optimizer; train rows only) and dispatch_us (seer net\n"
+            "--dispatch-us); an empty field takes seer net's default (amp: nhwc).\n"
             "network: a built-in name, a description file or an ONNX model (.onnx);\n"
             "mode: infer or train; measured_ms: one forward pass or training iteration.\n"
             "With --model only rows of the model's GPU are scored; otherwise each row\n"
@@ -93,9 +94,9 @@ static int read_netrow(enet_t *E, seer_csv_t *c, const int col[NCOL], netrow_t *
         return cli_fail("eval-net", "%s:%ld: column 'mode': expected infer or train, got '%s'", E->data, r->line,
                         mode);
     r->mode = mode[0] == 't';
+    int layout_given = col[COL_LAYOUT] >= 0 && *seer_csv_field(c, col[COL_LAYOUT]);
     r->layout = SEER_LAYOUT_NCHW;
-    if (col[COL_LAYOUT] >= 0 && *seer_csv_field(c, col[COL_LAYOUT]) &&
-        seer_layout_from_name(seer_csv_field(c, col[COL_LAYOUT]), &r->layout))
+    if (layout_given && seer_layout_from_name(seer_csv_field(c, col[COL_LAYOUT]), &r->layout))
         return cli_fail("eval-net", "%s:%ld: column 'layout': unknown layout", E->data, r->line);
     r->optimizer = SEER_OPTIMIZER_SGD;
     const char *opt = col[COL_OPTIMIZER] >= 0 ? seer_csv_field(c, col[COL_OPTIMIZER]) : "";
@@ -116,7 +117,14 @@ static int read_netrow(enet_t *E, seer_csv_t *c, const int col[NCOL], netrow_t *
         (HAS(COL_DISPATCH) && (st = seer_csv_dbl(E->h, c, col[COL_DISPATCH], "dispatch_us", &r->dispatch_us))))
         return cli_lib_error(E->h, st);
 #undef HAS
-    if (!(r->meas > 0)) return cli_fail("eval-net", "%s:%ld: column 'measured_ms' must be > 0", E->data, r->line);
+    if (!(r->meas >= SEER_MIN_TIME_MS && r->meas <= SEER_MAX_TIME_MS))
+        return cli_fail("eval-net", "%s:%ld: column 'measured_ms' must be in [%g, %g]", E->data, r->line,
+                        SEER_MIN_TIME_MS, SEER_MAX_TIME_MS);
+    /* as seer net --amp: fp16 or bf16 compute, channels-last unless told */
+    if (r->amp && r->dtype != SEER_DTYPE_FP16 && r->dtype != SEER_DTYPE_BF16)
+        return cli_fail("eval-net", "%s:%ld: column 'amp': mixed precision computes in fp16 or bf16, not %s",
+                        E->data, r->line, seer_dtype_name(r->dtype));
+    if (r->amp && !layout_given) r->layout = SEER_LAYOUT_NHWC;
     if (!(r->dispatch_us >= 0 && r->dispatch_us <= SEER_NET_DISPATCH_MAX_MS * 1e3))
         return cli_fail("eval-net", "%s:%ld: column 'dispatch_us' must be in 0..%g", E->data, r->line,
                         SEER_NET_DISPATCH_MAX_MS * 1e3);

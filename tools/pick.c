@@ -102,8 +102,18 @@ static int pick_parse(int argc, char **argv, pick_opts_t *o, int *done)
     return CLI_OK;
 }
 
+/* What seer net and predict --data take for the conv: seer_pick_conv_fastest's
+ * algorithm and time (ms NAN: none), or, for a backward pass only the
+ * analytical model times under a measured forward one, a ratio of the
+ * forward pass (mark B). */
+typedef struct {
+    int algo;
+    double ms;
+    int bwd_from_fwd;
+} net_pick_t;
+
 static void print_pick_json(const pick_opts_t *o, const seer_model_info_t *mi, seer_status_t st,
-                            const seer_conv_algo_perf_t *perf, int n, int pick_algo, double pick_ms)
+                            const seer_conv_algo_perf_t *perf, int n, const net_pick_t *np)
 {
     printf("{\"gpu\": ");
     cli_json_str(stdout, mi->gpu_id);
@@ -124,17 +134,17 @@ static void print_pick_json(const pick_opts_t *o, const seer_model_info_t *mi, s
         else printf("null}");
     }
     printf("]");
-    if (!isnan(pick_ms)) {
+    if (!isnan(np->ms)) {
         printf(",\n  \"pick\": {\"algo\": ");
-        cli_json_str(stdout, seer_algo_name((seer_direction_t)o->dir, pick_algo));
-        cli_json_num_field("time_ms", pick_ms);
-        printf("}");
+        cli_json_str(stdout, seer_algo_name((seer_direction_t)o->dir, np->algo));
+        cli_json_num_field("time_ms", np->ms);
+        printf(", \"bwd_from_fwd\": %s}", np->bwd_from_fwd ? "true" : "false");
     }
     printf("}\n");
 }
 
 static void print_pick_table(const pick_opts_t *o, const seer_model_info_t *mi, int picked,
-                             const seer_conv_algo_perf_t *perf, int n, int pick_algo, double pick_ms)
+                             const seer_conv_algo_perf_t *perf, int n, const net_pick_t *np)
 {
     seer_direction_t dir = (seer_direction_t)o->dir;
     cli_print_model_line(mi);
@@ -153,17 +163,28 @@ static void print_pick_table(const pick_opts_t *o, const seer_model_info_t *mi, 
     }
     if (!picked) return;
     printf("\npick      %s\n", seer_algo_name(dir, perf[0].algo));
-    if (isnan(pick_ms)) return;
+    if (isnan(np->ms)) return;
     /* the time seer net and predict --data take: the fastest's own, bounded
      * by the physics of the other convs, or cuDNN's choice's (picker.md) */
-    if (pick_algo != perf[0].algo)
+    if (np->algo != perf[0].algo) {
+        const char *why = np->algo == SEER_ALGO_CUDNN_CHOICE ? "the family of cuDNN's choice"
+                          : o->dtype == SEER_DTYPE_TF32      ? "the FP32 kernels, which TF32 runs where they are faster"
+                                                             : "the picker's rule";
+        for (int i = 0; i < n; i++)
+            if (perf[i].algo == np->algo && perf[i].status == SEER_STATUS_WORKSPACE_LIMIT)
+                why = "over the workspace limit";
         printf("          seer net and predict --data take %s, %.4f ms (%s; docs/picker.md)\n",
-               seer_algo_name(dir, pick_algo), pick_ms,
-               pick_algo == SEER_ALGO_CUDNN_CHOICE ? "the family of cuDNN's choice" : "no workspace limit");
-    else if (fabs(pick_ms - perf[0].time) > perf[0].time * 1e-9)
-        printf("          seer net and predict --data take %.4f ms: bounded by the fp32, pseudo-half or dense conv%s "
-               "(docs/picker.md)\n",
-               pick_ms, dir == SEER_DIR_BWD_DATA ? ", or read with its dual forward conv too" : "");
+               seer_algo_name(dir, np->algo), np->ms, why);
+    } else if (fabs(np->ms - perf[0].time) > perf[0].time * 1e-9) {
+        printf("          seer net and predict --data take %.4f ms: capped by the fp32, pseudo-half or dense conv, "
+               "or a grouped one held to one group's%s (docs/picker.md)\n",
+               np->ms, dir == SEER_DIR_BWD_DATA ? ", or read with its dual forward conv too" : "");
+    }
+    /* seer net times a backward pass only the analytical model can as a
+     * measured ratio of its measured forward pass (docs/networks.md) */
+    if (np->bwd_from_fwd)
+        printf("          seer net takes this %s from the forward pass instead (mark B): no GPU has data for its "
+               "kernels\n", seer_direction_name(dir));
 }
 
 /* Rank, print, and say why when nothing can be picked (exit status 1). */
@@ -180,14 +201,15 @@ static int pick_rank(seer_handle_t h, const pick_opts_t *o, seer_model_t m, seer
         return cli_lib_error(h, st);
     char why[1024] = "";
     if (!picked) seer_get_last_error_copy(h, why, sizeof why);
-    /* seer_pick_conv_fastest's algorithm and time: what seer net takes */
-    double pick_ms = NAN;
-    int pick_algo = 0;
-    if (picked && seer_pick_conv_fastest(h, m, d, (seer_direction_t)o->dir, &pick_algo, &pick_ms)) pick_ms = NAN;
+    net_pick_t np = {0, NAN, 0};
+    cli_pred_t p;
+    if (picked && seer_pick_conv_fastest(h, m, d, (seer_direction_t)o->dir, &np.algo, &np.ms)) np.ms = NAN;
+    if (!isnan(np.ms) && !cli_predict(h, m, d, (seer_direction_t)o->dir, np.algo, 0, &p))
+        np.bwd_from_fwd = cli_net_bwd_from_fwd(h, m, d, (seer_direction_t)o->dir, p.source);
     seer_model_info_t mi;
     seer_model_get_info(m, &mi);
-    if (o->format == 1) print_pick_json(o, &mi, st, perf, n, pick_algo, pick_ms);
-    else print_pick_table(o, &mi, picked, perf, n, pick_algo, pick_ms);
+    if (o->format == 1) print_pick_json(o, &mi, st, perf, n, &np);
+    else print_pick_table(o, &mi, picked, perf, n, &np);
     if (picked) return CLI_OK;
     fprintf(stderr, "seer pick: %s: %s\n", seer_status_string(st), why);
     return CLI_FAIL;

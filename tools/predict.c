@@ -142,7 +142,7 @@ typedef struct {
     int n;
     int pick;                   /* seer_pick_conv_fastest's algorithm, or SEER_ALGO_CUDNN_CHOICE */
     double pick_ms;             /* and its time; NAN with --algo NAME */
-    int fwd_measured;           /* backward: the forward pass's pick is timed from measurements */
+    int bwd_from_fwd;           /* seer net takes this backward pass from the forward one (mark B) */
     seer_model_info_t info;
     int p, q;                   /* output size */
     double flops, bytes, roof;  /* NAN when unknown */
@@ -185,8 +185,8 @@ static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, in
         seer_status_t st = seer_pick_conv_fastest(h, m, d, o->dir, &o->pick, &o->pick_ms);
         if (st) return cli_lib_error(h, st);
         cli_pred_t f;
-        o->fwd_measured = o->dir != SEER_DIR_FWD && !cli_predict_fastest(h, m, d, SEER_DIR_FWD, 0, &f) &&
-                          f.source != SEER_SOURCE_ANALYTICAL;
+        o->bwd_from_fwd = !cli_predict(h, m, d, o->dir, o->pick, 0, &f) &&
+                          cli_net_bwd_from_fwd(h, m, d, o->dir, f.source);
     }
     qsort(o->res, (size_t)o->n, sizeof o->res[0], by_rank);
     seer_gpu_info_t g;
@@ -232,7 +232,7 @@ static void print_one_json(const one_t *o, const char *model_path, int kernels)
         printf(",\n  \"pick\": {\"algo\": ");
         cli_json_str(stdout, seer_algo_name(o->dir, o->pick));
         cli_json_num_field("time_ms", o->pick_ms);
-        printf("}");
+        printf(", \"bwd_from_fwd\": %s}", o->bwd_from_fwd ? "true" : "false");
     }
     printf("}\n");
 }
@@ -260,12 +260,8 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
          * FP32 or pseudo-half conv, or by the dense one, and a backward
          * data blended with its dual forward conv (docs/picker.md) */
         double own = NAN;
-        int analytical = 0;
         for (int i = 0; i < o->n; i++)
-            if (o->res[i].algo == o->pick && o->res[i].st == SEER_STATUS_SUCCESS) {
-                own = o->res[i].p.time_ms;
-                analytical = o->res[i].p.source == SEER_SOURCE_ANALYTICAL;
-            }
+            if (o->res[i].algo == o->pick && o->res[i].st == SEER_STATUS_SUCCESS) own = o->res[i].p.time_ms;
         printf("\npick      %s, %.4f ms (what seer net and predict --data take: docs/picker.md)\n",
                seer_algo_name(o->dir, o->pick), o->pick_ms);
         if (fabs(o->pick_ms - own) > own * 1e-9)
@@ -278,7 +274,7 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
         /* seer net times a backward pass only the analytical model can as
          * a measured ratio of its forward pass, where that is measured
          * (docs/networks.md) */
-        if (analytical && o->fwd_measured)
+        if (o->bwd_from_fwd)
             printf("          seer net takes this %s from the forward pass instead (mark B): no GPU has data for "
                    "its kernels\n", seer_direction_name(o->dir));
     }

@@ -438,6 +438,20 @@ def _predict_one(h, m, d, direction, algo):
             _s(_source_name(main.source if main else 2)))
 
 
+def _bwd_from_fwd(hd, m, d, dirn, algo) -> bool:
+    """Whether predict_network takes this backward pass from the forward
+    one (mark B): its pick only the analytical model times, and the
+    forward pass's pick is measured (the CLI's pick lines say the same)."""
+    if dirn == 0:
+        return False
+    st, _, _, src = _predict_one(hd, m, d, dirn, algo)
+    fa, ft = C.c_int(), C.c_double()
+    if st or src != "analytical" or _pick_fastest(hd, m, d, 0, C.byref(fa), C.byref(ft)) != _SUCCESS:
+        return False
+    st, _, _, src = _predict_one(hd, m, d, 0, fa.value)
+    return st == _SUCCESS and src != "analytical"
+
+
 def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, w: int = 1, k: int = 1,
                  r: int = 3, s: int = 3, pad: int = 1, stride: int = 1, dilation: int = 1, groups: int = 1,
                  direction: str = "fwd", dtype: str = "fp32", layout: str = "nchw", algo: str = "auto",
@@ -449,8 +463,9 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
     name such as "IMPLICIT_GEMM").  Keys: gpu, model, served,
     source_gpus, direction, p, q, flops, min_bytes, roofline_ms,
     predictions [{algo, algo_id, status, time_ms, class, source}], and
-    with algo="auto" pick {algo, time_ms}: seer_pick_conv_fastest, what
-    predict_network takes."""
+    with algo="auto" pick {algo, time_ms, bwd_from_fwd}:
+    seer_pick_conv_fastest, what predict_network takes (bwd_from_fwd: it
+    takes this backward pass from the forward one instead, mark B)."""
     fn = "predict_conv"
     dirn, dt, lay = _conv_common(fn, locals())
     _str(fn, "algo", algo)
@@ -488,7 +503,8 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
                 res.append((-1, st, t, cls, src))
             pa, pt = C.c_int(), C.c_double()
             _check(_pick_fastest(hd, m, d, dirn, C.byref(pa), C.byref(pt)), hd)
-            pick = {"algo": _s(_algo_name(dirn, pa.value)), "time_ms": pt.value}
+            pick = {"algo": _s(_algo_name(dirn, pa.value)), "time_ms": pt.value,
+                    "bwd_from_fwd": _bwd_from_fwd(hd, m, d, dirn, pa.value)}
         # as seer pick ranks: from measurements, analytical, not predicted
         res.sort(key=lambda x: (2 if x[1] != _SUCCESS else x[4] == "analytical",
                                 x[2] if x[1] == _SUCCESS else 0, x[0]))
@@ -557,7 +573,7 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
     gpu, served, source_gpus, direction, workspace_limit (bytes or None),
     status, perf [{algo, algo_id, status, time_ms, workspace_bytes,
     deterministic, math_type, source}], and when one is picked pick
-    {algo, time_ms}: seer_pick_conv_fastest, what networks take."""
+    {algo, time_ms, bwd_from_fwd}: as predict_conv's."""
     fn = "pick_conv_algo"
     dirn, dt, lay = _conv_common(fn, locals())
     limit = (1 << 64) - 1
@@ -578,9 +594,10 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
         # what seer net and predict --data take (seer pick's second line)
         pa, pt = C.c_int(), C.c_double()
         fastest = st == _SUCCESS and _pick_fastest(hd, m, d, dirn, C.byref(pa), C.byref(pt)) == _SUCCESS
+        bwd = fastest and _bwd_from_fwd(hd, m, d, dirn, pa.value)
     if st not in (_SUCCESS, _NO_ALGORITHM, _NOT_CALIBRATED, _UNSUPPORTED):
         _check(st, hd)
-    pick = {"pick": {"algo": _s(_algo_name(dirn, pa.value)), "time_ms": pt.value}} if fastest else {}
+    pick = {"pick": {"algo": _s(_algo_name(dirn, pa.value)), "time_ms": pt.value, "bwd_from_fwd": bwd}} if fastest else {}
     return {**pick, "gpu": _s(info.gpu_id), "served": "transferred" if info.transferred else "calibrated",
             "source_gpus": _s(info.source_gpus), "direction": _s(_dir_name(dirn)),
             "workspace_limit": None if workspace_mb is None else limit, "status": _s(_status_string(st)),
