@@ -623,6 +623,23 @@ static int one_conv_rows(seer_handle_t h, seer_model_t m, int c, int hw, int k, 
     return !st;
 }
 
+/* A TF32 conv whose forward pass runs FP32 kernels (the non-fused
+ * Winograd, which has no TF32 ones) takes its backward passes from the
+ * forward one with the FP32 ratio: the same rows as the FP32 conv (the
+ * tensor-core ratio once made them 1.09x slower). */
+TEST(net_backward_ratio_of_the_math_run)
+{
+    seer_model_t m = model_for("a100-pcie-80gb", NULL); /* forward-only */
+    if (!m) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    double f32[3], t32[3];
+    REQUIRE(one_conv_rows(h, m, 256, 28, 256, 1, 32, SEER_DTYPE_FP32, f32));
+    REQUIRE(one_conv_rows(h, m, 256, 28, 256, 1, 32, SEER_DTYPE_TF32, t32));
+    CHECK(f32[0] > 0 && f32[0] == t32[0]);
+    CHECK(f32[2] > 0 && f32[2] == t32[2]);
+    seer_destroy(h);
+}
+
 /* The network's conv rows keep the picker's physics in every direction,
  * the backward passes no GPU has data for included: a grouped conv is no
  * slower than the dense one, tensor-core math no slower than FP32 (a
