@@ -105,6 +105,10 @@ static seer_status_t read_record(seer_handle_t h, seer_csv_t *c, int *eof)
     c->rec_line = c->line;
     for (;;) {
         if ((st = field_start(h, c))) return st;
+        /* Blanks around a field are not part of it: files written by hand
+         * or with ", " between fields ("h100, fwd, fp32") read as the
+         * plain ones (a quoted field keeps its own). */
+        while (c->pos < c->size && (c->buf[c->pos] == ' ' || c->buf[c->pos] == '\t')) c->pos++;
         if (c->pos < c->size && c->buf[c->pos] == '"') {
             long open_line = c->line;
             c->pos++;
@@ -131,6 +135,7 @@ static seer_status_t read_record(seer_handle_t h, seer_csv_t *c, int *eof)
                 if ((st = text_put(h, c, ch))) return st;
                 c->pos++;
             }
+            while (c->pos < c->size && (c->buf[c->pos] == ' ' || c->buf[c->pos] == '\t')) c->pos++;
             if (c->pos < c->size && c->buf[c->pos] != ',' && c->buf[c->pos] != '\n' &&
                 c->buf[c->pos] != '\r') {
                 if (c->buf[c->pos] == '\0') return nul_error(h, c);
@@ -150,6 +155,9 @@ static seer_status_t read_record(seer_handle_t h, seer_csv_t *c, int *eof)
                 if ((st = text_put(h, c, ch))) return st;
                 c->pos++;
             }
+            while (c->text_len > c->off[c->nf - 1] &&
+                   (c->text[c->text_len - 1] == ' ' || c->text[c->text_len - 1] == '\t'))
+                c->text_len--;
         }
         if ((st = text_put(h, c, '\0'))) return st;
         if (c->pos < c->size && c->buf[c->pos] == ',') {

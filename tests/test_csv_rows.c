@@ -196,8 +196,10 @@ TEST(csv_typed_fields)
     CHECK_STATUS(seer_csv_dbl(handle(), c, 1, "d", &d), SEER_STATUS_CSV_BAD_VALUE);
     CHECK(msg_has("n.csv:4: column 'd': 'x' is not a number"));
 
+    /* " 1": the blank around a field is not part of it (the tokenizer) */
     CHECK_STATUS(seer_csv_next(handle(), c, &eof), SEER_STATUS_SUCCESS);
-    CHECK_STATUS(seer_csv_int(handle(), c, 0, "i", 0, 10, &v), SEER_STATUS_CSV_BAD_VALUE);
+    CHECK_STATUS(seer_csv_int(handle(), c, 0, "i", 0, 10, &v), SEER_STATUS_SUCCESS);
+    CHECK(v == 1);
     CHECK_STATUS(seer_csv_dbl(handle(), c, 1, "d", &d), SEER_STATUS_CSV_BAD_VALUE);
 
     CHECK_STATUS(seer_csv_next(handle(), c, &eof), SEER_STATUS_SUCCESS);
@@ -218,7 +220,18 @@ TEST(csv_typed_fields)
 
     CHECK_STATUS(seer_csv_next(handle(), c, &eof), SEER_STATUS_SUCCESS);
     CHECK_STATUS(seer_csv_int(handle(), c, 0, "i", 0, 10, &v), SEER_STATUS_CSV_BAD_VALUE);
-    CHECK_STATUS(seer_csv_dbl(handle(), c, 1, "d", &d), SEER_STATUS_CSV_BAD_VALUE);
+    CHECK_STATUS(seer_csv_dbl(handle(), c, 1, "d", &d), SEER_STATUS_SUCCESS);
+    CHECK(d == 2);
+    seer_csv_close(c);
+
+    /* ", " between fields, blanks and tabs around them, in the header too;
+     * a quoted field keeps its own blanks, and blanks inside a field stay */
+    const char *b = "a , b,\tc\n 1 ,\" x y \" , p q\t\n";
+    CHECK_STATUS(seer_csv_open_buffer(handle(), "b.csv", b, strlen(b), &c), SEER_STATUS_SUCCESS);
+    CHECK(seer_csv_col(c, "a") == 0 && seer_csv_col(c, "b") == 1 && seer_csv_col(c, "c") == 2);
+    CHECK_STATUS(seer_csv_next(handle(), c, &eof), SEER_STATUS_SUCCESS);
+    CHECK(!strcmp(seer_csv_field(c, 0), "1") && !strcmp(seer_csv_field(c, 1), " x y ") &&
+          !strcmp(seer_csv_field(c, 2), "p q"));
     seer_csv_close(c);
 }
 
