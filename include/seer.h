@@ -217,9 +217,12 @@ SEER_API const char *seer_source_name(seer_source_t source); /* "calibrated", ..
  * SEER_ALGO_CUDNN_CHOICE -> "CUDNN_CHOICE". */
 SEER_API const char *seer_algo_name(seer_direction_t dir, int algo);
 
-/* Parse the names above (case-insensitive).  Return SEER_STATUS_BAD_PARAM
- * for an unknown name or a NULL argument (no handle: the status is the
- * whole message). */
+/* Parse the names above (case-insensitive), and the spellings frameworks
+ * write (float32, float16, half, bfloat16; channels_first, contiguous,
+ * channels_last; forward, fprop, backward_data, dgrad, bwd_input,
+ * backward_filter, wgrad, bwd_weight, backward_weight: docs/formats.md).
+ * Return SEER_STATUS_BAD_PARAM for an unknown name or a NULL argument (no
+ * handle: the status is the whole message). */
 SEER_API seer_status_t seer_dtype_from_name(const char *name, seer_dtype_t *dtype);
 SEER_API seer_status_t seer_layout_from_name(const char *name, seer_layout_t *layout);
 SEER_API seer_status_t seer_direction_from_name(const char *name, seer_direction_t *dir);

@@ -24,6 +24,24 @@ static const char *const bwd_filter_algos[SEER_BWD_FILTER_ALGO_COUNT] = {
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* Other spellings the parsers take, as frameworks and papers write them
+ * (PyTorch's dtypes and memory formats, cuDNN's fprop / dgrad / wgrad):
+ * each the enum value its canonical name has. */
+typedef struct { const char *name; int v; } synonym_t;
+static const synonym_t dtype_synonyms[] = {
+    {"float32", SEER_DTYPE_FP32}, {"float", SEER_DTYPE_FP32},     {"float16", SEER_DTYPE_FP16},
+    {"half", SEER_DTYPE_FP16},    {"bfloat16", SEER_DTYPE_BF16},
+};
+static const synonym_t layout_synonyms[] = {
+    {"channels_first", SEER_LAYOUT_NCHW}, {"contiguous", SEER_LAYOUT_NCHW}, {"channels_last", SEER_LAYOUT_NHWC},
+};
+static const synonym_t dir_synonyms[] = {
+    {"forward", SEER_DIR_FWD},           {"fprop", SEER_DIR_FWD},           {"backward_data", SEER_DIR_BWD_DATA},
+    {"dgrad", SEER_DIR_BWD_DATA},        {"bwd_input", SEER_DIR_BWD_DATA},  {"backward_filter", SEER_DIR_BWD_FILTER},
+    {"wgrad", SEER_DIR_BWD_FILTER},      {"bwd_weight", SEER_DIR_BWD_FILTER}, {"backward_weight", SEER_DIR_BWD_FILTER},
+};
+
+
 static const char *name_of(const char *const *names, int count, int v)
 {
     return v >= 0 && v < count ? names[v] : "?";
@@ -35,6 +53,19 @@ static seer_status_t index_of(const char *const *names, int count, const char *n
     for (int i = 0; i < count; i++)
         if (seer_streq_ci(name, names[i])) {
             *out = i;
+            return SEER_STATUS_SUCCESS;
+        }
+    return SEER_STATUS_BAD_PARAM;
+}
+
+/* The canonical names (index = enum value), then the synonyms. */
+static seer_status_t value_of(const char *const *names, int count, const synonym_t *syn, int nsyn, const char *name,
+                              int *out)
+{
+    if (!index_of(names, count, name, out)) return SEER_STATUS_SUCCESS;
+    for (int i = 0; name && out && i < nsyn; i++)
+        if (seer_streq_ci(name, syn[i].name)) {
+            *out = syn[i].v;
             return SEER_STATUS_SUCCESS;
         }
     return SEER_STATUS_BAD_PARAM;
@@ -93,7 +124,8 @@ const char *seer_algo_name(seer_direction_t dir, int algo)
 seer_status_t seer_dtype_from_name(const char *name, seer_dtype_t *dtype)
 {
     int v;
-    if (!dtype || index_of(dtype_names, COUNT(dtype_names), name, &v)) return SEER_STATUS_BAD_PARAM;
+    if (!dtype || value_of(dtype_names, COUNT(dtype_names), dtype_synonyms, COUNT(dtype_synonyms), name, &v))
+        return SEER_STATUS_BAD_PARAM;
     *dtype = (seer_dtype_t)v;
     return SEER_STATUS_SUCCESS;
 }
@@ -101,7 +133,7 @@ seer_status_t seer_dtype_from_name(const char *name, seer_dtype_t *dtype)
 seer_status_t seer_layout_from_name(const char *name, seer_layout_t *layout)
 {
     int v;
-    if (!layout || index_of(layout_names, COUNT(layout_names), name, &v))
+    if (!layout || value_of(layout_names, COUNT(layout_names), layout_synonyms, COUNT(layout_synonyms), name, &v))
         return SEER_STATUS_BAD_PARAM;
     *layout = (seer_layout_t)v;
     return SEER_STATUS_SUCCESS;
@@ -110,7 +142,8 @@ seer_status_t seer_layout_from_name(const char *name, seer_layout_t *layout)
 seer_status_t seer_direction_from_name(const char *name, seer_direction_t *dir)
 {
     int v;
-    if (!dir || index_of(dir_names, COUNT(dir_names), name, &v)) return SEER_STATUS_BAD_PARAM;
+    if (!dir || value_of(dir_names, COUNT(dir_names), dir_synonyms, COUNT(dir_synonyms), name, &v))
+        return SEER_STATUS_BAD_PARAM;
     *dir = (seer_direction_t)v;
     return SEER_STATUS_SUCCESS;
 }

@@ -57,6 +57,24 @@ TEST(names_parse_case_and_errors)
     CHECK(d == SEER_DTYPE_FP16_PSEUDO);
     CHECK_STATUS(seer_dtype_from_name("BF16", &d), SEER_STATUS_SUCCESS);
     CHECK(d == SEER_DTYPE_BF16);
+    /* the spellings frameworks write: PyTorch's dtypes and memory
+     * formats, cuDNN's fprop / dgrad / wgrad */
+    static const struct { const char *name; int want, kind; } syn[] = {
+        {"float32", SEER_DTYPE_FP32, 0}, {"Float16", SEER_DTYPE_FP16, 0}, {"half", SEER_DTYPE_FP16, 0},
+        {"bfloat16", SEER_DTYPE_BF16, 0}, {"channels_last", SEER_LAYOUT_NHWC, 1}, {"CHANNELS_FIRST", SEER_LAYOUT_NCHW, 1},
+        {"forward", SEER_DIR_FWD, 2}, {"dgrad", SEER_DIR_BWD_DATA, 2}, {"wgrad", SEER_DIR_BWD_FILTER, 2},
+        {"backward_filter", SEER_DIR_BWD_FILTER, 2},
+    };
+    for (size_t i = 0; i < sizeof syn / sizeof syn[0]; i++) {
+        seer_dtype_t sd;
+        seer_layout_t sl;
+        seer_direction_t sdir;
+        int got = -1;
+        if (syn[i].kind == 0 && !seer_dtype_from_name(syn[i].name, &sd)) got = (int)sd;
+        if (syn[i].kind == 1 && !seer_layout_from_name(syn[i].name, &sl)) got = (int)sl;
+        if (syn[i].kind == 2 && !seer_direction_from_name(syn[i].name, &sdir)) got = (int)sdir;
+        CHECK(got == syn[i].want);
+    }
     d = SEER_DTYPE_TF32;
     CHECK_STATUS(seer_dtype_from_name("fp64", &d), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_dtype_from_name("", &d), SEER_STATUS_BAD_PARAM);
