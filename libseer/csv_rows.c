@@ -450,8 +450,9 @@ static seer_status_t get_trans(seer_handle_t h, const seer_csv_t *c, int col, co
                                int *out)
 {
     const char *s = seer_csv_field(c, col);
-    if (seer_streq_ci(s, "N")) *out = 0;
-    else if (seer_streq_ci(s, "T")) *out = 1;
+    /* also as a flag (PyTorch-side tools write transposes as booleans) */
+    if (seer_streq_ci(s, "N") || !strcmp(s, "0") || seer_streq_ci(s, "false")) *out = 0;
+    else if (seer_streq_ci(s, "T") || !strcmp(s, "1") || seer_streq_ci(s, "true")) *out = 1;
     else return seer_csv_bad_value(h, c, name, s, "is not N or T");
     return SEER_STATUS_SUCCESS;
 }
@@ -464,11 +465,14 @@ static seer_status_t gemm_fill(seer_handle_t h, const seer_csv_t *c, const void 
     memset(row, 0, sizeof *row);
     row->line = seer_csv_line(c);
     if ((st = get_gpu(h, c, k->gpu, row->gpu))) return st;
-    static const char *const ops[] = {"linear", "bmm", "gemm"};
+    /* and PyTorch's names of the same calls: addmm is nn.Linear's (bias
+     * added), baddbmm a batched product, mm and matmul plain ones */
+    static const char *const ops[] = {"linear", "bmm", "gemm", "addmm", "baddbmm", "mm", "matmul"};
+    static const int op_of[] = {0, 1, 2, 0, 1, 2, 2};
     const char *s = seer_csv_field(c, k->op);
     int op = -1;
-    for (int i = 0; i < 3; i++)
-        if (seer_streq_ci(s, ops[i])) op = i;
+    for (int i = 0; i < 7; i++)
+        if (seer_streq_ci(s, ops[i])) op = op_of[i];
     if (op < 0) return seer_csv_bad_value(h, c, "op", s, "is not an operation (linear, bmm, gemm)");
     seer_strlcpy(row->op, ops[op], sizeof row->op);
     s = seer_csv_field(c, k->dtype);

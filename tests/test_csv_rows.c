@@ -470,6 +470,16 @@ TEST(csv_gemm_rows)
     CHECK_STATUS(seer_gemm_csv_parse(handle(), "g.csv", mc, strlen(mc), &rows, &n),
                  SEER_STATUS_CSV_MISSING_COLUMN);
     CHECK(msg_has("'trans_b'"));
+    /* PyTorch's names of the calls, transposes as flags */
+    const char *pt = GEMM_HDR "\nt4,addmm,float32,1,2,3,4,false,true,1,0.5\nt4,BADDBMM,fp16,2,2,3,4,1,0,0,0.5\n"
+                              "t4,matmul,fp32,1,2,3,4,N,T,0,0.5\n";
+    CHECK_STATUS(seer_gemm_csv_parse(handle(), "g.csv", pt, strlen(pt), &rows, &n), SEER_STATUS_SUCCESS);
+    REQUIRE(rows && n == 3);
+    CHECK(!strcmp(rows[0].op, "linear") && rows[0].trans_a == 0 && rows[0].trans_b == 1 && rows[0].dtype == SEER_DTYPE_FP32);
+    CHECK(!strcmp(rows[1].op, "bmm") && rows[1].trans_a == 1 && rows[1].trans_b == 0);
+    CHECK(!strcmp(rows[2].op, "gemm"));
+    free(rows);
+    rows = NULL;
     /* time_ms, as a conv row's, may be empty or absent: not recorded, a
      * prediction input (time_ms < 0) */
     const char *untimed[] = {GEMM_HDR "\nt4,gemm,fp32,1,2,3,4,N,N,0,\nt4,gemm,fp32,1,2,3,4,N,N,0,0.5\n",
