@@ -96,7 +96,15 @@ static seer_status_t read_record(seer_handle_t h, seer_csv_t *c, int *eof)
     c->have_row = 0;
     c->nf = 0;
     c->text_len = 0;
-    while (eat_newline(c)) {}
+    /* blank lines are skipped, and so are lines of only spaces and tabs
+     * (a hand-edited file's), as the blanks around a field are */
+    for (;;) {
+        size_t p = c->pos;
+        while (p < c->size && (c->buf[p] == ' ' || c->buf[p] == '\t')) p++;
+        if (p < c->size && c->buf[p] != '\n' && c->buf[p] != '\r') break;
+        c->pos = p;
+        if (!eat_newline(c)) break;
+    }
     if (c->pos >= c->size) {
         *eof = 1;
         return SEER_STATUS_SUCCESS;

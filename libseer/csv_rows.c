@@ -446,14 +446,30 @@ struct gemm_cols {
 
 static const char *const gemm_dim_names[4] = {"batch", "m", "n", "k"};
 
+/* A flag as spreadsheets and pandas write it: 0/1 or false/true. */
+static int flag_of(const char *s, int *out)
+{
+    if (!strcmp(s, "0") || seer_streq_ci(s, "false")) *out = 0;
+    else if (!strcmp(s, "1") || seer_streq_ci(s, "true")) *out = 1;
+    else return 0;
+    return 1;
+}
+
+/* An integer column of 0 or 1 (1.0 too, as any integer column), or
+ * false/true. */
+static seer_status_t get_flag(seer_handle_t h, const seer_csv_t *c, int col, const char *name, int *out)
+{
+    return flag_of(seer_csv_field(c, col), out) ? SEER_STATUS_SUCCESS : seer_csv_int(h, c, col, name, 0, 1, out);
+}
+
 static seer_status_t get_trans(seer_handle_t h, const seer_csv_t *c, int col, const char *name,
                                int *out)
 {
     const char *s = seer_csv_field(c, col);
     /* also as a flag (PyTorch-side tools write transposes as booleans) */
-    if (seer_streq_ci(s, "N") || !strcmp(s, "0") || seer_streq_ci(s, "false")) *out = 0;
-    else if (seer_streq_ci(s, "T") || !strcmp(s, "1") || seer_streq_ci(s, "true")) *out = 1;
-    else return seer_csv_bad_value(h, c, name, s, "is not N or T");
+    if (seer_streq_ci(s, "N")) *out = 0;
+    else if (seer_streq_ci(s, "T")) *out = 1;
+    else if (!flag_of(s, out)) return seer_csv_bad_value(h, c, name, s, "is not N or T (or 0/1, false/true)");
     return SEER_STATUS_SUCCESS;
 }
 
@@ -483,7 +499,7 @@ static seer_status_t gemm_fill(seer_handle_t h, const seer_csv_t *c, const void 
         if ((st = seer_csv_int(h, c, k->dims[i], gemm_dim_names[i], 1, INT_MAX, dims[i]))) return st;
     if ((st = get_trans(h, c, k->trans_a, "trans_a", &row->trans_a)) ||
         (st = get_trans(h, c, k->trans_b, "trans_b", &row->trans_b)) ||
-        (st = seer_csv_int(h, c, k->bias, "bias", 0, 1, &row->bias)))
+        (st = get_flag(h, c, k->bias, "bias", &row->bias)))
         return st;
     /* as a conv row's: absent or empty, not recorded (a prediction input) */
     if (!*seer_csv_field(c, k->time)) row->time_ms = -1;

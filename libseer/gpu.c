@@ -246,28 +246,30 @@ static const seer_gpu_info_t gpu_table[] = {
 
 #define GPU_COUNT ((int)(sizeof gpu_table / sizeof gpu_table[0]))
 
-/* Short names people type; each maps to the most common variant. */
-static const struct { const char *alias, *id; } gpu_aliases[] = {
-    { "a100", "a100-sxm4-40gb" },
-    { "v100", "v100-sxm2-16gb" },
-    { "h100", "h100-sxm5-80gb" },
-    { "h200", "h200-sxm-141gb" },
-    { "1080ti", "gtx1080ti" },
-    { "titanxp", "titan-xp" },
-    { "p4", "tesla-p4" },
-    { "p100", "p100-pcie-16gb" },
+/* Short names people type; each maps to the most common variant.  The
+ * form-factor ones (loose: 1) only in loose lookups, after the ids a
+ * handle registered: a GPU description file may name its own GPU so. */
+static const struct { const char *alias, *id; int loose; } gpu_aliases[] = {
+    { "a100", "a100-sxm4-40gb", 0 },
+    { "v100", "v100-sxm2-16gb", 0 },
+    { "h100", "h100-sxm5-80gb", 0 },
+    { "h200", "h200-sxm-141gb", 0 },
+    { "1080ti", "gtx1080ti", 0 },
+    { "titanxp", "titan-xp", 0 },
+    { "p4", "tesla-p4", 0 },
+    { "p100", "p100-pcie-16gb", 0 },
     /* the form factor without the memory, as clouds and papers write it */
-    { "a100-sxm", "a100-sxm4-40gb" },
-    { "a100-sxm4", "a100-sxm4-40gb" },
-    { "a100-pcie", "a100-pcie-40gb" },
-    { "a100-40gb", "a100-sxm4-40gb" },
-    { "a100-80gb", "a100-sxm4-80gb" },
-    { "v100-sxm2", "v100-sxm2-16gb" },
-    { "v100-pcie", "v100-pcie-16gb" },
-    { "h100-sxm", "h100-sxm5-80gb" },
-    { "h100-sxm5", "h100-sxm5-80gb" },
-    { "h100-pcie", "h100-pcie-80gb" },
-    { "h200-sxm", "h200-sxm-141gb" },
+    { "a100-sxm", "a100-sxm4-40gb", 1 },
+    { "a100-sxm4", "a100-sxm4-40gb", 1 },
+    { "a100-pcie", "a100-pcie-40gb", 1 },
+    { "a100-40gb", "a100-sxm4-40gb", 1 },
+    { "a100-80gb", "a100-sxm4-80gb", 1 },
+    { "v100-sxm2", "v100-sxm2-16gb", 1 },
+    { "v100-pcie", "v100-pcie-16gb", 1 },
+    { "h100-sxm", "h100-sxm5-80gb", 1 },
+    { "h100-sxm5", "h100-sxm5-80gb", 1 },
+    { "h100-pcie", "h100-pcie-80gb", 1 },
+    { "h200-sxm", "h200-sxm-141gb", 1 },
 };
 
 /* The names the CUDA driver reports (cudaDeviceProp.name, nvidia-smi,
@@ -346,8 +348,8 @@ static const seer_gpu_info_t *lookup(const char *id, int loose)
     for (int i = 0; i < GPU_COUNT; i++)
         if (!strcmp(id, gpu_table[i].id)) return &gpu_table[i];
     for (size_t a = 0; a < sizeof gpu_aliases / sizeof gpu_aliases[0]; a++)
-        if (seer_gpu_name_eq(id, gpu_aliases[a].alias) ||
-            (loose && seer_gpu_name_eq(bare_name_of(id, 1), gpu_aliases[a].alias))) {
+        if ((loose || !gpu_aliases[a].loose) && (seer_gpu_name_eq(id, gpu_aliases[a].alias) ||
+                                                 (loose && seer_gpu_name_eq(bare_name_of(id, 1), gpu_aliases[a].alias)))) {
             id = gpu_aliases[a].id;
             break;
         }

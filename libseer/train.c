@@ -644,9 +644,9 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
     }
     seer_gemm_row_t *at = T->gemm + T->ngemm;
     int n = 0, dispatch = 0;
-    size_t untimed = 0;
+    size_t untimed = 0, held = 0;
     for (size_t i = 0; i < ng; i++) {
-        if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_gemm_in_test_split(&gr[i])) continue;
+        if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_gemm_in_test_split(&gr[i])) { held++; continue; }
         if (!(gr[i].time_ms > 0)) { untimed++; continue; } /* not timed: a prediction input */
         at[n] = gr[i];
         d.pos[n] = (double)i / (double)ng;
@@ -661,8 +661,9 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
         if (!n) { /* a prediction input given to training: no GEMM fit would come of it, silently */
             free(gr);
             drows_free(&d);
-            return seer_error(T->h, SEER_STATUS_NO_DATA, "%s: no GEMM row has a time (time_ms empty or absent in %zu)",
-                              path, untimed);
+            return seer_error(T->h, SEER_STATUS_NO_DATA,
+                              "%s: no GEMM row to train (%zu without a time: time_ms empty or absent; %zu in the "
+                              "held-out test split)", path, untimed, held);
         }
     }
     static const char *const ops[] = {"linear", "bmm", "gemm"};

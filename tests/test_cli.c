@@ -229,6 +229,12 @@ TEST(cli_predict_ranks_measured_first)
     for (const char *p = strstr(r.out, "transferred"); p; p = strstr(p + 1, "transferred"))
         if (!last || p > last) last = p;
     CHECK(an && last && last < an);
+    /* cuDNN's spelling of the direction reads the same (seer_direction_from_name) */
+    test_run_t r2;
+    test_run_seer(&r2, "predict", "--gpu", "v100-sxm2-16gb", "--models", "models", "--n", "64", "--c", "256", "--h",
+                  "14", "--w", "14", "--k", "256", "--direction", "dgrad", NULL);
+    CHECK(r2.rc == 0 && !strcmp(r.out, r2.out));
+    test_run_free(&r2);
     test_run_free(&r);
     test_run_seer(&r, "predict", "--gpu", "v100-sxm2-16gb", "--models", "models", "--n", "64", "--c", "256", "--h",
                   "14", "--w", "14", "--k", "256", "--format", "json", NULL);

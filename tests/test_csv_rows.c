@@ -233,6 +233,33 @@ TEST(csv_typed_fields)
     CHECK(!strcmp(seer_csv_field(c, 0), "1") && !strcmp(seer_csv_field(c, 1), " x y ") &&
           !strcmp(seer_csv_field(c, 2), "p q"));
     seer_csv_close(c);
+    /* a line of only blanks is a blank line, at the end too */
+    const char *bl = "a,b\n1,2\n  \t \r\n3,4\n \t";
+    CHECK_STATUS(seer_csv_open_buffer(handle(), "bl.csv", bl, strlen(bl), &c), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_csv_next(handle(), c, &eof), SEER_STATUS_SUCCESS);
+    CHECK(!eof && !strcmp(seer_csv_field(c, 0), "1"));
+    CHECK_STATUS(seer_csv_next(handle(), c, &eof), SEER_STATUS_SUCCESS);
+    CHECK(!eof && !strcmp(seer_csv_field(c, 1), "4") && seer_csv_line(c) == 4);
+    CHECK_STATUS(seer_csv_next(handle(), c, &eof), SEER_STATUS_SUCCESS);
+    CHECK(eof);
+    seer_csv_close(c);
+    /* what the writer quotes reads back as written: blanks at a field's
+     * ends are quoted (a bare one is trimmed) */
+    static const char *const fields[] = {" 1", "x\t", "a b", "p,q", "\"", ""};
+    char buf[256];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    REQUIRE(f);
+    fputs("h0,h1,h2,h3,h4,h5\n", f);
+    for (int i = 0; i < 6; i++) {
+        if (i) fputc(',', f);
+        seer_csv_write_field(f, fields[i]);
+    }
+    fputc('\n', f);
+    fclose(f);
+    CHECK_STATUS(seer_csv_open_buffer(handle(), "w.csv", buf, strlen(buf), &c), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_csv_next(handle(), c, &eof), SEER_STATUS_SUCCESS);
+    for (int i = 0; i < 6; i++) CHECK(!strcmp(seer_csv_field(c, i), fields[i]));
+    seer_csv_close(c);
 }
 
 TEST(csv_conv_rows)

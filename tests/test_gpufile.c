@@ -152,6 +152,29 @@ TEST(gpufile_register_per_handle)
     seer_destroy(b);
 }
 
+/* The form-factor aliases (h100-sxm, a100-80gb, ...) are loose names: a
+ * description file may still register its own GPU under one, and that
+ * handle finds it rather than the built-in one. */
+TEST(gpufile_registers_a_form_factor_alias_as_its_own)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    char text[2048];
+    const char *at = strstr(RTX2080, "id=rtx-2080\n");
+    REQUIRE(at);
+    snprintf(text, sizeof text, "%.*sid=h100-sxm\n%s", (int)(at - RTX2080), RTX2080, at + strlen("id=rtx-2080\n"));
+    CHECK_STATUS(seer_gpu_register_buffer(h, text, strlen(text), NULL), SEER_STATUS_SUCCESS);
+    seer_gpu_info_t g;
+    CHECK_STATUS(seer_gpu_find(h, "h100-sxm", &g), SEER_STATUS_SUCCESS);
+    CHECK(!strcmp(g.id, "h100-sxm") && g.sms == 46);
+    seer_handle_t other;
+    REQUIRE(seer_create(&other) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_gpu_find(other, "h100-sxm", &g), SEER_STATUS_SUCCESS); /* elsewhere: the alias */
+    CHECK(!strcmp(g.id, "h100-sxm5-80gb"));
+    seer_destroy(other);
+    seer_destroy(h);
+}
+
 TEST(gpufile_register_file_checks_first)
 {
     seer_handle_t h;

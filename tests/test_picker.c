@@ -618,8 +618,8 @@ TEST(cli_eval_net)
     p = strstr(r.out, "\"pred_ms\": ");
     CHECK(r.rc == 0 && p && sscanf(p, "\"pred_ms\": %lf", &pred) == 1);
     test_run_free(&r);
-    test_run_seer(&r, "net", "resnet50", "--model", mp, "--batch", "32", "--mode", "train", "--amp", "--optimizer",
-                  "adam", "--dispatch-us", "7", "--format", "json", NULL);
+    test_run_seer(&r, "net", "resnet50", "--model", mp, "--batch", "32", "--mode", "train", "--amp", "--dtype", "half",
+                  "--optimizer", "adam", "--dispatch-us", "7", "--format", "json", NULL);
     p = strstr(r.out, "\"total_ms\": ");
     CHECK(r.rc == 0 && p && sscanf(p, "\"total_ms\": %lf", &net) == 1);
     CHECK(fabs(pred - net) <= 1e-5 * net);

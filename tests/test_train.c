@@ -357,7 +357,7 @@ TEST(train_gemm_file_beside_conv_file)
     put(&t, "gpu,op,dtype,batch,m,n,k,trans_a,trans_b,bias\na100-pcie-40gb,linear,fp32,1,64,64,64,N,T,1\n");
     REQUIRE(write_file(gemm, &t));
     CHECK_STATUS(train(h, "a100-pcie-80gb", paths, 2, 0, &both), SEER_STATUS_NO_DATA);
-    CHECK(strstr(seer_get_last_error(h), gemm) && strstr(seer_get_last_error(h), "no GEMM row has a time"));
+    CHECK(strstr(seer_get_last_error(h), gemm) && strstr(seer_get_last_error(h), "no GEMM row to train (1 without a time"));
     CHECK(both == NULL);
     unlink(conv);
     unlink(gemm);

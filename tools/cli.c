@@ -194,6 +194,16 @@ int cli_choice(cli_args_t *a, const char *const *choices)
     return -1;
 }
 
+int cli_direction(cli_args_t *a)
+{
+    const char *v = cli_value(a);
+    seer_direction_t d;
+    if (!v) return -1;
+    if (!seer_direction_from_name(v, &d)) return (int)d; /* also dgrad, wgrad, ... (formats.md) */
+    cli_usage_error(a->cmd, "option %s: expected fwd|bwd_data|bwd_filter, got '%s'", a->opt, v);
+    return -1;
+}
+
 static int push(const char ***list, int *n, const char *v)
 {
     const char **nl = realloc(*list, (size_t)(*n + 1) * sizeof *nl);

@@ -53,6 +53,9 @@ int cli_double(cli_args_t *a, double lo, double hi, double *out);
 /* The value, which must be one of the NULL-terminated choices: index, or
  * -1 after a usage error. */
 int cli_choice(cli_args_t *a, const char *const *choices);
+/* --direction's value: fwd, bwd_data, bwd_filter or a spelling
+ * seer_direction_from_name reads; -1 after a usage error. */
+int cli_direction(cli_args_t *a);
 /* Every value of a multi-value option (`--data A B C` or repeated
  * `--data A --data B`), appended to *list.  1 ok, 0 after an error. */
 int cli_values(cli_args_t *a, const char ***list, int *n);

@@ -399,11 +399,11 @@ static int net_check(net_opts_t *o)
         return cli_usage_error("net", "option --optimizer: the optimizer step is part of --mode train only");
     if (!o->dtype_s) o->dtype_s = o->amp ? "fp16" : "fp32";
     if (!o->layout_s) o->layout_s = o->amp ? "nhwc" : "nchw"; /* AMP runs channels-last */
-    if (o->amp && strcmp(o->dtype_s, "fp16") && strcmp(o->dtype_s, "bf16"))
-        return cli_usage_error("net", "option --amp computes in fp16 or bf16, not --dtype %s", o->dtype_s);
     if (seer_dtype_from_name(o->dtype_s, &o->dtype))
         return cli_usage_error("net", "option --dtype: unknown dtype '%s' (fp32, tf32, fp16, bf16, "
                                "fp16_pseudo)", o->dtype_s);
+    if (o->amp && o->dtype != SEER_DTYPE_FP16 && o->dtype != SEER_DTYPE_BF16)
+        return cli_usage_error("net", "option --amp computes in fp16 or bf16, not --dtype %s", o->dtype_s);
     if (seer_layout_from_name(o->layout_s, &o->layout))
         return cli_usage_error("net", "option --layout: unknown layout '%s' (nchw, nhwc)", o->layout_s);
     return CLI_OK;

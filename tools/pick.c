@@ -79,7 +79,7 @@ static int pick_parse(int argc, char **argv, pick_opts_t *o, int *done)
         else if (cli_is(&a, "--models")) { if (!(o->models_opt = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--dtype")) { if (!(dtype_s = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--layout")) { if (!(layout_s = cli_value(&a))) return CLI_USAGE; }
-        else if (cli_is(&a, "--direction")) { if ((o->dir = cli_choice(&a, dirs)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--direction")) { if ((o->dir = cli_direction(&a)) < 0) return CLI_USAGE; }
         else if (cli_is(&a, "--workspace-mb")) { if (!(ws_s = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--format")) { if ((o->format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
         else return cli_unknown(&a);

@@ -674,7 +674,7 @@ static int predict_parse(int argc, char **argv, predict_opts_t *o, int *done)
             if (o->data) return cli_usage_error("predict", "option --data: one file (given twice)");
             if (!(o->data = cli_value(&a))) return CLI_USAGE;
         }
-        else if (cli_is(&a, "--direction")) { if ((o->dir = cli_choice(&a, dirs)) < 0) return CLI_USAGE; }
+        else if (cli_is(&a, "--direction")) { if ((o->dir = cli_direction(&a)) < 0) return CLI_USAGE; }
         else if (cli_is(&a, "--dtype")) { if (!(o->dtype_s = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--layout")) { if (!(o->layout_s = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--algo")) { if (!(o->algo_s = cli_value(&a))) return CLI_USAGE; }

@@ -750,9 +750,9 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
         dtype = "fp16" if amp else "fp32"
     if layout is None:
         layout = "nhwc" if amp else "nchw"  # AMP runs channels-last
-    if amp and dtype not in ("fp16", "bf16"):
-        raise ValueError("%s(): amp computes in fp16 or bf16, not dtype %r" % (fn, dtype))
     dt = _enum(fn, "dtype", dtype, _dtype_from_name, _DTYPES)
+    if amp and dt not in (2, 3):  # SEER_DTYPE_FP16, SEER_DTYPE_BF16, any spelling
+        raise ValueError("%s(): amp computes in fp16 or bf16, not dtype %r" % (fn, dtype))
     lay = _enum(fn, "layout", layout, _layout_from_name, _LAYOUTS)
     pol = _policy(fn, algo)
     if _str(fn, "optimizer", optimizer) not in _OPTIMIZERS:
