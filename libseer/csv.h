@@ -117,9 +117,14 @@ seer_status_t seer_kernel_csv_parse(seer_handle_t h, const char *name, const cha
                                     size_t size, seer_kernel_row_t **rows, size_t *n);
 
 /* ---- GEMM timing CSV v1 ---- */
+/* The kinds of GEMM call a row names, in this order (op_kind). */
+#define SEER_GEMM_OPS 3
+extern const char *const seer_gemm_op_names[SEER_GEMM_OPS]; /* "linear", "bmm", "gemm" */
+
 typedef struct {
     char gpu[32];
     char op[16];                /* linear, bmm, gemm */
+    int op_kind;                /* its index in seer_gemm_op_names */
     seer_dtype_t dtype;
     int batch, m, n, k;
     int trans_a, trans_b;       /* 1 for T */

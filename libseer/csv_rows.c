@@ -439,6 +439,8 @@ seer_status_t seer_kernel_csv_parse(seer_handle_t h, const char *name, const cha
 
 /* ---- GEMM timing CSV v1 ---- */
 
+const char *const seer_gemm_op_names[SEER_GEMM_OPS] = {"linear", "bmm", "gemm"};
+
 struct gemm_cols {
     int gpu, op, dtype, dims[4], trans_a, trans_b, bias, time;
     int main_kernel, grid[3], block[3], source;
@@ -483,14 +485,15 @@ static seer_status_t gemm_fill(seer_handle_t h, const seer_csv_t *c, const void 
     if ((st = get_gpu(h, c, k->gpu, row->gpu))) return st;
     /* and PyTorch's names of the same calls: addmm is nn.Linear's (bias
      * added), baddbmm a batched product, mm and matmul plain ones */
-    static const char *const ops[] = {"linear", "bmm", "gemm", "addmm", "baddbmm", "mm", "matmul"};
-    static const int op_of[] = {0, 1, 2, 0, 1, 2, 2};
+    static const struct { const char *name; int kind; } ops[] = {
+        {"linear", 0}, {"bmm", 1}, {"gemm", 2}, {"addmm", 0}, {"baddbmm", 1}, {"mm", 2}, {"matmul", 2}};
     const char *s = seer_csv_field(c, k->op);
     int op = -1;
-    for (int i = 0; i < 7; i++)
-        if (seer_streq_ci(s, ops[i])) op = op_of[i];
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (seer_streq_ci(s, ops[i].name)) op = ops[i].kind;
     if (op < 0) return seer_csv_bad_value(h, c, "op", s, "is not an operation (linear, bmm, gemm)");
-    seer_strlcpy(row->op, ops[op], sizeof row->op);
+    row->op_kind = op;
+    seer_strlcpy(row->op, seer_gemm_op_names[op], sizeof row->op);
     s = seer_csv_field(c, k->dtype);
     if (seer_dtype_from_name(s, &row->dtype))
         return seer_csv_bad_value(h, c, "dtype", s, "is not a data type (fp32, tf32, fp16, bf16, fp16_pseudo)");

@@ -652,7 +652,7 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
         d.pos[n] = (double)i / (double)ng;
         d.time[n] = gr[i].time_ms;
         d.floor[n] = seer_gemm_floor_ms(T->h, &gr[i]);
-        d.call[n] = gr[i].op[0] == 'l' ? 0 : gr[i].op[0] == 'b' ? 1 : 2;
+        d.call[n] = gr[i].op_kind;
         dispatch |= seer_source_has_dispatch(gr[i].source);
         n++;
     }
@@ -666,10 +666,9 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
                               "held-out test split)", path, untimed, held);
         }
     }
-    static const char *const ops[] = {"linear", "bmm", "gemm"};
     char note[512] = "";
     if (dispatch && !(T->flags & SEER_TRAIN_KEEP_DISPATCH)) {
-        if (!take_off_dispatch(&d, n, 3, ops, note, sizeof note)) {
+        if (!take_off_dispatch(&d, n, SEER_GEMM_OPS, seer_gemm_op_names, note, sizeof note)) {
             free(gr);
             drows_free(&d);
             return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "dispatch");

@@ -505,6 +505,7 @@ TEST(csv_gemm_rows)
     CHECK(!strcmp(rows[0].op, "linear") && rows[0].trans_a == 0 && rows[0].trans_b == 1 && rows[0].dtype == SEER_DTYPE_FP32);
     CHECK(!strcmp(rows[1].op, "bmm") && rows[1].trans_a == 1 && rows[1].trans_b == 0);
     CHECK(!strcmp(rows[2].op, "gemm"));
+    for (int i = 0; i < 3; i++) CHECK(rows[i].op_kind == i && !strcmp(seer_gemm_op_names[i], rows[i].op));
     free(rows);
     rows = NULL;
     /* time_ms, as a conv row's, may be empty or absent: not recorded, a

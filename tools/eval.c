@@ -117,10 +117,12 @@ static double ape_of(double pred, double meas) { return fabs(pred - meas) / meas
  * each its own way (NeuSight's nn.Linear calls take 0.02 ms more than
  * its bmm calls, which one curve along a file of both took for drift):
  * the three conv directions, then the GEMM ops linear, bmm and gemm. */
-#define NCALL 6
-static const char *const call_names[NCALL] = {"fwd", "bwd_data", "bwd_filter", "linear", "bmm", "gemm"};
+#define NCALL (DIR_GEMM + SEER_GEMM_OPS)
+static const char *call_name(int call)
+{
+    return call < DIR_GEMM ? seer_direction_name((seer_direction_t)call) : seer_gemm_op_names[call - DIR_GEMM];
+}
 
-static int gemm_call(const char *op) { return DIR_GEMM + (op[0] == 'l' ? 0 : op[0] == 'b' ? 1 : 2); }
 
 /* A row's times and place in its file, the rest unset (NAN roofline and
  * given-launch time).  Scored rows and the rows outside the split that
@@ -516,7 +518,7 @@ static int score_gemm_row(eval_run_t *R, int f, size_t i)
     }
     double t = NAN, pos = (double)i / (double)R->nrows[f], floor = 0;
     seer_gemm_floor(NULL, &R->gpu, r->batch, r->m, r->n, r->k, r->dtype, r->bias, &floor);
-    int call = gemm_call(r->op);
+    int call = DIR_GEMM + r->op_kind;
     R->has_disp[f * NCALL + call] |= dispatch;
     if (!scored) { /* only locates the file's host time: no prediction */
         put_point(&R->aux[R->naux++], r->time_ms, NAN, floor, o->data[f], f, pos, DIR_GEMM, call);
@@ -536,7 +538,7 @@ static int score_gemm_row(eval_run_t *R, int f, size_t i)
     seer_dtype_tensor_cores(r->dtype, &math);
     pt->cls_rank = (int)cls;
     pt->dtype_rank = DIR_GEMM * 10 + (int)r->dtype;
-    pt->algo_rank = DIR_GEMM * 100 + (r->op[0] == 'l' ? 0 : r->op[0] == 'b' ? 2 : 4) + math;
+    pt->algo_rank = DIR_GEMM * 100 + 2 * r->op_kind + math;
     snprintf(pt->algo_key, sizeof pt->algo_key, "gemm/%s/%s", r->op, math ? "tensor" : "fp32");
     double roof;
     pt->roof = seer_roofline_gemm(NULL, &R->gpu, r->batch, r->m, r->n, r->k, r->dtype, &roof) ? NAN : roof;
@@ -854,7 +856,7 @@ static void print_eval_json(const eval_run_t *R, const eval_scores_t *S)
             cli_json_str(stdout, o->data[f]);
             printf(", \"call\": \"%s\", \"whole_file\": %s, \"host_ms_start\": %.6g, \"host_ms_end\": %.6g, \"typical_ms\": %.6g, "
                    "\"spread_ms\": %.6g}",
-                   call_names[c], R->whole[s] ? "true" : "false", host_at(dp, R->span[2 * s]),
+                   call_name(c), R->whole[s] ? "true" : "false", host_at(dp, R->span[2 * s]),
                    host_at(dp, R->span[2 * s + 1]), dp->median, dp->spread);
             first = 0;
             any = 1;
@@ -936,7 +938,7 @@ static void print_eval_text(const eval_run_t *R, const eval_scores_t *S)
         for (int c = 0; c < NCALL; c++) kinds += R->has_disp[f * NCALL + c] && R->disp[f * NCALL + c].windows;
         printf("%shost      %s%s%s%s: %.3f..%.3f ms along %s, typical %.3f ms (+-%.3f): added to\n"
                "          the GPU-time predictions (docs/method.md, \"GPU time\")\n", first ? "\n" : "", o->data[f],
-               kinds > 1 ? ", " : "", kinds > 1 ? call_names[s % NCALL] : "",
+               kinds > 1 ? ", " : "", kinds > 1 ? call_name(s % NCALL) : "",
                R->whole[s] ? " (too few rows: the file's curve)" : "", host_at(dp, R->span[2 * s]),
                host_at(dp, R->span[2 * s + 1]), kinds > 1 && !R->whole[s] ? "its rows" : "the file", dp->median,
                dp->spread);
