@@ -436,19 +436,18 @@ static void kernel_breakdown(const struct seer_model *m, const seer_family_t *f,
     const double *c = v->coef[SEER_ALL_CLASSES]; /* cls only labels the kernel */
     double hms[3] = {c[SEER_T_HELP_IN] * t->x[SEER_T_HELP_IN], c[SEER_T_HELP_OUT] * t->x[SEER_T_HELP_OUT],
                      c[SEER_T_HELP_W] * t->x[SEER_T_HELP_W]}, hb[3] = {0, 0, 0};
-    double helper_ms = hms[0] + hms[1] + hms[2], hms_at[SEER_MAX_KERNELS] = {0}, lift = 0;
+    double helper_ms = hms[0] + hms[1] + hms[2], fit_at[SEER_MAX_KERNELS] = {0}, hms_at[SEER_MAX_KERNELS] = {0};
+    double lift = 0;
     for (int i = 1; i < t->nk; i++) hb[helper_slot(t->kv[i].role)] += t->kv[i].bytes;
-    for (int i = 1; i < t->nk; i++) {
+    for (int i = 1; i < t->nk; i++) { /* the formula's split, and at least the bytes at bandwidth */
         int sl = helper_slot(t->kv[i].role);
         double share = hb[sl] > 0 ? t->kv[i].bytes / hb[sl] : 0;
-        hms_at[i] = fmax(hms[sl] * corr * share, t->x[SEER_T_HELP_IN + sl] * share);
-        lift += hms_at[i] - hms[sl] * corr * share;
+        fit_at[i] = hms[sl] * corr * share;
+        hms_at[i] = fmax(fit_at[i], t->x[SEER_T_HELP_IN + sl] * share);
+        lift += hms_at[i] - fit_at[i];
     }
     if (time_ms - helper_ms * corr - lift < seer_main_flops_ms(&m->gpu, t->cv->dtype, &t->kv[0])) {
-        for (int i = 1; i < t->nk; i++) { /* no room: the formula's split */
-            int sl = helper_slot(t->kv[i].role);
-            hms_at[i] = hb[sl] > 0 ? hms[sl] * corr * t->kv[i].bytes / hb[sl] : 0;
-        }
+        memcpy(hms_at, fit_at, sizeof hms_at); /* no room: the formula's split */
         lift = 0;
     }
     for (int i = 0; i < t->nk && i < kernels_cap; i++) {
