@@ -84,6 +84,14 @@ static int eat_newline(seer_csv_t *c)
     return 1;
 }
 
+/* Spaces and tabs around a field are not part of it (docs/formats.md). */
+static int is_blank(char ch) { return ch == ' ' || ch == '\t'; }
+
+static void skip_blanks(seer_csv_t *c)
+{
+    while (c->pos < c->size && is_blank(c->buf[c->pos])) c->pos++;
+}
+
 static seer_status_t nul_error(seer_handle_t h, const seer_csv_t *c)
 {
     return seer_error(h, SEER_STATUS_CSV_SYNTAX, "%s:%ld: NUL byte in the input", c->name, c->line);
@@ -98,13 +106,8 @@ static seer_status_t read_record(seer_handle_t h, seer_csv_t *c, int *eof)
     c->text_len = 0;
     /* blank lines are skipped, and so are lines of only spaces and tabs
      * (a hand-edited file's), as the blanks around a field are */
-    for (;;) {
-        size_t p = c->pos;
-        while (p < c->size && (c->buf[p] == ' ' || c->buf[p] == '\t')) p++;
-        if (p < c->size && c->buf[p] != '\n' && c->buf[p] != '\r') break;
-        c->pos = p;
-        if (!eat_newline(c)) break;
-    }
+    do skip_blanks(c); /* a record's leading blanks go too: its first field's */
+    while (eat_newline(c));
     if (c->pos >= c->size) {
         *eof = 1;
         return SEER_STATUS_SUCCESS;
@@ -116,7 +119,7 @@ static seer_status_t read_record(seer_handle_t h, seer_csv_t *c, int *eof)
         /* Blanks around a field are not part of it: files written by hand
          * or with ", " between fields ("h100, fwd, fp32") read as the
          * plain ones (a quoted field keeps its own). */
-        while (c->pos < c->size && (c->buf[c->pos] == ' ' || c->buf[c->pos] == '\t')) c->pos++;
+        skip_blanks(c);
         if (c->pos < c->size && c->buf[c->pos] == '"') {
             long open_line = c->line;
             c->pos++;
@@ -143,7 +146,7 @@ static seer_status_t read_record(seer_handle_t h, seer_csv_t *c, int *eof)
                 if ((st = text_put(h, c, ch))) return st;
                 c->pos++;
             }
-            while (c->pos < c->size && (c->buf[c->pos] == ' ' || c->buf[c->pos] == '\t')) c->pos++;
+            skip_blanks(c);
             if (c->pos < c->size && c->buf[c->pos] != ',' && c->buf[c->pos] != '\n' &&
                 c->buf[c->pos] != '\r') {
                 if (c->buf[c->pos] == '\0') return nul_error(h, c);
@@ -163,9 +166,7 @@ static seer_status_t read_record(seer_handle_t h, seer_csv_t *c, int *eof)
                 if ((st = text_put(h, c, ch))) return st;
                 c->pos++;
             }
-            while (c->text_len > c->off[c->nf - 1] &&
-                   (c->text[c->text_len - 1] == ' ' || c->text[c->text_len - 1] == '\t'))
-                c->text_len--;
+            while (c->text_len > c->off[c->nf - 1] && is_blank(c->text[c->text_len - 1])) c->text_len--;
         }
         if ((st = text_put(h, c, '\0'))) return st;
         if (c->pos < c->size && c->buf[c->pos] == ',') {
