@@ -41,7 +41,6 @@ static const synonym_t dir_synonyms[] = {
     {"wgrad", SEER_DIR_BWD_FILTER},      {"bwd_weight", SEER_DIR_BWD_FILTER}, {"backward_weight", SEER_DIR_BWD_FILTER},
 };
 
-
 static const char *name_of(const char *const *names, int count, int v)
 {
     return v >= 0 && v < count ? names[v] : "?";

@@ -551,6 +551,31 @@ TEST(cli_pick)
     test_run_free(&r);
 }
 
+/* A backward pass only the analytical model times, of a conv whose
+ * forward pass is measured (a NeuSight-trained, forward-only model):
+ * seer predict and seer pick say that seer net takes it from the
+ * forward pass instead (mark B), in text and JSON; a forward pass never. */
+TEST(cli_pick_and_predict_name_mark_b)
+{
+    const char *mp = NULL;
+    if (access(test_seer_bin(), X_OK) != 0) SKIP("seer binary not built");
+    if (!a100(&mp) || !mp) SKIP("shared data not found");
+    static const char *const cmds[] = {"predict", "pick"};
+    for (int c = 0; c < 2; c++)
+        for (int dir = 0; dir < 2; dir++) {
+            const char *d = dir ? "bwd_filter" : "fwd";
+            test_run_t r;
+            test_run_seer(&r, cmds[c], "--model", mp, "--n", "32", "--c", "256", "--h", "28", "--w", "28", "--k", "256",
+                          "--direction", d, NULL);
+            CHECK(r.rc == 0 && (strstr(r.out, "(mark B)") != NULL) == dir);
+            test_run_free(&r);
+            test_run_seer(&r, cmds[c], "--model", mp, "--n", "32", "--c", "256", "--h", "28", "--w", "28", "--k", "256",
+                          "--direction", d, "--format", "json", NULL);
+            CHECK(r.rc == 0 && strstr(r.out, dir ? "\"bwd_from_fwd\": true" : "\"bwd_from_fwd\": false") != NULL);
+            test_run_free(&r);
+        }
+}
+
 TEST(cli_eval_net)
 {
     const char *mp = NULL;

@@ -180,11 +180,7 @@ static void print_pick_table(const pick_opts_t *o, const seer_model_info_t *mi, 
                "or a grouped one held to one group's%s (docs/picker.md)\n",
                np->ms, dir == SEER_DIR_BWD_DATA ? ", or read with its dual forward conv too" : "");
     }
-    /* seer net times a backward pass only the analytical model can as a
-     * measured ratio of its measured forward pass (docs/networks.md) */
-    if (np->bwd_from_fwd)
-        printf("          seer net takes this %s from the forward pass instead (mark B): no GPU has data for its "
-               "kernels\n", seer_direction_name(dir));
+    if (np->bwd_from_fwd) cli_print_bwd_from_fwd(dir);
 }
 
 /* Rank, print, and say why when nothing can be picked (exit status 1). */
@@ -202,10 +198,8 @@ static int pick_rank(seer_handle_t h, const pick_opts_t *o, seer_model_t m, seer
     char why[1024] = "";
     if (!picked) seer_get_last_error_copy(h, why, sizeof why);
     net_pick_t np = {0, NAN, 0};
-    cli_pred_t p;
     if (picked && seer_pick_conv_fastest(h, m, d, (seer_direction_t)o->dir, &np.algo, &np.ms)) np.ms = NAN;
-    if (!isnan(np.ms) && !cli_predict(h, m, d, (seer_direction_t)o->dir, np.algo, 0, &p))
-        np.bwd_from_fwd = cli_net_bwd_from_fwd(h, m, d, (seer_direction_t)o->dir, p.source);
+    if (!isnan(np.ms)) np.bwd_from_fwd = cli_net_bwd_from_fwd(h, m, d, (seer_direction_t)o->dir, np.algo);
     seer_model_info_t mi;
     seer_model_get_info(m, &mi);
     if (o->format == 1) print_pick_json(o, &mi, st, perf, n, &np);

@@ -184,9 +184,7 @@ static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, in
         else if (!cli_soft_failure(r->st)) return cli_lib_error(h, r->st);
         seer_status_t st = seer_pick_conv_fastest(h, m, d, o->dir, &o->pick, &o->pick_ms);
         if (st) return cli_lib_error(h, st);
-        cli_pred_t f;
-        o->bwd_from_fwd = !cli_predict(h, m, d, o->dir, o->pick, 0, &f) &&
-                          cli_net_bwd_from_fwd(h, m, d, o->dir, f.source);
+        o->bwd_from_fwd = cli_net_bwd_from_fwd(h, m, d, o->dir, o->pick);
     }
     qsort(o->res, (size_t)o->n, sizeof o->res[0], by_rank);
     seer_gpu_info_t g;
@@ -271,12 +269,7 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
                          "pseudo-half or dense conv (a grouped one held to one group's)"
                        : "capped by the fp32 or pseudo-half conv, or the dense one (a grouped one held to one "
                          "group's)");
-        /* seer net times a backward pass only the analytical model can as
-         * a measured ratio of its forward pass, where that is measured
-         * (docs/networks.md) */
-        if (o->bwd_from_fwd)
-            printf("          seer net takes this %s from the forward pass instead (mark B): no GPU has data for "
-                   "its kernels\n", seer_direction_name(o->dir));
+        if (o->bwd_from_fwd) cli_print_bwd_from_fwd(o->dir);
     }
     if (kernels)
         for (int i = 0; i < o->n; i++) {
