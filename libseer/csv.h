@@ -49,6 +49,9 @@ seer_status_t seer_csv_int(seer_handle_t h, const seer_csv_t *c, int col, const 
                            long lo, long hi, int *out);
 seer_status_t seer_csv_dbl(seer_handle_t h, const seer_csv_t *c, int col, const char *colname,
                            double *out);
+/* A flag: 0 or 1 as an integer column takes them (1.0 too), or
+ * false/true in any case, as spreadsheets and pandas write booleans. */
+seer_status_t seer_csv_flag(seer_handle_t h, const seer_csv_t *c, int col, const char *colname, int *out);
 
 /* ---- conv timing CSV v1 ---- */
 #define SEER_ALGO_NONE (-1)       /* empty algo column: cuDNN chose */

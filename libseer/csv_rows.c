@@ -457,9 +457,7 @@ static int flag_of(const char *s, int *out)
     return 1;
 }
 
-/* An integer column of 0 or 1 (1.0 too, as any integer column), or
- * false/true. */
-static seer_status_t get_flag(seer_handle_t h, const seer_csv_t *c, int col, const char *name, int *out)
+seer_status_t seer_csv_flag(seer_handle_t h, const seer_csv_t *c, int col, const char *name, int *out)
 {
     return flag_of(seer_csv_field(c, col), out) ? SEER_STATUS_SUCCESS : seer_csv_int(h, c, col, name, 0, 1, out);
 }
@@ -502,7 +500,7 @@ static seer_status_t gemm_fill(seer_handle_t h, const seer_csv_t *c, const void 
         if ((st = seer_csv_int(h, c, k->dims[i], gemm_dim_names[i], 1, INT_MAX, dims[i]))) return st;
     if ((st = get_trans(h, c, k->trans_a, "trans_a", &row->trans_a)) ||
         (st = get_trans(h, c, k->trans_b, "trans_b", &row->trans_b)) ||
-        (st = get_flag(h, c, k->bias, "bias", &row->bias)))
+        (st = seer_csv_flag(h, c, k->bias, "bias", &row->bias)))
         return st;
     /* as a conv row's: absent or empty, not recorded (a prediction input) */
     if (!*seer_csv_field(c, k->time)) row->time_ms = -1;

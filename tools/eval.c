@@ -123,7 +123,6 @@ static const char *call_name(int call)
     return call < DIR_GEMM ? seer_direction_name((seer_direction_t)call) : seer_gemm_op_names[call - DIR_GEMM];
 }
 
-
 /* A row's times and place in its file, the rest unset (NAN roofline and
  * given-launch time).  Scored rows and the rows outside the split that
  * locate a file's host time are both kept as points (the latter without

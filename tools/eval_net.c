@@ -77,15 +77,6 @@ static int enet_parse(int argc, char **argv, enet_t *E, int *done)
     return CLI_OK;
 }
 
-/* false/true as pandas writes booleans (0/1 are read as integers). */
-static int flag_word(const char *s, int *out)
-{
-    if (!strcasecmp(s, "false")) *out = 0;
-    else if (!strcasecmp(s, "true")) *out = 1;
-    else return 0;
-    return 1;
-}
-
 /* The current record into *r; col: the required columns, then the
  * optional ones (-1 when absent; an empty field takes seer net's
  * default).  CLI_OK or the exit code (said). */
@@ -110,11 +101,10 @@ static int read_netrow(enet_t *E, seer_csv_t *c, const int col[NCOL], netrow_t *
         return cli_fail("eval-net", "%s:%ld: column 'layout': unknown layout", E->data, r->line);
     r->optimizer = SEER_OPTIMIZER_SGD;
     const char *opt = col[COL_OPTIMIZER] >= 0 ? seer_csv_field(c, col[COL_OPTIMIZER]) : "";
-    static const char *const optimizers[] = {"none", "sgd", "adam"}; /* seer_optimizer_t order */
     if (*opt) {
         int k = 0;
-        while (k < 3 && strcasecmp(opt, optimizers[k])) k++;
-        if (k == 3)
+        while (cli_optimizers[k] && strcasecmp(opt, cli_optimizers[k])) k++;
+        if (!cli_optimizers[k])
             return cli_fail("eval-net", "%s:%ld: column 'optimizer': expected sgd, adam or none, got '%s'", E->data,
                             r->line, opt);
         r->optimizer = (seer_optimizer_t)k;
@@ -123,8 +113,7 @@ static int read_netrow(enet_t *E, seer_csv_t *c, const int col[NCOL], netrow_t *
     if ((st = seer_csv_int(E->h, c, col[3], "batch", 1, 1 << 24, &r->batch)) ||
         (st = seer_csv_dbl(E->h, c, col[5], "measured_ms", &r->meas)) ||
         (HAS(COL_RES) && (st = seer_csv_int(E->h, c, col[COL_RES], "res", 1, 1 << 24, &r->res))) ||
-        (HAS(COL_AMP) && !flag_word(seer_csv_field(c, col[COL_AMP]), &r->amp) &&
-         (st = seer_csv_int(E->h, c, col[COL_AMP], "amp", 0, 1, &r->amp))) ||
+        (HAS(COL_AMP) && (st = seer_csv_flag(E->h, c, col[COL_AMP], "amp", &r->amp))) ||
         (HAS(COL_DISPATCH) && (st = seer_csv_dbl(E->h, c, col[COL_DISPATCH], "dispatch_us", &r->dispatch_us))))
         return cli_lib_error(E->h, st);
 #undef HAS

@@ -284,7 +284,7 @@ static void print_mib(const char *label, double b)
 }
 
 static const char *const modes[] = {"infer", "train", NULL};
-static const char *const optimizers[] = {"none", "sgd", "adam", NULL}; /* seer_optimizer_t order */
+const char *const cli_optimizers[] = {"none", "sgd", "adam", NULL}; /* seer_optimizer_t order */
 enum { NET_TABLE, NET_CSV, NET_JSON };
 
 /* What the options ask for. */
@@ -371,7 +371,7 @@ static int net_parse(int argc, char **argv, net_opts_t *o, int *done)
         else if (cli_is(&a, "--rows")) { if (!cli_flag(&a)) return CLI_USAGE; o->rows_view = 1; }
         else if (cli_is(&a, "--threads")) { if (!cli_int(&a, 1, 8, &o->threads)) return CLI_USAGE; }
         else if (cli_is(&a, "--optimizer")) {
-            if ((o->optimizer = cli_choice(&a, optimizers)) < 0) return CLI_USAGE;
+            if ((o->optimizer = cli_choice(&a, cli_optimizers)) < 0) return CLI_USAGE;
             o->optimizer_given = 1;
         }
         else if (cli_is(&a, "--fit")) { if (!cli_opt_bytes(&a, &o->fit_bytes)) return CLI_USAGE; o->fit = 1; }
@@ -715,7 +715,7 @@ static void table_totals(const net_run_t *R)
     const seer_net_totals_t *tot = &R->tot;
     const seer_net_memory_t *mem = &R->mem;
     printf("\nGPU       %.3f ms: convolutions %.3f, other layers %.3f", tot->gpu_ms, tot->conv_ms, tot->other_ms);
-    if (tot->optimizer_ms > 0) printf(", optimizer (%s) %.3f", optimizers[o->optimizer], tot->optimizer_ms);
+    if (tot->optimizer_ms > 0) printf(", optimizer (%s) %.3f", cli_optimizers[o->optimizer], tot->optimizer_ms);
     printf("\n");
     if (o->dispatch_us > 0)
         printf("dispatch  %.3f ms more: a host issuing each row in %.1f us keeps the GPU waiting\n",

@@ -18,4 +18,7 @@ int seer_cli_eval_picker(int argc, char **argv);
 int cli_open_net(seer_handle_t h, const char *cmd, const char *what, int res, seer_network_t *net);
 /* --algo: auto, cudnn, fixed or an index; 0 (usage error said) if bad. */
 int cli_parse_policy(const char *cmd, const char *s, int *policy);
+/* The optimizer names, in seer_optimizer_t order, NULL-terminated
+ * (seer net --optimizer, seer eval-net's optimizer column). */
+extern const char *const cli_optimizers[];
 #endif
