@@ -940,6 +940,17 @@ typedef struct {
 } seer_net_memory_t;
 #define SEER_NET_ALLOC_ROUND 512
 
+/* Whether seer_predict_network (the fastest algorithm per conv,
+ * SEER_ALGO_AUTO) times backward direction dir of desc from its forward
+ * pass (SEER_RESULT_BWD_FROM_FWD, docs/networks.md): 1 in *from_fwd where
+ * only the analytical model times the backward pick and the forward pick
+ * is timed from measurements, or the backward cannot be timed at all; 0
+ * otherwise (and for SEER_DIR_FWD).  What seer predict and seer pick say
+ * of a pick.  BAD_PARAM for a NULL argument, an unset desc or dir out of
+ * range; the forward pick's failure status (the layer would fail). */
+SEER_API seer_status_t seer_conv_bwd_from_fwd(seer_handle_t handle, const seer_model *model, const seer_conv *desc,
+                                              seer_direction_t dir, int *from_fwd);
+
 /* Peak GPU memory of the iteration seer_predict_network_opts predicts
  * with the same options (it runs that prediction for the algorithms and
  * their workspace; threads and dispatch_ms do not change the answer).  BAD_PARAM

@@ -271,6 +271,19 @@ static seer_status_t take(choice_t *c, const seer_algo_eval_t *e, seer_direction
                                                                       : SEER_STATUS_SUCCESS;
 }
 
+/* The rule of conv_rows: a backward pass (status st of its choice ch, as
+ * take() answers) is taken from the forward pass fwd where it is not
+ * measured (NOT_CALIBRATED), unless both are analytical and the backward
+ * has a time of its own.  An analytical forward pass makes a * forward +
+ * b no measurement: the picker's own analytical backward pass stands,
+ * held by its physics (a grouped conv no slower than the dense one,
+ * tensor-core math than FP32; a grouped bwd_filter from the ratio took
+ * 1.24x the dense one's time on an H200). */
+static int bwd_from_fwd(seer_status_t st, const choice_t *ch, const choice_t *fwd)
+{
+    return st == SEER_STATUS_NOT_CALIBRATED && !((fwd->flags & SEER_RESULT_ANALYTICAL) && ch->t > 0);
+}
+
 /* The algorithm and time of one conv direction under the policy.  On
  * failure *err holds the message of the prediction that failed (empty
  * when the failure is take()'s, which has none). */
@@ -429,17 +442,11 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
             ch = c->jobs[j].ch;
             st = c->jobs[j].st;
             if (st && st != SEER_STATUS_NOT_CALIBRATED) return layer_fail(c, li, dir, &c->jobs[j]);
-            /* An analytical forward pass makes a * forward + b no
-             * measurement: the picker's own analytical backward pass
-             * stands, held by its physics (a grouped conv no slower than
-             * the dense one, tensor-core math than FP32; a grouped
-             * bwd_filter from the ratio took 1.24x the dense one's time
-             * on an H200).  Without one (or under a measured forward
-             * pass): backward = a * forward + b (docs/networks.md), with
-             * the ratio of the math the forward pass ran (a TF32 conv
-             * whose forward ran FP32 kernels took the tensor-core ratio,
-             * 1.09x its FP32 conv's time). */
-            if (st && !((fwd.flags & SEER_RESULT_ANALYTICAL) && ch.t > 0)) {
+            /* backward = a * forward + b (docs/networks.md), with the
+             * ratio of the math the forward pass ran (a TF32 conv whose
+             * forward ran FP32 kernels took the tensor-core ratio, 1.09x
+             * its FP32 conv's time) */
+            if (bwd_from_fwd(st, &ch, &fwd)) {
                 int mt = seer_dtype_math(seer_conv_run_dtype(&c->m->gpu, c->dt, SEER_DIR_FWD, fwd.algo));
                 const seer_bwd_ratio_t *q = &seer_bwd_ratio[d - 1][mt];
                 if (!q->n) q = &seer_bwd_ratio[d - 1][!mt];
@@ -727,4 +734,29 @@ seer_status_t seer_predict_network(seer_handle_t h, const seer_model *m, const s
         *total_ms = t.total_ms;
     }
     return st;
+}
+
+seer_status_t seer_conv_bwd_from_fwd(seer_handle_t h, const seer_model *m, const seer_conv *desc, seer_direction_t dir,
+                                     int *from_fwd)
+{
+    if (!m || !desc || !from_fwd) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_bwd_from_fwd: NULL argument");
+    if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_bwd_from_fwd: desc was never set");
+    if ((unsigned)dir > SEER_DIR_BWD_FILTER)
+        return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_bwd_from_fwd: direction %d out of range", (int)dir);
+    *from_fwd = 0;
+    if (dir == SEER_DIR_FWD) return SEER_STATUS_SUCCESS;
+    /* the choices seer_predict_network makes for the layer, under its
+     * default policy */
+    pctx_t c;
+    memset(&c, 0, sizeof c);
+    c.m = m;
+    c.policy = SEER_ALGO_AUTO;
+    choice_t fwd, bwd;
+    seer_err_t e;
+    seer_status_t st = choose(&c, desc, SEER_DIR_FWD, &fwd, &e);
+    if (st) return e.st ? seer_err_report(h, &e) : seer_error(h, st, "the forward pass cannot be timed");
+    st = choose(&c, desc, dir, &bwd, &e);
+    if (st && st != SEER_STATUS_NOT_CALIBRATED) return e.st ? seer_err_report(h, &e) : seer_error(h, st, "%s", seer_status_string(st));
+    *from_fwd = bwd_from_fwd(st, &bwd, &fwd);
+    return SEER_STATUS_SUCCESS;
 }

@@ -640,6 +640,56 @@ TEST(net_backward_ratio_of_the_math_run)
     seer_destroy(h);
 }
 
+/* seer_conv_bwd_from_fwd says what the network's rows do: on a
+ * forward-only model a dense conv's backward passes come from the
+ * forward pass (flag B), a narrow grouped conv's do not (its forward is
+ * analytical too), a forward pass never. */
+TEST(net_bwd_from_fwd_says_what_the_rows_do)
+{
+    seer_model_t m = model_for("a100-pcie-80gb", NULL); /* forward-only */
+    if (!m) SKIP("shared data not found");
+    seer_handle_t h = handle();
+    for (int g = 1; g <= 32; g += 31) {
+        char text[128];
+        snprintf(text, sizeof text, "input c=256 h=28 w=28\nconv k=256 size=3 pad=1 groups=%d\n"
+                 "conv k=256 size=3 pad=1 groups=%d\n", g, g);
+        seer_network_t net;
+        REQUIRE(seer_network_create(h, text, strlen(text), &net) == SEER_STATUS_SUCCESS);
+        seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+        o.batch = 32;
+        o.mode = SEER_MODE_TRAIN;
+        seer_layer_result_t r[16];
+        seer_net_totals_t tot;
+        REQUIRE(seer_predict_network_opts(h, m, net, &o, r, 16, &tot) == SEER_STATUS_SUCCESS);
+        seer_conv_desc_t d;
+        REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+        REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 32, 256, 28, 28, 256, 3, 3, 1, 1, 1, 1, 1, 1,
+                                   g) == SEER_STATUS_SUCCESS);
+        int rows = 0;
+        for (int i = 0; i < tot.rows && i < 16; i++) {
+            if (r[i].op != SEER_OP_CONV) continue;
+            int b = -1;
+            CHECK_STATUS(seer_conv_bwd_from_fwd(h, m, d, r[i].direction, &b), SEER_STATUS_SUCCESS);
+            CHECK(b == !!(r[i].flags & SEER_RESULT_BWD_FROM_FWD));
+            CHECK(b == (g == 1 && r[i].direction != SEER_DIR_FWD));
+            rows++;
+        }
+        CHECK(rows == 5); /* 2 fwd, 1 bwd_data (the first conv's input needs none), 2 bwd_filter */
+        int b = 0;
+        CHECK_STATUS(seer_conv_bwd_from_fwd(h, m, d, (seer_direction_t)3, &b), SEER_STATUS_BAD_PARAM);
+        CHECK_STATUS(seer_conv_bwd_from_fwd(h, m, d, SEER_DIR_BWD_DATA, NULL), SEER_STATUS_BAD_PARAM);
+        CHECK_STATUS(seer_conv_bwd_from_fwd(h, NULL, d, SEER_DIR_BWD_DATA, &b), SEER_STATUS_BAD_PARAM);
+        seer_conv_desc_destroy(d);
+        seer_network_destroy(net);
+    }
+    seer_conv_desc_t unset;
+    REQUIRE(seer_conv_desc_create(&unset) == SEER_STATUS_SUCCESS);
+    int b = 0;
+    CHECK_STATUS(seer_conv_bwd_from_fwd(h, m, unset, SEER_DIR_BWD_DATA, &b), SEER_STATUS_BAD_PARAM);
+    seer_conv_desc_destroy(unset);
+    seer_destroy(h);
+}
+
 /* The network's conv rows keep the picker's physics in every direction,
  * the backward passes no GPU has data for included: a grouped conv is no
  * slower than the dense one, tensor-core math no slower than FP32 (a

@@ -637,13 +637,6 @@ seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const se
     return SEER_STATUS_SUCCESS;
 }
 
-int cli_net_bwd_from_fwd(seer_handle_t h, const seer_model *m, const seer_conv *d, seer_direction_t dir, int pick)
-{
-    cli_pred_t b, f;
-    return dir != SEER_DIR_FWD && !cli_predict(h, m, d, dir, pick, 0, &b) && b.source == SEER_SOURCE_ANALYTICAL &&
-           !cli_predict_fastest(h, m, d, SEER_DIR_FWD, 0, &f) && f.source != SEER_SOURCE_ANALYTICAL;
-}
-
 void cli_print_bwd_from_fwd(seer_direction_t dir)
 {
     /* seer net times a backward pass only the analytical model can as a

@@ -174,12 +174,8 @@ seer_status_t cli_predict(seer_handle_t h, const seer_model *m, const seer_conv 
  * other error. */
 seer_status_t cli_predict_fastest(seer_handle_t h, const seer_model *m, const seer_conv *d,
                                   seer_direction_t dir, int want_kernels, cli_pred_t *p);
-/* 1 when seer net times this backward pass from its forward one (mark B,
- * docs/networks.md): its pick (algorithm pick, seer_pick_conv_fastest's)
- * only the analytical model times, and the forward pass's pick is
- * measured; cli_print_bwd_from_fwd is the line seer predict and seer
- * pick say it with. */
-int cli_net_bwd_from_fwd(seer_handle_t h, const seer_model *m, const seer_conv *d, seer_direction_t dir, int pick);
+/* The line seer predict and seer pick say that seer net times a
+ * backward pass from its forward one with (seer_conv_bwd_from_fwd). */
 void cli_print_bwd_from_fwd(seer_direction_t dir);
 /* The algorithm a conv row is predicted with: its algo, or -1 for the
  * fastest predicted one (an empty, MIXED, unknown algo, or a label that

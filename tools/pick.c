@@ -199,7 +199,7 @@ static int pick_rank(seer_handle_t h, const pick_opts_t *o, seer_model_t m, seer
     if (!picked) seer_get_last_error_copy(h, why, sizeof why);
     net_pick_t np = {0, NAN, 0};
     if (picked && seer_pick_conv_fastest(h, m, d, (seer_direction_t)o->dir, &np.algo, &np.ms)) np.ms = NAN;
-    if (!isnan(np.ms)) np.bwd_from_fwd = cli_net_bwd_from_fwd(h, m, d, (seer_direction_t)o->dir, np.algo);
+    if (!isnan(np.ms) && seer_conv_bwd_from_fwd(h, m, d, (seer_direction_t)o->dir, &np.bwd_from_fwd)) np.bwd_from_fwd = 0;
     seer_model_info_t mi;
     seer_model_get_info(m, &mi);
     if (o->format == 1) print_pick_json(o, &mi, st, perf, n, &np);

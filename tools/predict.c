@@ -184,7 +184,7 @@ static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, in
         else if (!cli_soft_failure(r->st)) return cli_lib_error(h, r->st);
         seer_status_t st = seer_pick_conv_fastest(h, m, d, o->dir, &o->pick, &o->pick_ms);
         if (st) return cli_lib_error(h, st);
-        o->bwd_from_fwd = cli_net_bwd_from_fwd(h, m, d, o->dir, o->pick);
+        if ((st = seer_conv_bwd_from_fwd(h, m, d, o->dir, &o->bwd_from_fwd))) return cli_lib_error(h, st);
     }
     qsort(o->res, (size_t)o->n, sizeof o->res[0], by_rank);
     seer_gpu_info_t g;

@@ -203,6 +203,7 @@ _predict_gemm = _fn("seer_predict_gemm", _ST, _H, _H, *([C.c_int] * 8), _P(C.c_d
 _roofline_gemm = _fn("seer_roofline_gemm", _ST, _H, _P(_GpuInfo), *([C.c_int] * 5), _P(C.c_double))
 _source_name = _fn("seer_source_name", C.c_char_p, C.c_int)
 _pick_fastest = _fn("seer_pick_conv_fastest", _ST, _H, _H, _H, C.c_int, _P(C.c_int), _P(C.c_double))
+_conv_bwd_from_fwd = _fn("seer_conv_bwd_from_fwd", _ST, _H, _H, _H, C.c_int, _P(C.c_int))
 assert _ROW.size == C.sizeof(_LayerResult) and _LayerResult.flops.offset == 72, "seer_layer_result_t layout"
 
 _SUCCESS, _BUFFER_TOO_SMALL = 0, 19
@@ -438,18 +439,11 @@ def _predict_one(h, m, d, direction, algo):
             _s(_source_name(main.source if main else 2)))
 
 
-def _bwd_from_fwd(hd, m, d, dirn, algo) -> bool:
+def _bwd_from_fwd(hd, m, d, dirn) -> bool:
     """Whether predict_network takes this backward pass from the forward
-    one (mark B): its pick only the analytical model times, and the
-    forward pass's pick is measured (the CLI's pick lines say the same)."""
-    if dirn == 0:
-        return False
-    st, _, _, src = _predict_one(hd, m, d, dirn, algo)
-    fa, ft = C.c_int(), C.c_double()
-    if st or src != "analytical" or _pick_fastest(hd, m, d, 0, C.byref(fa), C.byref(ft)) != _SUCCESS:
-        return False
-    st, _, _, src = _predict_one(hd, m, d, 0, fa.value)
-    return st == _SUCCESS and src != "analytical"
+    one (mark B; seer_conv_bwd_from_fwd, as the CLI's pick lines say)."""
+    v = C.c_int()
+    return _conv_bwd_from_fwd(hd, m, d, dirn, C.byref(v)) == _SUCCESS and v.value == 1
 
 
 def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, w: int = 1, k: int = 1,
@@ -504,7 +498,7 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
             pa, pt = C.c_int(), C.c_double()
             _check(_pick_fastest(hd, m, d, dirn, C.byref(pa), C.byref(pt)), hd)
             pick = {"algo": _s(_algo_name(dirn, pa.value)), "time_ms": pt.value,
-                    "bwd_from_fwd": _bwd_from_fwd(hd, m, d, dirn, pa.value)}
+                    "bwd_from_fwd": _bwd_from_fwd(hd, m, d, dirn)}
         # as seer pick ranks: from measurements, analytical, not predicted
         res.sort(key=lambda x: (2 if x[1] != _SUCCESS else x[4] == "analytical",
                                 x[2] if x[1] == _SUCCESS else 0, x[0]))
@@ -594,7 +588,7 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
         # what seer net and predict --data take (seer pick's second line)
         pa, pt = C.c_int(), C.c_double()
         fastest = st == _SUCCESS and _pick_fastest(hd, m, d, dirn, C.byref(pa), C.byref(pt)) == _SUCCESS
-        bwd = fastest and _bwd_from_fwd(hd, m, d, dirn, pa.value)
+        bwd = fastest and _bwd_from_fwd(hd, m, d, dirn)
     if st not in (_SUCCESS, _NO_ALGORITHM, _NOT_CALIBRATED, _UNSUPPORTED):
         _check(st, hd)
     pick = {"pick": {"algo": _s(_algo_name(dirn, pa.value)), "time_ms": pt.value, "bwd_from_fwd": bwd}} if fastest else {}
