@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Time PyTorch GEMMs (nn.Linear and bmm) on a GPU as GEMM timing CSV v1.
+
+libseer's GEMM models train on NeuSight's published times, which bracket
+one call on an idle GPU with CUDA events: GPU time plus the host's
+dispatch of that call.  This measures both on the GPU it runs on, per
+shape:
+
+  time_ms         GPU time: R calls captured in a CUDA graph and replayed
+                  (kernels back to back, launch gaps of a microsecond or
+                  two), median over replays divided by R; calls of over
+                  1 ms are timed eagerly back to back instead
+  event_idle_ms   NeuSight's way: synchronize, event, one eager call,
+                  event, synchronize; median of 5 (GPU plus host time)
+
+Shapes are drawn by a seeded generator (log-uniform sizes, the ops and
+transposes of NeuSight's collector: linear N,T with bias, bmm N,N), not
+taken from any dataset.  Inputs are random normal; the same buffers are
+reused across repetitions, as NeuSight did (L2 may hold small operands).
+fp32 runs with TF32 off (PyTorch's default for matmul).
+
+    python3 bench/torch_gemm.py --out FILE [--seconds 60] [--seed 1]
+        [--device cuda|cpu]
+
+Rows are written and flushed one by one, so a run stopped at its deadline
+(or killed) keeps what it measured.  --device cpu only checks the script.
+"""
+import argparse
+import csv
+import math
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+COLUMNS = ["gpu", "op", "dtype", "batch", "m", "n", "k", "trans_a", "trans_b", "bias", "time_ms",
+           "main_kernel", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "kernels", "source",
+           "event_idle_ms", "reps"]
+MAX_FLOP = 1e11          # about 1.5 ms in fp32 on a Hopper GPU
+MAX_ELEMS = 1 << 28      # per tensor: 1 GiB in fp32
+
+
+def loguniform(rng, lo, hi):
+    return int(round(math.exp(rng.uniform(math.log(lo), math.log(hi)))))
+
+
+def draw(rng):
+    """One (op, dtype, batch, m, n, k) within the caps."""
+    op = "linear" if rng.random() < 0.4 else "bmm"
+    u = rng.random()
+    dtype = "fp32" if u < 0.6 else ("fp16" if u < 0.8 else "bf16")
+    batch = 1 if op == "linear" else loguniform(rng, 1, 1024)
+    m, n, k = (loguniform(rng, 2, 16384) for _ in range(3))
+    while 2.0 * batch * m * n * k > MAX_FLOP or max(m * k, k * n, m * n) * batch > MAX_ELEMS:
+        # shrink the largest dimension (batch included) until under the caps
+        dims = {"batch": batch, "m": m, "n": n, "k": k}
+        big = max(dims, key=dims.get)
+        dims[big] = max(1, dims[big] // 2)
+        batch, m, n, k = dims["batch"], dims["m"], dims["n"], dims["k"]
+    return op, dtype, batch, m, n, k
+
+
+def main():
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    dev = ARGS.device
+    name = torch.cuda.get_device_name() if dev == "cuda" else "cpu"
+    gpu = ARGS.gpu_id or name
+    driver = ""
+    try:
+        driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                                capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    source = "torch_gemm:%s:torch%s:cuda%s:driver%s:seed%d" % (name.replace(" ", "_"), torch.__version__,
+                                                             torch.version.cuda or "", driver, ARGS.seed)
+    dts = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+    rng = random.Random(ARGS.seed)
+    deadline = time.time() + ARGS.seconds
+    done = failed = 0
+    with open(ARGS.out, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(COLUMNS)
+        while time.time() < deadline and (ARGS.max_rows == 0 or done < ARGS.max_rows):
+            op, dtype, batch, m, n, k = draw(rng)
+            try:
+                g = torch.Generator(device=dev).manual_seed(rng.randrange(1 << 30))
+                dt = dts[dtype]
+                if op == "linear":
+                    a = torch.randn(m, k, device=dev, dtype=dt, generator=g)
+                    wt = torch.randn(n, k, device=dev, dtype=dt, generator=g)
+                    bias = torch.randn(n, device=dev, dtype=dt, generator=g)
+
+                    def call():
+                        return torch.nn.functional.linear(a, wt, bias)
+                else:
+                    a = torch.randn(batch, m, k, device=dev, dtype=dt, generator=g)
+                    b = torch.randn(batch, k, n, device=dev, dtype=dt, generator=g)
+
+                    def call():
+                        return torch.bmm(a, b)
+                t_gpu, t_idle, reps = time_call(torch, call, dev)
+            except Exception as e:  # out of memory, say: the row is skipped, counted
+                failed += 1
+                print("skip %s %s %d %d %d %d: %s" % (op, dtype, batch, m, n, k, str(e)[:120]), file=sys.stderr)
+                if dev == "cuda":
+                    torch.cuda.empty_cache()
+                continue
+            w.writerow([gpu, op, dtype, batch, m, n, k, "N", "T" if op == "linear" else "N",
+                        1 if op == "linear" else 0, "%.6g" % t_gpu, "", "", "", "", "", "", "", "", source,
+                        "%.6g" % t_idle, reps])
+            f.flush()
+            done += 1
+    print("torch_gemm: %d rows, %d skipped, %s" % (done, failed, ARGS.out))
+
+
+def time_call(torch, call, dev):
+    """(GPU ms per call, idle-bracketed ms, repetitions per graph)."""
+    if dev != "cuda":
+        t0 = time.perf_counter()
+        call()
+        t = (time.perf_counter() - t0) * 1e3
+        return t, t, 1
+    for _ in range(2):
+        call()
+    torch.cuda.synchronize()
+    idle = []
+    for _ in range(5):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda.synchronize()
+        s.record()
+        call()
+        e.record()
+        torch.cuda.synchronize()
+        idle.append(s.elapsed_time(e))
+    t_idle = statistics.median(idle)
+    if t_idle > 1.0:  # long calls: eager, back to back, launch overhead hidden
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        for _ in range(5):
+            call()
+        e.record()
+        torch.cuda.synchronize()
+        return s.elapsed_time(e) / 5, t_idle, 5
+    reps = max(1, min(50, int(math.ceil(0.5 / max(t_idle, 0.005)))))
+    graph = torch.cuda.CUDAGraph()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        call()
+    torch.cuda.current_stream().wait_stream(side)
+    with torch.cuda.graph(graph):
+        for _ in range(reps):
+            call()
+    graph.replay()
+    times = []
+    for _ in range(5):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        graph.replay()
+        e.record()
+        torch.cuda.synchronize()
+        times.append(s.elapsed_time(e) / reps)
+    del graph
+    return statistics.median(times), t_idle, reps
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-rows", type=int, default=0, help="stop after this many rows (0: the deadline only)")
+    ap.add_argument("--gpu-id", default="", help="the gpu column (default: the device name)")
+    ap.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
+    ARGS = ap.parse_args()
+    main()
