@@ -81,7 +81,24 @@ typedef struct {
     int fastest;                /* the time is of the fastest algorithm, `algo` only a hint
                                  * (DeepBench's forward rows): score the fastest prediction */
     seer_status_t shape_st;     /* seer_conv_csv_read_keep: why the shape is impossible, else 0 */
+    int math;                   /* cuDNN math type the call ran with (seer-bench's math_type
+                                 * column): SEER_CSV_MATH_*, 0 when not recorded */
 } seer_conv_row_t;
+
+/* cuDNN math types (cudnnMathType_t), as the math_type column names them. */
+enum { SEER_CSV_MATH_NONE, SEER_CSV_MATH_DEFAULT, SEER_CSV_MATH_TENSOR_OP,
+       SEER_CSV_MATH_TENSOR_OP_ALLOW_CONVERSION, SEER_CSV_MATH_FMA };
+
+/* seer-bench times an algorithm once per math type cuDNN lists it with,
+ * and the math type changes the kernels: FP16 data under DEFAULT math
+ * runs FP32 SIMT kernels 5-60x slower than under TENSOR_OP on an H200.
+ * libseer's dtypes mean what frameworks run (PyTorch: TENSOR_OP for
+ * FP16/BF16, FMA for FP32 with TF32 off, DEFAULT for TF32), so a row of
+ * another math type is dropped where a row of the same GPU, call and
+ * algorithm has the framework's; one with no such twin is what that
+ * algorithm runs under the framework's math too and stays.  Rows without
+ * a math type are kept.  Compacts rows in order and updates *n. */
+seer_status_t seer_conv_rows_framework_math(seer_handle_t h, seer_conv_row_t *rows, size_t *n);
 
 /* CSV_BAD_VALUE "FILE:LINE: column 'algo': 'NAME' is not a DIR algorithm"
  * for a row whose algo is SEER_ALGO_BAD_NAME, else SUCCESS. */

@@ -101,7 +101,7 @@ static const char *const block_names[3] = {"block_x", "block_y", "block_z"};
 
 struct conv_cols {
     int gpu, dir, dtype, layout, shape[14], algo, time;
-    int main_kernel, grid[3], block[3], kernels, source;
+    int main_kernel, grid[3], block[3], kernels, source, math;
 };
 
 /* Look up the conv columns; the optional ones are -1 when absent, which
@@ -123,8 +123,11 @@ static seer_status_t conv_cols_find(seer_handle_t h, const seer_csv_t *c, struct
     }
     k->kernels = seer_csv_col(c, "kernels");
     k->source = seer_csv_col(c, "source");
+    k->math = seer_csv_col(c, "math_type");
     return SEER_STATUS_SUCCESS;
 }
+
+static const char *const math_names[] = {"", "DEFAULT", "TENSOR_OP", "TENSOR_OP_ALLOW_CONVERSION", "FMA"};
 
 static seer_status_t launch_fill(seer_handle_t h, const seer_csv_t *c, const int gcol[3],
                                  const int bcol[3], int required, int grid[3], int block[3])
@@ -219,6 +222,69 @@ static seer_status_t conv_row_fill(seer_handle_t h, const seer_csv_t *c, const s
     row->n_kernels = count_kernels(seer_csv_field(c, k->kernels));
     seer_strlcpy(row->source, seer_csv_field(c, k->source), sizeof row->source);
     row->fastest = source_times_fastest(row);
+    s = seer_csv_field(c, k->math);
+    for (row->math = 0; row->math < 5 && strcmp(s, math_names[row->math]); row->math++) {}
+    if (row->math == 5)
+        return seer_csv_bad_value(h, c, "math_type", s,
+                                  "is not a cuDNN math type (DEFAULT, TENSOR_OP, TENSOR_OP_ALLOW_CONVERSION, FMA)");
+    return SEER_STATUS_SUCCESS;
+}
+
+/* The math type a framework runs the dtype with (seer_conv_rows_framework_math). */
+static int framework_math(const seer_conv_row_t *r, int math)
+{
+    switch (r->dtype) {
+    case SEER_DTYPE_FP32: return math == SEER_CSV_MATH_FMA;
+    case SEER_DTYPE_TF32: return math == SEER_CSV_MATH_DEFAULT;
+    default: return math == SEER_CSV_MATH_TENSOR_OP || math == SEER_CSV_MATH_TENSOR_OP_ALLOW_CONVERSION;
+    }
+}
+
+static int same_call(const seer_conv_row_t *a, const seer_conv_row_t *b)
+{
+    return a->dir == b->dir && a->dtype == b->dtype && a->layout == b->layout && a->algo == b->algo &&
+           !memcmp(&a->shape, &b->shape, sizeof a->shape) && !strcmp(a->gpu, b->gpu);
+}
+
+/* Sorted by call, then position: twins sit together. */
+static int cmp_call(const void *pa, const void *pb)
+{
+    const seer_conv_row_t *a = *(const seer_conv_row_t *const *)pa, *b = *(const seer_conv_row_t *const *)pb;
+    int c = memcmp(&a->shape, &b->shape, sizeof a->shape);
+    if (!c) c = strcmp(a->gpu, b->gpu);
+    if (!c) c = (int)a->dir - (int)b->dir;
+    if (!c) c = (int)a->dtype - (int)b->dtype;
+    if (!c) c = (int)a->layout - (int)b->layout;
+    if (!c) c = a->algo - b->algo;
+    return c ? c : (a < b ? -1 : a > b);
+}
+
+seer_status_t seer_conv_rows_framework_math(seer_handle_t h, seer_conv_row_t *rows, size_t *np)
+{
+    size_t n = *np, m = 0;
+    for (size_t i = 0; i < n; i++) m += rows[i].math && !framework_math(&rows[i], rows[i].math);
+    if (!m) return SEER_STATUS_SUCCESS; /* no row to drop: the usual case, no allocation */
+    seer_conv_row_t **p = malloc(n * sizeof *p);
+    unsigned char *drop = calloc(n, 1);
+    if (!p || !drop) {
+        free(p);
+        free(drop);
+        return seer_error(h, SEER_STATUS_ALLOC_FAILED, "math type twins of %zu rows", n);
+    }
+    for (size_t i = 0; i < n; i++) p[i] = &rows[i];
+    qsort(p, n, sizeof *p, cmp_call);
+    for (size_t i = 0, j; i < n; i = j) {
+        int has = 0;
+        for (j = i; j < n && same_call(p[i], p[j]); j++) has |= p[j]->math && framework_math(p[j], p[j]->math);
+        for (size_t q = i; has && q < j; q++)
+            if (p[q]->math && !framework_math(p[q], p[q]->math)) drop[p[q] - rows] = 1;
+    }
+    m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!drop[i]) rows[m++] = rows[i];
+    free(p);
+    free(drop);
+    *np = m;
     return SEER_STATUS_SUCCESS;
 }
 

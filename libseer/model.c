@@ -991,6 +991,26 @@ double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv 
     return choice_floor(m, desc, dir, &kc);
 }
 
+/* The share of the NCHW transposes an unpadded, ungrouped 1x1 conv
+ * pays on Hopper.  Such a conv is a GEMM per image as it lies (W[K x C]
+ * by X[C x H*W]): on an H200 with cuDNN 9.14 (data/h200-sxm-141gb) its
+ * tensor-core kernels (nvjet, cutlass GEMMs) read NCHW with no
+ * transposes from 14 x 14 pixels up at stride 1, while 7 x 7 images
+ * were transposed.  A step at some size would make a larger image
+ * faster, so the transposes keep the cost of a 7 x 7 image's (share
+ * 49 / (H*W), at most 1) and fade against the rest as images grow.
+ * cuDNN transposed the strided 1x1 convs measured too, but less work is
+ * never slower (the strided conv reads the same image and writes less),
+ * so they share the stride-1 rule.  Only Hopper was measured: older GPUs
+ * pay the whole transposes. */
+static double nchw_copy_share(const seer_gpu_info_t *g, const struct seer_conv *run)
+{
+    const seer_conv_shape_t *sh = &run->shape;
+    if (g->cc_major < 9 || sh->r != 1 || sh->s != 1 || sh->pad_h || sh->pad_w || sh->groups != 1) return 1;
+    double px = (double)sh->h * sh->w;
+    return px <= 49 ? 1 : 49 / px;
+}
+
 /* NCHW on tensor cores: cuDNN 8 and later run their tensor-core
  * convolution kernels on NHWC data, so an NCHW convolution in tensor-core
  * math transposes both inputs to NHWC and its output back (nchwToNhwc,
@@ -999,7 +1019,8 @@ double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv 
  * Winograd and FFT kernels (FP32 and FP16 only, launch.h) and FMA math
  * read NCHW as it is; narrow grouped convs have their own path (none).
  * run is the conv in the math cuDNN runs (conv_kernels). */
-int seer_conv_nchw_copies(const struct seer_conv *run, seer_direction_t dir, int algo, double size[3])
+int seer_conv_nchw_copies(const seer_gpu_info_t *g, const struct seer_conv *run, seer_direction_t dir, int algo,
+                          double size[3])
 {
     if (run->layout != SEER_LAYOUT_NCHW || !seer_dtype_math(run->dtype) || seer_algo_transform(dir, algo) ||
         (unsigned)dir > SEER_DIR_BWD_FILTER || narrow_groups(run))
@@ -1009,7 +1030,8 @@ int seer_conv_nchw_copies(const struct seer_conv *run, seer_direction_t dir, int
     double w = (double)sh->k * (sh->c / sh->groups) * sh->r * sh->s;
     /* the two inputs and the output of the direction (conv.h) */
     const double sz[3][3] = {{x, w, y}, {y, w, x}, {x, y, w}};
-    for (int i = 0; i < 3; i++) size[i] = sz[dir][i];
+    const double share = nchw_copy_share(g, run);
+    for (int i = 0; i < 3; i++) size[i] = sz[dir][i] * share;
     return 3;
 }
 
@@ -1020,7 +1042,7 @@ static int nchw_transposes(const struct seer_model *m, const struct seer_conv *r
 {
     double size[3];
     *ms = 0;
-    if (!seer_conv_nchw_copies(run, dir, algo, size)) return 0;
+    if (!seer_conv_nchw_copies(&m->gpu, run, dir, algo, size)) return 0;
     static const char *const name[3][3] = {
         {"nchwToNhwc x", "nchwToNhwc w", "nhwcToNchw y"},
         {"nchwToNhwc dy", "nchwToNhwc w", "nhwcToNchw dx"},

@@ -152,9 +152,11 @@ struct seer_model {
 /* NCHW on tensor cores (model.c, docs/method.md "Layouts"): the elements
  * of the three tensors cuDNN copies to NHWC and back around its
  * tensor-core kernels (the direction's two inputs, then its output) in
- * size; returns 3, or 0 when there are none.  run is in the math cuDNN
- * runs on the GPU (seer_conv_run_dtype). */
-int seer_conv_nchw_copies(const struct seer_conv *run, seer_direction_t dir, int algo, double size[3]);
+ * size; returns 3, or 0 when there are none (on Hopper, an unpadded 1x1
+ * conv copies only a 7 x 7 image's worth: model.c).  run is in the math
+ * cuDNN runs on the GPU g (seer_conv_run_dtype). */
+int seer_conv_nchw_copies(const seer_gpu_info_t *g, const struct seer_conv *run, seer_direction_t dir, int algo,
+                          double size[3]);
 /* Their transposes' time on the model's GPU (ms, launch gaps included;
  * 0 when there are none). */
 double seer_conv_nchw_transposes_ms(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,

@@ -257,7 +257,7 @@ static seer_status_t max_workspace(seer_handle_t h, const seer_model *m, const s
         /* and the NHWC copies of an NCHW tensor-core conv (model.h) */
         double copies[3] = {0, 0, 0};
         cv.dtype = seer_conv_run_dtype(&m->gpu, cv.dtype, r[i].direction, r[i].algo);
-        seer_conv_nchw_copies(&cv, r[i].direction, r[i].algo, copies);
+        seer_conv_nchw_copies(&m->gpu, &cv, r[i].direction, r[i].algo, copies);
         double total = (double)bytes + (copies[0] + copies[1] + copies[2]) * seer_dtype_size(cv.dtype);
         if (total > (double)(INT64_MAX - SEER_NET_ALLOC_ROUND))
             st = seer_error(h, SEER_STATUS_OVERFLOW, "layer '%s' (line %d): workspace over 2^63 - 1 bytes",

@@ -700,6 +700,9 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
     size_t nr = 0;
     seer_status_t st = kind == 'k' ? read_trace(T->h, path, &rows, &nr) : seer_conv_csv_read(T->h, path, &rows, &nr);
     if (st) return st;
+    size_t read = nr;
+    if ((st = seer_conv_rows_framework_math(T->h, rows, &nr))) { free(rows); return st; }
+    T->skipped += (long)(read - nr);
     trow_t *grown = realloc(T->all, (T->nall + nr + 1) * sizeof *T->all);
     if (!grown) { free(rows); return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "training rows"); }
     T->all = grown;

@@ -165,6 +165,38 @@ TEST(csv_empty_inputs)
     CHECK(g == NULL && k == NULL);
 }
 
+TEST(csv_math_type_keeps_the_framework_twin)
+{
+    /* seer-bench times an algorithm once per math type: FP16 under
+     * DEFAULT ran SIMT kernels, under TENSOR_OP tensor cores.  The
+     * framework's twin stays, the other goes; an algorithm measured under
+     * one math type only, and rows with no math type, stay. */
+    const char *t = CONV_HDR ",time_ms,math_type\n"
+        "h200,fwd,fp16,nhwc,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,0.5,DEFAULT\n"
+        "h200,fwd,fp16,nhwc,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,0.1,TENSOR_OP\n"
+        "h200,fwd,fp16,nhwc,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_GEMM,0.7,DEFAULT\n"
+        "h200,fwd,tf32,nhwc,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,0.2,TENSOR_OP\n"
+        "h200,fwd,tf32,nhwc,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,0.21,DEFAULT\n"
+        "h200,fwd,fp32,nhwc,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,0.9,FMA\n"
+        "h200,fwd,fp16,nhwc,4,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,0.3,DEFAULT\n"
+        "h200,fwd,fp16,nhwc,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,0.4,\n";
+    seer_conv_row_t *rows = NULL;
+    size_t n = 0;
+    CHECK_STATUS(conv(t, &rows, &n), SEER_STATUS_SUCCESS);
+    REQUIRE(n == 8);
+    CHECK(rows[0].math == SEER_CSV_MATH_DEFAULT && rows[1].math == SEER_CSV_MATH_TENSOR_OP &&
+          rows[5].math == SEER_CSV_MATH_FMA && rows[7].math == SEER_CSV_MATH_NONE);
+    CHECK_STATUS(seer_conv_rows_framework_math(handle(), rows, &n), SEER_STATUS_SUCCESS);
+    static const long kept[] = {3, 4, 6, 7, 8, 9}; /* lines, in file order */
+    CHECK(n == 6);
+    for (size_t i = 0; i < n && i < 6; i++) CHECK(rows[i].line == kept[i]);
+    free(rows);
+    /* a math type cuDNN does not have is named with its line */
+    const char *bad = CONV_HDR ",time_ms,math_type\n" CONV_ROW ",IMPLICIT_GEMM,0.5,FAST\n";
+    CHECK(conv_err(bad) == SEER_STATUS_CSV_BAD_VALUE);
+    CHECK(msg_has("t.csv:2") && msg_has("math_type") && msg_has("FAST"));
+}
+
 TEST(csv_typed_fields)
 {
     const char *t = "i,d\n42,0.25\n-7,1e-3\nabc,x\n 1,inf\n99999999999,nan\n,0x10\n+5,1e999\n1.5, 2\n";

@@ -768,6 +768,44 @@ static seer_conv_desc_t laid_out(seer_dtype_t dt, seer_layout_t layout)
     return d;
 }
 
+TEST(picker_hopper_1x1_nchw_transposes_only_a_small_image)
+{
+    /* On Hopper an unpadded 1x1 NCHW conv is a GEMM per image (model.c,
+     * measured on an H200): its transposes copy a 7 x 7 image's worth,
+     * 49 / (H*W) of the tensors, and the whole of them at 7 x 7 or less.
+     * An A100 copies all of them; a 3x3 conv does on Hopper too. */
+    seer_handle_t h = handle();
+    seer_model_t hop, amp;
+    REQUIRE(seer_model_open(h, "models", "h100-sxm5-80gb", &hop) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_model_open(h, "models", "a100-pcie-80gb", &amp) == SEER_STATUS_SUCCESS);
+    static const int sizes[3][2] = {{56, 1}, {7, 1}, {56, 3}}; /* image side, filter side */
+    for (int i = 0; i < 3; i++) {
+        int px = sizes[i][0], r = sizes[i][1];
+        double full = 0, got[2] = {0, 0};
+        seer_model_t ms[2] = {hop, amp};
+        for (int j = 0; j < 2; j++) {
+            seer_conv_desc_t d = NULL;
+            REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+            REQUIRE(seer_conv_desc_set(NULL, d, SEER_DTYPE_BF16, SEER_LAYOUT_NCHW, 64, 256, px, px, 128, r, r,
+                                       r / 2, r / 2, 1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+            seer_kernel_pred_t k[SEER_MAX_KERNELS + 3];
+            int nk = 0;
+            double t;
+            CHECK_STATUS(seer_predict_conv(h, ms[j], d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &t, k,
+                                           SEER_MAX_KERNELS + 3, &nk), SEER_STATUS_SUCCESS);
+            for (int q = 0; q < nk; q++)
+                if (!strncmp(k[q].name, "nchwToNhwc x", 12)) got[j] = k[q].dram_bytes;
+            seer_conv_desc_destroy(d);
+        }
+        full = 2.0 * 64 * 256 * px * px * 2; /* read and write x in bf16 */
+        double share = r == 1 && px * px > 49 ? 49.0 / (px * px) : 1;
+        CHECK_NEAR(got[0], full * share, 1e-9 * full);
+        CHECK_NEAR(got[1], full, 1e-9 * full);
+    }
+    seer_model_destroy(hop);
+    seer_model_destroy(amp);
+}
+
 TEST(picker_nchw_tensor_cores_add_the_transposes)
 {
     /* cuDNN's tensor-core kernels run NHWC: in NCHW a tensor-core conv
