@@ -128,7 +128,7 @@ void seer_bench_kernels_header(FILE *f)
           "groups,algo,call_id,kernel_index,kernel_name,grid_x,grid_y,grid_z,block_x,block_y,"
           "block_z,regs_per_thread,smem_static,smem_dynamic,time_ms,dram_read_bytes,"
           "dram_write_bytes,sm_pct,dram_pct,occupancy_pct,tensor_pct,source,cluster_x,cluster_y,"
-          "cluster_z\n", f);
+          "cluster_z,math_type\n", f);
 }
 
 void seer_bench_picks_header(FILE *f)
@@ -165,7 +165,8 @@ static int write_call(seer_bench_run_t *run, const seer_bench_conv_t *cv, const 
         for (int m = 0; m < SEER_METRIC_COUNT; m++) put_num(f, c->k[i].m[m]);
         fputc(',', f);
         seer_bench_csv_str(f, o->source);
-        fprintf(f, ",%d,%d,%d\n", c->k[i].cluster[0], c->k[i].cluster[1], c->k[i].cluster[2]);
+        fprintf(f, ",%d,%d,%d,%s\n", c->k[i].cluster[0], c->k[i].cluster[1], c->k[i].cluster[2],
+                math_name(c->math));
         o->kernel_rows++;
     }
     if (c->nk && seer_bench_sync(o->kernels) != 0) {

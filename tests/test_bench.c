@@ -370,23 +370,35 @@ static int file_has(const char *path, const char *text)
     return found;
 }
 
-/* Every kernels.csv call id has its layers.csv row; layer call ids unique. */
+/* Every kernels.csv call id has its layers.csv row, with the same algo and
+ * a non-empty math type equal to the layer row's (kernels.csv's last
+ * column); layer call ids unique. */
 static int calls_consistent(const char *dir)
 {
-    char p1[256], p2[256], a[64], b[64];
+    char p1[256], p2[256], a[64], b[64], m1[64], m2[64];
     lines_t L, K;
     snprintf(p1, sizeof p1, "%s/layers.csv", dir);
     snprintf(p2, sizeof p2, "%s/kernels.csv", dir);
     if (read_lines(p1, &L) || read_lines(p2, &K)) return 0;
-    int cl = col(&L, "call_id"), ck = col(&K, "call_id"), ok = cl >= 0 && ck >= 0;
+    int cl = col(&L, "call_id"), ck = col(&K, "call_id"), ml = col(&L, "math_type"),
+        mk = col(&K, "math_type"), al = col(&L, "algo"), ak = col(&K, "algo");
+    size_t hl = strlen(K.hdr);
+    int ok = cl >= 0 && ck >= 0 && ml >= 0 && mk >= 0 && al >= 0 && ak >= 0 && hl > 10 &&
+             !strcmp(K.hdr + hl - 10, ",math_type");
     for (int i = 0; i < L.n && ok; i++)
         for (int j = i + 1; j < L.n && ok; j++)
             ok = strcmp(field(&L, i, cl, a, sizeof a), field(&L, j, cl, b, sizeof b)) != 0;
     for (int i = 0; i < K.n && ok; i++) {
         int hit = 0;
         field(&K, i, ck, a, sizeof a);
-        for (int j = 0; j < L.n && !hit; j++) hit = !strcmp(a, field(&L, j, cl, b, sizeof b));
-        ok = hit;
+        for (int j = 0; j < L.n && !hit; j++)
+            if (!strcmp(a, field(&L, j, cl, b, sizeof b))) {
+                hit = 1;
+                ok = *field(&K, i, mk, m1, sizeof m1) &&
+                     !strcmp(m1, field(&L, j, ml, m2, sizeof m2)) &&
+                     !strcmp(field(&K, i, ak, m1, sizeof m1), field(&L, j, al, m2, sizeof m2));
+            }
+        ok = ok && hit;
     }
     lines_free(&L);
     lines_free(&K);
@@ -465,7 +477,7 @@ TEST(bench_sim_sweep_outputs)
                          "dil_h,dil_w,groups,algo,call_id,kernel_index,kernel_name,grid_x,grid_y,"
                          "grid_z,block_x,block_y,block_z,regs_per_thread,smem_static,smem_dynamic,"
                          "time_ms,dram_read_bytes,dram_write_bytes,sm_pct,dram_pct,occupancy_pct,"
-                         "tensor_pct,source"));
+                         "tensor_pct,source,cluster_x,cluster_y,cluster_z,math_type"));
     /* metrics on, dram__throughput unknown to the chip: empty dram_pct */
     CHECK(file_has(path, ",1000,2000,3000,,4000,5000,seer-bench:h100-sxm5-80gb:1:cudnn9.19.0"));
     CHECK(file_has(path, "\"implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1, false, false, true>\""));
@@ -751,6 +763,16 @@ TEST(bench_sim_crash_and_resume)
     snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --no-micro --resume 2>&1", sim_bin(), plan, b);
     char *log = run(cmd, &st);
     CHECK(st == 0 && log && strstr(log, "0 entries measured, 12 skipped"));
+    free(log);
+
+    /* a kernels.csv of an older version (no math_type column) is not
+     * appended to: its rows and the new ones would not line up */
+    snprintf(p2, sizeof p2, "%s/kernels.csv", b);
+    snprintf(cmd, sizeof cmd, "sed -i '1s/,math_type$//' %s", p2);
+    CHECK(system(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "%s --plan %s --out %s --no-micro --resume 2>&1", sim_bin(), plan, b);
+    log = run(cmd, &st);
+    CHECK(st == 1 && log && strstr(log, "kernels.csv: written by another seer-bench version"));
     free(log);
     rm_out(a);
     rm_out(b);
