@@ -318,9 +318,11 @@ static int write_manifest(const manifest_t *m, char *err, size_t errlen)
             m->skipped, m->not_reached);
     if (out)
         fprintf(f, "layer_rows=%lld\nfailed_rows=%lld\nkernel_rows=%lld\nunattributed_kernels=%lld\n"
+                   "untimed_kernels=%lld\nside_stream_kernels=%lld\nkernel_capped_calls=%lld\n"
                    "cupti_dropped_records=%zu\ncupti_bad_timestamps=%zu\nhold_expired=%lld\n",
-                out->rows, out->failures, out->kernel_rows, out->unattributed,
-                seer_bench_trace_dropped(), seer_bench_trace_bad_timestamps(), out->hold_expired);
+                out->rows, out->failures, out->kernel_rows, out->unattributed, out->untimed,
+                out->side_stream, out->kernel_capped, seer_bench_trace_dropped(),
+                seer_bench_trace_bad_timestamps(), out->hold_expired);
     if (seer_bench_sync(f) != 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
         snprintf(err, errlen, "cannot write %s", path);
         return -1;
