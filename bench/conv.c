@@ -100,7 +100,7 @@ typedef struct {
     size_t ws;
     char status[96];
     int reps;
-    double t_med, t_min, t_max, ksum, span, memop;
+    double t_med, t_min, t_max, ksum, span, memop, busy;
     int sm_mhz;                 /* SM clock right after the call (NVML); 0 unknown */
     int hold_expired;           /* repetitions whose hold timed out before release */
     int nk;
@@ -119,7 +119,7 @@ void seer_bench_layers_header(FILE *f)
     fputs("gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,"
           "groups,algo,time_ms,main_kernel,grid_x,grid_y,grid_z,block_x,block_y,block_z,kernels,"
           "source,time_min_ms,time_max_ms,reps,status,part,call_id,kernel_sum_ms,workspace_bytes,"
-          "layer,math_type,span_ms,memop_ms,l2_flush,hold_expired,sm_clock_mhz\n", f);
+          "layer,math_type,span_ms,memop_ms,l2_flush,hold_expired,sm_clock_mhz,busy_ms\n", f);
 }
 
 void seer_bench_kernels_header(FILE *f)
@@ -128,7 +128,7 @@ void seer_bench_kernels_header(FILE *f)
           "groups,algo,call_id,kernel_index,kernel_name,grid_x,grid_y,grid_z,block_x,block_y,"
           "block_z,regs_per_thread,smem_static,smem_dynamic,time_ms,dram_read_bytes,"
           "dram_write_bytes,sm_pct,dram_pct,occupancy_pct,tensor_pct,source,cluster_x,cluster_y,"
-          "cluster_z\n", f);
+          "cluster_z,math_type\n", f);
 }
 
 void seer_bench_picks_header(FILE *f)
@@ -165,7 +165,8 @@ static int write_call(seer_bench_run_t *run, const seer_bench_conv_t *cv, const 
         for (int m = 0; m < SEER_METRIC_COUNT; m++) put_num(f, c->k[i].m[m]);
         fputc(',', f);
         seer_bench_csv_str(f, o->source);
-        fprintf(f, ",%d,%d,%d\n", c->k[i].cluster[0], c->k[i].cluster[1], c->k[i].cluster[2]);
+        fprintf(f, ",%d,%d,%d,%s\n", c->k[i].cluster[0], c->k[i].cluster[1], c->k[i].cluster[2],
+                math_name(c->math));
         o->kernel_rows++;
     }
     if (c->nk && seer_bench_sync(o->kernels) != 0) {
@@ -211,7 +212,9 @@ static int write_call(seer_bench_run_t *run, const seer_bench_conv_t *cv, const 
     put_num(f, ok && c->nk ? c->span : NAN);
     put_num(f, ok && c->nk ? c->memop : NAN);
     if (ok) fprintf(f, ",%d,%d", run->flush != NULL, c->hold_expired); else fputs(",,", f);
-    if (c->sm_mhz > 0) fprintf(f, ",%d\n", c->sm_mhz); else fputs(",\n", f);
+    if (c->sm_mhz > 0) fprintf(f, ",%d", c->sm_mhz); else fputc(',', f);
+    put_num(f, ok && c->nk ? c->busy : NAN);
+    fputc('\n', f);
     if (seer_bench_sync(f) != 0) {
         snprintf(err, errlen, "cannot write layers.csv");
         return -1;
@@ -475,15 +478,24 @@ static int cmp_rec(const void *a, const void *b)
 
 static int is_ours(const char *name) { return strstr(name, "seer_hold_kernel") || strstr(name, "seer_fill_kernel"); }
 
-/* Records of the timed repetitions.  Repetition j's work runs on our
- * stream between the host's release of the hold (t0[j]) and the return of
- * its event synchronisation (t1[j]): a record is tied to the repetition
- * whose window holds it, on the stream the hold kernel ran on.  Per kernel
- * position, the median duration over the repetitions that launched the
- * usual number of kernels; per call, the medians of the kernel sum, the
- * CUPTI span (first start to last end, memsets and memcpys included) and
+/* Records of the timed repetitions.  Repetition j's work runs between the
+ * host's first enqueue for it (w0[j], before the L2 flush and the hold)
+ * and the return of its end event's synchronisation (t1[j]); between two
+ * windows the GPU is idle, and inside one nothing runs but our flush and
+ * hold kernels (left out by name) and the call.  So a record is tied to the
+ * repetition whose window holds it, on any stream: cuDNN runs some calls
+ * partly on internal streams (the groups of a grouped convolution it has
+ * no grouped kernel for, FFT_TILING), and a call of more launches than the
+ * held stream takes starts before the hold's release (the host blocks in
+ * the launch until the hold times out).  Kernels before the first window
+ * (warm-up or cudnnFind records handed over late) are counted apart from
+ * those inside the timed span that no window holds.  Per kernel position,
+ * the median duration over the repetitions that launched the usual number
+ * of kernels; per call, the medians of the kernel sum, of the CUPTI span
+ * (first start to last end, memsets and memcpys included), of the GPU busy
+ * time (union of the records: below the sum where streams overlap) and of
  * the memset/memcpy time. */
-static void collect_kernels(seer_bench_run_t *run, call_t *c, int reps, const uint64_t *t0,
+static void collect_kernels(seer_bench_run_t *run, call_t *c, int reps, const uint64_t *w0,
                             const uint64_t *t1)
 {
     seer_bench_kernel_rec_t *recs = NULL;
@@ -494,8 +506,8 @@ static void collect_kernels(seer_bench_run_t *run, call_t *c, int reps, const ui
     qsort(recs, n, sizeof *recs, cmp_rec);
     int *rep_of = malloc((n ? n : 1) * sizeof *rep_of);
     int count[MAX_REPS] = {0};
-    uint64_t first[MAX_REPS] = {0}, last[MAX_REPS] = {0};
-    double mem[MAX_REPS] = {0};
+    uint64_t first[MAX_REPS] = {0}, last[MAX_REPS] = {0}, reach[MAX_REPS] = {0};
+    double mem[MAX_REPS] = {0}, busyv[MAX_REPS] = {0};
     if (!rep_of) goto out;
     int have_sid = 0;
     uint32_t sid = 0;
@@ -509,18 +521,24 @@ static void collect_kernels(seer_bench_run_t *run, call_t *c, int reps, const ui
         rep_of[i] = -1;
         if (recs[i].kind == SEER_BENCH_REC_KERNEL && is_ours(recs[i].name)) continue;
         for (int j = 0; j < reps && r < 0; j++)
-            if (recs[i].start >= t0[j] && recs[i].end <= t1[j] && (!have_sid || recs[i].stream == sid))
-                r = j;
+            if (recs[i].start >= w0[j] && recs[i].end <= t1[j]) r = j;
         if (r < 0) {
-            if (recs[i].kind == SEER_BENCH_REC_KERNEL) run->out->unattributed++;
+            if (recs[i].kind != SEER_BENCH_REC_KERNEL) continue;
+            if (reps > 0 && recs[i].start < w0[0]) run->out->untimed++;
+            else run->out->unattributed++;
             continue;
         }
         if (!first[r] || recs[i].start < first[r]) first[r] = recs[i].start;
         if (recs[i].end > last[r]) last[r] = recs[i].end;
+        /* sorted by start: what this record adds beyond the ones before */
+        uint64_t from = recs[i].start > reach[r] ? recs[i].start : reach[r];
+        if (recs[i].end > from) busyv[r] += (double)(recs[i].end - from) * 1e-6;
+        if (recs[i].end > reach[r]) reach[r] = recs[i].end;
         if (recs[i].kind != SEER_BENCH_REC_KERNEL) {
             mem[r] += (double)(recs[i].end - recs[i].start) * 1e-6;
             continue;
         }
+        if (have_sid && recs[i].stream != sid) run->out->side_stream++;
         rep_of[i] = r;
         count[r]++;
     }
@@ -532,7 +550,8 @@ static void collect_kernels(seer_bench_run_t *run, call_t *c, int reps, const ui
         if (count[j] && votes > best_votes) { best = count[j]; best_votes = votes; }
     }
     c->nk = best > MAX_KERNELS ? MAX_KERNELS : best;
-    double dur[MAX_KERNELS][MAX_REPS], sum[MAX_REPS], span[MAX_REPS], memv[MAX_REPS];
+    if (best > MAX_KERNELS) run->out->kernel_capped++; /* kernel rows: the first MAX_KERNELS */
+    double dur[MAX_KERNELS][MAX_REPS], sum[MAX_REPS], span[MAX_REPS], memv[MAX_REPS], bus[MAX_REPS];
     int used = 0, firstrep = 1;
     for (int j = 0; j < reps; j++) {
         if (!best || count[j] != best) continue;
@@ -540,6 +559,7 @@ static void collect_kernels(seer_bench_run_t *run, call_t *c, int reps, const ui
         sum[used] = 0;
         span[used] = (double)(last[j] - first[j]) * 1e-6;
         memv[used] = mem[j];
+        bus[used] = busyv[j];
         for (size_t i = 0; i < n; i++) {
             if (rep_of[i] != j) continue;
             double ms = (double)(recs[i].end - recs[i].start) * 1e-6;
@@ -566,6 +586,7 @@ static void collect_kernels(seer_bench_run_t *run, call_t *c, int reps, const ui
     c->ksum = used ? median(sum, used) : NAN;
     c->span = used ? median(span, used) : NAN;
     c->memop = used ? median(memv, used) : NAN;
+    c->busy = used ? median(bus, used) : NAN;
 out:
     free(rep_of);
     seer_bench_trace_release(recs, n);
@@ -596,7 +617,7 @@ static int measure(seer_bench_run_t *run, const descs_t *d, int dir, call_t *c, 
 {
     const seer_bench_opts_t *o = run->o;
     double t[MAX_REPS];
-    uint64_t t0[MAX_REPS], t1[MAX_REPS];
+    uint64_t w0[MAX_REPS], t1[MAX_REPS];
     float ms = 0;
     int reps = o->reps < 1 ? 1 : o->reps > MAX_REPS ? MAX_REPS : o->reps;
     cudnnStatus_t s = c->math >= 0 ? cudnnSetConvolutionMathType(d->conv, (cudnnMathType_t)c->math)
@@ -629,6 +650,7 @@ static int measure(seer_bench_run_t *run, const descs_t *d, int dir, call_t *c, 
         /* L2 flush, then the hold, both before the start event: the events
          * bracket the call's kernels only, run back to back once the host
          * has enqueued all of them */
+        w0[i] = seer_bench_trace_now();
         if (run->flush)
             CUDA_OR_FAIL(seer_kernels_fill(run->flush, run->flush_floats, SEER_FILL_F32, (uint64_t)i,
                                            run->stream));
@@ -637,7 +659,6 @@ static int measure(seer_bench_run_t *run, const descs_t *d, int dir, call_t *c, 
         cudaError_t e = cudaEventRecord(run->e0, run->stream);
         s = e == cudaSuccess ? conv_call(run, d, dir, c->algo, c->ws) : CUDNN_STATUS_SUCCESS;
         if (e == cudaSuccess && s == CUDNN_STATUS_SUCCESS) e = cudaEventRecord(run->e1, run->stream);
-        t0[i] = seer_bench_trace_now();
         if (release_hold(run)) {
             c->hold_expired++;
             run->out->hold_expired++;
@@ -662,7 +683,7 @@ static int measure(seer_bench_run_t *run, const descs_t *d, int dir, call_t *c, 
         if (t[i] > c->t_max) c->t_max = t[i];
     }
     c->t_med = median(t, reps);
-    collect_kernels(run, c, reps, t0, t1);
+    collect_kernels(run, c, reps, w0, t1);
     return 0;
 failed:
     if (context_lost()) {

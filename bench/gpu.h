@@ -92,7 +92,12 @@ typedef struct {
     long long next_call_id;
     char gpu[32];
     char source[96];            /* seer-bench:<gpu>:<seed>:cudnn<version> */
-    long long rows, failures, kernel_rows, unattributed;
+    long long rows, failures, kernel_rows;
+    long long unattributed;     /* kernels inside the timed span tied to no repetition */
+    long long untimed;          /* kernels handed over with a call's timed ones that ran
+                                   before them (late warm-up or cudnnFind records) */
+    long long side_stream;      /* tied kernels that ran on another stream than the hold's */
+    long long kernel_capped;    /* calls of more kernels than get kernel rows */
     long long hold_expired;     /* repetitions whose stream hold timed out first */
 } seer_bench_out_t;
 

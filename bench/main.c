@@ -206,6 +206,30 @@ out:
 }
 
 /* Open an output for appending; a new or empty file gets its header. */
+/* A file to be appended to (--resume) must have the header this version
+ * writes: rows of another column set would not line up with it (kernels.csv
+ * gained math_type as its last column). */
+static int header_differs(const char *path, void (*header)(FILE *), char *err, size_t errlen)
+{
+    char *want = NULL, *line = NULL;
+    size_t wlen = 0, cap = 0;
+    FILE *m = open_memstream(&want, &wlen);
+    FILE *in = seer_bench_open_input(path, SEER_BENCH_OUTPUT_MAX_BYTES, err, errlen);
+    int differs = 1;
+    if (m) {
+        header(m);
+        if (fclose(m) != 0) { free(want); want = NULL; }
+    }
+    if (!want) snprintf(err, errlen, "out of memory");
+    else if (in && seer_bench_getline(in, &line, &cap) > 0 && !strcmp(line, want)) differs = 0;
+    else if (in) snprintf(err, errlen, "%s: written by another seer-bench version (its header "
+                          "differs); measure into a new --out", path);
+    if (in) fclose(in);
+    free(want);
+    free(line);
+    return differs;
+}
+
 static FILE *open_out(const char *dir, const char *name, void (*header)(FILE *), char *err, size_t errlen)
 {
     char path[PATH_CAP];
@@ -216,6 +240,7 @@ static FILE *open_out(const char *dir, const char *name, void (*header)(FILE *),
         return NULL;
     }
     int fresh = stat(path, &st) != 0 || st.st_size == 0;
+    if (!fresh && header_differs(path, header, err, errlen)) return NULL;
     FILE *f = fopen(path, "a");
     if (!f) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -293,9 +318,11 @@ static int write_manifest(const manifest_t *m, char *err, size_t errlen)
             m->skipped, m->not_reached);
     if (out)
         fprintf(f, "layer_rows=%lld\nfailed_rows=%lld\nkernel_rows=%lld\nunattributed_kernels=%lld\n"
+                   "untimed_kernels=%lld\nside_stream_kernels=%lld\nkernel_capped_calls=%lld\n"
                    "cupti_dropped_records=%zu\ncupti_bad_timestamps=%zu\nhold_expired=%lld\n",
-                out->rows, out->failures, out->kernel_rows, out->unattributed,
-                seer_bench_trace_dropped(), seer_bench_trace_bad_timestamps(), out->hold_expired);
+                out->rows, out->failures, out->kernel_rows, out->unattributed, out->untimed,
+                out->side_stream, out->kernel_capped, seer_bench_trace_dropped(),
+                seer_bench_trace_bad_timestamps(), out->hold_expired);
     if (seer_bench_sync(f) != 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
         snprintf(err, errlen, "cannot write %s", path);
         return -1;

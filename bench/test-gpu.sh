@@ -2,8 +2,10 @@
 # bench/test-gpu.sh - checks of seer-bench that need a real GPU (make test-gpu).
 # Never run in CI.  About three minutes on an H100.
 #   1. microbenchmarks within sane fractions of the datasheet numbers
-#   2. per call, the CUPTI kernel durations add up to the CUDA-event time
-#      (>= 95 % of calls within 15 %) and the CUPTI span matches the events
+#   2. per call, the GPU busy time from CUPTI (union of the kernel, memset
+#      and memcpy records, on every stream) matches the CUDA-event time
+#      (>= 95 % of calls within 85-102 %); the kernel-duration sum and the
+#      CUPTI span are reported beside it; every kernel is tied to a call
 #   3. a run killed with SIGKILL and then --resume'd has the same rows as
 #      an uninterrupted one
 #   4. --metrics completes (its own process) and fills the counter columns,
@@ -127,20 +129,28 @@ awk "$CSVAWK"'
     v("status") == "" && v("time_ms") + 0 >= 0.2 {
         n++; t = v("time_ms") + 0; k = v("kernel_sum_ms"); sp = v("span_ms") + 0
         if (k == "") { miss++; next }
+        # busy_ms: union of the records (memsets included, overlapping
+        # streams once); outputs of older versions have only the sum
+        b = v("busy_ms"); g = b != "" ? b + 0 : k + 0
         # the stream is held while the host enqueues: events bracket the
-        # kernels only; what is left is the gaps between kernels
-        if (k <= 1.02 * t + 0.005 && k >= 0.85 * t) ok++
-        else if (bad++ < 5) printf "    call %s %s %s %s: events %.4f ms, kernels %.4f ms, span %.4f ms\n", v("call_id"), v("direction"), v("algo"), v("math_type"), t, k, sp
+        # GPU work only; what is left is the gaps between kernels
+        if (g <= 1.02 * t + 0.005 && g >= 0.85 * t) ok++
+        else if (bad++ < 5) printf "    call %s %s %s %s: events %.4f ms, busy %.4f ms, kernel sum %.4f ms, span %.4f ms\n", v("call_id"), v("direction"), v("algo"), v("math_type"), t, g, k, sp
+        if (k <= 1.02 * t + 0.005 && k >= 0.85 * t) sum_ok++
         if (sp <= 1.02 * t + 0.005 && sp >= 0.85 * t) span_ok++
         expired += v("hold_expired") + 0
     }
     END {
-        if (n == 0) { print "FAIL kernel sums: no successful calls over 0.2 ms"; exit 1 }
-        s = sprintf("kernel sums match CUDA events (15%%) in %d of %d calls (CUPTI span in %d), %d without kernels, %d held reps expired", ok, n, span_ok, miss, expired)
+        if (n == 0) { print "FAIL kernel times: no successful calls over 0.2 ms"; exit 1 }
+        s = sprintf("GPU busy time matches CUDA events (85-102%%) in %d of %d calls (kernel sum in %d, CUPTI span in %d), %d without kernels, %d held reps expired", ok, n, sum_ok, span_ok, miss, expired)
         if (ok >= 0.95 * n && miss == 0) { print "PASS " s; exit 0 }
         print "FAIL " s; exit 1
     }' "$W/a/layers.csv" || FAILS=$((FAILS + 1))
-grep -E "^(unattributed_kernels|cupti_dropped_records|cupti_bad_timestamps|hold_expired|layer_rows|failed_rows|driver)=" "$W/a/manifest.txt"
+# unattributed_kernels counts only kernels inside the timed repetitions that
+# no repetition's window holds; untimed_kernels (records of warm-up or
+# cudnnFind handed over late), side_stream_kernels (cuDNN's internal
+# streams) and kernel_capped_calls are reported, not failures
+grep -E "^(unattributed_kernels|untimed_kernels|side_stream_kernels|kernel_capped_calls|cupti_dropped_records|cupti_bad_timestamps|hold_expired|layer_rows|failed_rows|driver)=" "$W/a/manifest.txt"
 grep -q "^unattributed_kernels=0$" "$W/a/manifest.txt" && pass "every kernel tied to a call" ||
     fail "some kernels could not be tied to a call (see manifest)"
 # every kernel row belongs to a layer row, call ids unique

@@ -24,6 +24,12 @@
  *   SEER_SIM_FIRST_SLEEP_MS=N the first convolution sleeps N ms (first-use module
  *                             loading, cuDNN runtime compilation)
  *
+ * Grouped (not depthwise) convolutions with fwd IMPLICIT_GEMM or bwd ALGO_0
+ * run one kernel per group on two internal streams (ids 8 and 9), as cuDNN
+ * does for groups it has no grouped kernel for; the held stream takes at
+ * most SIM_QUEUE launches, after which the host blocks in the launch until
+ * the hold times out (2 s), as a real launch queue behind a held stream does.
+ *
  * Algorithms: fwd IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, GEMM (64 MiB
  * workspace, two kernels), FFT (fails with EXECUTION_FAILED), FFT_TILING
  * (4 GiB workspace), WINOGRAD and WINOGRAD_NONFUSED for 3x3 filters; the
@@ -50,7 +56,8 @@ static uint64_t clock_ns = 1000000;
 static uint32_t next_corr = 1;
 static int trace_kernels = 1, trace_memset = 1, trace_other_kinds, profiling, profiled_kernels;
 static long conv_calls;
-#define SIM_STREAM 7             /* CUPTI stream id of every record */
+#define SIM_STREAM 7             /* CUPTI stream id of the handle's stream */
+#define SIM_QUEUE 256            /* launches a held stream takes before the host blocks */
 
 typedef union {
     CUpti_ActivityKernel10 k;
@@ -79,7 +86,7 @@ static void queue(const slot_t *s)
 }
 
 /* A kernel runs now: its record, then the clock moves on by its duration. */
-static void run_kernel(const char *name, double us, int grid, int block)
+static void run_kernel(const char *name, double us, int grid, int block, uint32_t stream)
 {
     uint32_t corr = next_corr++;
     slot_t s;
@@ -97,7 +104,7 @@ static void run_kernel(const char *name, double us, int grid, int block)
         s.k.staticSharedMemory = 4096;
         s.k.dynamicSharedMemory = 1024;
         s.k.correlationId = corr;
-        s.k.streamId = SIM_STREAM;
+        s.k.streamId = stream ? stream : SIM_STREAM;
         s.k.name = name;
         queue(&s);
     }
@@ -127,9 +134,10 @@ typedef struct {
     const char *name;
     double us;
     int grid, block;
+    uint32_t stream;            /* 0: the handle's stream */
     uint64_t *event;
 } op_t;
-static op_t held[256];
+static op_t held[SIM_QUEUE];
 static int n_held, holding;
 static volatile int *hold_flag;
 static uint64_t hold_start;
@@ -155,7 +163,7 @@ static void drain(int must)
         queue(&s);
     }
     for (int i = 0; i < n_held; i++) {
-        if (held[i].what == 0) run_kernel(held[i].name, held[i].us, held[i].grid, held[i].block);
+        if (held[i].what == 0) run_kernel(held[i].name, held[i].us, held[i].grid, held[i].block, held[i].stream);
         else if (held[i].what == 2) run_memset(held[i].us);
         else *held[i].event = clock_ns;
     }
@@ -164,8 +172,9 @@ static void drain(int must)
 
 static void submit(op_t op)
 {
-    if (holding && n_held < 256) { held[n_held++] = op; return; }
-    if (op.what == 0) run_kernel(op.name, op.us, op.grid, op.block);
+    if (holding && n_held == SIM_QUEUE) drain(1); /* queue full: blocks until the hold times out */
+    if (holding) { held[n_held++] = op; return; }
+    if (op.what == 0) run_kernel(op.name, op.us, op.grid, op.block, op.stream);
     else if (op.what == 2) run_memset(op.us);
     else *op.event = clock_ns;
 }
@@ -436,12 +445,12 @@ cudnnStatus_t cudnnGetConvolutionBackwardFilterWorkspaceSize(cudnnHandle_t h, co
     const cudnnConvolutionDescriptor_t c, const cudnnFilterDescriptor_t w, cudnnConvolutionBwdFilterAlgo_t a, size_t *b)
 { UNUSED(h); UNUSED(x); UNUSED(dy); UNUSED(c); UNUSED(w); *b = workspace(a); return CUDNN_STATUS_SUCCESS; }
 
-static cudnnStatus_t convolve(int dir, int algo, const tensor_t *x, const filter_t *w, const tensor_t *y)
+static cudnnStatus_t convolve(int dir, int algo, const tensor_t *x, const filter_t *w, const tensor_t *y,
+                              const conv_t *cv)
 {
     double flops = 2.0 * y->n * y->c * y->h * y->w * (double)w->c * w->r * w->s;
     double us = flops / 30e12 * 1e6 * (1 + 0.3 * algo) + 3;
     long crash = atol(knob("SEER_SIM_CRASH_AFTER", "0"));
-    UNUSED(x);
     if (crash && ++conv_calls >= crash) _exit(137);
     long sleep_us = atol(knob("SEER_SIM_SLEEP_US", "0"));
     static int first_done;
@@ -467,6 +476,13 @@ static cudnnStatus_t convolve(int dir, int algo, const tensor_t *x, const filter
         launch("sm90_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nchwkcrs_nchw_tensorop_kernel", us * 0.5, 132, 128);
         return CUDNN_STATUS_SUCCESS;
     }
+    if (algo == 0 && cv->g > 1 && cv->g < x->c) {
+        /* one kernel per group, on cuDNN's internal streams */
+        for (int g = 0; g < cv->g; g++)
+            submit((op_t){.what = 0, .name = "_Z19grouped_conv_kernelILi1EEvPKfS1_Pf", .us = us / cv->g,
+                          .grid = 16, .block = 128, .stream = SIM_STREAM + 1 + (uint32_t)(g % 2)});
+        return CUDNN_STATUS_SUCCESS;
+    }
     if (algo == 2) {
         submit((op_t){.what = 2, .us = 1});
         launch("_Z8im2col4dIfEviPKT_PS0_", us * 0.2, 64, 256);
@@ -481,21 +497,21 @@ cudnnStatus_t cudnnConvolutionForward(cudnnHandle_t h, const void *al, const cud
     void *ws, size_t wsb, const void *be, const cudnnTensorDescriptor_t yd, void *y)
 {
     UNUSED(h); UNUSED(al); UNUSED(x); UNUSED(w); UNUSED(cd); UNUSED(ws); UNUSED(wsb); UNUSED(be); UNUSED(y);
-    return convolve(0, a, (const tensor_t *)xd, (const filter_t *)wd, (const tensor_t *)yd);
+    return convolve(0, a, (const tensor_t *)xd, (const filter_t *)wd, (const tensor_t *)yd, (const conv_t *)cd);
 }
 cudnnStatus_t cudnnConvolutionBackwardData(cudnnHandle_t h, const void *al, const cudnnFilterDescriptor_t wd, const void *w,
     const cudnnTensorDescriptor_t dyd, const void *dy, const cudnnConvolutionDescriptor_t cd, cudnnConvolutionBwdDataAlgo_t a,
     void *ws, size_t wsb, const void *be, const cudnnTensorDescriptor_t dxd, void *dx)
 {
     UNUSED(h); UNUSED(al); UNUSED(w); UNUSED(dy); UNUSED(cd); UNUSED(ws); UNUSED(wsb); UNUSED(be); UNUSED(dx);
-    return convolve(1, a, (const tensor_t *)dxd, (const filter_t *)wd, (const tensor_t *)dyd);
+    return convolve(1, a, (const tensor_t *)dxd, (const filter_t *)wd, (const tensor_t *)dyd, (const conv_t *)cd);
 }
 cudnnStatus_t cudnnConvolutionBackwardFilter(cudnnHandle_t h, const void *al, const cudnnTensorDescriptor_t xd, const void *x,
     const cudnnTensorDescriptor_t dyd, const void *dy, const cudnnConvolutionDescriptor_t cd, cudnnConvolutionBwdFilterAlgo_t a,
     void *ws, size_t wsb, const void *be, const cudnnFilterDescriptor_t dwd, void *dw)
 {
     UNUSED(h); UNUSED(al); UNUSED(x); UNUSED(dy); UNUSED(cd); UNUSED(ws); UNUSED(wsb); UNUSED(be); UNUSED(dw);
-    return convolve(2, a, (const tensor_t *)xd, (const filter_t *)dwd, (const tensor_t *)dyd);
+    return convolve(2, a, (const tensor_t *)xd, (const filter_t *)dwd, (const tensor_t *)dyd, (const conv_t *)cd);
 }
 
 /* ---- CUPTI Activity ------------------------------------------------------------ */
