@@ -4,7 +4,7 @@
 # limit):
 #   env.txt     GPU, driver, clocks, CUDA, cuDNN, torch versions, libraries
 #   bench.tgz   seer-bench's default calibration (micro + sweep), budget
-#               SEER_BENCH_MIN minutes (default 5), CNN layers first
+#               SEER_BENCH_SECONDS (default 300), CNN layers first
 #   gemm.csv    bench/torch_gemm.py: GEMM timing CSV, GPU time and idle-
 #               bracketed time per shape (rows flushed one by one)
 #   torch.tgz   bench/torch_iteration.py: ResNet-50 training and inference
@@ -61,9 +61,11 @@ fi
 
 GPUID=$("$BENCH" --gpu-name "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" 2>/dev/null | tail -1)
 log "gpu id: ${GPUID:-unknown}"
-s=$(budget $((${SEER_BENCH_MIN:-5} * 60 + 20)) 200)
-log "seer-bench: --minutes ${SEER_BENCH_MIN:-5}, hard limit $s s"
-timeout -k 15 -s INT "$s" "$BENCH" --out "$W/bench" --minutes "${SEER_BENCH_MIN:-5}" > "$W/bench.log" 2>&1
+BS=${SEER_BENCH_SECONDS:-300} GS=${SEER_GEMM_SECONDS:-50}
+s=$(budget $((BS + 20)) $((GS + 20 + ${SEER_TORCH:-1} * 160)))
+log "seer-bench: --minutes $BS/60, hard limit $s s"
+timeout -k 15 -s INT "$s" "$BENCH" --out "$W/bench" --minutes "$(awk -v s="$BS" 'BEGIN { print s / 60 }')" \
+    > "$W/bench.log" 2>&1
 log "seer-bench exit $?: $(grep -E '^(status|elapsed_s|entries_run|entries_not_reached|layer_rows|failed_rows|unattributed_kernels|hold_expired)=' "$W/bench/manifest.txt" 2>/dev/null | tr '\n' ' ')"
 tr '\r' '\n' < "$W/bench.log" | grep -v '^\s*$' | tail -20 >> "$OUT/log.txt"
 cp "$W/bench.log" "$W/bench/" 2>/dev/null
@@ -73,13 +75,14 @@ log "bench.tgz $(du -h "$OUT/bench.tgz" | cut -f1)"
 # ---- GEMMs ---------------------------------------------------------------------
 m=$(sed -n 's/^gpu=//p' "$W/bench/manifest.txt" 2>/dev/null); [ -n "$m" ] && GPUID=$m
 export PYTHONUNBUFFERED=1
-s=$(budget 50 150)
+s=$(budget "$GS" $((${SEER_TORCH:-1} * 150)))
 log "torch_gemm: $s s"
 timeout -k 10 $((s + 15)) python3 bench/torch_gemm.py --out "$OUT/gemm.csv" --seconds "$s" \
     --gpu-id "${GPUID:-}" > "$W/gemm.log" 2>&1
 log "torch_gemm exit $?: $(tail -1 "$W/gemm.log") ($(grep -c '^skip' "$W/gemm.log") skipped)"
 
-# ---- ResNet-50 iterations ------------------------------------------------------
+# ---- ResNet-50 iterations (SEER_TORCH=0: none) ---------------------------------
+[ "${SEER_TORCH:-1}" = 0 ] && { log "done (no torch iterations)"; exit 0; }
 mkdir -p "$W/torch"
 s=$(budget 110 45)
 log "torch_iteration train: $s s"
