@@ -39,6 +39,7 @@ STLIB = $(B)/libseer.a
 SEER  = $(B)/seer
 RUNNER = $(B)/seer-tests
 MODELS = a100-pcie-80gb v100-pcie-32gb t4 v100-sxm2-16gb gtx1080ti
+GEMM_MODELS = h100-sxm5-80gb h200-sxm-141gb
 DATA  ?= ../shared/data
 
 .PHONY: cudnn-header all lib test bench eval models install uninstall clean asan ubsan fuzz help bench-gpu test-gpu
@@ -136,6 +137,17 @@ models: $(SEER)
 	  echo "train $$g"; \
 	  $(SEER) train --holdout --gpu $$g --data $(DATA)/conv/$$g.csv $(DATA)/gemm/$$gm.csv \
 	    --out models/$$g.seer || exit 1; \
+	done
+	@# GEMM-only models from this project's own Hopper measurements (data/):
+	@# their convs transfer, which scored better than the sweeps' own fits,
+	@# and so do tensor-core GEMMs: the sweeps' sizes are random, so their
+	@# FP16/BF16 rows ran cuBLAS's unaligned kernels, 5-8x slower than the
+	@# aligned ones layers use (docs/accuracy.md, "Measured on Hopper").
+	@# The FP32 rows (dtype, the third column: torch_gemm.py quotes nothing)
+	@for g in $(GEMM_MODELS); do \
+	  echo "train $$g (FP32 GEMMs only)"; \
+	  awk -F, 'NR == 1 || $$3 == "fp32"' data/$$g/gemm.csv > $(B)/$$g-gemm-fp32.csv && \
+	  $(SEER) train --holdout --gpu $$g --data $(B)/$$g-gemm-fp32.csv --out models/$$g.seer || exit 1; \
 	done
 
 eval: $(SEER) $(B)/seer-physics

@@ -764,6 +764,12 @@ static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, con
                                 seer_direction_t dir, int algo, int kalgo, const seer_terms_t *k, const char *variant,
                                 int corr, seer_kcache_t *kc, seer_family_t *af, int raw, seer_physics_t *e)
 {
+    /* a GEMM-only model (seer_train with GEMM files alone) times no conv
+     * by itself: from a models directory the convs are transferred */
+    if (!m->nfam)
+        return seer_fail(err, SEER_STATUS_NOT_CALIBRATED,
+                         "model %s has GEMM data only: open it from a models directory, where its "
+                         "convolutions are transferred from the other models", m->gpu_id);
     seer_terms_t shape;
     memset(&shape, 0, sizeof shape);
     memcpy(shape.kv, k->kv, sizeof shape.kv[0] * (size_t)k->nk);

@@ -260,8 +260,8 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
         if (g) m->src[i] = *g;
     }
     uint32_t nfam = seer_r_u32(&r, "family count");
-    if (!r.st && (nfam < 1 || nfam > 1024)) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "family count");
-    if (!r.st) {
+    if (!r.st && nfam > 1024) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "family count");
+    if (!r.st && nfam) {
         m->fam = calloc(nfam, sizeof *m->fam);
         if (!m->fam) seer_r_fail(&r, SEER_STATUS_ALLOC_FAILED, "families");
     }
@@ -272,6 +272,11 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     }
     for (int math = 0; math < 2; math++)
         for (int kind = 0; kind < SEER_GEMM_KINDS && !r.st; kind++) r_gemm(&r, &m->gemm[math][kind]);
+    /* no family: a GEMM-only model, which must then have a GEMM fit */
+    int gemm_fits = 0;
+    for (int math = 0; math < 2; math++)
+        for (int kind = 0; kind < SEER_GEMM_KINDS; kind++) gemm_fits += m->gemm[math][kind].present;
+    if (!r.st && !nfam && !gemm_fits) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "family count (0, and no GEMM fit)");
     if (!r.st && r.off != r.n) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "trailing payload bytes");
     if (!r.st) {
         const seer_gpu_info_t *g = seer_gpu_lookup_h(h, m->gpu_id);

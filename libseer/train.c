@@ -808,9 +808,13 @@ static seer_status_t train_all(train_t *T, const char *const *paths, int n_paths
         st = kind == 'g' ? add_gemm_file(T, paths[p]) : add_conv_file(T, paths[p], p, kind);
     }
     if (st) return st;
-    if (T->nall == 0)
+    if (T->nall == 0 && T->ngemm == 0)
         return seer_error(T->h, SEER_STATUS_NO_DATA, "no usable rows for GPU %s (%zu skipped)",
                           T->m->gpu_id, T->skipped);
+    if (T->nall == 0) { /* GEMM files alone: a GEMM-only model (transfer.c gives it its convs) */
+        seer_strlcpy(T->m->provenance, T->prov, sizeof T->m->provenance);
+        return seer_gemm_fit(T->h, T->m, T->gemm, T->ngemm, T->m->gemm);
+    }
     /* Rows moved (realloc across files, dropped rows): their terms point
      * at their own descriptor again. */
     for (size_t i = 0; i < T->nall; i++) T->all[i].t.cv = &T->all[i].cv;

@@ -168,11 +168,15 @@ static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int 
                                          SOLID_GEMM_ROWS)) gb = s;
             }
             if (gb) m->gemm[math][kind] = gb->gemm[math][kind];
+            if (gb && pn < (int)sizeof m->provenance) /* a GEMM-only source is no family source: say it */
+                pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn, "; GEMM %s %s from %s",
+                               math ? "tensor-core" : "fp32", kind ? "batched" : "plain", gb->gpu_id);
         }
     /* the generic kernel formula: from the nearest source */
     const struct seer_model *near = NULL;
-    for (int i = 0; i < n_sources; i++)
-        if (!sources[i]->transferred && (!near || cc_distance(&sources[i]->gpu, tg) < cc_distance(&near->gpu, tg)))
+    for (int i = 0; i < n_sources; i++) /* of a source with convs: a GEMM-only one fitted none */
+        if (!sources[i]->transferred && sources[i]->nfam &&
+            (!near || cc_distance(&sources[i]->gpu, tg) < cc_distance(&near->gpu, tg)))
             near = sources[i];
     memcpy(m->kcoef, near->kcoef, sizeof m->kcoef);
     if (lite) {
@@ -213,6 +217,8 @@ static void scale_family(seer_family_t *f, double q)
 static int fill_missing(struct seer_model *m, const struct seer_model *t, int lite)
 {
     int pn = (int)strlen(m->provenance), n = m->nfam, added = 0;
+    /* a GEMM-only model: its convs, the generic kernel formula included, are t's */
+    if (!n) memcpy(m->kcoef, t->kcoef, sizeof m->kcoef);
     double q[3][2] = {{0}}; /* 0: not computed yet (only for what is filled: peers open often) */
     for (int i = 0; i < t->nfam; i++) {
         const seer_family_t *f = &t->fam[i];

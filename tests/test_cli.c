@@ -170,8 +170,13 @@ TEST(cli_info_served_model)
     CHECK(r.rc == 0 && !strncmp(r.out, "served          calibrated for t4", 33));
     CHECK(strstr(r.out, "; scaled fwd fp32 x1.") != NULL);
     test_run_free(&r);
+    test_run_seer(&r, "info", "--gpu", "l4", "--models", "models", NULL);
+    CHECK(r.rc == 0 && !strncmp(r.out, "served          transferred for l4", 34));
+    test_run_free(&r);
+    /* a GEMM-only model (measured FP32 GEMMs): its convs are transferred, and it says so */
     test_run_seer(&r, "info", "--gpu", "h100", "--models", "models", NULL);
-    CHECK(r.rc == 0 && !strncmp(r.out, "served          transferred for h100-sxm5-80gb", 46));
+    CHECK(r.rc == 0 && !strncmp(r.out, "served          calibrated for h100-sxm5-80gb", 45) &&
+          strstr(r.out, "what it has no data for transferred from:") && strstr(r.out, "GEMM"));
     test_run_free(&r);
     test_run_seer(&r, "info", "--gpu", "t4", "models/t4.seer", NULL);
     CHECK(r.rc == 2);
@@ -493,7 +498,7 @@ TEST(cli_gemm)
     test_run_free(&r);
     test_run_seer(&r, "gemm", "--gpu", "NVIDIA H100 80GB HBM3", "--m", "64", "--n", "64", "--k", "64", "--batch", "8",
                   "--dtype", "fp16", "--format", "json", NULL);
-    CHECK(r.rc == 0 && strstr(r.out, "{\"gpu\": \"h100-sxm5-80gb\", \"served\": \"transferred\"") &&
+    CHECK(r.rc == 0 && strstr(r.out, "{\"gpu\": \"h100-sxm5-80gb\", \"served\": \"calibrated\"") &&
           strstr(r.out, "\"batch\": 8, \"m\": 64") && strstr(r.out, "\"time_ms\": ") &&
           strstr(r.out, "\"roofline_ms\": "));
     double t = 0, roof = 0;

@@ -294,6 +294,81 @@ TEST(train_holdout_flag_and_provenance)
     seer_destroy(h);
 }
 
+TEST(train_gemm_only_model)
+{
+    /* GEMM files alone make a GEMM-only model (the Hopper ones shipped):
+     * it times GEMMs by its own fit, refuses convs by itself, and from a
+     * models directory serves the convs of the transferred model */
+    text_t t = {0};
+    put(&t, "gpu,op,dtype,batch,m,n,k,trans_a,trans_b,bias,time_ms\n");
+    for (int m = 64; m <= 4096; m *= 2)
+        for (int k = 64; k <= 2048; k *= 4)
+            put(&t, "h200-sxm-141gb,bmm,fp32,4,%d,512,%d,N,N,0,%.6f\n", m, k, 0.004 + 8.0 * m * 512 * k / 40e9);
+    char gemm[64], dir[] = "/tmp/seer-test-gemm-only-XXXXXX", path[128];
+    REQUIRE(write_file(gemm, &t));
+    REQUIRE(mkdtemp(dir) != NULL);
+    const char *paths[1] = {gemm};
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t g = NULL, served = NULL, transferred = NULL;
+    CHECK_STATUS(train(h, "h200-sxm-141gb", paths, 1, 0, &g), SEER_STATUS_SUCCESS);
+    REQUIRE(g);
+    seer_model_info_t info;
+    seer_model_get_info(g, &info);
+    CHECK(info.n_families == 0 && g->gemm[0][1].present);
+    double ms = 0, a = 0, b = 0;
+    CHECK_STATUS(seer_predict_gemm(h, g, 4, 512, 512, 512, SEER_DTYPE_FP32, 0, 0, 0, &ms, NULL), SEER_STATUS_SUCCESS);
+    CHECK(ms > 0);
+    seer_conv_desc_t d = NULL;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(NULL, d, SEER_DTYPE_FP32, SEER_LAYOUT_NHWC, 8, 64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1) ==
+            SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, g, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &a, NULL, 0, NULL),
+                 SEER_STATUS_NOT_CALIBRATED);
+    CHECK(strstr(seer_get_last_error(h), "GEMM data only") != NULL);
+    /* beside the shipped conv models: its convs are theirs, transferred */
+    snprintf(path, sizeof path, "%s/h200-sxm-141gb.seer", dir);
+    CHECK_STATUS(seer_model_save(h, g, path), SEER_STATUS_SUCCESS);
+    static const char *const conv_models[] = {"a100-pcie-80gb", "v100-pcie-32gb", "t4"};
+    for (int i = 0; i < 3; i++) {
+        char src[128], dst[160];
+        snprintf(src, sizeof src, "models/%s.seer", conv_models[i]);
+        snprintf(dst, sizeof dst, "%s/%s.seer", dir, conv_models[i]);
+        FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+        REQUIRE(in && out);
+        char buf[65536];
+        size_t k;
+        while ((k = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, k, out);
+        fclose(in);
+        fclose(out);
+    }
+    CHECK_STATUS(seer_model_open(h, dir, "h200-sxm-141gb", &served), SEER_STATUS_SUCCESS);
+    unlink(path);
+    CHECK_STATUS(seer_model_open(h, dir, "h200-sxm-141gb", &transferred), SEER_STATUS_SUCCESS);
+    REQUIRE(served && transferred);
+    CHECK_STATUS(seer_predict_conv(h, served, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &a, NULL, 0, NULL),
+                 SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, transferred, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &b, NULL, 0,
+                                   NULL), SEER_STATUS_SUCCESS);
+    CHECK(a > 0 && a == b);
+    double ms2 = 0;
+    CHECK_STATUS(seer_predict_gemm(h, served, 4, 512, 512, 512, SEER_DTYPE_FP32, 0, 0, 0, &ms2, NULL),
+                 SEER_STATUS_SUCCESS);
+    CHECK(ms2 > 0);
+    for (int i = 0; i < 3; i++) {
+        char dst[160];
+        snprintf(dst, sizeof dst, "%s/%s.seer", dir, conv_models[i]);
+        unlink(dst);
+    }
+    rmdir(dir);
+    unlink(gemm);
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(g);
+    seer_model_destroy(served);
+    seer_model_destroy(transferred);
+    seer_destroy(h);
+}
+
 TEST(train_gemm_file_beside_conv_file)
 {
     text_t t = {0};
