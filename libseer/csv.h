@@ -100,6 +100,14 @@ enum { SEER_CSV_MATH_NONE, SEER_CSV_MATH_DEFAULT, SEER_CSV_MATH_TENSOR_OP,
  * a math type are kept.  Compacts rows in order and updates *n. */
 seer_status_t seer_conv_rows_framework_math(seer_handle_t h, seer_conv_row_t *rows, size_t *n);
 
+/* One row per convolution (GPU, direction, dtype, layout, shape): the
+ * fastest timed one of a known algorithm, its algo made empty, so that
+ * it is scored as cuDNN's choice (the fastest predicted algorithm) -
+ * what a framework that benchmarks (cudnn.benchmark) runs.  For seer
+ * eval --fastest over a seer-bench sweep, which times every algorithm.
+ * Compacts rows in order and updates *n. */
+seer_status_t seer_conv_rows_fastest(seer_handle_t h, seer_conv_row_t *rows, size_t *n);
+
 /* CSV_BAD_VALUE "FILE:LINE: column 'algo': 'NAME' is not a DIR algorithm"
  * for a row whose algo is SEER_ALGO_BAD_NAME, else SUCCESS. */
 seer_status_t seer_conv_row_algo_error(seer_handle_t h, const char *file, const seer_conv_row_t *r);

@@ -240,10 +240,15 @@ static int framework_math(const seer_conv_row_t *r, int math)
     }
 }
 
+static int same_conv(const seer_conv_row_t *a, const seer_conv_row_t *b)
+{
+    return a->dir == b->dir && a->dtype == b->dtype && a->layout == b->layout &&
+           !memcmp(&a->shape, &b->shape, sizeof a->shape) && !strcmp(a->gpu, b->gpu);
+}
+
 static int same_call(const seer_conv_row_t *a, const seer_conv_row_t *b)
 {
-    return a->dir == b->dir && a->dtype == b->dtype && a->layout == b->layout && a->algo == b->algo &&
-           !memcmp(&a->shape, &b->shape, sizeof a->shape) && !strcmp(a->gpu, b->gpu);
+    return same_conv(a, b) && a->algo == b->algo;
 }
 
 /* Sorted by call, then position: twins sit together. */
@@ -259,32 +264,76 @@ static int cmp_call(const void *pa, const void *pb)
     return c ? c : (a < b ? -1 : a > b);
 }
 
+/* rows sorted by call (cmp_call), as pointers; NULL when out of memory */
+static seer_conv_row_t **by_call(const seer_conv_row_t *rows, size_t n)
+{
+    seer_conv_row_t **p = malloc((n ? n : 1) * sizeof *p);
+    if (!p) return NULL;
+    for (size_t i = 0; i < n; i++) p[i] = (seer_conv_row_t *)&rows[i];
+    qsort(p, n, sizeof *p, cmp_call);
+    return p;
+}
+
+/* Keep the rows whose drop[] is 0, in order; *np the new count. */
+static void compact(seer_conv_row_t *rows, size_t *np, const unsigned char *drop)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < *np; i++)
+        if (!drop[i]) rows[m++] = rows[i];
+    *np = m;
+}
+
+seer_status_t seer_conv_rows_fastest(seer_handle_t h, seer_conv_row_t *rows, size_t *np)
+{
+    size_t n = *np;
+    seer_conv_row_t **p = by_call(rows, n);
+    unsigned char *drop = calloc(n ? n : 1, 1);
+    if (!p || !drop) {
+        free(p);
+        free(drop);
+        return seer_error(h, SEER_STATUS_ALLOC_FAILED, "fastest of %zu rows", n);
+    }
+    for (size_t i = 0, j; i < n; i = j) {
+        seer_conv_row_t *best = NULL;
+        for (j = i; j < n && same_conv(p[i], p[j]); j++) {
+            seer_conv_row_t *r = p[j];
+            if (r->time_ms > 0 && r->algo != SEER_ALGO_UNKNOWN && r->algo != SEER_ALGO_BAD_NAME &&
+                (!best || r->time_ms < best->time_ms || (r->time_ms == best->time_ms && r < best)))
+                best = r;
+        }
+        for (size_t q = i; q < j; q++) drop[p[q] - rows] = p[q] != best;
+        if (best) {
+            best->algo = SEER_ALGO_NONE; /* scored as cuDNN's choice: the fastest predicted */
+            best->fastest = 0;
+        }
+    }
+    compact(rows, np, drop);
+    free(p);
+    free(drop);
+    return SEER_STATUS_SUCCESS;
+}
+
 seer_status_t seer_conv_rows_framework_math(seer_handle_t h, seer_conv_row_t *rows, size_t *np)
 {
     size_t n = *np, m = 0;
     for (size_t i = 0; i < n; i++) m += rows[i].math && !framework_math(&rows[i], rows[i].math);
     if (!m) return SEER_STATUS_SUCCESS; /* no row to drop: the usual case, no allocation */
-    seer_conv_row_t **p = malloc(n * sizeof *p);
+    seer_conv_row_t **p = by_call(rows, n);
     unsigned char *drop = calloc(n, 1);
     if (!p || !drop) {
         free(p);
         free(drop);
         return seer_error(h, SEER_STATUS_ALLOC_FAILED, "math type twins of %zu rows", n);
     }
-    for (size_t i = 0; i < n; i++) p[i] = &rows[i];
-    qsort(p, n, sizeof *p, cmp_call);
     for (size_t i = 0, j; i < n; i = j) {
         int has = 0;
         for (j = i; j < n && same_call(p[i], p[j]); j++) has |= p[j]->math && framework_math(p[j], p[j]->math);
         for (size_t q = i; has && q < j; q++)
             if (p[q]->math && !framework_math(p[q], p[q]->math)) drop[p[q] - rows] = 1;
     }
-    m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!drop[i]) rows[m++] = rows[i];
+    compact(rows, np, drop);
     free(p);
     free(drop);
-    *np = m;
     return SEER_STATUS_SUCCESS;
 }
 

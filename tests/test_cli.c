@@ -487,6 +487,31 @@ TEST(cli_predict_csv_every_direction)
 
 /* seer gemm: one GEMM, table and JSON, the GPU by its device name, and
  * its errors (usage: exit 2, no output; library: exit 1, the status). */
+TEST(cli_eval_fastest_and_math_type)
+{
+    /* a sweep that timed every algorithm under two math types: --fastest
+     * keeps one row per conv, its fastest framework-math one, scored as
+     * the fastest predicted algorithm; the DEFAULT twin of an fp16
+     * TENSOR_OP row is left out and counted */
+    if (!have_bin()) SKIP("seer binary not built");
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    char csv[64], text[1024];
+    snprintf(text, sizeof text, CONV_CSV_HEADER ",math_type\n"
+             "t4,fwd,fp16,nhwc,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,0.05,TENSOR_OP\n"
+             "t4,fwd,fp16,nhwc,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_PRECOMP_GEMM,0.01,DEFAULT\n"
+             "t4,fwd,fp16,nhwc,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_GEMM,0.2,DEFAULT\n"
+             "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,IMPLICIT_GEMM,0.3,FMA\n");
+    REQUIRE(test_write_temp(csv, text));
+    test_run_t r;
+    test_run_seer(&r, "eval", "--gpu", "t4", "--data", csv, "--format", "json", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\"n\": 3,") && strstr(r.out, "\"other_math\": 1"));
+    test_run_free(&r);
+    test_run_seer(&r, "eval", "--gpu", "t4", "--data", csv, "--fastest", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "rows      2 scored") && strstr(r.out, "fwd/auto"));
+    test_run_free(&r);
+    unlink(csv);
+}
+
 TEST(cli_gemm)
 {
     if (!have_bin()) SKIP("seer binary not built");

@@ -40,7 +40,7 @@ static void usage_eval(FILE *f)
     fprintf(f,
             "usage: seer eval [--model FILE | --gpu GPU] [--models DIR] --data CSV...\n"
             "                 [--source PREFIX] [--split test|train|all] [--given-launch]\n"
-            "                 [--pick]\n"
+            "                 [--pick] [--fastest]\n"
             "                 [--format text|json] [--plot FILE.svg]\n"
             "\n"
             "Predict every measured row of the model's GPU in conv timing CSV v1\n"
@@ -63,6 +63,11 @@ static void usage_eval(FILE *f)
             "                   what seer predict --data gives such rows) and count how\n"
             "                   often that is the recorded one; both figures are printed\n"
 
+            "  --fastest        one row per convolution: its fastest measured algorithm's\n"
+            "                   time, scored against the fastest predicted algorithm (what\n"
+            "                   a framework that benchmarks runs, and what seer net and\n"
+            "                   predict --data take); for seer-bench sweeps, which time\n"
+            "                   every algorithm\n"
             "  --format F       text (default) or json\n"
             "  --plot FILE.svg  log-log scatter of predicted vs measured times\n"
             "Rows with algo MIXED/UNKNOWN or without time_ms are skipped; rows with\n"
@@ -333,7 +338,7 @@ typedef struct {
     const char **data;          /* the --data files (malloc'ed list) */
     int n_data;
     int split;                  /* index in split_names */
-    int json, given_launch, pick;
+    int json, given_launch, pick, fastest;
 } eval_opts_t;
 
 /* One run: the model, the rows read, the points scored from them. */
@@ -386,7 +391,7 @@ static int eval_parse(int argc, char **argv, eval_opts_t *o, int *done)
     static const char *const splits[] = {"all", "test", "train", NULL};
     static const char *const formats[] = {"text", "json", NULL};
     static const struct option opts[] = {CLI_FLAG("help"), CLI_FLAG("given-launch"), CLI_FLAG("pick"),
-                                         CLI_VALUE("model"),
+                                         CLI_FLAG("fastest"), CLI_VALUE("model"),
                                          CLI_VALUE("gpu"), CLI_VALUE("models"), CLI_VALUE("data"),
                                          CLI_VALUE("source"), CLI_VALUE("split"), CLI_VALUE("format"),
                                          CLI_VALUE("plot"), CLI_END};
@@ -405,6 +410,7 @@ static int eval_parse(int argc, char **argv, eval_opts_t *o, int *done)
         else if (cli_is(&a, "--plot")) { if (!(o->plot = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--given-launch")) { if (!cli_flag(&a)) return CLI_USAGE; o->given_launch = 1; }
         else if (cli_is(&a, "--pick")) { if (!cli_flag(&a)) return CLI_USAGE; o->pick = 1; }
+        else if (cli_is(&a, "--fastest")) { if (!cli_flag(&a)) return CLI_USAGE; o->fastest = 1; }
         else return cli_unknown(&a);
     }
     if (!o->n_data) return cli_usage_error("eval", "option --data is required");
@@ -454,6 +460,7 @@ static int eval_open(eval_run_t *R)
             size_t read = R->nrows[f];
             if (!st) st = seer_conv_rows_framework_math(R->h, R->rows[f], &R->nrows[f]);
             R->other_math += (long)(read - R->nrows[f]);
+            if (!st && o->fastest) st = seer_conv_rows_fastest(R->h, R->rows[f], &R->nrows[f]);
         }
         if (st) return cli_lib_error(R->h, st);
         total += R->nrows[f];

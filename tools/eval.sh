@@ -331,7 +331,7 @@ Tensor-core GEMMs on Hopper: \`seer gemm --gpu G --m 8192 --n 8192 --k
 8192 --dtype D\` against the rate \`seer-bench\` measured with cuBLAS for
 the same product (\`../shared/data/gpu-ceilings.csv\`, FP16/BF16 in and
 out with FP32 accumulation, TF32 as \`CUBLAS_COMPUTE_32F_FAST_TF32\`).
-No model is trained on these GPUs: the fit is the V100 SXM2's FP16 one,
+Their shipped models fit FP32 GEMMs only: the fit is the V100 SXM2's FP16 one,
 transferred, whose weight on the peak-share reading (0.85, docs/networks.md,
 "The GEMM model") these six figures chose, so they are in-sample: a
 regression check, not a validation.  The file's FP32 column is an FMA
@@ -343,6 +343,79 @@ predicted time over measured time, minus 1.
 EOF
     printf '%s\n' "$hopper"
 fi
+# This project's own Hopper sweeps (data/GPU/): convs as libseer serves
+# them (the shipped Hopper models are GEMM-only: their convs transfer),
+# every framework-math call and the fastest algorithm per conv; FP32
+# GEMMs, test split, served (the GPU's own fit) and with the GPU's model
+# left out (transferred).
+hop_conv=""
+hop_gemm=""
+for d in data/*/bench/layers.csv; do
+    [ -f "$d" ] || continue
+    g=$(basename "$(dirname "$(dirname "$d")")")
+    for mode in all fastest; do
+        flag=""
+        [ $mode = fastest ] && flag=--fastest
+        json=$("$SEER" eval --gpu "$g" --data "$d" $flag --format json) || { status=1; continue; }
+        hop_conv="$hop_conv| $g | $mode | $(jnum "$json" n) | $(jnum "$json" other_math) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$json" median_ape)") | $(pct "$(jnum "$json" p90_ape)") | $(pct "$(jnum "$json" mape baseline_roofline)") |$nl"
+    done
+    f="data/$g/gemm.csv"
+    [ -f "$f" ] && [ -f "models/$g.seer" ] || continue
+    awk -F, 'NR == 1 || $3 == "fp32"' "$f" > "$tmp/gemm-fp32.csv"
+    served=$("$SEER" eval --gpu "$g" --data "$tmp/gemm-fp32.csv" --split test --format json) || status=1
+    rm -f "$tmp"/*.seer
+    for m in models/*.seer; do
+        [ "$m" = "models/$g.seer" ] || cp "$m" "$tmp/"
+    done
+    json=$("$SEER" eval --gpu "$g" --models "$tmp" --data "$tmp/gemm-fp32.csv" --split test --format json) || status=1
+    hop_gemm="$hop_gemm| $g | $(jnum "$served" n) | $(pct "$(jnum "$served" mape)") | $(pct "$(jnum "$served" rmspe)") | $(jnum "$json" fp32 gemm_source_gpu) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$served" mape baseline_roofline)") |$nl"
+done
+if [ -n "$hop_conv" ]; then
+    cat <<EOF
+
+## Measured on Hopper (this project's sweeps, data/)
+
+One H200 and one H100 SXM5 lent on 2026-11-27 (driver 580.159.04, CUDA
+13.0, cuDNN 9.14.0, cuBLAS 13.1.0: data/GPU/README.md), each timed with
+\`seer-bench\`'s default plan (every CNN layer, then random shapes, as the
+budget allowed) and \`bench/torch_gemm.py\` (GPU time of CUDA-graph
+replays).  Times are GPU time (\`seer-bench\` holds the stream while the
+host enqueues), so no dispatch is added.  The shipped Hopper models are
+GEMM-only (FP32 fits from these files, test split held out): their convs
+are transferred from the calibrated NeuSight/DeepBench models, because
+conv families fitted on these sweeps scored worse on the fastest
+algorithm per conv of their CNN layers (docs/method.md, "Measured on
+Hopper").
+
+Convs, \`seer eval --gpu G --data data/G/bench/layers.csv [--fastest]\`:
+**all** scores every call that ran the framework's math type
+(\`other_math\` twins left out: docs/formats.md), **fastest** one row per
+conv, its fastest measured algorithm against the fastest predicted (what
+\`seer net\` takes).  Every algorithm includes cuDNN's slow fallbacks
+(FP16 \`dgrad2d_grouped_direct\` kernels of over 100 ms), which the
+models, fitted to the kernels frameworks pick, time poorly.
+
+| GPU | rows | n | other_math | MAPE | RMSPE | median | p90 | roofline x s MAPE |
+| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+EOF
+    printf '%s' "$hop_conv"
+    cat <<EOF
+
+FP32 GEMMs (\`torch_gemm.py\`'s linear and bmm, random sizes), test split:
+**served** is the GPU's own GEMM-only model, **transferred** what the
+other models give with it left out (the nearest architecture's fit: the
+H100's for the H200 and the H200's for the H100).  The FP16/BF16 rows
+are not fitted: their random sizes ran cuBLAS's unaligned kernels
+(median 87 TFLOP/s over 0.3 ms on the H100, against 740 for aligned
+8192^3), so tensor-core GEMMs are still timed by the transferred V100
+SXM2 fit.
+
+| GPU | n | served MAPE | served RMSPE | transferred from | transferred MAPE | transferred RMSPE | roofline x s MAPE |
+| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |
+EOF
+    printf '%s' "$hop_gemm"
+fi
+
 # Whole training iterations against NVIDIA's published ResNet-50 v1.5
 # single-GPU throughput at batch 256 (DeepLearningExamples, PyTorch
 # ConvNets README): nothing here is fitted to them.
