@@ -148,10 +148,23 @@ def profile_kernels(torch, step):
     kernels = sorted((e for e in events if e.get("cat") == "kernel"), key=lambda e: e["ts"])
     marks = sorted((e for e in events if str(e.get("name", "")).startswith("iteration") and e.get("ph") == "X"
                     and e.get("cat") in ("user_annotation", "gpu_user_annotation")), key=lambda e: e["ts"])
-    # the kernels launched by iteration 1: correlate through the GPU-side
-    # annotation when there is one, else split the kernels in three
+    # the kernels launched by iteration 1: those whose launch (any host
+    # thread: autograd runs backward on its own) falls in its host-side
+    # annotation, by correlation id.  The GPU-side annotation covers one
+    # stream only: on an H200 it held the forward kernels of NCHW runs and
+    # none of their backward ones (data/h200-sxm-141gb, README).  Else
+    # split the kernels in three.
+    cpu_marks = [m for m in marks if m.get("cat") == "user_annotation" and m["name"] == "iteration1"]
     gpu_marks = [m for m in marks if m.get("cat") == "gpu_user_annotation" and m["name"] == "iteration1"]
-    if gpu_marks:
+    launches = set()
+    if cpu_marks:
+        lo, hi = cpu_marks[0]["ts"], cpu_marks[0]["ts"] + cpu_marks[0]["dur"]
+        launches = {e["args"]["correlation"] for e in events
+                    if e.get("cat") in ("cuda_runtime", "cuda_driver") and lo <= e.get("ts", -1) <= hi
+                    and "correlation" in e.get("args", {})}
+    if launches:
+        mid = [k for k in kernels if k.get("args", {}).get("correlation") in launches]
+    elif gpu_marks:
         m = gpu_marks[0]
         mid = [k for k in kernels if m["ts"] <= k["ts"] < m["ts"] + m["dur"]]
     else:

@@ -416,6 +416,50 @@ EOF
     printf '%s' "$hop_gemm"
 fi
 
+# ResNet-50 iterations timed with PyTorch on those GPUs
+# (bench/torch_iteration.py) beside seer net: event time (what the loop
+# saw) and the profiler's kernel sum, whose capture missed kernels in
+# some runs (data/GPU/README.md).
+iters=""
+for f in data/*/torch/*/iterations.csv; do
+    [ -f "$f" ] || continue
+    g=$(basename "$(dirname "$(dirname "$(dirname "$f")")")")
+    rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { print $c["precision"], $c["layout"], $c["batch"], $c["mode"], $c["event_ms"], $c["kernel_ms"], $c["kernels"] }' "$f")
+    iters="$iters$(printf '%s\n' "$rows" | while read -r prec lay b mode ev ks nk; do
+        case $prec in
+            amp) dt="--amp --dtype fp16" ;;
+            amp-bf16) dt="--amp --dtype bf16" ;;
+            *) dt="--dtype $prec" ;;
+        esac
+        json=$("$SEER" net resnet50 --gpu "$g" --batch "$b" --mode "$mode" --layout "$lay" $dt --format json) || continue
+        awk -v g="$g" -v c="$prec $lay" -v b="$b" -v m="$mode" -v ev="$ev" -v ks="$ks" -v nk="$nk" \
+            -v p="$(jnum "$json" gpu_ms)" 'BEGIN {
+            printf "| %s | %s | %s | %s | %.2f | %.2f (%d) | %.2f | %+.1f %% | %+.1f %% |\n", g, m, c, b, ev, ks, nk, p,
+                100 * (p / ev - 1), 100 * (p / ks - 1) }'
+    done)$nl"
+done
+if [ -n "$iters" ]; then
+    cat <<EOF
+
+ResNet-50 (torchvision) iterations, \`bench/torch_iteration.py\` on the
+same GPUs (PyTorch 2.11, its cuDNN 9.19, \`cudnn.benchmark\` on,
+synthetic data on the GPU), beside \`seer net resnet50 --gpu G --batch B
+--mode M --layout L --dtype D\` (\`--amp --dtype fp16\` for amp), GPU
+time, no dispatch term.  **event** is the loop's time per iteration:
+GPU time plus any wait for the host (batch 1 and 32 are host-bound:
+the kernels fill a fraction of it).  **kernels** is the profiler's sum
+over one iteration with the kernel count; it missed the backward
+kernels of the NCHW runs (about 300 kernels against 660; the script now
+selects kernels by their launch, not yet rerun), so for those the event
+time bounds the GPU time from above.
+
+| GPU | mode | config | batch | event ms | kernels ms (n) | seer ms | seer vs event | seer vs kernels |
+| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |
+EOF
+    printf '%s' "$iters"
+fi
+
 # Whole training iterations against NVIDIA's published ResNet-50 v1.5
 # single-GPU throughput at batch 256 (DeepLearningExamples, PyTorch
 # ConvNets README): nothing here is fitted to them.
