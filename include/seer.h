@@ -631,7 +631,11 @@ SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_mode
  * envelope of the times, model-independent: docs/method.md, "GPU time"),
  * takes it off, and leaves out rows whose GPU time is too small to tell
  * from that estimate.  The provenance names each such file with the
- * range taken off. */
+ * range taken off.  A conv row with a math_type column (seer-bench's)
+ * trains only where it ran the framework's math type or has no twin
+ * that did.  GEMM files alone make a GEMM-only model: it times GEMMs,
+ * answers NOT_CALIBRATED for convs on its own, and from a models
+ * directory (seer_model_open) has its convs transferred. */
 #define SEER_TRAIN_HOLDOUT 1u     /* leave out rows in the 20 % test split (seer_conv_in_test_split; GEMM rows alike) */
 #define SEER_TRAIN_KEEP_DISPATCH 2u /* fit the measured times as they are, host dispatch included */
 #define SEER_TRAIN_KEEP_DRIFT SEER_TRAIN_KEEP_DISPATCH /* its name in libseer 0.1 */
