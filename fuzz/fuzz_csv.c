@@ -17,7 +17,14 @@ int seer_fuzz_csv(const uint8_t *data, size_t size)
     seer_kernel_row_t *kern;
     seer_gemm_row_t *gemm;
     size_t n;
-    if (seer_conv_csv_parse(h, "fuzz", text, size, &conv, &n) == SEER_STATUS_SUCCESS) free(conv);
+    if (seer_conv_csv_parse(h, "fuzz", text, size, &conv, &n) == SEER_STATUS_SUCCESS) {
+        /* and the row filters of training and seer eval: counts only shrink */
+        size_t m = n, k;
+        if (seer_conv_rows_framework_math(h, conv, &m) == SEER_STATUS_SUCCESS && m > n) abort();
+        k = m;
+        if (seer_conv_rows_fastest(h, conv, &k) == SEER_STATUS_SUCCESS && k > m) abort();
+        free(conv);
+    }
     if (seer_kernel_csv_parse(h, "fuzz", text, size, &kern, &n) == SEER_STATUS_SUCCESS) free(kern);
     if (seer_gemm_csv_parse(h, "fuzz", text, size, &gemm, &n) == SEER_STATUS_SUCCESS) free(gemm);
 
