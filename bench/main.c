@@ -205,7 +205,6 @@ out:
     return rc;
 }
 
-/* Open an output for appending; a new or empty file gets its header. */
 /* A file to be appended to (--resume) must have the header this version
  * writes: rows of another column set would not line up with it (kernels.csv
  * gained math_type as its last column). */
@@ -230,6 +229,7 @@ static int header_differs(const char *path, void (*header)(FILE *), char *err, s
     return differs;
 }
 
+/* Open an output for appending; a new or empty file gets its header. */
 static FILE *open_out(const char *dir, const char *name, void (*header)(FILE *), char *err, size_t errlen)
 {
     char path[PATH_CAP];

@@ -223,8 +223,9 @@ static seer_status_t conv_row_fill(seer_handle_t h, const seer_csv_t *c, const s
     seer_strlcpy(row->source, seer_csv_field(c, k->source), sizeof row->source);
     row->fastest = source_times_fastest(row);
     s = seer_csv_field(c, k->math);
-    for (row->math = 0; row->math < 5 && strcmp(s, math_names[row->math]); row->math++) {}
-    if (row->math == 5)
+    const int nmath = (int)(sizeof math_names / sizeof *math_names);
+    for (row->math = 0; row->math < nmath && !seer_streq_ci(s, math_names[row->math]); row->math++) {}
+    if (row->math == nmath)
         return seer_csv_bad_value(h, c, "math_type", s,
                                   "is not a cuDNN math type (DEFAULT, TENSOR_OP, TENSOR_OP_ALLOW_CONVERSION, FMA)");
     return SEER_STATUS_SUCCESS;

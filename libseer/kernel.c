@@ -17,6 +17,9 @@ seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model *m, const se
 {
     if (!m || !k || !out)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_predict_kernel: NULL argument");
+    if (!m->nfam) /* a GEMM-only model fitted no kernel formula (kcoef) */
+        return seer_error(h, SEER_STATUS_NOT_CALIBRATED, "model %s has GEMM data only: no kernel formula "
+                          "(open it from a models directory, where it is transferred)", m->gpu_id);
     /* CUDA's launch limits (gridDim, blockDim): what cannot launch has no time. */
     static const int grid_max[3] = {INT32_MAX, 65535, 65535}, block_max[3] = {1024, 1024, 64};
     int64_t blocks = 1;

@@ -1007,12 +1007,13 @@ double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv 
  * 49 / (H*W), at most 1) and fade against the rest as images grow.
  * cuDNN transposed the strided 1x1 convs measured too, but less work is
  * never slower (the strided conv reads the same image and writes less),
- * so they share the stride-1 rule.  Only Hopper was measured: older GPUs
- * pay the whole transposes. */
+ * so they share the stride-1 rule.  Only Hopper was measured: other GPUs
+ * pay the whole transposes.  seer net's memory takes the same share of
+ * the copies, so that time and memory tell one story. */
 static double nchw_copy_share(const seer_gpu_info_t *g, const struct seer_conv *run)
 {
     const seer_conv_shape_t *sh = &run->shape;
-    if (g->cc_major < 9 || sh->r != 1 || sh->s != 1 || sh->pad_h || sh->pad_w || sh->groups != 1) return 1;
+    if (g->cc_major != 9 || sh->r != 1 || sh->s != 1 || sh->pad_h || sh->pad_w || sh->groups != 1) return 1;
     double px = (double)sh->h * sh->w;
     return px <= 49 ? 1 : 49 / px;
 }

@@ -507,6 +507,7 @@ typedef struct {
     size_t nall, skipped;
     seer_gemm_row_t *gemm;
     size_t ngemm;
+    int nconv_files;            /* conv or kernel-trace files read (GEMM-only: none) */
     char prov[512];             /* the model's provenance line, as it grows */
     int pn;
 } train_t;
@@ -700,6 +701,7 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
     size_t nr = 0;
     seer_status_t st = kind == 'k' ? read_trace(T->h, path, &rows, &nr) : seer_conv_csv_read(T->h, path, &rows, &nr);
     if (st) return st;
+    T->nconv_files++;
     size_t read = nr;
     if ((st = seer_conv_rows_framework_math(T->h, rows, &nr))) { free(rows); return st; }
     T->skipped += (long)(read - nr);
@@ -811,9 +813,20 @@ static seer_status_t train_all(train_t *T, const char *const *paths, int n_paths
     if (T->nall == 0 && T->ngemm == 0)
         return seer_error(T->h, SEER_STATUS_NO_DATA, "no usable rows for GPU %s (%zu skipped)",
                           T->m->gpu_id, T->skipped);
+    if (T->nall == 0 && T->nconv_files)
+        return seer_error(T->h, SEER_STATUS_NO_DATA, "no usable conv rows for GPU %s in %d conv file(s) "
+                          "(%zu skipped): give GEMM files alone for a GEMM-only model", T->m->gpu_id,
+                          T->nconv_files, T->skipped);
     if (T->nall == 0) { /* GEMM files alone: a GEMM-only model (transfer.c gives it its convs) */
         seer_strlcpy(T->m->provenance, T->prov, sizeof T->m->provenance);
-        return seer_gemm_fit(T->h, T->m, T->gemm, T->ngemm, T->m->gemm);
+        seer_status_t gst = seer_gemm_fit(T->h, T->m, T->gemm, T->ngemm, T->m->gemm);
+        int fits = 0;
+        for (int math = 0; math < 2; math++)
+            for (int kind = 0; kind < SEER_GEMM_KINDS; kind++) fits += T->m->gemm[math][kind].present;
+        if (!gst && !fits)
+            return seer_error(T->h, SEER_STATUS_NO_DATA, "%zu GEMM rows for GPU %s fit nothing (a fit needs 8 "
+                              "timed rows of one math type the GPU runs)", T->ngemm, T->m->gpu_id);
+        return gst;
     }
     /* Rows moved (realloc across files, dropped rows): their terms point
      * at their own descriptor again. */

@@ -34,6 +34,19 @@ static int better_source(int cn, const seer_gpu_info_t *cg, int bn, const seer_g
     return strcmp(cg->id, bg->id) < 0; /* deterministic whatever the order of sources */
 }
 
+/* better_source for GEMM fits: a source of the target's generation (cc
+ * major) before one of another, so that Ada (8.9) keeps the A100's fit
+ * (8.0) rather than taking a Hopper one (9.0) from its sm90 cuBLAS
+ * kernels, which Ada cannot run; among those, better_source. */
+static int better_gemm_source(int cn, const seer_gpu_info_t *cg, int bn, const seer_gpu_info_t *bg,
+                              const seer_gpu_info_t *target, int solid)
+{
+    int cs = cn >= solid, bs = bn >= solid;
+    int cm = cg->cc_major == target->cc_major, bm = bg->cc_major == target->cc_major;
+    if (cs == bs && cm != bm) return cm > bm;
+    return better_source(cn, cg, bn, bg, target, solid);
+}
+
 /* A GEMM fit is five coefficients and one representative tile: what
  * makes it carry over is the breadth of shapes behind it more than the
  * architecture (cuBLAS tiles are much alike across GPUs), so a fit from
@@ -164,8 +177,8 @@ static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int 
                 const struct seer_model *s = sources[i];
                 const seer_gemm_fit_t *f = &s->gemm[math][kind];
                 if (s->transferred || !f->present) continue;
-                if (!gb || better_source(f->n_rows, &s->gpu, gb->gemm[math][kind].n_rows, &gb->gpu, tg,
-                                         SOLID_GEMM_ROWS)) gb = s;
+                if (!gb || better_gemm_source(f->n_rows, &s->gpu, gb->gemm[math][kind].n_rows, &gb->gpu, tg,
+                                              SOLID_GEMM_ROWS)) gb = s;
             }
             if (gb) m->gemm[math][kind] = gb->gemm[math][kind];
             if (gb && pn < (int)sizeof m->provenance) /* a GEMM-only source is no family source: say it */
@@ -458,7 +471,12 @@ static seer_status_t attach_peers(seer_handle_t h, const char *dir, struct seer_
             st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "peer models");
             break;
         }
-        if ((st = open_served(h, dir, g->id, all, nall, 1, &m->peer[m->npeer]))) break;
+        st = open_served(h, dir, g->id, all, nall, 1, &m->peer[m->npeer]);
+        if (st == SEER_STATUS_NO_DATA && !cal) { /* DIR has GEMM-only models alone: no conv to tie */
+            st = SEER_STATUS_SUCCESS;
+            continue;
+        }
+        if (st) break;
         m->peer_role[m->npeer] = (unsigned char)((below ? SEER_PEER_BELOW : 0) | (cal ? SEER_PEER_ANCHOR : 0));
         struct seer_model *p = m->peer[m->npeer++];
         for (int j = 0; j < p->nfam; j++) seer_family_free(&p->fam[j]);

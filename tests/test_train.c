@@ -360,7 +360,38 @@ TEST(train_gemm_only_model)
         snprintf(dst, sizeof dst, "%s/%s.seer", dir, conv_models[i]);
         unlink(dst);
     }
+    /* a directory of GEMM-only models alone still opens them (no conv
+     * peer can be transferred: none is tied) */
+    seer_model_t alone = NULL;
+    CHECK_STATUS(seer_model_save(h, g, path), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_model_open(h, dir, "h200-sxm-141gb", &alone), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_gemm(h, alone, 4, 512, 512, 512, SEER_DTYPE_FP32, 0, 0, 0, &ms2, NULL),
+                 SEER_STATUS_SUCCESS);
+    seer_model_destroy(alone);
+    unlink(path);
     rmdir(dir);
+    /* no kernel formula on it alone either */
+    seer_kernel_desc_t kd;
+    memset(&kd, 0, sizeof kd);
+    kd.grid[0] = kd.grid[1] = kd.grid[2] = kd.block[0] = kd.block[1] = kd.block[2] = 1;
+    seer_kernel_pred_t kp;
+    CHECK_STATUS(seer_predict_kernel(h, g, &kd, &kp), SEER_STATUS_NOT_CALIBRATED);
+    /* conv files whose rows train nothing are an error, not a GEMM-only model */
+    put(&t, CONV_HEADER);
+    rows(&t, "a100-pcie-80gb", "fwd", "IMPLICIT_PRECOMP_GEMM", 20, 0, NULL);
+    char conv[64];
+    REQUIRE(write_file(conv, &t));
+    const char *both[2] = {conv, gemm};
+    seer_model_t bad = NULL;
+    CHECK_STATUS(train(h, "h200-sxm-141gb", both, 2, 0, &bad), SEER_STATUS_NO_DATA);
+    CHECK(bad == NULL && strstr(seer_get_last_error(h), "GEMM files alone"));
+    unlink(conv);
+    /* too few GEMM rows to fit anything: NO_DATA, not a corrupt model */
+    put(&t, "gpu,op,dtype,batch,m,n,k,trans_a,trans_b,bias,time_ms\n"
+            "h200-sxm-141gb,bmm,fp32,4,64,64,64,N,N,0,0.01\n");
+    REQUIRE(write_file(gemm, &t));
+    CHECK_STATUS(train(h, "h200-sxm-141gb", paths, 1, 0, &bad), SEER_STATUS_NO_DATA);
+    CHECK(bad == NULL && strstr(seer_get_last_error(h), "fit nothing"));
     unlink(gemm);
     seer_conv_desc_destroy(d);
     seer_model_destroy(g);

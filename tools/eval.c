@@ -362,6 +362,7 @@ typedef struct {
     int *whole;                 /* likewise: the file's curve, its own rows too few */
     long skipped, failed, cls_n, cls_hit;
     long other_math;            /* rows left out for a twin of the framework's math type */
+    long folded;                /* --fastest: rows left out beside their conv's fastest */
     long algo_unknown;          /* scored rows whose algo name libseer does not know */
     long fastest;               /* scored labelled rows whose source times the fastest algorithm */
     long replaced;              /* scored rows whose algorithm libseer says cannot run there */
@@ -460,7 +461,9 @@ static int eval_open(eval_run_t *R)
             size_t read = R->nrows[f];
             if (!st) st = seer_conv_rows_framework_math(R->h, R->rows[f], &R->nrows[f]);
             R->other_math += (long)(read - R->nrows[f]);
+            read = R->nrows[f];
             if (!st && o->fastest) st = seer_conv_rows_fastest(R->h, R->rows[f], &R->nrows[f]);
+            R->folded += (long)(read - R->nrows[f]);
         }
         if (st) return cli_lib_error(R->h, st);
         total += R->nrows[f];
@@ -839,8 +842,8 @@ static void print_eval_json(const eval_run_t *R, const eval_scores_t *S)
         printf("}},\n");
     }
     printf("  \"n\": %d, \"skipped\": %ld, \"failed\": %ld, \"algo_unknown\": %ld, \"fastest\": %ld, "
-           "\"algo_replaced\": %ld, \"other_math\": %ld,\n  \"mape\": ", R->n, R->skipped, R->failed, R->algo_unknown,
-           R->fastest, R->replaced, R->other_math);
+           "\"algo_replaced\": %ld, \"other_math\": %ld, \"folded\": %ld,\n  \"mape\": ", R->n, R->skipped, R->failed,
+           R->algo_unknown, R->fastest, R->replaced, R->other_math, R->folded);
     cli_json_num(stdout, S->all.mape);
     cli_json_num_field("rmspe", S->all.rmspe);
     cli_json_num_field("median_ape", S->all.median);
@@ -916,6 +919,9 @@ static void print_eval_text(const eval_run_t *R, const eval_scores_t *S)
     if (o->given_launch) printf("given launch: %d rows whose measured main kernel the model knows\n", S->gm.n);
     printf("rows      %d scored, %ld skipped (algo MIXED/UNKNOWN or no time), %ld failed\n", R->n, R->skipped,
            R->failed);
+    if (R->folded)
+        printf("  %ld folded (--fastest): other algorithms of a conv scored, or rows of a conv with no timed\n"
+               "  row of a known algorithm\n", R->folded);
     if (R->other_math)
         printf("  %ld left out: a twin row ran the framework's math type (TENSOR_OP for fp16/bf16, FMA for fp32,\n"
                "  DEFAULT for tf32), and these another (seer-bench's math_type)\n", R->other_math);
