@@ -291,23 +291,39 @@ double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const
                               seer_gpu_dram_bw(g), seer_gpu_launch_gap_ms(g), &w);
 }
 
-double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,
-                          int algo)
+/* The floor of algo's kernels run in dt on g; 0 where they cannot run. */
+static double floor_in(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir, int algo,
+                       seer_dtype_t dt)
 {
     seer_kview_t k[SEER_MAX_KERNELS];
     int nk = 0;
-    struct seer_conv run = *cv; /* the math cuDNN runs */
-    run.dtype = seer_conv_run_dtype(g, cv->dtype, dir, algo);
-    if (seer_gpu_peak_flops(g, run.dtype) <= 0 || seer_conv_kernels(NULL, &run, dir, algo, k, &nk)) return 0;
-    return seer_kernels_floor_ms(g, run.dtype, k, nk);
+    struct seer_conv run = *cv;
+    run.dtype = dt;
+    if (seer_gpu_peak_flops(g, dt) <= 0 || seer_conv_kernels(NULL, &run, dir, algo, k, &nk)) return 0;
+    return seer_kernels_floor_ms(g, dt, k, nk);
+}
+
+double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,
+                          int algo)
+{
+    return floor_in(g, cv, dir, algo, seer_conv_run_dtype(g, cv->dtype, dir, algo)); /* the math cuDNN runs */
 }
 
 int seer_choice_algo(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir)
 {
     const int w = SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED;
     if (!seer_choice_winograd(g, cv->dtype, dir)) return 0;
+    /* the implicit GEMM's structure in the choice's math, the Winograd's
+     * in its own (the same: seer_choice_winograd) */
     double fw = seer_conv_floor_ms(g, cv, dir, w);
-    return fw > 0 && fw < seer_conv_floor_ms(g, cv, dir, 0) ? w : 0;
+    return fw > 0 && fw < floor_in(g, cv, dir, 0, seer_conv_run_dtype(g, cv->dtype, dir, SEER_ALGO_CUDNN_CHOICE)) ? w
+                                                                                                                : 0;
+}
+
+double seer_choice_kernels_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir)
+{
+    return floor_in(g, cv, dir, seer_choice_algo(g, cv, dir),
+                    seer_conv_run_dtype(g, cv->dtype, dir, SEER_ALGO_CUDNN_CHOICE));
 }
 
 seer_status_t seer_conv_floor(seer_handle_t h, const seer_gpu_info_t *g, const seer_conv *desc,

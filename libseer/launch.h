@@ -54,14 +54,32 @@ int seer_algo_transform(seer_direction_t dir, int algo);
 /* Math class of a dtype: 1 when it runs on tensor cores. */
 int seer_dtype_math(seer_dtype_t dt);
 /* The dtype cuDNN computes a conv of dtype in on g with algo: the GPU's
- * (seer_gpu_run_dtype), and TF32 is FP32 data with tensor cores allowed,
- * not required, so an algorithm without TF32 kernels runs its FP32 ones.
+ * (seer_gpu_run_dtype), and tensor-core math is allowed, not required,
+ * so an algorithm without tensor-core kernels runs its FMA ones.  cuDNN
+ * has tensor-core kernels of the precomputed implicit GEMM only (and
+ * FP16 ones of the transforms): the plain implicit and explicit GEMMs
+ * (SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_EXPLICIT) run SIMT kernels, FP16 and
+ * BF16 data as FP16_PSEUDO (2-byte data, FP32 math), TF32 as FP32; and
+ * TF32's transform algorithms run FP32.  Measured with cuDNN 9.14 on an
+ * H200 and an H100 (data/{h200-sxm-141gb,h100-sxm5-80gb}/bench/
+ * layers.csv): cuDNN's v7 list offers those algorithms for fp16/bf16
+ * under DEFAULT math only, and their kernels are SIMT
+ * (implicit_convolve_sgemm<__half...>, dgrad_engine, wgrad_alg1_engine).
+ * cuDNN's choice (SEER_ALGO_CUDNN_CHOICE) runs the requested math.
  * Every prediction, floor, workspace and classification of a conv goes
- * through it; g may be NULL (no GPU: the algorithm's rule only). */
+ * through it, training too (train.c); g may be NULL (no GPU: the
+ * algorithm's rule only). */
 static inline seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dtype_t dtype, seer_direction_t dir,
                                                int algo)
 {
     seer_dtype_t dt = seer_gpu_run_dtype(g, dtype);
+    int kind = seer_algo_kind(dir, algo);
+    /* BF16 where the GPU has no BF16 at all stays BF16 (cannot run):
+     * cuDNN rejects BF16 before Ampere whatever the algorithm, SIMT ones
+     * included (seer_gpu_run_dtype) */
+    int runs = !(dt == SEER_DTYPE_BF16 && g && !(g->bf16_tflops > 0));
+    if (seer_dtype_math(dt) && runs && (kind == SEER_K_GEMM_IMPLICIT || kind == SEER_K_GEMM_EXPLICIT))
+        return dt == SEER_DTYPE_TF32 ? SEER_DTYPE_FP32 : SEER_DTYPE_FP16_PSEUDO;
     return dt == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo) ? SEER_DTYPE_FP32 : dt;
 }
 
@@ -80,13 +98,19 @@ double seer_kernels_floor_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const
  * (model.c, physics, costs the choice as the faster of the two); else
  * the implicit GEMM (0). */
 int seer_choice_algo(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir);
+/* The floor (seer_conv_floor_ms) of the kernels that cost cuDNN's choice
+ * on g: seer_choice_algo's, in the math the choice runs
+ * (seer_conv_run_dtype of SEER_ALGO_CUDNN_CHOICE: the requested one, as
+ * its tensor-core kernels run it, even where algorithm 0, whose
+ * structure it borrows, runs SIMT). */
+double seer_choice_kernels_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir);
 /* Whether cuDNN's choice of dir in dtype on g may be the nonfused
- * Winograd: backward filter, in the math its implicit GEMM runs (TF32's
+ * Winograd: backward filter, in the math the choice runs (TF32's
  * Winograd runs FP32, another math's family). */
 static inline int seer_choice_winograd(const seer_gpu_info_t *g, seer_dtype_t dtype, seer_direction_t dir)
 {
     return dir == SEER_DIR_BWD_FILTER && seer_conv_run_dtype(g, dtype, dir, SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED) ==
-                                             seer_conv_run_dtype(g, dtype, dir, 0);
+                                             seer_conv_run_dtype(g, dtype, dir, SEER_ALGO_CUDNN_CHOICE);
 }
 /* The main kernel's time at its math's peak (ms): where tensor-core
  * math pads the channels, the faster of the padded GEMM on tensor cores

@@ -260,7 +260,10 @@ seer_status_t seer_classify_measured(seer_handle_t h, const seer_model *m, const
     seer_err_t e;
     struct seer_conv run = *desc; /* the math cuDNN runs (launch.h) */
     int a = algo == SEER_ALGO_CUDNN_CHOICE ? seer_choice_algo(&m->gpu, desc, dir) : algo; /* as trained */
-    run.dtype = seer_conv_run_dtype(&m->gpu, desc->dtype, dir, a);
+    /* the math of algo itself: cuDNN's choice runs the requested one, in
+     * the Winograd's kernels too (seer_choice_winograd), not algorithm
+     * 0's SIMT math */
+    run.dtype = seer_conv_run_dtype(&m->gpu, desc->dtype, dir, algo);
     if (seer_model_kernels(&e, m, &run, dir, a, &t))
         return seer_err_report(h, &e);
     *cls = seer_class_of_measured(&t, measured_ms);
@@ -537,13 +540,12 @@ static double choice_floor(const struct seer_model *m, const struct seer_conv *c
         if (kc->floor_gpu[i] == g) return kc->floor[i];
     double fma = seer_gpu_peak_flops(g, SEER_DTYPE_FP32), bw = seer_gpu_dram_bw(g), gap = seer_gpu_launch_gap_ms(g);
     double lo = INFINITY;
-    /* seer_conv_run_dtype, read once: TF32's transform algorithms run FP32 */
-    seer_dtype_t run = seer_gpu_run_dtype(g, cv->dtype);
-    double prun = seer_gpu_peak_flops(g, run);
     for (int a = 0, n = seer_algo_count(dir); a < n; a++) {
-        int fp32 = run == SEER_DTYPE_TF32 && seer_algo_transform(dir, a);
-        seer_dtype_t dt = fp32 ? SEER_DTYPE_FP32 : run;
-        double p = fp32 ? fma : prun;
+        /* each algorithm in its own math (seer_conv_run_dtype): TF32's
+         * transform algorithms and every dtype's plain implicit and
+         * explicit GEMMs run SIMT */
+        seer_dtype_t dt = seer_conv_run_dtype(g, cv->dtype, dir, a);
+        double p = seer_gpu_peak_flops(g, dt);
         const seer_kwork_t *w;
         if (p <= 0 || !(w = cached_work(kc, cv, dir, a, dt))) continue;
         double f = seer_work_floor_at(p, fma, bw, gap, w);

@@ -130,6 +130,19 @@ int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, see
     return n;
 }
 
+/* A plain implicit or explicit GEMM in tensor-core math runs SIMT
+ * kernels (seer_conv_run_dtype): its time, measured as it may be on the
+ * FP32 kernels, ranks with the analytical guesses, not above the
+ * tensor-core algorithms.  A model without tensor-core data (the A100's
+ * alone) would otherwise pick the SIMT kernels for every FP16 conv,
+ * which are the slowest (5-60x the tensor-core ones on an H200). */
+static int simt_in_tensor_math(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo)
+{
+    int kind = seer_algo_kind(dir, algo);
+    return seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) &&
+           (kind == SEER_K_GEMM_IMPLICIT || kind == SEER_K_GEMM_EXPLICIT);
+}
+
 static seer_status_t best_of(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
                              seer_algo_eval_t *out)
 {
@@ -147,12 +160,15 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
      * never reported. */
     double top[2] = {INFINITY, INFINITY};
     seer_status_t answer[SEER_MAX_ALGOS];
+    int rk[SEER_MAX_ALGOS], simt[SEER_MAX_ALGOS]; /* rank: 0 measured, 1 analytical or SIMT */
     for (int a = 0; a < n; a++) {
         seer_status_t st = seer_model_conv_bounds(NULL, m, cv, dir, a, 0, &bd[a]);
         answer[a] = seer_picker_soft(st) ? st : SEER_STATUS_SUCCESS;
         exact[a] = !answer[a] && (st || seer_check_time(NULL, bd[a].lo, "") || seer_check_time(NULL, bd[a].hi, ""));
-        if (!answer[a] && !exact[a] && bd[a].tied && bd[a].hi < top[bd[a].analytical])
-            top[bd[a].analytical] = bd[a].hi;
+        simt[a] = simt_in_tensor_math(m, cv, dir, a);
+        rk[a] = bd[a].analytical || simt[a];
+        if (!answer[a] && !exact[a] && bd[a].tied && bd[a].hi < top[rk[a]])
+            top[rk[a]] = bd[a].hi;
     }
     for (int a = 0; a < n; a++) {
         if (answer[a]) {
@@ -160,12 +176,13 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
             continue;
         }
         /* slower than another of its rank; the analytical ones wait, below */
-        if (!exact[a] && (bd[a].analytical || bd[a].lo > top[0])) continue;
+        if (!exact[a] && (rk[a] || bd[a].lo > top[0])) continue;
         predict(m, cv, dir, a, exact[a] ? NULL : &bd[a], &ev[a]);
         seer_status_t st = ev[a].err.st;
         done[a] = 1;
         if (!st) {
-            if (ev[a].source != SEER_SOURCE_ANALYTICAL && (best < 0 || ev[a].time_ms < ev[best].time_ms)) best = a;
+            if (ev[a].source != SEER_SOURCE_ANALYTICAL && !simt[a] && (best < 0 || ev[a].time_ms < ev[best].time_ms))
+                best = a;
         } else if (st == SEER_STATUS_NOT_CALIBRATED) {
             uncal = 1;
         } else if (!seer_picker_soft(st)) {
@@ -189,11 +206,11 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
             !seer_model_conv_bounds(NULL, m, cv, dir, a, 1, &bd[a]) && bd[a].hi < top[1])
             top[1] = bd[a].hi;
     for (int a = 0; a < n; a++) {
-        if (!done[a] && !answer[a] && bd[a].analytical && bd[a].lo <= top[1]) {
+        if (!done[a] && !answer[a] && rk[a] && bd[a].lo <= top[1]) {
             predict(m, cv, dir, a, bd[a].tied ? &bd[a] : NULL, &ev[a]);
             done[a] = 1;
         }
-        if (done[a] && !ev[a].err.st && ev[a].source == SEER_SOURCE_ANALYTICAL &&
+        if (done[a] && !ev[a].err.st && (ev[a].source == SEER_SOURCE_ANALYTICAL || simt[a]) &&
             (guess < 0 || ev[a].time_ms < ev[guess].time_ms))
             guess = a;
     }
@@ -405,16 +422,23 @@ seer_status_t seer_conv_workspace_size(seer_handle_t h, const seer_conv *desc,
 /* Sort rank of an entry: usable and timed from measurements, usable and
  * timed by the analytical model only, untimed, over the limit,
  * unsupported. */
-static int rank_of(const seer_conv_algo_perf_t *p)
+typedef struct {
+    seer_conv_algo_perf_t p;
+    int simt;                   /* simt_in_tensor_math: ranks with the analytical ones */
+} ranked_t;
+
+static int rank_of(const ranked_t *r)
 {
-    if (p->status == SEER_STATUS_SUCCESS) return p->source == SEER_SOURCE_ANALYTICAL;
+    const seer_conv_algo_perf_t *p = &r->p;
+    if (p->status == SEER_STATUS_SUCCESS) return p->source == SEER_SOURCE_ANALYTICAL || r->simt;
     return p->status == SEER_STATUS_NOT_CALIBRATED ? 2 : p->status == SEER_STATUS_WORKSPACE_LIMIT ? 3 : 4;
 }
 
 static int by_rank(const void *x, const void *y)
 {
-    const seer_conv_algo_perf_t *a = x, *b = y;
-    int ra = rank_of(a), rb = rank_of(b);
+    const ranked_t *ra_ = x, *rb_ = y;
+    const seer_conv_algo_perf_t *a = &ra_->p, *b = &rb_->p;
+    int ra = rank_of(ra_), rb = rank_of(rb_);
     if (ra != rb) return ra - rb;
     int ta = a->time >= 0, tb = b->time >= 0;
     if (ta != tb) return tb - ta;
@@ -436,14 +460,15 @@ static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv 
                           capacity);
     if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "conv descriptor was never set");
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
-    seer_conv_algo_perf_t all[SEER_MAX_ALGOS];
+    ranked_t all[SEER_MAX_ALGOS];
     int n = seer_picker_eval(m, desc, dir, ev);
     int usable = 0, untimed = 0, over = 0, timed_over = 0;
     size_t smallest = SIZE_MAX;
     for (int i = 0; i < n; i++) {
-        seer_conv_algo_perf_t *p = &all[i];
-        memset(p, 0, sizeof *p);
+        seer_conv_algo_perf_t *p = &all[i].p;
+        memset(&all[i], 0, sizeof all[i]);
         p->algo = ev[i].algo;
+        all[i].simt = simt_in_tensor_math(m, desc, dir, p->algo);
         p->determinism = seer_algo_deterministic(dir, p->algo);
         p->math_type = seer_algo_math_type(desc->dtype);
         p->time = -1;
@@ -473,7 +498,7 @@ static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv 
     }
     qsort(all, (size_t)n, sizeof *all, by_rank);
     int r = n < capacity ? n : capacity;
-    memcpy(perf, all, (size_t)r * sizeof *perf);
+    for (int i = 0; i < r; i++) perf[i] = all[i].p;
     *returned = r;
     if (usable) return SEER_STATUS_SUCCESS;
     if (timed_over)

@@ -466,7 +466,7 @@ static seer_status_t train_families(seer_handle_t h, struct seer_model *m, trow_
                 int n = 0;
                 for (size_t i = 0; i < nall; i++)
                     if ((int)all[i].row.dir == dir && all[i].row.algo == algo &&
-                        seer_dtype_math(all[i].row.dtype) == math)
+                        seer_dtype_math(all[i].cv.dtype) == math) /* the run math (read_rows) */
                         fr[n++] = &all[i];
                 if (n < MIN_FAMILY_ROWS) continue;
                 seer_family_t *nf = realloc(m->fam, (size_t)(m->nfam + 1) * sizeof *nf);
@@ -695,6 +695,13 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
 /* Conv rows (a timing CSV, or a kernel trace summed per call) of the
  * model's GPU that the kernel view can cost, less the test split when
  * held out. */
+/* The floor of the kernels a row's family costs (cv: in its run math). */
+static double row_floor(const seer_gpu_info_t *g, const struct seer_conv *cv, const seer_conv_row_t *r)
+{
+    return r->algo == SEER_ALGO_NONE ? seer_choice_kernels_floor_ms(g, cv, r->dir)
+                                     : seer_conv_floor_ms(g, cv, r->dir, r->algo);
+}
+
 static seer_status_t add_conv_file(train_t *T, const char *path, int file, int kind)
 {
     seer_conv_row_t *rows = NULL;
@@ -719,7 +726,14 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
         t->row = *r;
         t->file = file;
         t->pos = (double)i / (double)nr;
-        if (seer_conv_init(NULL, &t->cv, r->dtype, r->layout, &r->shape)) { T->skipped++; continue; }
+        /* A row trains, and its features are costed, in the math cuDNN
+         * ran it in (seer_conv_run_dtype), the family a prediction of it
+         * reads (model.c, conv_kernels): an FP16 row of IMPLICIT_GEMM is
+         * FP32-math (SIMT) work, as an FP16 row of a GPU without FP16
+         * tensor cores is; cuDNN's choice runs the requested math. */
+        int ralgo = r->algo == SEER_ALGO_NONE ? SEER_ALGO_CUDNN_CHOICE : r->algo;
+        if (seer_conv_init(NULL, &t->cv, seer_conv_run_dtype(&T->m->gpu, r->dtype, r->dir, ralgo), r->layout,
+                           &r->shape)) { T->skipped++; continue; }
         if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_conv_in_test_split(&t->cv)) { T->skipped++; continue; }
         /* An empty algo (cuDNN chose) trains the pseudo-family -1,
          * costed with the structure of the direction's plain GEMM, or in
@@ -730,11 +744,9 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
          * ran the transposes around them too (model.h), unless its cuDNN
          * (7 or older) ran NCHW kernels or what is left would beat the
          * kernels' floor (it cannot have run them). */
-        struct seer_conv run = t->cv;
-        run.dtype = seer_conv_run_dtype(&T->m->gpu, r->dtype, r->dir, algo);
         int major = seer_source_cudnn_major(r->source);
-        double tr = major > 0 && major < 8 ? 0 : seer_conv_nchw_transposes_ms(T->m, &run, r->dir, algo);
-        if (tr > 0 && t->row.time_ms - tr >= seer_conv_floor_ms(&T->m->gpu, &t->cv, r->dir, algo))
+        double tr = major > 0 && major < 8 ? 0 : seer_conv_nchw_transposes_ms(T->m, &t->cv, r->dir, algo);
+        if (tr > 0 && t->row.time_ms - tr >= row_floor(&T->m->gpu, &t->cv, r))
             t->row.time_ms -= tr;
         if (!src[0]) {
             seer_strlcpy(src, r->source, sizeof src);
@@ -758,10 +770,7 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
     for (size_t i = 0; i < used; i++) {
         d.pos[i] = at[i].pos;
         d.time[i] = at[i].row.time_ms;
-        d.floor[i] = seer_conv_floor_ms(&T->m->gpu, &at[i].cv, at[i].row.dir,
-                                        at[i].row.algo == SEER_ALGO_NONE
-                                            ? seer_choice_algo(&T->m->gpu, &at[i].cv, at[i].row.dir)
-                                            : at[i].row.algo);
+        d.floor[i] = row_floor(&T->m->gpu, &at[i].cv, &at[i].row);
         d.call[i] = (int)at[i].row.dir;
     }
     static const char *const dirs[] = {"fwd", "bwd_data", "bwd_filter"};

@@ -460,7 +460,9 @@ TEST(launch_floor_from_reduced_work)
                         want = fmax(main, bytes / (gpus[gi]->dram_gbps * 1e9) * 1e3) + nk * SEER_LAUNCH_GAP_MS;
                     }
                     CHECK_NEAR(f, want, 1e-12 * want);
-                    if (seer_gpu_run_dtype(gpus[gi], dts[di]) == dts[di])
+                    /* where the algorithm runs the dtype itself (not the
+                     * SIMT kernels of the plain GEMMs, seer_conv_run_dtype) */
+                    if (seer_conv_run_dtype(gpus[gi], dts[di], (seer_direction_t)d, a) == dts[di])
                         CHECK(f == seer_conv_floor_ms(gpus[gi], &cv, (seer_direction_t)d, a));
                     CHECK(seer_gpu_peak_flops(gpus[gi], dts[di]) > 0 ? f > 0 : f == 0);
                     compared++;
@@ -468,6 +470,52 @@ TEST(launch_floor_from_reduced_work)
                     CHECK(w.nk == 0 && work_floor(gpus[gi], dts[di], &w) == 0);
                 }
     CHECK(compared > 100);
+}
+
+/* Tensor-core math is allowed, not required, and cuDNN 9.14 has
+ * tensor-core kernels of the precomputed implicit GEMM only: on an H200
+ * and an H100 (data/h200-sxm-141gb, data/h100-sxm5-80gb bench/layers.csv)
+ * the plain implicit and explicit GEMMs of FP16/BF16 data ran SIMT
+ * kernels (implicit_convolve_sgemm<__half...>, dgrad_engine,
+ * wgrad_alg1_engine) under DEFAULT math: FP16_PSEUDO, and TF32 ran FP32.
+ * The transform algorithms keep their rule; cuDNN's choice runs the
+ * requested math; BF16 on a GPU without BF16 stays unrunnable. */
+TEST(launch_plain_gemms_run_simt)
+{
+    const seer_gpu_info_t *h100 = seer_gpu_lookup("h100-sxm5-80gb"), *maxwell = seer_gpu_lookup("titan-x-maxwell");
+    REQUIRE(h100 && maxwell);
+    const seer_gpu_info_t *gs[] = {h100, NULL};
+    static const seer_dtype_t dts[] = {SEER_DTYPE_FP16, SEER_DTYPE_BF16, SEER_DTYPE_TF32};
+    int simt = 0, tc = 0;
+    for (int gi = 0; gi < 2; gi++)
+        for (int d = 0; d < 3; d++)
+            for (int a = -1; a < seer_algo_count((seer_direction_t)d); a++)
+                for (int di = 0; di < 3; di++) {
+                    seer_dtype_t dt = dts[di], run = seer_conv_run_dtype(gs[gi], dt, (seer_direction_t)d, a);
+                    int kind = seer_algo_kind((seer_direction_t)d, a);
+                    seer_dtype_t fma = dt == SEER_DTYPE_TF32 ? SEER_DTYPE_FP32 : SEER_DTYPE_FP16_PSEUDO;
+                    if (kind == SEER_K_GEMM_IMPLICIT || kind == SEER_K_GEMM_EXPLICIT) {
+                        CHECK(run == fma);
+                        simt++;
+                    } else if (kind == SEER_K_GEMM_PRECOMP || a == SEER_ALGO_CUDNN_CHOICE) {
+                        CHECK(run == dt);
+                        tc++;
+                    } else {
+                        CHECK(run == (dt == SEER_DTYPE_TF32 && seer_algo_transform((seer_direction_t)d, a) ? SEER_DTYPE_FP32 : dt));
+                    }
+                    CHECK(seer_conv_run_dtype(gs[gi], SEER_DTYPE_FP32, (seer_direction_t)d, a) == SEER_DTYPE_FP32);
+                    /* what the GPU lacks first: BF16 before Ampere runs nowhere */
+                    CHECK(seer_conv_run_dtype(maxwell, SEER_DTYPE_BF16, (seer_direction_t)d, a) == SEER_DTYPE_BF16);
+                    CHECK(seer_conv_run_dtype(maxwell, SEER_DTYPE_FP16, (seer_direction_t)d, a) ==
+                          SEER_DTYPE_FP16_PSEUDO);
+                }
+    CHECK(simt == 2 * 3 * 5 && tc == 2 * 3 * 3 * 2);
+    /* the floor follows: an fp16 3x3 conv's ALGO_0 at the FP32 FMA rate,
+     * ALGO_1 at the tensor cores' */
+    struct seer_conv cv;
+    REQUIRE(mk(&cv, (shape_t){32, 64, 56, 64, 3, 1, 1, 1, 1, SEER_DTYPE_FP16}));
+    CHECK(seer_conv_floor_ms(h100, &cv, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_0) >
+          3 * seer_conv_floor_ms(h100, &cv, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_1));
 }
 
 /* cuDNN's choice's floor, which the tie computes from each algorithm's

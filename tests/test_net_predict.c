@@ -10,6 +10,7 @@
 #include "common.h"
 #include "gemm.h"
 #include "gpu.h"
+#include "launch.h"
 #include "net.h"
 
 static seer_handle_t handle(void)
@@ -298,11 +299,22 @@ TEST(net_predict_policies_fallbacks_errors)
     free(r);
     CHECK_STATUS(seer_predict_network(h, v, net, 16, SEER_DTYPE_FP16, SEER_LAYOUT_NCHW, SEER_MODE_TRAIN,
                                       SEER_ALGO_CUDNN_CHOICE, NULL, 0, &n, &t2), SEER_STATUS_SUCCESS);
-    /* the A100 model has no fp16 data at all: every conv from the
-     * analytical model, each row marked */
+    /* the A100 model has no fp16 data at all: every conv on tensor
+     * cores from the analytical model, each row marked; the plain
+     * implicit and explicit GEMMs run FP32-math (SIMT) kernels on fp16
+     * data (seer_conv_run_dtype), whose families its FP32 rows trained */
     r = predict(h, m, net, 16, SEER_DTYPE_FP16, SEER_MODE_INFER, SEER_ALGO_AUTO, &n, &t, &st);
     REQUIRE(r);
     CHECK(st == SEER_STATUS_SUCCESS && t > 0);
+    const seer_gpu_info_t *a100g = seer_gpu_lookup("a100-pcie-80gb");
+    REQUIRE(a100g);
+    for (int i = 0; i < n; i++)
+        if (r[i].op == SEER_OP_CONV &&
+            seer_dtype_math(seer_conv_run_dtype(a100g, SEER_DTYPE_FP16, r[i].direction, r[i].algo)))
+            CHECK(r[i].flags & SEER_RESULT_ANALYTICAL);
+    free(r);
+    r = predict(h, m, net, 16, SEER_DTYPE_FP16, SEER_MODE_INFER, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &n, &t, &st);
+    REQUIRE(r);
     for (int i = 0; i < n; i++)
         if (r[i].op == SEER_OP_CONV) CHECK(r[i].flags & SEER_RESULT_ANALYTICAL);
     free(r);

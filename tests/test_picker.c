@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "test.h"
+#include "launch.h"
 #include "model.h"
 #include "picker.h"
 
@@ -209,6 +210,42 @@ TEST(picker_workspace_limit)
     seer_destroy(h);
 }
 
+/* The picker no longer takes the SIMT ALGO_0 of an fp16 backward pass
+ * for tensor-core work (seer_conv_run_dtype): on the H100 with cuDNN
+ * 9.14 it picked it for most fp16 bwd_data convs, 84 % wrong picks in
+ * seer eval-picker, 34 % with the rule (docs/picker.md). */
+TEST(picker_fp16_bwd_data_not_simt_algo0)
+{
+    seer_handle_t h = handle();
+    seer_model_t m = NULL;
+    /* as seer eval-picker opens it: its FP32 GEMMs, convs transferred */
+    REQUIRE(seer_model_open(h, "models", "h100-sxm5-80gb", &m) == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d = NULL;
+    REQUIRE(!seer_conv_desc_create(&d));
+    REQUIRE(!seer_conv_desc_set(NULL, d, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 32, 64, 56, 56, 64, 3, 3, 1, 1, 1, 1,
+                                1, 1, 1));
+    seer_conv_algo_perf_t p[8];
+    int n = 0, algo = -9;
+    double t = 0;
+    CHECK_STATUS(seer_pick_conv_bwd_data_algo(h, m, d, SIZE_MAX, p, 8, &n), SEER_STATUS_SUCCESS);
+    CHECK(n > 0 && p[0].status == SEER_STATUS_SUCCESS && p[0].algo != SEER_BWD_DATA_ALGO_0);
+    CHECK_STATUS(seer_pick_conv_fastest(h, m, d, SEER_DIR_BWD_DATA, &algo, &t), SEER_STATUS_SUCCESS);
+    CHECK(algo != SEER_BWD_DATA_ALGO_0 && t > 0);
+    seer_model_free(m);
+    /* a model with FP32 data and no FP16 (the A100's, alone): its
+     * measured FP32 families must not make the SIMT GEMMs every FP16
+     * conv's pick over the analytical tensor-core ones */
+    REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
+    for (int dir = 0; dir < 3; dir++) {
+        CHECK_STATUS(seer_pick_conv_fastest(h, m, d, (seer_direction_t)dir, &algo, &t), SEER_STATUS_SUCCESS);
+        int kind = seer_algo_kind((seer_direction_t)dir, algo);
+        CHECK(kind != SEER_K_GEMM_IMPLICIT && kind != SEER_K_GEMM_EXPLICIT);
+    }
+    seer_conv_desc_destroy(d);
+    seer_model_free(m);
+    seer_destroy(h);
+}
+
 TEST(picker_backward_statuses)
 {
     seer_model_t m = a100(NULL);
@@ -246,7 +283,11 @@ TEST(picker_backward_statuses)
     CHECK_STATUS(seer_pick_conv_algo(h, m, d16, SIZE_MAX, p, 8, &n), SEER_STATUS_SUCCESS);
     for (int i = 0; i < n; i++) {
         CHECK(p[i].math_type == SEER_MATH_TENSOR_OP);
-        if (p[i].status == SEER_STATUS_SUCCESS) CHECK(p[i].source == SEER_SOURCE_ANALYTICAL);
+        /* no fp16 data: analytical, but for the plain GEMMs' SIMT kernels
+         * (FP32 math, seer_conv_run_dtype), which the FP32 rows time */
+        if (p[i].status == SEER_STATUS_SUCCESS && seer_algo_kind(SEER_DIR_FWD, p[i].algo) != SEER_K_GEMM_IMPLICIT &&
+            seer_algo_kind(SEER_DIR_FWD, p[i].algo) != SEER_K_GEMM_EXPLICIT)
+            CHECK(p[i].source == SEER_SOURCE_ANALYTICAL);
     }
     seer_conv_desc_destroy(d16);
     seer_conv_desc_destroy(d);
@@ -335,7 +376,12 @@ static seer_status_t best_whole(const struct seer_model *m, const struct seer_co
     for (int a = 0; a < n; a++) {
         seer_status_t st = ev[a].err.st;
         if (!st) {
-            int *b = ev[a].source == SEER_SOURCE_ANALYTICAL ? &guess : &best;
+            /* a plain implicit or explicit GEMM in tensor-core math runs
+             * SIMT kernels: it ranks with the guesses (picker.c) */
+            int kind = seer_algo_kind(dir, ev[a].algo);
+            int simt = seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) &&
+                       (kind == SEER_K_GEMM_IMPLICIT || kind == SEER_K_GEMM_EXPLICIT);
+            int *b = ev[a].source == SEER_SOURCE_ANALYTICAL || simt ? &guess : &best;
             if (*b < 0 || ev[a].time_ms < ev[*b].time_ms) *b = a;
         } else if (st == SEER_STATUS_NOT_CALIBRATED) {
             uncal = 1;
@@ -510,8 +556,10 @@ TEST(cli_net_formats_and_errors)
     test_run_seer(&r, "net", "resnet18", "--model", mp, "--bench", "3", "--format", "json", NULL);
     CHECK(r.rc == 2 && strstr(r.err, "--bench") != NULL && !r.out[0]);
     test_run_free(&r);
-    /* the A100 model has no fp16 data: the analytical model, marked A */
-    test_run_seer(&r, "net", "resnet18", "--model", mp, "--dtype", "fp16", NULL);
+    /* the A100 model has no fp16 data: the analytical model, marked A, for
+     * the tensor-core kernels (IMPLICIT_PRECOMP_GEMM; the plain implicit
+     * GEMM runs SIMT kernels its FP32 rows time, seer_conv_run_dtype) */
+    test_run_seer(&r, "net", "resnet18", "--model", mp, "--dtype", "fp16", "--algo", "1", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "A  no GPU has data for this conv's kernels") != NULL);
     test_run_free(&r);
     char good[64];
