@@ -416,6 +416,32 @@ EOF
     printf '%s' "$hop_gemm"
 fi
 
+# The picker against cuDNN's v7 heuristic on those sweeps (seer
+# eval-picker): one line per GPU, picker and direction.
+hop_pick=""
+for d in data/*/bench/picks.csv; do
+    [ -f "$d" ] || continue
+    g=$(basename "$(dirname "$(dirname "$d")")")
+    json=$("$SEER" eval-picker --gpu "$g" --data "data/$g/bench/layers.csv" --picks "$d" --format json) || { status=1; continue; }
+    hop_pick="$hop_pick$(printf '%s\n' "$json" | grep '"picker"' |
+        sed 's/.*"picker": "\([^"]*\)", "direction": "\([^"]*\)", "shapes": \([0-9]*\), "wrong": \([0-9]*\), "wrong_rate": \([^,]*\), "regret": \([^}]*\)}.*/\1 \2 \3 \4 \5 \6/' |
+        awk -v g="$g" '{ printf "| %s | %s | %s | %d | %d | %.1f %% | %.2f |\n", g, $2, $1, $3, $4, 100 * $5, $6 }')$nl"
+done
+if [ -n "$hop_pick" ]; then
+    cat <<EOF
+
+The picker against cuDNN on the same sweeps, \`seer eval-picker --gpu G
+--data data/G/bench/layers.csv --picks data/G/bench/picks.csv\`
+(docs/picker.md): a pick is wrong when its measured time is over 1.10x
+the fastest measured algorithm's; regret is the picked times' sum over
+the fastest's.
+
+| GPU | direction | picker | shapes | wrong | wrong rate | regret |
+| --- | --- | --- | ---: | ---: | ---: | ---: |
+EOF
+    printf '%s' "$hop_pick"
+fi
+
 # ResNet-50 iterations timed with PyTorch on those GPUs
 # (bench/torch_iteration.py) beside seer net: event time (what the loop
 # saw) and the profiler's kernel sum, whose capture missed kernels in
