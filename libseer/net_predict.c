@@ -113,6 +113,7 @@ typedef struct {
     int nk;
     seer_class_t cls;
     unsigned flags;
+    int simt;                   /* seer_picker_simt: a guess of the picker's, like an analytical one */
 } choice_t;
 
 /* One (conv shape, direction) to predict: networks repeat shapes, and
@@ -281,7 +282,10 @@ static seer_status_t take(choice_t *c, const seer_algo_eval_t *e, seer_direction
  * 1.24x the dense one's time on an H200). */
 static int bwd_from_fwd(seer_status_t st, const choice_t *ch, const choice_t *fwd)
 {
-    return st == SEER_STATUS_NOT_CALIBRATED && !((fwd->flags & SEER_RESULT_ANALYTICAL) && ch->t > 0);
+    /* a SIMT forward pass in tensor-core math is FP32 kernels' time: no
+     * measure of the tensor-core backward passes either */
+    int guess = (fwd->flags & SEER_RESULT_ANALYTICAL) || fwd->simt;
+    return st == SEER_STATUS_NOT_CALIBRATED && !(guess && ch->t > 0);
 }
 
 /* The algorithm and time of one conv direction under the policy.  On
@@ -296,6 +300,7 @@ static seer_status_t choose(pctx_t *c, const struct seer_conv *cv, seer_directio
     if (c->policy != SEER_ALGO_AUTO) {
         if (c->policy == SEER_ALGO_CUDNN_CHOICE || c->policy < seer_algo_count(dir)) {
             seer_picker_predict(c->m, cv, dir, c->policy, &e);
+            ch->simt = seer_picker_simt(c->m, cv, dir, e.algo);
             if (!e.err.st) return take(ch, &e, dir);
             if (!seer_picker_soft(e.err.st)) {
                 ch->algo = e.algo;
@@ -306,6 +311,7 @@ static seer_status_t choose(pctx_t *c, const struct seer_conv *cv, seer_directio
         ch->flags |= SEER_RESULT_ALGO_REPLACED;
     }
     seer_status_t st = seer_picker_best(c->m, cv, dir, &e);
+    ch->simt = !st && seer_picker_simt(c->m, cv, dir, e.algo);
     if (!st) return take(ch, &e, dir);
     ch->algo = e.algo; /* the algorithm that failed, and why */
     *err = e.err;

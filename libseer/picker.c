@@ -136,7 +136,7 @@ int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, see
  * tensor-core algorithms.  A model without tensor-core data (the A100's
  * alone) would otherwise pick the SIMT kernels for every FP16 conv,
  * which are the slowest (5-60x the tensor-core ones on an H200). */
-static int simt_in_tensor_math(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo)
+int seer_picker_simt(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo)
 {
     int kind = seer_algo_kind(dir, algo);
     return seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) &&
@@ -153,7 +153,8 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
      * breakdown cost as much as the physics: first the physics of every
      * algorithm, which bounds its time, then the whole prediction only of
      * those that can be the fastest of their rank (timed from
-     * measurements, analytical), with the lowest upper bound of the rank
+     * measurements; analytical or SIMT: seer_picker_simt), with the lowest
+     * upper bound of the rank
      * in top[].  An error, or a time that may fail seer_check_time, is
      * predicted whole too, so the same error surfaces first, with its
      * message; an answer (no such algorithm here) needs none, it is
@@ -165,7 +166,7 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
         seer_status_t st = seer_model_conv_bounds(NULL, m, cv, dir, a, 0, &bd[a]);
         answer[a] = seer_picker_soft(st) ? st : SEER_STATUS_SUCCESS;
         exact[a] = !answer[a] && (st || seer_check_time(NULL, bd[a].lo, "") || seer_check_time(NULL, bd[a].hi, ""));
-        simt[a] = simt_in_tensor_math(m, cv, dir, a);
+        simt[a] = seer_picker_simt(m, cv, dir, a);
         rk[a] = bd[a].analytical || simt[a];
         if (!answer[a] && !exact[a] && bd[a].tied && bd[a].hi < top[rk[a]])
             top[rk[a]] = bd[a].hi;
@@ -420,8 +421,8 @@ seer_status_t seer_conv_workspace_size(seer_handle_t h, const seer_conv *desc,
 }
 
 /* Sort rank of an entry: usable and timed from measurements, usable and
- * timed by the analytical model only, untimed, over the limit,
- * unsupported. */
+ * timed by the analytical model only or a SIMT plain GEMM in tensor-core
+ * math (seer_picker_simt), untimed, over the limit, unsupported. */
 typedef struct {
     seer_conv_algo_perf_t p;
     int simt;                   /* simt_in_tensor_math: ranks with the analytical ones */
@@ -468,9 +469,10 @@ static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv 
         seer_conv_algo_perf_t *p = &all[i].p;
         memset(&all[i], 0, sizeof all[i]);
         p->algo = ev[i].algo;
-        all[i].simt = simt_in_tensor_math(m, desc, dir, p->algo);
+        all[i].simt = seer_picker_simt(m, desc, dir, p->algo);
         p->determinism = seer_algo_deterministic(dir, p->algo);
-        p->math_type = seer_algo_math_type(desc->dtype);
+        /* cuDNN lists a SIMT plain GEMM under DEFAULT math only (seer_picker_simt) */
+        p->math_type = all[i].simt ? SEER_MATH_DEFAULT : seer_algo_math_type(desc->dtype);
         p->time = -1;
         p->source = ev[i].source;
         size_t ws = 0;

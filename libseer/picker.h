@@ -62,4 +62,11 @@ seer_status_t seer_workspace_bytes(seer_err_t *e, const struct seer_conv *cv, se
 int seer_algo_deterministic(seer_direction_t dir, int algo);
 /* cudnnMathType_t an algorithm runs with for a dtype. */
 int seer_algo_math_type(seer_dtype_t dt);
+/* 1 when algo is a plain implicit or explicit GEMM and cv's dtype runs
+ * tensor-core math on m's GPU: cuDNN runs it on SIMT kernels
+ * (seer_conv_run_dtype), and its time, measured as it may be on FP32
+ * kernels, ranks with the analytical guesses rather than above the
+ * tensor-core algorithms. */
+int seer_picker_simt(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo);
+
 #endif

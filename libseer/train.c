@@ -732,9 +732,11 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
          * FP32-math (SIMT) work, as an FP16 row of a GPU without FP16
          * tensor cores is; cuDNN's choice runs the requested math. */
         int ralgo = r->algo == SEER_ALGO_NONE ? SEER_ALGO_CUDNN_CHOICE : r->algo;
+        /* the test split by the dtype the row asked for, as seer eval splits it */
+        if (seer_conv_init(NULL, &t->cv, r->dtype, r->layout, &r->shape)) { T->skipped++; continue; }
+        if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_conv_in_test_split(&t->cv)) { T->skipped++; continue; }
         if (seer_conv_init(NULL, &t->cv, seer_conv_run_dtype(&T->m->gpu, r->dtype, r->dir, ralgo), r->layout,
                            &r->shape)) { T->skipped++; continue; }
-        if ((T->flags & SEER_TRAIN_HOLDOUT) && seer_conv_in_test_split(&t->cv)) { T->skipped++; continue; }
         /* An empty algo (cuDNN chose) trains the pseudo-family -1,
          * costed with the structure of the direction's plain GEMM, or in
          * backward filter of the one seer_choice_algo names. */

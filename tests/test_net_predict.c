@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "test.h"
 #include "common.h"
+#include "picker.h"
 #include "gemm.h"
 #include "gpu.h"
 #include "launch.h"
@@ -650,6 +651,34 @@ TEST(net_backward_ratio_of_the_math_run)
     CHECK(f32[0] > 0 && f32[0] == t32[0]);
     CHECK(f32[2] > 0 && f32[2] == t32[2]);
     seer_destroy(h);
+}
+
+/* A forward pass the picker takes on SIMT kernels in tensor-core math
+ * (seer_picker_simt: FP32 families' time) measures no tensor-core
+ * backward pass: like an analytical one, it leaves the picker's own
+ * backward passes standing (no flag B).  The shipped A100 model alone
+ * has FP32 data only; mobilenet_v2's first conv in FP16 NHWC. */
+TEST(net_simt_forward_gives_no_backward)
+{
+    if (access("models/a100-pcie-80gb.seer", R_OK) != 0) SKIP("shipped models missing");
+    seer_handle_t h = handle();
+    seer_model_t m;
+    REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 64, 3, 224, 224, 32, 3, 3, 1, 1, 2, 2, 1, 1, 1) ==
+            SEER_STATUS_SUCCESS);
+    int algo = -1, b = -1;
+    double t = 0;
+    REQUIRE(seer_pick_conv_fastest(h, m, d, SEER_DIR_FWD, &algo, &t) == SEER_STATUS_SUCCESS);
+    if (seer_picker_simt(m, d, SEER_DIR_FWD, algo)) {
+        CHECK_STATUS(seer_conv_bwd_from_fwd(h, m, d, SEER_DIR_BWD_FILTER, &b), SEER_STATUS_SUCCESS);
+        CHECK(b == 0);
+    } else {
+        SKIP("the forward pick is not a SIMT GEMM any more");
+    }
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
 }
 
 /* seer_conv_bwd_from_fwd says what the network's rows do: on a

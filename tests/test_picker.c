@@ -282,7 +282,9 @@ TEST(picker_backward_statuses)
     REQUIRE(d16 != NULL);
     CHECK_STATUS(seer_pick_conv_algo(h, m, d16, SIZE_MAX, p, 8, &n), SEER_STATUS_SUCCESS);
     for (int i = 0; i < n; i++) {
-        CHECK(p[i].math_type == SEER_MATH_TENSOR_OP);
+        int simt = seer_algo_kind(SEER_DIR_FWD, p[i].algo) == SEER_K_GEMM_IMPLICIT ||
+                   seer_algo_kind(SEER_DIR_FWD, p[i].algo) == SEER_K_GEMM_EXPLICIT;
+        CHECK(p[i].math_type == (simt ? SEER_MATH_DEFAULT : SEER_MATH_TENSOR_OP)); /* as cuDNN lists them */
         /* no fp16 data: analytical, but for the plain GEMMs' SIMT kernels
          * (FP32 math, seer_conv_run_dtype), which the FP32 rows time */
         if (p[i].status == SEER_STATUS_SUCCESS && seer_algo_kind(SEER_DIR_FWD, p[i].algo) != SEER_K_GEMM_IMPLICIT &&

@@ -294,6 +294,39 @@ TEST(train_holdout_flag_and_provenance)
     seer_destroy(h);
 }
 
+TEST(train_holdout_splits_by_the_asked_dtype)
+{
+    /* an FP16 row of IMPLICIT_GEMM trains in FP32 math (SIMT), but its
+     * test split is that of the dtype it asked for, as seer eval splits
+     * it: otherwise some test rows are trained on */
+    text_t t = {0};
+    put(&t, CONV_HEADER);
+    int held = 0, total = 0;
+    for (int i = 0; i < 60; i++) {
+        int n = 1 + i % 8, c = 16 << (i % 4), hw = 7 + (i * 5) % 29, k = 16 << ((i / 3) % 4);
+        put(&t, "a100-pcie-80gb,fwd,fp16,nhwc,%d,%d,%d,%d,%d,3,3,1,1,1,1,1,1,1,IMPLICIT_GEMM,%.6f,k,x\n", n, c, hw, hw,
+            k, 0.004 + 2.0 * n * k * hw * hw * c * 9 / 5e9);
+        struct seer_conv cv;
+        const seer_conv_shape_t sh = {n, c, hw, hw, k, 3, 3, 1, 1, 1, 1, 1, 1, 1};
+        REQUIRE(!seer_conv_init(NULL, &cv, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, &sh));
+        held += seer_conv_in_test_split(&cv);
+        total++;
+    }
+    char path[64];
+    REQUIRE(write_file(path, &t));
+    const char *paths[1] = {path};
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = NULL;
+    CHECK_STATUS(train(h, "a100-pcie-80gb", paths, 1, SEER_TRAIN_HOLDOUT, &m), SEER_STATUS_SUCCESS);
+    seer_model_info_t info;
+    REQUIRE(m && seer_model_get_info(m, &info) == SEER_STATUS_SUCCESS);
+    CHECK(held > 0 && held < total && info.n_rows == total - held);
+    seer_model_destroy(m);
+    unlink(path);
+    seer_destroy(h);
+}
+
 TEST(train_gemm_only_model)
 {
     /* GEMM files alone make a GEMM-only model (the Hopper ones shipped):
