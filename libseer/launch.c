@@ -41,6 +41,12 @@ int seer_algo_transform(seer_direction_t dir, int algo)
     return k == SEER_K_FFT || k == SEER_K_FFT_TILING || k == SEER_K_WINO || k == SEER_K_WINO_NF;
 }
 
+int seer_algo_simt(seer_direction_t dir, int algo)
+{
+    int k = seer_algo_kind(dir, algo);
+    return k == SEER_K_GEMM_IMPLICIT || k == SEER_K_GEMM_EXPLICIT;
+}
+
 int seer_dtype_math(seer_dtype_t dt)
 {
     return dt == SEER_DTYPE_FP16 || dt == SEER_DTYPE_BF16 || dt == SEER_DTYPE_TF32;

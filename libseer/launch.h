@@ -51,6 +51,10 @@ int seer_algo_kind(seer_direction_t dir, int algo);
 /* 1 for the FFT and Winograd algorithms: cuDNN has FP32 and FP16 kernels
  * of them only, no tensor-core TF32 or BF16 ones. */
 int seer_algo_transform(seer_direction_t dir, int algo);
+/* 1 for the plain implicit and explicit GEMMs (SEER_K_GEMM_IMPLICIT,
+ * SEER_K_GEMM_EXPLICIT): cuDNN has no tensor-core kernels of them, so
+ * they run SIMT whatever the math (seer_conv_run_dtype). */
+int seer_algo_simt(seer_direction_t dir, int algo);
 /* Math class of a dtype: 1 when it runs on tensor cores. */
 int seer_dtype_math(seer_dtype_t dt);
 /* The dtype cuDNN computes a conv of dtype in on g with algo: the GPU's
@@ -58,7 +62,7 @@ int seer_dtype_math(seer_dtype_t dt);
  * so an algorithm without tensor-core kernels runs its FMA ones.  cuDNN
  * has tensor-core kernels of the precomputed implicit GEMM only (and
  * FP16 ones of the transforms): the plain implicit and explicit GEMMs
- * (SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_EXPLICIT) run SIMT kernels, FP16 and
+ * (seer_algo_simt) run SIMT kernels, FP16 and
  * BF16 data as FP16_PSEUDO (2-byte data, FP32 math), TF32 as FP32; and
  * TF32's transform algorithms run FP32.  Measured with cuDNN 9.14 on an
  * H200 and an H100 (data/{h200-sxm-141gb,h100-sxm5-80gb}/bench/
@@ -73,12 +77,11 @@ static inline seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dt
                                                int algo)
 {
     seer_dtype_t dt = seer_gpu_run_dtype(g, dtype);
-    int kind = seer_algo_kind(dir, algo);
     /* BF16 where the GPU has no BF16 at all stays BF16 (cannot run):
      * cuDNN rejects BF16 before Ampere whatever the algorithm, SIMT ones
      * included (seer_gpu_run_dtype) */
     int runs = !(dt == SEER_DTYPE_BF16 && g && !(g->bf16_tflops > 0));
-    if (seer_dtype_math(dt) && runs && (kind == SEER_K_GEMM_IMPLICIT || kind == SEER_K_GEMM_EXPLICIT))
+    if (seer_dtype_math(dt) && runs && seer_algo_simt(dir, algo))
         return dt == SEER_DTYPE_TF32 ? SEER_DTYPE_FP32 : SEER_DTYPE_FP16_PSEUDO;
     return dt == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo) ? SEER_DTYPE_FP32 : dt;
 }

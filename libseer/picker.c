@@ -138,9 +138,7 @@ int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, see
  * which are the slowest (5-60x the tensor-core ones on an H200). */
 int seer_picker_simt(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo)
 {
-    int kind = seer_algo_kind(dir, algo);
-    return seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) &&
-           (kind == SEER_K_GEMM_IMPLICIT || kind == SEER_K_GEMM_EXPLICIT);
+    return seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) && seer_algo_simt(dir, algo);
 }
 
 static seer_status_t best_of(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
@@ -420,14 +418,14 @@ seer_status_t seer_conv_workspace_size(seer_handle_t h, const seer_conv *desc,
     return seer_workspace_bytes(&e, desc, dir, algo, bytes) ? seer_err_report(h, &e) : SEER_STATUS_SUCCESS;
 }
 
+typedef struct {
+    seer_conv_algo_perf_t p;
+    int simt;                   /* seer_picker_simt: ranks with the analytical ones */
+} ranked_t;
+
 /* Sort rank of an entry: usable and timed from measurements, usable and
  * timed by the analytical model only or a SIMT plain GEMM in tensor-core
  * math (seer_picker_simt), untimed, over the limit, unsupported. */
-typedef struct {
-    seer_conv_algo_perf_t p;
-    int simt;                   /* simt_in_tensor_math: ranks with the analytical ones */
-} ranked_t;
-
 static int rank_of(const ranked_t *r)
 {
     const seer_conv_algo_perf_t *p = &r->p;

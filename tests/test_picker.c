@@ -238,8 +238,7 @@ TEST(picker_fp16_bwd_data_not_simt_algo0)
     REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
     for (int dir = 0; dir < 3; dir++) {
         CHECK_STATUS(seer_pick_conv_fastest(h, m, d, (seer_direction_t)dir, &algo, &t), SEER_STATUS_SUCCESS);
-        int kind = seer_algo_kind((seer_direction_t)dir, algo);
-        CHECK(kind != SEER_K_GEMM_IMPLICIT && kind != SEER_K_GEMM_EXPLICIT);
+        CHECK(!seer_algo_simt((seer_direction_t)dir, algo));
     }
     seer_conv_desc_destroy(d);
     seer_model_free(m);
@@ -282,14 +281,11 @@ TEST(picker_backward_statuses)
     REQUIRE(d16 != NULL);
     CHECK_STATUS(seer_pick_conv_algo(h, m, d16, SIZE_MAX, p, 8, &n), SEER_STATUS_SUCCESS);
     for (int i = 0; i < n; i++) {
-        int simt = seer_algo_kind(SEER_DIR_FWD, p[i].algo) == SEER_K_GEMM_IMPLICIT ||
-                   seer_algo_kind(SEER_DIR_FWD, p[i].algo) == SEER_K_GEMM_EXPLICIT;
+        int simt = seer_algo_simt(SEER_DIR_FWD, p[i].algo);
         CHECK(p[i].math_type == (simt ? SEER_MATH_DEFAULT : SEER_MATH_TENSOR_OP)); /* as cuDNN lists them */
         /* no fp16 data: analytical, but for the plain GEMMs' SIMT kernels
          * (FP32 math, seer_conv_run_dtype), which the FP32 rows time */
-        if (p[i].status == SEER_STATUS_SUCCESS && seer_algo_kind(SEER_DIR_FWD, p[i].algo) != SEER_K_GEMM_IMPLICIT &&
-            seer_algo_kind(SEER_DIR_FWD, p[i].algo) != SEER_K_GEMM_EXPLICIT)
-            CHECK(p[i].source == SEER_SOURCE_ANALYTICAL);
+        if (p[i].status == SEER_STATUS_SUCCESS && !simt) CHECK(p[i].source == SEER_SOURCE_ANALYTICAL);
     }
     seer_conv_desc_destroy(d16);
     seer_conv_desc_destroy(d);
@@ -380,10 +376,7 @@ static seer_status_t best_whole(const struct seer_model *m, const struct seer_co
         if (!st) {
             /* a plain implicit or explicit GEMM in tensor-core math runs
              * SIMT kernels: it ranks with the guesses (picker.c) */
-            int kind = seer_algo_kind(dir, ev[a].algo);
-            int simt = seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) &&
-                       (kind == SEER_K_GEMM_IMPLICIT || kind == SEER_K_GEMM_EXPLICIT);
-            int *b = ev[a].source == SEER_SOURCE_ANALYTICAL || simt ? &guess : &best;
+            int *b = ev[a].source == SEER_SOURCE_ANALYTICAL || seer_picker_simt(m, cv, dir, ev[a].algo) ? &guess : &best;
             if (*b < 0 || ev[a].time_ms < ev[*b].time_ms) *b = a;
         } else if (st == SEER_STATUS_NOT_CALIBRATED) {
             uncal = 1;
