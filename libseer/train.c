@@ -692,9 +692,6 @@ static seer_status_t add_gemm_file(train_t *T, const char *path)
     return SEER_STATUS_SUCCESS;
 }
 
-/* Conv rows (a timing CSV, or a kernel trace summed per call) of the
- * model's GPU that the kernel view can cost, less the test split when
- * held out. */
 /* The floor of the kernels a row's family costs (cv: in its run math). */
 static double row_floor(const seer_gpu_info_t *g, const struct seer_conv *cv, const seer_conv_row_t *r)
 {
@@ -702,6 +699,9 @@ static double row_floor(const seer_gpu_info_t *g, const struct seer_conv *cv, co
                                      : seer_conv_floor_ms(g, cv, r->dir, r->algo);
 }
 
+/* Conv rows (a timing CSV, or a kernel trace summed per call) of the
+ * model's GPU that the kernel view can cost, less the test split when
+ * held out. */
 static seer_status_t add_conv_file(train_t *T, const char *path, int file, int kind)
 {
     seer_conv_row_t *rows = NULL;
@@ -775,7 +775,8 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
         d.floor[i] = row_floor(&T->m->gpu, &at[i].cv, &at[i].row);
         d.call[i] = (int)at[i].row.dir;
     }
-    static const char *const dirs[] = {"fwd", "bwd_data", "bwd_filter"};
+    const char *const dirs[] = {seer_direction_name(SEER_DIR_FWD), seer_direction_name(SEER_DIR_BWD_DATA),
+                                seer_direction_name(SEER_DIR_BWD_FILTER)};
     char note[512];
     if (!take_off_dispatch(&d, (int)used, 3, dirs, note, sizeof note)) {
         drows_free(&d);
