@@ -277,6 +277,14 @@ static int read_lines(const char *path, lines_t *l)
     return l->hdr ? 0 : -1;
 }
 
+/* read_lines of the output file name in the sweep directory dir. */
+static int read_out(const char *dir, const char *name, lines_t *l)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return read_lines(path, l);
+}
+
 /* RFC 4180 split of a copy of line; fields point into *store. */
 static int split(const char *line, char **store, char **f, int max)
 {
@@ -375,11 +383,9 @@ static int file_has(const char *path, const char *text)
  * column); layer call ids unique. */
 static int calls_consistent(const char *dir)
 {
-    char p1[256], p2[256], a[64], b[64], m1[64], m2[64];
+    char a[64], b[64], m1[64], m2[64];
     lines_t L, K;
-    snprintf(p1, sizeof p1, "%s/layers.csv", dir);
-    snprintf(p2, sizeof p2, "%s/kernels.csv", dir);
-    if (read_lines(p1, &L) || read_lines(p2, &K)) return 0;
+    if (read_out(dir, "layers.csv", &L) || read_out(dir, "kernels.csv", &K)) return 0;
     int cl = col(&L, "call_id"), ck = col(&K, "call_id"), ml = col(&L, "math_type"),
         mk = col(&K, "math_type"), al = col(&L, "algo"), ak = col(&K, "algo");
     size_t hl = strlen(K.hdr);
@@ -442,8 +448,7 @@ TEST(bench_sim_sweep_outputs)
     free(log);
 
     lines_t L;
-    snprintf(path, sizeof path, "%s/layers.csv", out);
-    REQUIRE(read_lines(path, &L) == 0);
+    REQUIRE(read_out(out, "layers.csv", &L) == 0);
     CHECK(strcmp(L.hdr, "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,"
                         "dil_h,dil_w,groups,algo,time_ms,main_kernel,grid_x,grid_y,grid_z,block_x,"
                         "block_y,block_z,kernels,source,time_min_ms,time_max_ms,reps,status,part,"
@@ -530,8 +535,7 @@ TEST(bench_sim_events_time_gpu_work)
     free(run(cmd, &st));
     CHECK(st == 0);
     lines_t L;
-    snprintf(path, sizeof path, "%s/layers.csv", o);
-    REQUIRE(read_lines(path, &L) == 0);
+    REQUIRE(read_out(o, "layers.csv", &L) == 0);
     int ct = col(&L, "time_ms"), cs = col(&L, "span_ms"), ck = col(&L, "kernel_sum_ms"),
         cm = col(&L, "math_type"), ca = col(&L, "algo"), cmk = col(&L, "main_kernel"),
         cmem = col(&L, "memop_ms"), cfl = col(&L, "l2_flush");
@@ -606,8 +610,7 @@ TEST(bench_sim_side_streams_and_expired_holds)
     free(run(cmd, &st));
     CHECK(st == 0);
     lines_t L;
-    snprintf(path, sizeof path, "%s/layers.csv", o);
-    REQUIRE(read_lines(path, &L) == 0);
+    REQUIRE(read_out(o, "layers.csv", &L) == 0);
     int ca = col(&L, "algo"), cg = col(&L, "groups"), ck = col(&L, "kernel_sum_ms"), cb = col(&L, "busy_ms"),
         cs = col(&L, "span_ms"), ch = col(&L, "hold_expired"), ct = col(&L, "time_ms"), cm = col(&L, "memop_ms");
     REQUIRE(ca >= 0 && cg >= 0 && ck >= 0 && cb >= 0 && cs >= 0 && ch >= 0 && ct >= 0 && cm >= 0);
@@ -745,8 +748,7 @@ TEST(bench_sim_budget_deadline)
     int ran = manifest_num(o, "entries_run"), left = manifest_num(o, "entries_not_reached");
     CHECK(ran > 0 && left > 0 && ran + left <= 36 && ran + left >= 35);
     lines_t L;
-    snprintf(path, sizeof path, "%s/layers.csv", o);
-    REQUIRE(read_lines(path, &L) == 0);
+    REQUIRE(read_out(o, "layers.csv", &L) == 0);
     int cp = col(&L, "part"), seen_random = 0, order_ok = 1;
     for (int i = 0; i < L.n; i++) {
         int rnd = !strcmp(field(&L, i, cp, v, sizeof v), "random");

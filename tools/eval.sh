@@ -125,13 +125,18 @@ logo=""
 logo_fam=""
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# models_but G: every shipped model but G's in $tmp, which then serves G
+# by transfer (what libseer answers for a GPU whose model is not there)
+models_but() {
+    rm -f "$tmp"/*.seer
+    for m in models/*.seer; do
+        [ "$m" = "models/$1.seer" ] || cp "$m" "$tmp/"
+    done
+}
 for g in $GPUS; do
     csv="$DATA/conv/$g.csv"
     [ -f "models/$g.seer" ] && [ -f "$csv" ] || continue
-    rm -f "$tmp"/*.seer
-    for m in models/*.seer; do
-        [ "$m" = "models/$g.seer" ] || cp "$m" "$tmp/"
-    done
+    models_but "$g"
     if ! json=$("$SEER" eval --gpu "$g" --models "$tmp" --data "$csv" --split test --format json); then
         logo="$logo| $g | eval failed | | | | | | |$nl"
         status=1
@@ -163,10 +168,7 @@ for f in "$DATA"/gemm/*.csv; do
     cp "models/$trained_by.seer" "$tmp/"
     cal=$("$SEER" eval --gpu "$g" --models "$tmp" --data "$f" --split test --format json) || status=1
     served=$("$SEER" eval --gpu "$g" --models models --data "$f" --split test --format json) || status=1
-    rm -f "$tmp"/*.seer
-    for m in models/*.seer; do
-        [ "$m" = "models/$trained_by.seer" ] || cp "$m" "$tmp/"
-    done
+    models_but "$trained_by"
     if ! json=$("$SEER" eval --gpu "$g" --models "$tmp" --data "$f" --split test --format json); then
         gemm="$gemm| $g | eval failed | | | | | | | |$nl"
         status=1
@@ -363,10 +365,7 @@ for d in data/*/bench/layers.csv; do
     [ -f "$f" ] && [ -f "models/$g.seer" ] || continue
     awk -F, 'NR == 1 || $3 == "fp32"' "$f" > "$tmp/gemm-fp32.csv"
     served=$("$SEER" eval --gpu "$g" --data "$tmp/gemm-fp32.csv" --split test --format json) || status=1
-    rm -f "$tmp"/*.seer
-    for m in models/*.seer; do
-        [ "$m" = "models/$g.seer" ] || cp "$m" "$tmp/"
-    done
+    models_but "$g"
     json=$("$SEER" eval --gpu "$g" --models "$tmp" --data "$tmp/gemm-fp32.csv" --split test --format json) || status=1
     hop_gemm="$hop_gemm| $g | $(jnum "$served" n) | $(pct "$(jnum "$served" mape)") | $(pct "$(jnum "$served" rmspe)") | $(jnum "$json" fp32 gemm_source_gpu) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$served" mape baseline_roofline)") |$nl"
 done
