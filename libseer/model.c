@@ -282,14 +282,28 @@ static int variant_named(const seer_family_t *f, const char *name)
 /* A grouped conv whose groups are narrower than any GEMM tile (ResNeXt's
  * 4-32 channels per group, depthwise convs' one): the dense families'
  * tiles would pad each group's GEMM to a full tile, which cuDNN's grouped
- * and depthwise kernels do not.  No data covers them, so their kernels are
- * costed at the roofline: the main kernel's FLOPs at 60 % of peak or its
- * minimum bytes at 80 % of the DRAM bandwidth, whichever is larger, the
- * helpers' bytes at 80 %, plus the launch gaps (the efficiencies of
- * net.h's GEMM and memory-bound layers). */
+ * and depthwise kernels do not.  Those kernels run on the CUDA cores
+ * (conv2d/dgrad2d/wgrad2d_grouped_direct, sm90 depthwise_convolution
+ * tiling: FP32 accumulation, no tensor-core GEMM), so their kernels are
+ * costed at a roofline of the FP32 rate whatever the dtype: the main
+ * kernel's FLOPs at 5 % of it or its minimum bytes at 15 % of the DRAM
+ * bandwidth, whichever is larger, plus 8 us of its own, the helpers'
+ * bytes at 15 %, plus the launch gaps.  Measured (data/h200-sxm-141gb and
+ * data/h100-sxm5-80gb, cuDNN 9.14): the fastest algorithm of a narrow
+ * grouped conv ran at 0.08-8 TFLOP/s and 5-2800 GB/s on the H100, about
+ * 10 us at the least; the three constants were chosen on the H200's 116 such convs
+ * (fastest per conv: 77.3 -> 62.0 % MAPE, median predicted/measured 0.15
+ * -> 0.49) and checked on the H100's 63 (72.9 -> 52.8 %, 0.26 -> 0.59);
+ * the 60 % of the dtype's peak and 80 % of the bandwidth assumed before
+ * any measurement put them 4-7x too fast.  What is left is cuDNN's
+ * kernel choice (its grouped_direct fallbacks run 5-50x slower than its
+ * depthwise tiling kernels), and the caps physics keeps: never slower
+ * than the dense conv (seer_picker_best) nor than the padded one
+ * (narrow_at_most_padded), which cuDNN breaks (docs/method.md). */
 #define SEER_GROUP_NARROW 32
-#define SEER_GROUP_COMPUTE_EFF 0.60
-#define SEER_GROUP_MEM_EFF 0.80
+#define SEER_GROUP_COMPUTE_EFF 0.05
+#define SEER_GROUP_MEM_EFF 0.15
+#define SEER_GROUP_KERNEL_MS 0.008
 static int narrow_groups(const struct seer_conv *cv)
 {
     const seer_conv_shape_t *sh = &cv->shape;
@@ -301,10 +315,12 @@ static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, con
                                   double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,
                                   int *n_kernels)
 {
-    double peak = seer_gpu_peak_flops(&m->gpu, t->cv->dtype) * SEER_GROUP_COMPUTE_EFF / 1e3; /* per ms */
+    double peak = seer_gpu_peak_flops(&m->gpu, SEER_DTYPE_FP32) * SEER_GROUP_COMPUTE_EFF / 1e3; /* per ms */
     double bw = seer_gpu_dram_bw(&m->gpu) * SEER_GROUP_MEM_EFF / 1e3, gap = seer_gpu_launch_gap_ms(&m->gpu);
     double ms[SEER_MAX_KERNELS], total = 0;
-    for (int i = 0; i < t->nk; i++) total += ms[i] = fmax(t->kv[i].flops / peak, t->kv[i].bytes / bw) + gap;
+    for (int i = 0; i < t->nk; i++)
+        total += ms[i] = fmax(t->kv[i].flops / peak, t->kv[i].bytes / bw) + gap +
+                         (t->kv[i].role == SEER_ROLE_MAIN ? SEER_GROUP_KERNEL_MS : 0);
     seer_status_t st = seer_check_time(e, total, "grouped convolution");
     if (st) return st;
     for (int i = 0; kernels && i < t->nk && i < kernels_cap; i++) {
@@ -335,23 +351,30 @@ static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, con
     return SEER_STATUS_SUCCESS;
 }
 
-/* A narrow grouped conv is never slower than the same groups with
- * SEER_GROUP_NARROW channels per group in and out, which the dense
- * families time: more work, and where the widths reach it, the wide conv
- * itself (its roofline path alone made time drop by up to 16 % as C/g
- * grew past the boundary).  Where that is lower it takes its time and
- * scales the kernels to it; the conv stays analytical (the wide conv's
- * source, measured, made the picker rank a 5x slower algorithm first). */
+int seer_conv_padded_groups(const struct seer_conv *cv, struct seer_conv *wide)
+{
+    if (!narrow_groups(cv)) return 0;
+    seer_conv_shape_t sh = cv->shape;
+    int g = sh.groups;
+    if (sh.c / g < SEER_GROUP_NARROW) sh.c = g * SEER_GROUP_NARROW;
+    if (sh.k / g < SEER_GROUP_NARROW) sh.k = g * SEER_GROUP_NARROW;
+    return !seer_conv_init(NULL, wide, cv->dtype, cv->layout, &sh);
+}
+
+/* A narrow grouped conv is never slower than its padded one
+ * (seer_conv_padded_groups), which the dense families time: more work,
+ * and where the widths reach it, the wide conv itself (its roofline path
+ * alone made time drop by up to 16 % as C/g grew past the boundary).
+ * Where that is lower it takes its time and scales the kernels to it;
+ * the conv stays analytical (the wide conv's source, measured, made the
+ * picker rank a 5x slower algorithm first).  The same algorithm's here;
+ * seer_picker_best caps the fastest by the padded conv's fastest. */
 static void narrow_at_most_padded(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
                                   int algo, double *time_ms, seer_kernel_pred_t *kernels, int nk)
 {
     struct seer_conv w;
-    seer_conv_shape_t sh = run->shape;
-    int g = sh.groups;
-    if (sh.c / g < SEER_GROUP_NARROW) sh.c = g * SEER_GROUP_NARROW;
-    if (sh.k / g < SEER_GROUP_NARROW) sh.k = g * SEER_GROUP_NARROW;
     double tw;
-    if (seer_conv_init(NULL, &w, run->dtype, run->layout, &sh) ||
+    if (!seer_conv_padded_groups(run, &w) ||
         seer_model_predict_conv(NULL, m, &w, dir, algo, NULL, NULL, &tw, NULL, 0, NULL, NULL) || !(tw < *time_ms))
         return;
     for (int i = 0; kernels && i < nk; i++) kernels[i].time_ms *= tw / *time_ms;

@@ -223,6 +223,12 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
  * direction dir, any algorithm or cuDNN's choice: the lowest roofline
  * floor of its algorithms (0 where none is known). */
 double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir);
+/* A grouped conv narrower than any GEMM tile (under 32 channels per
+ * group in or out, model.c) is timed by its own roofline, and is never
+ * slower than its padded conv: the same groups with 32 channels per group
+ * where it had fewer, which the dense families time.  1 and that conv in
+ * *wide for such a conv, else 0. */
+int seer_conv_padded_groups(const struct seer_conv *cv, struct seer_conv *wide);
 /* seer_predict_conv failing into e (may be NULL) instead of a handle;
  * variant, when not NULL, is a measured main kernel name that picks the
  * kernel variant instead of the classifier (*matched = 0 when the model

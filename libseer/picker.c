@@ -303,13 +303,23 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
     dense.shape.groups = 1;
     if (st || cv->shape.groups <= 1 || seer_picker_best(m, &dense, dir, &e)) return st;
     if (e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+    /* A narrow grouped conv is never slower than its padded one's fastest
+     * either, whose readings (bwd_data's dual) its own roofline lacks */
+    struct seer_conv wide;
+    seer_algo_eval_t ew;
+    if (seer_conv_padded_groups(cv, &wide) && !seer_picker_best(m, &wide, dir, &ew) && ew.time_ms < out->time_ms)
+        out->time_ms = ew.time_ms;
     /* A depthwise conv (one input channel per group) does 1/C of the dense
      * conv's FLOPs on the same activations: at most a quarter of the dense
-     * time unless its own roofline says more (monotone and ordered by GPU
-     * like both terms, so the properties above still hold). */
+     * time where that is over a millisecond, unless its own roofline says
+     * more.  Below, a flat quarter of a millisecond, then the dense time:
+     * cuDNN's depthwise kernels ran as long as the dense conv of small
+     * MobileNet layers (H100, FP16, 8 x 144 x 56 x 56: 15 us either way),
+     * so the quarter everywhere put them 4x too fast.  Each term is
+     * monotone and ordered by GPU, so the properties above still hold. */
     double roof = 0;
     if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof)) {
-        double cap = fmax(e.time_ms / 4, roof + seer_gpu_launch_gap_ms(&m->gpu));
+        double cap = fmax(fmax(e.time_ms / 4, fmin(e.time_ms, 0.25)), roof + seer_gpu_launch_gap_ms(&m->gpu));
         if (cap < out->time_ms) out->time_ms = cap;
     }
     /* ... and never faster than one of its groups alone, the dense conv of

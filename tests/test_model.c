@@ -589,3 +589,36 @@ TEST(model_kernel_records_keep_their_invariants)
     seer_model_destroy(m);
     seer_destroy(h);
 }
+
+/* A narrow grouped conv runs cuDNN's grouped or depthwise kernels on the
+ * CUDA cores (model.c, grouped_conv): its fastest time is no faster in
+ * FP16 than its FLOPs at 5 % of the FP32 rate, and a small MobileNetV2
+ * depthwise layer is not held to a quarter of its dense conv (measured
+ * on an H100, FP16 NHWC, 8 x 144 x 56 x 56: 15 us either way; the
+ * roofline at 60 % of the FP16 tensor-core peak and the quarter took it
+ * to 8 us). */
+TEST(model_narrow_grouped_on_cuda_cores)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = NULL;
+    if (seer_model_open(h, "models", "h100-sxm5-80gb", &m)) { seer_destroy(h); SKIP("shipped models missing"); }
+    seer_gpu_info_t g;
+    REQUIRE(seer_model_get_gpu(m, &g) == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    double t[2];
+    for (int dense = 0; dense < 2; dense++) {
+        int groups = dense ? 1 : 144, algo;
+        REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 8, 144, 56, 56, 144, 3, 3, 1, 1, 1, 1, 1, 1,
+                                   groups) == SEER_STATUS_SUCCESS);
+        REQUIRE(seer_pick_conv_fastest(h, m, d, SEER_DIR_FWD, &algo, &t[dense]) == SEER_STATUS_SUCCESS);
+    }
+    double flops = 2.0 * 8 * 144 * 56 * 56 * 9;
+    CHECK(t[0] * 1e-3 >= flops / (0.05 * g.fp32_tflops * 1e12));
+    CHECK(t[0] > 0.010 && t[0] < 0.05);
+    CHECK(t[0] > t[1] / 4 && t[0] <= t[1]);
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
