@@ -640,6 +640,30 @@ static const seer_family_t *borrowed_family(const struct seer_model *m, seer_dir
     return f;
 }
 
+/* cuDNN's SIMT algorithms (seer_algo_simt) on 2-byte data with FP32
+ * math (FP16_PSEUDO: FP16 or BF16 data without tensor-core kernels, what
+ * they run for a tensor-core request, seer_conv_run_dtype) run their own
+ * pseudo-half kernels (implicit_convolve_sgemm<__half>, dgrad_engine,
+ * wgrad_alg0_engine, wgrad_alg1_engine), which are slower than their FP32
+ * twins on half the bytes, not faster.  Measured with cuDNN 9.14, the
+ * median predicted/measured time of such calls (DEFAULT math, dense)
+ * over that of the same algorithm's FP32 calls (FMA math): forward
+ * IMPLICIT_GEMM 1.58 (H200) and 1.97 (H100), GEMM 1.13 and 1.16,
+ * bwd_data ALGO_0 2.34 and 2.26, bwd_filter ALGO_0 4.81 and 4.82,
+ * ALGO_3 5.90 and 7.17 (data/GPU/bench/layers.csv); the factors are
+ * about their geometric means.  Without them a pseudo-half ALGO_0 was
+ * predicted as fast as the tensor-core ALGO_1 and picked for a third of
+ * the H100's FP16/BF16 backward-data convs, 10-30x slower than ALGO_1.
+ * Every GPU takes them (the same generic kernels); 1 for everything
+ * else. */
+static double pseudo_half_slowdown(seer_direction_t dir, int algo, seer_dtype_t run)
+{
+    if (run != SEER_DTYPE_FP16_PSEUDO || !seer_algo_simt(dir, algo)) return 1;
+    if (dir == SEER_DIR_FWD) return algo == SEER_FWD_ALGO_GEMM ? 1.15 : 1.75;
+    if (dir == SEER_DIR_BWD_DATA) return 2.3;
+    return algo == SEER_BWD_FILTER_ALGO_3 ? 6.5 : 4.8;
+}
+
 /* The analytical family's scale for (dir, algo) and desc's math. */
 static double analytical_scale(const struct seer_model *m, seer_direction_t dir, int algo, seer_dtype_t dt)
 {
@@ -839,6 +863,9 @@ static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, con
     e->phys = fmax(exp(logsum / nsrc) * scale, e->floor);
     double bound = raw ? 0 : gemm_bound(m, desc, dir, algo);
     if (bound > 0 && bound < e->phys) e->phys = fmax(bound, e->floor);
+    /* after the floor: the FP32 twin's time, floor and all, is what the
+     * pseudo-half kernels were measured against */
+    if (!raw) e->phys *= pseudo_half_slowdown(dir, algo, desc->dtype);
     e->logcorr = lcsum / nsrc;
     e->kalgo = kalgo;
     return SEER_STATUS_SUCCESS;

@@ -245,6 +245,53 @@ TEST(picker_fp16_bwd_data_not_simt_algo0)
     seer_destroy(h);
 }
 
+/* cuDNN's pseudo-half SIMT kernels are slower than their FP32 twins
+ * (model.c, pseudo_half_slowdown): an FP16 backward SIMT algorithm is no
+ * faster than the FP32 one (2.3-6.5x its model's time outweigh half the
+ * bytes; forward's 1.15-1.75x need not), and a small 1x1 FP16
+ * backward-data conv, whose ALGO_0 was
+ * predicted within 5 % of ALGO_1 and picked (measured on the H100: 0.22
+ * against 0.0063 ms), picks a tensor-core algorithm; the other
+ * directions' SIMT algorithms likewise. */
+TEST(picker_pseudo_half_simt_slower_than_fp32)
+{
+    seer_handle_t h = handle();
+    seer_model_t m = NULL;
+    REQUIRE(seer_model_open(h, "models", "h100-sxm5-80gb", &m) == SEER_STATUS_SUCCESS);
+    static const struct { seer_direction_t dir; int algo; } simt[] = {
+        {SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_0}, {SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_0},
+        {SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_3}};
+    for (int i = 0; i < 3; i++) {
+        double t[2];
+        for (int half = 0; half < 2; half++) {
+            seer_conv_desc_t d = desc(half ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32, 32, 256, 28, 256, 3, 1, 1);
+            REQUIRE(d != NULL);
+            CHECK_STATUS(seer_predict_conv(h, m, d, simt[i].dir, simt[i].algo, &t[half], NULL, 0, NULL),
+                         SEER_STATUS_SUCCESS);
+            seer_conv_desc_destroy(d);
+        }
+        CHECK(t[1] >= t[0]);
+    }
+    seer_conv_desc_t d = NULL;
+    REQUIRE(!seer_conv_desc_create(&d));
+    REQUIRE(!seer_conv_desc_set(NULL, d, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 8, 64, 14, 14, 384, 1, 1, 0, 0, 1, 1,
+                                1, 1, 1));
+    int algo = -9;
+    double t0 = 0, t1 = 0, t = 0;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_0, &t0, NULL, 0, NULL),
+                 SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_1, &t1, NULL, 0, NULL),
+                 SEER_STATUS_SUCCESS);
+    CHECK(t0 > 2 * t1);
+    for (int dir = 0; dir < 3; dir++) {
+        CHECK_STATUS(seer_pick_conv_fastest(h, m, d, (seer_direction_t)dir, &algo, &t), SEER_STATUS_SUCCESS);
+        CHECK(!seer_algo_simt((seer_direction_t)dir, algo));
+    }
+    seer_conv_desc_destroy(d);
+    seer_model_free(m);
+    seer_destroy(h);
+}
+
 TEST(picker_backward_statuses)
 {
     seer_model_t m = a100(NULL);
