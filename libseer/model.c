@@ -651,14 +651,20 @@ static const seer_family_t *borrowed_family(const struct seer_model *m, seer_dir
  * IMPLICIT_GEMM 1.58 (H200) and 1.97 (H100), GEMM 1.13 and 1.16,
  * bwd_data ALGO_0 2.34 and 2.26, bwd_filter ALGO_0 4.81 and 4.82,
  * ALGO_3 5.90 and 7.17 (data/GPU/bench/layers.csv); the factors are
- * about their geometric means.  Without them a pseudo-half ALGO_0 was
+ * their geometric means.  Without them a pseudo-half ALGO_0 was
  * predicted as fast as the tensor-core ALGO_1 and picked for a third of
  * the H100's FP16/BF16 backward-data convs, 10-30x slower than ALGO_1.
- * Every GPU takes them (the same generic kernels); 1 for everything
- * else. */
-static double pseudo_half_slowdown(seer_direction_t dir, int algo, seer_dtype_t run)
+ * And bwd_data ALGO_0 has its dgrad_engine for NCHW only: on NHWC data,
+ * whatever the dtype, it runs cudnn::cnn::dgrad2d_grouped_direct_kernel
+ * (all 125 dense NHWC calls of both sweeps), whose predicted/measured
+ * time was 8x lower than the NCHW engine's in FP32 (0.051 against 0.397
+ * on the H100, 0.050 against 0.412 on the H200) and 3.5-3.7x lower in
+ * FP16/BF16 on top of the pseudo-half factor: 8 for any dtype.  Every
+ * GPU takes these (the same generic kernels); 1 for everything else. */
+static double legacy_slowdown(seer_direction_t dir, int algo, const struct seer_conv *run)
 {
-    if (run != SEER_DTYPE_FP16_PSEUDO || !seer_algo_simt(dir, algo)) return 1;
+    if (dir == SEER_DIR_BWD_DATA && algo == SEER_BWD_DATA_ALGO_0 && run->layout == SEER_LAYOUT_NHWC) return 8;
+    if (run->dtype != SEER_DTYPE_FP16_PSEUDO || !seer_algo_simt(dir, algo)) return 1;
     if (dir == SEER_DIR_FWD) return algo == SEER_FWD_ALGO_GEMM ? 1.15 : 1.75;
     if (dir == SEER_DIR_BWD_DATA) return 2.3;
     return algo == SEER_BWD_FILTER_ALGO_3 ? 6.5 : 4.8;
@@ -865,7 +871,7 @@ static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, con
     if (bound > 0 && bound < e->phys) e->phys = fmax(bound, e->floor);
     /* after the floor: the FP32 twin's time, floor and all, is what the
      * pseudo-half kernels were measured against */
-    if (!raw) e->phys *= pseudo_half_slowdown(dir, algo, desc->dtype);
+    if (!raw) e->phys *= legacy_slowdown(dir, algo, desc);
     e->logcorr = lcsum / nsrc;
     e->kalgo = kalgo;
     return SEER_STATUS_SUCCESS;
