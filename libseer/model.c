@@ -660,10 +660,15 @@ static const seer_family_t *borrowed_family(const struct seer_model *m, seer_dir
  * time was 8x lower than the NCHW engine's in FP32 (0.051 against 0.397
  * on the H100, 0.050 against 0.412 on the H200) and 3.5-3.7x lower in
  * FP16/BF16 on top of the pseudo-half factor: 8 for any dtype.  Every
- * GPU takes these (the same generic kernels); 1 for everything else. */
-static double legacy_slowdown(seer_direction_t dir, int algo, const struct seer_conv *run)
+ * GPU takes these (the same generic kernels); 1 for everything else.
+ * A narrow grouped conv (grouped_conv) takes the pseudo-half factor
+ * only (direct = 0): its roofline was fitted to cuDNN's grouped kernels,
+ * the direct ones among them; with the 8 too its NHWC ALGO_0 rows were
+ * predicted up to 5x over. */
+static double legacy_slowdown(seer_direction_t dir, int algo, const struct seer_conv *run, int direct)
 {
-    if (dir == SEER_DIR_BWD_DATA && algo == SEER_BWD_DATA_ALGO_0 && run->layout == SEER_LAYOUT_NHWC) return 8;
+    if (direct && dir == SEER_DIR_BWD_DATA && algo == SEER_BWD_DATA_ALGO_0 && run->layout == SEER_LAYOUT_NHWC)
+        return 8;
     if (run->dtype != SEER_DTYPE_FP16_PSEUDO || !seer_algo_simt(dir, algo)) return 1;
     if (dir == SEER_DIR_FWD) return algo == SEER_FWD_ALGO_GEMM ? 1.15 : 1.75;
     if (dir == SEER_DIR_BWD_DATA) return 2.3;
@@ -871,7 +876,7 @@ static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, con
     if (bound > 0 && bound < e->phys) e->phys = fmax(bound, e->floor);
     /* after the floor: the FP32 twin's time, floor and all, is what the
      * pseudo-half kernels were measured against */
-    if (!raw) e->phys *= legacy_slowdown(dir, algo, desc);
+    if (!raw) e->phys *= legacy_slowdown(dir, algo, desc, 1);
     e->logcorr = lcsum / nsrc;
     e->kalgo = kalgo;
     return SEER_STATUS_SUCCESS;
@@ -1283,6 +1288,7 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
     if (narrow_groups(&run)) {
         b->analytical = b->tied = 1;
         if ((st = grouped_conv(e, m, &k, &b->lo, NULL, 0, NULL))) return st;
+        b->lo *= legacy_slowdown(dir, algo, &run, 0);
         narrow_at_most_padded(m, &run, dir, algo, &b->lo, NULL, 0);
         b->hi = b->phys = b->lo;
         return SEER_STATUS_SUCCESS;
@@ -1346,8 +1352,13 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     if (narrow_groups(desc)) {
         st = grouped_conv(e, m, &k, time_ms, kernels, kernels_cap, n_kernels);
         if (st && st != SEER_STATUS_BUFFER_TOO_SMALL) return st;
+        /* the pseudo-half kernels of the SIMT algorithms (legacy_slowdown) */
+        double slow = legacy_slowdown(dir, algo, desc, 0);
+        *time_ms *= slow;
+        for (int i = 0; kernels && i < k.nk && i < kernels_cap; i++) kernels[i].time_ms *= slow;
         narrow_at_most_padded(m, desc, dir, algo, time_ms, kernels, k.nk < kernels_cap ? k.nk : kernels_cap);
-        return st;
+        seer_status_t range = seer_check_time(e, *time_ms, "grouped convolution");
+        return range ? range : st;
     }
     seer_family_t af;
     seer_physics_t ph;
