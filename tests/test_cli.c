@@ -88,6 +88,11 @@ TEST(cli_gpus_model_column)
     CHECK(strstr(r.out, ",calibrated\n") != NULL);
     unsetenv("SEER_MODELS");
     test_run_free(&r);
+    /* the shipped Hopper models hold GEMM data only */
+    test_run_seer(&r, "gpus", "--format", "csv", "--models", "models", NULL);
+    const char *h100 = strstr(r.out, "\nh100-sxm5-80gb,");
+    CHECK(h100 != NULL && strncmp(strchr(h100 + 1, '\n') - 16, ",gemm-calibrated", 16) == 0);
+    test_run_free(&r);
     unlink(path);
     rmdir(dir);
 }
@@ -175,7 +180,8 @@ TEST(cli_info_served_model)
     test_run_free(&r);
     /* a GEMM-only model (measured FP32 GEMMs): its convs are transferred, and it says so */
     test_run_seer(&r, "info", "--gpu", "h100", "--models", "models", NULL);
-    CHECK(r.rc == 0 && !strncmp(r.out, "served          calibrated for h100-sxm5-80gb", 45) &&
+    CHECK(r.rc == 0 &&
+          !strncmp(r.out, "served          calibrated GEMMs, transferred convolutions for h100-sxm5-80gb", 77) &&
           strstr(r.out, "what it has no data for transferred from:") && strstr(r.out, "GEMM"));
     test_run_free(&r);
     test_run_seer(&r, "info", "--gpu", "t4", "models/t4.seer", NULL);

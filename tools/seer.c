@@ -62,6 +62,7 @@ static void usage_gpus(FILE *f)
  * to any other GPU. */
 typedef struct {
     char ids[64][32];
+    int gemm_only[64];          /* GEMM data only: its convs are transferred */
     int n, bad;
 } dir_models_t;
 
@@ -90,6 +91,7 @@ static void scan_models(const char *dir, dir_models_t *dm)
             fprintf(stderr, "seer gpus: warning: %s: %s\n", seer_status_string(st), seer_get_last_error(h));
             dm->bad++;
         } else {
+            dm->gemm_only[dm->n] = info.n_families == 0;
             snprintf(dm->ids[dm->n++], sizeof dm->ids[0], "%s", info.gpu_id);
         }
         seer_model_destroy(m);
@@ -98,11 +100,27 @@ static void scan_models(const char *dir, dir_models_t *dm)
     seer_destroy(h);
 }
 
-/* calibrated, transferred, unusable (a bad file in the directory) or NULL */
+/* Whether DIR/<id>.seer is a GEMM-only model (seer_train with GEMM files
+ * alone), which a models directory serves with transferred convs. */
+static int gemm_only_file(const char *dir, const char *id)
+{
+    char path[4096];
+    seer_handle_t h = NULL;
+    seer_model_t m = NULL;
+    seer_model_info_t info;
+    int r = snprintf(path, sizeof path, "%s/%s.seer", dir, id) < (int)sizeof path && !seer_create(&h) &&
+            !seer_model_load(h, path, &m) && !seer_model_get_info(m, &info) && info.n_families == 0;
+    seer_model_destroy(m);
+    seer_destroy(h);
+    return r;
+}
+
+/* calibrated, gemm-calibrated (its own GEMM fit, convs transferred),
+ * transferred, unusable (a bad file in the directory) or NULL */
 static const char *model_kind(const char *dir, const dir_models_t *dm, const char *id)
 {
     for (int i = 0; i < dm->n; i++)
-        if (!strcmp(dm->ids[i], id)) return "calibrated";
+        if (!strcmp(dm->ids[i], id)) return dm->gemm_only[i] ? "gemm-calibrated" : "calibrated";
     char path[4096];
     if (snprintf(path, sizeof path, "%s/%s.seer", dir, id) < (int)sizeof path && access(path, F_OK) == 0)
         return "unusable";
@@ -324,8 +342,11 @@ static int cmd_info(int argc, char **argv)
         return rc;
     }
     if (gpu) {
-        printf("served          %s for %s from %s\n", info.transferred ? "transferred" : "calibrated", info.gpu_id,
-               cli_models_dir(models));
+        printf("served          %s for %s from %s\n",
+               info.transferred ? "transferred" : gemm_only_file(cli_models_dir(models), info.gpu_id)
+                                                    ? "calibrated GEMMs, transferred convolutions"
+                                                    : "calibrated",
+               info.gpu_id, cli_models_dir(models));
         printf("source gpus     %s\n", info.source_gpus);
     }
     if (path) printf("file            %s\n", path);

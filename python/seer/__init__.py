@@ -366,11 +366,23 @@ def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[s
 # seer gpus
 # ---------------------------------------------------------------------------
 
+def _gemm_only(path: str) -> bool:
+    """Whether the model file holds GEMM data only (no conv families)."""
+    h, m, info = _handle(), C.c_void_p(), _ModelInfo()
+    if _model_load(h, os.fsencode(path), C.byref(m)) != _SUCCESS:
+        return False
+    try:
+        return _model_info(m, C.byref(info)) == _SUCCESS and info.n_families == 0
+    finally:
+        _model_destroy(m)
+
+
 def gpus(models: Optional[str] = None) -> List[Dict[str, Any]]:
     """The GPU table, as `seer gpus --format json` lists it ("gpus"): id,
     name, arch, cc, sms, boost_mhz, fp32/fp16/bf16/tf32_tflops, dram_gbps,
-    l2_mb, and model: "calibrated" (a shipped model), "transferred" (served
-    from the calibrated ones) or None."""
+    l2_mb, and model: "calibrated" (a shipped model), "gemm-calibrated" (a
+    shipped model of GEMM data only, whose convolutions are transferred),
+    "transferred" (served from the calibrated ones) or None."""
     d = _models_dir() if models is None else _str("gpus", "models", models)
     any_model = os.path.isdir(d) and any(f.endswith(".seer") for f in os.listdir(d))
     n = C.c_int()
@@ -380,7 +392,8 @@ def gpus(models: Optional[str] = None) -> List[Dict[str, Any]]:
         g = _GpuInfo()
         _check(_gpu_get(i, C.byref(g)))
         gid = _s(g.id)
-        kind = "calibrated" if os.path.isfile(os.path.join(d, gid + ".seer")) else \
+        f = os.path.join(d, gid + ".seer")
+        kind = ("gemm-calibrated" if _gemm_only(f) else "calibrated") if os.path.isfile(f) else \
             "transferred" if any_model else None
         out.append({"id": gid, "name": _s(g.name), "arch": _s(g.arch), "cc": "%d.%d" % (g.cc_major, g.cc_minor),
                     "sms": g.sms, "boost_mhz": g.boost_mhz, "fp32_tflops": g.fp32_tflops,
