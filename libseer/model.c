@@ -287,13 +287,16 @@ static int variant_named(const seer_family_t *f, const char *name)
  * tiling: FP32 accumulation, no tensor-core GEMM), so their kernels are
  * costed at a roofline of the FP32 rate whatever the dtype: the main
  * kernel's FLOPs at 5 % of it or its minimum bytes at 15 % of the DRAM
- * bandwidth, whichever is larger, plus 8 us of its own, the helpers'
- * bytes at 15 %, plus the launch gaps.  Measured (data/h200-sxm-141gb and
+ * bandwidth, whichever is larger, plus 8 us of its own; the helpers
+ * (im2col, precompute: plain streaming kernels) at 80 % of the bandwidth,
+ * plus the launch gaps.  Measured (data/h200-sxm-141gb and
  * data/h100-sxm5-80gb, cuDNN 9.14): the fastest algorithm of a narrow
  * grouped conv ran at 0.08-8 TFLOP/s and 5-2800 GB/s on the H100, about
- * 10 us at the least; the three constants were chosen on the H200's 116 such convs
- * (fastest per conv: 77.3 -> 62.0 % MAPE, median predicted/measured 0.15
- * -> 0.49) and checked on the H100's 63 (72.9 -> 52.8 %, 0.26 -> 0.59);
+ * 10 us at the least; the three constants were chosen on the H200's 116
+ * such convs (fastest per conv: 77.3 -> 61.6 % MAPE, median
+ * predicted/measured 0.15 -> 0.49) and checked on the H100's 63 (72.9 ->
+ * 52.8 %, 0.26 -> 0.59); helpers at 15 % too put the explicit GEMMs
+ * (GEMM, bwd_filter ALGO_3) 4-8x over their measured times;
  * the 60 % of the dtype's peak and 80 % of the bandwidth assumed before
  * any measurement put them 4-7x too fast.  What is left is cuDNN's
  * kernel choice (its grouped_direct fallbacks run 5-50x slower than its
@@ -303,6 +306,7 @@ static int variant_named(const seer_family_t *f, const char *name)
 #define SEER_GROUP_NARROW 32
 #define SEER_GROUP_COMPUTE_EFF 0.05
 #define SEER_GROUP_MEM_EFF 0.15
+#define SEER_GROUP_HELPER_MEM_EFF 0.80
 #define SEER_GROUP_KERNEL_MS 0.008
 static int narrow_groups(const struct seer_conv *cv)
 {
@@ -316,11 +320,13 @@ static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, con
                                   int *n_kernels)
 {
     double peak = seer_gpu_peak_flops(&m->gpu, SEER_DTYPE_FP32) * SEER_GROUP_COMPUTE_EFF / 1e3; /* per ms */
-    double bw = seer_gpu_dram_bw(&m->gpu) * SEER_GROUP_MEM_EFF / 1e3, gap = seer_gpu_launch_gap_ms(&m->gpu);
-    double ms[SEER_MAX_KERNELS], total = 0;
-    for (int i = 0; i < t->nk; i++)
-        total += ms[i] = fmax(t->kv[i].flops / peak, t->kv[i].bytes / bw) + gap +
-                         (t->kv[i].role == SEER_ROLE_MAIN ? SEER_GROUP_KERNEL_MS : 0);
+    double dram = seer_gpu_dram_bw(&m->gpu) / 1e3, gap = seer_gpu_launch_gap_ms(&m->gpu);
+    double ms[SEER_MAX_KERNELS], bw[SEER_MAX_KERNELS], total = 0;
+    for (int i = 0; i < t->nk; i++) {
+        int main = t->kv[i].role == SEER_ROLE_MAIN;
+        bw[i] = dram * (main ? SEER_GROUP_MEM_EFF : SEER_GROUP_HELPER_MEM_EFF);
+        total += ms[i] = fmax(t->kv[i].flops / peak, t->kv[i].bytes / bw[i]) + gap + (main ? SEER_GROUP_KERNEL_MS : 0);
+    }
     seer_status_t st = seer_check_time(e, total, "grouped convolution");
     if (st) return st;
     for (int i = 0; kernels && i < t->nk && i < kernels_cap; i++) {
@@ -340,7 +346,7 @@ static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, con
         o->bmax = 1;
         o->waves = 1;
         o->last_fill = 1;
-        o->cls = seer_class_static(1, 0, kv->flops / peak, kv->bytes / bw);
+        o->cls = seer_class_static(1, 0, kv->flops / peak, kv->bytes / bw[i]);
         o->time_ms = ms[i];
         o->source = SEER_SOURCE_ANALYTICAL;
     }
@@ -662,12 +668,14 @@ static const seer_family_t *borrowed_family(const struct seer_model *m, seer_dir
  * FP16/BF16 on top of the pseudo-half factor: 8 for any dtype.  Every
  * GPU takes these (the same generic kernels); 1 for everything else.
  * A narrow grouped conv (grouped_conv) takes the pseudo-half factor
- * only (direct = 0): its roofline was fitted to cuDNN's grouped kernels,
- * the direct ones among them; with the 8 too its NHWC ALGO_0 rows were
- * predicted up to 5x over. */
-static double legacy_slowdown(seer_direction_t dir, int algo, const struct seer_conv *run, int direct)
+ * only: its roofline was fitted to cuDNN's grouped kernels, the direct
+ * ones among them; with the 8 too its NHWC ALGO_0 rows were predicted up
+ * to 5x over.  The main kernel takes the factor, the helpers keep their
+ * time (kernel_breakdown). */
+double seer_conv_legacy_slowdown(seer_direction_t dir, int algo, const struct seer_conv *run)
 {
-    if (direct && dir == SEER_DIR_BWD_DATA && algo == SEER_BWD_DATA_ALGO_0 && run->layout == SEER_LAYOUT_NHWC)
+    if (dir == SEER_DIR_BWD_DATA && algo == SEER_BWD_DATA_ALGO_0 && run->layout == SEER_LAYOUT_NHWC &&
+        !narrow_groups(run))
         return 8;
     if (run->dtype != SEER_DTYPE_FP16_PSEUDO || !seer_algo_simt(dir, algo)) return 1;
     if (dir == SEER_DIR_FWD) return algo == SEER_FWD_ALGO_GEMM ? 1.15 : 1.75;
@@ -876,7 +884,7 @@ static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, con
     if (bound > 0 && bound < e->phys) e->phys = fmax(bound, e->floor);
     /* after the floor: the FP32 twin's time, floor and all, is what the
      * pseudo-half kernels were measured against */
-    if (!raw) e->phys *= legacy_slowdown(dir, algo, desc, 1);
+    if (!raw) e->phys *= seer_conv_legacy_slowdown(dir, algo, desc);
     e->logcorr = lcsum / nsrc;
     e->kalgo = kalgo;
     return SEER_STATUS_SUCCESS;
@@ -1288,7 +1296,7 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
     if (narrow_groups(&run)) {
         b->analytical = b->tied = 1;
         if ((st = grouped_conv(e, m, &k, &b->lo, NULL, 0, NULL))) return st;
-        b->lo *= legacy_slowdown(dir, algo, &run, 0);
+        b->lo *= seer_conv_legacy_slowdown(dir, algo, &run);
         narrow_at_most_padded(m, &run, dir, algo, &b->lo, NULL, 0);
         b->hi = b->phys = b->lo;
         return SEER_STATUS_SUCCESS;
@@ -1352,10 +1360,12 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     if (narrow_groups(desc)) {
         st = grouped_conv(e, m, &k, time_ms, kernels, kernels_cap, n_kernels);
         if (st && st != SEER_STATUS_BUFFER_TOO_SMALL) return st;
-        /* the pseudo-half kernels of the SIMT algorithms (legacy_slowdown) */
-        double slow = legacy_slowdown(dir, algo, desc, 0);
-        *time_ms *= slow;
-        for (int i = 0; kernels && i < k.nk && i < kernels_cap; i++) kernels[i].time_ms *= slow;
+        /* the pseudo-half kernels of the SIMT algorithms: the main
+         * kernel's (seer_conv_legacy_slowdown) */
+        double add = *time_ms * (seer_conv_legacy_slowdown(dir, algo, desc) - 1);
+        *time_ms += add;
+        for (int i = 0; kernels && i < k.nk && i < kernels_cap; i++)
+            if (kernels[i].role == SEER_ROLE_MAIN) kernels[i].time_ms += add;
         narrow_at_most_padded(m, desc, dir, algo, time_ms, kernels, k.nk < kernels_cap ? k.nk : kernels_cap);
         seer_status_t range = seer_check_time(e, *time_ms, "grouped convolution");
         return range ? range : st;
@@ -1397,7 +1407,10 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     /* the transposes are their own kernels: the conv's own share the rest
      * (held in the physics, they can be over a tied time: then all) */
     double own = fmax(total - tr, 0);
-    kernel_breakdown(m, ph.f, ph.v, cls, &ph.t, own, own / ph.base, source, kernels, kernels_cap);
+    /* the legacy kernels' slowdown is the main kernel's: the helpers keep
+     * the formula's share */
+    kernel_breakdown(m, ph.f, ph.v, cls, &ph.t, own, own / ph.base / seer_conv_legacy_slowdown(dir, algo, desc),
+                     source, kernels, kernels_cap);
     if (ph.t.nk + ntr > kernels_cap)
         return seer_fail(e, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", ph.t.nk + ntr,
                          kernels_cap);

@@ -229,6 +229,12 @@ double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv 
  * where it had fewer, which the dense families time.  1 and that conv in
  * *wide for such a conv, else 0. */
 int seer_conv_padded_groups(const struct seer_conv *cv, struct seer_conv *wide);
+/* The factor by which cuDNN's legacy kernels of (dir, algo) on run (in
+ * the dtype it runs, seer_conv_run_dtype) were measured slower than the
+ * model of their FP32 twins (pseudo-half SIMT kernels; bwd_data ALGO_0's
+ * direct kernel on NHWC data), which the physics takes and training
+ * takes off its rows: 1 for everything else (model.c). */
+double seer_conv_legacy_slowdown(seer_direction_t dir, int algo, const struct seer_conv *run);
 /* seer_predict_conv failing into e (may be NULL) instead of a handle;
  * variant, when not NULL, is a measured main kernel name that picks the
  * kernel variant instead of the classifier (*matched = 0 when the model

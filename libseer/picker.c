@@ -257,10 +257,11 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
     seer_algo_eval_t e;
     /* Tensor-core math is allowed, not required: a TF32 conv is FP32 data,
      * and cuDNN runs its FP32 kernels (Winograd, FFT) where they are
-     * faster; FP16 and BF16 data run FMA kernels too (cuDNN's pseudo-half
-     * configuration), no slower on half the bytes, so their time is at
-     * most the FP32 conv's.  So a tensor-core conv is never slower than
-     * the FP32 one. */
+     * faster; FP16 and BF16 are held to the FP32 conv's time as physics
+     * (docs/method.md): their tensor-core kernels do its work at a higher
+     * rate (cuDNN's pseudo-half SIMT kernels, measured slower than their
+     * FP32 twins, seer_conv_legacy_slowdown, are not what this rests on).
+     * So a tensor-core conv is never slower than the FP32 one. */
     struct seer_conv fp32 = *cv;
     fp32.dtype = SEER_DTYPE_FP32;
     /* FP16 and BF16 only take the FP32 time where it is lower, TF32 too

@@ -750,6 +750,10 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
         double tr = major > 0 && major < 8 ? 0 : seer_conv_nchw_transposes_ms(T->m, &t->cv, r->dir, algo);
         if (tr > 0 && t->row.time_ms - tr >= row_floor(&T->m->gpu, &t->cv, r))
             t->row.time_ms -= tr;
+        /* ... and legacy kernels ran slower than the families' FP32 twins
+         * by a factor the physics puts back (seer_conv_legacy_slowdown):
+         * fitted on the raw time, a pseudo-half row would take it twice */
+        t->row.time_ms /= seer_conv_legacy_slowdown(r->dir, ralgo, &t->cv);
         if (!src[0]) {
             seer_strlcpy(src, r->source, sizeof src);
             char *colon = strchr(src, ':');
