@@ -318,9 +318,11 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
      * MobileNet layers (H100, FP16, 8 x 144 x 56 x 56: 15 us either way),
      * so the quarter everywhere put them 4x too fast.  Each term is
      * monotone and ordered by GPU, so the properties above still hold. */
+#define SEER_DEPTHWISE_QUARTER_FROM_MS 1.0 /* the dense time from which the quarter binds */
     double roof = 0;
     if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof)) {
-        double cap = fmax(fmax(e.time_ms / 4, fmin(e.time_ms, 0.25)), roof + seer_gpu_launch_gap_ms(&m->gpu));
+        double cap = fmax(fmax(e.time_ms / 4, fmin(e.time_ms, SEER_DEPTHWISE_QUARTER_FROM_MS / 4)),
+                          roof + seer_gpu_launch_gap_ms(&m->gpu));
         if (cap < out->time_ms) out->time_ms = cap;
     }
     /* ... and never faster than one of its groups alone, the dense conv of
