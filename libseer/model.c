@@ -670,8 +670,10 @@ static const seer_family_t *borrowed_family(const struct seer_model *m, seer_dir
  * A narrow grouped conv (grouped_conv) takes the pseudo-half factor
  * only: its roofline was fitted to cuDNN's grouped kernels, the direct
  * ones among them; with the 8 too its NHWC ALGO_0 rows were predicted up
- * to 5x over.  The main kernel takes the factor, the helpers keep their
- * time (kernel_breakdown). */
+ * to 5x over.  The factor was measured on whole calls and scales the
+ * whole time; in the per-kernel breakdown the main kernel carries all of
+ * the added time and the helpers keep theirs (kernel_breakdown, and the
+ * narrow path in seer_model_predict_conv). */
 double seer_conv_legacy_slowdown(seer_direction_t dir, int algo, const struct seer_conv *run)
 {
     if (dir == SEER_DIR_BWD_DATA && algo == SEER_BWD_DATA_ALGO_0 && run->layout == SEER_LAYOUT_NHWC &&

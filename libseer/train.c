@@ -35,6 +35,7 @@ typedef struct {
     int check;                  /* 1: in the validation part used to accept the SVR */
     int file;                   /* index of the file it came from */
     double pos;                 /* its position in that file, [0, 1) */
+    double slow;                /* its legacy kernels' slowdown (seer_conv_legacy_slowdown) */
 } trow_t;
 
 static void quiet(const char *s) { (void)s; }
@@ -512,6 +513,13 @@ typedef struct {
     int pn;
 } train_t;
 
+/* A file's rows' GPU time in the families' terms: divided by their
+ * legacy kernels' slowdown (trow_t.slow). */
+static void slow_down_rows(trow_t *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++) t[i].row.time_ms /= t[i].slow;
+}
+
 static void prov_add(train_t *T, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void prov_add(train_t *T, const char *fmt, ...)
 {
@@ -752,8 +760,10 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
             t->row.time_ms -= tr;
         /* ... and legacy kernels ran slower than the families' FP32 twins
          * by a factor the physics puts back (seer_conv_legacy_slowdown):
-         * fitted on the raw time, a pseudo-half row would take it twice */
-        t->row.time_ms /= seer_conv_legacy_slowdown(r->dir, ralgo, &t->cv);
+         * fitted on the raw time, a pseudo-half row would take it twice.
+         * It divides the GPU time, after any host time is taken off
+         * (slow_down_rows). */
+        t->slow = seer_conv_legacy_slowdown(r->dir, ralgo, &t->cv);
         if (!src[0]) {
             seer_strlcpy(src, r->source, sizeof src);
             char *colon = strchr(src, ':');
@@ -765,6 +775,7 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
     free(rows);
     if (T->flags & SEER_TRAIN_KEEP_DISPATCH || !seer_source_has_dispatch(src)) {
         prov_add(T, " %s (%zu rows, %s)", base_name(path), used, src[0] ? src : "no source");
+        slow_down_rows(T->all + T->nall - used, used);
         return SEER_STATUS_SUCCESS;
     }
     trow_t *at = T->all + T->nall - used;
@@ -794,6 +805,7 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
             at[kept++].row.time_ms = d.time[i];
         }
     T->nall -= used - kept;
+    slow_down_rows(at, kept);
     drows_free(&d);
     return SEER_STATUS_SUCCESS;
 }
