@@ -387,6 +387,26 @@ static void narrow_at_most_padded(const struct seer_model *m, const struct seer_
     *time_ms = tw;
 }
 
+/* A narrow grouped conv's time, the one reading of its prediction and of
+ * its bounds: its roofline (grouped_conv), the pseudo-half kernels of the
+ * SIMT algorithms (seer_conv_legacy_slowdown, all of it the main
+ * kernel's), held to its padded conv (narrow_at_most_padded).  t holds
+ * the conv's kernels in the dtype it runs. */
+static seer_status_t narrow_conv(seer_err_t *e, const struct seer_model *m, const seer_terms_t *t, int algo,
+                                 double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
+{
+    seer_direction_t dir = (seer_direction_t)t->dir;
+    seer_status_t st = grouped_conv(e, m, t, time_ms, kernels, kernels_cap, n_kernels);
+    if (st && st != SEER_STATUS_BUFFER_TOO_SMALL) return st;
+    double add = *time_ms * (seer_conv_legacy_slowdown(dir, algo, t->cv) - 1);
+    *time_ms += add;
+    for (int i = 0; kernels && i < t->nk && i < kernels_cap; i++)
+        if (kernels[i].role == SEER_ROLE_MAIN) kernels[i].time_ms += add;
+    narrow_at_most_padded(m, t->cv, dir, algo, time_ms, kernels, t->nk < kernels_cap ? t->nk : kernels_cap);
+    seer_status_t range = seer_check_time(e, *time_ms, "grouped convolution");
+    return range ? range : st;
+}
+
 /* The analytical model, for a (direction, algorithm, math) that no
  * calibrated GPU has data for: a family of one representative variant
  * (a 128x64 tile of 256 threads, up to two blocks per SM) whose
@@ -1297,9 +1317,7 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
     if (st) return st;
     if (narrow_groups(&run)) {
         b->analytical = b->tied = 1;
-        if ((st = grouped_conv(e, m, &k, &b->lo, NULL, 0, NULL))) return st;
-        b->lo *= seer_conv_legacy_slowdown(dir, algo, &run);
-        narrow_at_most_padded(m, &run, dir, algo, &b->lo, NULL, 0);
+        if ((st = narrow_conv(e, m, &k, algo, &b->lo, NULL, 0, NULL))) return st;
         b->hi = b->phys = b->lo;
         return SEER_STATUS_SUCCESS;
     }
@@ -1359,19 +1377,7 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     seer_status_t st = conv_kernels(e, m, desc, dir, algo, &run, &k);
     if (st) return st;
     desc = &run;
-    if (narrow_groups(desc)) {
-        st = grouped_conv(e, m, &k, time_ms, kernels, kernels_cap, n_kernels);
-        if (st && st != SEER_STATUS_BUFFER_TOO_SMALL) return st;
-        /* the pseudo-half kernels of the SIMT algorithms: the main
-         * kernel's (seer_conv_legacy_slowdown) */
-        double add = *time_ms * (seer_conv_legacy_slowdown(dir, algo, desc) - 1);
-        *time_ms += add;
-        for (int i = 0; kernels && i < k.nk && i < kernels_cap; i++)
-            if (kernels[i].role == SEER_ROLE_MAIN) kernels[i].time_ms += add;
-        narrow_at_most_padded(m, desc, dir, algo, time_ms, kernels, k.nk < kernels_cap ? k.nk : kernels_cap);
-        seer_status_t range = seer_check_time(e, *time_ms, "grouped convolution");
-        return range ? range : st;
-    }
+    if (narrow_groups(desc)) return narrow_conv(e, m, &k, algo, time_ms, kernels, kernels_cap, n_kernels);
     seer_family_t af;
     seer_physics_t ph;
     seer_kcache_t kc;
