@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "common.h"
 #include "gemm.h"
 #include "launch.h"
 #include "model.h"
@@ -556,11 +557,13 @@ TEST(train_nchw_tensor_core_rows_lose_their_transposes)
  * kernels, 2.3x) at twice and more their time, the factor twice. */
 TEST(train_legacy_rows_lose_their_slowdown)
 {
+    struct { int n, c, hw, k; double ms; } row[40];
     text_t t = {0};
     put(&t, CONV_HEADER);
     for (int j = 0; j < 40; j++) {
         int n = 1 + j % 8, c = 16 << (j % 4), hw = 7 + (j * 5) % 29, k = 16 << ((j / 3) % 4);
         double ms = 0.02 + 2.0 * n * k * hw * hw * c * 9 / 4e12 * (1 + 0.1 * ((j * 7919) % 11 - 5) / 5.0);
+        row[j].n = n, row[j].c = c, row[j].hw = hw, row[j].k = k, row[j].ms = ms;
         put(&t, "a100-pcie-80gb,bwd_data,fp16,nchw,%d,%d,%d,%d,%d,3,3,1,1,1,1,1,1,1,ALGO_0,%.9f,,lab\n", n, c, hw, hw,
             k, ms);
     }
@@ -574,20 +577,17 @@ TEST(train_legacy_rows_lose_their_slowdown)
     seer_conv_desc_t d;
     REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
     double r[40];
-    int nr = 0;
+    size_t nr = 0;
     for (int j = 0; m && j < 40; j++) {
-        int n = 1 + j % 8, c = 16 << (j % 4), hw = 7 + (j * 5) % 29, k = 16 << ((j / 3) % 4);
-        double ms = 0.02 + 2.0 * n * k * hw * hw * c * 9 / 4e12 * (1 + 0.1 * ((j * 7919) % 11 - 5) / 5.0), pred = 0;
-        REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16, SEER_LAYOUT_NCHW, n, c, hw, hw, k, 3, 3, 1, 1, 1, 1, 1, 1,
-                                   1) == SEER_STATUS_SUCCESS);
+        double pred = 0;
+        REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16, SEER_LAYOUT_NCHW, row[j].n, row[j].c, row[j].hw, row[j].hw,
+                                   row[j].k, 3, 3, 1, 1, 1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
         if (!seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_0, &pred, NULL, 0, NULL))
-            r[nr++] = pred / ms;
+            r[nr++] = pred / row[j].ms;
     }
-    /* the median ratio */
-    for (int i = 0; i < nr; i++)
-        for (int j = i + 1; j < nr; j++)
-            if (r[j] < r[i]) { double x = r[i]; r[i] = r[j]; r[j] = x; }
-    CHECK(nr == 40 && r[nr / 2] > 0.7 && r[nr / 2] < 1.5);
+    seer_sort_doubles(r, nr);
+    double med = seer_median_sorted(r, nr);
+    CHECK(nr == 40 && med > 0.7 && med < 1.5);
     seer_conv_desc_destroy(d);
     seer_model_destroy(m);
     unlink(path);
