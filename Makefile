@@ -140,14 +140,17 @@ models: $(SEER)
 	done
 	@# GEMM-only models from this project's own Hopper measurements (data/):
 	@# their convs transfer, which scored better than the sweeps' own fits,
-	@# and so do tensor-core GEMMs: the sweeps' sizes are random, so their
-	@# FP16/BF16 rows ran cuBLAS's unaligned kernels, 5-8x slower than the
-	@# aligned ones layers use (docs/accuracy.md, "Measured on Hopper").
-	@# The FP32 rows (dtype, the third column: torch_gemm.py quotes nothing)
+	@# scaled per kernel family to the sweep's conv rows (--conv-scales,
+	@# against the models above: docs/transfer.md), and so do tensor-core
+	@# GEMMs: the sweeps' sizes are random, so their FP16/BF16 rows ran
+	@# cuBLAS's unaligned kernels, 5-8x slower than the aligned ones
+	@# layers use (docs/accuracy.md, "Measured on Hopper").  The FP32 rows
+	@# (dtype, the third column: torch_gemm.py quotes nothing)
 	@for g in $(GEMM_MODELS); do \
-	  echo "train $$g (FP32 GEMMs only)"; \
+	  echo "train $$g (FP32 GEMMs, conv scales)"; \
 	  awk -F, 'NR == 1 || $$3 == "fp32"' data/$$g/gemm.csv > $(B)/$$g-gemm-fp32.csv && \
-	  $(SEER) train --holdout --gpu $$g --data $(B)/$$g-gemm-fp32.csv --out models/$$g.seer || exit 1; \
+	  $(SEER) train --holdout --gpu $$g --data $(B)/$$g-gemm-fp32.csv \
+	    --conv-scales data/$$g/bench/layers.csv --models models --out models/$$g.seer || exit 1; \
 	done
 
 eval: $(SEER) $(B)/seer-physics

@@ -643,6 +643,26 @@ SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
                                   const char *const *paths, int n_paths, unsigned flags,
                                   seer_model_t *model);
 
+/* Scale the conv families model takes from the calibrated models of
+ * models_dir (seer_model_open fills what a model has no data for from
+ * them) to its GPU's own measurements: for each family (direction,
+ * algorithm, math type) with SEER_SCALE_MIN_ROWS or more rows in the
+ * conv timing CSV v1 files of paths (seer-bench's layers.csv: the
+ * model's GPU, a named algorithm, the framework's math type, not a
+ * grouped conv under 32 channels per group, the train split with
+ * SEER_TRAIN_HOLDOUT), exp of the median log(measured / predicted),
+ * kept in [1/10, 10].  Its own families are never scaled.  The scales
+ * are stored in the model (file format 4) and applied when a models
+ * directory serves it, and to the GPUs of its compute capability that
+ * the directory serves by transfer (docs/transfer.md).  *out is a new
+ * model; model is unchanged.  BAD_PARAM (NULL, flags other than
+ * SEER_TRAIN_HOLDOUT), CSV_*, NO_DATA (no family has enough rows), the
+ * statuses of seer_model_open, ALLOC_FAILED. */
+#define SEER_SCALE_MIN_ROWS 8
+SEER_API seer_status_t seer_model_scale_convs(seer_handle_t handle, const seer_model *model,
+                                              const char *models_dir, const char *const *paths, int n_paths,
+                                              unsigned flags, seer_model_t *out);
+
 /* 1 if a conv shape falls in the deterministic 20 % held-out test split
  * (FNV-1a hash of the shape fields, not of the time), else 0. */
 SEER_API int seer_conv_in_test_split(const seer_conv *desc);

@@ -618,9 +618,26 @@ static double physical_floor(const struct seer_model *m, const seer_terms_t *t, 
 /* Whether a stored family (NULL: none, the analytical one) is measured:
  * fitted on SEER_OWN_FAMILY_ROWS or more rows of this GPU's own (or of one
  * with its facts).  One rule for physics() and the peers' shortcut. */
+const seer_conv_scale_t *seer_model_scale(const struct seer_model *m, int dir, int algo, int math)
+{
+    for (int i = 0; i < m->nscale; i++)
+        if (m->scale[i].dir == dir && m->scale[i].algo == algo && m->scale[i].math == math) return &m->scale[i];
+    return NULL;
+}
+
 static int family_measured(const struct seer_model *m, const seer_family_t *f)
 {
     return f && f->n_rows >= SEER_OWN_FAMILY_ROWS && seer_gpu_same_facts(&m->src[f->src], &m->gpu);
+}
+
+/* Whether m's physics of (dir, algo) in dt's math is this GPU's: its
+ * family fitted on enough of its own rows, or whatever serves the key
+ * scaled to enough of them (seer_conv_scale_t). */
+static int key_measured(const struct seer_model *m, const seer_family_t *f, seer_direction_t dir, int algo,
+                        seer_dtype_t dt)
+{
+    const seer_conv_scale_t *s = seer_model_scale(m, (int)dir, algo, seer_dtype_math(dt));
+    return family_measured(m, f) || (s && s->n_rows >= SEER_OWN_FAMILY_ROWS);
 }
 
 /* The physics of a conv on one GPU's model, for one algorithm: for each
@@ -880,6 +897,11 @@ static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, con
         end = f + 1;
         if (!raw) scale = analytical_scale(m, dir, algo, desc->dtype);
     }
+    /* a key no family of its own serves, scaled to the GPU's rows (a
+     * family taken from others carries its scale in its coefficients) */
+    const seer_conv_scale_t *ks = raw || !(f == af || e->borrowed) ? NULL
+                                : seer_model_scale(m, (int)dir, algo, seer_dtype_math(desc->dtype));
+    if (ks) scale *= ks->scale;
     /* A transferred model can hold the family of several source GPUs:
      * the prediction is the geometric mean of theirs (docs/transfer.md). */
     int nsrc = 0;
@@ -899,7 +921,7 @@ static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, con
         if (corr) lcsum += log(seer_family_correction(g, &tg, fg));
         if (nsrc++ == 0) { e->t = tg; e->v = &g->var[vi]; e->base = fg; }
     }
-    e->measured = f != af && !e->borrowed && family_measured(m, f);
+    e->measured = !raw && key_measured(m, f != af && !e->borrowed ? f : NULL, dir, algo, desc->dtype);
     e->floor = physical_floor(m, &shape, dir, algo, kc);
     e->phys = fmax(exp(logsum / nsrc) * scale, e->floor);
     double bound = raw ? 0 : gemm_bound(m, desc, dir, algo);
@@ -1033,7 +1055,8 @@ static double lifted(seer_peers_t *ps, const seer_physics_t *self, int d, double
 static int peer_measured(const seer_peers_t *ps, int d)
 {
     const struct seer_model *q = ps->m->peer[d];
-    return family_measured(q, seer_model_family(q, ps->dir, ps->algo, ps->desc->dtype));
+    return key_measured(q, seer_model_family(q, ps->dir, ps->algo, ps->desc->dtype), ps->dir, ps->algo,
+                        ps->desc->dtype);
 }
 
 /* Whether peer d's lifted physics is at least lo without evaluating d: d

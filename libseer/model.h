@@ -11,12 +11,15 @@
 #include "launch.h"
 
 #define SEER_MODEL_MAGIC "SEERMODL"
-/* 3: a GEMM fit per math type and kind (one product, batched).
+/* 4: format 3 and the model's conv scales (seer_conv_scale_t); a format
+ * 3 file is read as one without scales.
+ * 3: a GEMM fit per math type and kind (one product, batched).
  * 2: GPU time (host dispatch taken off the training times; the
  * constant term is the kernels' launch gaps, coefficient 1).  Format 1
  * predicted a whole call as a framework timed it; neither it nor 2 is
  * read. */
-#define SEER_MODEL_FORMAT 3
+#define SEER_MODEL_FORMAT 4
+#define SEER_MODEL_FORMAT_OLDEST 3 /* the oldest format read */
 /* Terms of the per-class formula (docs/method.md, section 4), in the
  * order the model file stores their coefficients. */
 enum {
@@ -107,6 +110,20 @@ typedef struct {
     char source_gpu[32];        /* GPU whose rows trained it (may differ: see gemm.c) */
 } seer_gemm_fit_t;
 
+/* How much slower a GPU ran the kernels of one conv family (direction,
+ * algorithm, math) than the families it takes from the other GPUs'
+ * models say: exp of the median log ratio of its own measured times to
+ * those predictions (seer_model_scale_convs).  Scales the families a
+ * model takes from others (transfer.c), never its own. */
+typedef struct {
+    int dir, algo, math;        /* the family's key */
+    int n_rows;                 /* rows the median is of; 0: taken from GPUs of
+                                 * its architecture (transfer.c) */
+    double scale;               /* in [1 / SEER_SCALE_MAX, SEER_SCALE_MAX] */
+} seer_conv_scale_t;
+#define SEER_SCALE_MAX 10.0
+#define SEER_MAX_SCALES 64      /* 3 directions x 9 algorithms x 2 maths fit */
+
 struct seer_model {
     char gpu_id[32];
     seer_gpu_info_t gpu;
@@ -126,6 +143,8 @@ struct seer_model {
      * (seer_model_set_analytical_scales); 0: none, 1.  Never serialized. */
     double ascale[2][SEER_K_NONE];
     seer_gemm_fit_t gemm[2][SEER_GEMM_KINDS]; /* [math][kind] */
+    int nscale;
+    seer_conv_scale_t scale[SEER_MAX_SCALES];
     uint32_t checksum;
     /* Served models of other GPUs of the table (seer_model_open), their
      * SVMs dropped, that predict_conv ties this one's physics to: those it
@@ -254,6 +273,16 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
  * cores) both have (model.c): the scale of the families of that direction
  * and math it takes from t.  In [1/2, 2]; 1 where they share none. */
 double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer_model *t, int dir, int math);
+/* A copy of m through the file format (without its peers). */
+seer_status_t seer_model_copy(seer_handle_t h, const struct seer_model *m, seer_model_t *out);
+/* What seer_model_open serves from dir for given's GPU with given in
+ * place of that GPU's file there, without the ties to other GPUs and
+ * without the scales of the others (transfer.c; for
+ * seer_model_scale_convs). */
+seer_status_t seer_model_open_given(seer_handle_t h, const char *dir, const struct seer_model *given,
+                                    seer_model_t *out);
+/* m's scale of family (dir, algo, math), or NULL. */
+const seer_conv_scale_t *seer_model_scale(const struct seer_model *m, int dir, int algo, int math);
 /* Sets m->ascale from m's forward families (model.c): once m's families
  * are final, before it predicts. */
 void seer_model_set_analytical_scales(struct seer_model *m);

@@ -80,6 +80,15 @@ int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t
         seer_w_i32(&p, g->n_rows);
         seer_w_str(&p, g->source_gpu);
     }
+    seer_w_u32(&p, (uint32_t)m->nscale);
+    for (int i = 0; i < m->nscale; i++) {
+        const seer_conv_scale_t *c = &m->scale[i];
+        seer_w_i32(&p, c->dir);
+        seer_w_i32(&p, c->algo);
+        seer_w_i32(&p, c->math);
+        seer_w_i32(&p, c->n_rows);
+        seer_w_f64(&p, c->scale);
+    }
     seer_wbuf_t out = {0};
     seer_w_bytes(&out, SEER_MODEL_MAGIC, 8);
     seer_w_u32(&out, SEER_MODEL_FORMAT);
@@ -175,7 +184,7 @@ static void r_family(seer_rbuf_t *r, seer_family_t *f)
 /* The 24-byte header: magic, version, payload length (all of what
  * follows), checksum.  *plen and *crc on success. */
 static seer_status_t check_header(seer_handle_t h, const unsigned char *d, size_t size, uint64_t *plen,
-                                  uint32_t *crc)
+                                  uint32_t *crc, uint32_t *version)
 {
     if (size < 24) {
         /* what bytes there are of the magic must be the magic's
@@ -191,10 +200,11 @@ static seer_status_t check_header(seer_handle_t h, const unsigned char *d, size_
     uint32_t ver = seer_r_u32(&hr, "version");
     *plen = seer_r_u64(&hr, "payload length");
     *crc = seer_r_u32(&hr, "checksum");
-    if (ver != SEER_MODEL_FORMAT)
+    *version = ver;
+    if (ver < SEER_MODEL_FORMAT_OLDEST || ver > SEER_MODEL_FORMAT)
         return seer_error(h, SEER_STATUS_MODEL_VERSION,
-                          "model format version %u, this libseer reads version %d%s", ver,
-                          SEER_MODEL_FORMAT,
+                          "model format version %u, this libseer reads versions %d and %d%s", ver,
+                          SEER_MODEL_FORMAT_OLDEST, SEER_MODEL_FORMAT,
                           ver == 1   ? " (version 1 models predicted host and GPU time together: "
                                        "train it again with seer train)"
                           : ver == 2 ? " (version 2 models have one GEMM fit for single and batched "
@@ -232,8 +242,8 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     if (!data || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "model buffer or out is NULL");
     const unsigned char *d = data;
     uint64_t plen = 0;
-    uint32_t crc = 0;
-    seer_status_t hst = check_header(h, d, size, &plen, &crc);
+    uint32_t crc = 0, ver = 0;
+    seer_status_t hst = check_header(h, d, size, &plen, &crc, &ver);
     if (hst) return hst;
 
     struct seer_model *m = calloc(1, sizeof *m);
@@ -272,6 +282,22 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     }
     for (int math = 0; math < 2; math++)
         for (int kind = 0; kind < SEER_GEMM_KINDS && !r.st; kind++) r_gemm(&r, &m->gemm[math][kind]);
+    /* format 4: the conv scales, each key once */
+    uint32_t nscale = ver >= 4 ? seer_r_u32(&r, "scale count") : 0;
+    if (!r.st && nscale > SEER_MAX_SCALES) seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "scale count");
+    for (uint32_t i = 0; i < nscale && !r.st; i++) {
+        seer_conv_scale_t *c = &m->scale[i];
+        c->dir = seer_r_i32(&r, "scale direction", 0, 2);
+        c->algo = seer_r_i32(&r, "scale algorithm", -1, 7);
+        c->math = seer_r_i32(&r, "scale math", 0, 1);
+        c->n_rows = seer_r_i32(&r, "scale rows", 0, 1 << 30);
+        c->scale = seer_r_f64(&r, "scale");
+        if (!r.st && !(c->scale >= 1 / SEER_SCALE_MAX && c->scale <= SEER_SCALE_MAX))
+            seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "scale");
+        if (!r.st && seer_model_scale(m, c->dir, c->algo, c->math))
+            seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "scale key (twice)");
+        m->nscale = (int)i + 1;
+    }
     /* no family: a GEMM-only model, which must then have a GEMM fit */
     int gemm_fits = 0;
     for (int math = 0; math < 2; math++)

@@ -1,6 +1,7 @@
 /* Models for GPUs nobody has calibrated: families of calibrated GPUs
  * evaluated with the target GPU's datasheet facts (docs/transfer.md). */
 #include <dirent.h>
+#include <math.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,10 +138,54 @@ static int transfer_families(struct seer_model *m, const seer_model_t *sources, 
     return 0;
 }
 
+/* Every term but the launch gaps, in every variant and class: the
+ * family's time above them times q. */
+static void scale_family(seer_family_t *f, double q)
+{
+    for (int v = 0; v < f->nvar; v++)
+        for (int c = 0; c < 4; c++)
+            for (int i = 0; i < SEER_NTERMS; i++)
+                if (i != SEER_T_CONST) f->var[v].coef[c][i] *= q;
+}
+
+/* A source of the target's compute capability that scaled its conv keys
+ * to its own measurements (seer_conv_scale_t) measured that
+ * architecture's cuDNN kernels against the same transferred families:
+ * m takes, per key, the geometric mean of their scales, as a scale of
+ * its own with no rows of its own (not its measurement: model.c,
+ * key_measured), and its families of the key are scaled by it.  Keys
+ * own (if not NULL), the calibrated model m will fill, has scales of are
+ * left to fill_missing.  Returns how many keys were scaled. */
+static int sibling_scales(struct seer_model *m, const seer_model_t *sources, int n_sources,
+                          const seer_gpu_info_t *tg, const struct seer_model *own)
+{
+    for (int dir = 0; dir < 3; dir++)
+        for (int algo = -1; algo < 8; algo++)
+            for (int math = 0; math < 2; math++) {
+                if (own && seer_model_scale(own, dir, algo, math)) continue;
+                double sum = 0;
+                int k = 0;
+                for (int j = 0; j < n_sources; j++) {
+                    const seer_conv_scale_t *c = seer_model_scale(sources[j], dir, algo, math);
+                    if (c && !sources[j]->transferred && cc_distance(&sources[j]->gpu, tg) == 0) {
+                        sum += log(c->scale);
+                        k++;
+                    }
+                }
+                if (!k || m->nscale == SEER_MAX_SCALES) continue;
+                double q = exp(sum / k);
+                m->scale[m->nscale++] = (seer_conv_scale_t){dir, algo, math, 0, q};
+                for (int i = 0; i < m->nfam; i++)
+                    if (m->fam[i].dir == dir && m->fam[i].algo == algo && m->fam[i].math == math)
+                        scale_family(&m->fam[i], q);
+            }
+    return m->nscale;
+}
+
 /* lite: without classifiers and corrections, and not round-tripped
  * through the file format (a peer: model.c uses its physics only). */
 static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int n_sources,
-                              const char *target_gpu_id, int lite, seer_model_t *out)
+                              const char *target_gpu_id, const struct seer_model *own, int lite, seer_model_t *out)
 {
     if (!sources || n_sources < 1 || !target_gpu_id || !out)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_transfer: sources, target and model are required");
@@ -165,6 +210,10 @@ static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int 
         seer_model_destroy(m);
         return seer_error(h, SEER_STATUS_NO_DATA, "no calibrated source model to transfer to %s from", tg->id);
     }
+    int scaled = sibling_scales(m, sources, n_sources, tg, own);
+    if (scaled && pn < (int)sizeof m->provenance)
+        pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn,
+                       "; %d kernel families scaled as GPUs of its architecture measured them", scaled);
     /* GEMM, per math type and kind: the single best fit of that kind by
      * the families' rule (measured on enough rows, nearest architecture,
      * most rows); a kind no source fitted is timed with the other kind's
@@ -203,22 +252,12 @@ static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int 
 seer_status_t seer_model_transfer(seer_handle_t h, const seer_model_t *sources, int n_sources,
                                   const char *target_gpu_id, seer_model_t *out)
 {
-    return transfer(h, sources, n_sources, target_gpu_id, 0, out);
+    return transfer(h, sources, n_sources, target_gpu_id, NULL, 0, out);
 }
 
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Every term but the launch gaps, in every variant and class: the
- * family's time above them times q. */
-static void scale_family(seer_family_t *f, double q)
-{
-    for (int v = 0; v < f->nvar; v++)
-        for (int c = 0; c < 4; c++)
-            for (int i = 0; i < SEER_NTERMS; i++)
-                if (i != SEER_T_CONST) f->var[v].coef[c][i] *= q;
 }
 
 /* Give calibrated model m the families of every key it has no data for
@@ -245,13 +284,26 @@ static int fill_missing(struct seer_model *m, const struct seer_model *t, int li
         /* before the family is added: the ratio is of m's own families */
         if (!q[f->dir][f->math]) q[f->dir][f->math] = seer_model_efficiency_ratio(m, t, f->dir, f->math);
         if (add_family(m, f, &t->src[f->src], &pn, lite)) return 1;
-        scale_family(&m->fam[m->nfam - 1], q[f->dir][f->math]);
+        /* the GPU's own measurements of the key where it has them, else
+         * those of its architecture (already in t's family), else q */
+        const seer_conv_scale_t *s = seer_model_scale(m, f->dir, f->algo, f->math);
+        if (s || !seer_model_scale(t, f->dir, f->algo, f->math))
+            scale_family(&m->fam[m->nfam - 1], s ? s->scale : q[f->dir][f->math]);
     }
+    /* and the scales of its architecture for keys it has none of (those
+     * no family serves scale the analytical family: model.c) */
+    for (int i = 0; i < t->nscale && m->nscale < SEER_MAX_SCALES; i++) {
+        const seer_conv_scale_t *c = &t->scale[i];
+        if (!seer_model_scale(m, c->dir, c->algo, c->math)) m->scale[m->nscale++] = *c;
+    }
+
     /* the scales that were applied, where not 1 */
     for (int dir = 0, said = 0; dir < 3; dir++)
         for (int math = 0; math < 2; math++) {
             int used = 0;
-            for (int j = n; j < m->nfam && !used; j++) used = m->fam[j].dir == dir && m->fam[j].math == math;
+            for (int j = n; j < m->nfam && !used; j++)
+                used = m->fam[j].dir == dir && m->fam[j].math == math &&
+                       !seer_model_scale(m, dir, m->fam[j].algo, math);
             if (used && q[dir][math] != 1 && pn < (int)sizeof m->provenance)
                 pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn, "%s %s %s x%.3f",
                                said++ ? "," : "; scaled", seer_direction_name((seer_direction_t)dir),
@@ -361,11 +413,22 @@ static const seer_gpu_info_t *twin_in(const char *dir, const seer_gpu_info_t *g)
     return NULL;
 }
 
+seer_status_t seer_model_copy(seer_handle_t h, const struct seer_model *m, seer_model_t *out)
+{
+    unsigned char *buf;
+    size_t size;
+    if (!seer_model_serialize(m, &buf, &size)) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
+    seer_status_t st = seer_model_load_buffer(h, buf, size, out);
+    free(buf);
+    return st;
+}
+
 /* The model seer_model_open serves for gpu_id, without its peers; all
  * (if not NULL): every calibrated model of dir, already loaded, to
- * transfer from instead of reading them again. */
+ * transfer from instead of reading them again; given (if not NULL): the
+ * GPU's own model, in place of its file in dir. */
 static seer_status_t open_served(seer_handle_t h, const char *dir, const char *gpu_id, const seer_model_t *all,
-                                 int nall, int lite, seer_model_t *out)
+                                 int nall, const struct seer_model *given, int lite, seer_model_t *out)
 {
     const seer_gpu_info_t *g = seer_gpu_lookup_h(h, gpu_id);
     if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
@@ -374,7 +437,10 @@ static seer_status_t open_served(seer_handle_t h, const char *dir, const char *g
         return seer_error(h, SEER_STATUS_BAD_PARAM, "models directory name too long");
     snprintf(own, sizeof own, "%s.seer", g->id);
     seer_model_t cal = NULL;
-    if (access(path, F_OK) == 0) {
+    if (given) {
+        seer_status_t st = seer_model_copy(h, given, &cal);
+        if (st) return st;
+    } else if (access(path, F_OK) == 0) {
         /* Present but not loadable (directory, truncated, corrupt, another
          * GPU's model): an error naming the file, never a silent transfer. */
         seer_status_t st = seer_model_load(h, path, &cal);
@@ -389,7 +455,7 @@ static seer_status_t open_served(seer_handle_t h, const char *dir, const char *g
         const seer_gpu_info_t *twin = twin_in(dir, g);
         if (twin) {
             seer_model_t m;
-            seer_status_t st = open_served(h, dir, twin->id, all, nall, lite, &m);
+            seer_status_t st = open_served(h, dir, twin->id, all, nall, NULL, lite, &m);
             if (st) return st;
             seer_strlcpy(m->gpu_id, g->id, sizeof m->gpu_id);
             m->gpu = *g;
@@ -417,7 +483,7 @@ static seer_status_t open_served(seer_handle_t h, const char *dir, const char *g
         st = seer_error(h, SEER_STATUS_NO_DATA, "no model for %s and none to transfer from in '%s'", g->id, dir);
     seer_model_t t = NULL;
     if (!st && ns) {
-        st = transfer(h, src, ns, g->id, lite, &t);
+        st = transfer(h, src, ns, g->id, cal, lite, &t);
         /* a calibrated model with nothing to add from elsewhere is whole */
         if (st == SEER_STATUS_NO_DATA && cal) st = SEER_STATUS_SUCCESS;
     }
@@ -471,7 +537,7 @@ static seer_status_t attach_peers(seer_handle_t h, const char *dir, struct seer_
             st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "peer models");
             break;
         }
-        st = open_served(h, dir, g->id, all, nall, 1, &m->peer[m->npeer]);
+        st = open_served(h, dir, g->id, all, nall, NULL, 1, &m->peer[m->npeer]);
         if (st == SEER_STATUS_NO_DATA && !cal) { /* DIR has GEMM-only models alone: no conv to tie */
             st = SEER_STATUS_SUCCESS;
             continue;
@@ -489,7 +555,7 @@ seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_
 {
     if (!dir || !gpu_id || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_open: NULL argument");
     seer_model_t m;
-    seer_status_t st = open_served(h, dir, gpu_id, NULL, 0, 0, &m);
+    seer_status_t st = open_served(h, dir, gpu_id, NULL, 0, NULL, 0, &m);
     if (st) return st;
     if ((st = attach_peers(h, dir, m))) {
         seer_model_destroy(m);
@@ -497,4 +563,19 @@ seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_
     }
     *out = m;
     return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_model_open_given(seer_handle_t h, const char *dir, const struct seer_model *given,
+                                    seer_model_t *out)
+{
+    seer_model_t all[64];
+    int nall = 0;
+    char own[64];
+    snprintf(own, sizeof own, "%s.seer", given->gpu_id);
+    seer_status_t st = load_sources(h, dir, own, all, 64, &nall);
+    /* the others' scales out: given's own fit must not rest on them */
+    for (int i = 0; i < nall; i++) all[i]->nscale = 0;
+    if (!st) st = open_served(h, dir, given->gpu_id, all, nall, given, 0, out);
+    for (int i = 0; i < nall; i++) seer_model_destroy(all[i]);
+    return st;
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
+#include "model.h"
 #include "test.h"
 
 static unsigned char *slurp(const char *path, size_t *n)
@@ -96,7 +98,7 @@ TEST(model_io_save_load_same_bytes)
     seer_model_info_t i1, i2;
     seer_model_get_info(m, &i1);
     seer_model_get_info(back, &i2);
-    CHECK(i1.checksum == i2.checksum && i1.format_version == 3);
+    CHECK(i1.checksum == i2.checksum && i1.format_version == 4);
     free(x);
     free(y);
     unlink(a);
@@ -170,4 +172,65 @@ TEST(model_io_info_gemm_source_gpu)
     CHECK(strcmp(info.gemm_source_gpu[0], "a100-pcie-40gb") == 0);
     CHECK(info.gemm_source_gpu[1][0] == '\0');
     seer_model_destroy(m);
+}
+
+/* put a little-endian u32 / u64 */
+static void put_le(unsigned char *p, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Format 4's conv scales: stored, range-checked, each key once; a format
+ * 3 file (no scale count) still loads, with none. */
+TEST(model_io_conv_scales)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    struct seer_model *m = NULL;
+    if (seer_model_load(h, "models/t4.seer", &m)) { seer_destroy(h); SKIP("shipped models missing"); }
+    static const struct { seer_conv_scale_t s[2]; int n; const char *err; } cases[] = {
+        {{{0, 1, 0, 40, 1.5}}, 1, NULL},
+        {{{2, -1, 1, 0, 0.25}}, 1, NULL}, /* 0 rows: its architecture's */
+        {{{0, 1, 0, 40, 100}}, 1, "scale"},
+        {{{0, 1, 0, 40, 0}}, 1, "scale"},
+        {{{3, 1, 0, 40, 1.5}}, 1, "scale direction"},
+        {{{0, 8, 0, 40, 1.5}}, 1, "scale algorithm"},
+        {{{0, 1, 2, 40, 1.5}}, 1, "scale math"},
+        {{{0, 1, 0, -1, 1.5}}, 1, "scale rows"},
+        {{{0, 1, 0, 40, 1.5}, {0, 1, 0, 9, 2}}, 2, "twice"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        m->nscale = cases[i].n;
+        memcpy(m->scale, cases[i].s, sizeof cases[i].s);
+        unsigned char *b;
+        size_t n;
+        REQUIRE(seer_model_serialize(m, &b, &n));
+        seer_model_t back = NULL;
+        seer_status_t st = seer_model_load_buffer(h, b, n, &back);
+        if (!cases[i].err) {
+            CHECK_STATUS(st, SEER_STATUS_SUCCESS);
+            CHECK(back && back->nscale == 1 && !memcmp(&back->scale[0], &cases[i].s[0], sizeof back->scale[0]));
+        } else {
+            CHECK(st == SEER_STATUS_MODEL_CORRUPT && back == NULL);
+            CHECK(strstr(seer_get_last_error(h), cases[i].err) != NULL);
+        }
+        seer_model_destroy(back);
+        free(b);
+    }
+    /* format 3: the payload without the scale count */
+    m->nscale = 0;
+    unsigned char *b;
+    size_t n;
+    REQUIRE(seer_model_serialize(m, &b, &n));
+    n -= 4;
+    put_le(b + 8, 3, 4);
+    put_le(b + 12, n - 24, 8);
+    put_le(b + 20, (uint32_t)crc32_z(0, b + 24, n - 24), 4);
+    seer_model_t back = NULL;
+    CHECK_STATUS(seer_model_load_buffer(h, b, n, &back), SEER_STATUS_SUCCESS);
+    CHECK(back && back->nscale == 0 && back->nfam == m->nfam);
+    seer_model_destroy(back);
+    free(b);
+    seer_model_destroy(m);
+    seer_destroy(h);
 }

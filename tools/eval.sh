@@ -355,11 +355,15 @@ hop_gemm=""
 for d in data/*/bench/layers.csv; do
     [ -f "$d" ] || continue
     g=$(basename "$(dirname "$(dirname "$d")")")
-    for mode in all fastest; do
-        flag=""
-        [ $mode = fastest ] && flag=--fastest
-        json=$("$SEER" eval --gpu "$g" --data "$d" $flag --format json) || { status=1; continue; }
-        hop_conv="$hop_conv| $g | $mode | $(jnum "$json" n) | $(jnum "$json" other_math) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$json" median_ape)") | $(pct "$(jnum "$json" p90_ape)") | $(pct "$(jnum "$json" mape baseline_roofline)") |$nl"
+    models_but "$g"
+    for mode in "all served all" "fastest served all" "fastest served test" "all left-out all" "fastest left-out all"; do
+        set -- $mode
+        flag="--split $3"
+        [ "$1" = fastest ] && flag="$flag --fastest"
+        dir=models
+        [ "$2" = left-out ] && dir=$tmp
+        json=$("$SEER" eval --gpu "$g" --models "$dir" --data "$d" $flag --format json) || { status=1; continue; }
+        hop_conv="$hop_conv| $g | $1 | $2 | $3 | $(jnum "$json" n) | $(jnum "$json" other_math) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$json" median_ape)") | $(pct "$(jnum "$json" p90_ape)") | $(pct "$(jnum "$json" mape baseline_roofline)") |$nl"
     done
     f="data/$g/gemm.csv"
     [ -f "$f" ] && [ -f "models/$g.seer" ] || continue
@@ -384,18 +388,24 @@ GEMM-only (FP32 fits from these files, test split held out): their convs
 are transferred from the calibrated NeuSight/DeepBench models, because
 conv families fitted on these sweeps scored worse on the fastest
 algorithm per conv of their CNN layers (docs/method.md, "Measured on
-Hopper").
+Hopper"), and each kernel family is scaled to the sweep's train split
+(\`seer train --conv-scales\`: one number per family, docs/transfer.md,
+"Scaled to a GPU's own measurements").
 
-Convs, \`seer eval --gpu G --data data/G/bench/layers.csv [--fastest]\`:
-**all** scores every call that ran the framework's math type
-(\`other_math\` twins left out: docs/formats.md), **fastest** one row per
-conv, its fastest measured algorithm against the fastest predicted (what
-\`seer net\` takes).  Every algorithm includes cuDNN's slow fallbacks
-(FP16 \`dgrad2d_grouped_direct\` kernels of over 100 ms), which the
-models, fitted to the kernels frameworks pick, time poorly.
+Convs, \`seer eval --gpu G [--models DIR] --data data/G/bench/layers.csv
+--split S [--fastest]\`: **all** scores every call that ran the
+framework's math type (\`other_math\` twins left out: docs/formats.md),
+**fastest** one row per conv, its fastest measured algorithm against
+the fastest predicted (what \`seer net\` takes).  **served** is the
+shipped model (split **test**: the shapes its scales never saw);
+**left-out** the models directory without the GPU's own file, so the
+GPU is served by transfer with the other Hopper GPU's scales: a GPU
+whose own rows were never seen.  Every algorithm includes cuDNN's slow
+fallbacks (FP16 \`dgrad2d_grouped_direct\` kernels of over 100 ms),
+which the models, fitted to the kernels frameworks pick, time poorly.
 
-| GPU | rows | n | other_math | MAPE | RMSPE | median | p90 | roofline x s MAPE |
-| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| GPU | rows | model | split | n | other_math | MAPE | RMSPE | median | p90 | roofline x s MAPE |
+| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 EOF
     printf '%s' "$hop_conv"
     cat <<EOF
@@ -520,8 +530,8 @@ and DALI's data loading, which can overlap the GPU or stall it; the
 serving models are transferred (A100 SXM4) and calibrated on DeepBench
 (V100 SXM2).  \`bench/torch_iteration.py\` times the same iterations on a
 lent GPU (synthetic data, CUDA events and the profiler's kernel times,
-split by kernel kind) beside \`seer net\`; no GPU has been lent to run it
-yet, so no such figures are here.
+split by kernel kind) beside \`seer net\`; it has run on an H200 only
+("Measured on Hopper" above), where no throughput is published.
 
 | GPU | published | dtype, layout predicted | batch | ms per iteration | img/s | published img/s | error |
 | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |
@@ -533,10 +543,11 @@ cat <<EOF
 
 - **Whole networks** (\`seer eval-net\`) and **the picker against cuDNN**
   (\`seer eval-picker\`: wrong-pick rate and time regret of libseer and of
-  cuDNN's \`_v7\` ranking): no measured iteration times and no sweep that
-  times every algorithm of a shape exist for any GPU yet (\`../shared/data\`
-  has neither; no GPU has been lent to run \`seer-bench\`), so there are no
-  figures here.  Both commands are tested on small hand-written inputs.
+  cuDNN's \`_v7\` ranking): \`../shared/data\` has no measured iteration
+  times and no sweep that times every algorithm of a shape; this
+  project's Hopper sweeps have both ("Measured on Hopper" above: the
+  picker tables and the H200's ResNet-50 iterations).  No other GPU has
+  such figures.
 - **The picker against the algorithm the data recorded** (\`seer eval
   --pick\`, test split): each row that names its algorithm predicted again
   as if its algo column were empty, with the fastest predicted algorithm,

@@ -211,6 +211,7 @@ static void usage_train(FILE *f)
 {
     fprintf(f,
             "usage: seer train --gpu GPU --data FILE... --out MODEL [--holdout] [--keep-dispatch]\n"
+            "                  [--conv-scales CSV... [--models DIR]]\n"
             "\n"
             "Fit a model for GPU to conv timing CSV v1 and kernel trace CSV files\n"
             "(rows of other GPUs are ignored) and write it to MODEL.\n"
@@ -221,19 +222,26 @@ static void usage_train(FILE *f)
             "                  so `seer eval --split test` scores unseen shapes\n"
             "  --keep-dispatch fit the measured times as they are; by default the host\n"
             "                  dispatch that NeuSight's times carry is taken off first\n"
-            "                  (models predict GPU time: docs/method.md)\n");
+            "                  (models predict GPU time: docs/method.md)\n"
+            "  --conv-scales CSV...  scale the conv families the model takes from the\n"
+            "                  calibrated models of DIR to the GPU's conv timing rows\n"
+            "                  in CSV (seer-bench's layers.csv): one median ratio per\n"
+            "                  family (seer_model_scale_convs, docs/transfer.md)\n"
+            "  --models DIR    the models directory that will serve the model\n"
+            "                  (default: $SEER_MODELS, else the installed models)\n");
 }
 
 static int cmd_train(int argc, char **argv)
 {
     cli_args_t a;
     const char *gpu = NULL, *out = NULL;
-    const char **data = NULL;
-    int n_data = 0, holdout = 0, rc = CLI_USAGE;
+    const char **data = NULL, **scales = NULL, *models = NULL;
+    int n_data = 0, n_scales = 0, holdout = 0, rc = CLI_USAGE;
     unsigned flags = 0;
     static const struct option opts[] = {CLI_FLAG("help"), CLI_FLAG("holdout"), CLI_FLAG("keep-dispatch"),
                                          CLI_FLAG("keep-drift"), CLI_VALUE("gpu"), CLI_VALUE("data"),
-                                         CLI_VALUE("out"), CLI_END};
+                                         CLI_VALUE("out"), CLI_VALUE("conv-scales"), CLI_VALUE("models"),
+                                         CLI_END};
     cli_args_init(&a, "train", opts, argc, argv);
     while (cli_next(&a)) {
         if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
@@ -246,6 +254,10 @@ static int cmd_train(int argc, char **argv)
             if (!cli_values(&a, &data, &n_data)) goto done;
         } else if (cli_is(&a, "--out")) {
             if (!(out = cli_value(&a))) goto done;
+        } else if (cli_is(&a, "--conv-scales")) {
+            if (!cli_values(&a, &scales, &n_scales)) goto done;
+        } else if (cli_is(&a, "--models")) {
+            if (!(models = cli_value(&a))) goto done;
         } else if (cli_is(&a, "--holdout")) {
             if (!cli_flag(&a)) goto done;
             holdout = 1;
@@ -264,6 +276,7 @@ static int cmd_train(int argc, char **argv)
     if (!gpu) { rc = cli_usage_error("train", "option --gpu is required"); goto done; }
     if (!n_data) { rc = cli_usage_error("train", "option --data is required"); goto done; }
     if (!out) { rc = cli_usage_error("train", "option --out is required"); goto done; }
+    if (models && !n_scales) { rc = cli_usage_error("train", "option --models needs --conv-scales"); goto done; }
     seer_status_t st = seer_create(&h);
     if (st) { rc = cli_lib_error(NULL, st); goto done; }
     /* a GPU description file registers a GPU the table lacks */
@@ -271,8 +284,15 @@ static int cmd_train(int argc, char **argv)
         seer_destroy(h);
         goto done;
     }
-    if ((st = seer_train(h, g.id, data, n_data, flags, &m)) ||
-        (st = seer_model_save(h, m, out))) {
+    st = seer_train(h, g.id, data, n_data, flags, &m);
+    if (!st && n_scales) {
+        seer_model_t scaled = NULL;
+        st = seer_model_scale_convs(h, m, cli_models_dir(models), scales, n_scales, flags & SEER_TRAIN_HOLDOUT,
+                                    &scaled);
+        seer_model_destroy(m);
+        m = scaled;
+    }
+    if (st || (st = seer_model_save(h, m, out))) {
         rc = cli_lib_error(h, st);
     } else {
         seer_model_info_t info;
@@ -288,6 +308,7 @@ static int cmd_train(int argc, char **argv)
     seer_destroy(h);
 done:
     free(data);
+    free(scales);
     return rc;
 }
 
