@@ -646,12 +646,14 @@ SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
 /* Scale the conv families model takes from the calibrated models of
  * models_dir (seer_model_open fills what a model has no data for from
  * them) to its GPU's own measurements: for each family (direction,
- * algorithm, math type) with SEER_SCALE_MIN_ROWS or more rows in the
- * conv timing CSV v1 files of paths (seer-bench's layers.csv: the
- * model's GPU, a named algorithm, the framework's math type, not a
- * grouped conv under 32 channels per group, the train split with
- * SEER_TRAIN_HOLDOUT), exp of the median log(measured / predicted),
- * kept in [1/10, 10].  Its own families are never scaled.  The scales
+ * algorithm) and class of math (SIMT; tensor cores in FP16/BF16; in
+ * TF32) with SEER_SCALE_MIN_ROWS or more rows in the conv timing CSV
+ * v1 files of paths (seer-bench's layers.csv: the model's GPU, a named
+ * algorithm, the framework's math type, not a grouped conv under 32
+ * channels per group, the train split with SEER_TRAIN_HOLDOUT), exp of
+ * the median log(measured / predicted) weighted by predicted / measured,
+ * kept in [1/10, 10]; the analytical family of a key no GPU has is
+ * scaled alike.  Its own families are never scaled.  The scales
  * are stored in the model (file format 4) and applied when a models
  * directory serves it, and to the GPUs of its compute capability that
  * the directory serves by transfer (docs/transfer.md).  *out is a new

@@ -618,10 +618,15 @@ static double physical_floor(const struct seer_model *m, const seer_terms_t *t, 
 /* Whether a stored family (NULL: none, the analytical one) is measured:
  * fitted on SEER_OWN_FAMILY_ROWS or more rows of this GPU's own (or of one
  * with its facts).  One rule for physics() and the peers' shortcut. */
-const seer_conv_scale_t *seer_model_scale(const struct seer_model *m, int dir, int algo, int math)
+int seer_scale_class(seer_dtype_t run)
+{
+    return run == SEER_DTYPE_TF32 ? SEER_SCALE_TF32 : seer_dtype_math(run) ? SEER_SCALE_HALF : SEER_SCALE_SIMT;
+}
+
+const seer_conv_scale_t *seer_model_scale(const struct seer_model *m, int dir, int algo, int cls)
 {
     for (int i = 0; i < m->nscale; i++)
-        if (m->scale[i].dir == dir && m->scale[i].algo == algo && m->scale[i].math == math) return &m->scale[i];
+        if (m->scale[i].dir == dir && m->scale[i].algo == algo && m->scale[i].cls == cls) return &m->scale[i];
     return NULL;
 }
 
@@ -636,7 +641,7 @@ static int family_measured(const struct seer_model *m, const seer_family_t *f)
 static int key_measured(const struct seer_model *m, const seer_family_t *f, seer_direction_t dir, int algo,
                         seer_dtype_t dt)
 {
-    const seer_conv_scale_t *s = seer_model_scale(m, (int)dir, algo, seer_dtype_math(dt));
+    const seer_conv_scale_t *s = seer_model_scale(m, (int)dir, algo, seer_scale_class(dt));
     return family_measured(m, f) || (s && s->n_rows >= SEER_OWN_FAMILY_ROWS);
 }
 
@@ -897,10 +902,10 @@ static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, con
         end = f + 1;
         if (!raw) scale = analytical_scale(m, dir, algo, desc->dtype);
     }
-    /* a key no family of its own serves, scaled to the GPU's rows (a
-     * family taken from others carries its scale in its coefficients) */
-    const seer_conv_scale_t *ks = raw || !(f == af || e->borrowed) ? NULL
-                                : seer_model_scale(m, (int)dir, algo, seer_dtype_math(desc->dtype));
+    /* what the model takes from others, or the analytical family,
+     * scaled to the GPU's rows (seer_conv_scale_t) */
+    const seer_conv_scale_t *ks = raw || (f != af && !e->borrowed && seer_gpu_same_facts(&m->src[f->src], &m->gpu))
+                                      ? NULL : seer_model_scale(m, (int)dir, algo, seer_scale_class(desc->dtype));
     if (ks) scale *= ks->scale;
     /* A transferred model can hold the family of several source GPUs:
      * the prediction is the geometric mean of theirs (docs/transfer.md). */

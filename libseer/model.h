@@ -111,18 +111,23 @@ typedef struct {
 } seer_gemm_fit_t;
 
 /* How much slower a GPU ran the kernels of one conv family (direction,
- * algorithm, math) than the families it takes from the other GPUs'
- * models say: exp of the median log ratio of its own measured times to
- * those predictions (seer_model_scale_convs).  Scales the families a
- * model takes from others (transfer.c), never its own. */
+ * algorithm) in one class of math than what its model takes from the
+ * other GPUs' models says: exp of the weighted median log ratio of its
+ * own measured times to those predictions (seer_model_scale_convs).
+ * Multiplies the physics of a family taken from others, or of the
+ * analytical family (model.c, physics_at), never of its own. */
 typedef struct {
-    int dir, algo, math;        /* the family's key */
-    int n_rows;                 /* rows the median is of; 0: taken from GPUs of
-                                 * its architecture (transfer.c) */
+    int dir, algo;              /* the family's key */
+    int cls;                    /* SEER_SCALE_SIMT, _HALF or _TF32 (seer_scale_class) */
+    int n_rows;                 /* rows it is fitted on; 0: taken from GPUs of its
+                                 * architecture (transfer.c) */
     double scale;               /* in [1 / SEER_SCALE_MAX, SEER_SCALE_MAX] */
 } seer_conv_scale_t;
+/* TF32 apart from FP16/BF16: one tensor-core family serves both, and on
+ * Hopper cuDNN's TF32 kernels ran at other shares of their peak. */
+enum { SEER_SCALE_SIMT, SEER_SCALE_HALF, SEER_SCALE_TF32, SEER_SCALE_CLASSES };
 #define SEER_SCALE_MAX 10.0
-#define SEER_MAX_SCALES 64      /* 3 directions x 9 algorithms x 2 maths fit */
+#define SEER_MAX_SCALES 96      /* 3 directions x 9 algorithms x 3 classes fit */
 
 struct seer_model {
     char gpu_id[32];
@@ -281,8 +286,11 @@ seer_status_t seer_model_copy(seer_handle_t h, const struct seer_model *m, seer_
  * seer_model_scale_convs). */
 seer_status_t seer_model_open_given(seer_handle_t h, const char *dir, const struct seer_model *given,
                                     seer_model_t *out);
-/* m's scale of family (dir, algo, math), or NULL. */
-const seer_conv_scale_t *seer_model_scale(const struct seer_model *m, int dir, int algo, int math);
+/* The scale class of a conv in run, the dtype cuDNN runs it in
+ * (seer_conv_run_dtype). */
+int seer_scale_class(seer_dtype_t run);
+/* m's scale of (dir, algo, cls), or NULL. */
+const seer_conv_scale_t *seer_model_scale(const struct seer_model *m, int dir, int algo, int cls);
 /* Sets m->ascale from m's forward families (model.c): once m's families
  * are final, before it predicts. */
 void seer_model_set_analytical_scales(struct seer_model *m);

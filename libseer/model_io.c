@@ -85,7 +85,7 @@ int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t
         const seer_conv_scale_t *c = &m->scale[i];
         seer_w_i32(&p, c->dir);
         seer_w_i32(&p, c->algo);
-        seer_w_i32(&p, c->math);
+        seer_w_i32(&p, c->cls);
         seer_w_i32(&p, c->n_rows);
         seer_w_f64(&p, c->scale);
     }
@@ -289,12 +289,12 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
         seer_conv_scale_t *c = &m->scale[i];
         c->dir = seer_r_i32(&r, "scale direction", 0, 2);
         c->algo = seer_r_i32(&r, "scale algorithm", -1, 7);
-        c->math = seer_r_i32(&r, "scale math", 0, 1);
+        c->cls = seer_r_i32(&r, "scale class", 0, SEER_SCALE_CLASSES - 1);
         c->n_rows = seer_r_i32(&r, "scale rows", 0, 1 << 30);
         c->scale = seer_r_f64(&r, "scale");
         if (!r.st && !(c->scale >= 1 / SEER_SCALE_MAX && c->scale <= SEER_SCALE_MAX))
             seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "scale");
-        if (!r.st && seer_model_scale(m, c->dir, c->algo, c->math))
+        if (!r.st && seer_model_scale(m, c->dir, c->algo, c->cls))
             seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "scale key (twice)");
         m->nscale = (int)i + 1;
     }

@@ -16,7 +16,7 @@
 #include "model.h"
 
 typedef struct {
-    int key;                    /* (dir * 9 + algo + 1) * 2 + math */
+    int key;                    /* (dir * 9 + algo + 1) * SEER_SCALE_CLASSES + class */
     double lr;                  /* log(measured / predicted) */
 } sample_t;
 
@@ -98,7 +98,7 @@ static seer_status_t refit(seer_handle_t h, const char *dir, struct seer_model *
             seer_conv_init(NULL, &cv, r->dtype, r->layout, &r->shape) ||
             seer_model_predict_conv(NULL, served, &cv, r->dir, r->algo, NULL, NULL, &t, NULL, 0, NULL, NULL))
             continue;
-        s[ns].key = ((int)r->dir * 9 + r->algo + 1) * 2 + seer_dtype_math(run);
+        s[ns].key = ((int)r->dir * 9 + r->algo + 1) * SEER_SCALE_CLASSES + seer_scale_class(run);
         s[ns++].lr = log(r->time_ms / t);
     }
     seer_model_destroy(served);
@@ -118,12 +118,12 @@ static seer_status_t refit(seer_handle_t h, const char *dir, struct seer_model *
                 med = s[q].lr;
                 break;
             }
-        int key = s[i].key, math = key % 2, algo = key / 2 % 9 - 1, d = key / 18;
-        seer_conv_scale_t *c = (seer_conv_scale_t *)seer_model_scale(cur, d, algo, math);
-        if (c && !c->n_rows) c->scale = 1; /* its architecture's: its own replaces it */
+        int key = s[i].key, cls = key % SEER_SCALE_CLASSES, algo = key / SEER_SCALE_CLASSES % 9 - 1,
+            d = key / (SEER_SCALE_CLASSES * 9);
+        seer_conv_scale_t *c = (seer_conv_scale_t *)seer_model_scale(cur, d, algo, cls);
         if (!c) {
-            c = &cur->scale[cur->nscale++]; /* at most 3 x 9 x 2 keys: room by SEER_MAX_SCALES */
-            *c = (seer_conv_scale_t){d, algo, math, 0, 1};
+            c = &cur->scale[cur->nscale++]; /* at most 3 x 9 x 3 keys: room by SEER_MAX_SCALES */
+            *c = (seer_conv_scale_t){d, algo, cls, 0, 1};
         }
         c->n_rows = (int)k;
         c->scale = fmin(fmax(c->scale * exp(med), 1 / SEER_SCALE_MAX), SEER_SCALE_MAX);
@@ -142,7 +142,7 @@ seer_status_t seer_model_scale_convs(seer_handle_t h, const seer_model *model, c
                           flags & ~SEER_TRAIN_HOLDOUT);
     for (int i = 0; i < n_paths; i++)
         if (!paths[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_scale_convs: path %d is NULL", i);
-    _Static_assert(3 * 9 * 2 <= SEER_MAX_SCALES, "a scale per family key");
+    _Static_assert(3 * 9 * SEER_SCALE_CLASSES <= SEER_MAX_SCALES, "a scale per family key");
     seer_conv_row_t *rows;
     size_t n;
     seer_status_t st = read_rows(h, model, paths, n_paths, flags, &rows, &n);

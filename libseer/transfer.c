@@ -151,33 +151,29 @@ static void scale_family(seer_family_t *f, double q)
 /* A source of the target's compute capability that scaled its conv keys
  * to its own measurements (seer_conv_scale_t) measured that
  * architecture's cuDNN kernels against the same transferred families:
- * m takes, per key, the geometric mean of their scales, as a scale of
- * its own with no rows of its own (not its measurement: model.c,
- * key_measured), and its families of the key are scaled by it.  Keys
- * own (if not NULL), the calibrated model m will fill, has scales of are
- * left to fill_missing.  Returns how many keys were scaled. */
+ * m takes, per key, the geometric mean of their scales, as a scale with
+ * no rows of its own (not its measurement: model.c, key_measured).
+ * Keys own (if not NULL), the calibrated model m will fill, has scales
+ * of are left out: its own come first (fill_missing).  Returns how many
+ * keys were scaled. */
 static int sibling_scales(struct seer_model *m, const seer_model_t *sources, int n_sources,
                           const seer_gpu_info_t *tg, const struct seer_model *own)
 {
     for (int dir = 0; dir < 3; dir++)
         for (int algo = -1; algo < 8; algo++)
-            for (int math = 0; math < 2; math++) {
-                if (own && seer_model_scale(own, dir, algo, math)) continue;
+            for (int cls = 0; cls < SEER_SCALE_CLASSES; cls++) {
+                if (own && seer_model_scale(own, dir, algo, cls)) continue;
                 double sum = 0;
                 int k = 0;
                 for (int j = 0; j < n_sources; j++) {
-                    const seer_conv_scale_t *c = seer_model_scale(sources[j], dir, algo, math);
+                    const seer_conv_scale_t *c = seer_model_scale(sources[j], dir, algo, cls);
                     if (c && !sources[j]->transferred && cc_distance(&sources[j]->gpu, tg) == 0) {
                         sum += log(c->scale);
                         k++;
                     }
                 }
-                if (!k || m->nscale == SEER_MAX_SCALES) continue;
-                double q = exp(sum / k);
-                m->scale[m->nscale++] = (seer_conv_scale_t){dir, algo, math, 0, q};
-                for (int i = 0; i < m->nfam; i++)
-                    if (m->fam[i].dir == dir && m->fam[i].algo == algo && m->fam[i].math == math)
-                        scale_family(&m->fam[i], q);
+                if (k && m->nscale < SEER_MAX_SCALES)
+                    m->scale[m->nscale++] = (seer_conv_scale_t){dir, algo, cls, 0, exp(sum / k)};
             }
     return m->nscale;
 }
@@ -284,26 +280,20 @@ static int fill_missing(struct seer_model *m, const struct seer_model *t, int li
         /* before the family is added: the ratio is of m's own families */
         if (!q[f->dir][f->math]) q[f->dir][f->math] = seer_model_efficiency_ratio(m, t, f->dir, f->math);
         if (add_family(m, f, &t->src[f->src], &pn, lite)) return 1;
-        /* the GPU's own measurements of the key where it has them, else
-         * those of its architecture (already in t's family), else q */
-        const seer_conv_scale_t *s = seer_model_scale(m, f->dir, f->algo, f->math);
-        if (s || !seer_model_scale(t, f->dir, f->algo, f->math))
-            scale_family(&m->fam[m->nfam - 1], s ? s->scale : q[f->dir][f->math]);
+        scale_family(&m->fam[m->nfam - 1], q[f->dir][f->math]);
     }
-    /* and the scales of its architecture for keys it has none of (those
-     * no family serves scale the analytical family: model.c) */
+    /* the scales of its architecture for keys it has none of: the
+     * physics takes them after q (model.c, physics_at) */
     for (int i = 0; i < t->nscale && m->nscale < SEER_MAX_SCALES; i++) {
         const seer_conv_scale_t *c = &t->scale[i];
-        if (!seer_model_scale(m, c->dir, c->algo, c->math)) m->scale[m->nscale++] = *c;
+        if (!seer_model_scale(m, c->dir, c->algo, c->cls)) m->scale[m->nscale++] = *c;
     }
 
     /* the scales that were applied, where not 1 */
     for (int dir = 0, said = 0; dir < 3; dir++)
         for (int math = 0; math < 2; math++) {
             int used = 0;
-            for (int j = n; j < m->nfam && !used; j++)
-                used = m->fam[j].dir == dir && m->fam[j].math == math &&
-                       !seer_model_scale(m, dir, m->fam[j].algo, math);
+            for (int j = n; j < m->nfam && !used; j++) used = m->fam[j].dir == dir && m->fam[j].math == math;
             if (used && q[dir][math] != 1 && pn < (int)sizeof m->provenance)
                 pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn, "%s %s %s x%.3f",
                                said++ ? "," : "; scaled", seer_direction_name((seer_direction_t)dir),
