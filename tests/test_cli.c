@@ -529,7 +529,7 @@ TEST(cli_gemm)
     test_run_free(&r);
     test_run_seer(&r, "gemm", "--gpu", "NVIDIA H100 80GB HBM3", "--m", "64", "--n", "64", "--k", "64", "--batch", "8",
                   "--dtype", "fp16", "--format", "json", NULL);
-    CHECK(r.rc == 0 && strstr(r.out, "{\"gpu\": \"h100-sxm5-80gb\", \"served\": \"calibrated\"") &&
+    CHECK(r.rc == 0 && strstr(r.out, "{\"gpu\": \"h100-sxm5-80gb\", \"served\": \"gemm-calibrated\"") &&
           strstr(r.out, "\"batch\": 8, \"m\": 64") && strstr(r.out, "\"time_ms\": ") &&
           strstr(r.out, "\"roofline_ms\": "));
     double t = 0, roof = 0;

@@ -319,15 +319,40 @@ void cli_json_str_field(const char *key, const char *s)
     cli_json_str(stdout, s);
 }
 
+int cli_gemm_only_file(const char *dir, const char *id)
+{
+    char path[4096];
+    seer_handle_t h = NULL;
+    seer_model_t m = NULL;
+    seer_model_info_t info;
+    int r = snprintf(path, sizeof path, "%s/%s.seer", dir, id) < (int)sizeof path && !seer_create(&h) &&
+            !seer_model_load(h, path, &m) && !seer_model_get_info(m, &info) && info.n_families == 0;
+    seer_model_destroy(m);
+    seer_destroy(h);
+    return r;
+}
+
+/* The GPU whose model cli_open_model served from a GEMM-only file (its
+ * convs transferred): the served model's info cannot tell. */
+static char served_gemm_only[32];
+
+/* calibrated, gemm-calibrated or transferred */
+static const char *served_kind(const seer_model_info_t *mi)
+{
+    return mi->transferred ? "transferred" : !strcmp(served_gemm_only, mi->gpu_id) ? "gemm-calibrated" : "calibrated";
+}
+
 void cli_json_served(const seer_model_info_t *mi)
 {
-    cli_json_str_field("served", mi->transferred ? "transferred" : "calibrated");
+    cli_json_str_field("served", served_kind(mi));
     cli_json_str_field("source_gpus", mi->source_gpus);
 }
 
 void cli_print_model_line(const seer_model_info_t *mi)
 {
-    printf("model     %s (%s%s)\n", mi->gpu_id, mi->transferred ? "transferred from " : "calibrated",
+    const char *k = served_kind(mi);
+    printf("model     %s (%s%s)\n", mi->gpu_id,
+           mi->transferred ? "transferred from " : k[0] == 'g' ? "calibrated GEMMs, transferred convolutions" : k,
            mi->transferred ? mi->source_gpus : "");
 }
 
@@ -489,6 +514,8 @@ int cli_open_model(seer_handle_t h, const char *cmd, const char *model_opt, cons
     seer_status_t st = model_opt ? seer_model_load(h, model_opt, m)
                                  : seer_model_open(h, cli_models_dir(models_opt), gpu_opt, m);
     if (st) return cli_lib_error(h, st);
+    if (!model_opt && cli_gemm_only_file(cli_models_dir(models_opt), gpu_opt))
+        snprintf(served_gemm_only, sizeof served_gemm_only, "%s", gpu_opt);
     if (gpu_opt && model_opt) {
         seer_model_info_t info;
         seer_model_get_info(*m, &info);

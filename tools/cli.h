@@ -81,10 +81,15 @@ void cli_json_num(FILE *f, double v);          /* null when not finite */
 /* `, "key": value` on stdout: a JSON object's fields after its first. */
 void cli_json_num_field(const char *key, double v);
 void cli_json_str_field(const char *key, const char *s);
-/* `, "served": "calibrated"|"transferred", "source_gpus": "..."`: how a
- * model was made, in every command's JSON. */
+/* Whether DIR/<id>.seer is a GEMM-only model (seer_train with GEMM files
+ * alone), which a models directory serves with transferred convs. */
+int cli_gemm_only_file(const char *dir, const char *id);
+/* `, "served": "calibrated"|"gemm-calibrated"|"transferred",
+ * "source_gpus": "..."`: how a model was made, in every command's JSON
+ * (gemm-calibrated: cli_open_model served it from a GEMM-only file). */
 void cli_json_served(const seer_model_info_t *mi);
-/* "model     GPU (calibrated)" or "(transferred from SOURCES)". */
+/* "model     GPU (calibrated)", "(calibrated GEMMs, transferred
+ * convolutions)" or "(transferred from SOURCES)". */
 void cli_print_model_line(const seer_model_info_t *mi);
 void cli_csv_field(FILE *f, const char *s);    /* quoted only when needed */
 

@@ -100,21 +100,6 @@ static void scan_models(const char *dir, dir_models_t *dm)
     seer_destroy(h);
 }
 
-/* Whether DIR/<id>.seer is a GEMM-only model (seer_train with GEMM files
- * alone), which a models directory serves with transferred convs. */
-static int gemm_only_file(const char *dir, const char *id)
-{
-    char path[4096];
-    seer_handle_t h = NULL;
-    seer_model_t m = NULL;
-    seer_model_info_t info;
-    int r = snprintf(path, sizeof path, "%s/%s.seer", dir, id) < (int)sizeof path && !seer_create(&h) &&
-            !seer_model_load(h, path, &m) && !seer_model_get_info(m, &info) && info.n_families == 0;
-    seer_model_destroy(m);
-    seer_destroy(h);
-    return r;
-}
-
 /* calibrated, gemm-calibrated (its own GEMM fit, convs transferred),
  * transferred, unusable (a bad file in the directory) or NULL */
 static const char *model_kind(const char *dir, const dir_models_t *dm, const char *id)
@@ -364,7 +349,7 @@ static int cmd_info(int argc, char **argv)
     }
     if (gpu) {
         printf("served          %s for %s from %s\n",
-               info.transferred ? "transferred" : gemm_only_file(cli_models_dir(models), info.gpu_id)
+               info.transferred ? "transferred" : cli_gemm_only_file(cli_models_dir(models), info.gpu_id)
                                                     ? "calibrated GEMMs, transferred convolutions"
                                                     : "calibrated",
                info.gpu_id, cli_models_dir(models));

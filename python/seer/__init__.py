@@ -330,8 +330,10 @@ def _gpu_id(h, gpu: str) -> str:
 
 
 def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[str]):
-    """A loaded model (cached: models are immutable and thread-safe) and
-    the path it came from (None for a transferred one)."""
+    """A loaded model (cached: models are immutable and thread-safe), its
+    info, the path it came from (None for a transferred one) and how it
+    was served: "calibrated", "gemm-calibrated" (a GEMM-only file in the
+    models directory, its convolutions transferred) or "transferred"."""
     if gpu is None and model is None:
         raise TypeError("%s(): argument 'gpu' (or 'model', a .seer file) is required" % fn)
     if gpu is not None:
@@ -358,7 +360,9 @@ def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[s
                 raise ValueError("%s(): argument 'gpu': %s does not match the model's GPU %s"
                                  % (fn, gpu, _s(info.gpu_id)))
             path = model if model is not None else os.path.join(d, _s(info.gpu_id) + ".seer")
-            m = _models[key] = (m, info, None if info.transferred else path)
+            served = "transferred" if info.transferred else \
+                "gemm-calibrated" if model is None and _gemm_only(path) else "calibrated"
+            m = _models[key] = (m, info, None if info.transferred else path, served)
     return m
 
 
@@ -485,7 +489,7 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
             raise ValueError("%s(): argument 'algo': unknown algorithm %r for %s" % (fn, algo, direction))
         algos = [a.value]
     with _Desc(fn, hd, dt, lay, n, c, h, w, k, r, s, pad, stride, dilation, groups) as d:
-        m, info, path = _model(fn, gpu, model, models)  # after the shape's arguments are checked
+        m, info, path, served = _model(fn, gpu, model, models)  # after the shape's arguments are checked
         res, why = [], ""
         for a in algos:
             st, t, cls, src = _predict_one(hd, m, d, dirn, a)
@@ -532,7 +536,7 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
         else:
             e.update({"status": "unsupported" if st == _UNSUPPORTED else "not_calibrated", "time_ms": None})
         preds.append(e)
-    return {"gpu": _s(info.gpu_id), "model": path, "served": "transferred" if info.transferred else "calibrated",
+    return {"gpu": _s(info.gpu_id), "model": path, "served": served,
             "source_gpus": _s(info.source_gpus), "direction": _s(_dir_name(dirn)), "p": p.value, "q": q.value,
             "flops": _num(flops.value), "min_bytes": _num(mbytes.value), "roofline_ms": _num(roof.value),
             "predictions": preds, **({"pick": pick} if pick else {})}
@@ -553,7 +557,7 @@ def predict_gemm(gpu: Optional[str] = None, m: int = 1, n: int = 1, k: int = 1, 
         if not isinstance(v, bool):
             raise TypeError("%s(): argument '%s' must be a bool, not %s" % (fn, name, type(v).__name__))
         flags.append(int(v))
-    mo, info, path = _model(fn, gpu, model, models)
+    mo, info, path, served = _model(fn, gpu, model, models)
     hd = _handle()
     t, cls, roof = C.c_double(), C.c_int(), C.c_double()
     _check(_predict_gemm(hd, mo, *dims, dt, *flags, C.byref(t), C.byref(cls)), hd)
@@ -561,7 +565,7 @@ def predict_gemm(gpu: Optional[str] = None, m: int = 1, n: int = 1, k: int = 1, 
     _model_gpu(mo, C.byref(g))
     if _roofline_gemm(hd, C.byref(g), *dims, dt, C.byref(roof)):
         roof.value = float("nan")
-    return {"gpu": _s(info.gpu_id), "model": path, "served": "transferred" if info.transferred else "calibrated",
+    return {"gpu": _s(info.gpu_id), "model": path, "served": served,
             "time_ms": t.value, "class": _s(_class_name(cls.value)), "roofline_ms": _num(roof.value)}
 
 
@@ -596,7 +600,7 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
     perf = (_AlgoPerf * 8)()
     cnt = C.c_int()
     with _Desc(fn, hd, dt, lay, n, c, h, w, k, r, s, pad, stride, dilation, groups) as d:
-        m, info, _ = _model(fn, gpu, model, models)  # after the shape's arguments are checked
+        m, info, _, served = _model(fn, gpu, model, models)  # after the shape's arguments are checked
         st = _pick[dirn](hd, m, d, limit, perf, 8, C.byref(cnt))
         # what seer net and predict --data take (seer pick's second line)
         pa, pt = C.c_int(), C.c_double()
@@ -605,7 +609,7 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
     if st not in (_SUCCESS, _NO_ALGORITHM, _NOT_CALIBRATED, _UNSUPPORTED):
         _check(st, hd)
     pick = {"pick": {"algo": _s(_algo_name(dirn, pa.value)), "time_ms": pt.value, "bwd_from_fwd": bwd}} if fastest else {}
-    return {**pick, "gpu": _s(info.gpu_id), "served": "transferred" if info.transferred else "calibrated",
+    return {**pick, "gpu": _s(info.gpu_id), "served": served,
             "source_gpus": _s(info.source_gpus), "direction": _s(_dir_name(dirn)),
             "workspace_limit": None if workspace_mb is None else limit, "status": _s(_status_string(st)),
             "perf": [{"algo": _s(_algo_name(dirn, p.algo)), "algo_id": p.algo,
@@ -779,7 +783,7 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
         raise TypeError("%s(): argument 'fit' must be True or a number of bytes, not %s" % (fn, type(fit).__name__))
     if fit is not None and fit is not True and not (0 < fit <= 1e18):  # as the CLI's --fit
         raise ValueError("%s(): argument 'fit' must be a number of bytes in (0, 1e18], got %r" % (fn, fit))
-    m, info, _ = _model(fn, gpu, model, models)
+    m, info, _, served = _model(fn, gpu, model, models)
     nt = _open_net(fn, what, r, skip_unsupported)
     if nt.skipped:
         warnings.warn("seer.net(%r): skipped %d unsupported node(s): %s"
@@ -850,7 +854,7 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
         return [{name: k, "rows": v[0], "time_ms": v[1]} for k, v in sorted(gd.items(), key=lambda kv: (-kv[1][1], kv[0]))]
 
     return {"network": _s(ni.name), "gpu": _s(info.gpu_id),
-            "served": "transferred" if info.transferred else "calibrated", "source_gpus": _s(info.source_gpus),
+            "served": served, "source_gpus": _s(info.source_gpus),
             "batch": b, "dtype": _s(_dtype_name(dt)), "layout": _s(_layout_name(lay)), "mode": mode, "amp": amp,
             "algo": "auto" if pol == _ALGO_AUTO else "cudnn" if pol == _ALGO_CUDNN else "fixed",
             "params": ni.params, "total_ms": _num(tot.total_ms), "gpu_ms": _num(tot.gpu_ms),

@@ -137,7 +137,7 @@ def test_predict_gemm():
     assert b["time_ms"] >= 0.95 * a["time_ms"]
     # the driver's device name is the GPU's id; fp16 on tensor cores
     h = seer.predict_gemm(gpu="NVIDIA H100 80GB HBM3", m=64, n=64, k=64, batch=8, dtype="fp16")
-    assert h["gpu"] == "h100-sxm5-80gb" and h["served"] == "calibrated" and h["time_ms"] > 0
+    assert h["gpu"] == "h100-sxm5-80gb" and h["served"] == "gemm-calibrated" and h["time_ms"] > 0
     t4 = os.path.join(REPO, "models", "t4.seer")
     assert seer.predict_gemm(gpu="Tesla T4", model=t4, m=8, n=8, k=8)["gpu"] == "t4"
     with pytest.raises(ValueError):
