@@ -650,10 +650,11 @@ SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
  * TF32) with SEER_SCALE_MIN_ROWS or more rows in the conv timing CSV
  * v1 files of paths (seer-bench's layers.csv: the model's GPU, a named
  * algorithm, the framework's math type, not a grouped conv under 32
- * channels per group, the train split with SEER_TRAIN_HOLDOUT), exp of
- * the median log(measured / predicted) weighted by predicted / measured,
- * kept in [1/10, 10]; the analytical family of a key no GPU has is
- * scaled alike.  Its own families are never scaled.  The scales
+ * channels per group, the train split with SEER_TRAIN_HOLDOUT; an empty
+ * algo or each conv's fastest row counts as cuDNN's choice), the scale
+ * in [1/10, 10] of least absolute percentage error over them, searched
+ * on the served model's predictions; the analytical family of a key no
+ * GPU has is scaled alike.  Its own families are never scaled.  The scales
  * are stored in the model (file format 4) and applied when a models
  * directory serves it, and to the GPUs of its compute capability that
  * the directory serves by transfer (docs/transfer.md).  *out is a new

@@ -870,12 +870,19 @@ double seer_family_fastest(const struct seer_model *m, const seer_family_t *f, s
 }
 
 /* The physics of (dir, algo) on m: its family's, else a borrowed one's,
- * else the analytical family's times its scale; raw: the analytical
- * family's, unscaled, whatever m has. */
+ * else the analytical family's times its scale, times the GPU's conv
+ * scale of the key (seer_conv_scale_t).  how: 0, or PHYS_RAW (the
+ * analytical family's, unscaled, whatever m has) and PHYS_UNSCALED
+ * (without the conv scales: the ratios between families that the
+ * analytical and efficiency scales are, which a key's own scale then
+ * multiplies, must not hold another key's). */
+#define PHYS_RAW 1
+#define PHYS_UNSCALED 2
 static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, const struct seer_conv *desc,
                                 seer_direction_t dir, int algo, int kalgo, const seer_terms_t *k, const char *variant,
-                                int corr, seer_kcache_t *kc, seer_family_t *af, int raw, seer_physics_t *e)
+                                int corr, seer_kcache_t *kc, seer_family_t *af, int how, seer_physics_t *e)
 {
+    int raw = how & PHYS_RAW;
     /* a GEMM-only model (seer_train with GEMM files alone) times no conv
      * by itself: from a models directory the convs are transferred */
     if (!m->nfam)
@@ -904,7 +911,7 @@ static seer_status_t physics_at(seer_err_t *err, const struct seer_model *m, con
     }
     /* what the model takes from others, or the analytical family,
      * scaled to the GPU's rows (seer_conv_scale_t) */
-    const seer_conv_scale_t *ks = raw || (f != af && !e->borrowed && seer_gpu_same_facts(&m->src[f->src], &m->gpu))
+    const seer_conv_scale_t *ks = how || (f != af && !e->borrowed && seer_gpu_same_facts(&m->src[f->src], &m->gpu))
                                       ? NULL : seer_model_scale(m, (int)dir, algo, seer_scale_class(desc->dtype));
     if (ks) scale *= ks->scale;
     /* A transferred model can hold the family of several source GPUs:
@@ -1270,11 +1277,12 @@ static double log_ratio_sum(const struct seer_model *a, const struct seer_model 
         seer_kcache_t kc;
         kcache_init(&kc);
         if (ratio_conv(a, j, dt, dir, algo, &run, &k) ||
-            physics_at(NULL, a, &run, dir, algo, kernels_of(algo), &k, NULL, 0, &kc, &af, 0, &pa) ||
+            physics_at(NULL, a, &run, dir, algo, kernels_of(algo), &k, NULL, 0, &kc, &af, PHYS_UNSCALED, &pa) ||
             pa.f == &af || pa.borrowed)
             continue;
         kcache_init(&kc);
-        if (physics_at(NULL, b, &run, dir, algo, kernels_of(algo), &k, NULL, 0, &kc, &af, b_raw, &pb) ||
+        if (physics_at(NULL, b, &run, dir, algo, kernels_of(algo), &k, NULL, 0, &kc, &af,
+                       b_raw ? PHYS_RAW : PHYS_UNSCALED, &pb) ||
             (!b_raw && (pb.f == &af || pb.borrowed)))
             continue;
         sum += log(pa.phys / pb.phys);

@@ -1,10 +1,11 @@
 /* Conv scales: how much slower a GPU ran the conv families its model
  * takes from the other GPUs' models than those families say (model.h,
  * seer_conv_scale_t; docs/transfer.md, "Scaled to a GPU's own
- * measurements").  One number per family, the median of the GPU's rows:
- * the shape dependence stays the calibrated sources', which families
- * fitted on a sweep's few hundred shapes did not beat (docs/method.md,
- * "Measured on Hopper"). */
+ * measurements").  One number per family and class of math, the one of
+ * least absolute percentage error over the GPU's rows: the shape
+ * dependence stays the calibrated sources', which families fitted on a
+ * sweep's few hundred shapes did not beat (docs/method.md, "Measured on
+ * Hopper"). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,25 +16,23 @@
 #include "launch.h"
 #include "model.h"
 
-typedef struct {
-    int key;                    /* (dir * 9 + algo + 1) * SEER_SCALE_CLASSES + class */
-    double lr;                  /* log(measured / predicted) */
-} sample_t;
+#define NKEYS (3 * 9 * SEER_SCALE_CLASSES)
+/* The scales tried: a coarse grid over [1/SEER_SCALE_MAX, SEER_SCALE_MAX]
+ * in steps of GRID_STEP, then FINE_STEPS steps of GRID_STEP^(1/FINE_STEPS)
+ * either side of each key's best. */
+#define GRID_STEP 1.1
+#define FINE_STEPS 10
 
-static int cmp_sample(const void *a, const void *b)
-{
-    const sample_t *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return (x->lr > y->lr) - (x->lr < y->lr);
-}
+static int key_of(int dir, int algo, int cls) { return (dir * 9 + algo + 1) * SEER_SCALE_CLASSES + cls; }
 
 /* The rows a scale is fitted on: the model's GPU, a named algorithm (or
  * cuDNN's choice: the conv's fastest), a time, the framework's math
  * (csv.h), the train split when held out, and not a narrow grouped conv
  * (its own roofline, no family: model.c). */
 static seer_status_t read_rows(seer_handle_t h, const struct seer_model *m, const char *const *paths, int n_paths,
-                               unsigned flags, seer_conv_row_t **out, size_t *nout)
+                               unsigned flags, seer_conv_row_t **out, size_t *nout, size_t *ncalls)
 {
+    *ncalls = 0;
     seer_conv_row_t *all = NULL;
     size_t n = 0;
     for (int p = 0; p < n_paths; p++) {
@@ -44,7 +43,7 @@ static seer_status_t read_rows(seer_handle_t h, const struct seer_model *m, cons
         /* and each conv's fastest row as cuDNN's choice, the family a
          * row without an algorithm takes where the model has one */
         seer_conv_row_t *grown = st ? NULL : realloc(rows, (2 * nr + 1) * sizeof *rows);
-        size_t nf = nr;
+        size_t nf = nr, ncopy = nr;
         if (grown) {
             rows = grown;
             memcpy(rows + nr, rows, nr * sizeof *rows);
@@ -62,6 +61,9 @@ static seer_status_t read_rows(seer_handle_t h, const struct seer_model *m, cons
         all = grown;
         for (size_t i = 0; i < nr; i++) {
             const seer_conv_row_t *r = &rows[i];
+            /* a time of the fastest algorithm, its algo a hint (DeepBench's
+             * forward rows): not that algorithm's */
+            if (r->fastest) continue;
             const seer_gpu_info_t *g = seer_gpu_lookup_h(h, r->gpu);
             struct seer_conv cv, wide;
             if (!g || strcmp(g->id, m->gpu.id) || r->algo < SEER_ALGO_CUDNN_CHOICE || !(r->time_ms > 0) ||
@@ -69,6 +71,7 @@ static seer_status_t read_rows(seer_handle_t h, const struct seer_model *m, cons
                 ((flags & SEER_TRAIN_HOLDOUT) && seer_conv_in_test_split(&cv)) || seer_conv_padded_groups(&cv, &wide))
                 continue;
             all[n++] = *r;
+            *ncalls += i < ncopy;
         }
         free(rows);
     }
@@ -77,58 +80,118 @@ static seer_status_t read_rows(seer_handle_t h, const struct seer_model *m, cons
     return SEER_STATUS_SUCCESS;
 }
 
-/* One pass: cur's scales times the median residual of the model served
- * with them, per key with SEER_SCALE_MIN_ROWS rows. */
-static seer_status_t refit(seer_handle_t h, const char *dir, struct seer_model *cur, const seer_conv_row_t *rows,
-                           size_t n, sample_t *s)
+/* The model served with every key scaled by g[key] (no ties to other
+ * GPUs: seer_model_open_given), and each row's time under it (t[i] < 0:
+ * row i is skipped). */
+static seer_status_t times_at(seer_handle_t h, const char *dir, const struct seer_model *base, const double *g,
+                              const seer_conv_row_t *rows, const int *key, size_t n, double *t)
 {
-    seer_model_t served;
-    seer_status_t st = seer_model_open_given(h, dir, cur, &served);
+    seer_model_t m, served;
+    seer_status_t st = seer_model_copy(h, base, &m);
     if (st) return st;
-    size_t ns = 0;
+    m->nscale = 0;
+    for (int d = 0; d < 3; d++)
+        for (int a = -1; a < 8; a++)
+            for (int c = 0; c < SEER_SCALE_CLASSES; c++)
+                m->scale[m->nscale++] = (seer_conv_scale_t){d, a, c, 0, g[key_of(d, a, c)]};
+    st = seer_model_open_given(h, dir, m, &served);
+    seer_model_destroy(m);
+    if (st) return st;
     for (size_t i = 0; i < n; i++) {
-        const seer_conv_row_t *r = &rows[i];
         struct seer_conv cv;
-        double t;
-        seer_dtype_t run = seer_conv_run_dtype(&served->gpu, r->dtype, r->dir, r->algo);
-        const seer_family_t *f = seer_model_family(served, r->dir, r->algo, run);
-        /* only what the model takes from the others or the analytical
-         * family: its own families stay */
-        if ((f && seer_gpu_same_facts(&served->src[f->src], &served->gpu)) ||
-            seer_conv_init(NULL, &cv, r->dtype, r->layout, &r->shape) ||
-            seer_model_predict_conv(NULL, served, &cv, r->dir, r->algo, NULL, NULL, &t, NULL, 0, NULL, NULL))
-            continue;
-        s[ns].key = ((int)r->dir * 9 + r->algo + 1) * SEER_SCALE_CLASSES + seer_scale_class(run);
-        s[ns++].lr = log(r->time_ms / t);
+        const seer_conv_row_t *r = &rows[i];
+        if (key[i] < 0 || seer_conv_init(NULL, &cv, r->dtype, r->layout, &r->shape) ||
+            seer_model_predict_conv(NULL, served, &cv, r->dir, r->algo, NULL, NULL, &t[i], NULL, 0, NULL, NULL))
+            t[i] = -1;
     }
     seer_model_destroy(served);
-    qsort(s, ns, sizeof *s, cmp_sample);
-    for (size_t i = 0, j; i < ns; i = j) {
-        for (j = i; j < ns && s[j].key == s[i].key; j++) {}
-        size_t k = j - i;
-        if (k < SEER_SCALE_MIN_ROWS) continue;
-        /* the scale of least absolute percentage error: the median of
-         * the log ratios, each weighted by predicted / measured (the
-         * error a scale q makes on a row is |q p / t - 1| = (p / t) |q -
-         * t / p|); sorted by lr, the first where the weight reaches half */
-        double wsum = 0, acc = 0, med = s[j - 1].lr;
-        for (size_t q = i; q < j; q++) wsum += exp(-s[q].lr);
-        for (size_t q = i; q < j; q++)
-            if ((acc += exp(-s[q].lr)) >= 0.5 * wsum) {
-                med = s[q].lr;
-                break;
-            }
-        int key = s[i].key, cls = key % SEER_SCALE_CLASSES, algo = key / SEER_SCALE_CLASSES % 9 - 1,
-            d = key / (SEER_SCALE_CLASSES * 9);
-        seer_conv_scale_t *c = (seer_conv_scale_t *)seer_model_scale(cur, d, algo, cls);
-        if (!c) {
-            c = &cur->scale[cur->nscale++]; /* at most 3 x 9 x 3 keys: room by SEER_MAX_SCALES */
-            *c = (seer_conv_scale_t){d, algo, cls, 0, 1};
-        }
-        c->n_rows = (int)k;
-        c->scale = fmin(fmax(c->scale * exp(med), 1 / SEER_SCALE_MAX), SEER_SCALE_MAX);
-    }
     return SEER_STATUS_SUCCESS;
+}
+
+/* Each row's key, or -1 where its family is the model's own (never
+ * scaled). */
+static seer_status_t row_keys(seer_handle_t h, const char *dir, const struct seer_model *base,
+                              const seer_conv_row_t *rows, size_t n, int *key)
+{
+    seer_model_t served;
+    seer_status_t st = seer_model_open_given(h, dir, base, &served);
+    if (st) return st;
+    for (size_t i = 0; i < n; i++) {
+        const seer_conv_row_t *r = &rows[i];
+        seer_dtype_t run = seer_conv_run_dtype(&served->gpu, r->dtype, r->dir, r->algo);
+        const seer_family_t *f = seer_model_family(served, r->dir, r->algo, run);
+        key[i] = f && seer_gpu_same_facts(&served->src[f->src], &served->gpu)
+                     ? -1 : key_of((int)r->dir, r->algo, seer_scale_class(run));
+    }
+    seer_model_destroy(served);
+    return SEER_STATUS_SUCCESS;
+}
+
+/* Per key, the scale of least absolute percentage error over its rows,
+ * searched: a row's time follows its own key's scale alone (model.c,
+ * physics_at), but not in proportion where a floor, a GEMM bound or the
+ * NCHW transposes hold it, so each candidate is scored on a served
+ * model's predictions.  Keys of fewer than SEER_SCALE_MIN_ROWS rows get
+ * none. */
+static seer_status_t fit(seer_handle_t h, const char *dir, struct seer_model *cur, const seer_conv_row_t *rows,
+                         size_t n)
+{
+    int *key = malloc((n + 1) * sizeof *key), cnt[NKEYS] = {0};
+    double *t = malloc((n + 1) * sizeof *t), g[NKEYS], best[NKEYS], err[NKEYS], best_err[NKEYS], centre[NKEYS];
+    seer_status_t st = key && t ? row_keys(h, dir, cur, rows, n, key)
+                                : seer_error(h, SEER_STATUS_ALLOC_FAILED, "scale rows");
+    for (int k = 0; k < NKEYS; k++) {
+        best[k] = 1;
+        best_err[k] = INFINITY;
+    }
+    double step = log(GRID_STEP);
+    int coarse = (int)ceil(2 * log(SEER_SCALE_MAX) / step);
+    for (int pass = 0; pass < 2 && !st; pass++) {
+        int steps = pass ? 2 * FINE_STEPS + 1 : coarse + 1;
+        memcpy(centre, best, sizeof centre);
+        for (int j = 0; j < steps && !st; j++) {
+            for (int k = 0; k < NKEYS; k++) {
+                double lg = pass ? log(centre[k]) + (j - FINE_STEPS) * step / FINE_STEPS
+                                 : -log(SEER_SCALE_MAX) + j * step;
+                g[k] = fmin(fmax(exp(lg), 1 / SEER_SCALE_MAX), SEER_SCALE_MAX);
+            }
+            if ((st = times_at(h, dir, cur, g, rows, key, n, t))) break;
+            memset(err, 0, sizeof err);
+            memset(cnt, 0, sizeof cnt);
+            for (size_t i = 0; i < n; i++)
+                if (t[i] > 0) {
+                    err[key[i]] += fabs(t[i] / rows[i].time_ms - 1);
+                    cnt[key[i]]++;
+                }
+            for (int k = 0; k < NKEYS; k++)
+                if (err[k] < best_err[k]) {
+                    best_err[k] = err[k];
+                    best[k] = g[k];
+                }
+        }
+    }
+    cur->nscale = 0;
+    for (int d = 0; d < 3 && !st; d++)
+        for (int a = -1; a < 8; a++)
+            for (int c = 0; c < SEER_SCALE_CLASSES; c++) {
+                int k = key_of(d, a, c);
+                if (cnt[k] >= SEER_SCALE_MIN_ROWS)
+                    cur->scale[cur->nscale++] = (seer_conv_scale_t){d, a, c, cnt[k], best[k]};
+            }
+    free(key);
+    free(t);
+    return st;
+}
+
+/* Take out the clause of a provenance ("; ...") holding what: a model
+ * scaled again says only how it was scaled last. */
+static void drop_clause(char *prov, const char *what)
+{
+    char *w = strstr(prov, what);
+    if (!w) return;
+    char *from = w, *to = strstr(w, "; ");
+    while (from > prov && strncmp(from, "; ", 2)) from--;
+    memmove(from, to ? to : w + strlen(w), strlen(to ? to : w + strlen(w)) + 1);
 }
 
 seer_status_t seer_model_scale_convs(seer_handle_t h, const seer_model *model, const char *models_dir,
@@ -144,26 +207,22 @@ seer_status_t seer_model_scale_convs(seer_handle_t h, const seer_model *model, c
         if (!paths[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_scale_convs: path %d is NULL", i);
     _Static_assert(3 * 9 * SEER_SCALE_CLASSES <= SEER_MAX_SCALES, "a scale per family key");
     seer_conv_row_t *rows;
-    size_t n;
-    seer_status_t st = read_rows(h, model, paths, n_paths, flags, &rows, &n);
+    size_t n, ncalls;
+    seer_status_t st = read_rows(h, model, paths, n_paths, flags, &rows, &n, &ncalls);
     if (st) return st;
-    sample_t *s = malloc((n + 1) * sizeof *s);
     struct seer_model *cur = NULL;
-    if (!s) st = seer_error(h, SEER_STATUS_ALLOC_FAILED, "scale samples");
-    if (!st) st = seer_model_copy(h, model, &cur);
-    if (!st) cur->nscale = 0;
-    /* a family's scale moves its terms but not the launch gaps, the
-     * floors or the transposes: a second pass takes what is left */
-    for (int pass = 0; pass < 2 && !st; pass++) st = refit(h, models_dir, cur, rows, n, s);
-    free(s);
+    st = seer_model_copy(h, model, &cur);
+    if (!st) st = fit(h, models_dir, cur, rows, n);
     free(rows);
     if (!st && !cur->nscale)
         st = seer_error(h, SEER_STATUS_NO_DATA, "no conv family of %s has %d rows in the files to scale it by",
                         model->gpu_id, SEER_SCALE_MIN_ROWS);
     if (!st) {
+        drop_clause(cur->provenance, " conv scales fitted on ");
         size_t pn = strlen(cur->provenance);
-        snprintf(cur->provenance + pn, sizeof cur->provenance - pn, "; %d conv families scaled to %zu of its rows",
-                 cur->nscale, n);
+        snprintf(cur->provenance + pn, sizeof cur->provenance - pn,
+                 "; %d conv scales fitted on %zu of its conv timings (each conv's fastest again as cuDNN's choice)",
+                 cur->nscale, ncalls);
         st = seer_model_copy(h, cur, out); /* the round trip every saved model makes */
     }
     seer_model_destroy(cur);

@@ -92,11 +92,18 @@ TEST(scale_convs_fit_serve_and_carry)
     CHECK(s->n_rows == NROWS);
     CHECK(s->scale > 1.3 && s->scale < 1.7);
     CHECK(scaled->nscale == 1); /* no other key had rows */
-    CHECK(strstr(scaled->provenance, "conv families scaled") != NULL);
+    CHECK(strstr(scaled->provenance, "1 conv scales fitted on 40 of its conv timings") != NULL);
     /* deterministic */
     seer_model_t again = NULL;
     CHECK_STATUS(seer_model_scale_convs(h, gemm, dir, paths, 1, 0, &again), SEER_STATUS_SUCCESS);
     CHECK(again && again->checksum == scaled->checksum);
+    seer_model_destroy(again);
+    /* scaled again: the scales and their clause of the provenance are replaced */
+    again = NULL;
+    CHECK_STATUS(seer_model_scale_convs(h, scaled, dir, paths, 1, 0, &again), SEER_STATUS_SUCCESS);
+    const char *c1 = again ? strstr(again->provenance, "conv scales fitted") : NULL;
+    CHECK(c1 && !strstr(c1 + 1, "conv scales fitted") && again->nscale == 1);
+    CHECK(again && again->scale[0].scale == scaled->scale[0].scale);
     seer_model_destroy(again);
 
     /* served from the directory, it predicts the rows */
