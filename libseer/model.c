@@ -615,9 +615,6 @@ static double physical_floor(const struct seer_model *m, const seer_terms_t *t, 
                                           : seer_kernels_floor_ms(&m->gpu, t->cv->dtype, t->kv, t->nk);
 }
 
-/* Whether a stored family (NULL: none, the analytical one) is measured:
- * fitted on SEER_OWN_FAMILY_ROWS or more rows of this GPU's own (or of one
- * with its facts).  One rule for physics() and the peers' shortcut. */
 int seer_scale_class(seer_dtype_t run)
 {
     return run == SEER_DTYPE_TF32 ? SEER_SCALE_TF32 : seer_dtype_math(run) ? SEER_SCALE_HALF : SEER_SCALE_SIMT;
@@ -630,6 +627,9 @@ const seer_conv_scale_t *seer_model_scale(const struct seer_model *m, int dir, i
     return NULL;
 }
 
+/* Whether a stored family (NULL: none, the analytical one) is measured:
+ * fitted on SEER_OWN_FAMILY_ROWS or more rows of this GPU's own (or of one
+ * with its facts).  One rule for physics() and the peers' shortcut. */
 static int family_measured(const struct seer_model *m, const seer_family_t *f)
 {
     return f && f->n_rows >= SEER_OWN_FAMILY_ROWS && seer_gpu_same_facts(&m->src[f->src], &m->gpu);
@@ -870,8 +870,8 @@ double seer_family_fastest(const struct seer_model *m, const seer_family_t *f, s
 }
 
 /* The physics of (dir, algo) on m: its family's, else a borrowed one's,
- * else the analytical family's times its scale, times the GPU's conv
- * scale of the key (seer_conv_scale_t).  how: 0, or PHYS_RAW (the
+ * else the analytical family's times its scale; then, unless the family
+ * is its own, times the GPU's conv scale of the key (seer_conv_scale_t).  how: 0, or PHYS_RAW (the
  * analytical family's, unscaled, whatever m has) and PHYS_UNSCALED
  * (without the conv scales: the ratios between families that the
  * analytical and efficiency scales are, which a key's own scale then

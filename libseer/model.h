@@ -112,10 +112,10 @@ typedef struct {
 
 /* How much slower a GPU ran the kernels of one conv family (direction,
  * algorithm) in one class of math than what its model takes from the
- * other GPUs' models says: exp of the weighted median log ratio of its
- * own measured times to those predictions (seer_model_scale_convs).
- * Multiplies the physics of a family taken from others, or of the
- * analytical family (model.c, physics_at), never of its own. */
+ * other GPUs' models says: the scale of least absolute percentage error
+ * over its own measured times (seer_model_scale_convs).  Multiplies the
+ * physics of a family taken from others (or borrowed from another key),
+ * or of the analytical family (model.c, physics_at), never of its own. */
 typedef struct {
     int dir, algo;              /* the family's key */
     int cls;                    /* SEER_SCALE_SIMT, _HALF or _TF32 (seer_scale_class) */

@@ -137,7 +137,8 @@ static seer_status_t fit(seer_handle_t h, const char *dir, struct seer_model *cu
                          size_t n)
 {
     int *key = malloc((n + 1) * sizeof *key), cnt[NKEYS] = {0};
-    double *t = malloc((n + 1) * sizeof *t), g[NKEYS], best[NKEYS], err[NKEYS], best_err[NKEYS], centre[NKEYS];
+    double *t = malloc((n + 1) * sizeof *t), g[NKEYS], best[NKEYS], err[NKEYS], best_err[NKEYS], centre[NKEYS],
+           worst_err[NKEYS] = {0};
     seer_status_t st = key && t ? row_keys(h, dir, cur, rows, n, key)
                                 : seer_error(h, SEER_STATUS_ALLOC_FAILED, "scale rows");
     for (int k = 0; k < NKEYS; k++) {
@@ -163,11 +164,15 @@ static seer_status_t fit(seer_handle_t h, const char *dir, struct seer_model *cu
                     err[key[i]] += fabs(t[i] / rows[i].time_ms - 1);
                     cnt[key[i]]++;
                 }
-            for (int k = 0; k < NKEYS; k++)
-                if (err[k] < best_err[k]) {
+            /* ties to the scale nearest 1: what the model said stands
+             * unless the rows say otherwise */
+            for (int k = 0; k < NKEYS; k++) {
+                if (err[k] < best_err[k] || (err[k] == best_err[k] && fabs(log(g[k])) < fabs(log(best[k])))) {
                     best_err[k] = err[k];
                     best[k] = g[k];
                 }
+                worst_err[k] = fmax(worst_err[k], err[k]);
+            }
         }
     }
     cur->nscale = 0;
@@ -175,7 +180,8 @@ static seer_status_t fit(seer_handle_t h, const char *dir, struct seer_model *cu
         for (int a = -1; a < 8; a++)
             for (int c = 0; c < SEER_SCALE_CLASSES; c++) {
                 int k = key_of(d, a, c);
-                if (cnt[k] >= SEER_SCALE_MIN_ROWS)
+                /* rows that no scale moves (held at a floor or bound) say nothing */
+                if (cnt[k] >= SEER_SCALE_MIN_ROWS && best_err[k] < worst_err[k])
                     cur->scale[cur->nscale++] = (seer_conv_scale_t){d, a, c, cnt[k], best[k]};
             }
     free(key);
@@ -211,6 +217,11 @@ seer_status_t seer_model_scale_convs(seer_handle_t h, const seer_model *model, c
     seer_status_t st = read_rows(h, model, paths, n_paths, flags, &rows, &n, &ncalls);
     if (st) return st;
     struct seer_model *cur = NULL;
+    if (n < SEER_SCALE_MIN_ROWS) {
+        free(rows);
+        return seer_error(h, SEER_STATUS_NO_DATA, "%zu conv rows of %s in the files: too few to scale a family by",
+                          n, model->gpu_id);
+    }
     st = seer_model_copy(h, model, &cur);
     if (!st) st = fit(h, models_dir, cur, rows, n);
     free(rows);

@@ -527,6 +527,10 @@ TEST(cli_gemm)
     CHECK(r.rc == 0 && strstr(r.out, "model     a100-pcie-80gb (calibrated)") &&
           strstr(r.out, "1 x [256 x 2048] . [2048 x 1000] fp32 + bias") && strstr(r.out, "time      "));
     test_run_free(&r);
+    /* a GEMM-only file serves it: every output says so */
+    test_run_seer(&r, "predict", "--gpu", "h100", "--n", "8", "--c", "64", "--h", "28", "--w", "28", "--k", "64", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "(h100-sxm5-80gb: calibrated GEMMs, transferred convolutions)"));
+    test_run_free(&r);
     test_run_seer(&r, "gemm", "--gpu", "NVIDIA H100 80GB HBM3", "--m", "64", "--n", "64", "--k", "64", "--batch", "8",
                   "--dtype", "fp16", "--format", "json", NULL);
     CHECK(r.rc == 0 && strstr(r.out, "{\"gpu\": \"h100-sxm5-80gb\", \"served\": \"gemm-calibrated\"") &&

@@ -336,21 +336,20 @@ int cli_gemm_only_file(const char *dir, const char *id)
  * convs transferred): the served model's info cannot tell. */
 static char served_gemm_only[32];
 
-/* calibrated, gemm-calibrated or transferred */
-static const char *served_kind(const seer_model_info_t *mi)
+const char *cli_served_kind(const seer_model_info_t *mi)
 {
     return mi->transferred ? "transferred" : !strcmp(served_gemm_only, mi->gpu_id) ? "gemm-calibrated" : "calibrated";
 }
 
 void cli_json_served(const seer_model_info_t *mi)
 {
-    cli_json_str_field("served", served_kind(mi));
+    cli_json_str_field("served", cli_served_kind(mi));
     cli_json_str_field("source_gpus", mi->source_gpus);
 }
 
 void cli_print_model_line(const seer_model_info_t *mi)
 {
-    const char *k = served_kind(mi);
+    const char *k = cli_served_kind(mi);
     printf("model     %s (%s%s)\n", mi->gpu_id,
            mi->transferred ? "transferred from " : k[0] == 'g' ? "calibrated GEMMs, transferred convolutions" : k,
            mi->transferred ? mi->source_gpus : "");

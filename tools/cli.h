@@ -88,6 +88,8 @@ int cli_gemm_only_file(const char *dir, const char *id);
  * "source_gpus": "..."`: how a model was made, in every command's JSON
  * (gemm-calibrated: cli_open_model served it from a GEMM-only file). */
 void cli_json_served(const seer_model_info_t *mi);
+/* "calibrated", "gemm-calibrated" or "transferred", as cli_json_served says. */
+const char *cli_served_kind(const seer_model_info_t *mi);
 /* "model     GPU (calibrated)", "(calibrated GEMMs, transferred
  * convolutions)" or "(transferred from SOURCES)". */
 void cli_print_model_line(const seer_model_info_t *mi);

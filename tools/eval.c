@@ -913,7 +913,7 @@ static void print_eval_text(const eval_run_t *R, const eval_scores_t *S)
         printf("model     transferred to %s from %s (no calibrated model in the models directory)\n", info->gpu_id,
                info->source_gpus);
     else
-        printf("model     %s (gpu %s)\n", o->model_opt ? o->model_opt : "calibrated", info->gpu_id);
+        printf("model     %s (gpu %s)\n", o->model_opt ? o->model_opt : cli_served_kind(info), info->gpu_id);
     for (int f = 0; f < o->n_data; f++) printf("data      %s\n", o->data[f]);
     printf("split     %s%s%s\n", split_names[o->split], o->source ? ", source " : "", o->source ? o->source : "");
     if (o->given_launch) printf("given launch: %d rows whose measured main kernel the model knows\n", S->gm.n);
