@@ -491,6 +491,22 @@ SEER_API seer_status_t seer_model_free(seer_model_t model);
 /* What the model is (no handle: BAD_PARAM for a NULL argument is the only
  * failure and its whole message; so for seer_model_get_gpu). */
 SEER_API seer_status_t seer_model_get_info(const seer_model *model, seer_model_info_t *info);
+
+/* A conv scale of the model (seer_model_scale_convs): its key and value. */
+typedef struct {
+    seer_direction_t direction;
+    int algo;                   /* the direction's cuDNN algorithm, or SEER_ALGO_CUDNN_CHOICE */
+    int math;                   /* 0 SIMT, 1 tensor cores in FP16/BF16, 2 tensor cores in TF32 */
+    int n_rows;                 /* rows of the GPU's own it was fitted on; 0: taken, in a
+                                 * served model, from the GPUs of its architecture */
+    double scale;               /* what the key's physics is multiplied by */
+} seer_conv_scale_info_t;
+/* The model's conv scales, in (direction, algorithm, math) order: up to
+ * cap of them in scales (which may be NULL when cap is 0), their number
+ * in *n.  BAD_PARAM (NULL model or n, cap < 0), BUFFER_TOO_SMALL (*n
+ * still the number; cap of them written). */
+SEER_API seer_status_t seer_model_get_conv_scales(const seer_model *model, seer_conv_scale_info_t *scales,
+                                                  int cap, int *n);
 /* Transfer: a model for a GPU nobody has calibrated.  For every kernel
  * family (direction, algorithm, math type) known to any source model, take
  * the family of the source GPU nearest in architecture (compute

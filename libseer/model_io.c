@@ -430,6 +430,27 @@ seer_status_t seer_model_save(seer_handle_t h, const seer_model *m, const char *
     return st;
 }
 
+static int cmp_scale(const void *a, const void *b)
+{
+    const seer_conv_scale_info_t *x = a, *y = b;
+    if (x->direction != y->direction) return x->direction < y->direction ? -1 : 1;
+    if (x->algo != y->algo) return x->algo < y->algo ? -1 : 1;
+    return (x->math > y->math) - (x->math < y->math);
+}
+
+seer_status_t seer_model_get_conv_scales(const seer_model *m, seer_conv_scale_info_t *scales, int cap, int *n)
+{
+    if (!m || !n || cap < 0 || (cap > 0 && !scales)) return SEER_STATUS_BAD_PARAM;
+    seer_conv_scale_info_t all[SEER_MAX_SCALES];
+    for (int i = 0; i < m->nscale; i++)
+        all[i] = (seer_conv_scale_info_t){(seer_direction_t)m->scale[i].dir, m->scale[i].algo, m->scale[i].cls,
+                                          m->scale[i].n_rows, m->scale[i].scale};
+    qsort(all, (size_t)m->nscale, sizeof *all, cmp_scale);
+    *n = m->nscale;
+    if (cap) memcpy(scales, all, sizeof *all * (size_t)(cap < m->nscale ? cap : m->nscale));
+    return cap < m->nscale ? SEER_STATUS_BUFFER_TOO_SMALL : SEER_STATUS_SUCCESS;
+}
+
 seer_status_t seer_model_get_info(const seer_model *m, seer_model_info_t *info)
 {
     if (!m || !info) return SEER_STATUS_BAD_PARAM;

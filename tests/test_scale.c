@@ -204,3 +204,45 @@ TEST(scale_convs_bad_input)
     remove_dir(dir);
     seer_destroy(h);
 }
+
+/* seer_model_get_conv_scales: the shipped H200 model's, sorted; the count
+ * when the array is short; bad arguments. */
+TEST(scale_convs_listed)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m = NULL, t4 = NULL;
+    if (seer_model_load(h, "models/h200-sxm-141gb.seer", &m) || seer_model_load(h, "models/t4.seer", &t4)) {
+        seer_model_destroy(m);
+        seer_destroy(h);
+        SKIP("shipped models missing");
+    }
+    int n = -1;
+    CHECK_STATUS(seer_model_get_conv_scales(m, NULL, 0, &n), SEER_STATUS_BUFFER_TOO_SMALL);
+    REQUIRE(n == m->nscale && n > 8);
+    seer_conv_scale_info_t all[192], two[2];
+    int n2 = 0;
+    CHECK_STATUS(seer_model_get_conv_scales(m, all, 192, &n2), SEER_STATUS_SUCCESS);
+    CHECK(n2 == n);
+    for (int i = 0; i < n2; i++) {
+        CHECK(all[i].scale >= 0.1 && all[i].scale <= 10 && all[i].n_rows >= SEER_SCALE_MIN_ROWS);
+        CHECK(all[i].math >= 0 && all[i].math <= 2 && all[i].algo >= -1 && all[i].algo <= 7);
+        if (i)
+            CHECK(all[i - 1].direction < all[i].direction ||
+                  (all[i - 1].direction == all[i].direction &&
+                   (all[i - 1].algo < all[i].algo || (all[i - 1].algo == all[i].algo && all[i - 1].math < all[i].math))));
+        const seer_conv_scale_t *s = seer_model_scale(m, (int)all[i].direction, all[i].algo, all[i].math);
+        CHECK(s && s->scale == all[i].scale && s->n_rows == all[i].n_rows);
+    }
+    CHECK_STATUS(seer_model_get_conv_scales(m, two, 2, &n2), SEER_STATUS_BUFFER_TOO_SMALL);
+    CHECK(n2 == n && !memcmp(two, all, sizeof two));
+    CHECK_STATUS(seer_model_get_conv_scales(t4, all, 192, &n2), SEER_STATUS_SUCCESS);
+    CHECK(n2 == 0);
+    CHECK_STATUS(seer_model_get_conv_scales(NULL, all, 192, &n2), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_model_get_conv_scales(m, all, 192, NULL), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_model_get_conv_scales(m, NULL, 4, &n2), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_model_get_conv_scales(m, all, -1, &n2), SEER_STATUS_BAD_PARAM);
+    seer_model_destroy(t4);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}

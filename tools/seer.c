@@ -365,6 +365,15 @@ static int cmd_info(int argc, char **argv)
     printf("rows            %lld\n", info.n_rows);
     printf("checksum        0x%08x\n", (unsigned)info.checksum);
     printf("provenance      %s\n", info.provenance);
+    /* the conv scales (seer_model_scale_convs), one line each */
+    seer_conv_scale_info_t sc[192];
+    int ns = 0;
+    if (!seer_model_get_conv_scales(m, sc, (int)(sizeof sc / sizeof *sc), &ns))
+        for (int i = 0; i < ns; i++)
+            printf("conv scale      %-10s %-22s %-4s x%.3f (%d rows%s)\n", seer_direction_name(sc[i].direction),
+                   sc[i].algo == SEER_ALGO_CUDNN_CHOICE ? "CUDNN_CHOICE" : seer_algo_name(sc[i].direction, sc[i].algo),
+                   sc[i].math == 2 ? "tf32" : sc[i].math ? "half" : "simt", sc[i].scale, sc[i].n_rows,
+                   sc[i].n_rows ? "" : ": its architecture's");
     seer_model_destroy(m);
     seer_destroy(h);
     return CLI_OK;
