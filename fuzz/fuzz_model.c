@@ -37,6 +37,14 @@ static void load_and_use(seer_handle_t h, const uint8_t *data, size_t size)
             abort();
         seer_model_info_t info;
         seer_model_get_info(m, &info);
+        seer_conv_scale_info_t sc[8];
+        int ns = 0;
+        seer_status_t ss = seer_model_get_conv_scales(m, sc, 8, &ns);
+        if ((ss != SEER_STATUS_SUCCESS && ss != SEER_STATUS_BUFFER_TOO_SMALL) || ns < 0 ||
+            (ss == SEER_STATUS_SUCCESS) != (ns <= 8))
+            abort();
+        for (int i = 0; i < ns && i < 8; i++)
+            if (!(sc[i].scale >= 0.1 && sc[i].scale <= 10)) abort();
         seer_model_destroy(m);
     }
 }

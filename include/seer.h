@@ -432,7 +432,8 @@ SEER_API seer_status_t seer_roofline_gemm(seer_handle_t handle, const seer_gpu_i
  * ms: for the conv (algo >= 0, as in seer_predict_conv), the larger of
  * its main kernel's FLOPs at peak and all its kernels' bytes at
  * bandwidth, plus a launch gap per kernel; for the GEMM, its roofline
- * plus one launch gap (the bias is its epilogue).  0 when no bound is known (the
+ * (with a bias, the vector's bytes too: the bias is the kernel's
+ * epilogue) plus one launch gap.  0 when no bound is known (the
  * GPU cannot run the dtype's math, the algorithm does not exist for the
  * shape).  What seer_dispatch_estimate takes.  BAD_PARAM (also for an
  * algo out of the direction's range or a bias other than 0/1). */

@@ -12,8 +12,8 @@
  *     + launch gap (3 us)                                 one kernel
  *
  * The bias is the kernel's epilogue (PyTorch's addmm calls cuBLASLt's
- * bias epilogue): on the H100 and H200, 415 of the 1216 FP32 nn.Linear
- * calls under 30 us took under 5 us, one kernel's time, where a bias
+ * bias epilogue): 415 of the H100's 1216 FP32 nn.Linear calls under 30
+ * us (532 of the H200's 1554) took under 5 us, one kernel's time, where a bias
  * pass after the GEMM made two (data/, bench/torch_gemm.py).  Counting
  * that second kernel and a pass over C put the Hopper FP32 GEMMs at
  * 28.8 / 29.0 % MAPE (served, test split; 2.06x too slow under 5 us);
@@ -101,7 +101,7 @@ static double floor_ms(const seer_gpu_info_t *g, double b, double m, double n, d
     return t > 0 ? t + seer_gpu_launch_gap_ms(g) : 0;
 }
 
-/* The fitted formula, never under the roofline plus the launch gaps: the
+/* The fitted formula, never under the roofline plus the launch gap: the
  * fits put the operand re-reads' time, proportional to the FLOPs, on the
  * panel term, which a transfer moves with DRAM bandwidth, so on a GPU
  * with more bandwidth than the source the formula alone can beat the

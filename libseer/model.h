@@ -95,7 +95,7 @@ enum {
     SEER_G_COMPUTE,             /* waves * B_max * 2 tm tn k / peak */
     SEER_G_WAVE,                /* per-wave cost */
     SEER_G_DRAM,                /* (waves - 1 + fill) * B_max * (tm + tn) k / BW */
-    SEER_G_OUT,                 /* writing C (and reading it back for the bias) / BW */
+    SEER_G_OUT,                 /* writing C (and reading the bias vector) / BW */
     SEER_G_CONST,               /* launch gaps: kernels x gap, coefficient fixed at 1 */
     SEER_GEMM_TERMS
 };

@@ -497,3 +497,33 @@ TEST(gemm_transferred_fit_meets_the_source_share_of_peak)
     free(sib);
     free(l4);
 }
+
+/* A bias is the GEMM kernel's epilogue: it never makes a served GEMM
+ * faster, on any GPU or dtype, and adds little. */
+TEST(gemm_bias_never_faster_served)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    static const char *gpus[] = {"h100-sxm5-80gb", "a100-pcie-80gb", "t4", "l4", "v100-sxm2-16gb"};
+    static const int shapes[][4] = {{1, 1, 1000, 2048}, {1, 64, 64, 8}, {1, 4096, 4096, 4096}, {8, 17, 300, 96},
+                                    {1, 256, 1000, 2048}};
+    static const seer_dtype_t dts[] = {SEER_DTYPE_FP32, SEER_DTYPE_FP16, SEER_DTYPE_TF32};
+    for (size_t g = 0; g < sizeof gpus / sizeof *gpus; g++) {
+        seer_model_t m = NULL;
+        if (seer_model_open(h, "models", gpus[g], &m)) {
+            seer_destroy(h);
+            SKIP("shipped models missing");
+        }
+        for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+            for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
+                double t0 = 0, t1 = 0;
+                const int *q = shapes[s];
+                if (seer_predict_gemm(h, m, q[0], q[1], q[2], q[3], dts[d], 0, 1, 0, &t0, NULL) ||
+                    seer_predict_gemm(h, m, q[0], q[1], q[2], q[3], dts[d], 0, 1, 1, &t1, NULL))
+                    continue;
+                CHECK(t1 >= t0 && t1 <= 1.05 * t0 + 1e-4);
+            }
+        seer_model_destroy(m);
+    }
+    seer_destroy(h);
+}

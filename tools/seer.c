@@ -308,7 +308,8 @@ static void usage_info(FILE *f)
             "       seer info --gpu GPU [--models DIR]\n"
             "\n"
             "Show what a model file holds: GPU, format and library versions, kernel\n"
-            "families, SVMs, training rows, checksum and provenance.  With --gpu, the\n"
+            "families, SVMs, training rows, checksum, provenance and conv scales\n"
+            "(seer_model_get_conv_scales, one line each).  With --gpu, the\n"
             "model libseer serves for that GPU from DIR (seer_model_open: its own file\n"
             "with what it lacks filled in from the others, a twin's, or a transfer).\n");
 }
