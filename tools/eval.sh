@@ -352,17 +352,40 @@ fi
 # left out (transferred).
 hop_conv=""
 hop_gemm=""
+# The rows of a sweep's CSV that name a network layer (seer-bench's
+# "layer" column; fields may be quoted): the CNN layers, apart from the
+# random shapes.
+cnn_rows() {
+    awk 'function split_csv(line, out,    n, i, c, q, f) {
+        n = 0; f = ""; q = 0
+        for (i = 1; i <= length(line); i++) {
+            c = substr(line, i, 1)
+            if (q) { if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { f = f c; i++ } else q = 0 } else f = f c }
+            else if (c == "\"") q = 1
+            else if (c == ",") { out[++n] = f; f = "" }
+            else f = f c
+        }
+        out[++n] = f
+        return n
+    }
+    NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) if (h[i] == "layer") col = i; print; next }
+    { split_csv($0, v); if (col && v[col] != "") print }' "$1"
+}
 for d in data/*/bench/layers.csv; do
     [ -f "$d" ] || continue
     g=$(basename "$(dirname "$(dirname "$d")")")
     models_but "$g"
-    for mode in "all served all" "fastest served all" "fastest served test" "all left-out all" "fastest left-out all"; do
+    cnn_rows "$d" > "$tmp/cnn-layers.csv"
+    for mode in "all served all" "fastest served all" "fastest served test" "all left-out all" "fastest left-out all" \
+                "cnn-fastest served all" "cnn-fastest served test" "cnn-fastest left-out all"; do
         set -- $mode
         flag="--split $3"
-        [ "$1" = fastest ] && flag="$flag --fastest"
+        [ "$1" != all ] && flag="$flag --fastest"
         dir=models
         [ "$2" = left-out ] && dir=$tmp
-        json=$("$SEER" eval --gpu "$g" --models "$dir" --data "$d" $flag --format json) || { status=1; continue; }
+        data=$d
+        [ "$1" = cnn-fastest ] && data=$tmp/cnn-layers.csv
+        json=$("$SEER" eval --gpu "$g" --models "$dir" --data "$data" $flag --format json) || { status=1; continue; }
         hop_conv="$hop_conv| $g | $1 | $2 | $3 | $(jnum "$json" n) | $(jnum "$json" other_math) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$json" median_ape)") | $(pct "$(jnum "$json" p90_ape)") | $(pct "$(jnum "$json" mape baseline_roofline)") |$nl"
     done
     f="data/$g/gemm.csv"
@@ -396,7 +419,10 @@ Convs, \`seer eval --gpu G [--models DIR] --data data/G/bench/layers.csv
 --split S [--fastest]\`: **all** scores every call that ran the
 framework's math type (\`other_math\` twins left out: docs/formats.md),
 **fastest** one row per conv, its fastest measured algorithm against
-the fastest predicted (what \`seer net\` takes).  **served** is the
+the fastest predicted (what \`seer net\` takes), **cnn-fastest** the
+same on the convs of real networks' layers alone (the rows whose
+\`layer\` column names one: ResNet, VGG, DenseNet, Inception,
+MobileNetV2 ...; the rest are random shapes).  **served** is the
 shipped model (split **test**: the shapes its scales never saw);
 **left-out** the models directory without the GPU's own file, so the
 GPU is served by transfer with the other Hopper GPU's scales: a GPU
