@@ -280,12 +280,17 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
 double seer_model_efficiency_ratio(const struct seer_model *m, const struct seer_model *t, int dir, int math);
 /* A copy of m through the file format (without its peers). */
 seer_status_t seer_model_copy(seer_handle_t h, const struct seer_model *m, seer_model_t *out);
-/* What seer_model_open serves from dir for given's GPU with given in
- * place of that GPU's file there, without the ties to other GPUs and
- * without the scales of the others (transfer.c; for
- * seer_model_scale_convs). */
+/* Every calibrated model of dir but gpu_id's own file, in name order,
+ * their conv scales dropped (up to cap, *n of them; free each with
+ * seer_model_destroy), and what seer_model_open serves from dir for
+ * given's GPU with given in place of that GPU's file there and others
+ * (from seer_model_others) as the models to transfer from, without the
+ * ties to other GPUs (transfer.c; for seer_model_scale_convs, which
+ * serves many candidates from one read of dir). */
+seer_status_t seer_model_others(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *all, int cap,
+                                int *n);
 seer_status_t seer_model_open_given(seer_handle_t h, const char *dir, const struct seer_model *given,
-                                    seer_model_t *out);
+                                    const seer_model_t *others, int n_others, seer_model_t *out);
 /* The scale class of a conv in run, the dtype cuDNN runs it in
  * (seer_conv_run_dtype). */
 int seer_scale_class(seer_dtype_t run);

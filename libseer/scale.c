@@ -80,22 +80,31 @@ static seer_status_t read_rows(seer_handle_t h, const struct seer_model *m, cons
     return SEER_STATUS_SUCCESS;
 }
 
+/* What every candidate is served from: the models directory, its other
+ * models read once (seer_model_others), and a copy of the model being
+ * scaled whose scales each candidate sets. */
+typedef struct {
+    seer_handle_t h;
+    const char *dir;
+    seer_model_t others[64];
+    int n_others;
+    struct seer_model *cand;
+} serve_t;
+
 /* The model served with every key scaled by g[key] (no ties to other
  * GPUs: seer_model_open_given), and each row's time under it (t[i] < 0:
  * row i is skipped). */
-static seer_status_t times_at(seer_handle_t h, const char *dir, const struct seer_model *base, const double *g,
-                              const seer_conv_row_t *rows, const int *key, size_t n, double *t)
+static seer_status_t times_at(serve_t *S, const double *g, const seer_conv_row_t *rows, const int *key, size_t n,
+                              double *t)
 {
-    seer_model_t m, served;
-    seer_status_t st = seer_model_copy(h, base, &m);
-    if (st) return st;
+    struct seer_model *m = S->cand;
+    seer_model_t served;
     m->nscale = 0;
     for (int d = 0; d < 3; d++)
         for (int a = -1; a < 8; a++)
             for (int c = 0; c < SEER_SCALE_CLASSES; c++)
                 m->scale[m->nscale++] = (seer_conv_scale_t){d, a, c, 0, g[key_of(d, a, c)]};
-    st = seer_model_open_given(h, dir, m, &served);
-    seer_model_destroy(m);
+    seer_status_t st = seer_model_open_given(S->h, S->dir, m, S->others, S->n_others, &served);
     if (st) return st;
     for (size_t i = 0; i < n; i++) {
         struct seer_conv cv;
@@ -110,11 +119,11 @@ static seer_status_t times_at(seer_handle_t h, const char *dir, const struct see
 
 /* Each row's key, or -1 where its family is the model's own (never
  * scaled). */
-static seer_status_t row_keys(seer_handle_t h, const char *dir, const struct seer_model *base,
-                              const seer_conv_row_t *rows, size_t n, int *key)
+static seer_status_t row_keys(serve_t *S, const struct seer_model *base, const seer_conv_row_t *rows, size_t n,
+                              int *key)
 {
     seer_model_t served;
-    seer_status_t st = seer_model_open_given(h, dir, base, &served);
+    seer_status_t st = seer_model_open_given(S->h, S->dir, base, S->others, S->n_others, &served);
     if (st) return st;
     for (size_t i = 0; i < n; i++) {
         const seer_conv_row_t *r = &rows[i];
@@ -133,14 +142,13 @@ static seer_status_t row_keys(seer_handle_t h, const char *dir, const struct see
  * NCHW transposes hold it, so each candidate is scored on a served
  * model's predictions.  Keys of fewer than SEER_SCALE_MIN_ROWS rows get
  * none. */
-static seer_status_t fit(seer_handle_t h, const char *dir, struct seer_model *cur, const seer_conv_row_t *rows,
-                         size_t n)
+static seer_status_t fit(serve_t *S, struct seer_model *cur, const seer_conv_row_t *rows, size_t n)
 {
     int *key = malloc((n + 1) * sizeof *key), cnt[NKEYS] = {0};
     double *t = malloc((n + 1) * sizeof *t), g[NKEYS], best[NKEYS], err[NKEYS], best_err[NKEYS], centre[NKEYS],
            worst_err[NKEYS] = {0};
-    seer_status_t st = key && t ? row_keys(h, dir, cur, rows, n, key)
-                                : seer_error(h, SEER_STATUS_ALLOC_FAILED, "scale rows");
+    seer_status_t st = key && t ? row_keys(S, cur, rows, n, key)
+                                : seer_error(S->h, SEER_STATUS_ALLOC_FAILED, "scale rows");
     for (int k = 0; k < NKEYS; k++) {
         best[k] = 1;
         best_err[k] = INFINITY;
@@ -156,7 +164,7 @@ static seer_status_t fit(seer_handle_t h, const char *dir, struct seer_model *cu
                                  : -log(SEER_SCALE_MAX) + j * step;
                 g[k] = fmin(fmax(exp(lg), 1 / SEER_SCALE_MAX), SEER_SCALE_MAX);
             }
-            if ((st = times_at(h, dir, cur, g, rows, key, n, t))) break;
+            if ((st = times_at(S, g, rows, key, n, t))) break;
             memset(err, 0, sizeof err);
             memset(cnt, 0, sizeof cnt);
             for (size_t i = 0; i < n; i++)
@@ -222,8 +230,13 @@ seer_status_t seer_model_scale_convs(seer_handle_t h, const seer_model *model, c
         return seer_error(h, SEER_STATUS_NO_DATA, "%zu conv rows of %s in the files: too few to scale a family by",
                           n, model->gpu_id);
     }
-    st = seer_model_copy(h, model, &cur);
-    if (!st) st = fit(h, models_dir, cur, rows, n);
+    serve_t S = {.h = h, .dir = models_dir};
+    st = seer_model_others(h, models_dir, model->gpu_id, S.others, 64, &S.n_others);
+    if (!st) st = seer_model_copy(h, model, &cur);
+    if (!st) st = seer_model_copy(h, model, &S.cand);
+    if (!st) st = fit(&S, cur, rows, n);
+    for (int i = 0; i < S.n_others; i++) seer_model_destroy(S.others[i]);
+    seer_model_destroy(S.cand);
     free(rows);
     if (!st && !cur->nscale)
         st = seer_error(h, SEER_STATUS_NO_DATA, "no conv family of %s has %d rows in the files to scale it by",

@@ -372,13 +372,8 @@ static seer_status_t load_sources(seer_handle_t h, const char *dir, const char *
  * to what its saved file gives back.  Frees m. */
 static seer_status_t finish(seer_handle_t h, struct seer_model *m, seer_model_t *out)
 {
-    unsigned char *buf;
-    size_t size;
-    int ok = seer_model_serialize(m, &buf, &size);
+    seer_status_t st = seer_model_copy(h, m, out);
     seer_model_destroy(m);
-    if (!ok) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
-    seer_status_t st = seer_model_load_buffer(h, buf, size, out);
-    free(buf);
     return st;
 }
 
@@ -555,17 +550,19 @@ seer_status_t seer_model_open(seer_handle_t h, const char *dir, const char *gpu_
     return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_model_open_given(seer_handle_t h, const char *dir, const struct seer_model *given,
-                                    seer_model_t *out)
+seer_status_t seer_model_others(seer_handle_t h, const char *dir, const char *gpu_id, seer_model_t *all, int cap,
+                                int *n)
 {
-    seer_model_t all[64];
-    int nall = 0;
     char own[64];
-    snprintf(own, sizeof own, "%s.seer", given->gpu_id);
-    seer_status_t st = load_sources(h, dir, own, all, 64, &nall);
-    /* the others' scales out: given's own fit must not rest on them */
-    for (int i = 0; i < nall; i++) all[i]->nscale = 0;
-    if (!st) st = open_served(h, dir, given->gpu_id, all, nall, given, 0, out);
-    for (int i = 0; i < nall; i++) seer_model_destroy(all[i]);
+    snprintf(own, sizeof own, "%s.seer", gpu_id);
+    seer_status_t st = load_sources(h, dir, own, all, cap, n);
+    /* the others' scales out: a fit for gpu_id must not rest on them */
+    for (int i = 0; i < *n; i++) all[i]->nscale = 0;
     return st;
+}
+
+seer_status_t seer_model_open_given(seer_handle_t h, const char *dir, const struct seer_model *given,
+                                    const seer_model_t *others, int n_others, seer_model_t *out)
+{
+    return open_served(h, dir, given->gpu_id, others, n_others, given, 0, out);
 }

@@ -347,11 +347,15 @@ void cli_json_served(const seer_model_info_t *mi)
     cli_json_str_field("source_gpus", mi->source_gpus);
 }
 
-void cli_print_model_line(const seer_model_info_t *mi)
+const char *cli_served_words(const seer_model_info_t *mi)
 {
     const char *k = cli_served_kind(mi);
-    printf("model     %s (%s%s)\n", mi->gpu_id,
-           mi->transferred ? "transferred from " : k[0] == 'g' ? "calibrated GEMMs, transferred convolutions" : k,
+    return strcmp(k, "gemm-calibrated") ? k : "calibrated GEMMs, transferred convolutions";
+}
+
+void cli_print_model_line(const seer_model_info_t *mi)
+{
+    printf("model     %s (%s%s)\n", mi->gpu_id, mi->transferred ? "transferred from " : cli_served_words(mi),
            mi->transferred ? mi->source_gpus : "");
 }
 

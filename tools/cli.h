@@ -90,6 +90,9 @@ int cli_gemm_only_file(const char *dir, const char *id);
 void cli_json_served(const seer_model_info_t *mi);
 /* "calibrated", "gemm-calibrated" or "transferred", as cli_json_served says. */
 const char *cli_served_kind(const seer_model_info_t *mi);
+/* The same for a text line: "calibrated GEMMs, transferred convolutions"
+ * for gemm-calibrated. */
+const char *cli_served_words(const seer_model_info_t *mi);
 /* "model     GPU (calibrated)", "(calibrated GEMMs, transferred
  * convolutions)" or "(transferred from SOURCES)". */
 void cli_print_model_line(const seer_model_info_t *mi);

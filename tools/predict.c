@@ -239,9 +239,12 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
 {
     if (o->info.transferred)
         printf("model     transferred to %s from %s (no calibrated model)\n", o->info.gpu_id, o->info.source_gpus);
-    else
-        printf("model     %s (%s%s)\n", model_path, o->info.gpu_id,
-               strcmp(cli_served_kind(&o->info), "gemm-calibrated") ? "" : ": calibrated GEMMs, transferred convolutions");
+    else {
+        /* a GEMM-only file's convs are transferred: say so */
+        int gemm_only = !strcmp(cli_served_kind(&o->info), "gemm-calibrated");
+        printf("model     %s (%s%s%s)\n", model_path, o->info.gpu_id, gemm_only ? ": " : "",
+               gemm_only ? cli_served_words(&o->info) : "");
+    }
     printf("output    p=%d q=%d\n", o->p, o->q);
     printf("work      %.4g GFLOP, %.4g MB minimum DRAM traffic\n", o->flops / 1e9, o->bytes / 1e6);
     printf("roofline  %.4g ms\n\n", o->roof);

@@ -210,8 +210,8 @@ static void usage_train(FILE *f)
             "                  (models predict GPU time: docs/method.md)\n"
             "  --conv-scales CSV...  scale the conv families the model takes from the\n"
             "                  calibrated models of DIR to the GPU's conv timing rows\n"
-            "                  in CSV (seer-bench's layers.csv): one median ratio per\n"
-            "                  family (seer_model_scale_convs, docs/transfer.md)\n"
+            "                  in CSV (seer-bench's layers.csv): one scale per family\n"
+            "                  and math (seer_model_scale_convs, docs/transfer.md)\n"
             "  --models DIR    the models directory that will serve the model\n"
             "                  (default: $SEER_MODELS, else the installed models)\n");
 }
@@ -350,10 +350,7 @@ static int cmd_info(int argc, char **argv)
     }
     if (gpu) {
         printf("served          %s for %s from %s\n",
-               info.transferred ? "transferred" : cli_gemm_only_file(cli_models_dir(models), info.gpu_id)
-                                                    ? "calibrated GEMMs, transferred convolutions"
-                                                    : "calibrated",
-               info.gpu_id, cli_models_dir(models));
+               cli_served_words(&info), info.gpu_id, cli_models_dir(models));
         printf("source gpus     %s\n", info.source_gpus);
     }
     if (path) printf("file            %s\n", path);
