@@ -55,6 +55,10 @@ int seer_algo_transform(seer_direction_t dir, int algo);
  * SEER_K_GEMM_EXPLICIT): cuDNN has no tensor-core kernels of them, so
  * they run SIMT whatever the math (seer_conv_run_dtype). */
 int seer_algo_simt(seer_direction_t dir, int algo);
+/* 1 for the algorithms cuDNN runs on NCHW data only (the FFTs, the
+ * Winograds and the explicit GEMMs): an NHWC conv has the implicit GEMMs
+ * alone (launch.c, check_supported). */
+int seer_algo_nchw_only(seer_direction_t dir, int algo);
 /* Math class of a dtype: 1 when it runs on tensor cores. */
 int seer_dtype_math(seer_dtype_t dt);
 /* The dtype cuDNN computes a conv of dtype in on g with algo: the GPU's

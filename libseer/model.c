@@ -1242,15 +1242,18 @@ static const int ratio_shapes[][8] = {
 #define SEER_RATIO_LIMIT 2.0
 #define SEER_RATIO_SHAPES ((int)(sizeof ratio_shapes / sizeof ratio_shapes[0]))
 
-/* Layer j of ratio_shapes in dt (NHWC), its run and kernels for (dir,
- * algo) on m; nonzero when it cannot run. */
+/* Layer j of ratio_shapes in dt, its run and kernels for (dir, algo) on
+ * m; nonzero when it cannot run.  NHWC, so that tensor-core math carries
+ * no transposes, except for the algorithms that run NCHW only, whose
+ * physics does not depend on the layout. */
 static int ratio_conv(const struct seer_model *m, int j, seer_dtype_t dt, seer_direction_t dir, int algo,
                       struct seer_conv *run, seer_terms_t *k)
 {
     const int *r = ratio_shapes[j];
     seer_conv_shape_t sh = {r[0], r[1], r[2], r[3], r[4], r[5], r[5], r[7], r[7], r[6], r[6], 1, 1, 1};
     struct seer_conv cv;
-    return seer_conv_init(NULL, &cv, dt, SEER_LAYOUT_NHWC, &sh) || conv_kernels(NULL, m, &cv, dir, algo, run, k);
+    seer_layout_t lay = seer_algo_nchw_only(dir, algo) ? SEER_LAYOUT_NCHW : SEER_LAYOUT_NHWC;
+    return seer_conv_init(NULL, &cv, dt, lay, &sh) || conv_kernels(NULL, m, &cv, dir, algo, run, k);
 }
 
 static double clamp_ratio(double sum, int n)

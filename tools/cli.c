@@ -685,10 +685,13 @@ seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *r, seer_
  * "Layouts"): 38 of DeepBench's 272 V100 fp16 rows (source
  * "deepbench-cudnn7.6.2:...") are faster than their transposes alone.
  * Such a row is predicted as the NHWC conv: the same kernels, no
- * transposes. */
+ * transposes.  Only in tensor-core math, which alone has transposes: an
+ * FP32 row keeps NCHW and with it the FFT, Winograd and explicit GEMM
+ * algorithms, which cuDNN runs on NCHW only. */
 seer_status_t cli_desc_as_measured(seer_handle_t h, const seer_conv_row_t *r, seer_conv_desc_t d)
 {
     int major = seer_source_cudnn_major(r->source);
-    seer_layout_t layout = major > 0 && major < 8 ? SEER_LAYOUT_NHWC : r->layout;
+    int tensor_math = r->dtype == SEER_DTYPE_FP16 || r->dtype == SEER_DTYPE_BF16 || r->dtype == SEER_DTYPE_TF32;
+    seer_layout_t layout = major > 0 && major < 8 && tensor_math ? SEER_LAYOUT_NHWC : r->layout;
     return seer_conv_desc_set_shape(h, d, r->dtype, layout, &r->shape);
 }
