@@ -97,6 +97,34 @@ TEST(cli_gpus_model_column)
     rmdir(dir);
 }
 
+/* One corrupt file fails every GPU whose served model reads it (a
+ * calibrated model transfers from, and is tied to, the directory's other
+ * models), so the model column says so rather than "calibrated". */
+TEST(cli_gpus_model_column_follows_seer_model_open)
+{
+    if (!have_bin()) SKIP("seer binary not built");
+    char dir[] = "/tmp/seer-test-modelsXXXXXX", cmd[512];
+    REQUIRE(mkdtemp(dir) != NULL);
+    snprintf(cmd, sizeof cmd, "cp models/t4.seer models/v100-pcie-32gb.seer %s && "
+             "printf '\\377' | dd of=%s/v100-pcie-32gb.seer bs=1 seek=5000 conv=notrunc 2>/dev/null", dir, dir);
+    REQUIRE(system(cmd) == 0);
+    test_run_t r;
+    test_run_seer(&r, "predict", "--gpu", "t4", "--models", dir, "--n", "1", "--c", "64", "--h", "7", "--w", "7",
+                  "--k", "64", NULL);
+    CHECK(r.rc == 1);
+    CHECK(strstr(r.err, "MODEL_CORRUPT") != NULL && strstr(r.err, "v100-pcie-32gb.seer") != NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "gpus", "--format", "csv", "--models", dir, NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.err, "warning") != NULL && strstr(r.err, "v100-pcie-32gb.seer") != NULL);
+    const char *t4 = strstr(r.out, "\nt4,");
+    CHECK(t4 != NULL && strncmp(strchr(t4 + 1, '\n') - 9, ",unusable", 9) == 0);
+    CHECK(strstr(r.out, ",calibrated\n") == NULL && strstr(r.out, ",transferred\n") == NULL);
+    test_run_free(&r);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+}
+
 TEST(cli_usage_errors)
 {
     if (!have_bin()) SKIP("seer binary not built");

@@ -101,16 +101,21 @@ static void scan_models(const char *dir, dir_models_t *dm)
 }
 
 /* calibrated, gemm-calibrated (its own GEMM fit, convs transferred),
- * transferred, unusable (a bad file in the directory) or NULL */
-static const char *model_kind(const char *dir, const dir_models_t *dm, const char *id)
+ * transferred, unusable (a bad file in the directory) or NULL.  The
+ * answer is what seer_model_open does for the GPU, not what the scan
+ * guesses: a served model also reads every other file of the directory
+ * (transfer sources, peers), so one corrupt file fails GPUs whose own
+ * file is fine. */
+static const char *model_kind(seer_handle_t h, const char *dir, const dir_models_t *dm, const char *id)
 {
+    seer_model_t m = NULL;
+    seer_status_t st = h ? seer_model_open(h, dir, id, &m) : SEER_STATUS_ALLOC_FAILED;
+    seer_model_destroy(m);
+    if (st == SEER_STATUS_NO_DATA) return NULL; /* nothing in DIR to serve it */
+    if (st) return "unusable";
     for (int i = 0; i < dm->n; i++)
         if (!strcmp(dm->ids[i], id)) return dm->gemm_only[i] ? "gemm-calibrated" : "calibrated";
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s.seer", dir, id) < (int)sizeof path && access(path, F_OK) == 0)
-        return "unusable";
-    if (dm->bad) return "unusable";
-    return dm->n ? "transferred" : NULL;
+    return "transferred";
 }
 
 static int cmd_gpus(int argc, char **argv)
@@ -138,6 +143,8 @@ static int cmd_gpus(int argc, char **argv)
     int n = 0;
     seer_status_t st = seer_gpu_count(&n);
     if (st) return cli_lib_error(NULL, st);
+    seer_handle_t h = NULL;
+    if (dm.n + dm.bad > 0 && seer_create(&h)) h = NULL;
 
     if (format == 1)
         printf("id,name,arch,cc,sms,boost_mhz,fp32_tflops,fp16_tflops,bf16_tflops,tf32_tflops,"
@@ -149,9 +156,12 @@ static int cmd_gpus(int argc, char **argv)
                "cc", "SMs", "MHz", "fp32", "fp16", "bf16", "tf32", "GB/s", "L2MB", "model");
     for (int i = 0; i < n; i++) {
         seer_gpu_info_t g;
-        if ((st = seer_gpu_get(i, &g))) return cli_lib_error(NULL, st);
+        if ((st = seer_gpu_get(i, &g))) {
+            seer_destroy(h);
+            return cli_lib_error(NULL, st);
+        }
         /* what libseer would answer for this GPU (seer_model_open) */
-        const char *kind = model_kind(dir, &dm, g.id);
+        const char *kind = dm.n + dm.bad > 0 ? model_kind(h, dir, &dm, g.id) : NULL;
         double l2 = g.l2_bytes / (1024.0 * 1024.0);
         if (format == 1) {
             cli_csv_field(stdout, g.id);
@@ -180,6 +190,7 @@ static int cmd_gpus(int argc, char **argv)
                    kind ? kind : "-");
         }
     }
+    seer_destroy(h);
     if (format == 2) printf("]}\n");
     else if (format == 0)
         printf("\nTFLOPS are dense peak rates; models from %s (calibrated: trained on that GPU's\n"
