@@ -87,7 +87,7 @@ typedef enum {
     SEER_STATUS_CSV_EMPTY = 12,         /* CSV input has no header or no data */
     SEER_STATUS_CSV_MISSING_COLUMN = 13,/* a required CSV column is absent */
     SEER_STATUS_CSV_BAD_VALUE = 14,     /* a CSV field does not parse or is out of range */
-    SEER_STATUS_CSV_SYNTAX = 15,        /* unterminated quote, wrong field count, NUL byte */
+    SEER_STATUS_CSV_SYNTAX = 15,        /* unterminated quote, wrong field count, NUL byte, duplicate column */
     SEER_STATUS_NO_DATA = 16,           /* training: too few usable rows */
     SEER_STATUS_NOT_CALIBRATED = 17,    /* the model has nothing for this algo/dtype/direction */
     SEER_STATUS_INTERNAL = 18,          /* a bug in libseer: please report */

@@ -178,6 +178,24 @@ static seer_status_t read_record(seer_handle_t h, seer_csv_t *c, int *eof)
     }
 }
 
+/* Columns are found by name (the first match), so a name given twice
+ * would make the reader use one column and silently drop the other: an
+ * error, whatever the format and even for a column no reader wants.
+ * Empty names (a trailing comma, a pandas index) name nothing and may
+ * repeat.  Quadratic, but a header has tens of columns. */
+static seer_status_t check_duplicates(seer_handle_t h, const seer_csv_t *c)
+{
+    for (int i = 1; i < c->ncols; i++) {
+        if (!c->hdr[i][0]) continue;
+        for (int j = 0; j < i; j++)
+            if (!strcmp(c->hdr[i], c->hdr[j]))
+                return seer_error(h, SEER_STATUS_CSV_SYNTAX,
+                                  "%s:%ld: column '%s' appears twice in the header (columns %d and %d)", c->name,
+                                  c->hdr_line, c->hdr[i], j + 1, i + 1);
+    }
+    return SEER_STATUS_SUCCESS;
+}
+
 /* Takes ownership of buf (size bytes plus a NUL). */
 static seer_status_t csv_open_owned(seer_handle_t h, const char *name, char *buf, size_t size,
                                     seer_csv_t **out)
@@ -212,6 +230,7 @@ static seer_status_t csv_open_owned(seer_handle_t h, const char *name, char *buf
             for (int i = 0; i < c->nf; i++) c->hdr[i] = c->hdr_text + c->off[i];
             c->ncols = c->nf;
             c->hdr_line = c->rec_line;
+            st = check_duplicates(h, c);
         }
     }
     if (st) {

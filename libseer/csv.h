@@ -13,7 +13,8 @@
 typedef struct seer_csv seer_csv_t;
 
 /* Open over memory (copied) or a file.  name is used in messages.  Reads
- * the header line: CSV_EMPTY if there is none. */
+ * the header line: CSV_EMPTY if there is none, CSV_SYNTAX if it names a
+ * column twice (empty names aside). */
 seer_status_t seer_csv_open_buffer(seer_handle_t h, const char *name, const char *data,
                                    size_t size, seer_csv_t **out);
 seer_status_t seer_csv_open_file(seer_handle_t h, const char *path, seer_csv_t **out);

@@ -849,6 +849,36 @@ TEST(cli_predict_data_gemm_rows)
     unlink(csv);
 }
 
+TEST(cli_data_duplicate_column_is_an_error)
+{
+    /* two gpu columns: seer predict --data and seer eval would read the
+     * first and drop the second without a word */
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    char csv[64], out[64];
+    REQUIRE(test_write_temp(csv, CONV_CSV_HEADER ",gpu\n"
+                                 "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,1,v100-sxm2-16gb\n"));
+    static const char *const cmds[] = {"predict", "eval"};
+    test_run_t r;
+    for (int i = 0; i < 2; i++) {
+        test_run_seer(&r, cmds[i], "--model", "models/t4.seer", "--data", csv, NULL);
+        CHECK(r.rc == 1 && r.out[0] == 0);
+        CHECK(strstr(r.err, "SEER_STATUS_CSV_SYNTAX") != NULL && strstr(r.err, csv) != NULL &&
+              strstr(r.err, ":1: column 'gpu' appears twice in the header (columns 1 and 21)") != NULL);
+        test_run_free(&r);
+    }
+    /* a predicted file predicted again: the new pred_* columns replace
+     * the old, so the output reads back */
+    REQUIRE(test_write_temp(out, CONV_CSV_HEADER ",pred_algo,pred_source,pred_ms\n"
+                                 "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,1,X,calibrated,9\n"));
+    test_run_seer(&r, "predict", "--model", "models/t4.seer", "--data", out, "--format", "csv", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strncmp(r.out, CONV_CSV_HEADER ",pred_algo,pred_source,pred_ms\n", sizeof CONV_CSV_HEADER - 1 + 31) == 0);
+    CHECK(strstr(r.out, ",1,1,,1,") != NULL && strstr(r.out, ",X,") == NULL && strstr(r.out, ",9\n") == NULL);
+    test_run_free(&r);
+    unlink(out);
+    unlink(csv);
+}
+
 TEST(cli_predict_data_more_gpus_than_cached)
 {
     /* per-row models are cached for 64 GPUs and replaced in turn past

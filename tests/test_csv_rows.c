@@ -141,6 +141,35 @@ TEST(csv_tokenizer_syntax_errors)
     CHECK(c == NULL && msg_has("h.csv:1:"));
 }
 
+/* A column named twice: seer_csv_col would take the first and drop the
+ * other without a word, so every format refuses the header. */
+TEST(csv_duplicate_column_names)
+{
+    seer_csv_t *c = NULL;
+    const char *t = "\n a,b , a\n1,2,3\n";
+    CHECK_STATUS(seer_csv_open_buffer(handle(), "d.csv", t, strlen(t), &c), SEER_STATUS_CSV_SYNTAX);
+    CHECK(c == NULL && msg_has("d.csv:2: column 'a' appears twice in the header (columns 1 and 3)"));
+    /* case matters, as for seer_csv_col; empty names may repeat */
+    const char *ok = "a,A,,b,\n1,2,3,4,5\n";
+    CHECK_STATUS(seer_csv_open_buffer(handle(), "ok.csv", ok, strlen(ok), &c), SEER_STATUS_SUCCESS);
+    seer_csv_close(c);
+
+    CHECK(conv_err(CONV_HDR ",gpu\n" CONV_ROW ",,v100\n") == SEER_STATUS_CSV_SYNTAX);
+    CHECK(msg_has("t.csv:1: column 'gpu' appears twice"));
+    /* an extra column no reader wants, twice */
+    CHECK(conv_err(CONV_HDR ",note,note\n" CONV_ROW ",,x,y\n") == SEER_STATUS_CSV_SYNTAX);
+    CHECK(msg_has("column 'note' appears twice"));
+    seer_gemm_row_t *g = NULL;
+    size_t n = 0;
+    const char *gt = GEMM_HDR ",m\nt4,linear,fp32,1,64,64,64,0,0,0,0.1,128\n";
+    CHECK_STATUS(seer_gemm_csv_parse(handle(), "g.csv", gt, strlen(gt), &g, &n), SEER_STATUS_CSV_SYNTAX);
+    CHECK(g == NULL && msg_has("g.csv:1: column 'm' appears twice"));
+    seer_kernel_row_t *k = NULL;
+    const char *kt = KERN_HDR ",kernel_name\n" CONV_ROW ",,1,0,k,1,1,1,1,1,1,32,0,0,0.1,k\n";
+    CHECK_STATUS(seer_kernel_csv_parse(handle(), "k.csv", kt, strlen(kt), &k, &n), SEER_STATUS_CSV_SYNTAX);
+    CHECK(k == NULL && msg_has("k.csv:1: column 'kernel_name' appears twice"));
+}
+
 TEST(csv_empty_inputs)
 {
     seer_csv_t *c = NULL;

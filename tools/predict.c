@@ -303,6 +303,17 @@ static int predict_one(seer_handle_t h, seer_model_t m, const char *model_path, 
  * tokenizer consumes the header, so it reads the file behind a made-up
  * header of the right width: the real header then comes back as the
  * first record, and every record sits one line below its original. */
+/* Whether the echo appends a column named name: pred_ms, or one of head
+ * (",pred_algo,pred_source"; NULL: none). */
+static int appended(const char *name, const char *head)
+{
+    if (!strcmp(name, "pred_ms")) return 1;
+    size_t len = strlen(name);
+    for (const char *e = head; e && *e == ',' && len; e = strchr(e + 1, ','))
+        if (!strncmp(e + 1, name, len) && (e[len + 1] == ',' || !e[len + 1])) return 1;
+    return 0;
+}
+
 static int echo_csv(seer_handle_t h, const char *path, size_t n, const long *lines, const char *head,
                     const char *const *extra, const double *pred)
 {
@@ -322,11 +333,18 @@ static int echo_csv(seer_handle_t h, const char *path, size_t n, const long *lin
     memcpy(all + len, buf, size);
     if ((st = seer_csv_open_buffer(h, path, all, len + size, &c))) goto done;
     size_t j = 0;
+    unsigned char *drop = calloc((size_t)nc, 1);
+    if (!drop) { st = SEER_STATUS_ALLOC_FAILED; goto done; }
     for (int first = 1;; first = 0) {
         int eof = 0;
         if ((st = seer_csv_next(h, c, &eof)) || eof) break;
-        for (int i = 0; i < nc; i++) {
-            if (i) putchar(',');
+        /* The columns appended here replace the input's own (a predicted
+         * file predicted again): a header naming a column twice does not
+         * read back (docs/formats.md). */
+        for (int i = 0; first && i < nc; i++) drop[i] = appended(seer_csv_field(c, i), head);
+        for (int i = 0, sep = 0; i < nc; i++) {
+            if (drop[i]) continue;
+            if (sep++) putchar(',');
             cli_csv_field(stdout, seer_csv_field(c, i));
         }
         if (first) {
@@ -342,6 +360,7 @@ static int echo_csv(seer_handle_t h, const char *path, size_t n, const long *lin
         if (has) printf(",%.6g\n", pred[j]);
         else printf(",\n");
     }
+    free(drop);
 done:
     seer_csv_close(c);
     free(buf);
