@@ -648,8 +648,20 @@ TEST(cli_net_formats_and_errors)
     REQUIRE(test_write_temp(bad, "input c=3 h=32 w=32\nconv k=8 size=3\nadd in=conv_L2,nothere\n"));
     test_run_seer(&r, "net", bad, "--gpu", "a100-pcie-80gb", NULL);
     CHECK(r.rc == 1 && strstr(r.err, "line 3") != NULL && strstr(r.err, "NET_INPUT") != NULL);
+    CHECK(strncmp(r.err, "seer net: ", 10) == 0 && strstr(r.err, bad) == r.err + 10);
     test_run_free(&r);
     unlink(bad);
+    /* errors of predicting the network name it as parse errors do
+     * (docs/cli.md), not "seer: ..." alone */
+    if (access("models/a100-pcie-80gb.seer", R_OK) == 0 && access("models/t4.seer", R_OK) == 0) {
+        test_run_seer(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--batch", "16777216", NULL);
+        CHECK(r.rc == 1 && !*r.out && strncmp(r.err, "seer net: resnet50: SEER_STATUS_OVERFLOW: ", 42) == 0);
+        CHECK(strstr(r.err, "layer 'conv1'") != NULL);
+        test_run_free(&r);
+        test_run_seer(&r, "net", "resnet50", "--gpu", "t4", "--amp", "--dtype", "bf16", NULL);
+        CHECK(r.rc == 1 && !*r.out && strncmp(r.err, "seer net: resnet50: SEER_STATUS_UNSUPPORTED: ", 45) == 0);
+        test_run_free(&r);
+    }
 
     const char *mp = NULL;
     if (!a100(&mp) || !mp) SKIP("shared data not found");

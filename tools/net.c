@@ -36,6 +36,17 @@ static int is_onnx(const char *path);
 static int open_onnx(seer_handle_t h, const char *cmd, const char *path, int res, int skip, seer_network_t *net,
                      int *batch);
 
+/* A library error about the network what (its name or file) put first,
+ * as docs/cli.md says: the message alone may name a layer and line of
+ * a network the command line named some way, or nothing of it. */
+static int net_error(seer_handle_t h, const char *cmd, const char *what, seer_status_t st)
+{
+    const char *msg = h ? seer_get_last_error(h) : "";
+    if (msg && *msg) fprintf(stderr, "seer %s: %s: %s: %s\n", cmd, what, seer_status_string(st), msg);
+    else fprintf(stderr, "seer %s: %s: %s\n", cmd, what, seer_status_string(st));
+    return CLI_FAIL;
+}
+
 /* A built-in network by name, an ONNX model (.onnx), else a description
  * file.  Prints the error and returns CLI_FAIL / CLI_USAGE on failure. */
 int cli_open_net(seer_handle_t h, const char *cmd, const char *what, int res, seer_network_t *net)
@@ -43,7 +54,7 @@ int cli_open_net(seer_handle_t h, const char *cmd, const char *what, int res, se
     seer_status_t st;
     int batch;
     if (zoo_has(what)) {
-        if ((st = seer_network_create_zoo(h, what, res, net))) return cli_lib_error(h, st);
+        if ((st = seer_network_create_zoo(h, what, res, net))) return net_error(h, cmd, what, st);
         return CLI_OK;
     }
     if (is_onnx(what)) return open_onnx(h, cmd, what, res, 0, net, &batch);
@@ -55,7 +66,7 @@ int cli_open_net(seer_handle_t h, const char *cmd, const char *what, int res, se
         return cli_fail(cmd, "'%s' is neither a built-in network (%s) nor a file", what, known);
     }
     if ((st = seer_read_input_file(h, what, "network description", SEER_NET_TEXT_MAX_BYTES, &text, &len)))
-        return cli_lib_error(h, st);
+        return net_error(h, cmd, what, st);
     if (res) {
         free(text);
         return cli_usage_error(cmd, "option --res applies to built-in networks and ONNX models (a "
@@ -63,11 +74,7 @@ int cli_open_net(seer_handle_t h, const char *cmd, const char *what, int res, se
     }
     st = seer_network_create(h, text, len, net);
     free(text);
-    if (st) {
-        fprintf(stderr, "seer %s: %s: %s: %s\n", cmd, what, seer_status_string(st), seer_get_last_error(h));
-        return CLI_FAIL;
-    }
-    return CLI_OK;
+    return st ? net_error(h, cmd, what, st) : CLI_OK;
 }
 
 /* ---- ONNX files (docs/networks.md: ONNX import) ------------------- */
@@ -86,7 +93,7 @@ static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res
     size_t len, tlen;
     char *bytes = NULL;
     seer_status_t st = seer_read_input_file(h, path, "ONNX model", SEER_ONNX_MAX_BYTES, &bytes, &len);
-    if (st) return cli_lib_error(h, st);
+    if (st) return net_error(h, cmd, path, st);
     seer_onnx_options_t o = SEER_ONNX_OPTIONS_DEFAULT;
     o.resolution = res;
     o.skip_unsupported = skip;
@@ -103,10 +110,7 @@ static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res
     }
     if (st) free(*text);
     free(bytes);
-    if (st) {
-        fprintf(stderr, "seer %s: %s: %s: %s\n", cmd, path, seer_status_string(st), seer_get_last_error(h));
-        return CLI_FAIL;
-    }
+    if (st) return net_error(h, cmd, path, st);
     if (info->n_skipped) {
         fprintf(stderr, "seer %s: %s: skipped %d unsupported node%s (predicted without them):\n", cmd, path,
                 info->n_skipped, info->n_skipped == 1 ? "" : "s");
@@ -127,10 +131,7 @@ static int open_onnx(seer_handle_t h, const char *cmd, const char *path, int res
     if (rc) return rc;
     seer_status_t st = seer_network_create(h, text, strlen(text), net);
     free(text);
-    if (st) {
-        fprintf(stderr, "seer %s: %s: %s: %s\n", cmd, path, seer_status_string(st), seer_get_last_error(h));
-        return CLI_FAIL;
-    }
+    if (st) return net_error(h, cmd, path, st);
     *batch = info.batch;
     return CLI_OK;
 }
@@ -425,11 +426,11 @@ static int net_print(seer_handle_t h, const net_opts_t *o)
     if (!zoo_has(o->what)) return cli_usage_error("net", "--print needs a built-in network or an ONNX file");
     size_t len;
     if ((st = seer_network_zoo_text(h, o->what, o->res, NULL, 0, &len)) != SEER_STATUS_BUFFER_TOO_SMALL && st)
-        return cli_lib_error(h, st);
+        return net_error(h, "net", o->what, st);
     if (!(text = malloc(len + 1))) return cli_fail("net", "out of memory");
     if ((st = seer_network_zoo_text(h, o->what, o->res, text, len + 1, &len))) {
         free(text);
-        return cli_lib_error(h, st);
+        return net_error(h, "net", o->what, st);
     }
     fputs(text, stdout);
     free(text);
@@ -459,12 +460,14 @@ static int net_predict(net_run_t *R)
     no.optimizer = (seer_optimizer_t)o->optimizer;
     no.amp = o->amp;
     R->no = no;
-    if ((st = seer_predict_network_opts(R->h, R->m, R->net, &R->no, NULL, 0, &R->tot))) return cli_lib_error(R->h, st);
+    if ((st = seer_predict_network_opts(R->h, R->m, R->net, &R->no, NULL, 0, &R->tot)))
+        return net_error(R->h, "net", o->what, st);
     R->n = R->tot.rows;
     R->r = malloc((size_t)(R->n ? R->n : 1) * sizeof *R->r);
     R->order = malloc((size_t)(R->n ? R->n : 1) * sizeof *R->order);
     if (!R->r || !R->order) return cli_fail("net", "out of memory");
-    if ((st = seer_predict_network_opts(R->h, R->m, R->net, &R->no, R->r, R->n, &R->tot))) return cli_lib_error(R->h, st);
+    if ((st = seer_predict_network_opts(R->h, R->m, R->net, &R->no, R->r, R->n, &R->tot)))
+        return net_error(R->h, "net", o->what, st);
     seer_model_get_info(R->m, &R->mi);
     seer_network_get_info(R->net, &R->ni);
     return CLI_OK;
@@ -483,7 +486,7 @@ static int net_bench(net_run_t *R)
         ts[i] = (now_s() - t0) * 1e3;
         if (st) {
             free(ts);
-            return cli_lib_error(R->h, st);
+            return net_error(R->h, "net", o->what, st);
         }
     }
     cli_sort_doubles(ts, (size_t)o->bench);
@@ -500,12 +503,12 @@ static int net_memory(net_run_t *R)
 {
     net_opts_t *o = R->o;
     seer_status_t st;
-    if ((st = seer_network_memory(R->h, R->m, R->net, &R->no, &R->mem))) return cli_lib_error(R->h, st);
+    if ((st = seer_network_memory(R->h, R->m, R->net, &R->no, &R->mem))) return net_error(R->h, "net", o->what, st);
     if (o->fit) {
         seer_gpu_info_t gi;
         if (!o->fit_bytes && !seer_model_get_gpu(R->m, &gi)) o->fit_bytes = gi.dram_gib * 1073741824.0;
         if ((st = seer_network_fit_batch(R->h, R->m, R->net, &R->no, o->fit_bytes, &R->fit_batch)))
-            return cli_lib_error(R->h, st);
+            return net_error(R->h, "net", o->what, st);
     }
     return CLI_OK;
 }
