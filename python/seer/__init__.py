@@ -10,7 +10,8 @@ take on a GPU, on the CPU (docs/python.md).
 Results are plain dicts and lists with the keys of the `seer` CLI's JSON
 output (`--format json`).  Errors from the library raise SeerError (the
 status name and the library's message); arguments of the wrong type or
-value raise TypeError / ValueError naming the argument.
+value raise TypeError / ValueError naming the argument (an unknown GPU
+name: UnknownGpuError, both a SeerError and a ValueError).
 
 The shared library and the shipped models are bundled by
 `python3 -m pip install ./python`; in a source tree the package falls back
@@ -26,7 +27,8 @@ import threading
 import warnings
 from typing import Any, Dict, List, Optional, Union
 
-__all__ = ["SeerError", "gpus", "predict_conv", "predict_gemm", "pick_conv_algo", "net", "from_torch", "version"]
+__all__ = ["SeerError", "UnknownGpuError", "gpus", "predict_conv", "predict_gemm", "pick_conv_algo", "net",
+           "from_torch", "version"]
 __version__ = "0.2.0"
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,6 +43,13 @@ class SeerError(Exception):
     def __init__(self, status: str, code: int, message: str):
         super().__init__("%s: %s" % (status, message))
         self.status, self.code, self.message = status, code, message
+
+
+class UnknownGpuError(SeerError, ValueError):
+    """A `gpu` argument naming no GPU libseer knows (status
+    SEER_STATUS_UNKNOWN_GPU).  A bad argument value, so a ValueError as
+    the package's other argument checks raise, and a SeerError as the
+    library's refusal it is, so that either `except` catches it."""
 
 
 # ---------------------------------------------------------------------------
@@ -206,7 +215,7 @@ _pick_fastest = _fn("seer_pick_conv_fastest", _ST, _H, _H, _H, C.c_int, _P(C.c_i
 _conv_bwd_from_fwd = _fn("seer_conv_bwd_from_fwd", _ST, _H, _H, _H, C.c_int, _P(C.c_int))
 assert _ROW.size == C.sizeof(_LayerResult) and _LayerResult.flops.offset == 72, "seer_layer_result_t layout"
 
-_SUCCESS, _BUFFER_TOO_SMALL = 0, 19
+_SUCCESS, _UNKNOWN_GPU, _BUFFER_TOO_SMALL = 0, 7, 19
 _UNSUPPORTED, _NOT_CALIBRATED, _NO_ALGORITHM, _WORKSPACE_LIMIT = 6, 17, 24, 25
 _ALGO_AUTO, _ALGO_NA, _ALGO_CUDNN = -2, -3, -1
 _ALGO_COUNT = {0: 8, 1: 6, 2: 7}  # SEER_{FWD,BWD_DATA,BWD_FILTER}_ALGO_COUNT
@@ -352,7 +361,13 @@ def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[s
             if model is not None:
                 _check(_model_load(h, os.fsencode(model), C.byref(m)), h)  # a path: any bytes the OS allows
             else:
-                _check(_model_open(h, os.fsencode(d), gpu.encode(), C.byref(m)), h)
+                st = _model_open(h, os.fsencode(d), gpu.encode(), C.byref(m))
+                # the name itself unknown, not a file of the directory that
+                # names a GPU this libseer does not know
+                if st == _UNKNOWN_GPU and _gpu_find(h, gpu.encode(), C.byref(_GpuInfo())) != _SUCCESS:
+                    raise UnknownGpuError(_status(st)[0], st, "%s(): argument 'gpu': unknown GPU %r (see seer.gpus())"
+                                          % (fn, gpu))
+                _check(st, h)
             info = _ModelInfo()
             _model_info(m, C.byref(info))
             if gpu is not None and model is not None and _s(info.gpu_id).lower() != _gpu_id(h, gpu).lower():

@@ -120,6 +120,22 @@ def test_errors_carry_status_and_message():
         assert e.value.status == "SEER_STATUS_IO_ERROR" and bad in e.value.message
 
 
+def test_unknown_gpu_is_a_value_error_and_a_seer_error():
+    for call in (lambda: seer.predict_conv(gpu="rtx9090", n=1, c=64, h=7, w=7, k=64),
+                 lambda: seer.predict_gemm(gpu="rtx9090", m=8, n=8, k=8),
+                 lambda: seer.pick_conv_algo(gpu="rtx9090", n=1, c=64, h=7, w=7, k=64),
+                 lambda: seer.net("resnet50", gpu="rtx9090")):
+        with pytest.raises(ValueError) as e:
+            call()
+        assert isinstance(e.value, seer.SeerError) and isinstance(e.value, seer.UnknownGpuError)
+        assert e.value.status == "SEER_STATUS_UNKNOWN_GPU" and e.value.code == 7
+        assert "argument 'gpu'" in e.value.message and "'rtx9090'" in e.value.message
+    # a known GPU's error stays a SeerError alone
+    with pytest.raises(seer.SeerError) as e:
+        seer.predict_conv(gpu="t4", n=1, c=8, h=8, w=8, k=8, dtype="bf16")
+    assert not isinstance(e.value, ValueError)
+
+
 def test_skip_unsupported_warns_with_the_list():
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
