@@ -362,6 +362,23 @@ TEST(net_memory_cli)
     test_run_seer(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--fit", "16XB", NULL);
     CHECK(r.rc == 2 && strstr(r.err, "--fit"));
     test_run_free(&r);
+    /* a size under 1 MiB in a unit that shows it, not "0.0 MiB" */
+    test_run_seer(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--fit", "1KB", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "not even batch 1: its peak does not fit in 1000 B\n"));
+    test_run_free(&r);
+    test_run_seer(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--fit", "512KiB", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "does not fit in 512.0 KiB\n"));
+    test_run_free(&r);
+    /* the network line counts every layer, the input too; the table the
+     * layers that run on the GPU (not the input nor flatten), and in
+     * training the optimizer step besides */
+    test_run_seer(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "resnet50: 177 layers (inputs included; 53 conv, 1 fc)") &&
+          strstr(r.out, "(25 of 175 layers that run on the GPU; "));
+    test_run_free(&r);
+    test_run_seer(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--mode", "train", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "(25 of 176: 175 layers that run on the GPU and the optimizer step; "));
+    test_run_free(&r);
     /* an optimizer asked for where there is no step: a usage error, no output */
     test_run_seer(&r, "net", "resnet50", "--gpu", "a100-pcie-80gb", "--optimizer", "adam", NULL);
     CHECK(r.rc == 2 && strstr(r.err, "--mode train only") && !*r.out);

@@ -278,10 +278,16 @@ static void op_key(const seer_layer_result_t *r, char *key, size_t size)
     else snprintf(key, size, "%s %s", seer_op_name(r->op), r->direction == SEER_DIR_FWD ? "fwd" : "bwd");
 }
 
-static void print_mib(const char *label, double b)
+/* label, then the size in GiB or MiB to a tenth; under 1 MiB in KiB and
+ * under 1 KiB in bytes, so that a small size (--fit 1KB, a tiny
+ * workspace) never reads "0.0 MiB".  Zero stays 0.0 MiB (inference's
+ * gradients). */
+static void print_size(const char *label, double b)
 {
-    printf("%s %.1f %s", label, b >= 1073741824.0 ? b / 1073741824.0 : b / 1048576.0,
-           b >= 1073741824.0 ? "GiB" : "MiB");
+    if (b >= 1073741824.0) printf("%s %.1f GiB", label, b / 1073741824.0);
+    else if (b >= 1048576.0 || b == 0) printf("%s %.1f MiB", label, b / 1048576.0);
+    else if (b >= 1024.0) printf("%s %.1f KiB", label, b / 1024.0);
+    else printf("%s %.0f B", label, b);
 }
 
 static const char *const modes[] = {"infer", "train", NULL};
@@ -634,8 +640,16 @@ static void table_layers(const net_run_t *R)
     const net_opts_t *o = R->o;
     double total = R->tot.gpu_ms, cum = 0;
     int shown = o->top && o->top < R->nper ? o->top : R->nper;
-    printf("%s, forward and backward summed (%d of %d layers; --rows: per direction)\n",
-           o->sort == 0 ? "layers by time" : "layers in execution order", shown, R->nper);
+    /* Only layers with GPU work have a line: not the input, nor a view
+     * (flatten) with no kernel, so fewer than the network line's count;
+     * training adds the optimizer step's line (per index n_layers). */
+    int step = 0;
+    for (int i = 0; i < R->nper; i++) step |= R->pidx[i] == R->ni.n_layers;
+    printf("%s, forward and backward summed (%d of ", o->sort == 0 ? "layers by time" : "layers in execution order",
+           shown);
+    if (step) printf("%d: ", R->nper);
+    printf("%d layers that run on the GPU%s; --rows: per direction)\n", R->nper - step,
+           step ? " and the optimizer step" : "");
     printf("%4s  %-36s %-10s %-22s %10s %10s %10s %10s %6s %6s %-7s %s\n", "rank", "layer", "op", "fwd algo",
            "fwd ms", "bwd_d ms", "bwd_f ms", "total ms", "share", "cum", "class", "mark");
     for (int i = 0; i < shown; i++) {
@@ -726,12 +740,12 @@ static void table_totals(const net_run_t *R)
     printf("total     %.3f ms per %s (batch %d): %.1f samples/s\n", tot->total_ms,
            o->mode ? "training iteration" : "forward pass", o->batch,
            tot->total_ms > 0 ? o->batch / tot->total_ms * 1e3 : 0);
-    print_mib("memory    peak", (double)mem->total);
-    print_mib(":", (double)mem->weights);
-    print_mib(" weights,", (double)mem->gradients);
-    print_mib(" gradients,", (double)mem->optimizer_state);
-    print_mib(" optimizer,", (double)mem->activations);
-    print_mib(" activations,", (double)mem->workspace);
+    print_size("memory    peak", (double)mem->total);
+    print_size(":", (double)mem->weights);
+    print_size(" weights,", (double)mem->gradients);
+    print_size(" gradients,", (double)mem->optimizer_state);
+    print_size(" optimizer,", (double)mem->activations);
+    print_size(" activations,", (double)mem->workspace);
     printf(" workspace\n");
     if (!o->fit) return;
     /* the search also stops where a tensor gets too large to describe */
@@ -742,7 +756,7 @@ static void table_totals(const net_run_t *R)
     int limited = R->fit_batch && !at_cap && seer_network_memory(NULL, R->m, R->net, &more, &m2) == SEER_STATUS_OVERFLOW;
     if (R->fit_batch) printf("fit       batch %d: the largest whose peak fits in", R->fit_batch);
     else printf("fit       not even batch 1: its peak does not fit in");
-    print_mib("", o->fit_bytes);
+    print_size("", o->fit_bytes);
     printf(at_cap ? " (the search ends at batch 2^24)\n" : limited ? " (one more makes a tensor over 2^31 elements)\n" : "\n");
 }
 
@@ -750,8 +764,8 @@ static void print_net_table(const net_run_t *R)
 {
     const net_opts_t *o = R->o;
     const seer_network_info_t *ni = &R->ni;
-    printf("network   %s: %d layers (%d conv, %d fc), %.2f M parameters, %.3g GFLOP/sample forward\n", ni->name,
-           ni->n_layers, ni->n_conv, ni->n_fc, ni->params / 1e6, ni->fwd_flops / 1e9);
+    printf("network   %s: %d layers (inputs included; %d conv, %d fc), %.2f M parameters, %.3g GFLOP/sample "
+           "forward\n", ni->name, ni->n_layers, ni->n_conv, ni->n_fc, ni->params / 1e6, ni->fwd_flops / 1e9);
     cli_print_model_line(&R->mi);
     printf("predict   %s, batch %d, %s%s, %s, algo %s\n\n", modes[o->mode], o->batch, seer_dtype_name(o->dtype),
            o->amp ? " amp" : "", seer_layout_name(o->layout), policy_name(o->policy));
