@@ -543,7 +543,9 @@ SEER_API seer_status_t seer_model_get_gpu(const seer_model *model, seer_gpu_info
 /* One predicted kernel. */
 typedef struct {
     seer_kernel_role_t role;
-    char name[48];              /* main: kernel variant, e.g. "volta_sgemm_128x64_nn"; helpers: "im2col", ... */
+    char name[48];              /* main: kernel variant, e.g. "volta_sgemm_128x64_nn"; helpers: "im2col", ...;
+                                   NUL-terminated, truncated to 47 bytes (a long template name is cut:
+                                   "explicit_convolve_sgemm<float, int, 128, 5, 5, ") */
     int grid[3];
     int block[3];
     int regs_per_thread;

@@ -344,6 +344,34 @@ TEST(limits_cli_gpus_reports_bad_model_files)
     rmdir(dir);
 }
 
+/* seer_kernel_pred_t.name holds 47 bytes: t4's 5x5 GEMM kernel,
+ * explicit_convolve_sgemm<float, int, 128, 5, 5, ...>, is cut after
+ * "5, " and the CLI drops the blank the cut left, in the table and the
+ * JSON; the name column is as wide as the name left. */
+TEST(limits_cli_truncated_kernel_name_loses_its_trailing_blank)
+{
+    static const char cut[] = "explicit_convolve_sgemm<float, int, 128, 5, 5,";
+    test_run_t r;
+    test_run_seer(&r, "predict", "--model", "models/t4.seer", "--n", "8", "--c", "64", "--h", "56", "--w", "56",
+                  "--k", "64", "--r", "5", "--s", "5", "--pad", "2", "--algo", "GEMM", "--kernels", "--format",
+                  "json", NULL);
+    CHECK(r.rc == 0);
+    if (!strstr(r.out, cut)) {
+        test_run_free(&r);
+        SKIP("the model names another GEMM kernel");
+    }
+    CHECK(strstr(r.out, "\"name\": \"explicit_convolve_sgemm<float, int, 128, 5, 5,\"") != NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--model", "models/t4.seer", "--n", "8", "--c", "64", "--h", "56", "--w", "56",
+                  "--k", "64", "--r", "5", "--s", "5", "--pad", "2", "--algo", "GEMM", "--kernels", NULL);
+    CHECK(r.rc == 0);
+    const char *k = strstr(r.out, cut);
+    CHECK(k != NULL && k[sizeof cut - 1] == ' ' && k[sizeof cut] != ' '); /* one gap, not the cut's blank too */
+    const char *hdr = strstr(r.out, "  role             name");
+    CHECK(hdr != NULL && strncmp(hdr + 19 + sizeof cut, "grid", 4) == 0); /* "  role" to 18, name 46 wide, " " */
+    test_run_free(&r);
+}
+
 TEST(limits_cli_kernels_unknown_regs_are_dashes)
 {
     test_run_t r;

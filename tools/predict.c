@@ -92,19 +92,34 @@ static const char *known_int(char *buf, size_t size, int v)
     return buf;
 }
 
+/* The kernel's name as printed: seer_kernel_pred_t holds 47 bytes of it
+ * (include/seer.h), so a long template name is cut, and one cut after a
+ * ", " would end in a blank that reads as the column gap: dropped. */
+static const char *kernel_name(char out[48], const seer_kernel_pred_t *k)
+{
+    size_t len = strnlen(k->name, sizeof k->name);
+    if (len == sizeof k->name) len--; /* never unterminated, whatever the library wrote */
+    memcpy(out, k->name, len);
+    if (len == sizeof k->name - 1)
+        while (len > 0 && out[len - 1] == ' ') len--;
+    out[len] = 0;
+    return out;
+}
+
 static void print_kernels_table(const seer_kernel_pred_t *k, int n)
 {
-    int w = 16; /* the name column is as wide as the longest name */
+    int w = 16; /* the name column: at least 16, as wide as the longest name of these kernels */
+    char name[48];
     for (int i = 0; i < n; i++)
-        if ((int)strnlen(k[i].name, sizeof k[i].name) > w) w = (int)strnlen(k[i].name, sizeof k[i].name);
+        if ((int)strlen(kernel_name(name, &k[i])) > w) w = (int)strlen(name);
     printf("  %-16s %-*s %-14s %-11s %4s %6s %6s %5s %-7s %10s\n", "role", w, "name", "grid", "block",
            "regs", "smem", "waves", "fill", "class", "ms");
     for (int i = 0; i < n; i++) {
         char grid[40], block[40], regs[16], smem[16];
         snprintf(grid, sizeof grid, "%dx%dx%d", k[i].grid[0], k[i].grid[1], k[i].grid[2]);
         snprintf(block, sizeof block, "%dx%dx%d", k[i].block[0], k[i].block[1], k[i].block[2]);
-        printf("  %-16s %-*.*s %-14s %-11s %4s %6s %6.0f %5.2f %-7s %10.4f\n",
-               seer_role_name(k[i].role), w, (int)sizeof k[i].name, k[i].name, grid, block,
+        printf("  %-16s %-*s %-14s %-11s %4s %6s %6.0f %5.2f %-7s %10.4f\n",
+               seer_role_name(k[i].role), w, kernel_name(name, &k[i]), grid, block,
                known_int(regs, sizeof regs, k[i].regs_per_thread),
                known_int(smem, sizeof smem, k[i].smem_bytes), k[i].waves, k[i].last_fill,
                seer_class_name(k[i].cls), k[i].time_ms);
@@ -117,7 +132,8 @@ static void print_kernels_json(const seer_kernel_pred_t *k, int n)
     for (int i = 0; i < n; i++) {
         printf("%s\n      {\"role\": ", i ? "," : "");
         cli_json_str(stdout, seer_role_name(k[i].role));
-        cli_json_str_field("name", k[i].name);
+        char name[48];
+        cli_json_str_field("name", kernel_name(name, &k[i]));
         char regs[16], smem[16];
         printf(", \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d], \"regs\": %s, \"smem\": %s",
                k[i].grid[0], k[i].grid[1], k[i].grid[2], k[i].block[0], k[i].block[1],
