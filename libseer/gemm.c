@@ -211,7 +211,27 @@ static double own_time(const struct seer_model *m, double batch, double mm, doub
     const seer_gemm_fit_t *f = seer_model_gemm_fit(m, seer_dtype_math(dt), batch);
     if (fit) *fit = f;
     if (!f->present || seer_gpu_peak_flops(&m->gpu, dt) <= 0) return -1;
-    return fit_time(&m->gpu, f, batch, mm, n, k, dt, bias, cls);
+    double t = fit_time(&m->gpu, f, batch, mm, n, k, dt, bias, cls);
+    /* Pseudo-half (FP16 data, FP32 math: all a GPU without FP16 tensor
+     * cores runs for FP16) does the FP32 GEMM's FMAs on half the bytes.
+     * The FP32 fit read in 2-byte elements halves the operand re-reads
+     * its panel term carries, FMA time included, and put every
+     * compute-bound product at the FP32 peak, faster than FP32 (T4,
+     * 4096^3: 20.7 against 38.0 ms).  So it is at least the FP32 time
+     * scaled by the two rooflines' ratio: the FP32 time where the FMAs
+     * bind, half of it where DRAM does.  Per GPU, before the tie, which
+     * then orders GPUs as for any dtype. */
+    if (dt == SEER_DTYPE_FP16_PSEUDO) {
+        seer_class_t c;
+        double t32 = fit_time(&m->gpu, f, batch, mm, n, k, SEER_DTYPE_FP32, bias, &c),
+               r16 = gemm_roofline_ms(&m->gpu, batch, mm, n, k, dt, bias),
+               r32 = gemm_roofline_ms(&m->gpu, batch, mm, n, k, SEER_DTYPE_FP32, bias);
+        if (r32 > 0 && t32 * r16 / r32 > t) {
+            t = t32 * r16 / r32;
+            if (cls) *cls = c;
+        }
+    }
+    return t;
 }
 
 double seer_model_gemm_own_time(const struct seer_model *m, double batch, double mm, double n, double k,
@@ -323,14 +343,21 @@ double seer_model_gemm_time(const struct seer_model *m, double batch, double mm,
     /* A tensor-core GEMM is never slower than the same product in a type
      * of at least its element size that the GPU runs at no more than its
      * rate (cuBLAS could run that): BF16 no slower than FP16 where their
-     * rates are equal, FP16 and BF16 no slower than TF32 or FP32, TF32 no
-     * slower than FP32.  Each type is tied across GPUs by its own peers,
+     * rates are equal, FP16 and BF16 no slower than TF32, FP32 or FP16
+     * pseudo-half (FP32 math on FP16 data), TF32 no slower than FP32.
+     * Each type is tied across GPUs by its own peers,
      * and a GPU without BF16 or with TF32 as FP32 bounds only some of
      * them (BF16 came out 1.7x FP16 on an A100 40GB's small GEMMs, TF32
      * under FP16 on an RTX 3090's thin ones). */
-    static const seer_dtype_t others[] = {SEER_DTYPE_FP32, SEER_DTYPE_TF32, SEER_DTYPE_FP16};
+    static const seer_dtype_t others[] = {SEER_DTYPE_FP32, SEER_DTYPE_TF32, SEER_DTYPE_FP16, SEER_DTYPE_FP16_PSEUDO};
+    /* FP16 where this GPU runs it as pseudo-half is that GEMM, tied as
+     * one: its peers with FP16 tensor cores then read it as they would
+     * run it too, and a faster GPU's FP32 math lifts it as it lifts FP32
+     * (a Tesla P4's FP16 came out under its FP32, which a T4's measured
+     * FP32 lifts) */
+    if (seer_gpu_run_dtype(&m->gpu, dt) == SEER_DTYPE_FP16_PSEUDO) dt = SEER_DTYPE_FP16_PSEUDO;
     double t = gemm_tied(m, batch, mm, n, k, dt, bias, cls), rate = seer_gpu_peak_flops(&m->gpu, dt);
-    for (int i = 0; i < 3 && seer_dtype_math(dt) && rate > 0; i++) {
+    for (int i = 0; i < 4 && seer_dtype_math(dt) && rate > 0; i++) {
         seer_dtype_t o = others[i];
         double r = seer_gpu_peak_flops(&m->gpu, o);
         if (o == dt || seer_dtype_size(o) < seer_dtype_size(dt) || !(r > 0) || r > rate ||

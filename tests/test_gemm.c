@@ -527,3 +527,43 @@ TEST(gemm_bias_never_faster_served)
     }
     seer_destroy(h);
 }
+
+/* Pseudo-half (FP16 data, FP32 math) does the FP32 GEMM's FMAs on half
+ * the bytes: served, never faster than the FP32 GEMM scaled by the ratio
+ * of their rooflines (the FP32 time where the FMAs bind), and never
+ * slower than the FP32 GEMM.  FP16 on a GPU without FP16 tensor cores
+ * (Pascal) is that pseudo-half GEMM.  The FP32 fit read in 2-byte
+ * elements once put a T4's 4096^3 at the FP32 peak: 20.7 ms against
+ * 38.0 in FP32. */
+TEST(gemm_pseudo_half_is_fp32_math)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    static const char *gpus[] = {"t4", "v100-pcie-32gb", "a100-pcie-80gb", "gtx1080ti", "tesla-p4"};
+    static const int shapes[][4] = {{1, 4096, 4096, 4096}, {1, 64, 4096, 4096}, {8, 512, 512, 512}, {1, 1, 1000, 2048}};
+    for (size_t g = 0; g < sizeof gpus / sizeof *gpus; g++) {
+        seer_model_t m = NULL;
+        if (seer_model_open(h, "models", gpus[g], &m)) {
+            seer_destroy(h);
+            SKIP("shipped models missing");
+        }
+        seer_gpu_info_t gi;
+        REQUIRE(seer_model_get_gpu(m, &gi) == SEER_STATUS_SUCCESS);
+        for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+            const int *q = shapes[s];
+            double t32, tp, r32, rp;
+            REQUIRE(seer_predict_gemm(h, m, q[0], q[1], q[2], q[3], SEER_DTYPE_FP32, 0, 0, 0, &t32, NULL) == 0);
+            REQUIRE(seer_predict_gemm(h, m, q[0], q[1], q[2], q[3], SEER_DTYPE_FP16_PSEUDO, 0, 0, 0, &tp, NULL) == 0);
+            REQUIRE(seer_roofline_gemm(h, &gi, q[0], q[1], q[2], q[3], SEER_DTYPE_FP32, &r32) == 0);
+            REQUIRE(seer_roofline_gemm(h, &gi, q[0], q[1], q[2], q[3], SEER_DTYPE_FP16_PSEUDO, &rp) == 0);
+            CHECK(tp >= 0.95 * t32 * rp / r32 && tp <= 1.05 * t32);
+            if (gi.fp16_tflops <= 0) { /* FP16 runs as pseudo-half */
+                double t16;
+                REQUIRE(seer_predict_gemm(h, m, q[0], q[1], q[2], q[3], SEER_DTYPE_FP16, 0, 0, 0, &t16, NULL) == 0);
+                CHECK(t16 >= 0.95 * t32 * rp / r32);
+            }
+        }
+        seer_model_destroy(m);
+    }
+    seer_destroy(h);
+}
