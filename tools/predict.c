@@ -282,13 +282,18 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
             if (o->res[i].algo == o->pick && o->res[i].st == SEER_STATUS_SUCCESS) own = o->res[i].p.time_ms;
         printf("\npick      %s, %.4f ms (what seer net and predict --data take: docs/picker.md)\n",
                seer_algo_name(o->dir, o->pick), o->pick_ms);
-        if (fabs(o->pick_ms - own) > own * 1e-9)
-            printf("          not its own %.4f ms: %s\n", own,
-                   o->dir == SEER_DIR_BWD_DATA
-                       ? "read with its dual forward conv too (or held to the stride-1 conv), or capped by the fp32, "
-                         "pseudo-half or dense conv (a grouped one held to one group's)"
-                       : "capped by the fp32 or pseudo-half conv, or the dense one (a grouped one held to one "
-                         "group's)");
+        const char *why = o->dir == SEER_DIR_BWD_DATA
+                              ? "read with its dual forward conv too (or held to the stride-1 conv), or capped by "
+                                "the fp32, pseudo-half, dense or fewer-groups conv (a grouped one held to one group's)"
+                              : "capped by the fp32, pseudo-half, dense or fewer-groups conv (a grouped one held to "
+                                "one group's)";
+        /* cuDNN's choice timed analytically is no row above: say so, and
+         * that its time may still be capped */
+        if (isnan(own))
+            printf("          %s is not ranked above (an analytical guess); its time may be %s\n",
+                   seer_algo_name(o->dir, o->pick), why);
+        else if (fabs(o->pick_ms - own) > own * 1e-9)
+            printf("          not its own %.4f ms: %s\n", own, why);
         if (o->bwd_from_fwd) cli_print_bwd_from_fwd(o->dir);
     }
     if (kernels)
