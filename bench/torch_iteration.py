@@ -232,7 +232,15 @@ def main():
                 torch.cuda.reset_peak_memory_stats()
             row["event_ms"] = round(time_events(torch, step, device), 4)
             if device == "cuda":
+                # the peak over warm-up and timing, cudnn.benchmark's trial
+                # workspaces included, and the steady state's alone: one
+                # more iteration after a reset, what seer net's memory models
                 row["peak_mem_bytes"] = torch.cuda.max_memory_allocated()
+                torch.cuda.synchronize()
+                torch.cuda.reset_peak_memory_stats()
+                step()
+                torch.cuda.synchronize()
+                row["steady_peak_mem_bytes"] = torch.cuda.max_memory_allocated()
                 table, span = profile_kernels(torch, step)
                 cats = {}
                 for kname, (cnt, us) in table.items():
