@@ -492,9 +492,14 @@ static int conv_val(const cli_conv_opts_t *c, int one, int both, int dflt)
 seer_status_t cli_conv_desc_set(seer_handle_t h, seer_conv_desc_t d, seer_dtype_t dtype,
                                 seer_layout_t layout, const cli_conv_opts_t *c)
 {
+    /* padding defaults to "same" for odd filters, (r - 1) / 2: a fixed 1
+     * padded 1x1 convs and shrank 7x7 ones (a bad filter size is named by
+     * the descriptor's own check) */
+    int r = conv_val(c, O_R, -1, 3), s = conv_val(c, O_S, -1, 3);
     return seer_conv_desc_set(h, d, dtype, layout, c->v[O_N], c->v[O_C], c->v[O_H], c->v[O_W],
-                              c->v[O_K], conv_val(c, O_R, -1, 3), conv_val(c, O_S, -1, 3),
-                              conv_val(c, O_PH, O_PAD, 1), conv_val(c, O_PW, O_PAD, 1),
+                              c->v[O_K], r, s,
+                              conv_val(c, O_PH, O_PAD, r > 0 ? (r - 1) / 2 : 0),
+                              conv_val(c, O_PW, O_PAD, s > 0 ? (s - 1) / 2 : 0),
                               conv_val(c, O_SH, O_STR, 1), conv_val(c, O_SW, O_STR, 1),
                               conv_val(c, O_DH, O_DIL, 1), conv_val(c, O_DW, O_DIL, 1),
                               conv_val(c, O_G, -1, 1));

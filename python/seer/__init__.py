@@ -429,13 +429,14 @@ class _Desc:
     def __init__(self, fn, h, dtype, layout, n, c, hh, w, k, r, s, pad, stride, dilation, groups):
         args = [_int(fn, nm, v) for nm, v in (("n", n), ("c", c), ("h", hh), ("w", w), ("k", k), ("r", r),
                                              ("s", s))]
-        pad = _int(fn, "pad", pad, 0)
+        # None: "same" padding for odd filters, (r - 1) // 2 and (s - 1) // 2
+        pads = (_int(fn, "pad", pad, 0),) * 2 if pad is not None else ((args[5] - 1) // 2, (args[6] - 1) // 2)
         stride = _int(fn, "stride", stride)
         dilation = _int(fn, "dilation", dilation)
         groups = _int(fn, "groups", groups)
         self.d = C.c_void_p()
         _check(_desc_create(C.byref(self.d)))
-        st = _desc_set(h, self.d, dtype, layout, *args, pad, pad, stride, stride, dilation, dilation, groups)
+        st = _desc_set(h, self.d, dtype, layout, *args, *pads, stride, stride, dilation, dilation, groups)
         if st:
             _desc_destroy(self.d)
             _check(st, h)
@@ -479,7 +480,7 @@ def _bwd_from_fwd(hd, m, d, dirn) -> bool:
 
 
 def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, w: int = 1, k: int = 1,
-                 r: int = 3, s: int = 3, pad: int = 1, stride: int = 1, dilation: int = 1, groups: int = 1,
+                 r: int = 3, s: int = 3, pad: Optional[int] = None, stride: int = 1, dilation: int = 1, groups: int = 1,
                  direction: str = "fwd", dtype: str = "fp32", layout: str = "nchw", algo: str = "auto",
                  model: Optional[str] = None, models: Optional[str] = None) -> Dict[str, Any]:
     """Predict one convolution, like `seer predict --format json`: every
@@ -590,7 +591,7 @@ _PERF_STATUS = {_SUCCESS: "ok", _NOT_CALIBRATED: "not_calibrated", _WORKSPACE_LI
 
 
 def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, w: int = 1, k: int = 1,
-                   r: int = 3, s: int = 3, pad: int = 1, stride: int = 1, dilation: int = 1, groups: int = 1,
+                   r: int = 3, s: int = 3, pad: Optional[int] = None, stride: int = 1, dilation: int = 1, groups: int = 1,
                    direction: str = "fwd", dtype: str = "fp32", layout: str = "nchw",
                    workspace_mb: Optional[float] = None, model: Optional[str] = None,
                    models: Optional[str] = None) -> Dict[str, Any]:
