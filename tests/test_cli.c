@@ -993,3 +993,27 @@ TEST(cli_json_output_is_utf8)
     test_run_free(&r);
     unlink(csv);
 }
+
+/* Padding defaults to "same" for odd filters, (r - 1) / 2 per side: a
+ * fixed 1 padded a 1x1 conv of 56 x 56 to a 58 x 58 output; an explicit
+ * --pad still wins. */
+TEST(cli_predict_pads_same_by_default)
+{
+    if (!have_bin()) SKIP("seer binary not built");
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    static const struct { const char *r, *s, *pad, *want; } cases[] = {
+        {"1", "1", NULL, "p=56 q=56"}, {"3", "3", NULL, "p=56 q=56"}, {"7", "7", NULL, "p=56 q=56"},
+        {"1", "7", NULL, "p=56 q=56"}, {"1", "1", "1", "p=58 q=58"}, {"7", "7", "0", "p=50 q=50"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        test_run_t r;
+        if (cases[i].pad)
+            test_run_seer(&r, "predict", "--gpu", "t4", "--models", "models", "--n", "1", "--c", "8", "--h", "56", "--w",
+                          "56", "--k", "8", "--r", cases[i].r, "--s", cases[i].s, "--pad", cases[i].pad, NULL);
+        else
+            test_run_seer(&r, "predict", "--gpu", "t4", "--models", "models", "--n", "1", "--c", "8", "--h", "56", "--w",
+                          "56", "--k", "8", "--r", cases[i].r, "--s", cases[i].s, NULL);
+        CHECK(r.rc == 0);
+        CHECK(strstr(r.out, cases[i].want) != NULL);
+        test_run_free(&r);
+    }
+}

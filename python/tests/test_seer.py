@@ -222,3 +222,10 @@ def test_make_models_reproduces_the_committed_files(tmp_path):
         if f.endswith(".onnx"):
             with open(os.path.join(ONNX, f), "rb") as a, open(tmp_path / f, "rb") as b:
                 assert a.read() == b.read(), f
+
+
+def test_predict_conv_pads_same_by_default():
+    # pad=None: (r - 1) // 2 and (s - 1) // 2, as seer predict; an explicit pad wins
+    for r, s, pad, pq in ((1, 1, None, 56), (7, 7, None, 56), (1, 7, None, 56), (1, 1, 1, 58)):
+        got = seer.predict_conv(gpu=GPU, n=1, c=8, h=56, w=56, k=8, r=r, s=s, pad=pad)
+        assert (got["p"], got["q"]) == (pq, pq)
