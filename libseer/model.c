@@ -1134,15 +1134,18 @@ double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv 
  * were transposed.  A step at some size would make a larger image
  * faster, so the transposes keep the cost of a 7 x 7 image's (share
  * 49 / (H*W), at most 1) and fade against the rest as images grow.
- * cuDNN transposed the strided 1x1 convs measured too, but less work is
- * never slower (the strided conv reads the same image and writes less),
- * so they share the stride-1 rule.  Only Hopper was measured: other GPUs
- * pay the whole transposes.  seer net's memory takes the same share of
+ * cuDNN transposed the strided 1x1 convs measured in full (ResNet-50's
+ * downsampling shortcuts, batch 256, BF16, H100: x's transpose 0.35 ms
+ * and y's 0.21 of 0.69 ms), so they pay them all; seer_picker_best holds
+ * their fastest to the stride-1 conv's, which does more work.  Only
+ * Hopper was measured: other GPUs pay the whole transposes.  seer net's memory takes the same share of
  * the copies, so that time and memory tell one story. */
 static double nchw_copy_share(const seer_gpu_info_t *g, const struct seer_conv *run)
 {
     const seer_conv_shape_t *sh = &run->shape;
-    if (g->cc_major != 9 || sh->r != 1 || sh->s != 1 || sh->pad_h || sh->pad_w || sh->groups != 1) return 1;
+    if (g->cc_major != 9 || sh->r != 1 || sh->s != 1 || sh->pad_h || sh->pad_w || sh->groups != 1 ||
+        sh->stride_h != 1 || sh->stride_w != 1)
+        return 1;
     double px = (double)sh->h * sh->w;
     return px <= 49 ? 1 : 49 / px;
 }

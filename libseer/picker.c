@@ -360,8 +360,37 @@ static seer_status_t best_own(const struct seer_model *m, const struct seer_conv
  * the chain (more FLOPs and weights on the same activations, wider
  * groups).  The one-group floor of each stays under the chain's (a
  * one-group conv of g / p holds g's). */
+static seer_status_t picker_best(const struct seer_model *m, const struct seer_conv *cv,
+                                 seer_direction_t dir, seer_algo_eval_t *out);
+
+/* A strided 1x1 conv is never slower than the stride-1 one over the
+ * same input, whose outputs, input gradient terms or filter-gradient
+ * sums hold its own: on Hopper cuDNN transposes a strided NCHW one in
+ * tensor-core math in full while the stride-1 one reads NCHW as it is
+ * (nchw_copy_share, model.c), so its own algorithms can be slower. */
+static void strided_1x1_cap(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                            seer_algo_eval_t *out)
+{
+    seer_conv_shape_t one = cv->shape;
+    struct seer_conv c;
+    seer_algo_eval_t e;
+    if (one.r != 1 || one.s != 1 || (one.stride_h == 1 && one.stride_w == 1)) return;
+    one.stride_h = one.stride_w = 1;
+    if (!seer_conv_init(NULL, &c, cv->dtype, cv->layout, &one) && !seer_picker_best(m, &c, dir, &e) &&
+        e.time_ms < out->time_ms)
+        out->time_ms = e.time_ms;
+}
+
 seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_conv *cv,
                                seer_direction_t dir, seer_algo_eval_t *out)
+{
+    seer_status_t st = picker_best(m, cv, dir, out);
+    if (!st) strided_1x1_cap(m, cv, dir, out);
+    return st;
+}
+
+static seer_status_t picker_best(const struct seer_model *m, const struct seer_conv *cv,
+                                 seer_direction_t dir, seer_algo_eval_t *out)
 {
     if (cv->shape.groups <= 1) return best_own(m, cv, dir, NULL, out);
     struct seer_conv c = *cv;
