@@ -361,7 +361,37 @@ static seer_status_t best_own(const struct seer_model *m, const struct seer_conv
  * groups).  The one-group floor of each stays under the chain's (a
  * one-group conv of g / p holds g's). */
 static seer_status_t picker_best(const struct seer_model *m, const struct seer_conv *cv,
-                                 seer_direction_t dir, seer_algo_eval_t *out);
+                                 seer_direction_t dir, seer_algo_eval_t *out)
+{
+    if (cv->shape.groups <= 1) return best_own(m, cv, dir, NULL, out);
+    struct seer_conv c = *cv;
+    seer_algo_eval_t d, e;
+    c.shape.groups = 1;
+    const seer_algo_eval_t *dense = seer_picker_best(m, &c, dir, &d) ? NULL : &d;
+    seer_status_t st = best_own(m, cv, dir, dense, out);
+    if (st) return st;
+    for (int g = cv->shape.groups; g > 1;) {
+        int p = 2;
+        while (p <= g / p && g % p) p++;
+        g /= g % p ? g : p;
+        double roof;
+        c.shape.groups = g;
+        if (g == 1 || seer_conv_init(NULL, &c, cv->dtype, cv->layout, &c.shape) ||
+            seer_roofline_conv(NULL, &m->gpu, &c, dir, &roof) || roof >= out->time_ms)
+            break;
+        /* nor is any grouping down the chain faster than one of its groups
+         * alone (best_own's floor), which grows 4x a step */
+        struct seer_conv one = c;
+        one.shape.c /= g;
+        one.shape.k /= g;
+        one.shape.groups = 1;
+        if (dense && !seer_conv_init(NULL, &one, cv->dtype, cv->layout, &one.shape) &&
+            !seer_picker_best(m, &one, dir, &e) && e.time_ms >= out->time_ms)
+            break;
+        if (!best_own(m, &c, dir, dense, &e) && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+    }
+    return st;
+}
 
 /* A strided 1x1 conv is never slower than the stride-1 one over the
  * same input, whose outputs, input gradient terms or filter-gradient
@@ -389,38 +419,6 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
     return st;
 }
 
-static seer_status_t picker_best(const struct seer_model *m, const struct seer_conv *cv,
-                                 seer_direction_t dir, seer_algo_eval_t *out)
-{
-    if (cv->shape.groups <= 1) return best_own(m, cv, dir, NULL, out);
-    struct seer_conv c = *cv;
-    seer_algo_eval_t d, e;
-    c.shape.groups = 1;
-    const seer_algo_eval_t *dense = seer_picker_best(m, &c, dir, &d) ? NULL : &d;
-    seer_status_t st = best_own(m, cv, dir, dense, out);
-    if (st) return st;
-    for (int g = cv->shape.groups; g > 1;) {
-        int p = 2;
-        while (p <= g / p && g % p) p++;
-        g /= g % p ? g : p;
-        double roof;
-        c.shape.groups = g;
-        if (g == 1 || seer_conv_init(NULL, &c, cv->dtype, cv->layout, &c.shape) ||
-            seer_roofline_conv(NULL, &m->gpu, &c, dir, &roof) || roof >= out->time_ms)
-            break;
-        /* nor is any grouping down the chain faster than one of its groups
-         * alone (best_own's floor), which grows 4x a step */
-        struct seer_conv one = c;
-        one.shape.c /= g;
-        one.shape.k /= g;
-        one.shape.groups = 1;
-        if (dense && !seer_conv_init(NULL, &one, cv->dtype, cv->layout, &one.shape) &&
-            !best_own(m, &one, dir, NULL, &e) && e.time_ms >= out->time_ms)
-            break;
-        if (!best_own(m, &c, dir, dense, &e) && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
-    }
-    return st;
-}
 
 int seer_algo_deterministic(seer_direction_t dir, int algo)
 {
