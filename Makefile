@@ -118,11 +118,18 @@ ubsan:
 	$(MAKE) B=build-ubsan SAN="-fsanitize=undefined -fno-sanitize-recover=all" OPT="-O1 -g" test
 
 # libFuzzer targets (clang).  make fuzz FUZZ_SECONDS=60 runs each for that long.
+# -fno-sanitize-recover=undefined: a UBSan report stops the run and fails
+# make fuzz, as an ASan one does (by default UBSan only prints and goes on).
+# The objects' rules do not see flags: a library built with other ones is
+# built again (build-fuzz/fuzz-san records them; the corpora stay).
 FUZZ_SECONDS ?= 30
+FUZZ_SAN = -fno-sanitize-recover=undefined
 fuzz:
-	$(MAKE) B=build-fuzz CC=$(CLANG) SAN="-fsanitize=fuzzer-no-link,address,undefined" OPT="-O1 -g" lib
+	@mkdir -p build-fuzz; [ "$$(cat build-fuzz/fuzz-san 2>/dev/null)" = "$(FUZZ_SAN)" ] || \
+	  rm -f build-fuzz/libseer/*.o build-fuzz/gen/*.o; echo "$(FUZZ_SAN)" > build-fuzz/fuzz-san
+	$(MAKE) B=build-fuzz CC=$(CLANG) SAN="-fsanitize=fuzzer-no-link,address,undefined $(FUZZ_SAN)" OPT="-O1 -g" lib
 	@set -e; for f in $(FUZZ_NAMES); do \
-	  $(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -DSEER_LIBFUZZER -D_POSIX_C_SOURCE=200809L -Iinclude -Ilibseer \
+	  $(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined $(FUZZ_SAN) -DSEER_LIBFUZZER -D_POSIX_C_SOURCE=200809L -Iinclude -Ilibseer \
 	    -isystem /usr/include/libsvm fuzz/fuzz_$$f.c $$([ $$f = cli ] && echo tools/cli.c) \
 	    build-fuzz/libseer.a $(LIBS) -o build-fuzz/fuzz_$$f; \
 	  mkdir -p build-fuzz/corpus-$$f; \
