@@ -117,7 +117,8 @@ asan:
 ubsan:
 	$(MAKE) B=build-ubsan SAN="-fsanitize=undefined -fno-sanitize-recover=all" OPT="-O1 -g" test
 
-# libFuzzer targets (clang).  make fuzz FUZZ_SECONDS=60 runs each for that long.
+# libFuzzer targets (clang).  make fuzz FUZZ_SECONDS=60 runs each for that long;
+# a target with a fuzz/NAME.dict (its format's keywords) gets it as -dict.
 # -fno-sanitize-recover=undefined: a UBSan report stops the run and fails
 # make fuzz, as an ASan one does (by default UBSan only prints and goes on).
 # The objects' rules do not see flags: a library built with other ones is
@@ -133,7 +134,8 @@ fuzz:
 	    -isystem /usr/include/libsvm fuzz/fuzz_$$f.c $$([ $$f = cli ] && echo tools/cli.c) \
 	    build-fuzz/libseer.a $(LIBS) -o build-fuzz/fuzz_$$f; \
 	  mkdir -p build-fuzz/corpus-$$f; \
-	  build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-$$f fuzz/corpus/$$f; \
+	  build-fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) $$([ -f fuzz/$$f.dict ] && echo -dict=fuzz/$$f.dict) \
+	    build-fuzz/corpus-$$f fuzz/corpus/$$f; \
 	done
 
 # Each GPU's conv rows and GEMM rows (the A100 80GB takes the 40GB card's
