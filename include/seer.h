@@ -667,7 +667,8 @@ SEER_API seer_status_t seer_train(seer_handle_t handle, const char *gpu_id,
  * them) to its GPU's own measurements: for each family (direction,
  * algorithm) and class of math (SIMT; tensor cores in FP16/BF16; in
  * TF32) with SEER_SCALE_MIN_ROWS or more rows in the conv timing CSV
- * v1 files of paths (seer-bench's layers.csv: the model's GPU, a named
+ * v1 files of paths (or kernel traces, each call's kernels summed as
+ * seer_train sums them) (seer-bench's layers.csv: the model's GPU, a named
  * algorithm, the framework's math type, not a grouped conv under 32
  * channels per group, the train split with SEER_TRAIN_HOLDOUT; an empty
  * algo or each conv's fastest row counts as cuDNN's choice), the scale

@@ -145,6 +145,21 @@ seer_status_t seer_kernel_csv_read(seer_handle_t h, const char *path, seer_kerne
 seer_status_t seer_kernel_csv_parse(seer_handle_t h, const char *name, const char *data,
                                     size_t size, seer_kernel_row_t **rows, size_t *n);
 
+/* A kernel trace summed per call, as seer_train fits it: one conv row per
+ * run of rows sharing a call_id, time_ms the kernels' sum, n_kernels
+ * their count, main_kernel, grid, block, registers and shared memory the
+ * longest kernel's, line the call's first kernel's.  Shapes are checked
+ * as seer_conv_csv_read checks them (an impossible one fails the file).
+ * *rows is malloc'ed; free() it. */
+seer_status_t seer_kernel_csv_read_calls(seer_handle_t h, const char *path, seer_conv_row_t **rows,
+                                         size_t *n);
+/* The calls of a conv timing CSV or of a kernel trace (seer_csv_kind
+ * 'k': seer_kernel_csv_read_calls), for readers that score or fit calls
+ * and must not take a trace's kernels for them; keep: a conv CSV is read
+ * as seer_conv_csv_read_keep reads it. */
+seer_status_t seer_conv_rows_read(seer_handle_t h, const char *path, int keep, seer_conv_row_t **rows,
+                                  size_t *n);
+
 /* ---- GEMM timing CSV v1 ---- */
 /* The kinds of GEMM call a row names, in this order (op_kind). */
 #define SEER_GEMM_OPS 3

@@ -553,6 +553,52 @@ seer_status_t seer_kernel_csv_parse(seer_handle_t h, const char *name, const cha
     return st;
 }
 
+/* A trace's rows are kernels; what a model predicts, and what training
+ * fits, is a call: its kernels summed, the longest one as the main one
+ * (training used to do this itself; seer eval and eval-picker read
+ * traces through here too, so they score what training fits). */
+seer_status_t seer_kernel_csv_read_calls(seer_handle_t h, const char *path, seer_conv_row_t **out, size_t *nout)
+{
+    seer_kernel_row_t *k;
+    size_t nk;
+    if (!out || !nout) return seer_error(h, SEER_STATUS_BAD_PARAM, "NULL rows or count pointer");
+    seer_status_t st = seer_kernel_csv_read(h, path, &k, &nk);
+    if (st) return st;
+    seer_conv_row_t *rows = calloc(nk ? nk : 1, sizeof *rows);
+    if (!rows) { free(k); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "trace rows"); }
+    size_t n = 0;
+    double longest = 0;
+    for (size_t i = 0; i < nk; i++) {
+        if (i == 0 || k[i].call_id != k[i - 1].call_id) {
+            rows[n++] = k[i].conv;
+            rows[n - 1].time_ms = 0;
+            rows[n - 1].n_kernels = 0;
+            longest = -1;
+        }
+        seer_conv_row_t *r = &rows[n - 1];
+        r->time_ms += k[i].conv.time_ms;
+        r->n_kernels++;
+        if (k[i].conv.time_ms > longest) {
+            longest = k[i].conv.time_ms;
+            seer_strlcpy(r->main_kernel, k[i].kernel_name, sizeof r->main_kernel);
+            memcpy(r->grid, k[i].conv.grid, sizeof r->grid);
+            memcpy(r->block, k[i].conv.block, sizeof r->block);
+            r->regs_per_thread = k[i].regs_per_thread;
+            r->smem_bytes = k[i].smem_bytes;
+        }
+    }
+    free(k);
+    *out = rows;
+    *nout = n;
+    return SEER_STATUS_SUCCESS;
+}
+
+seer_status_t seer_conv_rows_read(seer_handle_t h, const char *path, int keep, seer_conv_row_t **rows, size_t *n)
+{
+    if (seer_csv_kind(path) == 'k') return seer_kernel_csv_read_calls(h, path, rows, n);
+    return keep ? seer_conv_csv_read_keep(h, path, rows, n) : seer_conv_csv_read(h, path, rows, n);
+}
+
 /* ---- GEMM timing CSV v1 ---- */
 
 const char *const seer_gemm_op_names[SEER_GEMM_OPS] = {"linear", "bmm", "gemm"};

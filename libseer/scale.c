@@ -38,7 +38,8 @@ static seer_status_t read_rows(seer_handle_t h, const struct seer_model *m, cons
     for (int p = 0; p < n_paths; p++) {
         seer_conv_row_t *rows = NULL;
         size_t nr = 0;
-        seer_status_t st = seer_conv_csv_read(h, paths[p], &rows, &nr);
+        /* a kernel trace as training reads it: its calls, not its kernels */
+        seer_status_t st = seer_conv_rows_read(h, paths[p], 0, &rows, &nr);
         if (!st) st = seer_conv_rows_framework_math(h, rows, &nr);
         /* and each conv's fastest row as cuDNN's choice, the family a
          * row without an algorithm takes where the model has one */

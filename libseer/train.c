@@ -419,43 +419,6 @@ out:
 
 /* ---- reading ------------------------------------------------------- */
 
-/* Kernel traces become layer rows: one per call, time summed, the
- * longest kernel as the main one. */
-static seer_status_t read_trace(seer_handle_t h, const char *path, seer_conv_row_t **out, size_t *nout)
-{
-    seer_kernel_row_t *k;
-    size_t nk;
-    seer_status_t st = seer_kernel_csv_read(h, path, &k, &nk);
-    if (st) return st;
-    seer_conv_row_t *rows = calloc(nk ? nk : 1, sizeof *rows);
-    if (!rows) { free(k); return seer_error(h, SEER_STATUS_ALLOC_FAILED, "trace rows"); }
-    size_t n = 0;
-    double longest = 0;
-    for (size_t i = 0; i < nk; i++) {
-        if (i == 0 || k[i].call_id != k[i - 1].call_id) {
-            rows[n++] = k[i].conv;
-            rows[n - 1].time_ms = 0;
-            rows[n - 1].n_kernels = 0;
-            longest = -1;
-        }
-        seer_conv_row_t *r = &rows[n - 1];
-        r->time_ms += k[i].conv.time_ms;
-        r->n_kernels++;
-        if (k[i].conv.time_ms > longest) {
-            longest = k[i].conv.time_ms;
-            seer_strlcpy(r->main_kernel, k[i].kernel_name, sizeof r->main_kernel);
-            memcpy(r->grid, k[i].conv.grid, sizeof r->grid);
-            memcpy(r->block, k[i].conv.block, sizeof r->block);
-            r->regs_per_thread = k[i].regs_per_thread;
-            r->smem_bytes = k[i].smem_bytes;
-        }
-    }
-    free(k);
-    *out = rows;
-    *nout = n;
-    return SEER_STATUS_SUCCESS;
-}
-
 /* Families in a fixed order: direction, algo, math. */
 static seer_status_t train_families(seer_handle_t h, struct seer_model *m, trow_t *all, size_t nall,
                                     trow_t **fr)
@@ -714,7 +677,8 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
 {
     seer_conv_row_t *rows = NULL;
     size_t nr = 0;
-    seer_status_t st = kind == 'k' ? read_trace(T->h, path, &rows, &nr) : seer_conv_csv_read(T->h, path, &rows, &nr);
+    seer_status_t st = kind == 'k' ? seer_kernel_csv_read_calls(T->h, path, &rows, &nr)
+                                     : seer_conv_csv_read(T->h, path, &rows, &nr);
     if (st) return st;
     T->nconv_files++;
     size_t read = nr;

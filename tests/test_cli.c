@@ -1017,3 +1017,80 @@ TEST(cli_predict_pads_same_by_default)
         test_run_free(&r);
     }
 }
+
+/* The text of out from the first "from" to the first "to" after it
+ * (malloc'ed), or NULL: the part of two eval outputs that must agree
+ * when only the file names differ. */
+static char *between(const char *out, const char *from, const char *to)
+{
+    const char *a = strstr(out, from), *b = a ? strstr(a, to) : NULL;
+    if (!b) return NULL;
+    char *s = malloc((size_t)(b - a) + 1);
+    if (s) {
+        memcpy(s, a, (size_t)(b - a));
+        s[b - a] = 0;
+    }
+    return s;
+}
+
+/* A kernel trace (seer-bench's kernels.csv: a row per kernel) is scored
+ * per call, its kernels summed as seer train sums them: the same scores
+ * as the calls' conv timing CSV (seer-bench's layers.csv), not one per
+ * kernel.  seer predict --data, which echoes its input's rows, refuses
+ * one and says which file to give instead. */
+TEST(cli_kernel_trace_scored_per_call)
+{
+    if (!have_bin()) SKIP("seer binary not built");
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    static const char shape[] = "t4,fwd,fp32,nchw,32,64,56,56,64,3,3,1,1,1,1,1,1,1";
+    char lay[64], ker[64], picks[64], text[4096];
+    snprintf(text, sizeof text, CONV_CSV_HEADER "\n%s,IMPLICIT_GEMM,2.5\n%s,GEMM,4\n%s,FFT,3\n", shape, shape,
+             shape);
+    REQUIRE(test_write_temp(lay, text));
+    /* the same three calls, two or three kernels each */
+    int n = snprintf(text, sizeof text,
+                     "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,"
+                     "algo,call_id,kernel_index,kernel_name,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
+                     "regs_per_thread,smem_static,smem_dynamic,time_ms\n");
+    static const struct { const char *algo; int call; double t; } k[] = {
+        {"IMPLICIT_GEMM", 0, 2.0}, {"IMPLICIT_GEMM", 0, 0.5}, {"GEMM", 1, 0.5}, {"GEMM", 1, 3.0},
+        {"GEMM", 1, 0.5}, {"FFT", 2, 1.0}, {"FFT", 2, 2.0}};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s,%s,%d,%d,kernel%zu,1,1,1,128,1,1,64,0,0,%g\n", shape,
+                      k[i].algo, k[i].call, (int)(i > 0 && k[i - 1].call == k[i].call), i, k[i].t);
+    REQUIRE(test_write_temp(ker, text));
+    snprintf(text, sizeof text,
+             "gpu,direction,dtype,layout,n,c,h,w,k,r,s,pad_h,pad_w,stride_h,stride_w,dil_h,dil_w,groups,"
+             "source,rank,algo\n%s,v7,0,GEMM\n", shape);
+    REQUIRE(test_write_temp(picks, text));
+
+    test_run_t a, b;
+    test_run_seer(&a, "eval", "--model", "models/t4.seer", "--data", lay, "--format", "json", NULL);
+    test_run_seer(&b, "eval", "--model", "models/t4.seer", "--data", ker, "--format", "json", NULL);
+    CHECK(a.rc == 0 && b.rc == 0);
+    CHECK(strstr(b.out, "\"n\": 3, \"skipped\"") != NULL);
+    char *sa = between(a.out, "\"n\": ", "\"dispatch\""), *sb = between(b.out, "\"n\": ", "\"dispatch\"");
+    CHECK(sa && sb && strcmp(sa, sb) == 0);
+    free(sa);
+    free(sb);
+    test_run_free(&a);
+    test_run_free(&b);
+
+    test_run_seer(&a, "eval-picker", "--model", "models/t4.seer", "--data", lay, "--picks", picks, "--format",
+                  "json", NULL);
+    test_run_seer(&b, "eval-picker", "--model", "models/t4.seer", "--data", ker, "--picks", picks, "--format",
+                  "json", NULL);
+    CHECK(a.rc == 0 && b.rc == 0);
+    CHECK(strstr(a.out, "\"shapes\": 1,") != NULL);
+    CHECK(strcmp(a.out, b.out) == 0);
+    test_run_free(&a);
+    test_run_free(&b);
+
+    test_run_seer(&a, "predict", "--model", "models/t4.seer", "--data", ker, NULL);
+    CHECK(a.rc == 1 && a.out[0] == '\0');
+    CHECK(strstr(a.err, ker) && strstr(a.err, "kernel trace") && strstr(a.err, "layers.csv"));
+    test_run_free(&a);
+    unlink(lay);
+    unlink(ker);
+    unlink(picks);
+}

@@ -1,6 +1,7 @@
 /* CSV row readers (libseer/csv_rows.c, over csv.c's tokenizer): every error
  * path, quoting, real data. */
 #include <stdlib.h>
+#include <unistd.h>
 #include "test.h"
 #include "csv.h"
 
@@ -699,4 +700,40 @@ TEST(csv_file_readers)
     CHECK_STATUS(seer_csv_open_buffer(handle(), "huge", "x", ((size_t)1 << 30) + 1, &c),
                  SEER_STATUS_IO_ERROR);
     CHECK(c == NULL && msg_has("huge") && msg_has("1 GiB"));
+}
+
+/* A trace read per call (what seer train fits and seer eval scores): the
+ * kernels of a call summed, the longest one its main kernel, the row's
+ * line its first kernel's; a conv CSV through the same reader is read
+ * as it is. */
+TEST(csv_kernel_rows_per_call)
+{
+    char path[64];
+    REQUIRE(test_write_temp(path, KERN_HDR "\n"
+                            CONV_ROW ",GEMM,7,0,short,1,1,1,32,1,1,16,0,0,0.25\n"
+                            CONV_ROW ",GEMM,7,1,long,8,2,1,256,1,1,96,1024,4096,1.5\n"
+                            CONV_ROW ",GEMM,7,2,tail,1,1,1,32,1,1,16,0,0,0.25\n"
+                            CONV_ROW ",FFT,9,0,only,4,1,1,128,1,1,32,0,0,0.5\n"));
+    seer_conv_row_t *rows = NULL;
+    size_t n = 0;
+    CHECK_STATUS(seer_kernel_csv_read_calls(handle(), path, &rows, &n), SEER_STATUS_SUCCESS);
+    REQUIRE(rows && n == 2);
+    CHECK(rows[0].time_ms == 2.0 && rows[0].n_kernels == 3 && rows[0].line == 2);
+    CHECK(strcmp(rows[0].main_kernel, "long") == 0 && rows[0].grid[0] == 8 && rows[0].block[0] == 256);
+    CHECK(rows[0].regs_per_thread == 96 && rows[0].smem_bytes == 1024 + 4096);
+    CHECK(rows[1].time_ms == 0.5 && rows[1].n_kernels == 1 && rows[1].line == 5);
+    CHECK(rows[1].algo == SEER_FWD_ALGO_FFT);
+    free(rows);
+    rows = NULL;
+    CHECK_STATUS(seer_conv_rows_read(handle(), path, 1, &rows, &n), SEER_STATUS_SUCCESS);
+    CHECK(rows && n == 2 && rows[0].time_ms == 2.0);
+    free(rows);
+    unlink(path);
+
+    REQUIRE(test_write_temp(path, CONV_HDR ",time_ms\n" CONV_ROW ",GEMM,1.5\n" CONV_ROW ",FFT,0.5\n"));
+    rows = NULL;
+    CHECK_STATUS(seer_conv_rows_read(handle(), path, 0, &rows, &n), SEER_STATUS_SUCCESS);
+    CHECK(rows && n == 2 && rows[0].time_ms == 1.5 && rows[1].time_ms == 0.5);
+    free(rows);
+    unlink(path);
 }

@@ -45,8 +45,10 @@ static void usage_eval(FILE *f)
             "\n"
             "Predict every measured row of the model's GPU in conv timing CSV v1\n"
             "files from its shape and algorithm alone (GEMM timing CSV v1 files: from\n"
-            "batch, m, n, k, dtype and bias) and compare with time_ms.  Without\n"
-            "--model or --gpu, the GPU is the one the rows name.\n"
+            "batch, m, n, k, dtype and bias) and compare with time_ms.  A kernel\n"
+            "trace (seer-bench's kernels.csv) is scored per call, its kernels summed\n"
+            "as seer train sums them.  Without --model or --gpu, the GPU is the one\n"
+            "the rows name.\n"
             "  --data CSV...    one or more files (or repeat --data)\n"
             "  --source PREFIX  only rows whose source starts with PREFIX\n"
             "  --split S        test: only rows in the 20%% held-out test split\n"
@@ -457,7 +459,9 @@ static int eval_open(eval_run_t *R)
     for (int f = 0; f < o->n_data; f++) {
         if (seer_csv_kind(o->data[f]) == 'g') st = seer_gemm_csv_read(R->h, o->data[f], &R->grows[f], &R->nrows[f]);
         else {
-            st = seer_conv_csv_read_keep(R->h, o->data[f], &R->rows[f], &R->nrows[f]);
+            /* a kernel trace is summed per call, as training reads it:
+             * its rows are kernels, and a model predicts calls */
+            st = seer_conv_rows_read(R->h, o->data[f], 1, &R->rows[f], &R->nrows[f]);
             size_t read = R->nrows[f];
             if (!st) st = seer_conv_rows_framework_math(R->h, R->rows[f], &R->nrows[f]);
             R->other_math += (long)(read - R->nrows[f]);

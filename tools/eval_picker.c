@@ -20,11 +20,12 @@ static void usage_eval_picker(FILE *f)
             "\n"
             "Score libseer's picker against cuDNN's on a seer-bench sweep\n"
             "(docs/picker.md): LAYERS.csv holds measured times of every algorithm\n"
-            "per shape (conv timing CSV v1; rows with a non-empty status or no time\n"
-            "are skipped), PICKS.csv cuDNN's rankings per shape as seer-bench writes\n"
-            "them (the conv shape columns plus source = v7|find, rank, algo, status;\n"
-            "rows with a status are skipped).  For every shape of the\n"
-            "model's GPU with at least two measured algorithms: a pick is wrong when\n"
+            "per shape (conv timing CSV v1, or a kernel trace summed per call; rows\n"
+            "with a non-empty status or no time are skipped), PICKS.csv cuDNN's\n"
+            "rankings per shape as seer-bench writes them (the conv shape columns\n"
+            "plus source = v7|find, rank, algo, status; rows with a status are\n"
+            "skipped).  For every shape of the model's GPU with at least two\n"
+            "measured algorithms: a pick is wrong when\n"
             "its measured time exceeds 1.10 x the fastest measured; regret = sum of\n"
             "picked times / sum of fastest.  Each picker's pick is its best-ranked\n"
             "algorithm that was measured.\n");
@@ -67,7 +68,9 @@ static int read_rows(seer_handle_t h, const char *path, int picks, const char *g
     seer_csv_t *c = NULL;
     prow_t *p = NULL;
     seer_status_t st;
-    if ((st = seer_conv_csv_read(h, path, &cr, &n))) return cli_lib_error(h, st);
+    /* a kernel trace's calls, summed as training sums them: each is
+     * matched below by its first kernel's line */
+    if ((st = seer_conv_rows_read(h, path, 0, &cr, &n))) return cli_lib_error(h, st);
     if ((st = seer_csv_open_file(h, path, &c))) { free(cr); return cli_lib_error(h, st); }
     /* seer-bench names the method column `source` (docs/seer-bench.md) */
     int cm = seer_csv_col(c, "method"), ck = seer_csv_col(c, "rank"), cs = seer_csv_col(c, "status");

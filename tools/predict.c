@@ -583,6 +583,14 @@ static void print_rows_json(const rows_t *R)
 /* Every row of a conv timing CSV, on model m or (NULL) each row's GPU's. */
 static int predict_csv(seer_handle_t h, seer_model_t m, const char *models_dir, const char *path, int json)
 {
+    /* A kernel trace's rows are kernels, and the output is the input's
+     * rows echoed with a call's prediction each: a kernel's time beside a
+     * call's prediction reads as a wrong prediction.  Its calls, one row
+     * each, are the layers.csv seer-bench writes beside it. */
+    if (seer_csv_kind(path) == 'k')
+        return cli_fail("predict", "%s is a kernel trace (one row per kernel: call_id, kernel_index), not one row "
+                        "per call: give the conv timing CSV of the same run (seer-bench's layers.csv), or score "
+                        "the trace with seer eval, which sums each call's kernels", path);
     rows_t R;
     serve_t S;
     memset(&R, 0, sizeof R);
