@@ -639,7 +639,8 @@ SEER_API seer_status_t seer_predict_kernel(seer_handle_t handle, const seer_mode
  * byte-identical model.  CSV_* statuses name file and line (as do
  * BAD_SHAPE, BAD_GROUPS, OVERFLOW for an impossible row shape); NO_DATA if
  * nothing usable is left; UNKNOWN_GPU; IO_ERROR; BAD_PARAM (also for a
- * flag bit not defined below); ALLOC_FAILED.
+ * flag bit not defined below, and for a file given twice, by the same
+ * path or another name of it: its rows would train twice); ALLOC_FAILED.
  * flags is 0 or an OR of SEER_TRAIN_* below.  Rows whose algo is MIXED,
  * UNKNOWN or a name libseer does not know are skipped.
  *

@@ -49,6 +49,14 @@ int seer_is_regular_file(const char *path)
     return path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+int seer_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (!a || !b) return 0;
+    if (!strcmp(a, b)) return 1;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* Read until len == want or end of file; returns 0 on a read error. */
 static int read_upto(int fd, char *buf, size_t *len, size_t want)
 {

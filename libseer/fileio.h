@@ -30,4 +30,9 @@ const char *seer_errno_text(int err, char *buf, size_t size);
 /* 1 if path names a regular file (following links), else 0. */
 int seer_is_regular_file(const char *path);
 
+/* 1 if a and b are the same file: the same path, or the same device and
+ * inode (a link, "./x" for "x"); 0 otherwise, also when either cannot be
+ * stat'ed (its reader then reports why). */
+int seer_same_file(const char *a, const char *b);
+
 #endif

@@ -11,6 +11,7 @@
 #include "common.h"
 #include "csv.h"
 #include "dispatch.h"
+#include "fileio.h"
 #include "fit.h"
 #include "gemm.h"
 #include "gpu.h"
@@ -841,6 +842,16 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: gpu_id, paths and model are required");
     for (int i = 0; i < n_paths; i++)
         if (!paths[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: paths[%d] is NULL", i);
+    /* A file given twice trains every row of it twice, weighting its
+     * shapes double, and nothing says so: never what was meant. */
+    for (int i = 1; i < n_paths; i++)
+        for (int j = 0; j < i; j++)
+            if (seer_same_file(paths[j], paths[i]))
+                return strcmp(paths[j], paths[i])
+                           ? seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: %s (paths[%d]) is the same file "
+                                        "as %s (paths[%d]): its rows would train twice", paths[i], i, paths[j], j)
+                           : seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: %s is given twice (paths[%d] and "
+                                        "paths[%d]): its rows would train twice", paths[i], j, i);
     /* An undefined bit is a caller bug or a flag of a newer libseer:
      * training as if it were absent would silently differ. */
     if (flags & ~(SEER_TRAIN_HOLDOUT | SEER_TRAIN_KEEP_DISPATCH))

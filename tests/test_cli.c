@@ -1094,3 +1094,43 @@ TEST(cli_kernel_trace_scored_per_call)
     unlink(ker);
     unlink(picks);
 }
+
+/* A file given twice to seer train (the same path, or another name of
+ * it) would train every row twice: refused, naming it, before any is
+ * read.  A seer-bench run's kernels.csv and layers.csv (the same calls)
+ * train, with a warning naming both. */
+TEST(cli_train_file_given_twice)
+{
+    if (!have_bin()) SKIP("seer binary not built");
+    char csv[64], alias[80], out[64];
+    REQUIRE(test_write_temp(csv, conv_header));
+    REQUIRE(test_write_temp(out, ""));
+    unlink(out);
+    const char *slash = strrchr(csv, '/');
+    REQUIRE(slash != NULL);
+    snprintf(alias, sizeof alias, "%.*s/./%s", (int)(slash - csv), csv, slash + 1);
+    test_run_t r;
+    test_run_seer(&r, "train", "--gpu", "t4", "--data", csv, csv, "--out", out, NULL);
+    CHECK(r.rc == 1 && r.out[0] == '\0');
+    CHECK(strstr(r.err, csv) && strstr(r.err, "given twice") && strstr(r.err, "train twice"));
+    CHECK(access(out, F_OK) != 0);
+    test_run_free(&r);
+    test_run_seer(&r, "train", "--gpu", "t4", "--data", csv, "--data", alias, "--out", out, NULL);
+    CHECK(r.rc == 1);
+    CHECK(strstr(r.err, alias) && strstr(r.err, "is the same file as") && strstr(r.err, csv));
+    CHECK(access(out, F_OK) != 0);
+    test_run_free(&r);
+    unlink(csv);
+
+    static const char kern[] = "data/h100-sxm5-80gb/bench/kernels.csv", lay[] = "data/h100-sxm5-80gb/bench/layers.csv";
+    if (access(kern, R_OK) != 0 || access(lay, R_OK) != 0) SKIP("data/h100-sxm5-80gb/bench missing");
+    test_run_seer(&r, "train", "--gpu", "h100-sxm5-80gb", "--data", kern, lay, "--out", out, NULL);
+    CHECK(r.rc == 0);
+    CHECK(strstr(r.err, "warning") && strstr(r.err, "same seer-bench run") && strstr(r.err, kern) &&
+          strstr(r.err, lay));
+    test_run_free(&r);
+    test_run_seer(&r, "train", "--gpu", "h100-sxm5-80gb", "--data", kern, "--out", out, NULL);
+    CHECK(r.rc == 0 && r.err[0] == '\0');
+    test_run_free(&r);
+    unlink(out);
+}

@@ -164,6 +164,11 @@ TEST(train_no_data_boundary)
     /* flags: only the SEER_TRAIN_* bits */
     CHECK_STATUS(seer_train(h, "t4", &p, 1, SEER_TRAIN_HOLDOUT | 0x80u, &m), SEER_STATUS_BAD_PARAM);
     CHECK(strstr(seer_get_last_error(h), "0x80") != NULL);
+    /* a file given twice (its rows would train twice), checked before
+     * any is read: the path need not exist */
+    const char *twice[] = {"a.csv", "b.csv", "a.csv"};
+    CHECK_STATUS(seer_train(h, "t4", twice, 3, 0, &m), SEER_STATUS_BAD_PARAM);
+    CHECK(strstr(seer_get_last_error(h), "a.csv is given twice (paths[0] and paths[2])") != NULL);
     seer_destroy(h);
 }
 

@@ -227,6 +227,44 @@ static void usage_train(FILE *f)
             "                  (default: $SEER_MODELS, else the installed models)\n");
 }
 
+/* The source column of a conv or trace file's first row into out ("" for
+ * a GEMM file, a file without one, or one that cannot be read: training
+ * reports that). */
+static void first_source(seer_handle_t h, const char *path, char *out, size_t size)
+{
+    out[0] = 0;
+    if (seer_csv_kind(path) == 'g') return;
+    seer_csv_t *c;
+    if (seer_csv_open_file(h, path, &c)) return;
+    int eof = 1, col = seer_csv_col(c, "source");
+    if (col >= 0 && !seer_csv_next(h, c, &eof) && !eof) snprintf(out, size, "%s", seer_csv_field(c, col));
+    seer_csv_close(c);
+}
+
+/* A seer-bench run's kernels.csv and layers.csv hold the same calls (one
+ * summed per call, one timed whole): given both, every call trains
+ * twice.  seer-bench's source names the GPU, seed and cuDNN, which fix
+ * the calls, so two files of one such source are of the same run (or a
+ * rerun of it).  A warning, not a refusal: it is told from the first row
+ * only. */
+static void warn_same_run(seer_handle_t h, const char *const *data, int n)
+{
+    char (*src)[128] = calloc((size_t)n, sizeof *src);
+    if (!src) return; /* only a warning: training reports running out of memory */
+    for (int i = 0; i < n; i++) {
+        first_source(h, data[i], src[i], sizeof src[i]);
+        if (strncmp(src[i], "seer-bench:", 11)) continue;
+        for (int j = 0; j < i; j++)
+            if (!strcmp(src[i], src[j])) {
+                fprintf(stderr, "seer train: warning: %s and %s are of the same seer-bench run (source %s): they "
+                        "hold the same calls, which train twice; give one of them (kernels.csv or layers.csv)\n",
+                        data[j], data[i], src[i]);
+                break;
+            }
+    }
+    free(src);
+}
+
 static int cmd_train(int argc, char **argv)
 {
     cli_args_t a;
@@ -280,6 +318,7 @@ static int cmd_train(int argc, char **argv)
         seer_destroy(h);
         goto done;
     }
+    warn_same_run(h, data, n_data);
     st = seer_train(h, g.id, data, n_data, flags, &m);
     if (!st && n_scales) {
         seer_model_t scaled = NULL;
