@@ -6,7 +6,7 @@
  * algorithm, and prints the total and every kernel.
  *
  * Build and run from the repository root after `make`:
- *   cc -std=c11 -Iinclude docs/example.c build/libseer.a -lsvm -lz -lm -lpthread -o example
+ *   cc -std=c11 -Iinclude docs/example.c build/libseer.a -lsvm -lprotobuf-c -lz -lm -lpthread -o example
  *   ./example                 # uses models/t4.seer
  *   ./example models/a100-pcie-80gb.seer
  * or, against an installed libseer:

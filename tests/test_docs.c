@@ -91,3 +91,25 @@ TEST(docs_cli_info_example_is_current)
     free(doc);
     test_run_free(&r);
 }
+
+/* The build-tree link line of docs/example.c's header and of docs/api.md
+ * is the Makefile's own (LIBS): a library dropped from one of them only
+ * fails a program that happens to pull that object (protobuf-c: ONNX). */
+TEST(docs_example_link_line_is_the_makefiles)
+{
+    char *mk = test_slurp("Makefile"), *api = test_slurp("docs/api.md"), *ex = test_slurp("docs/example.c");
+    REQUIRE(mk && api && ex);
+    const char *libs = strstr(mk, "\nLIBS ");
+    REQUIRE(libs != NULL);
+    libs = strchr(libs, '=');
+    REQUIRE(libs != NULL);
+    libs += strspn(libs + 1, " ") + 1;
+    char want[256];
+    snprintf(want, sizeof want, "build/libseer.a %.*s -o example", (int)strcspn(libs, "\n"), libs);
+    CHECK(strstr(ex, want) != NULL);
+    CHECK(strstr(api, want) != NULL);
+    if (!strstr(ex, want) || !strstr(api, want)) printf("\n    want: %s", want);
+    free(mk);
+    free(api);
+    free(ex);
+}
