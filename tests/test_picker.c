@@ -815,6 +815,14 @@ TEST(cli_eval_net)
     CHECK(r.rc == 0 && p1 && p2 && sscanf(p1, "\"pred_ms\": %lf", &o1) == 1 && sscanf(p2, "\"pred_ms\": %lf", &o2) == 1);
     CHECK(fabs(o1 - o2) < 0.01 * o2);
     test_run_free(&r);
+    /* the text tables print the path whole, aligned (once cut to 16
+     * characters: "tests/onnx/resne") */
+    test_run_seer(&r, "eval-net", "--data", csv, NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "tests/onnx/resnet50.onnx a100-pcie-80gb ") != NULL);
+    CHECK(strncmp(r.out, "network                  gpu            dtype", 45) == 0);
+    CHECK(strstr(r.out, "\ntests/onnx/resnet50.onnx     1 ") != NULL);
+    CHECK(strstr(r.out, "\nresnet50                     1 ") != NULL);
+    test_run_free(&r);
     unlink(csv);
     REQUIRE(test_write_temp(csv, "network,gpu,dtype,batch,mode,measured_ms\nresnet50,nosuch,fp32,8,infer,10\n"));
     test_run_seer(&r, "eval-net", "--data", csv, NULL);

@@ -226,12 +226,27 @@ static int predict_netrows(enet_t *E)
     return CLI_OK;
 }
 
+/* The width of the network and gpu columns: the longest name, at least
+ * the header's, so that a path (tests/onnx/resnet18.onnx) prints whole. */
+static void name_widths(const enet_t *E, int *wnet, int *wgpu)
+{
+    size_t wn = strlen("network"), wg = strlen("gpu");
+    for (size_t i = 0; i < E->n; i++) {
+        size_t a = strlen(E->rows[i].network), b = strlen(E->rows[i].gpu);
+        if (a > wn) wn = a;
+        if (b > wg) wg = b;
+    }
+    *wnet = (int)wn; /* both bounded by netrow_t's arrays */
+    *wgpu = (int)wg;
+}
+
 /* Each row's error. */
 static void print_netrows(const enet_t *E)
 {
-    int json = E->format == 1;
+    int json = E->format == 1, wn, wg;
+    name_widths(E, &wn, &wg);
     if (json) printf("{\"rows\": [");
-    else printf("%-16s %-16s %-6s %5s %-5s %12s %12s %8s\n", "network", "gpu", "dtype", "batch", "mode",
+    else printf("%-*s %-*s %-6s %5s %-5s %12s %12s %8s\n", wn, "network", wg, "gpu", "dtype", "batch", "mode",
                 "measured_ms", "pred_ms", "error");
     for (size_t i = 0; i < E->n; i++) {
         const netrow_t *r = &E->rows[i];
@@ -247,7 +262,7 @@ static void print_netrows(const enet_t *E)
             cli_json_num_field("error", e);
             printf("}");
         } else {
-            printf("%-16.16s %-16.16s %-6s %5d %-5s %12.3f %12.3f %+7.1f%%\n", r->network, r->gpu,
+            printf("%-*s %-*s %-6s %5d %-5s %12.3f %12.3f %+7.1f%%\n", wn, r->network, wg, r->gpu,
                    seer_dtype_name(r->dtype), r->batch, r->mode ? "train" : "infer", r->meas, r->pred, 100 * e);
         }
     }
@@ -258,10 +273,11 @@ static void print_networks(const enet_t *E)
 {
     const netrow_t *rows = E->rows;
     size_t n = E->n;
-    int json = E->format == 1, first = 1;
+    int json = E->format == 1, first = 1, wn, wg;
+    name_widths(E, &wn, &wg);
     double s_all = 0, s2_all = 0;
     if (json) printf("],\n \"networks\": [");
-    else printf("\n%-16s %5s %8s %8s\n", "network", "rows", "MAPE", "RMSPE");
+    else printf("\n%-*s %5s %8s %8s\n", wn, "network", "rows", "MAPE", "RMSPE");
     for (size_t i = 0; i < n; i++) {
         double e = (rows[i].pred - rows[i].meas) / rows[i].meas;
         s_all += fabs(e);
@@ -283,12 +299,12 @@ static void print_networks(const enet_t *E)
             cli_json_str(stdout, rows[i].network);
             printf(", \"rows\": %d, \"mape\": %.6g, \"rmspe\": %.6g}", k, s / k, sqrt(s2 / k));
         } else {
-            printf("%-16.16s %5d %7.1f%% %7.1f%%\n", rows[i].network, k, 100 * s / k, 100 * sqrt(s2 / k));
+            printf("%-*s %5d %7.1f%% %7.1f%%\n", wn, rows[i].network, k, 100 * s / k, 100 * sqrt(s2 / k));
         }
         first = 0;
     }
     if (json) printf("],\n \"all\": {\"rows\": %zu, \"mape\": %.6g, \"rmspe\": %.6g}}\n", n, s_all / n, sqrt(s2_all / n));
-    else printf("%-16s %5zu %7.1f%% %7.1f%%\n", "all", n, 100 * s_all / n, 100 * sqrt(s2_all / n));
+    else printf("%-*s %5zu %7.1f%% %7.1f%%\n", wn, "all", n, 100 * s_all / n, 100 * sqrt(s2_all / n));
 }
 
 int seer_cli_eval_net(int argc, char **argv)
