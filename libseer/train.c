@@ -738,8 +738,13 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
         used++;
     }
     free(rows);
+    /* "N of its M rows kept": the rows kept (the GPU's, usable, outside
+     * the test split when held out) of the file's; a bare count read as
+     * the file's size.  A trace counts calls, its kernels summed. */
+    char count[80];
+    snprintf(count, sizeof count, "%zu of its %zu %s kept", used, read, kind == 'k' ? "calls" : "rows");
     if (T->flags & SEER_TRAIN_KEEP_DISPATCH || !seer_source_has_dispatch(src)) {
-        prov_add(T, " %s (%zu rows, %s)", base_name(path), used, src[0] ? src : "no source");
+        prov_add(T, " %s (%s, %s)", base_name(path), count, src[0] ? src : "no source");
         slow_down_rows(T->all + T->nall - used, used);
         return SEER_STATUS_SUCCESS;
     }
@@ -762,7 +767,7 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
         drows_free(&d);
         return seer_error(T->h, SEER_STATUS_ALLOC_FAILED, "dispatch");
     }
-    prov_add(T, " %s (%zu rows, %s%s)", base_name(path), used, src, note);
+    prov_add(T, " %s (%s, %s%s)", base_name(path), count, src, note);
     size_t kept = 0;
     for (size_t i = 0; i < used; i++)
         if (d.keep[i]) {

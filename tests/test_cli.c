@@ -1134,3 +1134,25 @@ TEST(cli_train_file_given_twice)
     test_run_free(&r);
     unlink(out);
 }
+
+/* The provenance counts a kernel trace's calls (its kernels summed), as
+ * "N of its M calls kept": a bare count read as the file's size. */
+TEST(cli_train_trace_provenance_counts_calls)
+{
+    if (!have_bin()) SKIP("seer binary not built");
+    static const char kern[] = "data/h100-sxm5-80gb/bench/kernels.csv";
+    if (access(kern, R_OK) != 0) SKIP("data/h100-sxm5-80gb/bench missing");
+    char out[64];
+    REQUIRE(test_write_temp(out, ""));
+    test_run_t r;
+    test_run_seer(&r, "train", "--gpu", "h100-sxm5-80gb", "--data", kern, "--out", out, NULL);
+    CHECK(r.rc == 0);
+    test_run_free(&r);
+    test_run_seer(&r, "info", out, NULL);
+    const char *p = strstr(r.out, "kernels.csv (");
+    long kept = 0, calls = 0;
+    CHECK(r.rc == 0 && p && sscanf(p, "kernels.csv (%ld of its %ld calls kept, seer-bench)", &kept, &calls) == 2);
+    CHECK(kept > 0 && kept <= calls);
+    test_run_free(&r);
+    unlink(out);
+}

@@ -80,11 +80,11 @@ TEST(docs_cli_info_example_is_current)
     char *doc = test_slurp("docs/cli.md");
     REQUIRE(doc != NULL);
     CHECK(r.rc == 0);
-    static const char *const keys[] = {"families ", "svms ", "rows ", "checksum "};
+    static const char *const keys[] = {"families ", "svms ", "rows ", "checksum ", "provenance "};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         const char *at = strstr(r.out, keys[i]);
-        char line[128] = "";
-        if (at) sscanf(at, "%127[^\n]", line);
+        char line[1024] = "";
+        if (at) sscanf(at, "%1023[^\n]", line);
         CHECK(line[0] && strstr(doc, line) != NULL);
         if (!line[0] || !strstr(doc, line)) printf("\n    docs/cli.md lacks '%s'", line);
     }

@@ -277,11 +277,12 @@ TEST(train_holdout_flag_and_provenance)
     CHECK(strstr(ia.provenance, "all rows") != NULL);
     CHECK(strstr(ih.provenance, "20% test split held out") != NULL);
     CHECK(strstr(ia.provenance, "libseer " SEER_VERSION_STRING) != NULL);
-    /* the file's base name, its rows used and its source up to the colon */
+    /* the file's base name, its rows kept of its rows (a bare count read
+     * as the file's size) and its source up to the colon */
     char want[96];
-    snprintf(want, sizeof want, "%s (120 rows, synthetic)", strrchr(path, '/') + 1);
+    snprintf(want, sizeof want, "%s (120 of its 120 rows kept, synthetic)", strrchr(path, '/') + 1);
     CHECK(strstr(ia.provenance, want) != NULL);
-    snprintf(want, sizeof want, "%s (%d rows, synthetic)", strrchr(path, '/') + 1, 120 - held);
+    snprintf(want, sizeof want, "%s (%d of its 120 rows kept, synthetic)", strrchr(path, '/') + 1, 120 - held);
     CHECK(strstr(ih.provenance, want) != NULL);
     CHECK(strstr(ia.provenance, "dispatch") == NULL);
 
