@@ -1134,7 +1134,8 @@ typedef struct {
  * when size is 0), *length receives the text's length without the NUL,
  * BUFFER_TOO_SMALL when it does not fit (length and info still written).
  * info may be NULL.  ONNX_CORRUPT (not a ModelProto, truncated, tensor data
- * inconsistent with its dims), ONNX_OPSET, ONNX_UNSUPPORTED_OP (every
+ * inconsistent with its dims, a string attribute such as auto_pad outside
+ * ONNX's values), ONNX_OPSET, ONNX_UNSUPPORTED_OP (every
  * unsupported node counted and named, by operator), NET_INPUT (a node reads
  * a tensor nothing defines, or the graph has a cycle), NET_SHAPE (a shape
  * that cannot be resolved statically), OVERFLOW (2^31 elements in a tensor,

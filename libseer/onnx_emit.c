@@ -1113,6 +1113,63 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     return unsupported_shape(cx, n, x, o, why);
 }
 
+/* The string attributes libseer reads (auto_pad sets the padding, the
+ * Resize ones decide what is unsupported) and the modes it costs alike:
+ * a value outside ONNX's set is an invalid model, refused rather than
+ * read as the default.  Upsample's bilinear is opset 1's name for linear;
+ * Cast names its type by a string before opset 6 (its int, the later
+ * form, is read there too).  NULL-terminated value lists. */
+static const char *const AUTO_PAD[] = {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID",
+                                       "", /* onnxruntime reads an empty auto_pad as NOTSET */ NULL};
+static const char *const PAD_MODE[] = {"constant", "reflect", "edge", "wrap", NULL};
+static const char *const RESIZE_MODE[] = {"nearest", "linear", "bilinear", "cubic", NULL};
+static const char *const COORD_MODE[] = {"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners",
+                                         "asymmetric", "tf_half_pixel_for_nearest", "tf_crop_and_resize", NULL};
+static const char *const NEAREST_MODE[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil", NULL};
+static const char *const ASPECT_POLICY[] = {"stretch", "not_larger", "not_smaller", NULL};
+static const char *const TYPE_NAME[] = {"FLOAT", "UINT8", "INT8", "UINT16", "INT16", "INT32", "INT64", "STRING",
+                                        "BOOL", "FLOAT16", "DOUBLE", "UINT32", "UINT64", "COMPLEX64", "COMPLEX128",
+                                        NULL};
+static const struct {
+    const char *op, *attr;
+    const char *const *values;
+    int below_opset;            /* a string attribute before this opset only; 0: always */
+} STRING_ATTRS[] = {
+    {"Conv", "auto_pad", AUTO_PAD, 0}, {"MaxPool", "auto_pad", AUTO_PAD, 0}, {"AveragePool", "auto_pad", AUTO_PAD, 0},
+    {"Pad", "mode", PAD_MODE, 0}, {"Resize", "mode", RESIZE_MODE, 0}, {"Upsample", "mode", RESIZE_MODE, 0},
+    {"Resize", "coordinate_transformation_mode", COORD_MODE, 0}, {"Resize", "nearest_mode", NEAREST_MODE, 0},
+    {"Resize", "keep_aspect_ratio_policy", ASPECT_POLICY, 0}, {"Cast", "to", TYPE_NAME, 6},
+};
+
+/* Node n's string attributes of STRING_ATTRS: absent, or a string among
+ * ONNX's values; else ONNX_CORRUPT naming the node and the attribute. */
+static seer_status_t check_string_attrs(cx_t *cx, const Onnx__NodeProto *n)
+{
+    for (size_t i = 0; i < sizeof STRING_ATTRS / sizeof STRING_ATTRS[0]; i++) {
+        int later = STRING_ATTRS[i].below_opset && cx->opset >= STRING_ATTRS[i].below_opset;
+        if (later || strcmp(n->op_type, STRING_ATTRS[i].op)) continue;
+        const Onnx__AttributeProto *a = seer_onnx_attr(n, STRING_ATTRS[i].attr);
+        if (!a) continue;
+        if (!a->has_s && STRING_ATTRS[i].below_opset) continue; /* the later form (Cast's int), read as well */
+        if (!a->has_s)
+            return seer_onnx_nerr(cx, n, SEER_STATUS_ONNX_CORRUPT, "attribute %s is not a string", STRING_ATTRS[i].attr);
+        const char *const *v = STRING_ATTRS[i].values;
+        /* an empty value's data may be NULL, which memcmp must not get */
+        while (*v && !(a->s.len == strlen(*v) && (!a->s.len || !memcmp(a->s.data, *v, a->s.len)))) v++;
+        if (*v) continue;
+        char val[64], shown[72], list[200];
+        size_t k = a->s.len < sizeof val - 1 ? a->s.len : sizeof val - 1, len = 0;
+        if (k) memcpy(val, a->s.data, k);
+        val[k] = 0; /* bytes, not a C string: cut at a NUL or the buffer */
+        list[0] = 0;
+        for (v = STRING_ATTRS[i].values; *v && len < sizeof list; v++)
+            if (**v) len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", *v);
+        return seer_onnx_nerr(cx, n, SEER_STATUS_ONNX_CORRUPT, "attribute %s is '%s', none of ONNX's values (%s)",
+                              STRING_ATTRS[i].attr, seer_onnx_show(val, shown, sizeof shown), list);
+    }
+    return SEER_STATUS_SUCCESS;
+}
+
 seer_status_t seer_onnx_emit_node(cx_t *cx, int ni)
 {
     const Onnx__NodeProto *n = cx->g->node[ni];
@@ -1123,6 +1180,9 @@ seer_status_t seer_onnx_emit_node(cx_t *cx, int ni)
         snprintf(why, sizeof why, "an operator of domain '%.60s'", n->domain);
         return seer_onnx_unsupported(cx, n, why);
     }
+    /* before any early return: a folded, fused or skipped node's file is
+     * as invalid */
+    if ((st = check_string_attrs(cx, n))) return st;
     if (!o) return SEER_STATUS_SUCCESS; /* no output anyone can name: nothing to cost */
     if (o->is_const && !strcmp(n->op_type, "Constant")) return SEER_STATUS_SUCCESS; /* folded early (const_near) */
     if (cx->alias_in[ni] >= 0) { /* fused into the node that made its input */

@@ -359,6 +359,11 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_pad_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Pad x1 ('cpad': a pad of other than the two spatial axes"},
         {"bad_transpose_perm", SEER_STATUS_NET_SHAPE, "node 'tr' (Transpose): perm is no permutation of rank 2"},
         {"bad_weight_symbolic", SEER_STATUS_NET_SHAPE, "weight 'w2' (a graph input read only as a weight): dimension 0 is symbolic"},
+        {"bad_auto_pad", SEER_STATUS_ONNX_CORRUPT, "node 'conv2' (Conv): attribute auto_pad is 'WEIRD', none of ONNX's "
+                                                   "values (NOTSET, SAME_UPPER, SAME_LOWER, VALID)"},
+        {"bad_pad_mode", SEER_STATUS_ONNX_CORRUPT, "node 'zpad' (Pad): attribute mode is 'WEIRD'"},
+        {"bad_resize_mode", SEER_STATUS_ONNX_CORRUPT, "node 'up' (Resize): attribute coordinate_transformation_mode is "
+                                                      "'half_pixels'"},
     };
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);

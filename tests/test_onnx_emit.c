@@ -204,3 +204,36 @@ TEST(onnx_emit_unsupported_and_uncomputable)
     CHECK(f.cx.n_unsup == 3 && fx_text(&f)[0] == 0);
     fx_close(&f);
 }
+
+/* String attributes are ONNX's values or refused (not read as the
+ * default): an empty auto_pad is NOTSET, as onnxruntime reads it; a
+ * prefix of a value, or an int, is not one. */
+TEST(onnx_emit_string_attributes_checked)
+{
+    fx_t f;
+    REQUIRE(fx_open(&f, 13, 3, 8));
+    int64_t wd[4] = {8, 3, 3, 3}, ks[2] = {2, 2};
+    fx_const(&f, "w", 4, wd, NULL, 0);
+    Onnx__AttributeProto empty = ONNX__ATTRIBUTE_PROTO__INIT, prefix = ONNX__ATTRIBUTE_PROTO__INIT,
+                         as_int = ONNX__ATTRIBUTE_PROTO__INIT, kernel = ONNX__ATTRIBUTE_PROTO__INIT;
+    empty.name = "auto_pad", empty.has_s = 1, empty.s.len = 0, empty.s.data = NULL;
+    prefix.name = "auto_pad", prefix.has_s = 1, prefix.s.len = 4, prefix.s.data = (uint8_t *)"VALID";
+    as_int.name = "auto_pad", as_int.has_i = 1, as_int.i = 1;
+    kernel.name = "kernel_shape", kernel.n_ints = 2, kernel.ints = ks;
+    Onnx__AttributeProto *a0[] = {&empty}, *a1[] = {&prefix}, *a2[] = {&kernel, &as_int};
+    Onnx__NodeProto n[3];
+    char *i0[] = {"x", "w"}, *o0[] = {"c1"}, *o1[] = {"c2"}, *i2[] = {"x"}, *o2[] = {"mp"};
+    fx_node(&f, &n[0], "Conv", i0, 2, o0)->n_attribute = 1;
+    n[0].attribute = a0;
+    fx_node(&f, &n[1], "Conv", i0, 2, o1)->n_attribute = 1;
+    n[1].attribute = a1;
+    fx_node(&f, &n[2], "MaxPool", i2, 1, o2)->n_attribute = 2;
+    n[2].attribute = a2;
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 0), SEER_STATUS_SUCCESS);
+    CHECK(!strcmp(fx_text(&f), "conv name=c1 in=x k=8 size=3\n"));
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 1), SEER_STATUS_ONNX_CORRUPT);
+    CHECK(strstr(seer_get_last_error(f.h), "node 'c2' (Conv): attribute auto_pad is 'VALI', none of ONNX's values") != NULL);
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 2), SEER_STATUS_ONNX_CORRUPT);
+    CHECK(strstr(seer_get_last_error(f.h), "node 'mp' (MaxPool): attribute auto_pad is not a string") != NULL);
+    fx_close(&f);
+}

@@ -503,6 +503,14 @@ def bad_models(good):
         "sizes", [2], [2, 2], TensorProto.INT64)], "split", outputs=2, axis=1)[0]).SerializeToString()
     out["asym_pads"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("wa", [4, 4, 2, 2])], "asym",
                                                       pads=[0, 0, 1, 1])).SerializeToString()
+    # string attributes outside ONNX's values: refused, not read as the default
+    out["auto_pad"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("w2", [4, 4, 3, 3])], "conv2",
+                                                     auto_pad="WEIRD")).SerializeToString()
+    out["pad_mode"] = tiny(13, extra=lambda g, y: g.node("Pad", [y, g.weight(
+        "pads", [8], [0, 0, 1, 1, 0, 0, 1, 1], TensorProto.INT64)], "zpad", mode="WEIRD")).SerializeToString()
+    out["resize_mode"] = tiny(13, extra=lambda g, y: g.node("Resize", [y, "", "", g.weight(
+        "sizes", [4], [1, 4, 16, 12], TensorProto.INT64)], "up", mode="linear",
+        coordinate_transformation_mode="half_pixels")).SerializeToString()
     return out
 
 
