@@ -1137,7 +1137,8 @@ typedef struct {
  * inconsistent with its dims, a string attribute such as auto_pad outside
  * ONNX's values), ONNX_OPSET, ONNX_UNSUPPORTED_OP (every
  * unsupported node counted and named, by operator), NET_INPUT (a node reads
- * a tensor nothing defines, or the graph has a cycle), NET_SHAPE (a shape
+ * or a graph output names a tensor nothing defines, or the graph has a
+ * cycle), NET_SHAPE (a shape
  * that cannot be resolved statically), OVERFLOW (2^31 elements in a tensor,
  * input over SEER_ONNX_MAX_BYTES). */
 SEER_API seer_status_t seer_onnx_text(seer_handle_t handle, const void *bytes, size_t len,

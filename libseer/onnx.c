@@ -351,6 +351,15 @@ static seer_status_t define_tensors(cx_t *cx)
             cx->t[t].readers++;
         }
     }
+    /* an output nothing computes: the graph is not the model its file says
+     * (a node dropped by an edit), so its prediction would be of another */
+    for (size_t i = 0; i < g->n_output; i++) {
+        const char *nm = g->output[i]->name;
+        if (!nm || !nm[0]) return seer_error(cx->h, SEER_STATUS_ONNX_CORRUPT, "graph output %zu has no name", i);
+        if (seer_onnx_find_tensor(cx, nm) < 0)
+            return seer_error(cx->h, SEER_STATUS_NET_INPUT, "graph output '%s' is not produced by any node, "
+                              "initializer or graph input", seer_onnx_show(nm, b, sizeof b));
+    }
     return SEER_STATUS_SUCCESS;
 }
 

@@ -511,6 +511,10 @@ def bad_models(good):
     out["resize_mode"] = tiny(13, extra=lambda g, y: g.node("Resize", [y, "", "", g.weight(
         "sizes", [4], [1, 4, 16, 12], TensorProto.INT64)], "up", mode="linear",
         coordinate_transformation_mode="half_pixels")).SerializeToString()
+    # a graph output that nothing produces
+    m = tiny()
+    m.graph.output.append(helper.make_tensor_value_info("ghost", TensorProto.FLOAT, None))
+    out["output_ghost"] = m.SerializeToString()
     return out
 
 
