@@ -270,16 +270,23 @@ static seer_status_t check_model(cx_t *cx, const Onnx__ModelProto *m)
     cx->g = m->graph;
     cx->n_nodes = m->graph->n_node > INT32_MAX ? INT32_MAX : (int)m->graph->n_node;
     cx->opset = -1;
+    /* the version as declared, so that a message shows what the file says
+     * (a negative or huge one is no opset of ONNX's, not a missing one) */
+    const Onnx__OperatorSetIdProto *dflt = NULL;
     for (size_t i = 0; i < m->n_opset_import; i++) {
         const Onnx__OperatorSetIdProto *o = m->opset_import[i];
-        if (!o->domain || !o->domain[0] || !strcmp(o->domain, "ai.onnx"))
-            cx->opset = o->has_version ? (int)(o->version > INT32_MAX ? INT32_MAX : o->version < -1 ? -1 : o->version)
-                                       : -1;
+        if (!o->domain || !o->domain[0] || !strcmp(o->domain, "ai.onnx")) dflt = o;
     }
-    if (cx->opset < 0) return seer_error(cx->h, SEER_STATUS_ONNX_OPSET, "the model declares no opset of the default domain");
-    if (cx->opset < SEER_ONNX_MIN_OPSET || cx->opset > SEER_ONNX_MAX_OPSET)
-        return seer_error(cx->h, SEER_STATUS_ONNX_OPSET, "default-domain opset %d (libseer reads opsets %d to %d)",
-                          cx->opset, SEER_ONNX_MIN_OPSET, SEER_ONNX_MAX_OPSET);
+    if (!dflt) return seer_error(cx->h, SEER_STATUS_ONNX_OPSET, "the model declares no opset of the default domain");
+    if (!dflt->has_version)
+        return seer_error(cx->h, SEER_STATUS_ONNX_OPSET, "the model's default-domain opset has no version");
+    if (dflt->version < 0)
+        return seer_error(cx->h, SEER_STATUS_ONNX_OPSET, "default-domain opset version %lld is invalid (negative)",
+                          (long long)dflt->version);
+    if (dflt->version < SEER_ONNX_MIN_OPSET || dflt->version > SEER_ONNX_MAX_OPSET)
+        return seer_error(cx->h, SEER_STATUS_ONNX_OPSET, "default-domain opset %lld (libseer reads opsets %d to %d)",
+                          (long long)dflt->version, SEER_ONNX_MIN_OPSET, SEER_ONNX_MAX_OPSET);
+    cx->opset = (int)dflt->version;
     if (cx->g->n_node > 4 * (size_t)SEER_NET_MAX_LAYERS)
         return seer_error(cx->h, SEER_STATUS_OVERFLOW, "the graph has %zu nodes (at most %d)", cx->g->n_node,
                           4 * SEER_NET_MAX_LAYERS);

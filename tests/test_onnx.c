@@ -364,6 +364,7 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_pad_mode", SEER_STATUS_ONNX_CORRUPT, "node 'zpad' (Pad): attribute mode is 'WEIRD'"},
         {"bad_resize_mode", SEER_STATUS_ONNX_CORRUPT, "node 'up' (Resize): attribute coordinate_transformation_mode is "
                                                       "'half_pixels'"},
+        {"bad_opset_negative", SEER_STATUS_ONNX_OPSET, "default-domain opset version -1 is invalid"},
         {"bad_output_ghost", SEER_STATUS_NET_INPUT, "graph output 'ghost' is not produced by any node, initializer or "
                                                     "graph input"},
     };

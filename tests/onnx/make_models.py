@@ -511,6 +511,8 @@ def bad_models(good):
     out["resize_mode"] = tiny(13, extra=lambda g, y: g.node("Resize", [y, "", "", g.weight(
         "sizes", [4], [1, 4, 16, 12], TensorProto.INT64)], "up", mode="linear",
         coordinate_transformation_mode="half_pixels")).SerializeToString()
+    # an opset version that no ONNX release has
+    out["opset_negative"] = tiny(-1).SerializeToString()
     # a graph output that nothing produces
     m = tiny()
     m.graph.output.append(helper.make_tensor_value_info("ghost", TensorProto.FLOAT, None))
