@@ -325,10 +325,18 @@ int seer_onnx_new_layer(cx_t *cx, const char *base, tensor_t *t)
 }
 
 /* Start a layer line "TYPE name=N in=A,B" for node n's output t reading
- * the data inputs ins.  SUCCESS or ALLOC_FAILED. */
+ * the data inputs ins.  SUCCESS, NET_SHAPE or ALLOC_FAILED. */
 seer_status_t seer_onnx_layer_line(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t, const char *type,
                                    tensor_t *const *ins, int nin)
 {
+    int64_t c, hh, w;
+    char b[72];
+    /* an empty output (a weight of 0 outputs): refused naming the node and
+     * tensor, as the description's parser would only name a line of the
+     * translated text */
+    if (seer_onnx_chw(t, &c, &hh, &w) && (c < 1 || hh < 1 || w < 1))
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "output '%s' would be empty (%lld x %lld x %lld per "
+                              "sample)", seer_onnx_show(t->name, b, sizeof b), (long long)c, (long long)hh, (long long)w);
     int li = seer_onnx_new_layer(cx, n->name && n->name[0] ? n->name : t->name, t);
     if (li < 0) return seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
     seer_onnx_emit(cx, "%s name=%s in=", type, cx->L[li].name);

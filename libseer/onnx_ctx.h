@@ -133,7 +133,8 @@ int seer_onnx_norm_axis(int64_t axis, int rank);
 int seer_onnx_valid_name_char(char ch);
 /* A new, uniquely named layer computing t; its index, -1 out of memory. */
 int seer_onnx_new_layer(cx_t *cx, const char *base, tensor_t *t);
-/* Start a layer line "TYPE name=N in=A,B"; SUCCESS or ALLOC_FAILED. */
+/* Start a layer line "TYPE name=N in=A,B"; SUCCESS, NET_SHAPE (t has an
+ * empty dimension) or ALLOC_FAILED. */
 seer_status_t seer_onnx_layer_line(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t, const char *type,
                                    tensor_t *const *ins, int nin);
 /* " size=A" or " r=A s=B" style pairs; nothing when both equal dflt. */

@@ -105,6 +105,13 @@ static seer_status_t do_conv(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, te
     if (!w || !w->known || w->rank != 4)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the weight's shape is not known (a 4-D constant expected)");
     int64_t g = seer_onnx_attr_int(n, "group", 1), K = w->d[0], R = w->d[2], S = w->d[3], ks[2] = {R, S};
+    char wb[72];
+    /* here, not at the description's parser: its message would give a
+     * line of the translated text, not the tensor of the file */
+    if (K < 1 || w->d[1] < 1 || R < 1 || S < 1)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "weight '%s' is %lldx%lldx%lldx%lld (K x C/group x R x S: "
+                              "each at least 1)", seer_onnx_show(w->name, wb, sizeof wb), (long long)K,
+                              (long long)w->d[1], (long long)R, (long long)S);
     int64_t kk[2], s2[2], dil[2], pad[2];
     if (seer_onnx_attr_ints(n, "kernel_shape", kk, 2) == 2 && (kk[0] != R || kk[1] != S))
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "kernel_shape %lldx%lld differs from the weight's %lldx%lld",

@@ -511,6 +511,12 @@ def bad_models(good):
     out["resize_mode"] = tiny(13, extra=lambda g, y: g.node("Resize", [y, "", "", g.weight(
         "sizes", [4], [1, 4, 16, 12], TensorProto.INT64)], "up", mode="linear",
         coordinate_transformation_mode="half_pixels")).SerializeToString()
+    # weights of no outputs: a Conv's (its own check) and a Gemm's (any
+    # layer with an empty output), named by node and tensor
+    out["conv_k0"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("wk0", [0, 4, 3, 3])], "convk0")
+                          ).SerializeToString()
+    out["gemm_k0"] = tiny(extra=lambda g, y: g.node("Gemm", [g.node("Flatten", [y], "fl"), g.weight(
+        "wg", [0, 256])], "fc", transB=1)).SerializeToString()
     # an opset version that no ONNX release has
     out["opset_negative"] = tiny(-1).SerializeToString()
     # a graph output that nothing produces
