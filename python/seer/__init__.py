@@ -743,7 +743,7 @@ def _policy(fn: str, algo: Any) -> int:
 def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None, batch: Optional[int] = None,
         mode: str = "infer", dtype: Optional[str] = None, layout: Optional[str] = None, algo: Union[str, int] = "auto",
         res: Optional[int] = None, skip_unsupported: bool = False, threads: int = 8, dispatch_us: float = 0.0,
-        optimizer: str = "sgd", amp: bool = False, model: Optional[str] = None, models: Optional[str] = None,
+        optimizer: Optional[str] = None, amp: bool = False, model: Optional[str] = None, models: Optional[str] = None,
         fit: Union[None, bool, float] = None) -> Dict[str, Any]:
     """Predict one forward pass (mode="infer") or training iteration
     (mode="train") of a built-in network ("resnet50"), a description file
@@ -753,7 +753,8 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     without the operators libseer cannot translate (a warning lists them);
     threads (1-8) only changes how fast the answer comes; dispatch_us is
     the host time to issue one row's work (docs/networks.md); optimizer
-    ("sgd", "adam" or "none") is the step a training iteration ends with;
+    ("sgd", the default, "adam" or "none") is the step a training iteration
+    ends with, mode="train" only;
     amp=True is mixed precision as torch.autocast + GradScaler run it (dtype
     fp16 or bf16, default fp16; layout default nhwc); fit (True: the GPU's
     memory, or a number of bytes) adds the largest batch whose peak memory
@@ -782,8 +783,15 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
         raise ValueError("%s(): amp computes in fp16 or bf16, not dtype %r" % (fn, dtype))
     lay = _enum(fn, "layout", layout, _layout_from_name, _LAYOUTS)
     pol = _policy(fn, algo)
-    if _str(fn, "optimizer", optimizer) not in _OPTIMIZERS:
+    # None: not given, so that an explicit optimizer with mode="infer" is
+    # refused as the CLI refuses --optimizer without --mode train (it
+    # would be ignored: inference has no optimizer step)
+    if optimizer is not None and _str(fn, "optimizer", optimizer) not in _OPTIMIZERS:
         raise ValueError("%s(): argument 'optimizer' must be 'sgd', 'adam' or 'none', got %r" % (fn, optimizer))
+    if optimizer is not None and mode != "train":
+        raise ValueError("%s(): argument 'optimizer': the optimizer step is part of mode='train' only" % fn)
+    if optimizer is None:
+        optimizer = "sgd"
     r = 0 if res is None else _int(fn, "res", res, 1, 1 << 24)
     if not isinstance(skip_unsupported, bool):
         raise TypeError("%s(): argument 'skip_unsupported' must be bool, not %s"

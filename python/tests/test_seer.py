@@ -186,6 +186,10 @@ def test_predict_gemm():
     (lambda: seer.net("resnet50", gpu=GPU, threads=9), ValueError, "'threads'"),
     (lambda: seer.net("resnet50", gpu=GPU, dispatch_us="1"), TypeError, "'dispatch_us'"),
     (lambda: seer.net("resnet50", gpu=GPU, fit=10 ** 400), ValueError, "'fit'"),
+    # an optimizer given for inference, as the CLI refuses --optimizer without --mode train
+    (lambda: seer.net("resnet50", gpu=GPU, optimizer="adam"), ValueError, "part of mode='train' only"),
+    (lambda: seer.net("resnet50", gpu=GPU, optimizer="sgd", mode="infer"), ValueError, "'optimizer'"),
+    (lambda: seer.net("resnet50", gpu=GPU, optimizer="rmsprop", mode="train"), ValueError, "'optimizer'"),
     (lambda: seer.predict_conv(gpu="t4", model="models/a100-pcie-80gb.seer", n=1, c=3, h=8, w=8, k=4),
      ValueError, "'gpu'"),
     (lambda: seer.net(50, gpu=GPU), TypeError, "'name_or_path'"),
@@ -195,6 +199,13 @@ def test_bad_arguments_name_the_argument(call, exc, arg):
     with pytest.raises(exc) as e:
         call()
     assert arg in str(e.value)
+
+
+def test_optimizer_default_is_sgd_in_training():
+    a = seer.net("resnet18", gpu=GPU, batch=16, mode="train")
+    b = seer.net("resnet18", gpu=GPU, batch=16, mode="train", optimizer="sgd")
+    assert a["optimizer_ms"] == b["optimizer_ms"] > 0 and a["total_ms"] == b["total_ms"]
+    assert seer.net("resnet18", gpu=GPU, batch=16)["optimizer_ms"] == 0  # inference: no step
 
 
 def test_from_torch_without_torch(monkeypatch):
