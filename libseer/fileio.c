@@ -38,9 +38,16 @@ static const char *kind_of(mode_t m)
     return "not a regular file";
 }
 
+/* "an" before what read as a vowel: the kinds named here are read by
+ * their letters' sounds (an ONNX model, a CSV, a GPU description) */
+static const char *article(const char *what)
+{
+    return what[0] && strchr("AEIOUaeiou", what[0]) ? "an" : "a";
+}
+
 static seer_status_t not_regular(seer_handle_t h, const char *path, const char *what, mode_t m)
 {
-    return seer_error(h, SEER_STATUS_IO_ERROR, "%s: is %s, not a %s file", path, kind_of(m), what);
+    return seer_error(h, SEER_STATUS_IO_ERROR, "%s: is %s, not %s %s file", path, kind_of(m), article(what), what);
 }
 
 int seer_is_regular_file(const char *path)
@@ -148,5 +155,8 @@ seer_status_t seer_read_file(seer_handle_t h, const char *path, const char *what
 seer_status_t seer_read_input_file(seer_handle_t h, const char *path, const char *what, size_t max_bytes,
                                    char **data, size_t *size)
 {
+    /* the public function and the argument, not the internal reader's name */
+    const char *null = !path ? "path" : !what ? "what" : !data ? "data" : !size ? "size" : NULL;
+    if (null) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_read_input_file: %s is NULL", null);
     return seer_read_file(h, path, what, max_bytes, NULL, 0, data, size);
 }

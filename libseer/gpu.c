@@ -428,10 +428,7 @@ seer_status_t seer_gpu_find(seer_handle_t handle, const char *id, seer_gpu_info_
     if (!id) return seer_error(handle, SEER_STATUS_BAD_PARAM, "gpu id is NULL");
     if (!info) return seer_error(handle, SEER_STATUS_BAD_PARAM, "info is NULL");
     const seer_gpu_info_t *g = seer_gpu_lookup_h(handle, id);
-    if (!g)
-        return seer_error(handle, SEER_STATUS_UNKNOWN_GPU,
-                          "unknown GPU '%.64s' (`seer gpus` lists the known ids; a GPU description "
-                          "file registers another)", id);
+    if (!g) return seer_gpu_unknown(handle, id);
     *info = *g;
     return SEER_STATUS_SUCCESS;
 }

@@ -186,7 +186,8 @@ seer_status_t seer_gpufile_parse(seer_handle_t h, const char *name, const char *
     long lineno = 0;
     size_t pos = 0;
     if (!name) name = "GPU description";
-    if (!text || !out) return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: text or info is NULL", name);
+    if (!text) return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: text is NULL", name);
+    if (!out) return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: NULL output", name);
     if (len > SEER_GPUFILE_MAX_BYTES)
         return bad(h, name, 0, "larger than 64 KiB: not a GPU description file", NULL);
     memset(&g, 0, sizeof g);
@@ -263,6 +264,12 @@ static const seer_gpu_info_t *lookup_h(seer_handle_t h, const char *id, int loos
     return r || !loose ? r : seer_gpu_lookup(id);
 }
 
+seer_status_t seer_gpu_unknown(seer_handle_t h, const char *id)
+{
+    return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%.64s' (`seer gpus` lists the known ids; a GPU "
+                      "description file registers another)", id);
+}
+
 const seer_gpu_info_t *seer_gpu_lookup_h(seer_handle_t h, const char *id) { return lookup_h(h, id, 1); }
 
 static seer_status_t add(seer_handle_t h, const char *name, const seer_gpu_info_t *g)
@@ -294,6 +301,8 @@ seer_status_t seer_gpu_register_buffer(seer_handle_t h, const char *text, size_t
 {
     seer_gpu_info_t g;
     if (!h) return SEER_STATUS_BAD_PARAM;
+    /* info may be NULL (the entry is not wanted): text is the one required */
+    if (!text) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_gpu_register_buffer: text is NULL");
     seer_status_t st = seer_gpufile_parse(h, "GPU description", text, len, &g);
     if (!st) st = add(h, "GPU description", &g);
     if (!st && info) *info = g;

@@ -19,6 +19,9 @@ seer_status_t seer_gpufile_parse(seer_handle_t h, const char *name, const char *
  * GPUs registered on h (h may be NULL).  The pointer stays valid until
  * seer_destroy(h).  NULL if unknown. */
 const seer_gpu_info_t *seer_gpu_lookup_h(seer_handle_t h, const char *id);
+/* UNKNOWN_GPU for id, with the one message every call that takes a GPU id
+ * gives: where the known ids are listed and how to add one. */
+seer_status_t seer_gpu_unknown(seer_handle_t h, const char *id);
 
 /* Free what seer_gpu_register_* added to h (seer_destroy). */
 void seer_gpufile_registry_free(seer_handle_t h);

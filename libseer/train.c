@@ -863,7 +863,7 @@ seer_status_t seer_train(seer_handle_t h, const char *gpu_id, const char *const 
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_train: flags 0x%x has undefined bits 0x%x",
                           flags, flags & ~(SEER_TRAIN_HOLDOUT | SEER_TRAIN_KEEP_DISPATCH));
     const seer_gpu_info_t *g = seer_gpu_lookup_h(h, gpu_id);
-    if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
+    if (!g) return seer_gpu_unknown(h, gpu_id);
     struct seer_model *m = calloc(1, sizeof *m);
     if (!m) return seer_error(h, SEER_STATUS_ALLOC_FAILED, "model");
     seer_strlcpy(m->gpu_id, g->id, sizeof m->gpu_id);

@@ -186,7 +186,7 @@ static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int 
     if (!sources || n_sources < 1 || !target_gpu_id || !out)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_model_transfer: sources, target and model are required");
     const seer_gpu_info_t *tg = seer_gpu_lookup_h(h, target_gpu_id);
-    if (!tg) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", target_gpu_id);
+    if (!tg) return seer_gpu_unknown(h, target_gpu_id);
     for (int i = 0; i < n_sources; i++)
         if (!sources[i]) return seer_error(h, SEER_STATUS_BAD_PARAM, "source model %d is NULL", i);
 
@@ -416,7 +416,7 @@ static seer_status_t open_served(seer_handle_t h, const char *dir, const char *g
                                  int nall, const struct seer_model *given, int lite, seer_model_t *out)
 {
     const seer_gpu_info_t *g = seer_gpu_lookup_h(h, gpu_id);
-    if (!g) return seer_error(h, SEER_STATUS_UNKNOWN_GPU, "unknown GPU '%s' (see seer gpus)", gpu_id);
+    if (!g) return seer_gpu_unknown(h, gpu_id);
     char path[4096], own[64];
     if (snprintf(path, sizeof path, "%s/%s.seer", dir, g->id) >= (int)sizeof path)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "models directory name too long");

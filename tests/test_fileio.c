@@ -91,5 +91,17 @@ TEST(fileio_public_read_input_file)
                  SEER_STATUS_IO_ERROR);
     CHECK(buf == NULL && msg_has("/tmp: is a directory, not a network description file"));
     CHECK_STATUS(seer_read_input_file(handle(), path, "CSV", SEER_CSV_MAX_BYTES, NULL, &n), SEER_STATUS_BAD_PARAM);
+    /* the public function and the argument, not the internal reader */
+    CHECK(msg_has("seer_read_input_file: data is NULL"));
+    CHECK_STATUS(seer_read_input_file(handle(), NULL, "CSV", SEER_CSV_MAX_BYTES, &buf, &n), SEER_STATUS_BAD_PARAM);
+    CHECK(msg_has("seer_read_input_file: path is NULL"));
+    CHECK_STATUS(seer_read_input_file(handle(), path, NULL, SEER_CSV_MAX_BYTES, &buf, &n), SEER_STATUS_BAD_PARAM);
+    CHECK(msg_has("seer_read_input_file: what is NULL"));
+    CHECK_STATUS(seer_read_input_file(handle(), path, "CSV", SEER_CSV_MAX_BYTES, &buf, NULL), SEER_STATUS_BAD_PARAM);
+    CHECK(msg_has("seer_read_input_file: size is NULL") && buf == NULL);
+    /* "an" before a vowel */
+    CHECK_STATUS(seer_read_input_file(handle(), "/dev/zero", "ONNX model", SEER_ONNX_MAX_BYTES, &buf, &n),
+                 SEER_STATUS_IO_ERROR);
+    CHECK(msg_has("/dev/zero: is a character device, not an ONNX model file"));
     unlink(path);
 }

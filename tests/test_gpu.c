@@ -187,6 +187,16 @@ TEST(gpu_unknown)
     memset(&info, 0x5a, sizeof info);
     CHECK_STATUS(seer_gpu_find(h, "rtx9999", &info), SEER_STATUS_UNKNOWN_GPU);
     CHECK(strstr(seer_get_last_error(h), "rtx9999") != NULL);
+    /* every call taking a GPU id says the same: where the ids are, how to add one */
+    static const char hint[] = "unknown GPU 'rtx9999' (`seer gpus` lists the known ids; a GPU description file "
+                               "registers another)";
+    CHECK(!strcmp(seer_get_last_error(h), hint));
+    seer_model_t m = NULL;
+    CHECK_STATUS(seer_model_open(h, "models", "rtx9999", &m), SEER_STATUS_UNKNOWN_GPU);
+    CHECK(m == NULL && !strcmp(seer_get_last_error(h), hint));
+    const char *paths[] = {"no-such.csv"};
+    CHECK_STATUS(seer_train(h, "rtx9999", paths, 1, 0, &m), SEER_STATUS_UNKNOWN_GPU);
+    CHECK(m == NULL && !strcmp(seer_get_last_error(h), hint));
     CHECK(((unsigned char *)&info)[0] == 0x5a); /* untouched */
     CHECK_STATUS(seer_gpu_find(NULL, "", &info), SEER_STATUS_UNKNOWN_GPU);
     CHECK_STATUS(seer_gpu_find(h, "a100-", &info), SEER_STATUS_UNKNOWN_GPU);

@@ -148,6 +148,9 @@ TEST(gpufile_register_per_handle)
     CHECK_STATUS(seer_gpu_register_buffer(a, text, strlen(text), NULL), SEER_STATUS_GPU_FILE);
     CHECK(strstr(seer_get_last_error(a), "already in the built-in table"));
     CHECK_STATUS(seer_gpu_register_buffer(NULL, RTX2080, strlen(RTX2080), NULL), SEER_STATUS_BAD_PARAM);
+    /* info may be NULL: the message names text alone */
+    CHECK_STATUS(seer_gpu_register_buffer(a, NULL, 100, NULL), SEER_STATUS_BAD_PARAM);
+    CHECK(!strcmp(seer_get_last_error(a), "seer_gpu_register_buffer: text is NULL"));
     seer_destroy(a);
     seer_destroy(b);
 }
