@@ -722,9 +722,12 @@ SEER_API int seer_source_has_dispatch(const char *source);
 SEER_API int seer_source_cudnn_major(const char *source);
 /* The host time of a file's n rows of one kind of call (a conv
  * direction, a GEMM op: each is dispatched its own way): pos[i] in [0, 1) ascending (the
- * row's place in the file), time_ms[i] as published, floor_ms[i] its
- * GPU floor.  SUCCESS with d->windows = 0 when there is no estimate
- * (under SEER_DISPATCH_MIN_ROWS rows, or no memory for it); BAD_PARAM. */
+ * row's place in the file; equal neighbours allowed), time_ms[i] as
+ * published, floor_ms[i] its GPU floor, both finite and >= 0.  SUCCESS
+ * with d->windows = 0 when there is no estimate (under
+ * SEER_DISPATCH_MIN_ROWS rows, or no memory for it); BAD_PARAM for a NULL
+ * pointer, n < 0, or a row breaking those rules (the message names the
+ * index and the array), d untouched. */
 SEER_API seer_status_t seer_dispatch_estimate(seer_handle_t handle, const double *pos, const double *time_ms,
                                               const double *floor_ms, int n, seer_dispatch_t *d);
 /* The estimate's host time at position u, never negative.  BAD_PARAM. */

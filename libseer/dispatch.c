@@ -158,8 +158,26 @@ seer_status_t seer_dispatch_estimate(seer_handle_t h, const double *pos, const d
                                      const double *floor_ms, int n, seer_dispatch_t *d)
 {
     if (!d) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_dispatch_estimate: d is NULL");
+    if (n < 0) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_dispatch_estimate: n is %d (a count, at least 0)", n);
     if (n > 0 && (!pos || !time_ms || !floor_ms))
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_dispatch_estimate: pos, time_ms or floor_ms is NULL");
+    /* the fit's windows are runs of rows along the file and its curve a
+     * function of the place in [0, 1): rows out of order or out of range,
+     * or a time that is no time, would give an estimate of nothing */
+    for (int i = 0; i < n; i++) {
+        if (!(pos[i] >= 0 && pos[i] < 1))
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_dispatch_estimate: pos[%d] is %g, outside [0, 1)", i,
+                              pos[i]);
+        if (i && pos[i] < pos[i - 1])
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_dispatch_estimate: pos[%d] is %g, below pos[%d] = %g "
+                              "(positions ascend)", i, pos[i], i - 1, pos[i - 1]);
+        if (!(time_ms[i] >= 0 && isfinite(time_ms[i])))
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_dispatch_estimate: time_ms[%d] is %g (a finite time "
+                              ">= 0)", i, time_ms[i]);
+        if (!(floor_ms[i] >= 0 && isfinite(floor_ms[i])))
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_dispatch_estimate: floor_ms[%d] is %g (a finite time "
+                              ">= 0)", i, floor_ms[i]);
+    }
     /* no estimate (too few rows, or memory) leaves windows at 0: a file
      * without one is scored without host time, which is no error */
     if (!seer_dispatch_fit(pos, time_ms, floor_ms, n, d)) d->windows = 0;

@@ -357,6 +357,53 @@ TEST(dispatch_public_estimate)
     CHECK_STATUS(seer_dispatch_host_ms(NULL, 0.5, &ms), SEER_STATUS_BAD_PARAM);
 }
 
+/* Rows the header's rules refuse: BAD_PARAM naming the array and the
+ * index, *d untouched; equal neighbouring positions and a zero time are
+ * fine. */
+TEST(dispatch_estimate_checks_rows)
+{
+    enum { N = 300 };
+    double pos[N], time[N], floor[N];
+    for (int i = 0; i < N; i++) {
+        pos[i] = (double)(i / 2) / N; /* pairs at one place */
+        floor[i] = 0.01 * (1 + i % 7);
+        time[i] = floor[i] * (1 + i % 3) + 0.05 + 0.2 * pos[i];
+    }
+    time[5] = 0;
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_dispatch_t d;
+    CHECK_STATUS(seer_dispatch_estimate(h, pos, time, floor, N, &d), SEER_STATUS_SUCCESS);
+    CHECK(d.windows > 0);
+    static const struct { int field, i; double v; const char *says; } bad[] = {
+        {0, 7, -0.01, "pos[7] is -0.01, outside [0, 1)"},
+        {0, 299, 1.0, "pos[299] is 1, outside [0, 1)"},
+        {0, 40, NAN, "pos[40] is nan, outside [0, 1)"},
+        {0, 100, 0.1, "pos[100] is 0.1, below pos[99] = 0.163333 (positions ascend)"},
+        {1, 3, -1e-9, "time_ms[3] is -1e-09 (a finite time >= 0)"},
+        {1, 9, NAN, "time_ms[9] is nan"},
+        {1, 11, INFINITY, "time_ms[11] is inf"},
+        {2, 12, -0.5, "floor_ms[12] is -0.5"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        double *a = bad[k].field == 0 ? pos : bad[k].field == 1 ? time : floor, old = a[bad[k].i];
+        a[bad[k].i] = bad[k].v;
+        memset(&d, 0x5a, sizeof d);
+        CHECK_STATUS(seer_dispatch_estimate(h, pos, time, floor, N, &d), SEER_STATUS_BAD_PARAM);
+        if (!strstr(seer_get_last_error(h), bad[k].says)) {
+            printf("\n    want '%s', got '%s'", bad[k].says, seer_get_last_error(h));
+            CHECK(!"message names the array and index");
+        }
+        CHECK(((unsigned char *)&d)[0] == 0x5a);
+        a[bad[k].i] = old;
+    }
+    CHECK_STATUS(seer_dispatch_estimate(h, pos, time, floor, -1, &d), SEER_STATUS_BAD_PARAM);
+    CHECK(strstr(seer_get_last_error(h), "n is -1") != NULL);
+    CHECK_STATUS(seer_dispatch_estimate(h, NULL, NULL, NULL, 0, &d), SEER_STATUS_SUCCESS);
+    CHECK(d.windows == 0);
+    seer_destroy(h);
+}
+
 TEST(dispatch_source_cudnn_major)
 {
     CHECK(seer_source_cudnn_major("deepbench-cudnn7.6.2:Resnet") == 7);
