@@ -308,13 +308,12 @@ static int variant_named(const seer_family_t *f, const char *name)
 #define SEER_GROUP_MEM_EFF 0.15
 #define SEER_GROUP_HELPER_MEM_EFF 0.80
 #define SEER_GROUP_KERNEL_MS 0.008
-int seer_conv_narrow_groups(const struct seer_conv *cv)
+static int narrow_groups(const struct seer_conv *cv)
 {
     const seer_conv_shape_t *sh = &cv->shape;
     return sh->groups > 1 &&
            (sh->k / sh->groups < SEER_GROUP_NARROW || sh->c / sh->groups < SEER_GROUP_NARROW);
 }
-#define narrow_groups seer_conv_narrow_groups
 
 static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, const seer_terms_t *t,
                                   double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,

@@ -253,9 +253,6 @@ double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv 
  * where it had fewer, which the dense families time.  1 and that conv in
  * *wide for such a conv, else 0. */
 int seer_conv_padded_groups(const struct seer_conv *cv, struct seer_conv *wide);
-/* 1 for such a narrow grouped conv (fewer than 32 channels per group in
- * or out), whatever its padded conv. */
-int seer_conv_narrow_groups(const struct seer_conv *cv);
 /* The factor by which cuDNN's legacy kernels of (dir, algo) on run (in
  * the dtype it runs, seer_conv_run_dtype) were measured slower than the
  * model of their FP32 twins (pseudo-half SIMT kernels; bwd_data ALGO_0's

@@ -249,7 +249,8 @@ seer_status_t seer_pick_conv_fastest(seer_handle_t h, const seer_model *m, const
     return seer_error(h, st, "%s", e.err.msg);
 }
 
-/* seer_picker_best of one grouping: all but the fewer-groups cap.
+/* seer_picker_best of one grouping: all but the fewer-groups and
+ * stride-1 caps.
  * dense: the fastest of cv's dense conv, NULL where it failed (unread
  * for a dense cv). */
 static seer_status_t best_own(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
@@ -346,50 +347,56 @@ static seer_status_t best_own(const struct seer_model *m, const struct seer_conv
     return st;
 }
 
-/* A grouped conv is never slower than the same conv in g / p groups
- * either (p the smallest prime factor of g): each of its groups lies
- * inside one of theirs, so it computes a subset of their products.  The
- * narrow path (a roofline held to its padded conv, whose channels grow
- * with g) made a 16-channel-per-group conv twice as slow as at 32 (A100,
- * 64 x 256 x 56 x 56, groups 8 -> 16: 2.44 -> 4.86 ms), and the dense
- * families' tiles up to 45 % slower between two wide groupings.  So the
- * time is the lowest of the groupings down the chain g, g / p, ..., 1,
- * each timed once (best_own, the dense conv shared); a grouping whose
- * datasheet roofline, or one of whose groups alone, is already over it
- * ends the walk: every prediction is at least both, and both grow down
- * the chain (more FLOPs and weights on the same activations, wider
- * groups).  The one-group floor of each stays under the chain's (a
- * one-group conv of g / p holds g's). */
+/* cv in gp groups (best_own) caps out; 1 when it ends the walk of
+ * picker_best: its roofline is already over out, and fewer groups'
+ * rooflines are higher. */
+static int fewer_groups(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                        const seer_algo_eval_t *dense, int gp, seer_algo_eval_t *out)
+{
+    struct seer_conv c = *cv;
+    seer_algo_eval_t e;
+    double roof;
+    c.shape.groups = gp;
+    if (seer_conv_init(NULL, &c, cv->dtype, cv->layout, &c.shape) ||
+        seer_roofline_conv(NULL, &m->gpu, &c, dir, &roof) || roof >= out->time_ms)
+        return 1;
+    if (!best_own(m, &c, dir, dense, &e) && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+    return 0;
+}
+
+/* A grouped conv is never slower than the same conv in fewer groups, g'
+ * groups for any g' dividing g: each of its groups lies inside one of
+ * theirs, so it computes a subset of their products.  The narrow path (a
+ * roofline held to its padded conv, whose channels grow with g) made a
+ * 16-channel-per-group conv twice as slow as at 32 (A100, 64 x 256 x 56
+ * x 56, groups 8 -> 16: 2.44 -> 4.86 ms), and the dense families' tiles
+ * up to 45 % slower between two wide groupings.  So the time is the
+ * lowest over g's divisors, each grouping timed once (best_own, the dense
+ * conv shared), from the largest down: fewer groups do more work on the
+ * same activations, so their datasheet roofline only grows, and the
+ * first whose roofline is already over the time so far ends the walk,
+ * since every prediction is at least its roofline.  (Walking only g, g/p,
+ * g/p/q left 240 groups slower than 8: a review found 110 k of 2.6 M
+ * divisor pairs over 5 % slower.)  The one-group floor of each stays
+ * under the walk's (a one-group conv of g' holds g's). */
 static seer_status_t picker_best(const struct seer_model *m, const struct seer_conv *cv,
                                  seer_direction_t dir, seer_algo_eval_t *out)
 {
     if (cv->shape.groups <= 1) return best_own(m, cv, dir, NULL, out);
     struct seer_conv c = *cv;
-    seer_algo_eval_t d, e;
+    seer_algo_eval_t d;
     c.shape.groups = 1;
-    const seer_algo_eval_t *dense = seer_picker_best(m, &c, dir, &d) ? NULL : &d;
+    const seer_algo_eval_t *dense =
+        seer_conv_init(NULL, &c, cv->dtype, cv->layout, &c.shape) || seer_picker_best(m, &c, dir, &d) ? NULL : &d;
     seer_status_t st = best_own(m, cv, dir, dense, out);
     if (st) return st;
-    for (int g = cv->shape.groups; g > 1;) {
-        int p = 2;
-        while (p <= g / p && g % p) p++;
-        g /= g % p ? g : p;
-        double roof;
-        c.shape.groups = g;
-        if (g == 1 || seer_conv_init(NULL, &c, cv->dtype, cv->layout, &c.shape) ||
-            seer_roofline_conv(NULL, &m->gpu, &c, dir, &roof) || roof >= out->time_ms)
-            break;
-        /* nor is any grouping down the chain faster than one of its groups
-         * alone (best_own's floor), which grows 4x a step */
-        struct seer_conv one = c;
-        one.shape.c /= g;
-        one.shape.k /= g;
-        one.shape.groups = 1;
-        if (dense && !seer_conv_init(NULL, &one, cv->dtype, cv->layout, &one.shape) &&
-            !seer_picker_best(m, &one, dir, &e) && e.time_ms >= out->time_ms)
-            break;
-        if (!best_own(m, &c, dir, dense, &e) && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
-    }
+    /* g's divisors under g, largest first: g / q for q = 2, 3, ... while
+     * q <= g / q, then those q from the largest down */
+    int g = cv->shape.groups, q, stop = 0;
+    for (q = 2; !stop && q <= g / q; q++)
+        if (g % q == 0) stop = fewer_groups(m, cv, dir, dense, g / q, out);
+    for (q--; !stop && q >= 2; q--)
+        if (g % q == 0 && q != g / q) stop = fewer_groups(m, cv, dir, dense, q, out);
     return st;
 }
 

@@ -176,8 +176,8 @@ static void print_pick_table(const pick_opts_t *o, const seer_model_info_t *mi, 
         printf("          seer net and predict --data take %s, %.4f ms (%s; docs/picker.md)\n",
                seer_algo_name(dir, np->algo), np->ms, why);
     } else if (fabs(np->ms - perf[0].time) > perf[0].time * 1e-9) {
-        printf("          seer net and predict --data take %.4f ms: capped by the fp32, pseudo-half, dense or "
-               "fewer-groups conv, or a grouped one held to one group's%s (docs/picker.md)\n",
+        printf("          seer net and predict --data take %.4f ms: capped by the fp32, pseudo-half, dense, "
+               "fewer-groups or stride-1 conv, or a grouped one held to one group's%s (docs/picker.md)\n",
                np->ms, dir == SEER_DIR_BWD_DATA ? ", or read with its dual forward conv too" : "");
     }
     if (np->bwd_from_fwd) cli_print_bwd_from_fwd(dir);

@@ -284,10 +284,10 @@ static void print_one_table(const one_t *o, const char *model_path, int kernels)
         printf("\npick      %s, %.4f ms (what seer net and predict --data take: docs/picker.md)\n",
                seer_algo_name(o->dir, o->pick), o->pick_ms);
         const char *why = o->dir == SEER_DIR_BWD_DATA
-                              ? "read with its dual forward conv too (or held to the stride-1 conv), or capped by "
-                                "the fp32, pseudo-half, dense or fewer-groups conv (a grouped one held to one group's)"
-                              : "capped by the fp32, pseudo-half, dense or fewer-groups conv (a grouped one held to "
-                                "one group's)";
+                              ? "read with its dual forward conv too, or capped by the fp32, pseudo-half, dense, "
+                                "fewer-groups or stride-1 conv (a grouped one held to one group's)"
+                              : "capped by the fp32, pseudo-half, dense, fewer-groups or stride-1 conv (a grouped one "
+                                "held to one group's)";
         /* cuDNN's choice timed analytically is no row above: say so, and
          * that its time may still be capped */
         if (isnan(own))
