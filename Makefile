@@ -21,7 +21,9 @@ LIBCFLAGS = $(ALLFLAGS) -fPIC -fvisibility=hidden -DSEER_BUILDING -I$(B)/gen
 LIBS     = -lsvm -lprotobuf-c -lz -lm -lpthread
 
 # The ONNX reader's protobuf-c code is generated at build time from the
-# onnx.proto Debian's libonnx-dev installs (docs/networks.md says why).
+# onnx.proto Debian's libonnx-dev installs (docs/networks.md says why), in
+# package seer_onnx: libseer.a exports its names, and an application with
+# its own ONNX protobuf-c code (package onnx) must still link with it.
 ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 PROTOC_C   ?= protoc-c
 
@@ -52,8 +54,13 @@ $(B)/libseer/%.o: libseer/%.c include/seer.h $(wildcard libseer/*.h) | $(B)/libs
 # The ONNX modules (and their tests) include the generated header.
 ONNX_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard libseer/onnx*.c tests/test_onnx*.c))
 $(ONNX_OBJ): $(B)/gen/onnx.pb-c.h
-$(B)/gen/onnx%pb-c.c $(B)/gen/onnx%pb-c.h: $(ONNX_PROTO) | $(B)/gen
-	$(PROTOC_C) --c_out=$(B)/gen -I$(dir $(ONNX_PROTO)) $(ONNX_PROTO)
+$(B)/gen/onnx%pb-c.c $(B)/gen/onnx%pb-c.h: $(B)/gen/proto/onnx.proto
+	$(PROTOC_C) --c_out=$(B)/gen -I$(B)/gen/proto $<
+# The package is renamed only in a copy; the wire format does not name it.
+$(B)/gen/proto/onnx.proto: $(ONNX_PROTO) | $(B)/gen/proto
+	sed 's/^package onnx;/package seer_onnx;/' $< > $@.tmp
+	grep -q '^package seer_onnx;' $@.tmp || { echo "$<: no 'package onnx;' line" >&2; rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
 $(B)/gen/onnx.pb-c.o: $(B)/gen/onnx.pb-c.c
 	$(CC) $(LIBCFLAGS) -c $< -o $@
 # The CLI sees the public header and the CSV reader only (cli.h names it
@@ -65,7 +72,7 @@ $(B)/tests/%.o: tests/%.c include/seer.h $(wildcard tests/*.h libseer/*.h) | $(B
 $(B)/fuzz/%.o: fuzz/%.c fuzz/fuzz.h include/seer.h $(wildcard libseer/*.h tools/*.h) | $(B)/fuzz
 	$(CC) $(ALLFLAGS) -c $< -o $@
 
-$(B)/libseer $(B)/tools $(B)/tests $(B)/fuzz $(B)/gen:
+$(B)/libseer $(B)/tools $(B)/tests $(B)/fuzz $(B)/gen $(B)/gen/proto:
 	mkdir -p $@
 
 $(SHLIB): $(LIB_OBJ)

@@ -39,7 +39,7 @@
  * 1, or 3 with a fixed first size that is not the batch (data is N x C x
  * H x W or N x F).  *budget: nodes left to look at, over every call
  * (an Identity's readers are a scan each): spent, the rest are data. */
-static int weight_only(const Onnx__GraphProto *g, const char *name, int depth, int arith, long *budget)
+static int weight_only(const SeerOnnx__GraphProto *g, const char *name, int depth, int arith, long *budget)
 {
     static const struct { const char *op; unsigned first; } weights[] = {
         {"Conv", 1}, {"BatchNormalization", 1}, {"LayerNormalization", 1}, {"InstanceNormalization", 1},
@@ -47,7 +47,7 @@ static int weight_only(const Onnx__GraphProto *g, const char *name, int depth, i
     int readers = 0;
     for (size_t i = 0; i < g->n_node; i++) {
         if (--*budget < 0) return 0;
-        const Onnx__NodeProto *n = g->node[i];
+        const SeerOnnx__NodeProto *n = g->node[i];
         for (size_t k = 0; k < n->n_input; k++) {
             if (!n->input[k] || strcmp(n->input[k], name)) continue;
             if (!n->op_type) return 0; /* define_tensors names it */
@@ -76,12 +76,12 @@ static int weight_only(const Onnx__GraphProto *g, const char *name, int depth, i
 /* Whether graph input name is channels last (N x H x W x C, as tf2onnx
  * writes a TensorFlow model's): read, and only by Transposes to N x C x H
  * x W. */
-static int channels_last_input(const Onnx__GraphProto *g, const char *name, long *budget)
+static int channels_last_input(const SeerOnnx__GraphProto *g, const char *name, long *budget)
 {
     static const int64_t to_first[4] = {0, 3, 1, 2};
     int readers = 0;
     for (size_t i = 0; i < g->n_node && --*budget > 0; i++) {
-        const Onnx__NodeProto *n = g->node[i];
+        const SeerOnnx__NodeProto *n = g->node[i];
         for (size_t k = 0; k < n->n_input; k++) {
             if (!n->input[k] || strcmp(n->input[k], name)) continue;
             int64_t perm[4];
@@ -98,7 +98,7 @@ static int channels_last_input(const Onnx__GraphProto *g, const char *name, long
  * only read as weights are weights of the dims they declare. */
 static seer_status_t graph_inputs(cx_t *cx)
 {
-    static const Onnx__NodeProto none = ONNX__NODE_PROTO__INIT;
+    static const SeerOnnx__NodeProto none = SEER_ONNX__NODE_PROTO__INIT;
     char b[72];
     int n_data = 0;
     /* each weight test scans the graph: 2e7 node visits in all (about
@@ -106,16 +106,16 @@ static seer_status_t graph_inputs(cx_t *cx)
      * quadratic in time */
     long budget = 20000000;
     for (size_t i = 0; i < cx->g->n_input; i++) {
-        const Onnx__ValueInfoProto *vi = cx->g->input[i];
+        const SeerOnnx__ValueInfoProto *vi = cx->g->input[i];
         if (!vi->name || !vi->name[0]) return seer_error(cx->h, SEER_STATUS_ONNX_CORRUPT, "graph input %zu has no name", i);
         if (seer_onnx_find_tensor(cx, vi->name) >= 0) continue; /* an initializer listed as input */
         const char *nm = seer_onnx_show(vi->name, b, sizeof b);
-        const Onnx__TypeProto *tp = vi->type;
-        if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type->shape)
+        const SeerOnnx__TypeProto *tp = vi->type;
+        if (!tp || tp->value_case != SEER_ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type->shape)
             return seer_error(cx->h, SEER_STATUS_NET_SHAPE, "graph input '%s' is not a tensor of known rank", nm);
-        const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
-        const Onnx__TensorShapeProto__Dimension *d0 = sh->n_dim ? sh->dim[0] : NULL;
-        int lead = d0 && d0->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d0->dim_value > 0;
+        const SeerOnnx__TensorShapeProto *sh = tp->tensor_type->shape;
+        const SeerOnnx__TensorShapeProto__Dimension *d0 = sh->n_dim ? sh->dim[0] : NULL;
+        int lead = d0 && d0->value_case == SEER_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d0->dim_value > 0;
         int arith = sh->n_dim == 1 || (sh->n_dim == 3 && lead && (n_data == 0 || d0->dim_value != cx->batch));
         if (weight_only(cx->g, vi->name, 0, arith, &budget)) {
             int64_t d[SEER_ONNX_MAX_RANK];
@@ -123,8 +123,8 @@ static seer_status_t graph_inputs(cx_t *cx)
                 return seer_error(cx->h, SEER_STATUS_NET_SHAPE, "weight '%s' has rank %zu (at most %d)", nm, sh->n_dim,
                                   SEER_ONNX_MAX_RANK);
             for (size_t k = 0; k < sh->n_dim; k++) {
-                const Onnx__TensorShapeProto__Dimension *dm = sh->dim[k];
-                if (dm->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE || dm->dim_value < 1)
+                const SeerOnnx__TensorShapeProto__Dimension *dm = sh->dim[k];
+                if (dm->value_case != SEER_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE || dm->dim_value < 1)
                     return seer_error(cx->h, SEER_STATUS_NET_SHAPE, "weight '%s' (a graph input read only as a "
                                       "weight): dimension %zu is symbolic or unknown", nm, k);
                 d[k] = dm->dim_value;
@@ -143,8 +143,8 @@ static seer_status_t graph_inputs(cx_t *cx)
         /* the spatial axes: 2 and 3, or 1 and 2 of a channels-last input */
         int last = sh->n_dim == 4 && channels_last_input(cx->g, vi->name, &budget), hw0 = last ? 1 : 2;
         for (size_t k = 0; k < sh->n_dim; k++) {
-            const Onnx__TensorShapeProto__Dimension *dm = sh->dim[k];
-            int fixed = dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dm->dim_value > 0;
+            const SeerOnnx__TensorShapeProto__Dimension *dm = sh->dim[k];
+            int fixed = dm->value_case == SEER_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dm->dim_value > 0;
             int spatial = sh->n_dim == 4 && (int)k >= hw0 && (int)k < hw0 + 2;
             d[k] = fixed ? dm->dim_value : 0;
             if (spatial && cx->opt.resolution > 0) {
@@ -203,7 +203,7 @@ static seer_status_t topo_order(cx_t *cx, int *order)
     for (size_t i = 0; i < cx->nt; i++) first[i] = -1;
     size_t e = 0;
     for (size_t i = 0; i < nn; i++) {
-        const Onnx__NodeProto *n = cx->g->node[i];
+        const SeerOnnx__NodeProto *n = cx->g->node[i];
         for (size_t k = 0; k < n->n_input; k++) {
             if (!n->input[k][0]) continue;
             int t = seer_onnx_find_tensor(cx, n->input[k]);
@@ -237,7 +237,7 @@ static seer_status_t topo_order(cx_t *cx, int *order)
             j = m;
         }
         order[done++] = v;
-        const Onnx__NodeProto *n = cx->g->node[v];
+        const SeerOnnx__NodeProto *n = cx->g->node[v];
         for (size_t k = 0; k < n->n_output; k++) {
             if (!n->output[k][0]) continue;
             int t = seer_onnx_find_tensor(cx, n->output[k]);
@@ -264,7 +264,7 @@ out:
 /* The ModelProto itself: a graph, a default-domain opset this reader
  * knows the semantics of, and no more nodes than any description that
  * parses could hold. */
-static seer_status_t check_model(cx_t *cx, const Onnx__ModelProto *m)
+static seer_status_t check_model(cx_t *cx, const SeerOnnx__ModelProto *m)
 {
     if (!m->graph) return seer_error(cx->h, SEER_STATUS_ONNX_CORRUPT, "the model has no graph");
     cx->g = m->graph;
@@ -272,9 +272,9 @@ static seer_status_t check_model(cx_t *cx, const Onnx__ModelProto *m)
     cx->opset = -1;
     /* the version as declared, so that a message shows what the file says
      * (a negative or huge one is no opset of ONNX's, not a missing one) */
-    const Onnx__OperatorSetIdProto *dflt = NULL;
+    const SeerOnnx__OperatorSetIdProto *dflt = NULL;
     for (size_t i = 0; i < m->n_opset_import; i++) {
-        const Onnx__OperatorSetIdProto *o = m->opset_import[i];
+        const SeerOnnx__OperatorSetIdProto *o = m->opset_import[i];
         if (!o->domain || !o->domain[0] || !strcmp(o->domain, "ai.onnx")) dflt = o;
     }
     if (!dflt) return seer_error(cx->h, SEER_STATUS_ONNX_OPSET, "the model declares no opset of the default domain");
@@ -297,7 +297,7 @@ static seer_status_t check_model(cx_t *cx, const Onnx__ModelProto *m)
  * the topological order. */
 static seer_status_t alloc_tables(cx_t *cx, int **order)
 {
-    const Onnx__GraphProto *g = cx->g;
+    const SeerOnnx__GraphProto *g = cx->g;
     size_t cap = g->n_initializer + g->n_input + 1;
     for (size_t i = 0; i < g->n_node; i++) cap += g->node[i]->n_output;
     seer_status_t st = seer_onnx_cx_tables(cx, cap, g->n_node);
@@ -308,7 +308,7 @@ static seer_status_t alloc_tables(cx_t *cx, int **order)
 }
 
 /* The description's first lines: where it came from, the network name. */
-static void emit_header(cx_t *cx, const Onnx__ModelProto *m)
+static void emit_header(cx_t *cx, const SeerOnnx__ModelProto *m)
 {
     char b1[72], b2[72], nm[48];
     seer_onnx_emit(cx, "# translated from ONNX by libseer: producer '%s %s', opset %d\n",
@@ -326,11 +326,11 @@ static void emit_header(cx_t *cx, const Onnx__ModelProto *m)
  * input resolved and counted, so that fusions can ask "only reader?". */
 static seer_status_t define_tensors(cx_t *cx)
 {
-    const Onnx__GraphProto *g = cx->g;
+    const SeerOnnx__GraphProto *g = cx->g;
     char b[72];
     seer_status_t st;
     for (size_t i = 0; i < g->n_initializer; i++) {
-        const Onnx__TensorProto *tp = g->initializer[i];
+        const SeerOnnx__TensorProto *tp = g->initializer[i];
         if (!tp->name || !tp->name[0]) return seer_error(cx->h, SEER_STATUS_ONNX_CORRUPT, "initializer %zu has no name", i);
         int ti = seer_onnx_add_tensor(cx, tp->name, -1);
         if (ti < 0)
@@ -340,7 +340,7 @@ static seer_status_t define_tensors(cx_t *cx)
     }
     if ((st = graph_inputs(cx))) return st;
     for (size_t i = 0; i < g->n_node; i++) {
-        const Onnx__NodeProto *n = g->node[i];
+        const SeerOnnx__NodeProto *n = g->node[i];
         if (!n->op_type) return seer_error(cx->h, SEER_STATUS_ONNX_CORRUPT, "node %zu has no op_type", i);
         for (size_t k = 0; k < n->n_output; k++)
             if (n->output[k][0] && seer_onnx_add_tensor(cx, n->output[k], (int)i) < 0)
@@ -348,7 +348,7 @@ static seer_status_t define_tensors(cx_t *cx)
                                       "not in SSA form)", seer_onnx_show(n->output[k], b, sizeof b));
     }
     for (size_t i = 0; i < g->n_node; i++) {
-        const Onnx__NodeProto *n = g->node[i];
+        const SeerOnnx__NodeProto *n = g->node[i];
         for (size_t k = 0; k < n->n_input; k++) {
             if (!n->input[k][0]) continue;
             int t = seer_onnx_find_tensor(cx, n->input[k]);
@@ -400,7 +400,7 @@ static seer_status_t translate(cx_t *cx, const void *bytes, size_t len)
     if (len > SEER_ONNX_MAX_BYTES)
         return seer_error(cx->h, SEER_STATUS_OVERFLOW, "ONNX input of %zu bytes (at most %zu)", len,
                           (size_t)SEER_ONNX_MAX_BYTES);
-    Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, bytes);
+    SeerOnnx__ModelProto *m = seer_onnx__model_proto__unpack(NULL, len, bytes);
     if (!m) return seer_error(cx->h, SEER_STATUS_ONNX_CORRUPT, "not an ONNX ModelProto: the protobuf is truncated or "
                               "corrupt (%zu bytes)", len);
     int *order = NULL;
@@ -413,7 +413,7 @@ static seer_status_t translate(cx_t *cx, const void *bytes, size_t len)
     if (!st) st = topo_order(cx, order);
     if (!st) st = emit_nodes(cx, order);
     free(order);
-    onnx__model_proto__free_unpacked(m, NULL);
+    seer_onnx__model_proto__free_unpacked(m, NULL);
     return st;
 }
 

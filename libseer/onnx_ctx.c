@@ -69,7 +69,7 @@ void seer_onnx_emit(cx_t *cx, const char *fmt, ...)
 }
 
 /* A node for messages: its name, else its first output. */
-const char *seer_onnx_label(const Onnx__NodeProto *n)
+const char *seer_onnx_label(const SeerOnnx__NodeProto *n)
 {
     if (n->name && n->name[0]) return n->name;
     if (n->n_output && n->output[0][0]) return n->output[0];
@@ -86,7 +86,7 @@ const char *seer_onnx_show(const char *s, char *buf, size_t size)
     return buf;
 }
 
-seer_status_t seer_onnx_nerr(cx_t *cx, const Onnx__NodeProto *n, seer_status_t st, const char *fmt, ...)
+seer_status_t seer_onnx_nerr(cx_t *cx, const SeerOnnx__NodeProto *n, seer_status_t st, const char *fmt, ...)
 {
     char msg[700], b1[72], b2[72];
     va_list ap;
@@ -125,52 +125,52 @@ int seer_onnx_add_tensor(cx_t *cx, const char *name, int producer)
     return (int)cx->nt - 1;
 }
 
-tensor_t *seer_onnx_input(cx_t *cx, const Onnx__NodeProto *n, size_t i)
+tensor_t *seer_onnx_input(cx_t *cx, const SeerOnnx__NodeProto *n, size_t i)
 {
     if (i >= n->n_input || !n->input[i][0]) return NULL;
     int k = seer_onnx_find_tensor(cx, n->input[i]);
     return k < 0 ? NULL : &cx->t[k];
 }
 
-tensor_t *seer_onnx_output(cx_t *cx, const Onnx__NodeProto *n, size_t i)
+tensor_t *seer_onnx_output(cx_t *cx, const SeerOnnx__NodeProto *n, size_t i)
 {
     if (i >= n->n_output || !n->output[i][0]) return NULL;
     int k = seer_onnx_find_tensor(cx, n->output[i]);
     return k < 0 ? NULL : &cx->t[k];
 }
 
-const Onnx__AttributeProto *seer_onnx_attr(const Onnx__NodeProto *n, const char *name)
+const SeerOnnx__AttributeProto *seer_onnx_attr(const SeerOnnx__NodeProto *n, const char *name)
 {
     for (size_t i = 0; i < n->n_attribute; i++)
         if (n->attribute[i]->name && !strcmp(n->attribute[i]->name, name)) return n->attribute[i];
     return NULL;
 }
 
-int64_t seer_onnx_attr_int(const Onnx__NodeProto *n, const char *name, int64_t dflt)
+int64_t seer_onnx_attr_int(const SeerOnnx__NodeProto *n, const char *name, int64_t dflt)
 {
-    const Onnx__AttributeProto *a = seer_onnx_attr(n, name);
+    const SeerOnnx__AttributeProto *a = seer_onnx_attr(n, name);
     return a && a->has_i ? a->i : dflt;
 }
 
-double seer_onnx_attr_float(const Onnx__NodeProto *n, const char *name, double dflt)
+double seer_onnx_attr_float(const SeerOnnx__NodeProto *n, const char *name, double dflt)
 {
-    const Onnx__AttributeProto *a = seer_onnx_attr(n, name);
+    const SeerOnnx__AttributeProto *a = seer_onnx_attr(n, name);
     return a && a->has_f ? a->f : dflt;
 }
 
 /* Up to max ints of a list attribute into v; the count, -1 when absent. */
-int seer_onnx_attr_ints(const Onnx__NodeProto *n, const char *name, int64_t *v, int max)
+int seer_onnx_attr_ints(const SeerOnnx__NodeProto *n, const char *name, int64_t *v, int max)
 {
-    const Onnx__AttributeProto *a = seer_onnx_attr(n, name);
+    const SeerOnnx__AttributeProto *a = seer_onnx_attr(n, name);
     if (!a || !a->n_ints) return -1;
     int k = (int)(a->n_ints < (size_t)max ? a->n_ints : (size_t)max);
     for (int i = 0; i < k; i++) v[i] = a->ints[i];
     return a->n_ints > (size_t)max ? max + 1 : k;
 }
 
-int seer_onnx_attr_str_is(const Onnx__NodeProto *n, const char *name, const char *want)
+int seer_onnx_attr_str_is(const SeerOnnx__NodeProto *n, const char *name, const char *want)
 {
-    const Onnx__AttributeProto *a = seer_onnx_attr(n, name);
+    const SeerOnnx__AttributeProto *a = seer_onnx_attr(n, name);
     if (!a || !a->has_s) return 0;
     return a->s.len == strlen(want) && !memcmp(a->s.data, want, a->s.len);
 }
@@ -191,7 +191,7 @@ int seer_onnx_norm_axis(int64_t axis, int rank)
 
 /* Dims of a tensor, checked against the limits: a data tensor's per-sample
  * elements (the batch excluded), a constant's elements, below 2^31. */
-seer_status_t seer_onnx_set_dims(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t, int rank, const int64_t *d)
+seer_status_t seer_onnx_set_dims(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *t, int rank, const int64_t *d)
 {
     if (rank > SEER_ONNX_MAX_RANK)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "tensor '%s' has rank %d (at most %d)", t->name, rank,
@@ -230,7 +230,7 @@ int seer_onnx_chw(const tensor_t *t, int64_t *c, int64_t *h, int64_t *w)
 }
 
 /* A data input a layer can read as is: its layer has its shape. */
-seer_status_t seer_onnx_need_data(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *t, int rank4)
+seer_status_t seer_onnx_need_data(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *t, int rank4)
 {
     int64_t c, hh, w;
     if (!t) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_INPUT, "a required input is missing");
@@ -249,7 +249,7 @@ seer_status_t seer_onnx_need_data(cx_t *cx, const Onnx__NodeProto *n, const tens
 
 /* A data input read as a view (Reshape, Flatten, Squeeze, fc): its layer
  * holds the same elements per sample, in whatever shape. */
-seer_status_t seer_onnx_need_view(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *t)
+seer_status_t seer_onnx_need_view(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *t)
 {
     if (!t) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_INPUT, "a required input is missing");
     if (t->layer < 0 || !t->known)
@@ -326,7 +326,7 @@ int seer_onnx_new_layer(cx_t *cx, const char *base, tensor_t *t)
 
 /* Start a layer line "TYPE name=N in=A,B" for node n's output t reading
  * the data inputs ins.  SUCCESS, NET_SHAPE or ALLOC_FAILED. */
-seer_status_t seer_onnx_layer_line(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t, const char *type,
+seer_status_t seer_onnx_layer_line(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *t, const char *type,
                                    tensor_t *const *ins, int nin)
 {
     int64_t c, hh, w;
@@ -361,7 +361,7 @@ void seer_onnx_pair_opt(cx_t *cx, const char *both, const char *a_name, const ch
  * input (shape and layer), so that translation goes on: with
  * skip_unsupported the rest is predicted, without it every unsupported
  * node is still counted before the error. */
-seer_status_t seer_onnx_unsupported(cx_t *cx, const Onnx__NodeProto *n, const char *why)
+seer_status_t seer_onnx_unsupported(cx_t *cx, const SeerOnnx__NodeProto *n, const char *why)
 {
     char b1[72], b2[72];
     cx->n_unsup++;

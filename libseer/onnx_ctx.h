@@ -48,7 +48,7 @@ typedef struct {
 typedef struct {
     seer_handle_t h;
     seer_onnx_options_t opt;
-    Onnx__GraphProto *g;
+    SeerOnnx__GraphProto *g;
     tensor_t *t;
     size_t nt;
     uint32_t *slot;             /* name hash -> tensor index + 1 */
@@ -88,11 +88,11 @@ void seer_onnx_cx_free(cx_t *cx);
  * which the caller checks once per node rather than per line. */
 void seer_onnx_emit(cx_t *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A node for messages: its name, else its first output. */
-const char *seer_onnx_label(const Onnx__NodeProto *n);
+const char *seer_onnx_label(const SeerOnnx__NodeProto *n);
 /* Printable, bounded copy of a foreign string for messages and comments. */
 const char *seer_onnx_show(const char *s, char *buf, size_t size);
 /* An error naming node n and its operator (an initializer: no node). */
-seer_status_t seer_onnx_nerr(cx_t *cx, const Onnx__NodeProto *n, seer_status_t st, const char *fmt, ...)
+seer_status_t seer_onnx_nerr(cx_t *cx, const SeerOnnx__NodeProto *n, seer_status_t st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* --- onnx_ctx.c: tensors and attributes ----------------------------- */
@@ -102,28 +102,28 @@ int seer_onnx_find_tensor(const cx_t *cx, const char *name);
 /* A new tensor; -1 if the name is already defined (not SSA). */
 int seer_onnx_add_tensor(cx_t *cx, const char *name, int producer);
 /* Node n's input / output i, NULL when absent or unnamed. */
-tensor_t *seer_onnx_input(cx_t *cx, const Onnx__NodeProto *n, size_t i);
-tensor_t *seer_onnx_output(cx_t *cx, const Onnx__NodeProto *n, size_t i);
-const Onnx__AttributeProto *seer_onnx_attr(const Onnx__NodeProto *n, const char *name);
-int64_t seer_onnx_attr_int(const Onnx__NodeProto *n, const char *name, int64_t dflt);
-double seer_onnx_attr_float(const Onnx__NodeProto *n, const char *name, double dflt);
+tensor_t *seer_onnx_input(cx_t *cx, const SeerOnnx__NodeProto *n, size_t i);
+tensor_t *seer_onnx_output(cx_t *cx, const SeerOnnx__NodeProto *n, size_t i);
+const SeerOnnx__AttributeProto *seer_onnx_attr(const SeerOnnx__NodeProto *n, const char *name);
+int64_t seer_onnx_attr_int(const SeerOnnx__NodeProto *n, const char *name, int64_t dflt);
+double seer_onnx_attr_float(const SeerOnnx__NodeProto *n, const char *name, double dflt);
 /* Up to max ints of a list attribute into v; the count (max + 1 when
  * longer), -1 when absent. */
-int seer_onnx_attr_ints(const Onnx__NodeProto *n, const char *name, int64_t *v, int max);
-int seer_onnx_attr_str_is(const Onnx__NodeProto *n, const char *name, const char *want);
+int seer_onnx_attr_ints(const SeerOnnx__NodeProto *n, const char *name, int64_t *v, int max);
+int seer_onnx_attr_str_is(const SeerOnnx__NodeProto *n, const char *name, const char *want);
 /* Elements of dims from..rank-1; -1 on overflow. */
 int64_t seer_onnx_elems(const tensor_t *t, int from);
 /* Dims of a tensor, checked against the limits. */
-seer_status_t seer_onnx_set_dims(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t, int rank, const int64_t *d);
+seer_status_t seer_onnx_set_dims(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *t, int rank, const int64_t *d);
 /* Per-sample c x h x w of a data tensor of rank 2..4 (of an nhwc view:
  * d[3] x d[1] x d[2]); 0 for other ranks. */
 int seer_onnx_chw(const tensor_t *t, int64_t *c, int64_t *h, int64_t *w);
 /* A data input a layer reads as is (rank4: rank 4 required).  A
  * channels-last view passes with its c, h, w read in its own order:
  * callers that read axis 1 as the channels refuse x->nhwc themselves. */
-seer_status_t seer_onnx_need_data(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *t, int rank4);
+seer_status_t seer_onnx_need_data(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *t, int rank4);
 /* A data input read as a view: same elements per sample as its layer. */
-seer_status_t seer_onnx_need_view(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *t);
+seer_status_t seer_onnx_need_view(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *t);
 /* A negative axis counted from the end; -1 when outside the rank. */
 int seer_onnx_norm_axis(int64_t axis, int rank);
 
@@ -135,7 +135,7 @@ int seer_onnx_valid_name_char(char ch);
 int seer_onnx_new_layer(cx_t *cx, const char *base, tensor_t *t);
 /* Start a layer line "TYPE name=N in=A,B"; SUCCESS, NET_SHAPE (t has an
  * empty dimension) or ALLOC_FAILED. */
-seer_status_t seer_onnx_layer_line(cx_t *cx, const Onnx__NodeProto *n, tensor_t *t, const char *type,
+seer_status_t seer_onnx_layer_line(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *t, const char *type,
                                    tensor_t *const *ins, int nin);
 /* " size=A" or " r=A s=B" style pairs; nothing when both equal dflt. */
 void seer_onnx_pair_opt(cx_t *cx, const char *both, const char *a_name, const char *b_name, int64_t a, int64_t b,
@@ -145,7 +145,7 @@ void seer_onnx_pair_opt(cx_t *cx, const char *both, const char *a_name, const ch
 
 /* Record node n as unsupported; its first output aliases its first data
  * input so that translation goes on.  Always SUCCESS. */
-seer_status_t seer_onnx_unsupported(cx_t *cx, const Onnx__NodeProto *n, const char *why);
+seer_status_t seer_onnx_unsupported(cx_t *cx, const SeerOnnx__NodeProto *n, const char *why);
 /* The error listing every unsupported node; then: a later failure added
  * to the message (NULL: none). */
 seer_status_t seer_onnx_unsupported_error(cx_t *cx, const char *then);
@@ -154,13 +154,13 @@ seer_status_t seer_onnx_unsupported_error(cx_t *cx, const char *then);
 
 /* An initializer or a Constant's tensor into t (n: NULL for an
  * initializer): dims checked, data size checked, small contents folded. */
-seer_status_t seer_onnx_load_tensor(cx_t *cx, const Onnx__NodeProto *n, const Onnx__TensorProto *tp, tensor_t *t);
+seer_status_t seer_onnx_load_tensor(cx_t *cx, const SeerOnnx__NodeProto *n, const SeerOnnx__TensorProto *tp, tensor_t *t);
 /* A constant 1-D (or scalar) value list of input i; count, -1 if not known. */
-int seer_onnx_const_ints(cx_t *cx, const Onnx__NodeProto *n, size_t i, int64_t *v, int max);
+int seer_onnx_const_ints(cx_t *cx, const SeerOnnx__NodeProto *n, size_t i, int64_t *v, int max);
 /* Folding of a node whose inputs are all constants (or Shape of any
  * tensor).  1: folded (or marked constant); 0: not a folding op;
  * otherwise *st carries an error. */
-int seer_onnx_fold(cx_t *cx, const Onnx__NodeProto *n, seer_status_t *st);
+int seer_onnx_fold(cx_t *cx, const SeerOnnx__NodeProto *n, seer_status_t *st);
 
 /* --- onnx_emit.c: nodes into description lines ---------------------- */
 

@@ -33,7 +33,7 @@ static int64_t win_out(int64_t in, int64_t pad, int64_t span, int64_t stride, in
  * even stride, as tf2onnx writes it) is costed as the symmetric one of
  * its total, rounded down or up, that gives the same output size (the
  * framework's copy of a padded input is not costed). */
-static int window(const Onnx__NodeProto *n, const tensor_t *x, const int64_t k[2], int64_t st[2], int64_t dil[2],
+static int window(const SeerOnnx__NodeProto *n, const tensor_t *x, const int64_t k[2], int64_t st[2], int64_t dil[2],
                   int64_t pad[2], char *why, size_t wsize)
 {
     int64_t p[4] = {0, 0, 0, 0};
@@ -87,14 +87,14 @@ static int window(const Onnx__NodeProto *n, const tensor_t *x, const int64_t k[2
  * view (x->nhwc): its translation would read H as C. */
 #define CHANNELS_LAST "an operator over N x C x H x W given a channels-last (permuted) view"
 
-static seer_status_t copy_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o, const tensor_t *x)
+static seer_status_t copy_shape(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *o, const tensor_t *x)
 {
     seer_status_t st = seer_onnx_set_dims(cx, n, o, x->rank, x->d);
     o->nhwc = x->nhwc; /* element-wise ops keep a permuted view's order */
     return st;
 }
 
-static seer_status_t do_conv(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     seer_status_t st;
     char why[200];
@@ -138,7 +138,7 @@ static seer_status_t do_conv(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, te
     return SEER_STATUS_SUCCESS;
 }
 
-static seer_status_t do_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int max)
+static seer_status_t do_pool(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o, int max)
 {
     seer_status_t st;
     char why[200];
@@ -171,7 +171,7 @@ static int read_only_by(const cx_t *cx, const tensor_t *t, const char *op)
 {
     int seen = 0;
     for (size_t i = 0; i < cx->g->n_node; i++) {
-        const Onnx__NodeProto *m = cx->g->node[i];
+        const SeerOnnx__NodeProto *m = cx->g->node[i];
         for (size_t k = 0; k < m->n_input; k++)
             if (!strcmp(m->input[k], t->name)) {
                 if (strcmp(m->op_type, op)) return 0;
@@ -183,7 +183,7 @@ static int read_only_by(const cx_t *cx, const tensor_t *t, const char *op)
 
 /* Reshape-like views: o gets dims d; a layer only when a 2-D result
  * changes the per-sample shape (flatten), else o aliases x's layer. */
-static seer_status_t view(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int rank, const int64_t *d,
+static seer_status_t view(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o, int rank, const int64_t *d,
                           int force_flatten, int gathered)
 {
     seer_status_t st;
@@ -211,7 +211,7 @@ static seer_status_t view(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tenso
     return SEER_STATUS_SUCCESS;
 }
 
-static seer_status_t do_reshape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_reshape(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int64_t v[SEER_ONNX_MAX_RANK + 1], d[SEER_ONNX_MAX_RANK];
     int nv = cx->opset < 5 ? seer_onnx_attr_ints(n, "shape", v, SEER_ONNX_MAX_RANK + 1)
@@ -244,7 +244,7 @@ static seer_status_t do_reshape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x,
     return view(cx, n, x, o, nv, d, 0, read_only_by(cx, o, "Gather"));
 }
 
-static seer_status_t do_squeeze(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int un)
+static seer_status_t do_squeeze(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o, int un)
 {
     int64_t ax[SEER_ONNX_MAX_RANK + 1], d[SEER_ONNX_MAX_RANK];
     int na = cx->opset < 13 ? seer_onnx_attr_ints(n, "axes", ax, SEER_ONNX_MAX_RANK + 1)
@@ -270,7 +270,7 @@ static seer_status_t do_squeeze(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x,
     return view(cx, n, x, o, rank, d, 0, 0);
 }
 
-static seer_status_t do_gemm(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int matmul,
+static seer_status_t do_gemm(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o, int matmul,
                              int *bias_from)
 {
     seer_status_t st;
@@ -307,7 +307,7 @@ static int sole_reader(cx_t *cx, const tensor_t *t, const char *op, int *input)
 {
     if (!t || t->readers != 1) return -1;
     for (size_t i = 0; i < cx->g->n_node; i++) {
-        const Onnx__NodeProto *m = cx->g->node[i];
+        const SeerOnnx__NodeProto *m = cx->g->node[i];
         for (size_t k = 0; k < m->n_input; k++)
             if (!strcmp(m->input[k], t->name)) {
                 *input = (int)k;
@@ -319,7 +319,7 @@ static int sole_reader(cx_t *cx, const tensor_t *t, const char *op, int *input)
 
 /* MatMul followed by an Add of a constant [K] vector (its only reader):
  * nn.Linear exported as two nodes.  Returns the Add's node index, or -1. */
-static int matmul_bias(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
+static int matmul_bias(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *o)
 {
     int k, i = sole_reader(cx, o, "Add", &k);
     if (i < 0 || cx->g->node[i]->n_input != 2) return -1;
@@ -333,7 +333,7 @@ static int matmul_bias(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
 /* A gate whose only reader is Mul(x, gate(x)): SiLU (Sigmoid) and, before
  * opset 14, HardSwish (HardSigmoid) as exporters write them.  Returns the
  * Mul's node index, or -1. */
-static int self_gate(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
+static int self_gate(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *o)
 {
     int k, i = n->n_input ? sole_reader(cx, o, "Mul", &k) : -1;
     return i >= 0 && cx->g->node[i]->n_input == 2 && !strcmp(cx->g->node[i]->input[1 - k], n->input[0]) ? i : -1;
@@ -342,7 +342,7 @@ static int self_gate(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *o)
 /* Whether input i of node m is a constant scalar near v.  A pattern
  * looks ahead of the topological order: a Constant node not reached yet
  * is folded now (seer_onnx_emit_node then leaves it). */
-static const tensor_t *const_input(cx_t *cx, const Onnx__NodeProto *m, size_t i)
+static const tensor_t *const_input(cx_t *cx, const SeerOnnx__NodeProto *m, size_t i)
 {
     tensor_t *c = seer_onnx_input(cx, m, i);
     seer_status_t st;
@@ -354,7 +354,7 @@ static const tensor_t *const_input(cx_t *cx, const Onnx__NodeProto *m, size_t i)
     return c && c->is_const ? c : NULL;
 }
 
-static int const_near(cx_t *cx, const Onnx__NodeProto *m, size_t i, double v)
+static int const_near(cx_t *cx, const SeerOnnx__NodeProto *m, size_t i, double v)
 {
     const tensor_t *c = const_input(cx, m, i);
     return c && c->nval == 1 && fabs(c->val[0] - v) <= 1e-3 * fabs(v);
@@ -367,14 +367,14 @@ static int const_near(cx_t *cx, const Onnx__NodeProto *m, size_t i, double v)
  * (node ni) are fused into it; 1 when found. */
 static int erf_gelu(cx_t *cx, int ni, const tensor_t *o)
 {
-    const Onnx__NodeProto *n = cx->g->node[ni];
+    const SeerOnnx__NodeProto *n = cx->g->node[ni];
     int chain[4], in[4], by_x = 0; /* how many of the two products took x */
     static const char *const ops[4] = {"Erf", "Add", "Mul", "Mul"};
     const tensor_t *t = o;
     if (n->n_input != 2 || !const_near(cx, n, 1, sqrt(2.0))) return 0;
     for (int k = 0; k < 4; k++) {
         if ((chain[k] = sole_reader(cx, t, ops[k], &in[k])) < 0) return 0;
-        const Onnx__NodeProto *m = cx->g->node[chain[k]];
+        const SeerOnnx__NodeProto *m = cx->g->node[chain[k]];
         if ((k > 0 && m->n_input != 2) || !(t = seer_onnx_output(cx, m, 0))) return 0;
         const char *other = k > 0 ? m->input[1 - in[k]] : NULL;
         if (k == 1 && !const_near(cx, m, (size_t)(1 - in[k]), 1.0)) return 0;
@@ -389,7 +389,7 @@ static int erf_gelu(cx_t *cx, int ni, const tensor_t *o)
     return 1;
 }
 
-static seer_status_t simple(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, const char *type,
+static seer_status_t simple(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o, const char *type,
                             const char *extra)
 {
     seer_status_t st;
@@ -400,7 +400,7 @@ static seer_status_t simple(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, ten
     return SEER_STATUS_SUCCESS;
 }
 
-static seer_status_t do_clip(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_clip(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     double lo = -INFINITY, hi = INFINITY;
     if (cx->opset < 11) {
@@ -424,7 +424,7 @@ static seer_status_t do_clip(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, te
  * (x[0] or x[1] the constant): a frozen layer scale, stochastic depth's
  * N x 1 x 1 x 1 mask in a training-mode export (whose shape folding
  * follows), a normalization's shift: a scale layer, one pass. */
-static seer_status_t by_constant(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o, tensor_t *const x[2], const char *what)
+static seer_status_t by_constant(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *o, tensor_t *const x[2], const char *what)
 {
     seer_status_t st;
     char why[120];
@@ -468,7 +468,7 @@ static seer_status_t by_constant(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o
     return SEER_STATUS_SUCCESS;
 }
 
-static seer_status_t do_add(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
+static seer_status_t do_add(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *o)
 {
     tensor_t *ins[SEER_NET_MAX_INPUTS];
     int nin = 0;
@@ -496,7 +496,7 @@ static seer_status_t do_add(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
 
 /* x * y of equal shapes, or x * gate with the gate N x C x 1 x 1
  * (squeeze-and-excite): the description's mul, the larger input first. */
-static seer_status_t do_mul(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
+static seer_status_t do_mul(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *o)
 {
     seer_status_t st;
     tensor_t *x[2] = {seer_onnx_input(cx, n, 0), seer_onnx_input(cx, n, 1)};
@@ -515,7 +515,7 @@ static seer_status_t do_mul(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
     return SEER_STATUS_SUCCESS;
 }
 
-static seer_status_t do_concat(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
+static seer_status_t do_concat(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *o)
 {
     tensor_t *ins[SEER_NET_MAX_INPUTS];
     int nin = 0;
@@ -551,7 +551,7 @@ static seer_status_t do_concat(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
 
 /* Shapes of an unsupported node's output where libseer knows them, so
  * that skipping it leaves the rest consistent. */
-static void skipped_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static void skipped_shape(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     if (!x || !o || !x->known) return;
     if (!strcmp(n->op_type, "Transpose")) {
@@ -578,7 +578,7 @@ static void skipped_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tenso
 }
 
 /* n is unsupported (why): recorded, its output shaped as skipped_shape says. */
-static seer_status_t unsupported_shape(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, const char *why)
+static seer_status_t unsupported_shape(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o, const char *why)
 {
     seer_status_t st = seer_onnx_unsupported(cx, n, why);
     skipped_shape(cx, n, x, o);
@@ -598,14 +598,14 @@ static const struct { const char *op, *type; } SIMPLE_OPS[] = {
  * 1/6, beta 0.5: the exporters' form before opset 14). */
 static seer_status_t do_gate(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
 {
-    const Onnx__NodeProto *n = cx->g->node[ni];
+    const SeerOnnx__NodeProto *n = cx->g->node[ni];
     int hard = !strcmp(n->op_type, "HardSigmoid");
     int m = !hard || (fabs(seer_onnx_attr_float(n, "alpha", 0.2) - 1.0 / 6) < 1e-4 &&
                       fabs(seer_onnx_attr_float(n, "beta", 0.5) - 0.5) < 1e-6)
                 ? self_gate(cx, n, o)
                 : -1;
     if (m < 0) return simple(cx, n, x, o, hard ? "hardsigmoid" : "sigmoid", "");
-    const Onnx__NodeProto *mul = cx->g->node[m];
+    const SeerOnnx__NodeProto *mul = cx->g->node[m];
     cx->alias_in[m] = strcmp(mul->input[0], o->name) ? 1 : 0;
     return simple(cx, n, x, o, hard ? "hardswish" : "silu", "");
 }
@@ -614,7 +614,7 @@ static seer_status_t do_gate(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
  * (PyTorch's PReLU(), PReLU(C): 1, or C x 1 x 1 of N x C x H x W).  The
  * slope broadcasts into x from the last axis (before opset 7, from axis
  * 1: C or C x 1 x 1). */
-static seer_status_t do_prelu(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_prelu(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     tensor_t *a = seer_onnx_input(cx, n, 1);
     if (!a || !a->is_const || !a->known) return seer_onnx_unsupported(cx, n, "a PRelu slope that is not a weight");
@@ -633,7 +633,7 @@ static seer_status_t do_prelu(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, t
  * paddings at opset 1, before 11; an input since), any mode: a pad layer
  * (PyTorch's F.pad and onnxruntime's Pad are a copy into the larger
  * tensor, whatever fills the border). */
-static seer_status_t do_pad(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_pad(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int64_t p[9];
     int np = cx->opset < 2 ? seer_onnx_attr_ints(n, "paddings", p, 9)
@@ -653,7 +653,7 @@ static seer_status_t do_pad(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, ten
 }
 
 /* The ratio is an attribute before opset 12, an optional input since. */
-static seer_status_t do_dropout(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_dropout(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     char extra[40];
     double p = seer_onnx_attr_float(n, "ratio", 0.5);
@@ -667,7 +667,7 @@ static seer_status_t do_dropout(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x,
     return simple(cx, n, x, o, "dropout", extra);
 }
 
-static seer_status_t do_global_pool(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_global_pool(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     seer_status_t st;
     if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
@@ -688,7 +688,7 @@ static int per_position(const tensor_t *x)
 
 /* Whether ReduceMean node m of a tensor of rank r averages its last axis
  * alone, keeping it (axes an attribute before opset 18, an input since). */
-static int mean_of_last_axis(cx_t *cx, const Onnx__NodeProto *m, int r)
+static int mean_of_last_axis(cx_t *cx, const SeerOnnx__NodeProto *m, int r)
 {
     int64_t ax[2];
     int na = cx->opset < 18 ? seer_onnx_attr_ints(m, "axes", ax, 2) : seer_onnx_const_ints(cx, m, 1, ax, 2);
@@ -714,7 +714,7 @@ static int next_of(cx_t *cx, int ni, const char *op, int in, int *at)
  * found. */
 static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
 {
-    const Onnx__NodeProto *n = cx->g->node[ni];
+    const SeerOnnx__NodeProto *n = cx->g->node[ni];
     enum { SUB, POW, MEAN, EPS, SQRT, DIV, MUL, ADD, N };
     int c[N], in[N], nc = 0;
     if (!x || !x->known || !per_position(x) || !mean_of_last_axis(cx, n, x->rank) ||
@@ -724,7 +724,7 @@ static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
     const tensor_t *d = seer_onnx_output(cx, cx->g->node[c[SUB]], 0);
     c[POW] = c[DIV] = -1;
     for (size_t i = 0; d && d->readers == 2 && i < cx->g->n_node; i++) {
-        const Onnx__NodeProto *m = cx->g->node[i];
+        const SeerOnnx__NodeProto *m = cx->g->node[i];
         if (m->n_input != 2 || strcmp(m->input[0], d->name)) continue;
         if (!strcmp(m->op_type, "Pow") && const_near(cx, m, 1, 2.0)) c[POW] = (int)i;
         if (!strcmp(m->op_type, "Div")) c[DIV] = (int)i;
@@ -757,7 +757,7 @@ static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
  * AdaptiveAvgPool2d(1) and x.mean((2, 3)) so), N x C x 1 x 1, or N x C
  * as a view of it without keepdims.  The axes are an attribute before
  * opset 18 and an input from it. */
-static seer_status_t do_reduce(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_reduce(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int64_t ax[SEER_ONNX_MAX_RANK + 1];
     seer_status_t st;
@@ -780,7 +780,7 @@ static seer_status_t do_reduce(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
 
 /* Channels [from, from + c) of x as o: a slice layer (PyTorch's chunk
  * and narrow give views that the next kernel copies contiguous). */
-static seer_status_t slice_layer(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, int64_t from,
+static seer_status_t slice_layer(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o, int64_t from,
                                  int64_t c)
 {
     seer_status_t st;
@@ -796,7 +796,7 @@ static seer_status_t slice_layer(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x
  * per output.  The sizes: the 'split' attribute before opset 13, an
  * input from it, else equal parts, the last one smaller where they do not
  * divide C (num_outputs, opset 18). */
-static seer_status_t do_split(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_split(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int64_t sz[SEER_ONNX_MAX_CONST + 1];
     seer_status_t st;
@@ -833,7 +833,7 @@ static seer_status_t do_split(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, t
 }
 
 /* Slice of data along the channels, step 1: a slice layer. */
-static seer_status_t do_slice(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_slice(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int64_t b[2] = {0}, e[2] = {0}, ax[2] = {0}, step[2] = {1};
     int nb, ne, na = 1, np = 1;
@@ -869,7 +869,7 @@ static seer_status_t do_slice(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, t
  * contiguous: the stem's, once (a permute back of contiguous N x H x W x C
  * data is channels-last in memory, and the convolutions after it keep
  * it so); that one copy is not costed (docs/networks.md). */
-static seer_status_t permute_view(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o, const int64_t *perm)
+static seer_status_t permute_view(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o, const int64_t *perm)
 {
     static const int64_t to_last[4] = {0, 2, 3, 1}, to_first[4] = {0, 3, 1, 2};
     int last = !memcmp(perm, to_last, sizeof to_last), first = !memcmp(perm, to_first, sizeof to_first);
@@ -889,7 +889,7 @@ static seer_status_t permute_view(cx_t *cx, const Onnx__NodeProto *n, tensor_t *
  * a shuffle layer, its output seen as N x C/g x g x H x W (the Reshape
  * after it makes the N x C x H x W view).  Rank 4: permute_view.  Any
  * other transpose is unsupported. */
-static seer_status_t do_transpose(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_transpose(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int64_t perm[SEER_ONNX_MAX_RANK];
     static const int64_t shuffle[5] = {0, 2, 1, 3, 4};
@@ -918,7 +918,7 @@ static seer_status_t do_transpose(cx_t *cx, const Onnx__NodeProto *n, tensor_t *
  * fold) and Upsample (before 7: height_scale, width_scale; 7-9: scales as
  * an attribute, then an input)
  * of the two spatial axes of N x C x H x W, any mode: a resize layer. */
-static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_resize(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     seer_status_t st;
     if (!x || x->layer < 0 || !x->known) return seer_onnx_need_data(cx, n, x, 1); /* names what is missing */
@@ -945,7 +945,7 @@ static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
          * Concat of the input's N and C (Shape, Slice) with it, as the
          * TorchScript-based exporter writes F.interpolate(size=...) */
         const tensor_t *zt = seer_onnx_input(cx, n, 3);
-        const Onnx__NodeProto *zp = zt && zt->producer >= 0 ? cx->g->node[zt->producer] : NULL;
+        const SeerOnnx__NodeProto *zp = zt && zt->producer >= 0 ? cx->g->node[zt->producer] : NULL;
         if (zp && !strcmp(zp->op_type, "Concat") && zp->n_input == 2) {
             const tensor_t *hw = seer_onnx_input(cx, zp, 1);
             zt = hw && hw->nval == 2 ? hw : NULL;
@@ -963,7 +963,7 @@ static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
         sc[2] = seer_onnx_attr_float(n, "height_scale", 1);
         sc[3] = seer_onnx_attr_float(n, "width_scale", 1);
     } else if (upsample && cx->opset < 9) {
-        const Onnx__AttributeProto *a = seer_onnx_attr(n, "scales");
+        const SeerOnnx__AttributeProto *a = seer_onnx_attr(n, "scales");
         for (size_t i = 0; a && a->n_floats == 4 && i < 4; i++) sc[i] = a->floats[i];
     } else if (s && s->is_const && s->nval == 4) {
         for (int i = 0; i < 4; i++) sc[i] = s->val[i];
@@ -985,7 +985,7 @@ static seer_status_t do_resize(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
  * scalar, a scale layer. */
 static seer_status_t do_div(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
 {
-    const Onnx__NodeProto *n = cx->g->node[ni];
+    const SeerOnnx__NodeProto *n = cx->g->node[ni];
     tensor_t *y = seer_onnx_input(cx, n, 1);
     if (erf_gelu(cx, ni, o)) return simple(cx, n, x, o, "gelu", "");
     if (!x || !y || x->is_const || !y->is_const)
@@ -1001,7 +1001,7 @@ static seer_status_t do_div(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
  * that repeated some elements and left others out would be costed as
  * the copy it is not.  A constant index on axis 1 of N x C x H x W takes
  * one channel (torchvision's transform_input): a slice layer. */
-static seer_status_t do_gather(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_gather(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     tensor_t *ix = seer_onnx_input(cx, n, 1);
     if (!x || x->layer < 0 || !x->known) return seer_onnx_need_view(cx, n, x); /* names what is missing */
@@ -1032,7 +1032,7 @@ static seer_status_t do_gather(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
 
 /* LayerNormalization over the channels of each position: of a
  * channels-last view (N x H x W x C, last axis) or of N x C features. */
-static seer_status_t do_layernorm(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_layernorm(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     if (!x || x->layer < 0 || !x->known) return seer_onnx_need_data(cx, n, x, 0); /* names what is missing */
     int axis = seer_onnx_norm_axis(seer_onnx_attr_int(n, "axis", -1), x->rank);
@@ -1043,7 +1043,7 @@ static seer_status_t do_layernorm(cx_t *cx, const Onnx__NodeProto *n, tensor_t *
 }
 
 /* Views of the input's elements: Identity, Flatten, Reshape, (Un)squeeze. */
-static seer_status_t do_view_op(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_view_op(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     const char *op = n->op_type;
     seer_status_t st;
@@ -1064,11 +1064,11 @@ static seer_status_t do_view_op(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x,
 
 /* MatMul, fused with a following bias Add when there is one; the fusion
  * is undone when the product itself is not translated. */
-static seer_status_t do_matmul(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_matmul(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int add = matmul_bias(cx, n, o);
     if (add >= 0) {
-        const Onnx__NodeProto *a = cx->g->node[add];
+        const SeerOnnx__NodeProto *a = cx->g->node[add];
         cx->alias_in[add] = strcmp(a->input[0], o->name) ? 1 : 0;
     }
     seer_status_t st = do_gemm(cx, n, x, o, 1, &add);
@@ -1079,7 +1079,7 @@ static seer_status_t do_matmul(cx_t *cx, const Onnx__NodeProto *n, tensor_t *x, 
 /* The operator's own translation, once its data inputs are computable. */
 static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
 {
-    const Onnx__NodeProto *n = cx->g->node[ni];
+    const SeerOnnx__NodeProto *n = cx->g->node[ni];
     const char *op = n->op_type;
     char why[160];
     for (size_t i = 0; i < sizeof SIMPLE_OPS / sizeof SIMPLE_OPS[0]; i++)
@@ -1150,12 +1150,12 @@ static const struct {
 
 /* Node n's string attributes of STRING_ATTRS: absent, or a string among
  * ONNX's values; else ONNX_CORRUPT naming the node and the attribute. */
-static seer_status_t check_string_attrs(cx_t *cx, const Onnx__NodeProto *n)
+static seer_status_t check_string_attrs(cx_t *cx, const SeerOnnx__NodeProto *n)
 {
     for (size_t i = 0; i < sizeof STRING_ATTRS / sizeof STRING_ATTRS[0]; i++) {
         int later = STRING_ATTRS[i].below_opset && cx->opset >= STRING_ATTRS[i].below_opset;
         if (later || strcmp(n->op_type, STRING_ATTRS[i].op)) continue;
-        const Onnx__AttributeProto *a = seer_onnx_attr(n, STRING_ATTRS[i].attr);
+        const SeerOnnx__AttributeProto *a = seer_onnx_attr(n, STRING_ATTRS[i].attr);
         if (!a) continue;
         if (!a->has_s && STRING_ATTRS[i].below_opset) continue; /* the later form (Cast's int), read as well */
         if (!a->has_s)
@@ -1179,7 +1179,7 @@ static seer_status_t check_string_attrs(cx_t *cx, const Onnx__NodeProto *n)
 
 seer_status_t seer_onnx_emit_node(cx_t *cx, int ni)
 {
-    const Onnx__NodeProto *n = cx->g->node[ni];
+    const SeerOnnx__NodeProto *n = cx->g->node[ni];
     tensor_t *x = seer_onnx_input(cx, n, 0), *o = seer_onnx_output(cx, n, 0);
     seer_status_t st;
     char why[160];

@@ -13,12 +13,12 @@
 static double le_value(const uint8_t *p, int type)
 {
     uint64_t u = 0;
-    int size = type == ONNX__TENSOR_PROTO__DATA_TYPE__INT32 || type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT ? 4 : 8;
+    int size = type == SEER_ONNX__TENSOR_PROTO__DATA_TYPE__INT32 || type == SEER_ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT ? 4 : 8;
     for (int i = size - 1; i >= 0; i--) u = u << 8 | p[i];
     switch (type) {
-    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT: { uint32_t v = (uint32_t)u; float f; memcpy(&f, &v, 4); return f; }
-    case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE: { double f; memcpy(&f, &u, 8); return f; }
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT32: return (double)(int32_t)(uint32_t)u;
+    case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT: { uint32_t v = (uint32_t)u; float f; memcpy(&f, &v, 4); return f; }
+    case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE: { double f; memcpy(&f, &u, 8); return f; }
+    case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__INT32: return (double)(int32_t)(uint32_t)u;
     default: return (double)(int64_t)u;
     }
 }
@@ -26,24 +26,24 @@ static double le_value(const uint8_t *p, int type)
 static int elem_size(int type)
 {
     switch (type) {
-    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT: case ONNX__TENSOR_PROTO__DATA_TYPE__INT32:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32: return 4;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE: case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64: return 8;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16: case ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT16: case ONNX__TENSOR_PROTO__DATA_TYPE__UINT16: return 2;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT8: case ONNX__TENSOR_PROTO__DATA_TYPE__UINT8:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__BOOL: return 1;
+    case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT: case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__INT32:
+    case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__UINT32: return 4;
+    case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE: case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
+    case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__UINT64: return 8;
+    case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16: case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16:
+    case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__INT16: case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__UINT16: return 2;
+    case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__INT8: case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__UINT8:
+    case SEER_ONNX__TENSOR_PROTO__DATA_TYPE__BOOL: return 1;
     default: return 0;
     }
 }
 
 /* An initializer or a Constant's tensor into t: dims checked, data size
  * checked against the dims, small numeric contents folded. */
-seer_status_t seer_onnx_load_tensor(cx_t *cx, const Onnx__NodeProto *n, const Onnx__TensorProto *tp, tensor_t *t)
+seer_status_t seer_onnx_load_tensor(cx_t *cx, const SeerOnnx__NodeProto *n, const SeerOnnx__TensorProto *tp, tensor_t *t)
 {
-    static const Onnx__NodeProto none = ONNX__NODE_PROTO__INIT;
-    const Onnx__NodeProto *at = n ? n : &none;
+    static const SeerOnnx__NodeProto none = SEER_ONNX__NODE_PROTO__INIT;
+    const SeerOnnx__NodeProto *at = n ? n : &none;
     seer_status_t st;
     t->is_const = 1;
     if (tp->n_dims > SEER_ONNX_MAX_RANK)
@@ -53,9 +53,9 @@ seer_status_t seer_onnx_load_tensor(cx_t *cx, const Onnx__NodeProto *n, const On
     int type = tp->has_data_type ? tp->data_type : 0;
     int64_t e = seer_onnx_elems(t, 0);
     int es = elem_size(type);
-    t->is_int = type != ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT && type != ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE &&
-                type != ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16 && type != ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16;
-    if (tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) return 0;
+    t->is_int = type != SEER_ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT && type != SEER_ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE &&
+                type != SEER_ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16 && type != SEER_ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16;
+    if (tp->has_data_location && tp->data_location == SEER_ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) return 0;
     size_t have = tp->n_float_data + tp->n_int32_data + tp->n_int64_data + tp->n_double_data + tp->n_uint64_data;
     if (tp->has_raw_data && es && tp->raw_data.len != (size_t)e * (size_t)es)
         return seer_onnx_nerr(cx, at, SEER_STATUS_ONNX_CORRUPT, "tensor '%s': raw_data has %zu bytes, its dims need %lld",
@@ -64,8 +64,8 @@ seer_status_t seer_onnx_load_tensor(cx_t *cx, const Onnx__NodeProto *n, const On
         return seer_onnx_nerr(cx, at, SEER_STATUS_ONNX_CORRUPT, "tensor '%s' holds %zu values, its dims need %lld", t->name,
                               have, (long long)e);
     if (e > SEER_ONNX_MAX_CONST) return SEER_STATUS_SUCCESS;
-    int ok = type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT || type == ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE ||
-             type == ONNX__TENSOR_PROTO__DATA_TYPE__INT32 || type == ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+    int ok = type == SEER_ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT || type == SEER_ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE ||
+             type == SEER_ONNX__TENSOR_PROTO__DATA_TYPE__INT32 || type == SEER_ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
     if (!ok) return SEER_STATUS_SUCCESS;
     if (!(t->val = malloc((size_t)(e ? e : 1) * sizeof *t->val)))
         return seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
@@ -85,7 +85,7 @@ seer_status_t seer_onnx_load_tensor(cx_t *cx, const Onnx__NodeProto *n, const On
  * integers and saturated at int64's range (a Slice's end of INT64_MAX
  * comes back as a double of 2^63, and a cast out of range is undefined);
  * count, -1 if not known or NaN. */
-int seer_onnx_const_ints(cx_t *cx, const Onnx__NodeProto *n, size_t i, int64_t *v, int max)
+int seer_onnx_const_ints(cx_t *cx, const SeerOnnx__NodeProto *n, size_t i, int64_t *v, int max)
 {
     tensor_t *t = seer_onnx_input(cx, n, i);
     if (!t || t->nval < 0 || t->nval > max) return -1;
@@ -108,7 +108,7 @@ static void set_const_vals(tensor_t *o, const double *v, int nv, int is_int)
     memcpy(o->val, v, (size_t)nv * sizeof *v);
 }
 
-static seer_status_t const_vector(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o, const double *v, int nv,
+static seer_status_t const_vector(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *o, const double *v, int nv,
                                   int is_int, int scalar)
 {
     int64_t d = nv;
@@ -119,9 +119,9 @@ static seer_status_t const_vector(cx_t *cx, const Onnx__NodeProto *n, tensor_t *
 }
 
 /* A Constant node: its value attribute, whichever of the forms it takes. */
-static seer_status_t fold_constant(cx_t *cx, const Onnx__NodeProto *n, tensor_t *o)
+static seer_status_t fold_constant(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *o)
 {
-    const Onnx__AttributeProto *at;
+    const SeerOnnx__AttributeProto *at;
     double v[SEER_ONNX_MAX_CONST];
     o->is_const = 1;
     if ((at = seer_onnx_attr(n, "value")) && at->t) return seer_onnx_load_tensor(cx, n, at->t, o);
@@ -140,7 +140,7 @@ static seer_status_t fold_constant(cx_t *cx, const Onnx__NodeProto *n, tensor_t 
 
 /* Shape of any tensor whose dims are known (a data tensor included):
  * the start..end slice of its dims. */
-static seer_status_t fold_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+static seer_status_t fold_shape(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
     double v[SEER_ONNX_MAX_CONST];
     if (!a || !a->known) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the shape of its input is not known");
@@ -156,7 +156,7 @@ static seer_status_t fold_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor
 /* Identity, Cast and DequantizeLinear keep the shape; the values pass
  * (Cast truncates to an integer type) except through DequantizeLinear,
  * whose scale is not applied: its output's values stay unknown. */
-static seer_status_t fold_passthrough(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+static seer_status_t fold_passthrough(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
     seer_status_t st;
     double v[SEER_ONNX_MAX_CONST];
@@ -167,7 +167,7 @@ static seer_status_t fold_passthrough(cx_t *cx, const Onnx__NodeProto *n, const 
     if (!strcmp(op, "Cast")) {
         int64_t to = seer_onnx_attr_int(n, "to", 1);
         is_int = to != 1 && to != 10 && to != 11 && to != 16;
-        const Onnx__AttributeProto *s = cx->opset < 6 ? seer_onnx_attr(n, "to") : NULL;
+        const SeerOnnx__AttributeProto *s = cx->opset < 6 ? seer_onnx_attr(n, "to") : NULL;
         if (s && s->has_s) /* a type name before opset 6 */
             is_int = !(s->s.len == 5 && !memcmp(s->s.data, "FLOAT", 5)) &&
                      !(s->s.len == 7 && !memcmp(s->s.data, "FLOAT16", 7)) &&
@@ -188,7 +188,7 @@ static int values_fill(const tensor_t *a)
 /* Transpose of a constant: dims permuted (default: reversed), and its
  * values where it has them (the TorchScript exporter's F.pad computes
  * Pad's pads through a Transpose of a 2-column table). */
-static seer_status_t fold_transpose(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+static seer_status_t fold_transpose(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
     int64_t perm[SEER_ONNX_MAX_RANK + 1], d[SEER_ONNX_MAX_RANK], from[SEER_ONNX_MAX_RANK], stride[SEER_ONNX_MAX_RANK];
     if (!a->known) return SEER_STATUS_SUCCESS;
@@ -220,7 +220,7 @@ static seer_status_t fold_transpose(cx_t *cx, const Onnx__NodeProto *n, const te
 
 /* Unsqueeze, Squeeze, Reshape, Flatten of a folded value: values in
  * order; only the rank changes (shape vectors are 0-D or 1-D). */
-static seer_status_t fold_reshape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+static seer_status_t fold_reshape(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
     set_const_vals(o, a->val, a->nval, a->is_int);
     int64_t t[SEER_ONNX_MAX_RANK + 1], dd[SEER_ONNX_MAX_RANK], known = 1;
@@ -243,7 +243,7 @@ static seer_status_t fold_reshape(cx_t *cx, const Onnx__NodeProto *n, const tens
 }
 
 /* Gather along axis 0 of a folded vector (picking dims out of Shape). */
-static seer_status_t fold_gather(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, const tensor_t *b,
+static seer_status_t fold_gather(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, const tensor_t *b,
                                  tensor_t *o)
 {
     double v[SEER_ONNX_MAX_CONST];
@@ -262,7 +262,7 @@ static seer_status_t fold_gather(cx_t *cx, const Onnx__NodeProto *n, const tenso
 }
 
 /* Concat of folded vectors, while the result stays small. */
-static seer_status_t fold_concat(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+static seer_status_t fold_concat(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
     double v[SEER_ONNX_MAX_CONST];
     int nv = 0;
@@ -280,7 +280,7 @@ static seer_status_t fold_concat(cx_t *cx, const Onnx__NodeProto *n, const tenso
  * attributes before opset 10, constant inputs since, with steps): a
  * vector's range, or the TorchScript exporter's flip of a table's rows
  * (step -1) on the way to F.pad's pads. */
-static seer_status_t fold_slice(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+static seer_status_t fold_slice(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
     int64_t s, e, step = 1, axis = 0, x[SEER_ONNX_MAX_CONST];
     if (cx->opset < 10) {
@@ -353,7 +353,7 @@ static int broadcast_dims(const tensor_t *a, const tensor_t *b, int *rank, int64
  * broadcast shape (empty when either is); integer Div truncates, a
  * division by zero gives 0 (the value only sizes a shape, which then
  * fails its own checks). */
-static seer_status_t fold_arith(cx_t *cx, const Onnx__NodeProto *n, int arith, const tensor_t *a, const tensor_t *b,
+static seer_status_t fold_arith(cx_t *cx, const SeerOnnx__NodeProto *n, int arith, const tensor_t *a, const tensor_t *b,
                                 tensor_t *o)
 {
     double v[SEER_ONNX_MAX_CONST];
@@ -378,7 +378,7 @@ static seer_status_t fold_arith(cx_t *cx, const Onnx__NodeProto *n, int arith, c
  * random mask compared and scaled: stochastic depth's in a training-mode
  * export), so that a product of data with it can be checked; unknown
  * where the shapes do not broadcast. */
-static seer_status_t broadcast_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, const tensor_t *b,
+static seer_status_t broadcast_shape(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, const tensor_t *b,
                                      tensor_t *o)
 {
     static const char *const ops[] = {"Add", "Sub", "Mul", "Div", "Pow", "Less", "Greater", "Equal",
@@ -396,7 +396,7 @@ static seer_status_t broadcast_shape(cx_t *cx, const Onnx__NodeProto *n, const t
  * else its length alone (torch.export's as_strided at a symbolic batch
  * builds its indices from Range(0, batch)); unknown when the scalars are
  * not known or the length is absurd. */
-static seer_status_t fold_range(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+static seer_status_t fold_range(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
     const tensor_t *b = seer_onnx_input(cx, n, 1), *c = seer_onnx_input(cx, n, 2);
     if (!b || !c || a->nval != 1 || b->nval != 1 || c->nval != 1 || !(c->val[0] != 0)) return SEER_STATUS_SUCCESS;
@@ -410,7 +410,7 @@ static seer_status_t fold_range(cx_t *cx, const Onnx__NodeProto *n, const tensor
 }
 
 /* Unsqueeze of a constant whose values were not folded: its dims. */
-static seer_status_t unsqueeze_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+static seer_status_t unsqueeze_shape(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
     int64_t ax[SEER_ONNX_MAX_RANK + 1], d[SEER_ONNX_MAX_RANK];
     int na = cx->opset < 13 ? seer_onnx_attr_ints(n, "axes", ax, SEER_ONNX_MAX_RANK + 1)
@@ -428,7 +428,7 @@ static seer_status_t unsqueeze_shape(cx_t *cx, const Onnx__NodeProto *n, const t
 }
 
 /* ConstantOfShape's shape: its input's values. */
-static seer_status_t fold_constant_of_shape(cx_t *cx, const Onnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+static seer_status_t fold_constant_of_shape(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
     int64_t d[SEER_ONNX_MAX_RANK], total = 1;
     if (a->nval < 0 || a->nval > SEER_ONNX_MAX_RANK) return SEER_STATUS_SUCCESS;
@@ -441,7 +441,7 @@ static seer_status_t fold_constant_of_shape(cx_t *cx, const Onnx__NodeProto *n, 
      * F.pad appends to the pads): the value attribute's one, else 0.0 */
     double fill = 0, v[SEER_ONNX_MAX_CONST];
     int is_int = 0;
-    const Onnx__AttributeProto *at = seer_onnx_attr(n, "value");
+    const SeerOnnx__AttributeProto *at = seer_onnx_attr(n, "value");
     seer_status_t st;
     if (at && at->t && (st = seer_onnx_load_tensor(cx, n, at->t, o))) return st;
     if (at && at->t) {
@@ -461,7 +461,7 @@ static seer_status_t fold_constant_of_shape(cx_t *cx, const Onnx__NodeProto *n, 
 /* Operators folded only when every input is a constant; values are
  * needed for all but the shape-only ones (passthrough, Transpose,
  * ConstantOfShape, the random ones, broadcast_shape's). */
-static seer_status_t fold_all_const(cx_t *cx, const Onnx__NodeProto *n, tensor_t *a, tensor_t *b, tensor_t *o)
+static seer_status_t fold_all_const(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *a, tensor_t *b, tensor_t *o)
 {
     const char *op = n->op_type;
     if (!strcmp(op, "Identity") || !strcmp(op, "Cast") || !strcmp(op, "DequantizeLinear"))
@@ -488,7 +488,7 @@ static seer_status_t fold_all_const(cx_t *cx, const Onnx__NodeProto *n, tensor_t
     return broadcast_shape(cx, n, a, b, o); /* some other constant computation: its shape at most */
 }
 
-int seer_onnx_fold(cx_t *cx, const Onnx__NodeProto *n, seer_status_t *st)
+int seer_onnx_fold(cx_t *cx, const SeerOnnx__NodeProto *n, seer_status_t *st)
 {
     const char *op = n->op_type;
     tensor_t *o = seer_onnx_output(cx, n, 0), *a = seer_onnx_input(cx, n, 0), *b = seer_onnx_input(cx, n, 1);

@@ -32,3 +32,27 @@ TEST(install_static_link_with_pkg_config)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK(system(cmd) == 0);
 }
+
+/* libseer.a exports every global its objects define (hidden visibility
+ * only reaches the shared library): any name outside seer_ can collide
+ * with the application's, as the generated ONNX code's onnx__ names did
+ * with an application's own protobuf-c ONNX code ("multiple definition
+ * of onnx__model_proto__unpack").  The Makefile generates it in package
+ * seer_onnx. */
+TEST(install_static_archive_defines_only_seer_names)
+{
+    if (system("command -v nm >/dev/null 2>&1") != 0) SKIP("nm not installed");
+    char lib[512];
+    const char *bin = test_seer_bin(), *slash = strrchr(bin, '/');
+    snprintf(lib, sizeof lib, "%.*slibseer.a", slash ? (int)(slash - bin + 1) : 0, bin);
+    char cmd[1024];
+    /* the archive must be read (and define seer_ names) for the check to mean anything */
+    snprintf(cmd, sizeof cmd, "nm -g --defined-only %s | grep -q ' seer_onnx__model_proto__unpack$'", lib);
+    CHECK(system(cmd) == 0);
+    /* ASan adds __odr_asan.NAME for each global NAME: the toolchain's name, NAME checked */
+    snprintf(cmd, sizeof cmd,
+             "nm -g --defined-only %s | awk 'NF == 3 { s = $3; sub(/^__odr_asan[._]/, \"\", s) }"
+             " NF == 3 && s !~ /^seer_/ { print; n++ } END { exit n > 0 }'",
+             lib);
+    CHECK(system(cmd) == 0);
+}

@@ -71,7 +71,7 @@ TEST(onnx_ctx_dims_limits)
     seer_handle_t h;
     cx_t cx;
     REQUIRE(open_cx(&h, &cx, NULL, 4));
-    Onnx__NodeProto n = ONNX__NODE_PROTO__INIT;
+    SeerOnnx__NodeProto n = SEER_ONNX__NODE_PROTO__INIT;
     n.name = "r";
     n.op_type = "Reshape";
     tensor_t t = {.name = "y", .layer = -1};
@@ -101,8 +101,8 @@ TEST(onnx_ctx_dims_limits)
 TEST(onnx_ctx_attributes)
 {
     int64_t pads[5] = {1, 2, 3, 4, 5}, got[8];
-    Onnx__AttributeProto a = ONNX__ATTRIBUTE_PROTO__INIT, g = ONNX__ATTRIBUTE_PROTO__INIT,
-                         s = ONNX__ATTRIBUTE_PROTO__INIT;
+    SeerOnnx__AttributeProto a = SEER_ONNX__ATTRIBUTE_PROTO__INIT, g = SEER_ONNX__ATTRIBUTE_PROTO__INIT,
+                         s = SEER_ONNX__ATTRIBUTE_PROTO__INIT;
     a.name = "pads";
     a.n_ints = 5;
     a.ints = pads;
@@ -113,8 +113,8 @@ TEST(onnx_ctx_attributes)
     s.has_s = 1;
     s.s.data = (uint8_t *)"SAME_UPPER";
     s.s.len = 10;
-    Onnx__AttributeProto *as[] = {&a, &g, &s};
-    Onnx__NodeProto n = ONNX__NODE_PROTO__INIT;
+    SeerOnnx__AttributeProto *as[] = {&a, &g, &s};
+    SeerOnnx__NodeProto n = SEER_ONNX__NODE_PROTO__INIT;
     n.n_attribute = 3;
     n.attribute = as;
     CHECK(seer_onnx_attr_ints(&n, "pads", got, 4) == 5); /* longer than asked: max + 1 */
@@ -139,7 +139,7 @@ TEST(onnx_ctx_messages_name_the_node)
     CHECK(!strcmp(seer_onnx_show(lng, b, sizeof b), "xxxxxxxxxxxx..."));
     CHECK(!strcmp(seer_onnx_show(NULL, b, sizeof b), ""));
     char *outs[] = {"y"};
-    Onnx__NodeProto n = ONNX__NODE_PROTO__INIT;
+    SeerOnnx__NodeProto n = SEER_ONNX__NODE_PROTO__INIT;
     n.op_type = "Conv";
     n.name = "";
     CHECK(!strcmp(seer_onnx_label(&n), "?"));
@@ -179,7 +179,7 @@ static void unsupported_pair(int skip)
     x->d[1] = 10;
     REQUIRE(seer_onnx_new_layer(&cx, "x", x) == 0);
     char *in1[] = {"w", "x"}, *out1[] = {"y"}, *in2[] = {"y"}, *out2[] = {"z"}, *out3[] = {"u"};
-    Onnx__NodeProto n1 = ONNX__NODE_PROTO__INIT, n2 = ONNX__NODE_PROTO__INIT, n3 = ONNX__NODE_PROTO__INIT;
+    SeerOnnx__NodeProto n1 = SEER_ONNX__NODE_PROTO__INIT, n2 = SEER_ONNX__NODE_PROTO__INIT, n3 = SEER_ONNX__NODE_PROTO__INIT;
     n1.op_type = n2.op_type = "Transpose";
     n3.op_type = "Foo";
     n1.name = "tr";

@@ -9,15 +9,15 @@ enum { FX_NODES = 4 };
 typedef struct {
     seer_handle_t h;
     cx_t cx;
-    Onnx__GraphProto g;
-    Onnx__NodeProto *node[FX_NODES];
+    SeerOnnx__GraphProto g;
+    SeerOnnx__NodeProto *node[FX_NODES];
 } fx_t;
 
 /* A context over an empty graph whose data input x (1 x c x s x s) is
  * the description's layer 0. */
 static int fx_open(fx_t *f, int opset, int64_t c, int64_t s)
 {
-    static const Onnx__GraphProto empty = ONNX__GRAPH_PROTO__INIT;
+    static const SeerOnnx__GraphProto empty = SEER_ONNX__GRAPH_PROTO__INIT;
     if (seer_create(&f->h)) return 0;
     seer_onnx_cx_init(&f->cx, f->h, NULL);
     f->cx.opset = opset;
@@ -54,9 +54,9 @@ static void fx_const(fx_t *f, const char *name, int rank, const int64_t *d, cons
 }
 
 /* Node op(ins) -> out appended to the graph; its input readers counted. */
-static Onnx__NodeProto *fx_node(fx_t *f, Onnx__NodeProto *n, const char *op, char **ins, size_t nin, char **out)
+static SeerOnnx__NodeProto *fx_node(fx_t *f, SeerOnnx__NodeProto *n, const char *op, char **ins, size_t nin, char **out)
 {
-    static const Onnx__NodeProto init = ONNX__NODE_PROTO__INIT;
+    static const SeerOnnx__NodeProto init = SEER_ONNX__NODE_PROTO__INIT;
     *n = init;
     n->op_type = (char *)op;
     n->name = out[0];
@@ -88,11 +88,11 @@ TEST(onnx_emit_conv_line_and_shape)
     int64_t wd[4] = {8, 3, 3, 3}, bd[1] = {8}, pads[4] = {1, 1, 1, 1}, strides[2] = {2, 2}, asym[4] = {0, 0, 1, 1};
     fx_const(&f, "w", 4, wd, NULL, 0);
     fx_const(&f, "b", 1, bd, NULL, 0);
-    Onnx__AttributeProto ap = ONNX__ATTRIBUTE_PROTO__INIT, as = ONNX__ATTRIBUTE_PROTO__INIT;
+    SeerOnnx__AttributeProto ap = SEER_ONNX__ATTRIBUTE_PROTO__INIT, as = SEER_ONNX__ATTRIBUTE_PROTO__INIT;
     ap.name = "pads", ap.n_ints = 4, ap.ints = pads;
     as.name = "strides", as.n_ints = 2, as.ints = strides;
-    Onnx__AttributeProto *attrs[] = {&ap, &as};
-    Onnx__NodeProto n[3];
+    SeerOnnx__AttributeProto *attrs[] = {&ap, &as};
+    SeerOnnx__NodeProto n[3];
     char *i0[] = {"x", "w", "b"}, *o0[] = {"c1"}, *i1[] = {"x", "w"}, *o1[] = {"c2"}, *i2[] = {"c1", "w"},
          *o2[] = {"c3"};
     fx_node(&f, &n[0], "Conv", i0, 3, o0);
@@ -127,7 +127,7 @@ TEST(onnx_emit_activations_and_clip)
     fx_const(&f, "lo", 0, sd, &lo, 1);
     fx_const(&f, "six", 0, sd, &six, 1);
     fx_const(&f, "one", 0, sd, &one, 1);
-    Onnx__NodeProto n[4];
+    SeerOnnx__NodeProto n[4];
     char *i0[] = {"x"}, *o0[] = {"r"}, *i1[] = {"r", "lo", "six"}, *o1[] = {"r6"}, *i2[] = {"r6", "lo", "one"},
          *o2[] = {"c01"}, *i3[] = {"r6"}, *o3[] = {"ls"};
     fx_node(&f, &n[0], "Relu", i0, 1, o0);
@@ -147,7 +147,7 @@ TEST(onnx_emit_sigmoid_mul_is_silu)
 {
     fx_t f;
     REQUIRE(fx_open(&f, 13, 4, 2));
-    Onnx__NodeProto n[2];
+    SeerOnnx__NodeProto n[2];
     char *i0[] = {"x"}, *o0[] = {"s"}, *i1[] = {"x", "s"}, *o1[] = {"y"};
     fx_node(&f, &n[0], "Sigmoid", i0, 1, o0);
     fx_node(&f, &n[1], "Mul", i1, 2, o1);
@@ -169,7 +169,7 @@ TEST(onnx_emit_pool_flatten_matmul_bias)
     int64_t wd[2] = {3, 10}, bd[1] = {10};
     fx_const(&f, "W", 2, wd, NULL, 0);
     fx_const(&f, "B", 1, bd, NULL, 0);
-    Onnx__NodeProto n[4];
+    SeerOnnx__NodeProto n[4];
     char *i0[] = {"x"}, *o0[] = {"gap"}, *i1[] = {"gap"}, *o1[] = {"fl"}, *i2[] = {"fl", "W"}, *o2[] = {"mm"},
          *i3[] = {"B", "mm"}, *o3[] = {"y"};
     fx_node(&f, &n[0], "GlobalAveragePool", i0, 1, o0);
@@ -189,7 +189,7 @@ TEST(onnx_emit_unsupported_and_uncomputable)
     fx_t f;
     REQUIRE(fx_open(&f, 13, 3, 4));
     REQUIRE(seer_onnx_add_tensor(&f.cx, "u", -1) >= 0); /* data whose shape is unknown */
-    Onnx__NodeProto n[3];
+    SeerOnnx__NodeProto n[3];
     char *i0[] = {"u"}, *o0[] = {"r"}, *i1[] = {"x"}, *o1[] = {"foo"}, *o2[] = {"fc"};
     fx_node(&f, &n[0], "Relu", i0, 1, o0);
     fx_node(&f, &n[1], "Foo", i1, 1, o1);
@@ -214,14 +214,14 @@ TEST(onnx_emit_string_attributes_checked)
     REQUIRE(fx_open(&f, 13, 3, 8));
     int64_t wd[4] = {8, 3, 3, 3}, ks[2] = {2, 2};
     fx_const(&f, "w", 4, wd, NULL, 0);
-    Onnx__AttributeProto empty = ONNX__ATTRIBUTE_PROTO__INIT, prefix = ONNX__ATTRIBUTE_PROTO__INIT,
-                         as_int = ONNX__ATTRIBUTE_PROTO__INIT, kernel = ONNX__ATTRIBUTE_PROTO__INIT;
+    SeerOnnx__AttributeProto empty = SEER_ONNX__ATTRIBUTE_PROTO__INIT, prefix = SEER_ONNX__ATTRIBUTE_PROTO__INIT,
+                         as_int = SEER_ONNX__ATTRIBUTE_PROTO__INIT, kernel = SEER_ONNX__ATTRIBUTE_PROTO__INIT;
     empty.name = "auto_pad", empty.has_s = 1, empty.s.len = 0, empty.s.data = NULL;
     prefix.name = "auto_pad", prefix.has_s = 1, prefix.s.len = 4, prefix.s.data = (uint8_t *)"VALID";
     as_int.name = "auto_pad", as_int.has_i = 1, as_int.i = 1;
     kernel.name = "kernel_shape", kernel.n_ints = 2, kernel.ints = ks;
-    Onnx__AttributeProto *a0[] = {&empty}, *a1[] = {&prefix}, *a2[] = {&kernel, &as_int};
-    Onnx__NodeProto n[3];
+    SeerOnnx__AttributeProto *a0[] = {&empty}, *a1[] = {&prefix}, *a2[] = {&kernel, &as_int};
+    SeerOnnx__NodeProto n[3];
     char *i0[] = {"x", "w"}, *o0[] = {"c1"}, *o1[] = {"c2"}, *i2[] = {"x"}, *o2[] = {"mp"};
     fx_node(&f, &n[0], "Conv", i0, 2, o0)->n_attribute = 1;
     n[0].attribute = a0;

@@ -42,7 +42,7 @@ static tensor_t *fx_const(fx_t *f, const char *name, const double *v, int n, int
 }
 
 /* Fold a node op(ins...) -> out; *out_t receives the output tensor. */
-static seer_status_t fx_fold(fx_t *f, Onnx__NodeProto *n, const char *op, char **ins, size_t nin, char *out,
+static seer_status_t fx_fold(fx_t *f, SeerOnnx__NodeProto *n, const char *op, char **ins, size_t nin, char *out,
                              tensor_t **out_t, int *folded)
 {
     static char *outs[8];
@@ -81,8 +81,8 @@ TEST(onnx_shape_folds_the_reshape_idiom)
     x->d[0] = 1009, x->d[1] = 16, x->d[2] = 4, x->d[3] = 4;
     const double zero = 0, axes = 0, minus1 = -1;
     REQUIRE(fx_const(&f, "idx", &zero, 1, 1) && fx_const(&f, "axes", &axes, 1, 0) && fx_const(&f, "m1", &minus1, 1, 0));
-    Onnx__NodeProto n1 = ONNX__NODE_PROTO__INIT, n2 = ONNX__NODE_PROTO__INIT, n3 = ONNX__NODE_PROTO__INIT,
-                    n4 = ONNX__NODE_PROTO__INIT;
+    SeerOnnx__NodeProto n1 = SEER_ONNX__NODE_PROTO__INIT, n2 = SEER_ONNX__NODE_PROTO__INIT, n3 = SEER_ONNX__NODE_PROTO__INIT,
+                    n4 = SEER_ONNX__NODE_PROTO__INIT;
     char *i1[] = {"x"}, *i2[] = {"s", "idx"}, *i3[] = {"g", "axes"}, *i4[] = {"u", "m1"};
     int folded = 0;
     CHECK_STATUS(fx_fold(&f, &n1, "Shape", i1, 1, "s", &o, &folded), SEER_STATUS_SUCCESS);
@@ -108,9 +108,9 @@ TEST(onnx_shape_arithmetic_and_slice)
     REQUIRE(ta && fx_const(&f, "two", &two, 1, 1) && fx_const(&f, "zero", &zero, 1, 1));
     REQUIRE(fx_const(&f, "st", &start, 1, 0) && fx_const(&f, "en", &end, 1, 0) && fx_const(&f, "sp", &step, 1, 0));
     REQUIRE(fx_const(&f, "back", &back, 1, 0) && fx_const(&f, "past", &past, 1, 0) && fx_const(&f, "huge", &huge, 1, 0));
-    Onnx__NodeProto n[8] = {ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT,
-                            ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT,
-                            ONNX__NODE_PROTO__INIT, ONNX__NODE_PROTO__INIT};
+    SeerOnnx__NodeProto n[8] = {SEER_ONNX__NODE_PROTO__INIT, SEER_ONNX__NODE_PROTO__INIT, SEER_ONNX__NODE_PROTO__INIT,
+                            SEER_ONNX__NODE_PROTO__INIT, SEER_ONNX__NODE_PROTO__INIT, SEER_ONNX__NODE_PROTO__INIT,
+                            SEER_ONNX__NODE_PROTO__INIT, SEER_ONNX__NODE_PROTO__INIT};
     char *div[] = {"a", "two"}, *div0[] = {"two", "zero"}, *sl[] = {"a", "st", "en"}, *sl2[] = {"a", "st", "en", "", "sp"},
          *flip[] = {"a", "back", "past", "", "back"}, *first[] = {"a", "past", "past", "", "back"},
          *hop[] = {"a", "st", "huge", "", "huge"};
@@ -146,7 +146,7 @@ TEST(onnx_shape_fold_needs_constant_inputs)
     REQUIRE(seer_onnx_add_tensor(&f.cx, "x", -1) == 0); /* data, not constant */
     const double one = 1, big = 5;
     REQUIRE(fx_const(&f, "one", &one, 1, 0) && fx_const(&f, "big", &big, 1, 1));
-    Onnx__NodeProto n1 = ONNX__NODE_PROTO__INIT, n2 = ONNX__NODE_PROTO__INIT, n3 = ONNX__NODE_PROTO__INIT;
+    SeerOnnx__NodeProto n1 = SEER_ONNX__NODE_PROTO__INIT, n2 = SEER_ONNX__NODE_PROTO__INIT, n3 = SEER_ONNX__NODE_PROTO__INIT;
     char *add[] = {"x", "one"}, *gat[] = {"one", "big"}, *shp[] = {"x"};
     tensor_t *o;
     int folded = 1;
@@ -164,15 +164,15 @@ TEST(onnx_shape_constant_and_cast)
     fx_t f;
     REQUIRE(fx_open(&f, 13));
     int64_t ints[3] = {2, 3, 4};
-    Onnx__AttributeProto a = ONNX__ATTRIBUTE_PROTO__INIT, to = ONNX__ATTRIBUTE_PROTO__INIT;
+    SeerOnnx__AttributeProto a = SEER_ONNX__ATTRIBUTE_PROTO__INIT, to = SEER_ONNX__ATTRIBUTE_PROTO__INIT;
     a.name = "value_ints";
     a.n_ints = 3;
     a.ints = ints;
     to.name = "to";
     to.has_i = 1;
     to.i = 7; /* INT64 */
-    Onnx__AttributeProto *ac[] = {&a}, *at[] = {&to};
-    Onnx__NodeProto n1 = ONNX__NODE_PROTO__INIT, n2 = ONNX__NODE_PROTO__INIT, n3 = ONNX__NODE_PROTO__INIT;
+    SeerOnnx__AttributeProto *ac[] = {&a}, *at[] = {&to};
+    SeerOnnx__NodeProto n1 = SEER_ONNX__NODE_PROTO__INIT, n2 = SEER_ONNX__NODE_PROTO__INIT, n3 = SEER_ONNX__NODE_PROTO__INIT;
     n1.n_attribute = 1, n1.attribute = ac;
     n2.n_attribute = 1, n2.attribute = at;
     tensor_t *o;
@@ -203,11 +203,11 @@ TEST(onnx_shape_load_tensor)
     for (int i = 0; i < 4; i++) REQUIRE(seer_onnx_add_tensor(&f.cx, names[i], -1) == i);
     uint8_t raw[8] = {0, 0, 0xc0, 0x3f, 0, 0, 0, 0xc0}; /* 1.5f, -2.0f */
     int64_t d2[1] = {2}, d65[1] = {65};
-    Onnx__TensorProto tp = ONNX__TENSOR_PROTO__INIT;
+    SeerOnnx__TensorProto tp = SEER_ONNX__TENSOR_PROTO__INIT;
     tp.n_dims = 1;
     tp.dims = d2;
     tp.has_data_type = 1;
-    tp.data_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+    tp.data_type = SEER_ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
     tp.has_raw_data = 1;
     tp.raw_data.data = raw;
     tp.raw_data.len = 8;
@@ -220,19 +220,19 @@ TEST(onnx_shape_load_tensor)
     int64_t vals[65] = {0};
     tp.has_raw_data = 0;
     tp.dims = d65;
-    tp.data_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+    tp.data_type = SEER_ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
     tp.n_int64_data = 65;
     tp.int64_data = vals;
     CHECK_STATUS(seer_onnx_load_tensor(&f.cx, NULL, &tp, &f.cx.t[2]), SEER_STATUS_SUCCESS);
     CHECK(f.cx.t[2].known && f.cx.t[2].d[0] == 65 && f.cx.t[2].nval == -1 && f.cx.t[2].is_int);
     tp.n_int64_data = 0;
     tp.has_data_location = 1;
-    tp.data_location = ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+    tp.data_location = SEER_ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
     tp.dims = d2;
     CHECK_STATUS(seer_onnx_load_tensor(&f.cx, NULL, &tp, &f.cx.t[3]), SEER_STATUS_SUCCESS);
     CHECK(f.cx.t[3].known && f.cx.t[3].nval == -1);
     int64_t got[4];
-    Onnx__NodeProto n = ONNX__NODE_PROTO__INIT;
+    SeerOnnx__NodeProto n = SEER_ONNX__NODE_PROTO__INIT;
     char *in[] = {"x", "w"};
     n.n_input = 2;
     n.input = in;
