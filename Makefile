@@ -183,23 +183,34 @@ $(B)/seer-physics: tools/bench/physics.c tests/physics_shapes.h $(STLIB)
 $(B)/seer-speed: tools/bench/speed.c $(STLIB)
 	$(CC) $(ALLFLAGS) -o $@ $< $(STLIB) $(LIBS)
 
+# What install puts in place, named once: uninstall removes exactly these
+# (a model a user added to share/seer/models stays, and so does an older
+# version's libseer.so.X), then the directories install made, deepest
+# first, those left empty only.
+P            = $(DESTDIR)$(PREFIX)
+INST_HEADERS = include/seer.h include/seer_cudnn.h
+INST_LIBS    = libseer.so.$(VERSION) libseer.so.$(SONAME_MAJOR) libseer.so libseer.a pkgconfig/seer.pc
+INST_BINS    = seer seer-bench
+INST_MODELS  = $(sort $(wildcard models/*.seer))
+INST_DIRS    = share/seer/models share/seer share lib/pkgconfig lib include bin
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	  $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/seer/models
-	install -m 644 include/seer.h include/seer_cudnn.h $(DESTDIR)$(PREFIX)/include/
-	install -m 755 $(SHLIB) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libseer.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libseer.so.$(SONAME_MAJOR)
-	ln -sf libseer.so.$(SONAME_MAJOR) $(DESTDIR)$(PREFIX)/lib/libseer.so
-	install -m 644 $(STLIB) $(DESTDIR)$(PREFIX)/lib/
-	$(SEER_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/seer.pc
-	install -m 755 $(SEER) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 models/*.seer $(DESTDIR)$(PREFIX)/share/seer/models/
-	-[ -x $(B)/seer-bench ] && install -m 755 $(B)/seer-bench $(DESTDIR)$(PREFIX)/bin/
+	install -d $(P)/include $(P)/lib/pkgconfig $(P)/bin $(P)/share/seer/models
+	install -m 644 $(INST_HEADERS) $(P)/include/
+	install -m 755 $(SHLIB) $(P)/lib/
+	ln -sf libseer.so.$(VERSION) $(P)/lib/libseer.so.$(SONAME_MAJOR)
+	ln -sf libseer.so.$(SONAME_MAJOR) $(P)/lib/libseer.so
+	install -m 644 $(STLIB) $(P)/lib/
+	$(SEER_PC) > $(P)/lib/pkgconfig/seer.pc
+	install -m 755 $(SEER) $(P)/bin/
+	install -m 644 $(INST_MODELS) $(P)/share/seer/models/
+	-[ -x $(B)/seer-bench ] && install -m 755 $(B)/seer-bench $(P)/bin/
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/include/seer.h $(DESTDIR)$(PREFIX)/include/seer_cudnn.h $(DESTDIR)$(PREFIX)/lib/libseer.* \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig/seer.pc $(DESTDIR)$(PREFIX)/bin/seer $(DESTDIR)$(PREFIX)/bin/seer-bench
-	rm -rf $(DESTDIR)$(PREFIX)/share/seer
+	rm -f $(addprefix $(P)/include/,$(notdir $(INST_HEADERS))) $(addprefix $(P)/lib/,$(INST_LIBS)) \
+	  $(addprefix $(P)/bin/,$(INST_BINS)) $(addprefix $(P)/share/seer/models/,$(notdir $(INST_MODELS)))
+	@# rmdir refuses a directory that is not empty: that one stays
+	@rmdir $(addprefix $(P)/,$(INST_DIRS)) 2>/dev/null || true
 
 clean:
 	rm -rf build build-asan build-ubsan build-fuzz

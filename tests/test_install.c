@@ -5,6 +5,37 @@
 #include <unistd.h>
 #include "test.h"
 
+/* make uninstall removes what make install put in place and nothing else:
+ * a model the user added to share/seer/models and a file beside the
+ * libraries stay (with their directories); the directories left empty go. */
+TEST(install_uninstall_removes_only_what_install_put)
+{
+    /* make install builds and installs build/: not a sanitizer tree's */
+    if (strcmp(test_seer_bin(), "build/seer") != 0) SKIP("not the plain build/ tree");
+    char dir[] = "/tmp/seer-install-XXXXXX";
+    REQUIRE(mkdtemp(dir) != NULL);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "env -u MAKEFLAGS -u MAKELEVEL make -s install PREFIX=%s/p >%s/log 2>&1 && "
+             "cp models/t4.seer %s/p/share/seer/models/mine.seer && : >%s/p/lib/libseer-mine.txt && "
+             "env -u MAKEFLAGS -u MAKELEVEL make -s uninstall PREFIX=%s/p >>%s/log 2>&1",
+             dir, dir, dir, dir, dir, dir);
+    int rc = system(cmd);
+    if (rc != 0) {
+        snprintf(cmd, sizeof cmd, "cat %s/log", dir);
+        if (system(cmd)) {}
+    }
+    CHECK(rc == 0);
+    /* all that is left: the prefix, the two files and their directories */
+    snprintf(cmd, sizeof cmd,
+             "cd %s/p && test \"$(find . | sort | tr '\\n' ' ')\" = "
+             "'. ./lib ./lib/libseer-mine.txt ./share ./share/seer ./share/seer/models ./share/seer/models/mine.seer '",
+             dir);
+    CHECK(system(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+}
+
 TEST(install_static_link_with_pkg_config)
 {
     /* Sanitizer builds install instrumented archives that only link with
