@@ -683,6 +683,20 @@ TEST(cli_gpu_description_file)
                   "--k", "64", NULL);
     CHECK(r.rc != 0 && strstr(r.err, "register its GPU description file"));
     test_run_free(&r);
+    /* seer info too: the message's advice (--gpu FILE) is taken */
+    test_run_seer(&r, "info", model, NULL);
+    CHECK(r.rc == 1 && strstr(r.err, "SEER_STATUS_UNKNOWN_GPU") && strstr(r.err, "--gpu FILE"));
+    test_run_free(&r);
+    test_run_seer(&r, "info", model, "--gpu", gpu, NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\ngpu             rtx-2080\n") && !strstr(r.out, "served"));
+    test_run_free(&r);
+    /* another GPU's model, or a table id with a file: usage errors */
+    test_run_seer(&r, "info", "models/t4.seer", "--gpu", gpu, NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "does not match the model's GPU t4"));
+    test_run_free(&r);
+    test_run_seer(&r, "info", model, "--gpu", "rtx-2080", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "not both"));
+    test_run_free(&r);
     remove(gpu);
     remove(data);
     remove(model);

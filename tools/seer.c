@@ -354,12 +354,14 @@ done:
 static void usage_info(FILE *f)
 {
     fprintf(f,
-            "usage: seer info MODEL\n"
+            "usage: seer info MODEL [--gpu FILE]\n"
             "       seer info --gpu GPU [--models DIR]\n"
             "\n"
             "Show what a model file holds: GPU, format and library versions, kernel\n"
             "families, SVMs, training rows, checksum, provenance and conv scales\n"
-            "(seer_model_get_conv_scales, one line each).  With --gpu, the\n"
+            "(seer_model_get_conv_scales, one line each).  A model trained for a GPU\n"
+            "the table lacks (seer train --gpu FILE) loads once --gpu FILE registers\n"
+            "that GPU's description file.  With --gpu alone, the\n"
             "model libseer serves for that GPU from DIR (seer_model_open: its own file\n"
             "with what it lacks filled in from the others, a twin's, or a transfer).\n");
 }
@@ -384,21 +386,28 @@ static int cmd_info(int argc, char **argv)
             return cli_unknown(&a);
         }
     }
-    if (!path == !gpu) return cli_usage_error("info", "give a model file or --gpu GPU (seer info MODEL)");
+    if (!path && !gpu) return cli_usage_error("info", "give a model file or --gpu GPU (seer info MODEL)");
+    /* With a file, --gpu only registers the GPU a model trained from a
+     * description file needs to load: a table id would ask for the served
+     * model as well, and which of the two to show is not clear. */
+    if (path && gpu && !cli_gpu_is_file(gpu))
+        return cli_usage_error("info", "give a model file or --gpu GPU, not both (with MODEL, --gpu takes a GPU "
+                               "description file: seer info MODEL --gpu FILE)");
     seer_handle_t h = NULL;
     seer_model_t m = NULL;
     seer_model_info_t info;
     seer_status_t st = seer_create(&h);
     if (st) return cli_lib_error(NULL, st);
-    int rc = gpu ? cli_open_model(h, "info", NULL, gpu, models, &m) : CLI_OK;
-    if (!rc && ((!gpu && (st = seer_model_load(h, path, &m))) || (st = seer_model_get_info(m, &info))))
-        rc = cli_lib_error(h, st);
+    /* as predict's --model FILE --gpu FILE: the file's GPU registered first,
+     * and the model must be that GPU's */
+    int rc = cli_open_model(h, "info", path, gpu, models, &m);
+    if (!rc && (st = seer_model_get_info(m, &info))) rc = cli_lib_error(h, st);
     if (rc) {
         seer_model_destroy(m);
         seer_destroy(h);
         return rc;
     }
-    if (gpu) {
+    if (!path) {
         printf("served          %s for %s from %s\n",
                cli_served_words(&info), info.gpu_id, cli_models_dir(models));
         printf("source gpus     %s\n", info.source_gpus);
