@@ -67,9 +67,15 @@ static int write_gpu_file(const char *path, const char *gpu_id, int device, cons
     seer_bench_lib_versions(dnn, &cupti, cb);
     seer_bench_driver_release(rel, sizeof rel);
     if (cudaRuntimeGetVersion(&rt) != cudaSuccess) rt = 0;
+    /* Which --gpu to give: libseer refuses a file under an id its table
+     * has (docs/seer-bench.md), and seer-bench, which does not link libseer,
+     * cannot tell which case this is. */
     fprintf(f, "# GPU description written by seer-bench (docs/formats.md): rates are the\n"
                "# microbenchmarked ceilings of this GPU, not datasheet peaks.\n"
-               "# seer train --gpu THIS_FILE ...; seer predict --gpu THIS_FILE ...\nseer-gpu=1\n");
+               "# For a GPU libseer's table lacks (seer gpus lists the table):\n"
+               "# seer train --gpu THIS_FILE ...; seer predict --gpu THIS_FILE ...\n"
+               "# For a GPU in the table this file is refused: give its id, --gpu ID.\n"
+               "seer-gpu=1\n");
     fprintf(f, "id=%s\nname=%s\narch=%s\ncc=%d.%d\nsms=%d\nboost_mhz=%d\n", gpu_id, p->name,
             arch_name(p->major, p->minor), p->major, p->minor, p->multiProcessorCount, clk_khz / 1000);
     fprintf(f, "fp32_tflops=%.4g\n", fp32);

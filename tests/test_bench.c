@@ -660,6 +660,8 @@ TEST(bench_sim_gpu_description_file)
     CHECK(strstr(text, "\nfp32_tflops=60\n"));          /* the measured ceiling */
     CHECK(strstr(text, "\nsmem_per_sm=233472\n"));      /* from the device properties */
     CHECK(strstr(text, "\ninfo.driver=cuda-13.0\n"));   /* no NVML: said so */
+    /* the header says when the file is the --gpu to give: a table GPU's is refused */
+    CHECK(strstr(text, "\n# For a GPU libseer's table lacks") && strstr(text, "--gpu ID"));
     free(text);
     if (access(test_seer_bin(), X_OK) == 0) {
         snprintf(cmd, sizeof cmd, "%s predict --gpu %s --models models --n 32 --c 64 --h 56 --w 56 --k 64 2>&1",
