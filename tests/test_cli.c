@@ -1018,6 +1018,12 @@ TEST(cli_predict_pads_same_by_default)
     static const struct { const char *r, *s, *pad, *want; } cases[] = {
         {"1", "1", NULL, "p=56 q=56"}, {"3", "3", NULL, "p=56 q=56"}, {"7", "7", NULL, "p=56 q=56"},
         {"1", "7", NULL, "p=56 q=56"}, {"1", "1", "1", "p=58 q=58"}, {"7", "7", "0", "p=50 q=50"}};
+    /* and of the dilated filter: dil (r - 1) / 2 */
+    test_run_t rd;
+    test_run_seer(&rd, "predict", "--gpu", "t4", "--models", "models", "--n", "1", "--c", "8", "--h", "56", "--w", "56",
+                  "--k", "8", "--dil", "2", NULL);
+    CHECK(rd.rc == 0 && strstr(rd.out, "p=56 q=56") != NULL);
+    test_run_free(&rd);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         test_run_t r;
         if (cases[i].pad)

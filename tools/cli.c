@@ -492,16 +492,20 @@ static int conv_val(const cli_conv_opts_t *c, int one, int both, int dflt)
 seer_status_t cli_conv_desc_set(seer_handle_t h, seer_conv_desc_t d, seer_dtype_t dtype,
                                 seer_layout_t layout, const cli_conv_opts_t *c)
 {
-    /* padding defaults to "same" for odd filters, (r - 1) / 2: a fixed 1
-     * padded 1x1 convs and shrank 7x7 ones (a bad filter size is named by
-     * the descriptor's own check) */
+    /* padding defaults to "same" for odd filters, dil (r - 1) / 2: a
+     * fixed 1 padded 1x1 convs and shrank 7x7 ones (a bad filter size is
+     * named by the descriptor's own check) */
     int r = conv_val(c, O_R, -1, 3), s = conv_val(c, O_S, -1, 3);
+    int dh = conv_val(c, O_DH, O_DIL, 1), dw = conv_val(c, O_DW, O_DIL, 1);
+    /* "same": half the dilated filter's span, dil (r - 1) / 2, in int64
+     * (a huge dilation is named by the descriptor's own check) */
+    long long ph = r > 0 && dh > 0 ? (long long)dh * (r - 1) / 2 : 0;
+    long long pw = s > 0 && dw > 0 ? (long long)dw * (s - 1) / 2 : 0;
     return seer_conv_desc_set(h, d, dtype, layout, c->v[O_N], c->v[O_C], c->v[O_H], c->v[O_W],
                               c->v[O_K], r, s,
-                              conv_val(c, O_PH, O_PAD, r > 0 ? (r - 1) / 2 : 0),
-                              conv_val(c, O_PW, O_PAD, s > 0 ? (s - 1) / 2 : 0),
-                              conv_val(c, O_SH, O_STR, 1), conv_val(c, O_SW, O_STR, 1),
-                              conv_val(c, O_DH, O_DIL, 1), conv_val(c, O_DW, O_DIL, 1),
+                              conv_val(c, O_PH, O_PAD, ph > INT_MAX ? INT_MAX : (int)ph),
+                              conv_val(c, O_PW, O_PAD, pw > INT_MAX ? INT_MAX : (int)pw),
+                              conv_val(c, O_SH, O_STR, 1), conv_val(c, O_SW, O_STR, 1), dh, dw,
                               conv_val(c, O_G, -1, 1));
 }
 
@@ -696,7 +700,8 @@ seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *r, seer_
 seer_status_t cli_desc_as_measured(seer_handle_t h, const seer_conv_row_t *r, seer_conv_desc_t d)
 {
     int major = seer_source_cudnn_major(r->source);
-    int tensor_math = r->dtype == SEER_DTYPE_FP16 || r->dtype == SEER_DTYPE_BF16 || r->dtype == SEER_DTYPE_TF32;
+    int tensor_math = 0;
+    seer_dtype_tensor_cores(r->dtype, &tensor_math);
     seer_layout_t layout = major > 0 && major < 8 && tensor_math ? SEER_LAYOUT_NHWC : r->layout;
     return seer_conv_desc_set_shape(h, d, r->dtype, layout, &r->shape);
 }

@@ -37,7 +37,7 @@ static void usage_predict(FILE *f)
             "  --dtype T          fp32 (default), tf32, fp16, bf16, fp16_pseudo\n"
             "  --layout L         nchw (default), nhwc\n"
             "  --r R --s S        filter size (default 3 x 3)\n"
-            "  --pad P            both paddings (default (r - 1) / 2 and (s - 1) / 2,\n"
+            "  --pad P            both paddings (default dil (r - 1) / 2 and dil (s - 1) / 2,\n"
             "                     \"same\" for odd filters); --pad-h, --pad-w\n"
             "  --stride S         both strides (default 1); --stride-h, --stride-w\n"
             "  --dil D            both dilations (default 1); --dil-h, --dil-w\n"

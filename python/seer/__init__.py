@@ -429,10 +429,11 @@ class _Desc:
     def __init__(self, fn, h, dtype, layout, n, c, hh, w, k, r, s, pad, stride, dilation, groups):
         args = [_int(fn, nm, v) for nm, v in (("n", n), ("c", c), ("h", hh), ("w", w), ("k", k), ("r", r),
                                              ("s", s))]
-        # None: "same" padding for odd filters, (r - 1) // 2 and (s - 1) // 2
-        pads = (_int(fn, "pad", pad, 0),) * 2 if pad is not None else ((args[5] - 1) // 2, (args[6] - 1) // 2)
         stride = _int(fn, "stride", stride)
         dilation = _int(fn, "dilation", dilation)
+        # None: "same" padding for odd filters, dilation * (r - 1) // 2 and (s - 1) likewise
+        pads = ((_int(fn, "pad", pad, 0),) * 2 if pad is not None else
+                (dilation * (args[5] - 1) // 2, dilation * (args[6] - 1) // 2))
         groups = _int(fn, "groups", groups)
         self.d = C.c_void_p()
         _check(_desc_create(C.byref(self.d)))

@@ -240,3 +240,5 @@ def test_predict_conv_pads_same_by_default():
     for r, s, pad, pq in ((1, 1, None, 56), (7, 7, None, 56), (1, 7, None, 56), (1, 1, 1, 58)):
         got = seer.predict_conv(gpu=GPU, n=1, c=8, h=56, w=56, k=8, r=r, s=s, pad=pad)
         assert (got["p"], got["q"]) == (pq, pq)
+    got = seer.predict_conv(gpu=GPU, n=1, c=8, h=56, w=56, k=8, dilation=2)  # dilation * (r - 1) // 2
+    assert (got["p"], got["q"]) == (56, 56)
