@@ -662,8 +662,9 @@ TEST(physics_depthwise_from_one_group_never_faster)
  * per group twice as slow as with 32 (A100, 64 x 256 x 56 x 56, groups 8
  * -> 16: 2.44 -> 4.86 ms) and as slow as the dense conv at 32 groups;
  * walking only g, g/2, g/4, ... left 240 groups slower than 8.  Every
- * GPU, every direction, fp32 and fp16, both layouts, channel counts of
- * 2^k and 3 x 2^k (MobileNet's 144, 240, 960), every divisor pair. */
+ * GPU, every direction, fp32, tf32, fp16 and bf16, both layouts, channel
+ * counts of 2^k and 3 x 2^k (MobileNet's 144, 240, 960), every divisor
+ * pair. */
 TEST(physics_more_groups_never_slower)
 {
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
@@ -672,12 +673,13 @@ TEST(physics_more_groups_never_slower)
     rng = SEED + 11;
     int checked = 0, bad = 0;
     for (int gi = 0; gi < f.ng; gi++)
-        for (int i = 0; i < 24; i++) {
+        for (int i = 0; i < 48; i++) {
             seer_direction_t dir;
             seer_dtype_t dt;
             seer_layout_t ly;
-            dir_dtype_layout(i, &dir, &dt, &ly);
-            int r = 2 * rnd(0, 1) + 1, c = (i % 2 ? 3 : 4) << rnd(2, 6);
+            int q = dir_dtype_layout(i, &dir, &dt, &ly);
+            if (q % 2) dt = dt == SEER_DTYPE_FP16 ? SEER_DTYPE_BF16 : SEER_DTYPE_TF32; /* the other tensor-core maths */
+            int r = 2 * rnd(0, 1) + 1, c = (q / 2 ? 3 : 4) << rnd(2, 6);
             shape_t base = {1 << rnd(0, 6), c, 1 << rnd(3, 6), c, r, 1, dir, dt, r / 2, rnd(1, 2), ly};
             double t[1024];
             for (int g = 1; g <= c; g++) {
