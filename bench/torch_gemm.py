@@ -62,7 +62,12 @@ def draw(rng):
 
 
 def main():
-    import torch
+    try:
+        import torch
+    except ImportError as e:
+        sys.exit("torch_gemm: needs torch (%s)" % e)
+    if ARGS.device == "cuda" and not torch.cuda.is_available():
+        sys.exit("no CUDA device: torch.cuda.is_available() is False (use --device cpu to check the script)")
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     dev = ARGS.device

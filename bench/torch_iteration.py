@@ -202,14 +202,28 @@ def run_seer(gpu_name, cfg):
 def parse_configs(text):
     out = []
     for item in text.split(","):
-        prec, layout, batch = item.split(":")
-        if prec not in ("fp32", "tf32", "amp", "amp-bf16") or layout not in ("nchw", "nhwc"):
+        parts = item.split(":")
+        if (len(parts) != 3 or parts[0] not in ("fp32", "tf32", "amp", "amp-bf16") or
+                parts[1] not in ("nchw", "nhwc") or not parts[2].isdigit() or int(parts[2]) < 1):
             sys.exit("torch_iteration: bad configuration '%s' (PRECISION:LAYOUT:BATCH)" % item)
-        out.append((prec, layout, int(batch)))
+        out.append((parts[0], parts[1], int(parts[2])))
     return out
 
 
+def write_rows(rows):
+    # the whole file again after each configuration, so that a run killed
+    # by its deadline keeps the rows it finished
+    keys = []
+    for r in rows:
+        keys += [k for k in r if k not in keys]
+    with open(os.path.join(ARGS.out, "iterations.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys)
+        w.writeheader()
+        w.writerows(rows)
+
+
 def main():
+    configs = parse_configs(ARGS.configs)  # before torch: a bad one is told at once
     try:
         import torch
         import torchvision
@@ -222,7 +236,7 @@ def main():
     info = versions(torch)
     info["gpu"] = torch.cuda.get_device_name() if device == "cuda" else "cpu"
     rows = []
-    for cfg in parse_configs(ARGS.configs):
+    for cfg in configs:
         name = "%s-%s-b%d-%s" % (cfg[0], cfg[1], cfg[2], ARGS.mode)
         row = dict(info, precision=cfg[0], layout=cfg[1], batch=cfg[2], mode=ARGS.mode, res=ARGS.res,
                    iters=ARGS.iters)
@@ -266,13 +280,7 @@ def main():
                 torch.cuda.empty_cache()
         rows.append(row)
         print(json.dumps(row), flush=True)
-    keys = []
-    for r in rows:
-        keys += [k for k in r if k not in keys]
-    with open(os.path.join(ARGS.out, "iterations.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=keys)
-        w.writeheader()
-        w.writerows(rows)
+        write_rows(rows)
 
 
 if __name__ == "__main__":

@@ -894,3 +894,39 @@ TEST(bench_sim_fallbacks)
     free(log);
     rm_out(dir);
 }
+
+/* The one-call GPU script and the Python benchmarks parse, and the script
+ * runs end to end against the pretend GPU: settings that are no whole
+ * number take their defaults (SEER_BENCH_SECONDS=1.5 once stopped it under
+ * set -u before the sweep), SEER_TORCH other than 1 skips the iterations,
+ * the sweep's tarball, environment, GEMM log and run log land in OUT, and
+ * it exits 0 when the sweep left its manifest. */
+TEST(bench_device_run_script)
+{
+    int st;
+    char *o = run("bash -n bench/device-run.sh && bash -n bench/test-gpu.sh && python3 -c 'import ast, sys; "
+                  "[ast.parse(open(f).read(), f) for f in sys.argv[1:]]' bench/torch_gemm.py "
+                  "bench/torch_iteration.py 2>&1", &st);
+    CHECK(o && st == 0);
+    free(o);
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-device-run-XXXXXX", cmd[1024], path[200];
+    REQUIRE(mkdtemp(dir) != NULL);
+    snprintf(cmd, sizeof cmd,
+             "OUT=%s/out SEER_DEVICE_WORK=%s/w SEER_BENCH_BIN=%s SEER_DEVICE_SECONDS=90 SEER_BENCH_SECONDS=1.5 "
+             "SEER_GEMM_SECONDS=5 SEER_TORCH=no bash bench/device-run.sh 2>&1",
+             dir, dir, sim_bin());
+    o = run(cmd, &st);
+    CHECK(o && st == 0);
+    CHECK(o && strstr(o, "SEER_BENCH_SECONDS='1.5' is no whole number: 300") != NULL);
+    CHECK(o && strstr(o, "done (no torch iterations)") != NULL);
+    free(o);
+    static const char *const files[] = {"bench.tgz", "env.txt", "gemm.log", "log.txt"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/out/%s", dir, files[i]);
+        CHECK(access(path, R_OK) == 0);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    o = run(cmd, &st);
+    free(o);
+}
