@@ -53,6 +53,8 @@ static void usage(FILE *f)
 "  --dry-run          print the plan as CSV and exit (no GPU needed)\n"
 "  --gpu-name NAME    print the GPU id seer-bench uses for a device name\n"
 "  --help             this text\n"
+"Contradicting options (--no-micro --micro-only, --metrics --metrics-only,\n"
+"two of the *-only/--dry-run/--gpu-name modes, ...) are refused.\n"
 "\n"
 "exit status: 0 done (also when the budget ended it early), 1 bad usage or\n"
 "I/O error, 2 no CUDA device, 3 stopped early by a GPU failure or a signal\n"
@@ -436,6 +438,23 @@ static void cleanup(void)
     seer_bench_set_free(&out.picked);
 }
 
+/* Pairs of options that cannot both hold: given together, one of them used
+ * to be dropped silently (the last one won, or one mode returned before the
+ * other ran), so together they are a usage error.  The "only" modes
+ * (--dry-run, --gpu-name, --metrics-only, --micro-only) each do one thing
+ * and exit; --metrics needs the sweep that --micro-only skips; a --plan
+ * file replaces the generated plan that --random, --cnn-copies and
+ * --max-gflop shape (--seed stays: it is recorded in the source column). */
+static const char *const CONFLICTS[][2] = {
+    {"--micro-only", "--no-micro"},   {"--metrics", "--metrics-only"},
+    {"--metrics", "--micro-only"},    {"--dry-run", "--gpu-name"},
+    {"--dry-run", "--metrics-only"},  {"--dry-run", "--micro-only"},
+    {"--gpu-name", "--metrics-only"}, {"--gpu-name", "--micro-only"},
+    {"--metrics-only", "--micro-only"}, {"--plan", "--random"},
+    {"--plan", "--cnn-copies"},       {"--plan", "--max-gflop"},
+};
+#define N_CONFLICTS (sizeof CONFLICTS / sizeof *CONFLICTS)
+
 int main(int argc, char **argv)
 {
     seer_bench_opts_t o = {
@@ -447,10 +466,15 @@ int main(int argc, char **argv)
     char err[ERR_CAP];
     double t0 = now_s();
     atexit(cleanup);
+    /* seen[k][j]: CONFLICTS[k][j] was given (only option names reach the
+     * top of the loop: NUM and STR step over their values) */
+    unsigned char seen[N_CONFLICTS][2] = {{0}};
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
+        for (size_t k = 0; k < N_CONFLICTS; k++)
+            for (int j = 0; j < 2; j++) seen[k][j] |= !strcmp(a, CONFLICTS[k][j]);
 #define NUM(opt, lo, hi, dst) if (!strcmp(a, opt)) { if (parse_num(opt, v, lo, hi, &d)) return EXIT_USAGE; dst; i++; continue; }
 #define STR(opt, dst) if (!strcmp(a, opt)) { if (!v) { fprintf(stderr, "seer-bench: %s needs a value\n", opt); return EXIT_USAGE; } dst = v; i++; continue; }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
@@ -480,6 +504,12 @@ int main(int argc, char **argv)
 #undef NUM
 #undef STR
     }
+    for (size_t k = 0; k < N_CONFLICTS; k++)
+        if (seen[k][0] && seen[k][1]) {
+            fprintf(stderr, "seer-bench: %s and %s cannot be used together (see --help)\n",
+                    CONFLICTS[k][0], CONFLICTS[k][1]);
+            return EXIT_USAGE;
+        }
     if (o.gpu_id && (!*o.gpu_id || strlen(o.gpu_id) >= 32 || strpbrk(o.gpu_id, ",\"\n\r:"))) {
         fprintf(stderr, "seer-bench: --gpu-id must be 1-31 characters without , \" or :\n");
         return EXIT_USAGE;

@@ -72,6 +72,45 @@ TEST(bench_help)
     free(out);
 }
 
+/* Contradicting options are refused before anything runs (--micro-only
+ * --no-micro once ran the full sweep, --metrics --metrics-only dropped the
+ * sweep), with a message naming both; --seed with --plan stays allowed. */
+TEST(bench_conflicting_options)
+{
+    if (!have_bench()) SKIP("seer-bench not built (no nvcc)");
+    static const char *const bad[][3] = {
+        {"--micro-only --no-micro", "--micro-only", "--no-micro"},
+        {"--no-micro --micro-only", "--micro-only", "--no-micro"},
+        {"--metrics --metrics-only", "--metrics", "--metrics-only"},
+        {"--micro-only --metrics", "--metrics", "--micro-only"},
+        {"--dry-run --metrics-only", "--dry-run", "--metrics-only"},
+        {"--gpu-name x --dry-run", "--dry-run", "--gpu-name"},
+        {"--dry-run --plan p.csv --random 3", "--plan", "--random"},
+        {"--dry-run --cnn-copies 2 --plan p.csv", "--plan", "--cnn-copies"},
+    };
+    char dir[] = "/tmp/seer-bench-test-XXXXXX", cmd[1024];
+    int st;
+    REQUIRE(mkdtemp(dir));
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(cmd, sizeof cmd, "%s %s --out %s/o 2>&1", bench_bin(), bad[i][0], dir);
+        char *out = run(cmd, &st);
+        REQUIRE(out);
+        CHECK(st == 1 && strstr(out, bad[i][1]) && strstr(out, bad[i][2]) && strstr(out, "together"));
+        if (st != 1) printf("    accepted: %s\n", bad[i][0]);
+        free(out);
+    }
+    snprintf(cmd, sizeof cmd, "%s/o", dir);
+    CHECK(access(cmd, F_OK) != 0); /* nothing ran */
+    snprintf(cmd, sizeof cmd, "%s --dry-run --seed 3 --random 2 > %s/p.csv && %s --dry-run --seed 3 "
+             "--plan %s/p.csv 2>&1 >/dev/null", bench_bin(), dir, bench_bin(), dir);
+    char *out = run(cmd, &st);
+    CHECK(out && st == 0);
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s/p.csv", dir);
+    remove(cmd);
+    rmdir(dir);
+}
+
 TEST(bench_dry_run_deterministic)
 {
     if (!have_bench()) SKIP("seer-bench not built (no nvcc)");
