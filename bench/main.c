@@ -542,6 +542,19 @@ int main(int argc, char **argv)
         return fflush(stdout) == 0 ? 0 : EXIT_USAGE;
     }
 
+    /* A resume continues the files of an earlier run: without its directory
+     * it would silently start afresh (a mistyped --out), so refuse it before
+     * touching the GPU. */
+    struct stat st;
+    if (o.resume) {
+        int e = stat(o.out_dir, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+        if (e) {
+            fprintf(stderr, "seer-bench: --resume: %s: %s (a resume needs the earlier run's --out)\n",
+                    o.out_dir, strerror(e));
+            return EXIT_USAGE;
+        }
+    }
+
     /* ---- from here on the GPU is needed ---- */
     int ndev = 0;
     cudaError_t ce = cudaGetDeviceCount(&ndev);
@@ -577,7 +590,6 @@ int main(int argc, char **argv)
     }
 
     char path[PATH_CAP];
-    struct stat st;
     if (mkdir_p(o.out_dir) != 0) {
         fprintf(stderr, "seer-bench: cannot create %s: %s\n", o.out_dir, strerror(errno));
         return EXIT_USAGE;

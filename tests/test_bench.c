@@ -246,6 +246,24 @@ TEST(bench_gpu_ids)
     }
 }
 
+/* --resume into a directory that does not exist once started a fresh run
+ * silently: it is refused, naming the directory, before any CUDA call. */
+TEST(bench_resume_needs_out)
+{
+    if (!have_bench()) SKIP("seer-bench not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-test-XXXXXX", cmd[1024], out_dir[128];
+    int st;
+    REQUIRE(mkdtemp(dir));
+    snprintf(out_dir, sizeof out_dir, "%s/missing", dir);
+    snprintf(cmd, sizeof cmd, "%s --out %s --no-micro --random 1 --resume 2>&1", bench_bin(), out_dir);
+    char *out = run(cmd, &st);
+    REQUIRE(out);
+    CHECK(st == 1 && strstr(out, out_dir) && strstr(out, "--resume"));
+    CHECK(access(out_dir, F_OK) != 0);
+    free(out);
+    rmdir(dir);
+}
+
 TEST(bench_no_gpu_exits_2)
 {
     if (!have_bench()) SKIP("seer-bench not built (no nvcc)");
