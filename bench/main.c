@@ -533,6 +533,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "seer-bench: %s\n", o.plan_path ? err : "out of memory");
             return EXIT_USAGE;
         }
+        /* nothing to measure is a mistake, not a complete run (a plan file
+         * without entries is refused by seer_bench_plan_load likewise) */
+        if (!plan.n) {
+            fprintf(stderr, "seer-bench: the generated plan is empty (--random 0 --cnn-copies 0); "
+                            "--micro-only runs the microbenchmarks alone\n");
+            return EXIT_USAGE;
+        }
     }
     /* CNN layers first: they are the evaluation set, and a budget that
      * ends the run early then cuts random shapes only */

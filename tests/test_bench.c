@@ -19,6 +19,7 @@ static const char *bench_bin(void)
 }
 
 static int have_bench(void) { return access(bench_bin(), X_OK) == 0; }
+static const char *sim_bin(void);
 
 /* Run a shell command; its stdout (and stderr with 2>&1 in cmd) into a
  * malloc'ed string; exit status in *status (-1 if it did not exit). */
@@ -261,6 +262,28 @@ TEST(bench_resume_needs_out)
     CHECK(st == 1 && strstr(out, out_dir) && strstr(out, "--resume"));
     CHECK(access(out_dir, F_OK) != 0);
     free(out);
+    rmdir(dir);
+}
+
+/* An empty generated plan once ran to status=complete with 0 entries: it
+ * is refused, as a plan file without entries is. */
+TEST(bench_empty_plan_refused)
+{
+    if (!have_bench()) SKIP("seer-bench not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-test-XXXXXX", cmd[1024], out_dir[128];
+    int st;
+    REQUIRE(mkdtemp(dir));
+    snprintf(out_dir, sizeof out_dir, "%s/o", dir);
+    const char *bins[2] = {bench_bin(), access(sim_bin(), X_OK) == 0 ? sim_bin() : NULL};
+    for (int b = 0; b < 2 && bins[b]; b++) {
+        snprintf(cmd, sizeof cmd, "%s --random 0 --cnn-copies 0 %s --out %s 2>&1", bins[b],
+                 b ? "--no-micro" : "--dry-run", out_dir);
+        char *out = run(cmd, &st);
+        REQUIRE(out);
+        CHECK(st == 1 && strstr(out, "plan is empty"));
+        CHECK(access(out_dir, F_OK) != 0);
+        free(out);
+    }
     rmdir(dir);
 }
 
