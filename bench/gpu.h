@@ -113,8 +113,10 @@ int seer_bench_algo_index(int dir, const char *name);
 int seer_bench_math_index(const char *name);
 /* The metrics phase (bench/mphase.c): counters for every successful call
  * in DIR/layers.csv not yet in DIR/metrics.csv, merged into
- * DIR/kernels.csv at the end.  Never enables activity tracing.  Exit
- * status for main. */
+ * DIR/kernels.csv at the end.  Never enables activity tracing.  o->minutes
+ * (0: none) bounds it, counted from the call: checked before each call, the
+ * calls not reached are left for a later --metrics-only.  Exit status for
+ * main. */
 int seer_bench_metrics_phase(const seer_bench_opts_t *o);
 /* Stop measuring at t (CLOCK_MONOTONIC seconds): run_entry checks it
  * before each algorithm.  0 (the default) means no deadline. */

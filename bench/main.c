@@ -388,19 +388,21 @@ static void progress(size_t done, size_t total, double elapsed, double eta)
 
 /* The metrics phase runs in a child process (this program, --metrics-only)
  * that never enables activity tracing; its summary line comes back through
- * DIR/metrics.txt. */
-static void run_metrics_phase(const seer_bench_opts_t *o, char *note, size_t len)
+ * DIR/metrics.txt.  minutes: what is left of the run's budget (0: none),
+ * which the child stops at like the sweep does. */
+static void run_metrics_phase(const seer_bench_opts_t *o, double minutes, char *note, size_t len)
 {
-    char dev[16], ws[16], path[PATH_CAP], line[700];
+    char dev[16], ws[16], mins[32], path[PATH_CAP], line[700];
     snprintf(dev, sizeof dev, "%d", o->device);
     snprintf(ws, sizeof ws, "%d", o->workspace_mb);
+    snprintf(mins, sizeof mins, "%.9g", minutes);
     snprintf(path, sizeof path, "%s/metrics.txt", o->out_dir);
     (void)remove(path);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
         char *args[] = {"seer-bench", "--metrics-only", "--out", (char *)o->out_dir, "--device", dev,
-                        "--workspace-mb", ws, NULL};
+                        "--workspace-mb", ws, "--minutes", mins, NULL};
         execv("/proc/self/exe", args);
         _exit(127);
     }
@@ -731,8 +733,18 @@ int main(int argc, char **argv)
     }
     static char metrics_note[700];
     if (o.metrics && rc == 0) {
+        /* --minutes bounds the whole run: the phase gets what the sweep
+         * left, and none when under a second is left (a child would spend
+         * that on creating its context) */
+        double left = budget > 0 ? budget - (now_s() - t0) : 0;
         m.metrics = metrics_note;
-        run_metrics_phase(&o, metrics_note, sizeof metrics_note);
+        if (budget > 0 && left < 1.0) {
+            snprintf(metrics_note, sizeof metrics_note,
+                     "skipped: no time left in the budget (--metrics-only runs it)");
+            fprintf(stderr, "seer-bench: metrics phase %s\n", metrics_note);
+        } else {
+            run_metrics_phase(&o, left / 60.0, metrics_note, sizeof metrics_note);
+        }
     }
     if (write_manifest(&m, err, sizeof err) != 0) {
         fprintf(stderr, "seer-bench: %s\n", err);

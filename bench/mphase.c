@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include "gpu.h"
 
 #define PATH_CAP 1100
@@ -130,10 +131,18 @@ typedef struct {
     seer_bench_run_t *run;
     calls_t *calls;
     FILE *out;
-    long long done, failed, mismatched, fails_in_row;
-    int stop;                       /* 1 give up counters, 2 context lost */
+    long long done, failed, mismatched, fails_in_row, not_reached;
+    double deadline;                /* CLOCK_MONOTONIC s; 0: none */
+    int stop;                       /* 1 give up counters, 2 context lost, 3 deadline */
     int col[SEER_BENCH_CONV_NCOLS], have_cols;
 } phase_t;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static void put_num(FILE *f, double v)
 {
@@ -145,7 +154,7 @@ static int profile_row(void *ctx, char **hdr, int nh, char **f, int nf, long lin
 {
     phase_t *p = ctx;
     (void)lineno;
-    if (p->stop) return 0;
+    if (p->stop == 1 || p->stop == 2) return 0;
     if (!p->have_cols) {
         if (seer_bench_conv_columns(hdr, nh, p->col)) return -1;
         p->have_cols = 1;
@@ -158,6 +167,13 @@ static int profile_row(void *ctx, char **hdr, int nh, char **f, int nf, long lin
     call_m_t *c = call_at(p->calls, cid);
     if (!c) return -1;
     if (!c->nk || c->v) return 0;   /* no kernels traced, or done before */
+    /* the budget: past it, the rest are only counted (a later
+     * --metrics-only takes them up, as after a kill) */
+    if (p->stop == 3 || (p->deadline > 0 && mono_s() >= p->deadline)) {
+        p->stop = 3;
+        p->not_reached++;
+        return 0;
+    }
     seer_bench_conv_t cv;
     int dir;
     char why[256];
@@ -265,14 +281,15 @@ out:
     return rc;
 }
 
-static void note(const char *dir, const char *text, long long done, long long failed, long long mism)
+static void note(const char *dir, const char *text, long long done, long long failed, long long mism,
+                 long long not_reached)
 {
     char path[PATH_CAP];
     snprintf(path, sizeof path, "%s/metrics.txt", dir);
     FILE *f = fopen(path, "w");
     if (!f) return;
-    fprintf(f, "metrics=%s\nmetrics_calls=%lld\nmetrics_failed_calls=%lld\nmetrics_mismatched_calls=%lld\n",
-            text, done, failed, mism);
+    fprintf(f, "metrics=%s\nmetrics_calls=%lld\nmetrics_failed_calls=%lld\nmetrics_mismatched_calls=%lld\n"
+               "metrics_calls_not_reached=%lld\n", text, done, failed, mism, not_reached);
     if (fclose(f) != 0) fprintf(stderr, "seer-bench: cannot write %s\n", path);
 }
 
@@ -283,6 +300,8 @@ int seer_bench_metrics_phase(const seer_bench_opts_t *o)
     phase_t p = {0};
     seer_bench_out_t out = {0};
     int rc = 1;
+    /* from here: context creation and profiler setup count against it too */
+    p.deadline = o->minutes > 0 ? mono_s() + o->minutes * 60.0 : 0;
     cudaError_t ce = cudaSetDevice(o->device);
     if (ce == cudaSuccess) ce = cudaFree(NULL);
     if (ce != cudaSuccess) {
@@ -294,7 +313,7 @@ int seer_bench_metrics_phase(const seer_bench_opts_t *o)
     if (seer_bench_metrics_init(o->device, msg, sizeof msg) != 0) {
         fprintf(stderr, "seer-bench: metrics unavailable (%s): timings only\n", msg);
         snprintf(text, sizeof text, "unavailable: %s", msg);
-        note(o->out_dir, text, 0, 0, 0);
+        note(o->out_dir, text, 0, 0, 0, 0);
         calls_free(&calls);
         return 0;
     }
@@ -329,9 +348,12 @@ int seer_bench_metrics_phase(const seer_bench_opts_t *o)
     snprintf(path, sizeof path, "%s/kernels.csv", o->out_dir);
     if (merge(path, &calls, err, sizeof err) != 0) goto fail;
     if (p.stop == 1) snprintf(text + strlen(text), sizeof text - strlen(text), "; stopped after failures");
-    note(o->out_dir, text, p.done, p.failed, p.mismatched);
-    fprintf(stderr, "seer-bench: metrics: %lld calls profiled, %lld failed, %lld with unmatched ranges\n",
-            p.done, p.failed, p.mismatched);
+    if (p.stop == 3)
+        snprintf(text + strlen(text), sizeof text - strlen(text),
+                 "; time budget ended it, %lld calls left (--metrics-only resumes)", p.not_reached);
+    note(o->out_dir, text, p.done, p.failed, p.mismatched, p.not_reached);
+    fprintf(stderr, "seer-bench: metrics: %lld calls profiled, %lld failed, %lld with unmatched ranges, "
+                    "%lld not reached (time budget)\n", p.done, p.failed, p.mismatched, p.not_reached);
     rc = p.stop == 2 ? 3 : 0;
     calls_free(&calls);
     return rc;

@@ -767,11 +767,12 @@ static int budget_plan(const char *path)
     return fclose(f);
 }
 
-static int manifest_num(const char *dir, const char *key)
+/* key=value of DIR/NAME as an int; -1 when absent */
+static int kv_num(const char *dir, const char *name, const char *key)
 {
     char path[256], line[512];
     size_t kl = strlen(key);
-    snprintf(path, sizeof path, "%s/manifest.txt", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "r");
     int v = -1;
     while (f && fgets(line, sizeof line, f))
@@ -779,6 +780,8 @@ static int manifest_num(const char *dir, const char *key)
     if (f) fclose(f);
     return v;
 }
+
+static int manifest_num(const char *dir, const char *key) { return kv_num(dir, "manifest.txt", key); }
 
 /* One expensive first entry (as first-use loading on a real GPU) must not
  * make the budget drop entries that fit: the old rule projected
@@ -848,6 +851,55 @@ TEST(bench_sim_budget_deadline)
     snprintf(path, sizeof path, "%s/manifest.txt", o);
     CHECK(file_has(path, "status=complete"));
     CHECK(manifest_num(o, "entries_not_reached") == 0);
+    rm_out(o);
+    remove(plan);
+    rmdir(dir);
+}
+
+/* --minutes bounds the metrics phase too (it once ran unbounded after the
+ * sweep's deadline): a sweep that spent the budget skips it; a phase given
+ * what the sweep left stops at it, leaving the rest to --metrics-only.
+ * Timing: the first convolution of each process sleeps 2.5 s, the budget
+ * is 4.5 s, so the phase gets under 2 s and its first call outlasts that. */
+TEST(bench_sim_metrics_budget)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    char dir[] = "/tmp/seer-bench-sim-XXXXXX", plan[128], o[160], cmd[1024], path[200];
+    int st;
+    REQUIRE(mkdtemp(dir));
+    snprintf(plan, sizeof plan, "%s/plan.csv", dir);
+    REQUIRE(budget_plan(plan) == 0);
+    snprintf(o, sizeof o, "%s/o", dir);
+    snprintf(cmd, sizeof cmd, "SEER_SIM_SLEEP_US=4000 %s --plan %s --out %s --no-micro --metrics "
+             "--minutes 0.02 2>&1", sim_bin(), plan, o);
+    char *log = run(cmd, &st);
+    REQUIRE(log);
+    CHECK(st == 0 && strstr(log, "metrics phase skipped"));
+    free(log);
+    snprintf(path, sizeof path, "%s/manifest.txt", o);
+    CHECK(file_has(path, "status=budget") && file_has(path, "metrics=skipped: no time left"));
+    snprintf(path, sizeof path, "%s/metrics.txt", o);
+    CHECK(access(path, F_OK) != 0); /* no phase ran */
+    rm_out(o);
+
+    snprintf(cmd, sizeof cmd, "SEER_SIM_FIRST_SLEEP_MS=2500 %s --plan %s --out %s --no-micro --metrics "
+             "--minutes 0.075 2>&1", sim_bin(), plan, o);
+    log = run(cmd, &st);
+    REQUIRE(log);
+    CHECK(st == 0);
+    free(log);
+    snprintf(path, sizeof path, "%s/manifest.txt", o);
+    CHECK(file_has(path, "status=complete") && file_has(path, "time budget ended it"));
+    CHECK(kv_num(o, "metrics.txt", "metrics_calls") == 1);
+    int left = kv_num(o, "metrics.txt", "metrics_calls_not_reached");
+    CHECK(left > 0);
+    snprintf(cmd, sizeof cmd, "%s --metrics-only --minutes 0 --out %s 2>&1", sim_bin(), o);
+    log = run(cmd, &st);
+    REQUIRE(log);
+    CHECK(st == 0);
+    free(log);
+    CHECK(kv_num(o, "metrics.txt", "metrics_calls") == left);
+    CHECK(kv_num(o, "metrics.txt", "metrics_calls_not_reached") == 0);
     rm_out(o);
     remove(plan);
     rmdir(dir);
