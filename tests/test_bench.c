@@ -71,6 +71,11 @@ TEST(bench_help)
     out = run(cmd, &st);
     CHECK(st == 1);
     free(out);
+    /* the ranges docs/seer-bench.md lists */
+    snprintf(cmd, sizeof cmd, "%s --dry-run --warmup 0 2>&1", bench_bin());
+    out = run(cmd, &st);
+    CHECK(st == 1 && out && strstr(out, "--warmup needs a number in [1, 100], got '0'"));
+    free(out);
 }
 
 /* Contradicting options are refused before anything runs (--micro-only
