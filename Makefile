@@ -260,9 +260,11 @@ $(BENCH_SIM): $(BENCH_COBJ) $(B)/bench/sim/cuda_sim.o
 	$(CC) $(LDFLAGS) -o $@ $(BENCH_COBJ) $(B)/bench/sim/cuda_sim.o -lstdc++ -lm -lpthread -ldl
 
 # On a machine with a GPU only (never in CI): microbenchmark sanity, CUPTI
-# kernel sums against CUDA events, kill-and-resume equivalence.
+# kernel sums against CUDA events, kill-and-resume equivalence.  SEER_BIN:
+# the datasheet table of this tree's CLI when built (not a prerequisite:
+# gpu-tools builds without libseer; the script has a built-in copy).
 test-gpu: gpu-tools
-	sh bench/test-gpu.sh $(BENCH)
+	SEER_BIN=$(SEER) sh bench/test-gpu.sh $(BENCH)
 
 # The default calibration (about 10 minutes on an H100) into $(BENCH_OUT).
 bench-gpu: gpu-tools

@@ -1032,6 +1032,40 @@ TEST(bench_sim_fallbacks)
     rm_out(dir);
 }
 
+/* bench/test-gpu.sh (make test-gpu) against the pretend GPU, as
+ * docs/seer-bench.md describes it: exactly one failure, the TF32 benchmark
+ * the pretend GPU fails on purpose; the kill/resume check either ran and
+ * passed or said SKIP (the sim's run may end before the kill), never a
+ * silent pass. */
+TEST(bench_test_gpu_script_sim)
+{
+    if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
+    const char *seer = getenv("SEER_BIN");
+    char cmd[1024];
+    int st;
+    snprintf(cmd, sizeof cmd, "SEER_BIN=%s sh bench/test-gpu.sh %s 2>&1",
+             seer && *seer ? seer : "build/seer", sim_bin());
+    char *o = run(cmd, &st);
+    REQUIRE(o);
+    CHECK(st == 1);
+    CHECK(strstr(o, "FAIL tf32_tflops: not measured") && strstr(o, "test-gpu: 1 failure(s)"));
+    int fails = 0;
+    for (const char *p = o; (p = strstr(p, "FAIL ")); p++) fails++;
+    CHECK(fails == 1);
+    CHECK(strstr(o, "    killed after ") ? strstr(o, "PASS resumed run has the same") != NULL
+                                        : strstr(o, "SKIP kill/resume: the run ended") != NULL);
+    CHECK(strstr(o, "PASS budget: CNN entries before random ones"));
+    /* the script keeps its outputs for a look; these are not needed */
+    const char *w = strstr(o, "outputs in /tmp/seer-test-gpu.");
+    char dir[64];
+    if (w && sscanf(w, "outputs in %63s", dir) == 1 && !strchr(dir, '\'')) {
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        free(run(cmd, &st));
+    }
+    if (fails != 1) printf("%s", o);
+    free(o);
+}
+
 /* The one-call GPU script and the Python benchmarks parse, and the script
  * runs end to end against the pretend GPU: settings that are no whole
  * number take their defaults (SEER_BENCH_SECONDS=1.5 once stopped it under
