@@ -185,14 +185,14 @@ $(B)/seer-speed: tools/bench/speed.c $(STLIB)
 
 # What install puts in place, named once: uninstall removes exactly these
 # (a model a user added to share/seer/models stays, and so does an older
-# version's libseer.so.X), then the directories install made, deepest
-# first, those left empty only.
+# version's libseer.so.X), then libseer's own directories, deepest first,
+# those left empty only.
 P            = $(DESTDIR)$(PREFIX)
 INST_HEADERS = include/seer.h include/seer_cudnn.h
 INST_LIBS    = libseer.so.$(VERSION) libseer.so.$(SONAME_MAJOR) libseer.so libseer.a pkgconfig/seer.pc
 INST_BINS    = seer seer-bench
 INST_MODELS  = $(sort $(wildcard models/*.seer))
-INST_DIRS    = share/seer/models share/seer share lib/pkgconfig lib include bin
+INST_DIRS    = share/seer/models share/seer lib/pkgconfig
 
 install: all
 	install -d $(P)/include $(P)/lib/pkgconfig $(P)/bin $(P)/share/seer/models
@@ -209,7 +209,8 @@ install: all
 uninstall:
 	rm -f $(addprefix $(P)/include/,$(notdir $(INST_HEADERS))) $(addprefix $(P)/lib/,$(INST_LIBS)) \
 	  $(addprefix $(P)/bin/,$(INST_BINS)) $(addprefix $(P)/share/seer/models/,$(notdir $(INST_MODELS)))
-	@# rmdir refuses a directory that is not empty: that one stays
+	@# only libseer's own directories, when empty (rmdir refuses others): a
+	@# prefix's bin, lib, include and share may have been there before
 	@rmdir $(addprefix $(P)/,$(INST_DIRS)) 2>/dev/null || true
 
 clean:

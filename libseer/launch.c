@@ -35,16 +35,17 @@ int seer_algo_kind(seer_direction_t dir, int algo)
     return dir == SEER_DIR_FWD ? fwd[algo] : dir == SEER_DIR_BWD_DATA ? bd[algo] : bf[algo];
 }
 
-int seer_algo_transform(seer_direction_t dir, int algo)
+static int kind_transform(int k)
 {
-    int k = seer_algo_kind(dir, algo);
     return k == SEER_K_FFT || k == SEER_K_FFT_TILING || k == SEER_K_WINO || k == SEER_K_WINO_NF;
 }
 
-int seer_algo_nchw_only(seer_direction_t dir, int algo)
-{
-    return seer_algo_transform(dir, algo) || seer_algo_kind(dir, algo) == SEER_K_GEMM_EXPLICIT;
-}
+/* the kinds cuDNN runs on NCHW data only (seer_algo_nchw_only) */
+static int kind_nchw_only(int k) { return kind_transform(k) || k == SEER_K_GEMM_EXPLICIT; }
+
+int seer_algo_transform(seer_direction_t dir, int algo) { return kind_transform(seer_algo_kind(dir, algo)); }
+
+int seer_algo_nchw_only(seer_direction_t dir, int algo) { return kind_nchw_only(seer_algo_kind(dir, algo)); }
 
 int seer_algo_simt(seer_direction_t dir, int algo)
 {
@@ -116,12 +117,12 @@ static seer_status_t check_supported(seer_err_t *e, const struct seer_conv *cv, 
     if (kind == SEER_K_NONE)
         return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s is not implemented by cuDNN",
                          seer_direction_name(dir), an);
-    int transform = kind == SEER_K_FFT || kind == SEER_K_FFT_TILING || kind == SEER_K_WINO || kind == SEER_K_WINO_NF;
+    int transform = kind_transform(kind);
     /* NHWC runs the implicit GEMMs alone: cuDNN 9.14 answered
      * NOT_SUPPORTED for every FFT, Winograd and explicit GEMM algorithm
      * of all 170 NHWC shapes of the Hopper sweeps, in every dtype and
      * direction (data/GPU/bench/picks.csv) */
-    if ((transform || kind == SEER_K_GEMM_EXPLICIT) && cv->layout == SEER_LAYOUT_NHWC)
+    if (kind_nchw_only(kind) && cv->layout == SEER_LAYOUT_NHWC)
         return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s needs the NCHW layout", seer_direction_name(dir), an);
     if (transform) {
         if (sh->stride_h != 1 || sh->stride_w != 1 || sh->dil_h != 1 || sh->dil_w != 1)

@@ -426,7 +426,6 @@ seer_status_t seer_picker_best(const struct seer_model *m, const struct seer_con
     return st;
 }
 
-
 int seer_algo_deterministic(seer_direction_t dir, int algo)
 {
     /* cuDNN: the backward implicit GEMMs ALGO_0 (and filter ALGO_3)

@@ -678,8 +678,7 @@ static seer_status_t add_conv_file(train_t *T, const char *path, int file, int k
 {
     seer_conv_row_t *rows = NULL;
     size_t nr = 0;
-    seer_status_t st = kind == 'k' ? seer_kernel_csv_read_calls(T->h, path, &rows, &nr)
-                                     : seer_conv_csv_read(T->h, path, &rows, &nr);
+    seer_status_t st = seer_conv_rows_read(T->h, path, 0, &rows, &nr);
     if (st) return st;
     T->nconv_files++;
     size_t read = nr;

@@ -492,13 +492,12 @@ static int conv_val(const cli_conv_opts_t *c, int one, int both, int dflt)
 seer_status_t cli_conv_desc_set(seer_handle_t h, seer_conv_desc_t d, seer_dtype_t dtype,
                                 seer_layout_t layout, const cli_conv_opts_t *c)
 {
-    /* padding defaults to "same" for odd filters, dil (r - 1) / 2: a
-     * fixed 1 padded 1x1 convs and shrank 7x7 ones (a bad filter size is
-     * named by the descriptor's own check) */
+    /* padding defaults to "same" for odd filters: half the dilated
+     * filter's span, dil (r - 1) / 2, in int64 (a fixed 1 padded 1x1
+     * convs and shrank 7x7 ones; a bad filter size or dilation is named
+     * by the descriptor's own check) */
     int r = conv_val(c, O_R, -1, 3), s = conv_val(c, O_S, -1, 3);
     int dh = conv_val(c, O_DH, O_DIL, 1), dw = conv_val(c, O_DW, O_DIL, 1);
-    /* "same": half the dilated filter's span, dil (r - 1) / 2, in int64
-     * (a huge dilation is named by the descriptor's own check) */
     long long ph = r > 0 && dh > 0 ? (long long)dh * (r - 1) / 2 : 0;
     long long pw = s > 0 && dw > 0 ? (long long)dw * (s - 1) / 2 : 0;
     return seer_conv_desc_set(h, d, dtype, layout, c->v[O_N], c->v[O_C], c->v[O_H], c->v[O_W],

@@ -432,8 +432,9 @@ class _Desc:
         stride = _int(fn, "stride", stride)
         dilation = _int(fn, "dilation", dilation)
         # None: "same" padding for odd filters, dilation * (r - 1) // 2 and (s - 1) likewise
+        # (capped at C's int, as the CLI caps it: the library names the overflow)
         pads = ((_int(fn, "pad", pad, 0),) * 2 if pad is not None else
-                (dilation * (args[5] - 1) // 2, dilation * (args[6] - 1) // 2))
+                tuple(min(dilation * (v - 1) // 2, (1 << 31) - 1) for v in (args[5], args[6])))
         groups = _int(fn, "groups", groups)
         self.d = C.c_void_p()
         _check(_desc_create(C.byref(self.d)))
