@@ -80,6 +80,12 @@ static void terms(const seer_gpu_info_t *g, int tm, int tn, int bps, double batc
     if (bmax) *bmax = bm;
 }
 
+/* A, B and C once through DRAM, and the bias vector: the minimum bytes. */
+static double gemm_bytes(double b, double m, double n, double k, int bias, double es)
+{
+    return b * (m * k + k * n + (m + (bias != 0)) * n) * es;
+}
+
 /* FLOPs at peak or A, B and C once through DRAM, ms; 0 when the GPU
  * cannot run the dtype's math. */
 static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, double m, double n, double k, seer_dtype_t dt,
@@ -89,8 +95,7 @@ static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, double m, dou
     double peak = seer_gpu_peak_flops(g, dt);
     if (peak <= 0) return 0;
     double flops = 2.0 * b * m * n * k;
-    double bytes = b * (m * k + k * n + (m + (bias != 0)) * n) * seer_dtype_size(dt);
-    return fmax(flops / peak, bytes / seer_gpu_dram_bw(g)) * 1e3;
+    return fmax(flops / peak, gemm_bytes(b, m, n, k, bias, seer_dtype_size(dt)) / seer_gpu_dram_bw(g)) * 1e3;
 }
 
 /* The roofline plus the kernel's launch gap, ms; 0 when the GPU cannot
@@ -119,10 +124,9 @@ double seer_gemm_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double
      * DRAM-bound, 8192^3 included. */
     if (cls) {
         seer_dtype_t run = seer_gpu_run_dtype(g, dt);
-        double es = seer_dtype_size(run), peak = seer_gpu_peak_flops(g, run);
-        double bytes = batch * (m * k + k * n + (m + (bias != 0)) * n) * es;
+        double peak = seer_gpu_peak_flops(g, run);
         *cls = seer_class_static(blocks, bmax, peak > 0 ? 2.0 * batch * m * n * k / peak * 1e3 : 0,
-                                 bytes / seer_gpu_dram_bw(g) * 1e3);
+                                 gemm_bytes(batch, m, n, k, bias, seer_dtype_size(run)) / seer_gpu_dram_bw(g) * 1e3);
     }
     t = fmax(t, floor_ms(g, batch, m, n, k, dt, bias));
     return t > 1e-4 ? t : 1e-4;
@@ -357,7 +361,7 @@ double seer_model_gemm_time(const struct seer_model *m, double batch, double mm,
      * FP32 lifts) */
     if (seer_gpu_run_dtype(&m->gpu, dt) == SEER_DTYPE_FP16_PSEUDO) dt = SEER_DTYPE_FP16_PSEUDO;
     double t = gemm_tied(m, batch, mm, n, k, dt, bias, cls), rate = seer_gpu_peak_flops(&m->gpu, dt);
-    for (int i = 0; i < 4 && seer_dtype_math(dt) && rate > 0; i++) {
+    for (size_t i = 0; i < sizeof others / sizeof *others && seer_dtype_math(dt) && rate > 0; i++) {
         seer_dtype_t o = others[i];
         double r = seer_gpu_peak_flops(&m->gpu, o);
         if (o == dt || seer_dtype_size(o) < seer_dtype_size(dt) || !(r > 0) || r > rate ||

@@ -1137,8 +1137,9 @@ double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv 
  * downsampling shortcuts, batch 256, BF16, H100: x's transpose 0.35 ms
  * and y's 0.21 of 0.69 ms), so they pay them all; seer_picker_best holds
  * their fastest to the stride-1 conv's, which does more work.  Only
- * Hopper was measured: other GPUs pay the whole transposes.  seer net's memory takes the same share of
- * the copies, so that time and memory tell one story. */
+ * Hopper was measured: other GPUs pay the whole transposes.  seer net's
+ * memory takes the same share of the copies, so that time and memory
+ * tell one story. */
 static double nchw_copy_share(const seer_gpu_info_t *g, const struct seer_conv *run)
 {
     const seer_conv_shape_t *sh = &run->shape;
