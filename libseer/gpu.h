@@ -30,6 +30,34 @@ static inline double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t 
     return 0;
 }
 
+/* The share of the FP32 FMA peak that SIMT kernels can issue on g.  An
+ * SM of GA10x, AD10x or GH100 (compute capability 8.6 and later, 128 FP32
+ * lanes) has 32 FP32 lanes per scheduler, which issues one warp
+ * instruction a clock: FFMAs alone fill every issue slot, so each load,
+ * address or loop instruction costs FMA throughput, where the 16 lanes
+ * per scheduler of GV100, TU10x and GA100 (64 per SM) leave every other
+ * slot free (Pascal's and Maxwell's 128 lanes dual-issue).  cuDNN's SIMT
+ * conv kernels measured on an H100 and an H200 ran 23-31 % slower
+ * (median) than the A100's share of its peak carried to theirs, and
+ * cuBLAS's SGEMM reaches 72 % of the H100's peak against 93 % of the
+ * A100's (docs/method.md, "FMA issue on 128-lane SMs"). */
+#define SEER_FMA_ISSUE_SHARE 0.75
+static inline double seer_gpu_fma_issue_share(const seer_gpu_info_t *g)
+{
+    int cc = g ? g->cc_major * 10 + g->cc_minor : 0;
+    double lanes = g && g->sms > 0 && g->boost_mhz > 0 ? g->fp32_tflops * 1e6 / (2.0 * g->sms * g->boost_mhz) : 0;
+    return cc >= 86 && lanes > 96 ? SEER_FMA_ISSUE_SHARE : 1;
+}
+
+/* The math rate a kernel's formula divides its FLOPs by (FLOP/s): the
+ * dtype's peak, FMA math's at its issue share.  Floors and rooflines keep
+ * the datasheet peak (seer_gpu_peak_flops): they bound from below. */
+static inline double seer_gpu_kernel_peak(const seer_gpu_info_t *g, seer_dtype_t dtype)
+{
+    double p = seer_gpu_peak_flops(g, dtype);
+    return dtype == SEER_DTYPE_FP32 || dtype == SEER_DTYPE_FP16_PSEUDO ? p * seer_gpu_fma_issue_share(g) : p;
+}
+
 /* The math cuDNN runs when asked for dtype on g.  TF32 is FP32 data with
  * tensor cores allowed, not required: a GPU without TF32 tensor cores
  * (before Ampere) runs FP32.  FP16 asks for tensor-core math with FP32

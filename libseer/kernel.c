@@ -46,7 +46,7 @@ seer_status_t seer_predict_kernel(seer_handle_t h, const seer_model *m, const se
     if (st)
         return seer_error(h, st, "launch cannot run on %s: %d threads, %d registers, %d B shared",
                           m->gpu.id, threads, k->regs_per_thread, k->smem_bytes);
-    double peak = seer_gpu_peak_flops(&m->gpu, k->dtype);
+    double peak = seer_gpu_kernel_peak(&m->gpu, k->dtype);
     if (peak <= 0)
         return seer_error(h, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", m->gpu.id,
                           seer_dtype_name(k->dtype));

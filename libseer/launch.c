@@ -290,6 +290,7 @@ void seer_kernels_work(const seer_kview_t *k, int nk, seer_kwork_t *w)
 {
     w->flops = nk > 0 ? k->flops : 0;
     w->pad = nk > 0 ? k->pad : 1;
+    w->main_bytes = nk > 0 ? k->bytes : 0;
     w->bytes = 0;
     for (int i = 0; i < nk; i++) w->bytes += k[i].bytes;
     w->nk = nk;

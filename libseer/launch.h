@@ -91,8 +91,10 @@ static inline seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dt
 }
 
 /* A lower bound of a conv's GPU time on g from the datasheet alone: the
- * main kernel's FLOPs at peak or all kernels' bytes at bandwidth,
- * whichever is larger, plus a launch gap per kernel (ms); 0 when the
+ * main kernel's FLOPs at peak or its bytes at bandwidth, whichever is
+ * larger, plus the helper kernels' bytes at bandwidth (kernels run one
+ * after the other on the stream), plus a launch gap per kernel (ms); 0
+ * when the
  * algorithm or dtype cannot run.  The GEMM counterpart is
  * seer_gemm_floor_ms.  seer_kernels_floor_ms is the same for kernels
  * already computed (seer_conv_kernels). */
@@ -127,7 +129,7 @@ double seer_main_flops_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const se
  * set of kernels is floored on many GPUs (cuDNN's choice's tie). */
 typedef struct {
     double flops, pad;          /* the main kernel's */
-    double bytes;               /* all kernels' */
+    double main_bytes, bytes;   /* the main kernel's, all kernels' */
     int nk;
 } seer_kwork_t;
 void seer_kernels_work(const seer_kview_t *k, int nk, seer_kwork_t *w);
@@ -143,6 +145,7 @@ static inline double seer_main_ms_at(double flops, double pad, double peak, doub
 static inline double seer_work_floor_at(double peak, double fma, double bw, double gap_ms, const seer_kwork_t *w)
 {
     if (peak <= 0 || w->nk < 1) return 0;
-    return fmax(seer_main_ms_at(w->flops, w->pad, peak, fma), w->bytes / bw * 1e3) + w->nk * gap_ms;
+    return fmax(seer_main_ms_at(w->flops, w->pad, peak, fma), w->main_bytes / bw * 1e3) +
+           (w->bytes - w->main_bytes) / bw * 1e3 + w->nk * gap_ms;
 }
 #endif

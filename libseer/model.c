@@ -50,7 +50,7 @@ seer_status_t seer_model_kernels(seer_err_t *e, const struct seer_model *m,
 static seer_status_t model_shape(seer_err_t *e, const seer_gpu_info_t *g, const struct seer_conv *cv,
                                  seer_direction_t dir, seer_terms_t *t)
 {
-    double peak = seer_gpu_peak_flops(g, cv->dtype), bw = seer_gpu_dram_bw(g);
+    double peak = seer_gpu_kernel_peak(g, cv->dtype), bw = seer_gpu_dram_bw(g);
     if (peak <= 0)
         return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s cannot run %s math", g->id,
                          seer_dtype_name(cv->dtype));
@@ -60,7 +60,8 @@ static seer_status_t model_shape(seer_err_t *e, const seer_gpu_info_t *g, const 
     t->cv = cv;
     t->dir = (int)dir;
     t->src = g;
-    /* at the math's peak, padded channels and all: the FMA fallback
+    /* at the math's kernel peak (seer_gpu_kernel_peak: FMA math at its
+     * issue share), padded channels and all: the FMA fallback
      * (seer_main_flops_ms) bounds only the floor, a switch between the
      * two in the formula made time fall as channels grew (its tiles are
      * rounded, the FLOPs it would divide by are not; TF32 on an RTX 3090,
@@ -86,7 +87,7 @@ static void family_features(const struct seer_model *m, const seer_family_t *f, 
 {
     t->src = &m->src[f->src];
     if (t->no_features || t->src == &m->gpu || seer_gpu_same_facts(t->src, &m->gpu)) return;
-    double peak = seer_gpu_peak_flops(t->src, t->cv->dtype), bw = seer_gpu_dram_bw(t->src);
+    double peak = seer_gpu_kernel_peak(t->src, t->cv->dtype), bw = seer_gpu_dram_bw(t->src);
     if (peak > 0) t->f[SEER_F_FLOPS_MS] = lg(t->kv[0].flops / peak * 1e3);
     t->f[SEER_F_BYTES_MS] = lg(t->bytes_ms * seer_gpu_dram_bw(&m->gpu) / bw);
 }
@@ -803,8 +804,8 @@ static void source_read(const struct seer_model *m, const struct seer_conv *desc
     r->ds.dtype = seer_gpu_run_dtype(sg, desc->dtype);
     if (g->math && (r->ds.dtype != desc->dtype || seer_gpu_peak_flops(sg, r->ds.dtype) <= 0))
         r->ds.dtype = SEER_DTYPE_FP16;
-    r->ps = seer_gpu_peak_flops(sg, r->ds.dtype);
-    r->pt = seer_gpu_peak_flops(&m->gpu, desc->dtype);
+    r->ps = seer_gpu_kernel_peak(sg, r->ds.dtype);
+    r->pt = seer_gpu_kernel_peak(&m->gpu, desc->dtype);
     seer_err_t e;
     memset(&r->ts, 0, sizeof r->ts);
     if (!(r->ps > 0 && r->pt > 0) ||

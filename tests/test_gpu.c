@@ -232,6 +232,33 @@ TEST(gpu_peak_rates)
     CHECK(seer_gpu_dram_bw(NULL) == 0);
 }
 
+/* SIMT kernels issue FFMAs at a share of the FP32 peak on the SMs of 32
+ * FP32 lanes per scheduler (compute capability 8.6 and later, 128 lanes
+ * per SM), at all of it on 64-lane SMs and on Pascal's dual-issue 128;
+ * tensor-core math and the datasheet peak are untouched. */
+TEST(gpu_fma_issue_share)
+{
+    static const char *const full[] = {"a100-pcie-80gb", "v100-sxm2-16gb", "t4", "gtx1080ti", "titan-x-maxwell", "a30"};
+    static const char *const shared[] = {"a10", "rtx3090", "l4", "rtx4090", "h100-sxm5-80gb", "h200-sxm-141gb"};
+    for (int i = 0; i < 6; i++) {
+        seer_gpu_info_t f = gpu(full[i]), s = gpu(shared[i]);
+        CHECK(seer_gpu_fma_issue_share(&f) == 1);
+        CHECK(seer_gpu_kernel_peak(&f, SEER_DTYPE_FP32) == seer_gpu_peak_flops(&f, SEER_DTYPE_FP32));
+        CHECK(seer_gpu_fma_issue_share(&s) == SEER_FMA_ISSUE_SHARE);
+        double want = SEER_FMA_ISSUE_SHARE * s.fp32_tflops * 1e12;
+        CHECK_NEAR(seer_gpu_kernel_peak(&s, SEER_DTYPE_FP32), want, 1e-12);
+        CHECK_NEAR(seer_gpu_kernel_peak(&s, SEER_DTYPE_FP16_PSEUDO), want, 1e-12);
+        CHECK(seer_gpu_kernel_peak(&s, SEER_DTYPE_FP16) == seer_gpu_peak_flops(&s, SEER_DTYPE_FP16));
+        CHECK(seer_gpu_kernel_peak(&s, SEER_DTYPE_TF32) == seer_gpu_peak_flops(&s, SEER_DTYPE_TF32));
+    }
+    /* a described GPU of 64 lanes per SM at compute capability 8.6 keeps
+     * its whole peak: the lanes decide, not the generation alone */
+    seer_gpu_info_t g = gpu("a10");
+    g.fp32_tflops /= 2;
+    CHECK(seer_gpu_fma_issue_share(&g) == 1);
+    CHECK(seer_gpu_fma_issue_share(NULL) == 1);
+}
+
 /* Streaming kernels: the measured copy rate where seer-bench measured one
  * (H100 SXM5, H200), else the datasheet rate times the Hopper share. */
 TEST(gpu_streaming_rate)

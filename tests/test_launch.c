@@ -425,8 +425,9 @@ TEST(launch_fft_tiling_filter_fits_the_tile)
 
 /* The floor from the kernels' reduced work (what cuDNN's choice's tie
  * caches per algorithm) is the floor from the kernels: the main kernel's
- * FLOPs at peak (padding at the FMA rate where that is faster) or all
- * kernels' bytes, plus a gap per kernel; 0 without kernels or math. */
+ * FLOPs at peak (padding at the FMA rate where that is faster) or its
+ * bytes, then the helper kernels' bytes, plus a gap per kernel; 0
+ * without kernels or math. */
 static double work_floor(const seer_gpu_info_t *g, seer_dtype_t dt, const seer_kwork_t *w)
 {
     return seer_work_floor_at(seer_gpu_peak_flops(g, dt), seer_gpu_peak_flops(g, SEER_DTYPE_FP32),
@@ -452,12 +453,13 @@ TEST(launch_floor_from_reduced_work)
                     double f = work_floor(gpus[gi], dts[di], &w);
                     CHECK(f == seer_kernels_floor_ms(gpus[gi], dts[di], k, nk));
                     /* the formula, written out */
-                    double peak = seer_gpu_peak_flops(gpus[gi], dts[di]), bytes = 0, want = 0;
-                    for (int i = 0; i < nk; i++) bytes += k[i].bytes;
+                    double peak = seer_gpu_peak_flops(gpus[gi], dts[di]), bw = gpus[gi]->dram_gbps * 1e9;
+                    double helpers = 0, want = 0;
+                    for (int i = 1; i < nk; i++) helpers += k[i].bytes;
                     if (peak > 0) {
                         double main = k[0].flops / peak * 1e3;
                         if (k[0].pad > 1) main = fmin(main, k[0].flops / k[0].pad / (gpus[gi]->fp32_tflops * 1e12) * 1e3);
-                        want = fmax(main, bytes / (gpus[gi]->dram_gbps * 1e9) * 1e3) + nk * SEER_LAUNCH_GAP_MS;
+                        want = fmax(main, k[0].bytes / bw * 1e3) + helpers / bw * 1e3 + nk * SEER_LAUNCH_GAP_MS;
                     }
                     CHECK_NEAR(f, want, 1e-12 * want);
                     /* where the algorithm runs the dtype itself (not the

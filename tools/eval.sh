@@ -371,18 +371,27 @@ cnn_rows() {
     NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) if (h[i] == "layer") col = i; print; next }
     { split_csv($0, v); if (col && v[col] != "") print }' "$1"
 }
+# unseen-arch: the models of the GPUs ../shared/data calibrates alone (no
+# model of a GPU this project swept), as a GPU of a new architecture is
+# served
+mkdir -p "$tmp/arch"
+for m in models/*.seer; do
+    [ -d "data/$(basename "$m" .seer)/bench" ] || cp "$m" "$tmp/arch/"
+done
 for d in data/*/bench/layers.csv; do
     [ -f "$d" ] || continue
     g=$(basename "$(dirname "$(dirname "$d")")")
     models_but "$g"
     cnn_rows "$d" > "$tmp/cnn-layers.csv"
     for mode in "all served all" "fastest served all" "fastest served test" "all left-out all" "fastest left-out all" \
-                "cnn-fastest served all" "cnn-fastest served test" "cnn-fastest left-out all"; do
+                "fastest unseen-arch all" "cnn-fastest served all" "cnn-fastest served test" "cnn-fastest left-out all" \
+                "cnn-fastest unseen-arch all"; do
         set -- $mode
         flag="--split $3"
         [ "$1" != all ] && flag="$flag --fastest"
         dir=models
         [ "$2" = left-out ] && dir=$tmp
+        [ "$2" = unseen-arch ] && dir=$tmp/arch
         data=$d
         [ "$1" = cnn-fastest ] && data=$tmp/cnn-layers.csv
         json=$("$SEER" eval --gpu "$g" --models "$dir" --data "$data" $flag --format json) || { status=1; continue; }
@@ -426,7 +435,10 @@ MobileNetV2 ...; the rest are random shapes).  **served** is the
 shipped model (split **test**: the shapes its scales never saw);
 **left-out** the models directory without the GPU's own file, so the
 GPU is served by transfer with the other Hopper GPU's scales: a GPU
-whose own rows were never seen.  Every algorithm includes cuDNN's slow
+whose own rows were never seen; **unseen-arch** the models of the GPUs
+\`../shared/data\` calibrates alone, no Hopper model at all: Hopper as
+a new architecture, as the convs of every GPU without a sweep (an L4,
+an RTX 4090) are served.  Every algorithm includes cuDNN's slow
 fallbacks (FP16 \`dgrad2d_grouped_direct\` kernels of over 100 ms),
 which the models, fitted to the kernels frameworks pick, time poorly.
 
