@@ -94,8 +94,7 @@ static inline seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dt
  * main kernel's FLOPs at peak or its bytes at bandwidth, whichever is
  * larger, plus the helper kernels' bytes at bandwidth (kernels run one
  * after the other on the stream), plus a launch gap per kernel (ms); 0
- * when the
- * algorithm or dtype cannot run.  The GEMM counterpart is
+ * when the algorithm or dtype cannot run.  The GEMM counterpart is
  * seer_gemm_floor_ms.  seer_kernels_floor_ms is the same for kernels
  * already computed (seer_conv_kernels). */
 double seer_conv_floor_ms(const seer_gpu_info_t *g, const struct seer_conv *cv, seer_direction_t dir,
