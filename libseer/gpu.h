@@ -39,8 +39,9 @@ static inline double seer_gpu_peak_flops(const seer_gpu_info_t *g, seer_dtype_t 
  * slot free (Pascal's and Maxwell's 128 lanes dual-issue).  Served with
  * no Hopper model, the FP32 convs of the H100 and H200 sweeps' network
  * layers came out at a median 0.77 and 0.69 of their measured time, and
- * cuBLAS's SGEMM reaches 72 % of the H100's peak against 93 % of the
- * A100's (docs/method.md, "FMA issue on 128-lane SMs"). */
+ * the fastest FP32 GEMMs measured reach 78 % of the H100's and H200's
+ * peak against 93 % of the A100's (docs/method.md, "FMA issue on
+ * 128-lane SMs"). */
 #define SEER_FMA_ISSUE_SHARE 0.75
 static inline double seer_gpu_fma_issue_share(const seer_gpu_info_t *g)
 {
