@@ -171,10 +171,11 @@ static seer_layer_result_t *row(pctx_t *c, int li, seer_direction_t dir)
 
 static seer_status_t oom(pctx_t *c) { return seer_error(c->h, SEER_STATUS_ALLOC_FAILED, "network results"); }
 
-/* A memory-bound kernel group: `kernels` launches moving `bytes`; elems
- * (the largest tensor) decides whether it can fill the GPU. */
-static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernels, double bytes,
-                             double elems, unsigned flags)
+/* A memory-bound kernel group: `kernels` launches moving `bytes` at
+ * `share` of the streaming rate; elems (the largest tensor) decides
+ * whether it can fill the GPU. */
+static seer_status_t mem_row_at(pctx_t *c, int li, seer_direction_t dir, int kernels, double bytes,
+                                double elems, unsigned flags, double share)
 {
     seer_layer_result_t *o = row(c, li, dir);
     if (!o) return oom(c);
@@ -184,10 +185,30 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
     o->n_kernels = kernels;
     o->bytes = bytes;
     o->cls = seer_class_static(blocks, bmax, 0, bytes);
-    o->time_ms = kernels * seer_gpu_launch_gap_ms(g) + bytes / c->bw * 1e3;
+    o->time_ms = kernels * seer_gpu_launch_gap_ms(g) + bytes / (c->bw * share) * 1e3;
     o->flags = SEER_RESULT_MEMORY_BOUND | flags;
     return SEER_STATUS_SUCCESS;
 }
+
+static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernels, double bytes,
+                             double elems, unsigned flags)
+{
+    return mem_row_at(c, li, dir, kernels, bytes, elems, flags, 1);
+}
+
+/* PyTorch pools with its own kernels (ATen), not cuDNN's: max pooling
+ * writes each output's int64 argmax with it on CUDA, in either mode, and
+ * its backward reads dy and those indices and writes dx.  The kernels
+ * move those bytes at a share of the streaming rate, measured on the
+ * H200 (ResNet-50's 3x3 stride-2 pool of 64 x 112 x 112, PyTorch 2.11,
+ * data/h200-sxm-141gb/torch): forward NHWC FP16 0.834 ms for 925 MB at
+ * batch 256 (1.11 TB/s, 0.29 of 3.85), NCHW FP32 0.205 and 0.407 ms at
+ * batch 64 and 128 (1.76 TB/s, 0.46), backward NHWC 1.833 ms (0.50 TB/s,
+ * 0.13).  The NCHW runs' profiles lost their backward kernels: it takes
+ * the NHWC share. */
+#define SEER_MAXPOOL_FWD_NHWC_SHARE 0.29
+#define SEER_MAXPOOL_FWD_NCHW_SHARE 0.46
+#define SEER_MAXPOOL_BWD_SHARE 0.13
 
 /* PyTorch's foreach optimizers update every parameter tensor with
  * multi-tensor kernels of up to this many tensors each. */
@@ -555,10 +576,11 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     }
     case SEER_OP_POOL: {
         double e = fmax(ein, eout);
-        if (!backward) return mem_row(c, li, SEER_DIR_FWD, 1, (ein + eout) * es, e, 0);
-        /* cuDNN's max pooling backward reads x, y and dy */
-        return l->kind == SEER_POOL_MAX ? mem_row(c, li, bd, 1, 2 * (ein + eout) * es, e, 0)
-                                        : mem_row(c, li, bd, 1, (ein + eout) * es, e, 0);
+        if (l->kind != SEER_POOL_MAX) /* reads x, writes y; backward reads dy, writes dx */
+            return mem_row(c, li, backward ? bd : SEER_DIR_FWD, 1, (ein + eout) * es, e, 0);
+        double share = backward ? SEER_MAXPOOL_BWD_SHARE
+                     : c->layout == SEER_LAYOUT_NHWC ? SEER_MAXPOOL_FWD_NHWC_SHARE : SEER_MAXPOOL_FWD_NCHW_SHARE;
+        return mem_row_at(c, li, backward ? bd : SEER_DIR_FWD, 1, (ein + eout) * es + 8 * eout, e, 0, share);
     }
     case SEER_OP_ADD: /* pairwise adds; the gradient passes through unchanged */
         if (backward) return SEER_STATUS_SUCCESS;

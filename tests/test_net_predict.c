@@ -814,3 +814,46 @@ TEST(net_mul_gate_and_shapes)
     seer_model_free(m);
     seer_destroy(h);
 }
+
+/* PyTorch pools with its own kernels: max pooling moves its int64
+ * argmax indices with the tensors, at a share of the streaming rate
+ * measured on an H200, and slower backward than forward; an average
+ * pool streams x and y alone. */
+TEST(net_max_pool_is_atens)
+{
+    seer_handle_t h;
+    seer_model_t m;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
+    /* a conv first, so that the pool's input takes a gradient */
+    static const char *const text[2] = {"input c=64 h=112 w=112\nconv k=64 size=1\npool name=p max size=3 stride=2 pad=1\n",
+                                        "input c=64 h=112 w=112\nconv k=64 size=1\npool name=p avg size=3 stride=2 pad=1\n"};
+    double t[2][2][2] = {{{0}}}; /* [max, avg][nchw, nhwc][fwd, bwd] */
+    for (int k = 0; k < 2; k++) {
+        seer_network_t net = NULL;
+        REQUIRE(seer_network_create(h, text[k], strlen(text[k]), &net) == SEER_STATUS_SUCCESS);
+        for (int lay = 0; lay < 2; lay++) {
+            seer_layer_result_t r[8];
+            int n = 0;
+            double total;
+            CHECK_STATUS(seer_predict_network(h, m, net, 32, SEER_DTYPE_FP16, (seer_layout_t)lay, SEER_MODE_TRAIN,
+                                              SEER_ALGO_AUTO, r, 8, &n, &total), SEER_STATUS_SUCCESS);
+            double ein = 32.0 * 64 * 112 * 112, eout = 32.0 * 64 * 56 * 56;
+            for (int i = 0; i < n; i++) {
+                if (r[i].op != SEER_OP_POOL) continue;
+                int b = r[i].direction != SEER_DIR_FWD;
+                t[k][lay][b] = r[i].time_ms;
+                CHECK(r[i].bytes == (ein + eout) * 2 + (k == 0 ? 8 * eout : 0));
+            }
+        }
+        seer_network_destroy(net);
+    }
+    for (int lay = 0; lay < 2; lay++) {
+        CHECK(t[0][lay][0] > 2 * t[1][lay][0]);
+        CHECK(t[0][lay][1] > 2 * t[0][lay][0]);
+        CHECK(t[1][lay][1] > 0);
+    }
+    CHECK(t[0][1][0] > t[0][0][0]); /* NHWC's forward kernel was the slower */
+    seer_model_free(m);
+    seer_destroy(h);
+}

@@ -569,7 +569,14 @@ serving models are transferred (A100 SXM4) and calibrated on DeepBench
 (V100 SXM2).  \`bench/torch_iteration.py\` times the same iterations on a
 lent GPU (synthetic data, CUDA events and the profiler's kernel times,
 split by kernel kind) beside \`seer net\`; it has run on an H200 only
-("Measured on Hopper" above), where no throughput is published.
+("Measured on Hopper" above), where no throughput is published.  There
+the AMP iteration at batch 256 ran 14.0 ms of conv kernels against 17.4
+predicted (forward and backward filter about a third over, backward
+data a tenth under): PyTorch autotunes cuDNN's engines
+(\`cudnn.benchmark\`), libseer is calibrated on the legacy algorithms.
+The published runs' convs are likely faster than predicted alike, and
+their max pooling slower than a copy (docs/networks.md, "Non-convolution
+layers"): a negative error here is mostly the convs.
 
 | GPU | published | dtype, layout predicted | batch | ms per iteration | img/s | published img/s | error |
 | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |

@@ -709,7 +709,8 @@ static void table_estimates(unsigned any, seer_dtype_t dtype, const seer_model *
         double gbps = 0, gap = 0;
         if (!seer_model_get_gpu(m, &gi)) seer_gpu_streaming(&gi, &gbps, &gap);
         printf("  M  memory-bound layer: bytes at the GPU's streaming rate, %.0f GB/s (%s),\n"
-               "     + a %.0f us launch gap per kernel (docs/networks.md)\n",
+               "     + a %.0f us launch gap per kernel; PyTorch's max pooling at a measured\n"
+               "     share of that rate (docs/networks.md)\n",
                gbps, gi.dram_stream_gbps > 0 ? "measured" : "a share of the datasheet rate", gap);
     }
     if (any & SEER_RESULT_GEMM_ROOFLINE)
