@@ -36,6 +36,10 @@ struct seer_network {
 /* Limits of a description: anything larger is no real CNN. */
 #define SEER_NET_MAX_LAYERS (1 << 20)
 #define SEER_NET_MAX_INPUTS 4096    /* inputs of one add / concat */
+/* PyTorch's max pooling on CUDA writes each output's argmax as an int64,
+ * in either mode: backward reads them (net_predict.c's time) and training
+ * keeps them (net_memory.c's memory). */
+#define SEER_NET_POOL_INDEX_BYTES 8
 /* SEER_NET_MAX_DIM and SEER_NET_GEMM_EFFICIENCY are public: seer.h.
  * Memory-bound layers (batch norm, activations, pooling, add, concat,
  * softmax, dropout, gradient sums, the optimizer): time = kernels *

@@ -21,11 +21,10 @@
 #include "picker.h"
 
 /* Bytes of the per-channel statistics cuDNN's training batch norm saves
- * (mean and inverse standard deviation, fp32) and of PyTorch's max-pool
- * indices (int64) and dropout mask (bool). */
+ * (mean and inverse standard deviation, fp32) and of PyTorch's dropout
+ * mask (bool); max pooling's indices: SEER_NET_POOL_INDEX_BYTES (net.h). */
 #define BN_SAVED_BYTES_PER_CHANNEL 8
 #define LN_SAVED_BYTES_PER_POSITION 8
-#define POOL_INDEX_BYTES 8
 #define DROPOUT_MASK_BYTES 1
 
 typedef struct {
@@ -161,7 +160,7 @@ static seer_status_t train_activations(acc_t *a, char *saved)
             if (!st && a->amp && a->es < 4) st = add_tensor(a, out_elems(a, L->input0), 4, 1);
         }
         else if (L->op == SEER_OP_POOL && l->kind == SEER_POOL_MAX)
-            st = add_tensor(a, out_elems(a, i), POOL_INDEX_BYTES, 1);
+            st = add_tensor(a, out_elems(a, i), SEER_NET_POOL_INDEX_BYTES, 1);
         else if (L->op == SEER_OP_DROPOUT) st = add_tensor(a, out_elems(a, i), DROPOUT_MASK_BYTES, 1);
         if (st) return st;
         if (L->op == SEER_OP_INPUT || storage_of(a, i) != i) continue;

@@ -580,7 +580,8 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
             return mem_row(c, li, backward ? bd : SEER_DIR_FWD, 1, (ein + eout) * es, e, 0);
         double share = backward ? SEER_MAXPOOL_BWD_SHARE
                      : c->layout == SEER_LAYOUT_NHWC ? SEER_MAXPOOL_FWD_NHWC_SHARE : SEER_MAXPOOL_FWD_NCHW_SHARE;
-        return mem_row_at(c, li, backward ? bd : SEER_DIR_FWD, 1, (ein + eout) * es + 8 * eout, e, 0, share);
+        double bytes = (ein + eout) * es + SEER_NET_POOL_INDEX_BYTES * eout;
+        return mem_row_at(c, li, backward ? bd : SEER_DIR_FWD, 1, bytes, e, 0, share);
     }
     case SEER_OP_ADD: /* pairwise adds; the gradient passes through unchanged */
         if (backward) return SEER_STATUS_SUCCESS;
