@@ -432,7 +432,8 @@ SEER_API seer_status_t seer_roofline_gemm(seer_handle_t handle, const seer_gpu_i
  * ms: for the conv (algo >= 0, as in seer_predict_conv), the larger of
  * its main kernel's FLOPs at peak and that kernel's bytes at bandwidth,
  * plus each helper kernel's bytes at bandwidth (the kernels run one
- * after another) and a launch gap per kernel; for the GEMM, its roofline
+ * after another; an FFT's transforms count inside its main kernel's
+ * time, their tiles served from L2) and a launch gap per kernel; for the GEMM, its roofline
  * (with a bias, the vector's bytes too: the bias is the kernel's
  * epilogue) plus one launch gap.  0 when no bound is known (the
  * GPU cannot run the dtype's math, the algorithm does not exist for the

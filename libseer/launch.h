@@ -128,7 +128,7 @@ double seer_main_flops_ms(const seer_gpu_info_t *g, seer_dtype_t dtype, const se
  * set of kernels is floored on many GPUs (cuDNN's choice's tie). */
 typedef struct {
     double flops, pad;          /* the main kernel's */
-    double main_bytes, bytes;   /* the main kernel's, all kernels' */
+    double main_bytes, bytes;   /* the main kernel's (an FFT's: with its transforms'), all kernels' */
     int nk;
 } seer_kwork_t;
 void seer_kernels_work(const seer_kview_t *k, int nk, seer_kwork_t *w);
