@@ -512,6 +512,19 @@ for f in data/*/torch/*/iterations.csv; do
                 100 * (p / ev - 1), 100 * (p / ks - 1) }'
     done)$nl"
 done
+# The convs of the AMP iteration at batch 256, measured (the profiler's
+# conv kernels: cuDNN's xmma and first-layer kernels, the nvjet GEMMs it
+# runs 1x1 convs with, their padding, workspace and split-K helpers)
+# against seer net's conv rows.
+convs=""
+for f in data/*/torch/train/kernels-amp-nhwc-b256-train.csv; do
+    [ -f "$f" ] || continue
+    g=$(basename "$(dirname "$(dirname "$(dirname "$f")")")")
+    meas=$(awk -F, 'NR > 1 && /xmma|nvjet|cutlass|AddPadding|init_device_workspace|splitKreduce|first_layer/ { s += $NF }
+                    END { printf "%.1f", s / 1000 }' "$f")
+    json=$("$SEER" net resnet50 --gpu "$g" --batch 256 --mode train --layout nhwc --amp --dtype fp16 --format json) || continue
+    convs="$convs  On the $g the AMP iteration at batch 256 ran $meas ms of conv kernels against $(printf '%.1f' "$(jnum "$json" conv_ms)") predicted."
+done
 if [ -n "$iters" ]; then
     cat <<EOF
 
@@ -569,11 +582,11 @@ serving models are transferred (A100 SXM4) and calibrated on DeepBench
 (V100 SXM2).  \`bench/torch_iteration.py\` times the same iterations on a
 lent GPU (synthetic data, CUDA events and the profiler's kernel times,
 split by kernel kind) beside \`seer net\`; it has run on an H200 only
-("Measured on Hopper" above), where no throughput is published.  There
-the AMP iteration at batch 256 ran 14.0 ms of conv kernels against 17.4
-predicted (forward and backward filter about a third over, backward
-data a tenth under): PyTorch autotunes cuDNN's engines
-(\`cudnn.benchmark\`), libseer is calibrated on the legacy algorithms.
+("Measured on Hopper" above), where no throughput is published.$convs
+PyTorch autotunes cuDNN's engines (\`cudnn.benchmark\`); libseer is
+calibrated on the legacy algorithms (forward and backward filter ran
+about a third faster there, backward data a tenth slower: scratch, by
+kernel name).
 The published runs' convs are likely faster than predicted alike, and
 their max pooling slower than a copy (docs/networks.md, "Non-convolution
 layers"): a negative error here is mostly the convs.
