@@ -368,6 +368,45 @@ int seer_conv_padded_groups(const struct seer_conv *cv, struct seer_conv *wide)
     return !seer_conv_init(NULL, wide, cv->dtype, cv->layout, &sh);
 }
 
+/* cuDNN runs no transform algorithm on groups (launch.c,
+ * check_supported), so every algorithm of a grouped conv, cuDNN's choice
+ * (algorithm 0's kernels) included, is a GEMM (gemm_kernels): a main
+ * kernel of the direct conv's FLOPs, unpadded (the tensor-core padding
+ * is a dense conv's), and bytes that hold each tensor once: the implicit
+ * GEMMs' main kernel reads and writes the three tensors, the explicit
+ * GEMM's the im2col matrix, the filter and the output, its im2col
+ * kernel the input.  Hence the bound below, for each way a time is
+ * made:
+ * - wide groups: fmax(exp(c) * physics, floor) + transposes, the floor
+ *   that of the algorithm's kernels in the dtype it runs
+ *   (physical_floor; cuDNN's choice's is the lowest of them), at least
+ *   the FLOPs at the highest peak that dtype can be (the GPU's run dtype,
+ *   or FP32 for the SIMT and FP32 kernels, seer_conv_run_dtype) or the
+ *   bytes at the bandwidth, plus one launch gap;
+ * - narrow groups: grouped_conv's main kernel alone, its FLOPs at
+ *   SEER_GROUP_COMPUTE_EFF of the FP32 peak, or the bytes at the
+ *   helpers' larger SEER_GROUP_HELPER_MEM_EFF (the explicit GEMM's main
+ *   and im2col kernels hold them between them), plus a gap and
+ *   SEER_GROUP_KERNEL_MS, times a pseudo-half factor of at least 1; or
+ *   the padded conv's time (narrow_at_most_padded), wide.
+ * The products are taken in another order than the model's, which the
+ * 1e-9 covers many times over.  0 for a dense conv or no GPU rates. */
+double seer_model_grouped_lower(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir)
+{
+    const seer_gpu_info_t *g = &m->gpu;
+    double fp32 = seer_gpu_peak_flops(g, SEER_DTYPE_FP32) / 1e3, bw = seer_gpu_dram_bw(g) / 1e3; /* per ms */
+    double f = seer_conv_flops(cv), b = seer_conv_min_bytes(cv, dir), gap = seer_gpu_launch_gap_ms(g);
+    if (cv->shape.groups <= 1 || !(fp32 > 0) || !(bw > 0)) return 0;
+    if (!narrow_groups(cv)) {
+        double peak = fmax(seer_gpu_peak_flops(g, seer_gpu_run_dtype(g, cv->dtype)) / 1e3, fp32);
+        return (fmax(f / peak, b / bw) + gap) * (1 - 1e-9);
+    }
+    double own = (fmax(f / (fp32 * SEER_GROUP_COMPUTE_EFF), b / (bw * SEER_GROUP_HELPER_MEM_EFF)) + gap +
+                  SEER_GROUP_KERNEL_MS) * (1 - 1e-9);
+    struct seer_conv w;
+    return seer_conv_padded_groups(cv, &w) ? fmin(own, seer_model_grouped_lower(m, &w, dir)) : own;
+}
+
 /* A narrow grouped conv is never slower than its padded one
  * (seer_conv_padded_groups), which the dense families time: more work,
  * and where the widths reach it, the wide conv itself (its roofline path
@@ -377,13 +416,19 @@ int seer_conv_padded_groups(const struct seer_conv *cv, struct seer_conv *wide)
  * picker rank a 5x slower algorithm first).  The same algorithm's here;
  * seer_picker_best caps the fastest by the padded conv's fastest. */
 static void narrow_at_most_padded(const struct seer_model *m, const struct seer_conv *run, seer_direction_t dir,
-                                  int algo, double *time_ms, seer_kernel_pred_t *kernels, int nk)
+                                  int algo, const double *known, double *time_ms, seer_kernel_pred_t *kernels, int nk)
 {
     struct seer_conv w;
     double tw;
-    if (!seer_conv_padded_groups(run, &w) ||
-        seer_model_predict_conv(NULL, m, &w, dir, algo, NULL, NULL, &tw, NULL, 0, NULL, NULL) || !(tw < *time_ms))
+    /* known: the time, from the conv's bounds (seer_model_conv_bounds,
+     * which are its time), the padded conv not predicted again; a padded
+     * conv's time is at least its bound, so none under it is predicted */
+    if (known)
+        tw = *known;
+    else if (!seer_conv_padded_groups(run, &w) || seer_model_grouped_lower(m, &w, dir) >= *time_ms ||
+             seer_model_predict_conv(NULL, m, &w, dir, algo, NULL, NULL, &tw, NULL, 0, NULL, NULL))
         return;
+    if (!(tw < *time_ms)) return;
     for (int i = 0; kernels && i < nk; i++) kernels[i].time_ms *= tw / *time_ms;
     *time_ms = tw;
 }
@@ -392,9 +437,11 @@ static void narrow_at_most_padded(const struct seer_model *m, const struct seer_
  * its bounds: its roofline (grouped_conv), the pseudo-half kernels of the
  * SIMT algorithms (seer_conv_legacy_slowdown, all of it the main
  * kernel's), held to its padded conv (narrow_at_most_padded).  t holds
- * the conv's kernels in the dtype it runs. */
+ * the conv's kernels in the dtype it runs; bounds, where not NULL, its
+ * bounds. */
 static seer_status_t narrow_conv(seer_err_t *e, const struct seer_model *m, const seer_terms_t *t, int algo,
-                                 double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
+                                 const seer_conv_bounds_t *bounds, double *time_ms, seer_kernel_pred_t *kernels,
+                                 int kernels_cap, int *n_kernels)
 {
     seer_direction_t dir = (seer_direction_t)t->dir;
     seer_status_t st = grouped_conv(e, m, t, time_ms, kernels, kernels_cap, n_kernels);
@@ -403,7 +450,8 @@ static seer_status_t narrow_conv(seer_err_t *e, const struct seer_model *m, cons
     *time_ms += add;
     for (int i = 0; kernels && i < t->nk && i < kernels_cap; i++)
         if (kernels[i].role == SEER_ROLE_MAIN) kernels[i].time_ms += add;
-    narrow_at_most_padded(m, t->cv, dir, algo, time_ms, kernels, t->nk < kernels_cap ? t->nk : kernels_cap);
+    narrow_at_most_padded(m, t->cv, dir, algo, bounds ? &bounds->phys : NULL, time_ms, kernels,
+                          t->nk < kernels_cap ? t->nk : kernels_cap);
     seer_status_t range = seer_check_time(e, *time_ms, "grouped convolution");
     return range ? range : st;
 }
@@ -1361,7 +1409,7 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
     if (st) return st;
     if (narrow_groups(&run)) {
         b->analytical = b->tied = 1;
-        if ((st = narrow_conv(e, m, &k, algo, &b->lo, NULL, 0, NULL))) return st;
+        if ((st = narrow_conv(e, m, &k, algo, NULL, &b->lo, NULL, 0, NULL))) return st;
         b->hi = b->phys = b->lo;
         return SEER_STATUS_SUCCESS;
     }
@@ -1421,7 +1469,7 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     seer_status_t st = conv_kernels(e, m, desc, dir, algo, &run, &k);
     if (st) return st;
     desc = &run;
-    if (narrow_groups(desc)) return narrow_conv(e, m, &k, algo, time_ms, kernels, kernels_cap, n_kernels);
+    if (narrow_groups(desc)) return narrow_conv(e, m, &k, algo, bounds, time_ms, kernels, kernels_cap, n_kernels);
     seer_family_t af;
     seer_physics_t ph;
     seer_kcache_t kc;

@@ -253,6 +253,11 @@ double seer_model_conv_floor(const struct seer_model *m, const struct seer_conv 
  * where it had fewer, which the dense families time.  1 and that conv in
  * *wide for such a conv, else 0. */
 int seer_conv_padded_groups(const struct seer_conv *cv, struct seer_conv *wide);
+/* At most every time seer_model_predict_conv gives a grouped conv in
+ * direction dir, any algorithm or cuDNN's choice, from its FLOPs and
+ * bytes alone (model.c says why); 0 for a dense one.  The picker skips
+ * what it shows cannot be faster. */
+double seer_model_grouped_lower(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir);
 /* The factor by which cuDNN's legacy kernels of (dir, algo) on run (in
  * the dtype it runs, seer_conv_run_dtype) were measured slower than the
  * model of their FP32 twins (pseudo-half SIMT kernels; bwd_data ALGO_0's

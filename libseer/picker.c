@@ -91,7 +91,39 @@ double seer_bwd_data_dual(const struct seer_conv *cv, struct seer_conv *dual)
  * family's time: it is a second opinion, and the family's time is an
  * answer on its own (the forward pick's hard errors are its shape's,
  * reported when that conv is asked for). */
-static void dual_reading(const struct seer_model *m, const struct seer_conv *cv, seer_algo_eval_t *out)
+static seer_status_t best_of(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                             double above, seer_algo_eval_t *out);
+static void reading(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo,
+                    double above, seer_algo_eval_t *out);
+
+/* At most the forward pick (seer_picker_best) of dual, a bwd_data dual
+ * conv (seer_bwd_data_dual) in FMA math with at least 32 channels per
+ * group in and out where grouped, whose best_of gave own (or a bound of
+ * it): a pick is the least of its own time (best_of's, in an FP32 or
+ * pseudo-half dtype; its FP32 caps, in a tensor-core one: at least its
+ * floor or its FP32 conv's, which its bound holds), its dense conv's
+ * (no caps in FMA math at stride 1, so at least its floor) and its
+ * fewer groups' (the walk: at least the bound of the first, fewer still
+ * only raise it), the one-group floor only raising it. */
+static double dual_pick_lower(const struct seer_model *m, const struct seer_conv *dual, double own)
+{
+    struct seer_conv c = *dual;
+    int g = dual->shape.groups, p = 2;
+    double lo = own;
+    if (g > 1 && seer_dtype_math(dual->dtype)) lo = fmin(lo, seer_model_grouped_lower(m, dual, SEER_DIR_FWD));
+    c.shape.groups = 1;
+    if (!seer_conv_init(NULL, &c, dual->dtype, dual->layout, &c.shape))
+        lo = fmin(lo, seer_model_conv_floor(m, &c, SEER_DIR_FWD));
+    while (p < g && g % p) p++;
+    c.shape.groups = g / p;
+    if (g / p > 1 && !seer_conv_init(NULL, &c, dual->dtype, dual->layout, &c.shape))
+        lo = fmin(lo, seer_model_grouped_lower(m, &c, SEER_DIR_FWD));
+    return lo;
+}
+
+/* above: a reading at least that may give any time at least that (the
+ * picker's time so far in a walk; INFINITY: the reading itself). */
+static void dual_reading(const struct seer_model *m, const struct seer_conv *cv, double above, seer_algo_eval_t *out)
 {
     struct seer_conv other;
     seer_algo_eval_t e;
@@ -99,9 +131,19 @@ static void dual_reading(const struct seer_model *m, const struct seer_conv *cv,
     if (out->source == SEER_SOURCE_ANALYTICAL || seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)))
         return;
     if (cv->shape.stride_h == 1 && cv->shape.stride_w == 1) {
-        if ((scale = seer_bwd_data_dual(cv, &other)) <= 0 || seer_picker_best(m, &other, SEER_DIR_FWD, &e) ||
-            e.source == SEER_SOURCE_ANALYTICAL)
-            return;
+        if ((scale = seer_bwd_data_dual(cv, &other)) <= 0) return;
+        /* The mean is at least sqrt(family's time * the pick's bound *
+         * scale), under the floor or not: where that is at least above,
+         * the dual's best_of alone (in an FMA dtype, its status and source
+         * are its pick's) tells whether it reads, not its whole pick */
+        if (above < INFINITY && !seer_dtype_math(other.dtype)) {
+            if (best_of(m, &other, SEER_DIR_FWD, INFINITY, &e) || e.source == SEER_SOURCE_ANALYTICAL) return;
+            if (sqrt(out->time_ms * dual_pick_lower(m, &other, e.time_ms) * scale) * (1 - 1e-9) >= above) {
+                out->time_ms = fmax(out->time_ms, above);
+                return;
+            }
+        }
+        if (seer_picker_best(m, &other, SEER_DIR_FWD, &e) || e.source == SEER_SOURCE_ANALYTICAL) return;
         double t = sqrt(out->time_ms * e.time_ms * scale);
         /* the family's time is at least the floor already (its physics'
          * own), so only a mean under it asks for the floor again */
@@ -110,16 +152,23 @@ static void dual_reading(const struct seer_model *m, const struct seer_conv *cv,
         seer_conv_shape_t one = cv->shape;
         one.stride_h = one.stride_w = 1;
         if (seer_conv_init(NULL, &other, cv->dtype, cv->layout, &one)) return;
-        seer_picker_predict(m, &other, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, &e);
+        reading(m, &other, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, above, &e);
         if (!e.err.st && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
     }
+}
+
+/* seer_picker_predict, with dual_reading's above */
+static void reading(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo,
+                    double above, seer_algo_eval_t *out)
+{
+    predict(m, cv, dir, algo, NULL, out);
+    if (!out->err.st && dir == SEER_DIR_BWD_DATA && algo == SEER_ALGO_CUDNN_CHOICE) dual_reading(m, cv, above, out);
 }
 
 void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
                          seer_direction_t dir, int algo, seer_algo_eval_t *out)
 {
-    predict(m, cv, dir, algo, NULL, out);
-    if (!out->err.st && dir == SEER_DIR_BWD_DATA && algo == SEER_ALGO_CUDNN_CHOICE) dual_reading(m, cv, out);
+    reading(m, cv, dir, algo, INFINITY, out);
 }
 
 int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
@@ -141,8 +190,10 @@ int seer_picker_simt(const struct seer_model *m, const struct seer_conv *cv, see
     return seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) && seer_algo_simt(dir, algo);
 }
 
+/* seer_picker_best's rule over cv's own algorithms; above as in
+ * dual_reading, for cuDNN's choice. */
 static seer_status_t best_of(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
-                             seer_algo_eval_t *out)
+                             double above, seer_algo_eval_t *out)
 {
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
     seer_conv_bounds_t bd[SEER_MAX_ALGOS];
@@ -193,7 +244,7 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
         *out = ev[best];
         return SEER_STATUS_SUCCESS;
     }
-    seer_picker_predict(m, cv, dir, SEER_ALGO_CUDNN_CHOICE, out);
+    reading(m, cv, dir, SEER_ALGO_CUDNN_CHOICE, above, out);
     seer_status_t st = out->err.st;
     if (!st && out->source != SEER_SOURCE_ANALYTICAL) return SEER_STATUS_SUCCESS;
     if (st && !seer_picker_soft(st)) return st;
@@ -249,15 +300,57 @@ seer_status_t seer_pick_conv_fastest(seer_handle_t h, const seer_model *m, const
     return seer_error(h, st, "%s", e.err.msg);
 }
 
-/* seer_picker_best of one grouping: all but the fewer-groups and
- * stride-1 caps.
- * dense: the fastest of cv's dense conv, NULL where it failed (unread
- * for a dense cv). */
-static seer_status_t best_own(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
-                              const seer_algo_eval_t *dense, seer_algo_eval_t *out)
+/* At most any time best_of gives cv, groups > 1, or seer_picker_predict
+ * any algorithm of it: each is a prediction of cv, or for a backward
+ * data's choice its mean with the dual's at least cv's floor (which
+ * holds every algorithm's, seer_model_conv_floor) or that of the
+ * stride-1 conv of a strided 1x1 one (dual_reading). */
+static double pick_lower(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir)
 {
-    seer_status_t st = best_of(m, cv, dir, out);
+    double lo = seer_model_grouped_lower(m, cv, dir);
+    seer_conv_shape_t one = cv->shape;
+    struct seer_conv c;
+    if (dir != SEER_DIR_BWD_DATA || one.r != 1 || one.s != 1 || (one.stride_h == 1 && one.stride_w == 1)) return lo;
+    one.stride_h = one.stride_w = 1;
+    return seer_conv_init(NULL, &c, cv->dtype, cv->layout, &one) ? lo : fmin(lo, seer_model_grouped_lower(m, &c, dir));
+}
+
+/* At most the time best_own and wide_cap give cv, groups > 1, with
+ * dense: the least of what each of their steps can set (the FP32 and
+ * pseudo-half convs whatever the dtype's conditions; a backward data's
+ * padded conv, the only direction wide_cap asks it), before the
+ * one-group floor, which only raises it. */
+static double own_lower(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                        const seer_algo_eval_t *dense)
+{
+    struct seer_conv o = *cv, wide;
+    double lo = pick_lower(m, cv, dir), roof;
+    o.dtype = SEER_DTYPE_FP32;
+    if (seer_dtype_math(cv->dtype)) lo = fmin(lo, pick_lower(m, &o, dir));
+    o.dtype = SEER_DTYPE_FP16_PSEUDO;
+    if (cv->dtype == SEER_DTYPE_FP16) lo = fmin(lo, pick_lower(m, &o, dir));
+    if (dense) lo = fmin(lo, dense->time_ms);
+    if (dir == SEER_DIR_BWD_DATA && seer_conv_padded_groups(cv, &wide)) lo = fmin(lo, own_lower(m, &wide, dir, NULL));
+    if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof))
+        lo = fmin(lo, roof + seer_gpu_launch_gap_ms(&m->gpu));
+    return lo;
+}
+
+/* seer_picker_best of one grouping: all but the fewer-groups and
+ * stride-1 caps and the one-group floor (one_group_floor), which the
+ * caller applies.
+ * dense: the fastest of cv's dense conv, NULL where it failed (unread
+ * for a dense cv).  above: where the time is at least that, any time
+ * at least that will do (the walk only asks whether it is lower;
+ * INFINITY: the time itself), so the FP32 and pseudo-half convs' picks
+ * and cuDNN's choice's dual reading whose bounds are at least it are
+ * skipped.  own: best_of's time (0 where it failed). */
+static seer_status_t best_own(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                              const seer_algo_eval_t *dense, double above, double *own, seer_algo_eval_t *out)
+{
+    seer_status_t st = best_of(m, cv, dir, above, out);
     if (st && !seer_picker_soft(st)) return st;
+    if (own) *own = st ? 0 : out->time_ms;
     seer_algo_eval_t e;
     /* Tensor-core math is allowed, not required: a TF32 conv is FP32 data,
      * and cuDNN runs its FP32 kernels (Winograd, FFT) where they are
@@ -270,11 +363,14 @@ static seer_status_t best_own(const struct seer_model *m, const struct seer_conv
     fp32.dtype = SEER_DTYPE_FP32;
     /* FP16 and BF16 only take the FP32 time where it is lower, TF32 too
      * when its own is timed from measurements; the FP32 time is never
-     * under its floor, so most often the FP32 conv is not predicted. */
+     * under its floor (nor a grouped conv's under pick_lower), so most
+     * often the FP32 conv is not predicted. */
     int capped = cv->dtype != SEER_DTYPE_TF32;
     int if_lower = capped || (!st && out->source != SEER_SOURCE_ANALYTICAL);
     if (seer_dtype_math(cv->dtype) && !(capped && st) &&
-        !(if_lower && seer_model_conv_floor(m, &fp32, dir) >= out->time_ms) && !best_of(m, &fp32, dir, &e)) {
+        !(if_lower && fmax(seer_model_conv_floor(m, &fp32, dir), pick_lower(m, &fp32, dir)) >=
+                          fmin(out->time_ms, above)) &&
+        !best_of(m, &fp32, dir, above, &e)) {
         int rank_e = e.source == SEER_SOURCE_ANALYTICAL, rank_o = out->source == SEER_SOURCE_ANALYTICAL;
         if (capped) {
             /* never under this dtype's own floor: BF16 has no Winograd
@@ -296,8 +392,8 @@ static seer_status_t best_own(const struct seer_model *m, const struct seer_conv
     if (cv->dtype == SEER_DTYPE_FP16 && !st && seer_gpu_run_dtype(&m->gpu, SEER_DTYPE_FP16) == SEER_DTYPE_FP16) {
         struct seer_conv half = *cv;
         half.dtype = SEER_DTYPE_FP16_PSEUDO;
-        if (seer_model_conv_floor(m, &half, dir) < out->time_ms && !best_of(m, &half, dir, &e) &&
-            e.time_ms < out->time_ms)
+        if (fmax(seer_model_conv_floor(m, &half, dir), pick_lower(m, &half, dir)) < fmin(out->time_ms, above) &&
+            !best_of(m, &half, dir, above, &e) && e.time_ms < out->time_ms)
             out->time_ms = e.time_ms;
     }
     /* A grouped conv is a 1/groups share of the dense conv's FLOPs on no
@@ -305,15 +401,7 @@ static seer_status_t best_own(const struct seer_model *m, const struct seer_conv
      * monotone in the work stays monotone; scaling the dense time by the
      * ratio of their rooflines did not: it dropped as channels doubled). */
     if (st || cv->shape.groups <= 1 || !dense) return st;
-    e = *dense;
-    if (e.time_ms < out->time_ms) out->time_ms = e.time_ms;
-    /* A narrow grouped conv is never slower than its padded one's fastest
-     * either, whose readings (bwd_data's dual) its own roofline lacks (its
-     * own algorithms: a bound needs no caps of its own) */
-    struct seer_conv wide;
-    seer_algo_eval_t ew;
-    if (seer_conv_padded_groups(cv, &wide) && !best_own(m, &wide, dir, NULL, &ew) && ew.time_ms < out->time_ms)
-        out->time_ms = ew.time_ms;
+    if (dense->time_ms < out->time_ms) out->time_ms = dense->time_ms;
     /* A depthwise conv (one input channel per group) does 1/C of the dense
      * conv's FLOPs on the same activations: at most a quarter of the dense
      * time where that is over a millisecond, unless its own roofline says
@@ -323,44 +411,191 @@ static seer_status_t best_own(const struct seer_model *m, const struct seer_conv
      * so the quarter everywhere put them 4x too fast.  Each term is
      * monotone and ordered by GPU, so the properties above still hold. */
 #define SEER_DEPTHWISE_QUARTER_FROM_MS 1.0 /* the dense time from which the quarter binds */
-    double roof = 0;
+    double roof = 0, td = dense->time_ms;
     if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof)) {
-        double cap = fmax(fmax(e.time_ms / 4, fmin(e.time_ms, SEER_DEPTHWISE_QUARTER_FROM_MS / 4)),
+        double cap = fmax(fmax(td / 4, fmin(td, SEER_DEPTHWISE_QUARTER_FROM_MS / 4)),
                           roof + seer_gpu_launch_gap_ms(&m->gpu));
         if (cap < out->time_ms) out->time_ms = cap;
     }
-    /* ... and never faster than one of its groups alone, the dense conv of
-     * C/g channels in and K/g out, whose work it holds (at most the dense
-     * conv's time, which holds that one's): a 2-group depthwise conv's
-     * roofline path once took 0.009 ms where the 1-channel conv below it,
-     * timed by the measured families, took 0.052 (T4 bwd_filter, 32 x
-     * 56 x 56), so doubling the channels made the time fall 5.6x.  It
-     * binds only on small group counts: one channel of a 144-group
-     * MobileNet layer is 0.04 ms against 0.15 */
+    return st;
+}
+
+/* The last step of a grouped conv's seer_picker_best of one grouping
+ * (best_own, st SUCCESS, dense not NULL): *t is never faster than one of
+ * its groups alone, the dense conv of C/g channels in and K/g out, whose
+ * work it holds (at most the dense conv's time, which holds that one's):
+ * a 2-group depthwise conv's roofline path once took 0.009 ms where the
+ * 1-channel conv below it, timed by the measured families, took 0.052
+ * (T4 bwd_filter, 32 x 56 x 56), so doubling the channels made the time
+ * fall 5.6x.  It binds only on small group counts: one channel of a
+ * 144-group MobileNet layer is 0.04 ms against 0.15 */
+static void one_group_floor(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                            const seer_algo_eval_t *dense, double *t)
+{
     struct seer_conv one = *cv;
     seer_algo_eval_t e1;
     one.shape.c = cv->shape.c / cv->shape.groups;
     one.shape.k = cv->shape.k / cv->shape.groups;
     one.shape.groups = 1;
     if (!seer_conv_init(NULL, &one, cv->dtype, cv->layout, &one.shape) && !seer_picker_best(m, &one, dir, &e1))
-        out->time_ms = fmax(out->time_ms, fmin(e1.time_ms, e.time_ms));
-    return st;
+        *t = fmax(*t, fmin(e1.time_ms, dense->time_ms));
 }
 
-/* cv in gp groups (best_own) caps out; 1 when it ends the walk of
- * picker_best: its roofline is already over out, and fewer groups'
- * rooflines are higher. */
-static int fewer_groups(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
-                        const seer_algo_eval_t *dense, int gp, seer_algo_eval_t *out)
+/* The walk of picker_best over fewer groups.  The one-group floor of a
+ * grouping (a whole pick of the one-group conv, with bwd_data's dual)
+ * only raises its time, to at most the dense conv's, so a grouping under
+ * the time so far waits in p[] with its time before the floor, cv's own
+ * first, and only the least waiting ones are floored, when the walk ends
+ * or a test needs the time so far: the least is the same, and a floor
+ * that does not bind (most of them) settles every other waiting grouping,
+ * at least as slow. */
+#define SEER_WALK_WAITING 32
+typedef struct {
+    const struct seer_model *m;
+    const struct seer_conv *cv;
+    seer_direction_t dir;
+    const seer_algo_eval_t *dense; /* not NULL where any grouping waits */
+    double *t;                  /* the least time settled so far */
+    int n;
+    struct { int groups; double t; } p[SEER_WALK_WAITING];
+} walk_t;
+
+/* *w->t becomes the time so far with the waiting groupings: each floored,
+ * least first, while one is under it. */
+static void settle(walk_t *w)
 {
-    struct seer_conv c = *cv;
+    for (;;) {
+        int j = -1;
+        for (int i = 0; i < w->n; i++)
+            if (w->p[i].t < *w->t && (j < 0 || w->p[i].t < w->p[j].t)) j = i;
+        if (j < 0) break;
+        struct seer_conv c = *w->cv;
+        double t = w->p[j].t;
+        c.shape.groups = w->p[j].groups;
+        one_group_floor(w->m, &c, w->dir, w->dense, &t);
+        if (t < *w->t) *w->t = t;
+        w->p[j] = w->p[--w->n];
+    }
+    w->n = 0;
+}
+
+/* At least the time so far: a waiting grouping's is at most the dense
+ * conv's. */
+static double walk_hi(const walk_t *w)
+{
+    return w->n ? fmin(*w->t, w->dense->time_ms) : *w->t;
+}
+
+/* At most the time so far: the least waiting or settled time. */
+static double walk_lo(const walk_t *w)
+{
+    double lo = *w->t;
+    for (int i = 0; i < w->n; i++) lo = fmin(lo, w->p[i].t);
+    return lo;
+}
+
+/* 1 when x is at least the time so far with the waiting groupings, which
+ * lies between walk_lo and walk_hi: settled only where x lies between
+ * those. */
+static int at_least(walk_t *w, double x)
+{
+    if (x < walk_lo(w)) return 0;
+    if (x >= walk_hi(w)) return 1;
+    settle(w);
+    return x >= *w->t;
+}
+
+/* At most any time a backward data's dual reading (dual_reading) gives
+ * in the pick of wide (best_own), the padded conv of a narrow grouped
+ * conv whose best_of took own: in wide's dtype where it runs FMA math,
+ * in FP32 for the tensor-core dtypes' cap, in pseudo-half for FP16's.
+ * The reading is sqrt(c * e * scale), then at least wide's floor where
+ * under c, else at least c: at least sqrt(c * e * scale) either way, and
+ * wide's bound (seer_model_grouped_lower).  c, cuDNN's choice's time of
+ * wide, is at least that bound, and in wide's dtype at least own too
+ * (cv's choice took the same on wide, narrow_at_most_padded); e, the pick
+ * of the dual, a grouped forward conv with at least 32 channels per group
+ * in and out, is at least the least of its dense conv's floor (all its
+ * dense pick can give, FMA math and stride 1: no caps) and its own bound,
+ * which fewer groups (the walk) only raise.  0 where a strided 1x1 conv
+ * reads the stride-1 one's choice instead. */
+static double dual_lower(const struct seer_model *m, const struct seer_conv *wide, double own)
+{
+    const seer_dtype_t run = seer_gpu_run_dtype(&m->gpu, wide->dtype);
+    const struct { int on; seer_dtype_t dt; } x[] = {{!seer_dtype_math(run), wide->dtype},
+                                                     {seer_dtype_math(wide->dtype), SEER_DTYPE_FP32},
+                                                     {wide->dtype == SEER_DTYPE_FP16, SEER_DTYPE_FP16_PSEUDO}};
+    const seer_conv_shape_t *sh = &wide->shape;
+    double lo = INFINITY;
+    if (sh->r == 1 && sh->s == 1 && (sh->stride_h != 1 || sh->stride_w != 1)) return 0;
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) {
+        struct seer_conv w = *wide, dual;
+        double scale;
+        w.dtype = x[i].dt;
+        if (!x[i].on || (scale = seer_bwd_data_dual(&w, &dual)) <= 0) continue;
+        double floor = seer_model_grouped_lower(m, &w, SEER_DIR_BWD_DATA), c = fmax(floor, i ? 0 : own);
+        double e = dual_pick_lower(m, &dual, seer_model_grouped_lower(m, &dual, SEER_DIR_FWD));
+        lo = fmin(lo, fmax(sqrt(c * e * scale) * (1 - 1e-9), floor));
+    }
+    return lo;
+}
+
+/* A narrow grouped conv is never slower than its padded one's fastest
+ * either (the last of best_own's caps, *t its time, own its best_of's),
+ * whose readings (bwd_data's dual) its own roofline lacks (its own
+ * algorithms: a bound needs no caps of its own).  That pick is one of
+ * the padded conv's predictions, in this dtype, FP32 or pseudo-half
+ * (best_own's caps), which every algorithm of cv already took (model.c,
+ * narrow_at_most_padded) and so *t, unless skipped as at least *t or
+ * above: only a backward data's dual reading can make it faster.  So it
+ * is a whole pick (of the dual too), asked for only where its bound or
+ * the dual readings' (dual_lower) is under *t and above (w: the walk
+ * whose grouping cv is, else NULL). */
+static void wide_cap(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, double own,
+                     double above, walk_t *w, double *t)
+{
+    struct seer_conv wide;
     seer_algo_eval_t e;
-    double roof;
+    if (dir != SEER_DIR_BWD_DATA || !seer_conv_padded_groups(cv, &wide)) return;
+    double lo = fmax(own_lower(m, &wide, dir, NULL), dual_lower(m, &wide, own));
+    /* in a walk, above may be the time so far's upper end: the waiting
+     * groupings are settled first where the pick could be spared */
+    if (w && lo >= fmin(*t, walk_lo(w)) && lo < fmin(*t, above)) {
+        settle(w);
+        above = fmin(above, *w->t);
+    }
+    double under = fmin(*t, above);
+    if (lo < under && !best_own(m, &wide, dir, NULL, under, NULL, &e) && e.time_ms < *t) *t = e.time_ms;
+}
+
+/* cv in gp groups (best_own, then one_group_floor) caps the walk's time;
+ * 1 when it ends the walk of picker_best: its roofline is already over
+ * the time, and fewer groups' rooflines are higher.  A grouping whose
+ * bound (own_lower) is already at least the time cannot lower it and
+ * is not timed: its narrow groups' FLOPs at the grouped kernels' 5 % of
+ * the peak, or their padded conv's, are mostly far over a depthwise
+ * conv's time. */
+static int fewer_groups(walk_t *w, int gp)
+{
+    struct seer_conv c = *w->cv;
+    seer_algo_eval_t e;
+    double roof, hi, own;
     c.shape.groups = gp;
-    if (seer_conv_init(NULL, &c, cv->dtype, cv->layout, &c.shape) ||
-        seer_roofline_conv(NULL, &m->gpu, &c, dir, &roof) || roof >= out->time_ms)
+    if (seer_conv_init(NULL, &c, w->cv->dtype, w->cv->layout, &c.shape) ||
+        seer_roofline_conv(NULL, &w->m->gpu, &c, w->dir, &roof) || at_least(w, roof))
         return 1;
-    if (!best_own(m, &c, dir, dense, &e) && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+    if (at_least(w, own_lower(w->m, &c, w->dir, w->dense)) ||
+        best_own(w->m, &c, w->dir, w->dense, hi = walk_hi(w), &own, &e))
+        return 0;
+    if (!w->dense) {
+        if (e.time_ms < hi) *w->t = e.time_ms; /* no floor, and none waits */
+        return 0;
+    }
+    wide_cap(w->m, &c, w->dir, own, hi, w, &e.time_ms);
+    if (!(e.time_ms < walk_hi(w))) return 0;
+    if (w->n == SEER_WALK_WAITING) settle(w);
+    w->p[w->n].groups = gp;
+    w->p[w->n++].t = e.time_ms;
     return 0;
 }
 
@@ -378,25 +613,39 @@ static int fewer_groups(const struct seer_model *m, const struct seer_conv *cv, 
  * since every prediction is at least its roofline.  (Walking only g, g/p,
  * g/p/q left 240 groups slower than 8: a review found 110 k of 2.6 M
  * divisor pairs over 5 % slower.)  The one-group floor of each stays
- * under the walk's (a one-group conv of g' holds g's). */
+ * under the walk's (a one-group conv of g' holds g's).  Timing every
+ * grouping whole took 100-2000 us a pick: a grouping whose bound is over
+ * the time so far is not timed (fewer_groups), the floors wait (walk_t),
+ * and the padded and dual picks are asked for only where they can go
+ * under it (wide_cap, dual_reading), each step exact
+ * (docs/performance.md). */
 static seer_status_t picker_best(const struct seer_model *m, const struct seer_conv *cv,
                                  seer_direction_t dir, seer_algo_eval_t *out)
 {
-    if (cv->shape.groups <= 1) return best_own(m, cv, dir, NULL, out);
+    if (cv->shape.groups <= 1) return best_own(m, cv, dir, NULL, INFINITY, NULL, out);
     struct seer_conv c = *cv;
     seer_algo_eval_t d;
     c.shape.groups = 1;
     const seer_algo_eval_t *dense =
         seer_conv_init(NULL, &c, cv->dtype, cv->layout, &c.shape) || seer_picker_best(m, &c, dir, &d) ? NULL : &d;
-    seer_status_t st = best_own(m, cv, dir, dense, out);
+    double own;
+    seer_status_t st = best_own(m, cv, dir, dense, INFINITY, &own, out);
     if (st) return st;
+    walk_t w = {.m = m, .cv = cv, .dir = dir, .dense = dense, .t = &out->time_ms, .n = 0};
+    if (dense) { /* cv's own one-group floor waits too */
+        wide_cap(m, cv, dir, own, INFINITY, NULL, &out->time_ms);
+        w.p[w.n].groups = cv->shape.groups;
+        w.p[w.n++].t = out->time_ms;
+        out->time_ms = INFINITY;
+    }
     /* g's divisors under g, largest first: g / q for q = 2, 3, ... while
      * q <= g / q, then those q from the largest down */
     int g = cv->shape.groups, q, stop = 0;
     for (q = 2; !stop && q <= g / q; q++)
-        if (g % q == 0) stop = fewer_groups(m, cv, dir, dense, g / q, out);
+        if (g % q == 0) stop = fewer_groups(&w, g / q);
     for (q--; !stop && q >= 2; q--)
-        if (g % q == 0 && q != g / q) stop = fewer_groups(m, cv, dir, dense, q, out);
+        if (g % q == 0 && q != g / q) stop = fewer_groups(&w, q);
+    settle(&w);
     return st;
 }
 

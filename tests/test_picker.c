@@ -547,6 +547,111 @@ TEST(picker_bounds_give_the_answer_of_every_algorithm_predicted)
     seer_destroy(h);
 }
 
+/* One grouping of seer_picker_best as it was before its bounds
+ * (picker.c, best_own): every cap predicted whole. */
+static seer_status_t own_whole(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                               const seer_algo_eval_t *dense, seer_algo_eval_t *out)
+{
+    seer_status_t st = best_whole(m, cv, dir, out);
+    if (st && !seer_picker_soft(st)) return st;
+    seer_algo_eval_t e;
+    struct seer_conv o = *cv, wide;
+    int capped = cv->dtype != SEER_DTYPE_TF32;
+    o.dtype = SEER_DTYPE_FP32;
+    if (seer_dtype_math(cv->dtype) && !(capped && st) && !best_whole(m, &o, dir, &e)) {
+        int rank_e = e.source == SEER_SOURCE_ANALYTICAL, rank_o = out->source == SEER_SOURCE_ANALYTICAL;
+        if (capped) {
+            double t = e.time_ms < out->time_ms ? fmax(e.time_ms, seer_model_conv_floor(m, cv, dir)) : out->time_ms;
+            if (t < out->time_ms) out->time_ms = t;
+        } else if (st || rank_e < rank_o || (rank_e == rank_o && e.time_ms < out->time_ms)) {
+            *out = e;
+            st = SEER_STATUS_SUCCESS;
+        }
+    }
+    o.dtype = SEER_DTYPE_FP16_PSEUDO;
+    if (cv->dtype == SEER_DTYPE_FP16 && !st && seer_gpu_run_dtype(&m->gpu, SEER_DTYPE_FP16) == SEER_DTYPE_FP16 &&
+        !best_whole(m, &o, dir, &e) && e.time_ms < out->time_ms)
+        out->time_ms = e.time_ms;
+    if (st || !dense) return st;
+    double td = dense->time_ms, roof;
+    out->time_ms = fmin(out->time_ms, td);
+    if (seer_conv_padded_groups(cv, &wide) && !own_whole(m, &wide, dir, NULL, &e))
+        out->time_ms = fmin(out->time_ms, e.time_ms);
+    if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof))
+        out->time_ms = fmin(out->time_ms, fmax(fmax(td / 4, fmin(td, 0.25)), roof + seer_gpu_launch_gap_ms(&m->gpu)));
+    o = *cv;
+    o.shape.c = cv->shape.c / cv->shape.groups;
+    o.shape.k = cv->shape.k / cv->shape.groups;
+    o.shape.groups = 1;
+    if (!seer_conv_init(NULL, &o, cv->dtype, cv->layout, &o.shape) && !seer_picker_best(m, &o, dir, &e))
+        out->time_ms = fmax(out->time_ms, fmin(e.time_ms, td));
+    return st;
+}
+
+/* A grouped conv's seer_picker_best as it was before the walk's bounds:
+ * every grouping under the roofline test timed whole (own_whole). */
+static seer_status_t groups_whole(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                                  seer_algo_eval_t *out)
+{
+    struct seer_conv c = *cv;
+    seer_algo_eval_t d, e;
+    c.shape.groups = 1;
+    const seer_algo_eval_t *dense =
+        seer_conv_init(NULL, &c, cv->dtype, cv->layout, &c.shape) || seer_picker_best(m, &c, dir, &d) ? NULL : &d;
+    seer_status_t st = own_whole(m, cv, dir, dense, out);
+    for (int gp = cv->shape.groups - 1; !st && gp >= 2; gp--) {
+        double roof;
+        c = *cv;
+        c.shape.groups = gp;
+        if (cv->shape.groups % gp) continue;
+        if (seer_conv_init(NULL, &c, cv->dtype, cv->layout, &c.shape) ||
+            seer_roofline_conv(NULL, &m->gpu, &c, dir, &roof) || roof >= out->time_ms)
+            break;
+        if (!own_whole(m, &c, dir, dense, &e) && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+    }
+    return st;
+}
+
+TEST(picker_grouped_bounds_give_the_answer_of_every_grouping_timed)
+{
+    /* Depthwise, narrow and wide groups whose group counts have many
+     * divisors, every dtype, both layouts, four GPUs (tensor-core and
+     * not, calibrated and transferred): the walk's bounds, waiting
+     * one-group floors and skipped padded and dual picks give the same
+     * algorithm, time, class and source to the bit. */
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    static const char *gpus[] = {"h100-sxm5-80gb", "a100-pcie-80gb", "t4", "l4"};
+    static const int shapes[][4] = {{96, 96, 96, 14}, {48, 48, 48, 28}, {120, 240, 120, 7}, {24, 192, 384, 14},
+                                    {8, 256, 256, 28}, {6, 96, 192, 14}, {4, 256, 256, 7}, {60, 120, 60, 7}};
+    seer_handle_t h = handle();
+    int compared = 0;
+    for (int g = 0; g < 4; g++) {
+        seer_model_t m;
+        REQUIRE(seer_model_open(h, "models", gpus[g], &m) == SEER_STATUS_SUCCESS);
+        for (int i = 0; i < 8 * 5; i++) {
+            const int *sh = shapes[i % 8];
+            seer_dtype_t dt = (seer_dtype_t)(i / 8);
+            seer_conv_desc_t d = desc(dt, 16, sh[1], sh[3], sh[2], 3, 1, 1);
+            REQUIRE(d);
+            d->shape.groups = sh[0];
+            if ((i + g) % 2) d->layout = SEER_LAYOUT_NHWC;
+            for (int dir = 0; dir < 3; dir++) {
+                seer_algo_eval_t got, want;
+                seer_status_t sg = seer_picker_best(m, d, (seer_direction_t)dir, &got);
+                CHECK(sg == groups_whole(m, d, (seer_direction_t)dir, &want));
+                if (!sg)
+                    CHECK(got.algo == want.algo && got.time_ms == want.time_ms && got.cls == want.cls &&
+                          got.source == want.source);
+                compared += !sg;
+            }
+            seer_conv_desc_destroy(d);
+        }
+        seer_model_destroy(m);
+    }
+    CHECK(compared > 300);
+    seer_destroy(h);
+}
+
 /* A narrow grouped conv's bounds are its prediction (both from its own
  * roofline, the legacy kernels' slowdown and the padded conv's cap), in
  * every dtype, layout, direction and algorithm: the picker skips by them. */

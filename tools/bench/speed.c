@@ -1,7 +1,8 @@
 /* make bench: model load time and median time per conv prediction, on
  * model files alone (seer-speed MODEL...) and as seer_model_open serves a
  * GPU, tied to its physics peers (seer-speed --open DIR GPU...): what
- * `seer --gpu`, `seer predict --data` and the Python package answer. */
+ * `seer --gpu`, `seer predict --data` and the Python package answer;
+ * there, the fastest algorithm of grouped and depthwise convs too. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,49 @@ static double time_calls(seer_handle_t h, const seer_model *m, seer_conv_desc_t 
     return *n_ok ? median(per, REPS) * 1e6 : 0;
 }
 
+/* The fastest algorithm of grouped and depthwise convs (3x3, stride 1,
+ * padding 1, batch 64), whose pick walks the divisors of the group count
+ * (docs/performance.md), and a dense one to compare: median microseconds
+ * per seer_pick_conv_fastest, each direction, FP32 NCHW and FP16 NHWC. */
+static void grouped_picks(seer_handle_t h, const seer_model *m)
+{
+    static const struct { int c, hw, g; } sh[] = {{32, 112, 32}, {144, 56, 144}, {192, 28, 192}, {576, 14, 576},
+                                                  {960, 7, 960}, {256, 56, 32}, {128, 28, 1}};
+    static const struct { seer_dtype_t dt; seer_layout_t l; const char *name; } ty[] = {
+        {SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, "fp32 nchw"}, {SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, "fp16 nhwc"}};
+    seer_conv_desc_t d;
+    if (seer_conv_desc_create(&d)) return;
+    printf("  fastest algorithm, median us per seer_pick_conv_fastest (fwd / bwd_data / bwd_filter):\n");
+    for (size_t t = 0; t < sizeof ty / sizeof ty[0]; t++)
+        for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
+            if (seer_conv_desc_set(h, d, ty[t].dt, ty[t].l, 64, sh[i].c, sh[i].hw, sh[i].hw, sh[i].c, 3, 3, 1, 1, 1,
+                                   1, 1, 1, sh[i].g))
+                continue;
+            printf("    %s %4d x %3d x %-3d groups %-3d", ty[t].name, sh[i].c, sh[i].hw, sh[i].hw, sh[i].g);
+            for (int dir = 0; dir < 3; dir++) {
+                int algo, calls = 1;
+                double ms, per[REPS];
+                if (seer_pick_conv_fastest(h, m, d, (seer_direction_t)dir, &algo, &ms)) {
+                    printf("%s    -", dir ? " /" : "");
+                    continue;
+                }
+                /* enough calls for a few milliseconds a rep */
+                double t0 = now();
+                seer_pick_conv_fastest(h, m, d, (seer_direction_t)dir, &algo, &ms);
+                double one = now() - t0;
+                if (one > 0 && one < 2e-3) calls = (int)(2e-3 / one) + 1;
+                for (int r = 0; r < REPS; r++) {
+                    t0 = now();
+                    for (int k = 0; k < calls; k++) seer_pick_conv_fastest(h, m, d, (seer_direction_t)dir, &algo, &ms);
+                    per[r] = (now() - t0) / calls;
+                }
+                printf("%s %6.1f", dir ? " /" : "", median(per, REPS) * 1e6);
+            }
+            printf("\n");
+        }
+    seer_conv_desc_destroy(d);
+}
+
 static int served(seer_handle_t h, const char *dir, char **gpus, int n)
 {
     seer_conv_desc_t d[SHAPES];
@@ -97,6 +141,7 @@ static int served(seer_handle_t h, const char *dir, char **gpus, int n)
         printf("  conv prediction: median %.2f us per call (%d (shape, forward algo) pairs x %d reps)\n", all, n_all, REPS);
         printf("  cuDNN's choice: median %.2f us per call (%d (shape, direction) pairs x %d reps)\n", choice, n_choice,
                REPS);
+        grouped_picks(h, m);
         seer_model_destroy(m);
     }
     for (int i = 0; i < SHAPES; i++) seer_conv_desc_destroy(d[i]);
