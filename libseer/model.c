@@ -320,6 +320,9 @@ static seer_status_t grouped_conv(seer_err_t *e, const struct seer_model *m, con
                                   double *time_ms, seer_kernel_pred_t *kernels, int kernels_cap,
                                   int *n_kernels)
 {
+    /* the datasheet peak, not the issue share's (seer_gpu_kernel_peak):
+     * the 5 % was chosen on the Hopper sweeps, so it holds the share
+     * already, and 128-lane SMs older than Hopper have no grouped rows */
     double peak = seer_gpu_peak_flops(&m->gpu, SEER_DTYPE_FP32) * SEER_GROUP_COMPUTE_EFF / 1e3; /* per ms */
     double dram = seer_gpu_dram_bw(&m->gpu) / 1e3, gap = seer_gpu_launch_gap_ms(&m->gpu);
     double ms[SEER_MAX_KERNELS], bw[SEER_MAX_KERNELS], total = 0;
