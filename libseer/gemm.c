@@ -194,8 +194,24 @@ static double fit_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, doubl
      * TF32 as FP32, which made BF16 slower and TF32 faster than FP16) */
     if (seer_dtype_math(dt) && (ds != dt || ps <= 0)) ps = seer_gpu_peak_flops(s, ds = SEER_DTYPE_FP16);
     if (ps <= 0) return t; /* the source cannot run it: the formula alone */
-    double tc = (seer_gemm_time(s, f, batch, mm, n, k, ds, bias, NULL) - seer_gpu_launch_gap_ms(s)) * ps /
-                    seer_gpu_peak_flops(g, dt) + seer_gpu_launch_gap_ms(g);
+    double pt = seer_gpu_peak_flops(g, dt);
+    if (!seer_dtype_math(dt)) {
+        /* SGEMM kernels reach the FMA issue share of the peak on 128-lane
+         * SMs (seer_gpu_fma_issue_share), on their FLOP-bound part: the
+         * target's share over the source's, weighted by the FLOPs' part
+         * of the target's roofline (the bias aside: more bytes alone
+         * would lower it), which grows with every dimension, so more
+         * work still takes longer.  The Hopper sweeps' FP32 GEMMs of
+         * over 0.3 ms of work at peak, served from the A100's fit with no
+         * Hopper model: 19.4 -> 11.9 % MAPE (H100), median 0.80 -> 0.97;
+         * the smaller ones 66.3 -> 67.4 % (docs/networks.md) */
+        double tf = 2.0 * batch * mm * n * k / pt,
+               tb = gemm_bytes(batch, mm, n, k, 0, seer_dtype_size(dt)) / seer_gpu_dram_bw(g);
+        double share = seer_gpu_fma_issue_share(g) / seer_gpu_fma_issue_share(s);
+        pt *= 1 - (1 - share) * tf / (tf + tb);
+    }
+    double tc = (seer_gemm_time(s, f, batch, mm, n, k, ds, bias, NULL) - seer_gpu_launch_gap_ms(s)) * ps / pt +
+                seer_gpu_launch_gap_ms(g);
     double w = seer_dtype_math(dt) ? SEER_GEMM_TC_PEAK_SHARE_WEIGHT : SEER_GEMM_FMA_PEAK_SHARE_WEIGHT;
     return fmax(exp((1 - w) * log(t) + w * log(tc)), floor_ms(g, batch, mm, n, k, dt, bias));
 }
