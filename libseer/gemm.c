@@ -86,16 +86,27 @@ static double gemm_bytes(double b, double m, double n, double k, int bias, doubl
     return b * (m * k + k * n + (m + (bias != 0)) * n) * es;
 }
 
+/* The roofline's two readings, in seconds: *tf the FLOPs at the peak of
+ * the math cuBLAS runs (gpu.h), *tb A, B and C (and the bias vector)
+ * once through DRAM; 0 when the GPU cannot run the dtype's math. */
+static int gemm_roofline_parts(const seer_gpu_info_t *g, double b, double m, double n, double k, seer_dtype_t dt,
+                               int bias, double *tf, double *tb)
+{
+    dt = seer_gpu_run_dtype(g, dt);
+    double peak = seer_gpu_peak_flops(g, dt);
+    if (peak <= 0) return 0;
+    *tf = 2.0 * b * m * n * k / peak;
+    *tb = gemm_bytes(b, m, n, k, bias, seer_dtype_size(dt)) / seer_gpu_dram_bw(g);
+    return 1;
+}
+
 /* FLOPs at peak or A, B and C once through DRAM, ms; 0 when the GPU
  * cannot run the dtype's math. */
 static double gemm_roofline_ms(const seer_gpu_info_t *g, double b, double m, double n, double k, seer_dtype_t dt,
                                int bias)
 {
-    dt = seer_gpu_run_dtype(g, dt); /* the math cuBLAS runs (gpu.h) */
-    double peak = seer_gpu_peak_flops(g, dt);
-    if (peak <= 0) return 0;
-    double flops = 2.0 * b * m * n * k;
-    return fmax(flops / peak, gemm_bytes(b, m, n, k, bias, seer_dtype_size(dt)) / seer_gpu_dram_bw(g)) * 1e3;
+    double tf, tb;
+    return gemm_roofline_parts(g, b, m, n, k, dt, bias, &tf, &tb) ? fmax(tf, tb) * 1e3 : 0;
 }
 
 /* The roofline plus the kernel's launch gap, ms; 0 when the GPU cannot
@@ -205,10 +216,8 @@ static double fit_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, doubl
          * over 0.3 ms of work at peak, served from the A100's fit with no
          * Hopper model: 19.4 -> 11.9 % MAPE (H100), median 0.80 -> 0.97;
          * the smaller ones 66.3 -> 67.4 % (docs/networks.md) */
-        double tf = 2.0 * batch * mm * n * k / pt,
-               tb = gemm_bytes(batch, mm, n, k, 0, seer_dtype_size(dt)) / seer_gpu_dram_bw(g);
-        double share = seer_gpu_fma_issue_share(g) / seer_gpu_fma_issue_share(s);
-        pt *= 1 - (1 - share) * tf / (tf + tb);
+        double tf, tb, share = seer_gpu_fma_issue_share(g) / seer_gpu_fma_issue_share(s);
+        if (gemm_roofline_parts(g, batch, mm, n, k, dt, 0, &tf, &tb)) pt *= 1 - (1 - share) * tf / (tf + tb);
     }
     double tc = (seer_gemm_time(s, f, batch, mm, n, k, ds, bias, NULL) - seer_gpu_launch_gap_ms(s)) * ps / pt +
                 seer_gpu_launch_gap_ms(g);
