@@ -6,6 +6,9 @@
 #include <unistd.h>
 #include "test.h"
 #include "dispatch.h"
+#include "common.h"
+#include "csv.h"
+#include "gemm.h"
 
 /* Deterministic noise in [0, a] (an LCG: the same on every platform). */
 static double jitter(unsigned *s, double a)
@@ -419,4 +422,130 @@ TEST(dispatch_source_cudnn_major)
     CHECK(seer_source_cudnn_major("neusight") == 0 && seer_source_cudnn_major("") == 0);
     CHECK(seer_source_cudnn_major(NULL) == 0);
     CHECK(seer_source_cudnn_major("seer-bench:h100-sxm5-80gb:1:cudnn9.19.0") == 9); /* what seer-bench writes */
+}
+
+/* The procedure against measured GPU time.  This project's Hopper GEMM
+ * files (data/GPU/gemm.csv, bench/torch_gemm.py) time every call twice:
+ * GPU time (CUDA-graph replays, time_ms) and NeuSight's way (events
+ * around one eager call on an idle GPU, event_idle_ms).  Fed the second,
+ * per kind of call as training is fed NeuSight's files, the procedure
+ * must put the host time inside the measured host parts (event_idle_ms
+ * - time_ms: the envelope sits at their low side, as it is built from
+ * minima), and its targets must be the GPU time where the GPU time is
+ * large against a call's host jitter (docs/method.md, "Checked against
+ * measured GPU time"). */
+typedef struct {
+    int n, kept, big;
+    double host, p10, p50;      /* estimate; measured host parts' quantiles */
+    double big_ape, big_bias;   /* kept rows of 0.1 ms or more: median |error|, median error */
+    double small_us;            /* kept rows under 0.1 ms: median target - GPU time (us) */
+} recovered_t;
+
+static double median_of(double *v, int n)
+{
+    seer_sort_doubles(v, (size_t)n);
+    return n ? seer_median_sorted(v, (size_t)n) : 0;
+}
+
+/* event_idle_ms of each line of the file (0 where absent): the reader
+ * keeps the GEMM CSV v1 columns only. */
+static double *idle_by_line(const char *path, long lines)
+{
+    FILE *f = fopen(path, "r");
+    double *v = f ? calloc((size_t)lines + 2, sizeof *v) : NULL;
+    static char line[4096];
+    int col = -1;
+    for (long ln = 1; v && fgets(line, sizeof line, f) && ln <= lines; ln++) {
+        int c = 0;
+        for (char *p = line, *q; p; p = q ? q + 1 : NULL, c++) {
+            q = strchr(p, ',');
+            if (ln == 1 && !strncmp(p, "event_idle_ms", 13)) col = c;
+            else if (ln > 1 && c == col) v[ln] = atof(p);
+        }
+    }
+    if (f) fclose(f);
+    return v;
+}
+
+static int recover(const char *path, int op, recovered_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (access(path, R_OK) != 0) return 0;
+    seer_handle_t h;
+    seer_gemm_row_t *rows = NULL;
+    size_t nr = 0;
+    if (seer_create(&h)) return -1;
+    if (seer_gemm_csv_read(h, path, &rows, &nr) || !nr) {
+        seer_destroy(h);
+        return -1;
+    }
+    double *idle = idle_by_line(path, rows[nr - 1].line);
+    double *pos = calloc(nr, sizeof *pos), *t = calloc(nr, sizeof *t), *fl = calloc(nr, sizeof *fl),
+           *gpu = calloc(nr, sizeof *gpu), *hp = calloc(nr, sizeof *hp), *big = calloc(nr, sizeof *big),
+           *bias = calloc(nr, sizeof *bias), *small = calloc(nr, sizeof *small);
+    unsigned char *keep = calloc(nr, 1);
+    int m = 0, ok = 0;
+    if (idle && pos && t && fl && gpu && hp && big && bias && small && keep) {
+        for (size_t i = 0; i < nr; i++) {
+            const seer_gemm_row_t *r = &rows[i];
+            if (r->op_kind != op || !(r->time_ms > 0) || !(idle[r->line] > 0)) continue;
+            pos[m] = (double)i / nr;
+            t[m] = idle[r->line];
+            gpu[m] = r->time_ms;
+            hp[m] = t[m] - gpu[m];
+            fl[m++] = seer_gemm_floor_ms(h, r);
+        }
+        seer_dispatch_t d;
+        ok = m && seer_dispatch_remove(pos, t, fl, m, keep, &d);
+        if (ok) {
+            int ns = 0;
+            for (int i = 0; i < m; i++) {
+                if (!keep[i]) continue;
+                out->kept++;
+                if (gpu[i] >= 0.1) {
+                    bias[out->big] = (t[i] - gpu[i]) / gpu[i];
+                    big[out->big++] = fabs(t[i] - gpu[i]) / gpu[i];
+                } else {
+                    small[ns++] = 1e3 * (t[i] - gpu[i]);
+                }
+            }
+            out->n = m;
+            out->host = d.median;
+            out->big_ape = median_of(big, out->big);
+            out->big_bias = median_of(bias, out->big);
+            out->small_us = median_of(small, ns);
+            seer_sort_doubles(hp, (size_t)m);
+            out->p10 = hp[m / 10];
+            out->p50 = hp[m / 2];
+        }
+    }
+    free(idle); free(pos); free(t); free(fl); free(gpu); free(hp); free(big); free(bias); free(small); free(keep);
+    free(rows);
+    seer_destroy(h);
+    return ok ? 1 : -1;
+}
+
+TEST(dispatch_recovers_measured_gpu_time)
+{
+    static const char *const gpus[] = {"h100-sxm5-80gb", "h200-sxm-141gb"};
+    for (int g = 0; g < 2; g++) {
+        char path[128];
+        snprintf(path, sizeof path, "data/%s/gemm.csv", gpus[g]);
+        for (int op = 0; op < 2; op++) {
+            recovered_t r;
+            int st = recover(path, op, &r);
+            if (st == 0) SKIP("data/GPU/gemm.csv missing");
+            REQUIRE(st == 1);
+            printf("    %s %s: %d rows, host %.4f ms (measured p10 %.4f, p50 %.4f); %d kept: "
+                   "%d of 0.1 ms or more, median |error| %.3f, median error %+.3f; under 0.1 ms, "
+                   "median %+.1f us\n", gpus[g], seer_gemm_op_names[op], r.n, r.host, r.p10, r.p50, r.kept,
+                   r.big, r.big_ape, r.big_bias, r.small_us);
+            CHECK(r.n > 2000);
+            CHECK(r.host >= r.p10 && r.host <= r.p50);
+            CHECK(r.big > 300);
+            CHECK(r.big_ape < 0.05);
+            CHECK(fabs(r.big_bias) < 0.03);
+            CHECK(fabs(r.small_us) < 15);
+        }
+    }
 }
