@@ -232,6 +232,36 @@ const seer_gemm_fit_t *seer_model_gemm_fit(const struct seer_model *m, int math,
     return f[kind].present || !f[!kind].present ? &f[kind] : &f[!kind];
 }
 
+/* The time fit f gives on GPU g for dt as g runs it (run).  Pseudo-half
+ * (FP16 data, FP32 math: all a GPU without FP16 tensor cores runs for
+ * FP16) does the FP32 GEMM's FMAs on half the bytes.  The FP32 fit read
+ * in 2-byte elements halves the operand re-reads its panel term carries,
+ * FMA time included, and put every compute-bound product at the FP32
+ * peak, faster than FP32 (T4, 4096^3: 20.7 against 38.0 ms).  So it is at
+ * least the FP32 time scaled by the two rooflines' ratio: the FP32 time
+ * where the FMAs bind, half of it where DRAM does.  Per GPU, before the
+ * tie, which then orders GPUs as for any dtype; the same rule for a
+ * model's own GPU and for the GPU a measured fit's rows were timed on
+ * (gemm_peer), which lifts the GPUs it is at least as fast as: read
+ * without it, that GPU's pseudo-half time lifted a V100S under an A100
+ * 40GB's own (111x143x30011: 0.109 against 0.121 ms). */
+static double run_time(const seer_gpu_info_t *g, const seer_gemm_fit_t *f, double batch, double mm, double n,
+                       double k, seer_dtype_t run, int bias, seer_class_t *cls)
+{
+    double t = fit_time(g, f, batch, mm, n, k, run, bias, cls);
+    if (run == SEER_DTYPE_FP16_PSEUDO) {
+        seer_class_t c;
+        double t32 = fit_time(g, f, batch, mm, n, k, SEER_DTYPE_FP32, bias, &c),
+               r16 = gemm_roofline_ms(g, batch, mm, n, k, run, bias),
+               r32 = gemm_roofline_ms(g, batch, mm, n, k, SEER_DTYPE_FP32, bias);
+        if (r32 > 0 && t32 * r16 / r32 > t) {
+            t = t32 * r16 / r32;
+            if (cls) *cls = c;
+        }
+    }
+    return t;
+}
+
 /* One model's own GEMM time for dt as its GPU runs it; -1 when it cannot. */
 static double own_time(const struct seer_model *m, double batch, double mm, double n, double k, seer_dtype_t dt,
                        int bias, seer_class_t *cls, const seer_gemm_fit_t **fit)
@@ -240,27 +270,7 @@ static double own_time(const struct seer_model *m, double batch, double mm, doub
     const seer_gemm_fit_t *f = seer_model_gemm_fit(m, seer_dtype_math(dt), batch);
     if (fit) *fit = f;
     if (!f->present || seer_gpu_peak_flops(&m->gpu, dt) <= 0) return -1;
-    double t = fit_time(&m->gpu, f, batch, mm, n, k, dt, bias, cls);
-    /* Pseudo-half (FP16 data, FP32 math: all a GPU without FP16 tensor
-     * cores runs for FP16) does the FP32 GEMM's FMAs on half the bytes.
-     * The FP32 fit read in 2-byte elements halves the operand re-reads
-     * its panel term carries, FMA time included, and put every
-     * compute-bound product at the FP32 peak, faster than FP32 (T4,
-     * 4096^3: 20.7 against 38.0 ms).  So it is at least the FP32 time
-     * scaled by the two rooflines' ratio: the FP32 time where the FMAs
-     * bind, half of it where DRAM does.  Per GPU, before the tie, which
-     * then orders GPUs as for any dtype. */
-    if (dt == SEER_DTYPE_FP16_PSEUDO) {
-        seer_class_t c;
-        double t32 = fit_time(&m->gpu, f, batch, mm, n, k, SEER_DTYPE_FP32, bias, &c),
-               r16 = gemm_roofline_ms(&m->gpu, batch, mm, n, k, dt, bias),
-               r32 = gemm_roofline_ms(&m->gpu, batch, mm, n, k, SEER_DTYPE_FP32, bias);
-        if (r32 > 0 && t32 * r16 / r32 > t) {
-            t = t32 * r16 / r32;
-            if (cls) *cls = c;
-        }
-    }
-    return t;
+    return run_time(&m->gpu, f, batch, mm, n, k, dt, bias, cls);
 }
 
 double seer_model_gemm_own_time(const struct seer_model *m, double batch, double mm, double n, double k,
@@ -310,7 +320,7 @@ static gemm_peer_t gemm_peer(const struct seer_model *m, double batch, double mm
     p.gs = seer_gpu_lookup(f->source_gpu);
     seer_dtype_t ds = p.gs ? seer_gpu_run_dtype(p.gs, dt) : dt;
     if (p.measured && p.gs && !seer_gpu_same_facts(p.gs, &m->gpu) && seer_gpu_peak_flops(p.gs, ds) > 0)
-        p.ts = seer_gemm_time(p.gs, f, batch, mm, n, k, ds, bias, NULL);
+        p.ts = run_time(p.gs, f, batch, mm, n, k, ds, bias, NULL);
     return p;
 }
 
