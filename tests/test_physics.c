@@ -816,6 +816,52 @@ TEST(physics_tensor_cores_no_slower_than_fp32)
     fleet_close(&f);
 }
 
+/* FP16 on a GPU without FP16 tensor cores is pseudo-half, TF32 without
+ * TF32 ones FP32 (seer_gpu_run_dtype): the fastest time is the same to
+ * the bit, as every algorithm's is.  The picker's tensor-core steps read
+ * the dtype asked for and took a TITAN Xp's FP16 backward data under its
+ * pseudo-half time (0.0178 against 0.0228 ms), and so under a TITAN V's
+ * FP16 time (0.0192 ms), a GPU at least as fast on every ceiling: few
+ * channels, which the other properties' shapes do not sample. */
+TEST(physics_dtype_as_the_gpu_runs_it)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    fleet_t f;
+    REQUIRE(fleet_open(&f));
+    rng = SEED + 17;
+    int checked = 0, bad = 0;
+    for (int gi = 0; gi < f.ng; gi++)
+        for (int it = 0; it < 40; it++) {
+            int tf32 = it % 2;
+            if ((tf32 ? f.g[gi].tf32_tflops : f.g[gi].fp16_tflops) > 0) continue;
+            int r = 2 * rnd(0, 2) + 1;
+            shape_t s = {1 << rnd(0, 5), rnd(1, 48), rnd(r, 64), rnd(1, 48), r, 1, (seer_direction_t)rnd(0, 2),
+                         tf32 ? SEER_DTYPE_TF32 : SEER_DTYPE_FP16, r / 2, rnd(1, 2), (seer_layout_t)rnd(0, 1)};
+            shape_t a = s;
+            a.dt = tf32 ? SEER_DTYPE_FP32 : SEER_DTYPE_FP16_PSEUDO;
+            double t = physics_fastest(f.h, f.m[gi], s), ta = physics_fastest(f.h, f.m[gi], a);
+            if (t < 0 && ta < 0) continue;
+            checked++;
+            if (t != ta && bad++ < 5)
+                printf("\n    seed %llu %s: %s %g ms, as %s %g ms", SEED + 17, f.g[gi].id, shape_str(s), t,
+                       seer_dtype_name(a.dt), ta);
+        }
+    /* the pair the sweep found */
+    int xp = -1, v = -1;
+    for (int gi = 0; gi < f.ng; gi++) {
+        if (!strcmp(f.g[gi].id, "titan-xp")) xp = gi;
+        if (!strcmp(f.g[gi].id, "titan-v")) v = gi;
+    }
+    REQUIRE(xp >= 0 && v >= 0 && at_least_as_fast(&f.g[v], &f.g[xp]));
+    shape_t s = {1, 3, 122, 12, 5, 1, SEER_DIR_BWD_DATA, SEER_DTYPE_FP16, 2, 1, SEER_LAYOUT_NCHW};
+    double tv = physics_fastest(f.h, f.m[v], s), txp = physics_fastest(f.h, f.m[xp], s);
+    if (!(tv > 0 && tv <= 1.05 * txp)) printf("\n    titan-v %g ms, titan-xp %g ms: %s", tv, txp, shape_str(s));
+    CHECK(tv > 0 && tv <= 1.05 * txp);
+    CHECK(bad == 0);
+    CHECK(checked > 300);
+    fleet_close(&f);
+}
+
 /* (f) A tiny conv is tiny: 1x64x7x7 -> 64, 3x3, at most 30 us of GPU
  * time on V100 and newer. */
 TEST(physics_tiny_conv_is_tiny)
