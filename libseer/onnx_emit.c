@@ -229,8 +229,12 @@ static seer_status_t do_reshape(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t
         if (d[i] == -1) {
             if (infer >= 0) return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "two -1 dimensions");
             infer = i;
-        } else if (d[i] < 0 || !seer_mul_ok(known, d[i], &known)) {
+        } else if (d[i] < 0) {
             return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "target dimension %d is %lld", i, (long long)d[i]);
+        } else if (!seer_mul_ok(known, d[i], &known)) {
+            /* the product, not this dimension, is what is wrong */
+            return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the target shape's element count overflows at "
+                                  "dimension %d (%lld)", i, (long long)d[i]);
         }
     }
     if (infer >= 0) {

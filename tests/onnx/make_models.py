@@ -517,6 +517,9 @@ def bad_models(good):
                           ).SerializeToString()
     out["gemm_k0"] = tiny(extra=lambda g, y: g.node("Gemm", [g.node("Flatten", [y], "fl"), g.weight(
         "wg", [0, 256])], "fc", transB=1)).SerializeToString()
+    # a target shape whose element count overflows int64 at a small dimension
+    out["reshape_overflow"] = tiny(13, extra=lambda g, y: g.node("Reshape", [y, g.weight(
+        "huge", [4], [1, 2 ** 62, 4, -1], TensorProto.INT64)], "view")).SerializeToString()
     # an opset version that no ONNX release has
     out["opset_negative"] = tiny(-1).SerializeToString()
     # a graph output that nothing produces
