@@ -840,6 +840,11 @@ TEST(cli_pick)
         "--workspace-mb", "-3", NULL);
     CHECK(r.rc == 2);
     test_run_free(&r);
+    /* over the cap: the message gives the range, not just ">= 0" */
+    test_run_seer(&r, "pick", "--model", mp, "--n", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64",
+        "--workspace-mb", "1e13", NULL);
+    CHECK(r.rc == 2 && strstr(r.err, "in [0, 1e12], got '1e13'") != NULL);
+    test_run_free(&r);
 }
 
 /* A backward pass only the analytical model times, of a conv whose

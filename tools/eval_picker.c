@@ -182,7 +182,7 @@ static int epick_parse(int argc, char **argv, epick_opts_t *o, int *done)
         char *end;
         double mb = strtod(ws_s, &end);
         if (!*ws_s || *end || !(mb >= 0) || mb > 1e12)
-            return cli_usage_error("eval-picker", "option --workspace-mb: expected a size in MiB >= 0, got '%s'", ws_s);
+            return cli_usage_error("eval-picker", "option --workspace-mb: expected a size in MiB in [0, 1e12], got '%s'", ws_s);
         o->limit = (size_t)(mb * 1048576.0);
     }
     return CLI_OK;

@@ -96,7 +96,7 @@ static int pick_parse(int argc, char **argv, pick_opts_t *o, int *done)
         errno = 0;
         double mb = strtod(ws_s, &end);
         if (!*ws_s || *end || errno || !(mb >= 0) || mb > 1e12)
-            return cli_usage_error("pick", "option --workspace-mb: expected a size in MiB >= 0, got '%s'", ws_s);
+            return cli_usage_error("pick", "option --workspace-mb: expected a size in MiB in [0, 1e12], got '%s'", ws_s);
         o->limit = (size_t)(mb * 1048576.0);
     }
     return CLI_OK;
