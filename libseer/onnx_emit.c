@@ -120,6 +120,14 @@ static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "weight %lldx%lldx%lldx%lld with group %lld does not fit %lld "
                               "input channels", (long long)K, (long long)w->d[1], (long long)R, (long long)S, (long long)g,
                               (long long)x->d[1]);
+    /* one bias value per output channel (onnxruntime refuses others) */
+    tensor_t *b = seer_onnx_input(cx, n, 2);
+    if (b && b->known && b->rank != 1)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "bias '%s' is %d-D, not one value per output channel (%lld)",
+                              seer_onnx_show(b->name, wb, sizeof wb), b->rank, (long long)K);
+    if (b && b->known && b->d[0] != K)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "bias '%s' has %lld values for %lld output channels",
+                              seer_onnx_show(b->name, wb, sizeof wb), (long long)b->d[0], (long long)K);
     if (!window(n, x, ks, s2, dil, pad, why, sizeof why)) return seer_onnx_unsupported(cx, n, why);
     int64_t d[4] = {x->d[0], K, win_out(x->d[2], pad[0], dil[0] * (R - 1) + 1, s2[0], 0),
                     win_out(x->d[3], pad[1], dil[1] * (S - 1) + 1, s2[1], 0)};

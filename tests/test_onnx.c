@@ -368,6 +368,7 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_gemm_k0", SEER_STATUS_NET_SHAPE, "node 'fc' (Gemm): output 'fc:out' would be empty (0 x 1 x 1 per sample)"},
         {"bad_reshape_overflow", SEER_STATUS_NET_SHAPE, "node 'view' (Reshape): the target shape's element count "
                                                         "overflows at dimension 2 (4)"},
+        {"bad_conv_bias", SEER_STATUS_NET_SHAPE, "node 'convb' (Conv): bias 'bb' has 5 values for 16 output channels"},
         {"bad_opset_negative", SEER_STATUS_ONNX_OPSET, "default-domain opset version -1 is invalid"},
         {"bad_output_ghost", SEER_STATUS_NET_INPUT, "graph output 'ghost' is not produced by any node, initializer or "
                                                     "graph input"},

@@ -520,6 +520,9 @@ def bad_models(good):
     # a target shape whose element count overflows int64 at a small dimension
     out["reshape_overflow"] = tiny(13, extra=lambda g, y: g.node("Reshape", [y, g.weight(
         "huge", [4], [1, 2 ** 62, 4, -1], TensorProto.INT64)], "view")).SerializeToString()
+    # a conv bias of other than one value per output channel
+    out["conv_bias"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("wb", [16, 4, 3, 3]), g.weight("bb", [5])],
+                                                      "convb")).SerializeToString()
     # an opset version that no ONNX release has
     out["opset_negative"] = tiny(-1).SerializeToString()
     # a graph output that nothing produces
