@@ -163,11 +163,11 @@ static void note_failure(char list[][256], long *failed, const char *file, long 
 }
 
 
-/* Why a row failed: the status for the soft failures (as the JSON has
- * always said), the library's message (which names the field) otherwise. */
+/* Why a row failed: the library's message (it names the field, or the
+ * model and what it cannot time); the status where there is none. */
 static const char *failure_why(seer_handle_t h, seer_status_t st)
 {
-    return cli_soft_failure(st) ? seer_status_string(st) : seer_get_last_error(h);
+    return cli_soft_failure(st) && !seer_get_last_error(h)[0] ? seer_status_string(st) : seer_get_last_error(h);
 }
 
 /* Group the points by an integer rank (which also orders the groups). */
