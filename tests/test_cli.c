@@ -50,6 +50,7 @@ TEST(cli_gpus_formats)
     CHECK(strstr(r.out, "\na100-pcie-80gb,") != NULL);
     CHECK(strstr(r.out, "\nt4,NVIDIA T4,turing,7.5,40,") != NULL);
     CHECK(strstr(r.out, ",calibrated\n") == NULL); /* no models in a missing directory */
+    CHECK(strstr(r.err, "warning: cannot read models directory '/nonexistent-dir'") != NULL);
     CHECK(strstr(r.out, ",transferred\n") == NULL);
     test_run_free(&r);
     test_run_seer(&r, "gpus", "--format=json", NULL);

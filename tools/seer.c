@@ -10,6 +10,7 @@
  * program prints and exits; the library never does. */
 #include <stdlib.h>
 #include <dirent.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
@@ -70,7 +71,10 @@ static void scan_models(const char *dir, dir_models_t *dm)
 {
     memset(dm, 0, sizeof *dm);
     DIR *d = opendir(dir);
-    if (!d) return;
+    if (!d) { /* still list the table, but a mistyped directory is not "no models" */
+        fprintf(stderr, "seer gpus: warning: cannot read models directory '%s': %s\n", dir, strerror(errno));
+        return;
+    }
     seer_handle_t h = NULL;
     seer_create(&h);
     struct dirent *e;
