@@ -333,7 +333,58 @@ static double own_lower(const struct seer_model *m, const struct seer_conv *cv, 
     if (dir == SEER_DIR_BWD_DATA && seer_conv_padded_groups(cv, &wide)) lo = fmin(lo, own_lower(m, &wide, dir, NULL));
     if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof))
         lo = fmin(lo, roof + seer_gpu_launch_gap_ms(&m->gpu));
+    o.dtype = SEER_DTYPE_FP32; /* fp32_depthwise_cap: at least the FP32 roofline and a gap */
+    if (cv->shape.c == cv->shape.groups && seer_dtype_math(cv->dtype) && !seer_roofline_conv(NULL, &m->gpu, &o, dir, &roof))
+        lo = fmin(lo, roof + seer_gpu_launch_gap_ms(&m->gpu));
     return lo;
+}
+
+/* The depthwise cap of best_own: at most a quarter of the dense conv's
+ * time td where that is over a millisecond, a flat quarter of a
+ * millisecond below (then td itself), never under the depthwise conv's
+ * roofline roof plus one launch gap (best_own says why). */
+#define SEER_DEPTHWISE_QUARTER_FROM_MS 1.0 /* the dense time from which the quarter binds */
+static double depthwise_cap(const struct seer_model *m, double td, double roof)
+{
+    return fmax(fmax(td / 4, fmin(td, SEER_DEPTHWISE_QUARTER_FROM_MS / 4)), roof + seer_gpu_launch_gap_ms(&m->gpu));
+}
+
+/* A depthwise conv cv in tensor-core math is never slower than the FP32
+ * one's depthwise cap either: the cap from the FP32 dense conv's whole
+ * pick and the FP32 depthwise roofline, at least cv's own floor, as the
+ * FP32 cap of best_own.  best_own's FP32 cap reads the FP32 conv's own
+ * algorithms only, and cv's depthwise cap its dense conv in cv's dtype,
+ * which has no FFT or Winograd kernels in BF16 and FP16 (launch.h): an
+ * FP32 dense conv's FFT_TILING held the FP32 depthwise conv to a quarter
+ * of it while the BF16 one took a quarter of the BF16 dense conv (H100,
+ * 4 x 1438 x 346 x 78, 11 x 11, forward: 11.24 ms in BF16 against 8.82
+ * in FP32; RTX 3080, 1 x 403 x 281 x 281, 13 x 13: 6.58 against 3.92).
+ * Each term is monotone in the work and ordered by GPU, as the FP32
+ * conv's are.  The FP32 dense pick is asked for only where the cap can
+ * go under *t: it is at least that conv's floor (every algorithm's and
+ * cuDNN's choice's, a backward data's dual reading at least it too), or
+ * for a strided 1x1 conv the stride-1 one's (strided_1x1_cap). */
+static void fp32_depthwise_cap(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                               double *t)
+{
+    struct seer_conv f = *cv, d, one;
+    seer_algo_eval_t e;
+    double roof, own = seer_model_conv_floor(m, cv, dir);
+    f.dtype = SEER_DTYPE_FP32;
+    d = f;
+    d.shape.groups = 1;
+    if (seer_roofline_conv(NULL, &m->gpu, &f, dir, &roof) || fmax(depthwise_cap(m, 0, roof), own) >= *t ||
+        seer_conv_init(NULL, &d, f.dtype, f.layout, &d.shape))
+        return;
+    double lo = seer_model_conv_floor(m, &d, dir);
+    one = d;
+    one.shape.stride_h = one.shape.stride_w = 1;
+    if (d.shape.r == 1 && d.shape.s == 1 && (d.shape.stride_h != 1 || d.shape.stride_w != 1) &&
+        !seer_conv_init(NULL, &one, d.dtype, d.layout, &one.shape))
+        lo = fmin(lo, seer_model_conv_floor(m, &one, dir));
+    if (fmax(depthwise_cap(m, lo * (1 - 1e-9), roof), own) >= *t || seer_picker_best(m, &d, dir, &e)) return;
+    double cap = fmax(depthwise_cap(m, e.time_ms, roof), own);
+    if (cap < *t) *t = cap;
 }
 
 /* seer_picker_best of one grouping: all but the fewer-groups and
@@ -409,13 +460,14 @@ static seer_status_t best_own(const struct seer_model *m, const struct seer_conv
      * cuDNN's depthwise kernels ran as long as the dense conv of small
      * MobileNet layers (H100, FP16, 8 x 144 x 56 x 56: 15 us either way),
      * so the quarter everywhere put them 4x too fast.  Each term is
-     * monotone and ordered by GPU, so the properties above still hold. */
-#define SEER_DEPTHWISE_QUARTER_FROM_MS 1.0 /* the dense time from which the quarter binds */
-    double roof = 0, td = dense->time_ms;
+     * monotone and ordered by GPU, so the properties above still hold.
+     * In tensor-core math the FP32 conv's cap holds it too, which the
+     * FP32 dense conv's FFT or Winograd can make lower than this one's. */
+    double roof = 0;
     if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof)) {
-        double cap = fmax(fmax(td / 4, fmin(td, SEER_DEPTHWISE_QUARTER_FROM_MS / 4)),
-                          roof + seer_gpu_launch_gap_ms(&m->gpu));
+        double cap = depthwise_cap(m, dense->time_ms, roof);
         if (cap < out->time_ms) out->time_ms = cap;
+        if (seer_dtype_math(cv->dtype)) fp32_depthwise_cap(m, cv, dir, &out->time_ms);
     }
     return st;
 }

@@ -816,6 +816,69 @@ TEST(physics_tensor_cores_no_slower_than_fp32)
     fleet_close(&f);
 }
 
+/* ... depthwise convs too, whose fastest is capped by a quarter of the
+ * dense conv's (best_own, picker.c): the FP32 dense conv can run FFT or
+ * Winograd, which BF16 and FP16 have not, so the tensor-core conv's own
+ * quarter was the higher one, and a BF16 depthwise conv took up to 4x
+ * the FP32 one (RTX 3080, 1 x 403 x 281 x 281, 13 x 13, forward: 6.58
+ * against 3.92 ms; H100, 4 x 1438 x 346 x 78, 11 x 11: 11.24 against
+ * 8.82).  Depthwise convs with filters of 5 to 13 (multipliers 1 to 4),
+ * compute-bound in FP32 (their FLOPs at the FP32 peak over their bytes at
+ * the bandwidth), every direction, both layouts, every GPU with tensor
+ * cores, as the test above. */
+TEST(physics_tensor_cores_depthwise_no_slower_than_fp32)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    fleet_t f;
+    REQUIRE(fleet_open(&f));
+    static const seer_dtype_t dts[] = {SEER_DTYPE_TF32, SEER_DTYPE_FP16, SEER_DTYPE_BF16};
+    rng = SEED + 23;
+    int checked = 0, bad = 0, beyond = 0;
+    for (int gi = 0; gi < f.ng; gi++) {
+        const seer_gpu_info_t *g = &f.g[gi];
+        if (g->fp16_tflops <= 0) continue;
+        for (int it = 0; it < 24; it++) {
+            int r = 2 * rnd(2, 6) + 1, c = rnd(16, 1536);
+            shape_t s = {1 << rnd(0, 4), c, rnd(32, 320), c * (rnd(0, 2) ? 1 : rnd(2, 4)), r, c,
+                         (seer_direction_t)rnd(0, 2), SEER_DTYPE_FP32, r / 2, 1, (seer_layout_t)rnd(0, 1)};
+            double px = (double)s.hw * s.hw;
+            while (s.n > 1 && (double)s.n * s.k * px > 3e8) s.n /= 2;
+            double flops = 2.0 * s.n * s.k * px * r * r, bytes = 4.0 * ((double)s.n * (s.c + s.k) * px + (double)s.k * r * r);
+            if ((double)s.n * s.k * px > 3e8 || flops / (g->fp32_tflops * 1e12) < bytes / (g->dram_gbps * 1e9)) continue;
+            double t32 = physics_fastest(f.h, f.m[gi], s);
+            for (int q = 0; q < 3 && t32 > 0; q++) {
+                shape_t x = s;
+                x.dt = dts[q];
+                double t = physics_fastest(f.h, f.m[gi], x), lo = physics_floor(f.h, f.m[gi], x);
+                if (t < 0) continue;
+                checked++;
+                if (t32 < lo) {
+                    beyond++;
+                    if (t > lo * (1 + 1e-12) && t > t32 * (1 + 1e-12) && bad++ < 5)
+                        printf("\n    seed %llu %s: %s %g ms > its floor %g ms", SEED + 23, g->id, shape_str(x), t, lo);
+                    continue;
+                }
+                if (t > t32 * (1 + 1e-12) && bad++ < 5)
+                    printf("\n    seed %llu %s: %s %g ms > fp32 %g ms", SEED + 23, g->id, shape_str(x), t, t32);
+            }
+        }
+    }
+    /* the case the sweep found */
+    int gi = -1;
+    for (int i = 0; i < f.ng; i++)
+        if (!strcmp(f.g[i].id, "rtx3080")) gi = i;
+    REQUIRE(gi >= 0);
+    shape_t s = {1, 403, 281, 403, 13, 403, SEER_DIR_FWD, SEER_DTYPE_FP32, 6, 1, SEER_LAYOUT_NCHW}, x = s;
+    x.dt = SEER_DTYPE_BF16;
+    double t32 = physics_fastest(f.h, f.m[gi], s), t = physics_fastest(f.h, f.m[gi], x);
+    if (!(t > 0 && t <= t32 * (1 + 1e-12))) printf("\n    rtx3080: %s %g ms > fp32 %g ms", shape_str(x), t, t32);
+    CHECK(t > 0 && t <= t32 * (1 + 1e-12));
+    CHECK(bad == 0);
+    CHECK(checked > 500 && beyond < checked / 20);
+    if (getenv("SEER_VERBOSE")) printf("\n    %d of %d beyond the dtype's floor", beyond, checked);
+    fleet_close(&f);
+}
+
 /* FP16 on a GPU without FP16 tensor cores is pseudo-half, TF32 without
  * TF32 ones FP32 (seer_gpu_run_dtype): the fastest time is the same to
  * the bit, as every algorithm's is.  The picker's tensor-core steps read

@@ -579,6 +579,18 @@ static seer_status_t own_whole(const struct seer_model *m, const struct seer_con
         out->time_ms = fmin(out->time_ms, e.time_ms);
     if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof))
         out->time_ms = fmin(out->time_ms, fmax(fmax(td / 4, fmin(td, 0.25)), roof + seer_gpu_launch_gap_ms(&m->gpu)));
+    /* in tensor-core math, the FP32 conv's depthwise cap from its dense
+     * conv's whole pick, at least cv's floor */
+    o = *cv;
+    o.dtype = SEER_DTYPE_FP32;
+    if (cv->shape.c == cv->shape.groups && seer_dtype_math(cv->dtype) &&
+        !seer_roofline_conv(NULL, &m->gpu, &o, dir, &roof)) {
+        o.shape.groups = 1;
+        if (!seer_conv_init(NULL, &o, o.dtype, o.layout, &o.shape) && !seer_picker_best(m, &o, dir, &e))
+            out->time_ms = fmin(out->time_ms, fmax(fmax(fmax(e.time_ms / 4, fmin(e.time_ms, 0.25)),
+                                                        roof + seer_gpu_launch_gap_ms(&m->gpu)),
+                                                   seer_model_conv_floor(m, cv, dir)));
+    }
     o = *cv;
     o.shape.c = cv->shape.c / cv->shape.groups;
     o.shape.k = cv->shape.k / cv->shape.groups;
@@ -618,20 +630,24 @@ TEST(picker_grouped_bounds_give_the_answer_of_every_grouping_timed)
      * divisors, every dtype, both layouts, four GPUs (tensor-core and
      * not, calibrated and transferred): the walk's bounds, waiting
      * one-group floors and skipped padded and dual picks give the same
-     * algorithm, time, class and source to the bit. */
+     * algorithm, time, class and source to the bit.  The last, a 13x13
+     * depthwise conv, takes the FP32 conv's depthwise cap in BF16 forward
+     * on the H100, A100 and L4 (fp32_depthwise_cap). */
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
     static const char *gpus[] = {"h100-sxm5-80gb", "a100-pcie-80gb", "t4", "l4"};
-    static const int shapes[][4] = {{96, 96, 96, 14}, {48, 48, 48, 28}, {120, 240, 120, 7}, {24, 192, 384, 14},
-                                    {8, 256, 256, 28}, {6, 96, 192, 14}, {4, 256, 256, 7}, {60, 120, 60, 7}};
+    static const int shapes[][5] = {{96, 96, 96, 14, 3},  {48, 48, 48, 28, 3},   {120, 240, 120, 7, 3},
+                                    {24, 192, 384, 14, 3}, {8, 256, 256, 28, 3}, {6, 96, 192, 14, 3},
+                                    {4, 256, 256, 7, 3},   {60, 120, 60, 7, 3},  {256, 256, 256, 112, 13}};
+    enum { NS = sizeof shapes / sizeof shapes[0] };
     seer_handle_t h = handle();
     int compared = 0;
     for (int g = 0; g < 4; g++) {
         seer_model_t m;
         REQUIRE(seer_model_open(h, "models", gpus[g], &m) == SEER_STATUS_SUCCESS);
-        for (int i = 0; i < 8 * 5; i++) {
-            const int *sh = shapes[i % 8];
-            seer_dtype_t dt = (seer_dtype_t)(i / 8);
-            seer_conv_desc_t d = desc(dt, 16, sh[1], sh[3], sh[2], 3, 1, 1);
+        for (int i = 0; i < NS * 5; i++) {
+            const int *sh = shapes[i % NS];
+            seer_dtype_t dt = (seer_dtype_t)(i / NS);
+            seer_conv_desc_t d = desc(dt, 16, sh[1], sh[3], sh[2], sh[4], 1, 1);
             REQUIRE(d);
             d->shape.groups = sh[0];
             if ((i + g) % 2) d->layout = SEER_LAYOUT_NHWC;
