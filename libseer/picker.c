@@ -315,30 +315,6 @@ static double pick_lower(const struct seer_model *m, const struct seer_conv *cv,
     return seer_conv_init(NULL, &c, cv->dtype, cv->layout, &one) ? lo : fmin(lo, seer_model_grouped_lower(m, &c, dir));
 }
 
-/* At most the time best_own and wide_cap give cv, groups > 1, with
- * dense: the least of what each of their steps can set (the FP32 and
- * pseudo-half convs whatever the dtype's conditions; a backward data's
- * padded conv, the only direction wide_cap asks it), before the
- * one-group floor, which only raises it. */
-static double own_lower(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
-                        const seer_algo_eval_t *dense)
-{
-    struct seer_conv o = *cv, wide;
-    double lo = pick_lower(m, cv, dir), roof;
-    o.dtype = SEER_DTYPE_FP32;
-    if (seer_dtype_math(cv->dtype)) lo = fmin(lo, pick_lower(m, &o, dir));
-    o.dtype = SEER_DTYPE_FP16_PSEUDO;
-    if (cv->dtype == SEER_DTYPE_FP16) lo = fmin(lo, pick_lower(m, &o, dir));
-    if (dense) lo = fmin(lo, dense->time_ms);
-    if (dir == SEER_DIR_BWD_DATA && seer_conv_padded_groups(cv, &wide)) lo = fmin(lo, own_lower(m, &wide, dir, NULL));
-    if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof))
-        lo = fmin(lo, roof + seer_gpu_launch_gap_ms(&m->gpu));
-    o.dtype = SEER_DTYPE_FP32; /* fp32_depthwise_cap: at least the FP32 roofline and a gap */
-    if (cv->shape.c == cv->shape.groups && seer_dtype_math(cv->dtype) && !seer_roofline_conv(NULL, &m->gpu, &o, dir, &roof))
-        lo = fmin(lo, roof + seer_gpu_launch_gap_ms(&m->gpu));
-    return lo;
-}
-
 /* The depthwise cap of best_own: at most a quarter of the dense conv's
  * time td where that is over a millisecond, a flat quarter of a
  * millisecond below (then td itself), never under the depthwise conv's
@@ -349,42 +325,105 @@ static double depthwise_cap(const struct seer_model *m, double td, double roof)
     return fmax(fmax(td / 4, fmin(td, SEER_DEPTHWISE_QUARTER_FROM_MS / 4)), roof + seer_gpu_launch_gap_ms(&m->gpu));
 }
 
-/* A depthwise conv cv in tensor-core math is never slower than the FP32
- * one's depthwise cap either: the cap from the FP32 dense conv's whole
- * pick and the FP32 depthwise roofline, at least cv's own floor, as the
- * FP32 cap of best_own.  best_own's FP32 cap reads the FP32 conv's own
- * algorithms only, and cv's depthwise cap its dense conv in cv's dtype,
- * which has no FFT or Winograd kernels in BF16 and FP16 (launch.h): an
- * FP32 dense conv's FFT_TILING held the FP32 depthwise conv to a quarter
- * of it while the BF16 one took a quarter of the BF16 dense conv (H100,
- * 4 x 1438 x 346 x 78, 11 x 11, forward: 11.24 ms in BF16 against 8.82
- * in FP32; RTX 3080, 1 x 403 x 281 x 281, 13 x 13: 6.58 against 3.92).
- * Each term is monotone in the work and ordered by GPU, as the FP32
- * conv's are.  The FP32 dense pick is asked for only where the cap can
- * go under *t: it is at least that conv's floor (every algorithm's and
- * cuDNN's choice's, a backward data's dual reading at least it too), or
- * for a strided 1x1 conv the stride-1 one's (strided_1x1_cap). */
-static void fp32_depthwise_cap(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
-                               double *t)
+/* A grouped conv in tensor-core math is never slower than the FP32 one's
+ * grouped caps either (best_own): the FP32 dense conv's whole pick, and
+ * for a depthwise conv the cap from it and the FP32 depthwise roofline,
+ * at least the grouping's own floor, as best_own's FP32 cap.  That cap
+ * reads the FP32 conv's own algorithms only, and the grouped caps the
+ * dense conv in the conv's own dtype, which has no FFT or Winograd
+ * kernels in BF16 and FP16 (launch.h): an FP32 dense conv's FFT_TILING
+ * held the FP32 depthwise conv to a quarter of it while the BF16 one took
+ * a quarter of the BF16 dense conv (H100, 4 x 1438 x 346 x 78, 11 x 11,
+ * forward: 11.24 ms in BF16 against 8.82 in FP32; RTX 3080, 1 x 403 x
+ * 281 x 281, 13 x 13: 6.58 against 3.92), and a 4-group BF16 conv took
+ * 134 ms where the FP32 one took its dense conv's 89.6 (RTX 3080, 1 x
+ * 1160 x 501 x 501 -> 448, 11 x 11).  Each term is monotone in the work
+ * and ordered by GPU, as the FP32 conv's are.  The FP32 dense pick is
+ * asked for once per seer_picker_best, and only where the cap can go
+ * under a time: until then its lower bound lo stands for it, that conv's
+ * floor (every algorithm's and cuDNN's choice's; a backward data's dual
+ * reading is at least it too), or for a strided 1x1 conv the stride-1
+ * one's (strided_1x1_cap). */
+typedef struct {
+    struct seer_conv d; /* the FP32 dense conv */
+    int state;          /* 0: nothing known; 1: lo; 2: t, its pick's time; -1: the pick failed */
+    double lo, t;
+} fp32_dense_t;
+
+/* At most the FP32 dense conv's pick (its time where known). */
+static double fp32_dense_lower(const struct seer_model *m, seer_direction_t dir, fp32_dense_t *f)
 {
-    struct seer_conv f = *cv, d, one;
-    seer_algo_eval_t e;
-    double roof, own = seer_model_conv_floor(m, cv, dir);
+    if (f->state == 2) return f->t;
+    if (f->state == 0) {
+        struct seer_conv one = f->d;
+        f->lo = seer_model_conv_floor(m, &f->d, dir);
+        one.shape.stride_h = one.shape.stride_w = 1;
+        if (one.shape.r == 1 && one.shape.s == 1 && (f->d.shape.stride_h != 1 || f->d.shape.stride_w != 1) &&
+            !seer_conv_init(NULL, &one, one.dtype, one.layout, &one.shape))
+            f->lo = fmin(f->lo, seer_model_conv_floor(m, &one, dir));
+        f->lo *= 1 - 1e-9;
+        f->state = 1;
+    }
+    return f->lo;
+}
+
+/* The FP32 conv's grouped cap of cv from its dense conv's time td: td,
+ * and for a depthwise conv the depthwise cap from it (monotone in td). */
+static double fp32_grouped_cap(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, double td)
+{
+    struct seer_conv f = *cv;
+    double roof;
     f.dtype = SEER_DTYPE_FP32;
-    d = f;
-    d.shape.groups = 1;
-    if (seer_roofline_conv(NULL, &m->gpu, &f, dir, &roof) || fmax(depthwise_cap(m, 0, roof), own) >= *t ||
-        seer_conv_init(NULL, &d, f.dtype, f.layout, &d.shape))
+    if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, &f, dir, &roof))
+        td = fmin(td, depthwise_cap(m, td, roof));
+    return td;
+}
+
+/* *t, cv's time in best_own (the above of best_own), at most the FP32
+ * conv's grouped cap at least cv's floor. */
+static void fp32_dense_cap(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                           fp32_dense_t *f, double above, double *t)
+{
+    seer_algo_eval_t e;
+    double under = fmin(*t, above), own;
+    if (f->state < 0 || fp32_grouped_cap(m, cv, dir, fp32_dense_lower(m, dir, f)) >= under ||
+        (own = seer_model_conv_floor(m, cv, dir)) >= under)
         return;
-    double lo = seer_model_conv_floor(m, &d, dir);
-    one = d;
-    one.shape.stride_h = one.shape.stride_w = 1;
-    if (d.shape.r == 1 && d.shape.s == 1 && (d.shape.stride_h != 1 || d.shape.stride_w != 1) &&
-        !seer_conv_init(NULL, &one, d.dtype, d.layout, &one.shape))
-        lo = fmin(lo, seer_model_conv_floor(m, &one, dir));
-    if (fmax(depthwise_cap(m, lo * (1 - 1e-9), roof), own) >= *t || seer_picker_best(m, &d, dir, &e)) return;
-    double cap = fmax(depthwise_cap(m, e.time_ms, roof), own);
+    if (f->state != 2) {
+        if (seer_picker_best(m, &f->d, dir, &e)) {
+            f->state = -1;
+            return;
+        }
+        f->state = 2;
+        f->t = e.time_ms;
+    }
+    double cap = fmax(fp32_grouped_cap(m, cv, dir, f->t), own);
     if (cap < *t) *t = cap;
+}
+
+/* At most the time best_own and wide_cap give cv, groups > 1, with
+ * dense and f32: the least of what each of their steps can set (the FP32
+ * and pseudo-half convs whatever the dtype's conditions; a backward
+ * data's padded conv, the only direction wide_cap asks it; the FP32 dense
+ * conv's cap), before the one-group floor, which only raises it. */
+static double own_lower(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                        const seer_algo_eval_t *dense, fp32_dense_t *f32)
+{
+    struct seer_conv o = *cv, wide;
+    double lo = pick_lower(m, cv, dir), roof;
+    o.dtype = SEER_DTYPE_FP32;
+    if (seer_dtype_math(cv->dtype)) lo = fmin(lo, pick_lower(m, &o, dir));
+    o.dtype = SEER_DTYPE_FP16_PSEUDO;
+    if (cv->dtype == SEER_DTYPE_FP16) lo = fmin(lo, pick_lower(m, &o, dir));
+    if (dense) lo = fmin(lo, dense->time_ms);
+    if (dir == SEER_DIR_BWD_DATA && seer_conv_padded_groups(cv, &wide))
+        lo = fmin(lo, own_lower(m, &wide, dir, NULL, NULL));
+    if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof))
+        lo = fmin(lo, roof + seer_gpu_launch_gap_ms(&m->gpu));
+    /* fp32_dense_cap (cv's floor read only where the rest is under lo) */
+    double f = dense && f32 && f32->state >= 0 ? fp32_grouped_cap(m, cv, dir, fp32_dense_lower(m, dir, f32)) : INFINITY;
+    if (f < lo) lo = fmin(lo, fmax(f, seer_model_conv_floor(m, cv, dir)));
+    return lo;
 }
 
 /* seer_picker_best of one grouping: all but the fewer-groups and
@@ -395,9 +434,11 @@ static void fp32_depthwise_cap(const struct seer_model *m, const struct seer_con
  * at least that will do (the walk only asks whether it is lower;
  * INFINITY: the time itself), so the FP32 and pseudo-half convs' picks
  * and cuDNN's choice's dual reading whose bounds are at least it are
- * skipped.  own: best_of's time (0 where it failed). */
+ * skipped.  own: best_of's time (0 where it failed).  f32: the FP32 dense
+ * conv of a grouped conv in tensor-core math (fp32_dense_cap), else NULL. */
 static seer_status_t best_own(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
-                              const seer_algo_eval_t *dense, double above, double *own, seer_algo_eval_t *out)
+                              const seer_algo_eval_t *dense, fp32_dense_t *f32, double above, double *own,
+                              seer_algo_eval_t *out)
 {
     seer_status_t st = best_of(m, cv, dir, above, out);
     if (st && !seer_picker_soft(st)) return st;
@@ -461,14 +502,15 @@ static seer_status_t best_own(const struct seer_model *m, const struct seer_conv
      * MobileNet layers (H100, FP16, 8 x 144 x 56 x 56: 15 us either way),
      * so the quarter everywhere put them 4x too fast.  Each term is
      * monotone and ordered by GPU, so the properties above still hold.
-     * In tensor-core math the FP32 conv's cap holds it too, which the
-     * FP32 dense conv's FFT or Winograd can make lower than this one's. */
+     * In tensor-core math the FP32 conv's grouped caps hold it too
+     * (fp32_dense_cap), which the FP32 dense conv's FFT or Winograd can
+     * make lower than these. */
     double roof = 0;
     if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof)) {
         double cap = depthwise_cap(m, dense->time_ms, roof);
         if (cap < out->time_ms) out->time_ms = cap;
-        if (seer_dtype_math(cv->dtype)) fp32_depthwise_cap(m, cv, dir, &out->time_ms);
     }
+    if (f32) fp32_dense_cap(m, cv, dir, f32, above, &out->time_ms);
     return st;
 }
 
@@ -507,6 +549,7 @@ typedef struct {
     const struct seer_conv *cv;
     seer_direction_t dir;
     const seer_algo_eval_t *dense; /* not NULL where any grouping waits */
+    fp32_dense_t *f32;             /* best_own's */
     double *t;                  /* the least time settled so far */
     int n;
     struct { int groups; double t; } p[SEER_WALK_WAITING];
@@ -609,7 +652,7 @@ static void wide_cap(const struct seer_model *m, const struct seer_conv *cv, see
     struct seer_conv wide;
     seer_algo_eval_t e;
     if (dir != SEER_DIR_BWD_DATA || !seer_conv_padded_groups(cv, &wide)) return;
-    double lo = fmax(own_lower(m, &wide, dir, NULL), dual_lower(m, &wide, own));
+    double lo = fmax(own_lower(m, &wide, dir, NULL, NULL), dual_lower(m, &wide, own));
     /* in a walk, above may be the time so far's upper end: the waiting
      * groupings are settled first where the pick could be spared */
     if (w && lo >= fmin(*t, walk_lo(w)) && lo < fmin(*t, above)) {
@@ -617,7 +660,7 @@ static void wide_cap(const struct seer_model *m, const struct seer_conv *cv, see
         above = fmin(above, *w->t);
     }
     double under = fmin(*t, above);
-    if (lo < under && !best_own(m, &wide, dir, NULL, under, NULL, &e) && e.time_ms < *t) *t = e.time_ms;
+    if (lo < under && !best_own(m, &wide, dir, NULL, NULL, under, NULL, &e) && e.time_ms < *t) *t = e.time_ms;
 }
 
 /* cv in gp groups (best_own, then one_group_floor) caps the walk's time;
@@ -636,8 +679,8 @@ static int fewer_groups(walk_t *w, int gp)
     if (seer_conv_init(NULL, &c, w->cv->dtype, w->cv->layout, &c.shape) ||
         seer_roofline_conv(NULL, &w->m->gpu, &c, w->dir, &roof) || at_least(w, roof))
         return 1;
-    if (at_least(w, own_lower(w->m, &c, w->dir, w->dense)) ||
-        best_own(w->m, &c, w->dir, w->dense, hi = walk_hi(w), &own, &e))
+    if (at_least(w, own_lower(w->m, &c, w->dir, w->dense, w->f32)) ||
+        best_own(w->m, &c, w->dir, w->dense, w->f32, hi = walk_hi(w), &own, &e))
         return 0;
     if (!w->dense) {
         if (e.time_ms < hi) *w->t = e.time_ms; /* no floor, and none waits */
@@ -674,16 +717,21 @@ static int fewer_groups(walk_t *w, int gp)
 static seer_status_t picker_best(const struct seer_model *m, const struct seer_conv *cv,
                                  seer_direction_t dir, seer_algo_eval_t *out)
 {
-    if (cv->shape.groups <= 1) return best_own(m, cv, dir, NULL, INFINITY, NULL, out);
+    if (cv->shape.groups <= 1) return best_own(m, cv, dir, NULL, NULL, INFINITY, NULL, out);
     struct seer_conv c = *cv;
     seer_algo_eval_t d;
     c.shape.groups = 1;
     const seer_algo_eval_t *dense =
         seer_conv_init(NULL, &c, cv->dtype, cv->layout, &c.shape) || seer_picker_best(m, &c, dir, &d) ? NULL : &d;
     double own;
-    seer_status_t st = best_own(m, cv, dir, dense, INFINITY, &own, out);
+    /* in tensor-core math, the FP32 dense conv (fp32_dense_cap) */
+    fp32_dense_t f = {.d = c, .state = 0}, *f32 = NULL;
+    f.d.shape.groups = 1;
+    if (dense && seer_dtype_math(cv->dtype) && !seer_conv_init(NULL, &f.d, SEER_DTYPE_FP32, cv->layout, &f.d.shape))
+        f32 = &f;
+    seer_status_t st = best_own(m, cv, dir, dense, f32, INFINITY, &own, out);
     if (st) return st;
-    walk_t w = {.m = m, .cv = cv, .dir = dir, .dense = dense, .t = &out->time_ms, .n = 0};
+    walk_t w = {.m = m, .cv = cv, .dir = dir, .dense = dense, .f32 = f32, .t = &out->time_ms, .n = 0};
     if (dense) { /* cv's own one-group floor waits too */
         wide_cap(m, cv, dir, own, INFINITY, NULL, &out->time_ms);
         w.p[w.n].groups = cv->shape.groups;

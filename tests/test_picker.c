@@ -579,17 +579,19 @@ static seer_status_t own_whole(const struct seer_model *m, const struct seer_con
         out->time_ms = fmin(out->time_ms, e.time_ms);
     if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, cv, dir, &roof))
         out->time_ms = fmin(out->time_ms, fmax(fmax(td / 4, fmin(td, 0.25)), roof + seer_gpu_launch_gap_ms(&m->gpu)));
-    /* in tensor-core math, the FP32 conv's depthwise cap from its dense
+    /* in tensor-core math, the FP32 conv's grouped caps from its dense
      * conv's whole pick, at least cv's floor */
     o = *cv;
     o.dtype = SEER_DTYPE_FP32;
-    if (cv->shape.c == cv->shape.groups && seer_dtype_math(cv->dtype) &&
-        !seer_roofline_conv(NULL, &m->gpu, &o, dir, &roof)) {
-        o.shape.groups = 1;
-        if (!seer_conv_init(NULL, &o, o.dtype, o.layout, &o.shape) && !seer_picker_best(m, &o, dir, &e))
-            out->time_ms = fmin(out->time_ms, fmax(fmax(fmax(e.time_ms / 4, fmin(e.time_ms, 0.25)),
-                                                        roof + seer_gpu_launch_gap_ms(&m->gpu)),
-                                                   seer_model_conv_floor(m, cv, dir)));
+    o.shape.groups = 1;
+    if (seer_dtype_math(cv->dtype) && !seer_conv_init(NULL, &o, o.dtype, o.layout, &o.shape) &&
+        !seer_picker_best(m, &o, dir, &e)) {
+        double cap = e.time_ms;
+        o = *cv;
+        o.dtype = SEER_DTYPE_FP32;
+        if (cv->shape.c == cv->shape.groups && !seer_roofline_conv(NULL, &m->gpu, &o, dir, &roof))
+            cap = fmin(cap, fmax(fmax(cap / 4, fmin(cap, 0.25)), roof + seer_gpu_launch_gap_ms(&m->gpu)));
+        out->time_ms = fmin(out->time_ms, fmax(cap, seer_model_conv_floor(m, cv, dir)));
     }
     o = *cv;
     o.shape.c = cv->shape.c / cv->shape.groups;
@@ -630,14 +632,16 @@ TEST(picker_grouped_bounds_give_the_answer_of_every_grouping_timed)
      * divisors, every dtype, both layouts, four GPUs (tensor-core and
      * not, calibrated and transferred): the walk's bounds, waiting
      * one-group floors and skipped padded and dual picks give the same
-     * algorithm, time, class and source to the bit.  The last, a 13x13
-     * depthwise conv, takes the FP32 conv's depthwise cap in BF16 forward
-     * on the H100, A100 and L4 (fp32_depthwise_cap). */
+     * algorithm, time, class and source to the bit.  The last two, 13x13
+     * convs, take the FP32 conv's grouped caps in BF16 forward
+     * (fp32_dense_cap): the depthwise one on the H100, A100 and L4, the
+     * 2-group one on the H100 and L4. */
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
     static const char *gpus[] = {"h100-sxm5-80gb", "a100-pcie-80gb", "t4", "l4"};
     static const int shapes[][5] = {{96, 96, 96, 14, 3},  {48, 48, 48, 28, 3},   {120, 240, 120, 7, 3},
                                     {24, 192, 384, 14, 3}, {8, 256, 256, 28, 3}, {6, 96, 192, 14, 3},
-                                    {4, 256, 256, 7, 3},   {60, 120, 60, 7, 3},  {256, 256, 256, 112, 13}};
+                                    {4, 256, 256, 7, 3},   {60, 120, 60, 7, 3},  {256, 256, 256, 112, 13},
+                                    {2, 256, 256, 112, 13}};
     enum { NS = sizeof shapes / sizeof shapes[0] };
     seer_handle_t h = handle();
     int compared = 0;
