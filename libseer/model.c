@@ -1521,6 +1521,21 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     return SEER_STATUS_SUCCESS;
 }
 
+int seer_conv_simt_twin(const struct seer_model *m, const struct seer_conv *cv, struct seer_conv *twin)
+{
+    seer_dtype_t run = seer_gpu_run_dtype(&m->gpu, cv->dtype);
+    seer_dtype_t t = run == SEER_DTYPE_TF32 ? SEER_DTYPE_FP32 : run == SEER_DTYPE_FP16 ? SEER_DTYPE_FP16_PSEUDO : run;
+    return t != run && !seer_conv_init(NULL, twin, t, cv->layout, &cv->shape);
+}
+
+/* One algorithm's time is at most its SIMT twin's (seer_conv_simt_twin):
+ * the tie between GPUs works per math type, so without it a GPU with
+ * TF32 or FP16 tensor cores could be predicted slower than one that runs
+ * the same call on its FP32 or pseudo-half kernels (A100 40GB against
+ * V100 PCIe, TF32 IMPLICIT_PRECOMP_GEMM, 68x6x4x74 -> 19: 0.031 against
+ * 0.021 ms; cuDNN's choice of a TF32 bwd_filter with one channel in and
+ * out, A100 against V100 SXM2: 1.01 against 0.24 ms).  The fastest
+ * algorithm already takes the twin's pick (seer_picker_best). */
 seer_status_t seer_predict_conv(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                                 seer_direction_t dir, int algo, double *time_ms,
                                 seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
@@ -1528,7 +1543,21 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model *m, const seer
     seer_err_t e;
     seer_status_t st = seer_model_predict_conv(&e, m, desc, dir, algo, NULL, NULL, time_ms, kernels,
                                                kernels_cap, n_kernels, NULL);
-    return st ? seer_err_report(h, &e) : st;
+    if (st) return seer_err_report(h, &e);
+    struct seer_conv twin;
+    seer_kernel_pred_t k[SEER_MAX_CONV_KERNELS];
+    double t;
+    int nk = 0;
+    if (!seer_conv_simt_twin(m, desc, &twin) ||
+        seer_model_predict_conv(NULL, m, &twin, dir, algo, NULL, NULL, &t, kernels ? k : NULL, SEER_MAX_CONV_KERNELS,
+                                &nk, NULL) || !(t < *time_ms))
+        return st;
+    if (kernels && nk > kernels_cap)
+        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", nk, kernels_cap);
+    *time_ms = t;
+    if (n_kernels) *n_kernels = nk;
+    if (kernels) memcpy(kernels, k, (size_t)nk * sizeof *k);
+    return st;
 }
 
 seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model *m,

@@ -278,6 +278,16 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
 /* seer_predict_conv_variant (the measured main kernel picks the
  * variant) is public: seer.h. */
 
+/* The SIMT twin of a conv in tensor-core math on m's GPU: TF32 as FP32,
+ * FP16 as FP16_PSEUDO (the same data, FMA math), into *twin; 0 where the
+ * conv runs no tensor-core math there (or is BF16, which has none).
+ * Tensor cores are allowed, not required: cuDNN has each algorithm's SIMT
+ * kernels for the same data, so one algorithm's time is at most its
+ * twin's (seer_predict_conv, the seer_pick_conv_*algo rankings; the
+ * fastest pick, seer_picker_best, holds it through its FP32 and
+ * pseudo-half caps). */
+int seer_conv_simt_twin(const struct seer_model *m, const struct seer_conv *cv, struct seer_conv *twin);
+
 /* A calibrated model's own physics over that of t, a model transferred
  * to its GPU, on the families of direction dir and math (0 SIMT, 1 tensor
  * cores) both have (model.c): the scale of the families of that direction

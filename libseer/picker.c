@@ -921,6 +921,15 @@ static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv 
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
     ranked_t all[SEER_MAX_ALGOS];
     int n = seer_picker_eval(m, desc, dir, ev);
+    /* each algorithm at most its SIMT twin's time, as seer_predict_conv
+     * gives it (seer_conv_simt_twin); its source and math stay its own */
+    struct seer_conv twin;
+    if (seer_conv_simt_twin(m, desc, &twin)) {
+        seer_algo_eval_t tw[SEER_MAX_ALGOS];
+        seer_picker_eval(m, &twin, dir, tw);
+        for (int i = 0; i < n; i++)
+            if (!ev[i].err.st && !tw[i].err.st && tw[i].time_ms < ev[i].time_ms) ev[i].time_ms = tw[i].time_ms;
+    }
     int usable = 0, untimed = 0, over = 0, timed_over = 0;
     size_t smallest = SIZE_MAX;
     for (int i = 0; i < n; i++) {
