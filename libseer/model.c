@@ -1543,21 +1543,25 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model *m, const seer
     seer_err_t e;
     seer_status_t st = seer_model_predict_conv(&e, m, desc, dir, algo, NULL, NULL, time_ms, kernels,
                                                kernels_cap, n_kernels, NULL);
-    if (st) return seer_err_report(h, &e);
+    /* BUFFER_TOO_SMALL still writes the time and the count: they must be
+     * the twin's where it is faster, as on SUCCESS, or a caller sizing
+     * its array from the count gets another conv's count and time */
+    if (st && st != SEER_STATUS_BUFFER_TOO_SMALL) return seer_err_report(h, &e);
     struct seer_conv twin;
     seer_kernel_pred_t k[SEER_MAX_CONV_KERNELS];
     double t;
     int nk = 0;
+    /* a twin that cannot be timed leaves the conv's own answer */
     if (!seer_conv_simt_twin(m, desc, &twin) ||
         seer_model_predict_conv(NULL, m, &twin, dir, algo, NULL, NULL, &t, kernels ? k : NULL, SEER_MAX_CONV_KERNELS,
                                 &nk, NULL) || !(t < *time_ms))
-        return st;
-    if (kernels && nk > kernels_cap)
-        return seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", nk, kernels_cap);
+        return st ? seer_err_report(h, &e) : st;
     *time_ms = t;
     if (n_kernels) *n_kernels = nk;
-    if (kernels) memcpy(kernels, k, (size_t)nk * sizeof *k);
-    return st;
+    if (!kernels) return SEER_STATUS_SUCCESS;
+    memcpy(kernels, k, (size_t)(nk < kernels_cap ? nk : kernels_cap) * sizeof *k);
+    return nk > kernels_cap ? seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", nk, kernels_cap)
+                            : SEER_STATUS_SUCCESS;
 }
 
 seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model *m,

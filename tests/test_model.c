@@ -151,6 +151,46 @@ TEST(model_helper_kernels_take_their_bytes)
     seer_destroy(h);
 }
 
+/* A conv in tensor-core math timed as its SIMT twin (seer_conv_simt_twin:
+ * TF32 as FP32 here) gives the twin's time and kernel count also with
+ * BUFFER_TOO_SMALL, so the count sizes the array that then succeeds:
+ * the too-small call once gave the TF32 kernels' 0.0556 ms and 5
+ * kernels where the call with room gave the twin's 0.0156 ms and 2
+ * (A100, NCHW IMPLICIT_PRECOMP_GEMM, 14 x 4 x 72 x 72 -> 60, 1x1). */
+TEST(model_simt_twin_buffer_too_small)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m;
+    REQUIRE(seer_model_open(h, "models", "a100-pcie-80gb", &m) == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d, d32;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS && seer_conv_desc_create(&d32) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_TF32, SEER_LAYOUT_NCHW, 14, 4, 72, 72, 60, 1, 1, 0, 0, 1, 1, 1, 1,
+                               1) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d32, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 14, 4, 72, 72, 60, 1, 1, 0, 0, 1, 1, 1, 1,
+                               1) == SEER_STATUS_SUCCESS);
+    const int algo = SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
+    seer_kernel_pred_t k[16];
+    double t = 0, t32 = 0, t0 = 0, tc = 0;
+    int n = 0, n32 = 0, n0 = 0, nc = 0;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, algo, &t, NULL, 0, &n), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_conv(h, m, d32, SEER_DIR_FWD, algo, &t32, NULL, 0, &n32), SEER_STATUS_SUCCESS);
+    CHECK(t == t32 && n == n32); /* the twin is the faster here */
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, algo, &t0, k, 0, &n0), SEER_STATUS_BUFFER_TOO_SMALL);
+    CHECK(t0 == t && n0 == n);
+    CHECK(strstr(seer_get_last_error(h), "room for 0") != NULL);
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, algo, &tc, k, n0, &nc), SEER_STATUS_SUCCESS);
+    CHECK(tc == t && nc == n);
+    double sum = 0;
+    for (int i = 0; i < nc; i++) sum += k[i].time_ms;
+    CHECK_NEAR(sum, tc, 1e-9 * tc);
+    seer_conv_desc_destroy(d);
+    seer_conv_desc_destroy(d32);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
+
 TEST(model_predict_errors)
 {
     seer_handle_t h;
