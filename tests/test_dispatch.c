@@ -476,6 +476,7 @@ static int recover(const char *path, int op, recovered_t *out)
     size_t nr = 0;
     if (seer_create(&h)) return -1;
     if (seer_gemm_csv_read(h, path, &rows, &nr) || !nr) {
+        free(rows); /* a file of no rows may still have its array */
         seer_destroy(h);
         return -1;
     }
