@@ -171,6 +171,16 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
     reading(m, cv, dir, algo, INFINITY, out);
 }
 
+void seer_picker_twin_time(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                           seer_algo_eval_t *out)
+{
+    struct seer_conv twin;
+    seer_algo_eval_t e;
+    if (out->err.st || !seer_conv_simt_twin(m, cv, &twin)) return;
+    seer_picker_predict(m, &twin, dir, out->algo, &e);
+    if (!e.err.st && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+}
+
 int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
                      seer_algo_eval_t out[SEER_MAX_ALGOS])
 {
@@ -336,8 +346,8 @@ static double depthwise_cap(const struct seer_model *m, double td, double roof)
  * a quarter of the BF16 dense conv (H100, 4 x 1438 x 346 x 78, 11 x 11,
  * forward: 11.24 ms in BF16 against 8.82 in FP32; RTX 3080, 1 x 403 x
  * 281 x 281, 13 x 13: 6.58 against 3.92), and a 4-group BF16 conv took
- * 134 ms where the FP32 one took its dense conv's 89.6 (RTX 3080, 1 x
- * 1160 x 501 x 501 -> 448, 11 x 11).  Each term is monotone in the work
+ * about 1.5x the FP32 one's 89.6 ms, its dense conv's (RTX 3080, 1 x
+ * 1160 x 501 x 501 -> 448, 11 x 11; now 132.7 ms, its own floor).  Each term is monotone in the work
  * and ordered by GPU, as the FP32 conv's are.  The FP32 dense pick is
  * asked for once per seer_picker_best, and only where the cap can go
  * under a time: until then its lower bound lo stands for it, that conv's
@@ -922,14 +932,8 @@ static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv 
     ranked_t all[SEER_MAX_ALGOS];
     int n = seer_picker_eval(m, desc, dir, ev);
     /* each algorithm at most its SIMT twin's time, as seer_predict_conv
-     * gives it (seer_conv_simt_twin); its source and math stay its own */
-    struct seer_conv twin;
-    if (seer_conv_simt_twin(m, desc, &twin)) {
-        seer_algo_eval_t tw[SEER_MAX_ALGOS];
-        seer_picker_eval(m, &twin, dir, tw);
-        for (int i = 0; i < n; i++)
-            if (!ev[i].err.st && !tw[i].err.st && tw[i].time_ms < ev[i].time_ms) ev[i].time_ms = tw[i].time_ms;
-    }
+     * gives it; its source and math stay its own */
+    for (int i = 0; i < n; i++) seer_picker_twin_time(m, desc, dir, &ev[i]);
     int usable = 0, untimed = 0, over = 0, timed_over = 0;
     size_t smallest = SIZE_MAX;
     for (int i = 0; i < n; i++) {

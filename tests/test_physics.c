@@ -872,7 +872,7 @@ TEST(physics_tensor_cores_no_slower_than_fp32)
  * dense conv's and a depthwise one's by a quarter of it (best_own,
  * picker.c): the FP32 dense conv can run FFT or Winograd, which BF16 and
  * FP16 have not, so the tensor-core conv's own caps were the higher ones,
- * and a BF16 depthwise conv took up to 4x the FP32 one (RTX 3080, 1 x 403
+ * and a BF16 depthwise conv took up to 1.7x the FP32 one (RTX 3080, 1 x 403
  * x 281 x 281, 13 x 13, forward: 6.58 against 3.92 ms; H100, 4 x 1438 x
  * 346 x 78, 11 x 11: 11.24 against 8.82), a 4-group one 36.6 ms where its
  * floor is 35.0 and the FP32 conv takes its dense conv's FFT time, 30.1
