@@ -1528,6 +1528,20 @@ int seer_conv_simt_twin(const struct seer_model *m, const struct seer_conv *cv, 
     return t != run && !seer_conv_init(NULL, twin, t, cv->layout, &cv->shape);
 }
 
+int seer_conv_twin_may_beat(const struct seer_model *m, const struct seer_conv *cv, const struct seer_conv *twin,
+                            seer_direction_t dir, int algo, double t)
+{
+    /* An algorithm that runs its SIMT kernels already (TF32's Winograd
+     * and FFT, the plain GEMMs: seer_conv_run_dtype) is its twin; and no
+     * algorithm's time goes under its floor (a compute-bound TF32 conv's
+     * FP32 twin).  cuDNN's choice can go under its kernels' floor, costed
+     * as the faster of two structures (and a backward data's read as its
+     * dual): always timed.  Timing every twin took TF32 and FP16
+     * predictions to twice an FP32 one's 3 us. */
+    return algo < 0 || (seer_conv_run_dtype(&m->gpu, cv->dtype, dir, algo) != twin->dtype &&
+                        seer_conv_floor_ms(&m->gpu, twin, dir, algo) < t);
+}
+
 /* One algorithm's time is at most its SIMT twin's (seer_conv_simt_twin):
  * the tie between GPUs works per math type, so without it a GPU with
  * TF32 or FP16 tensor cores could be predicted slower than one that runs
@@ -1552,7 +1566,7 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model *m, const seer
     double t;
     int nk = 0;
     /* a twin that cannot be timed leaves the conv's own answer */
-    if (!seer_conv_simt_twin(m, desc, &twin) ||
+    if (!seer_conv_simt_twin(m, desc, &twin) || !seer_conv_twin_may_beat(m, desc, &twin, dir, algo, *time_ms) ||
         seer_model_predict_conv(NULL, m, &twin, dir, algo, NULL, NULL, &t, kernels ? k : NULL, SEER_MAX_CONV_KERNELS,
                                 &nk, NULL) || !(t < *time_ms))
         return st ? seer_err_report(h, &e) : st;

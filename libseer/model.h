@@ -287,6 +287,10 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
  * fastest pick, seer_picker_best, holds it through its FP32 and
  * pseudo-half caps). */
 int seer_conv_simt_twin(const struct seer_model *m, const struct seer_conv *cv, struct seer_conv *twin);
+/* 0 where twin's time of algo cannot be under t, cv's time of it: the
+ * algorithm runs SIMT already, or its twin's floor is at least t. */
+int seer_conv_twin_may_beat(const struct seer_model *m, const struct seer_conv *cv, const struct seer_conv *twin,
+                            seer_direction_t dir, int algo, double t);
 
 /* A calibrated model's own physics over that of t, a model transferred
  * to its GPU, on the families of direction dir and math (0 SIMT, 1 tensor

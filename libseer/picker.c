@@ -176,7 +176,9 @@ void seer_picker_twin_time(const struct seer_model *m, const struct seer_conv *c
 {
     struct seer_conv twin;
     seer_algo_eval_t e;
-    if (out->err.st || !seer_conv_simt_twin(m, cv, &twin)) return;
+    if (out->err.st || !seer_conv_simt_twin(m, cv, &twin) ||
+        !seer_conv_twin_may_beat(m, cv, &twin, dir, out->algo, out->time_ms))
+        return;
     seer_picker_predict(m, &twin, dir, out->algo, &e);
     if (!e.err.st && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
 }
