@@ -321,7 +321,7 @@ static seer_status_t choose(pctx_t *c, const struct seer_conv *cv, seer_directio
     if (c->policy != SEER_ALGO_AUTO) {
         if (c->policy == SEER_ALGO_CUDNN_CHOICE || c->policy < seer_algo_count(dir)) {
             seer_picker_predict(c->m, cv, dir, c->policy, &e);
-            seer_picker_twin_time(c->m, cv, dir, &e);
+            seer_picker_algo_caps(c->m, cv, dir, &e);
             ch->simt = seer_picker_simt(c->m, cv, dir, e.algo);
             if (!e.err.st) return take(ch, &e, dir);
             if (!seer_picker_soft(e.err.st)) {

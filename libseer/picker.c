@@ -171,15 +171,21 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
     reading(m, cv, dir, algo, INFINITY, out);
 }
 
-void seer_picker_twin_time(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+void seer_picker_algo_caps(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
                            seer_algo_eval_t *out)
 {
-    struct seer_conv twin;
+    struct seer_conv other;
     seer_algo_eval_t e;
-    if (out->err.st || !seer_conv_simt_twin(m, cv, &twin) ||
-        !seer_conv_twin_may_beat(m, cv, &twin, dir, out->algo, out->time_ms))
-        return;
-    seer_picker_predict(m, &twin, dir, out->algo, &e);
+    if (out->err.st) return;
+    if (seer_conv_simt_twin(m, cv, &other) && seer_conv_twin_may_beat(m, cv, &other, dir, out->algo, out->time_ms)) {
+        seer_picker_predict(m, &other, dir, out->algo, &e);
+        if (!e.err.st && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
+    }
+    seer_conv_shape_t one = cv->shape;
+    one.groups = 1;
+    if (cv->shape.groups <= 1 || seer_conv_init(NULL, &other, cv->dtype, cv->layout, &one)) return;
+    seer_picker_predict(m, &other, dir, out->algo, &e);
+    seer_picker_algo_caps(m, &other, dir, &e);
     if (!e.err.st && e.time_ms < out->time_ms) out->time_ms = e.time_ms;
 }
 
@@ -933,9 +939,9 @@ static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv 
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
     ranked_t all[SEER_MAX_ALGOS];
     int n = seer_picker_eval(m, desc, dir, ev);
-    /* each algorithm at most its SIMT twin's time, as seer_predict_conv
-     * gives it; its source and math stay its own */
-    for (int i = 0; i < n; i++) seer_picker_twin_time(m, desc, dir, &ev[i]);
+    /* each algorithm at most its SIMT twin's and dense conv's times, as
+     * seer_predict_conv gives it; its source and math stay its own */
+    for (int i = 0; i < n; i++) seer_picker_algo_caps(m, desc, dir, &ev[i]);
     int usable = 0, untimed = 0, over = 0, timed_over = 0;
     size_t smallest = SIZE_MAX;
     for (int i = 0; i < n; i++) {

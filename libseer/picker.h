@@ -26,10 +26,11 @@ void seer_picker_predict(const struct seer_model *m, const struct seer_conv *cv,
                          seer_direction_t dir, int algo, seer_algo_eval_t *out);
 /* out, a reading of one algorithm of cv (seer_picker_predict), at most
  * the same algorithm's time on its SIMT twin (seer_conv_simt_twin,
- * model.h); its source and class stay its own, as cuDNN's lists keep an
+ * model.h) and, for a grouped conv, on its dense conv (seer_predict_conv
+ * says why); its source and class stay its own, as cuDNN's lists keep an
  * algorithm's math type: what seer_pick_conv_*algo rank and a network
  * row of a fixed algorithm takes. */
-void seer_picker_twin_time(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+void seer_picker_algo_caps(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
                            seer_algo_eval_t *out);
 /* Every algorithm of dir, in enum order; returns how many. */
 int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
