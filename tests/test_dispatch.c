@@ -451,19 +451,15 @@ static double median_of(double *v, int n)
  * keeps the GEMM CSV v1 columns only. */
 static double *idle_by_line(const char *path, long lines)
 {
-    FILE *f = fopen(path, "r");
-    double *v = f ? calloc((size_t)lines + 2, sizeof *v) : NULL;
-    static char line[4096];
-    int col = -1;
-    for (long ln = 1; v && fgets(line, sizeof line, f) && ln <= lines; ln++) {
-        int c = 0;
-        for (char *p = line, *q; p; p = q ? q + 1 : NULL, c++) {
-            q = strchr(p, ',');
-            if (ln == 1 && !strncmp(p, "event_idle_ms", 13)) col = c;
-            else if (ln > 1 && c == col) v[ln] = atof(p);
-        }
-    }
-    if (f) fclose(f);
+    seer_csv_t *c = NULL;
+    double *v = NULL;
+    int eof = 0;
+    if (seer_csv_open_file(NULL, path, &c)) return NULL;
+    int col = seer_csv_col(c, "event_idle_ms");
+    if (col >= 0 && (v = calloc((size_t)lines + 2, sizeof *v)))
+        while (!seer_csv_next(NULL, c, &eof) && !eof)
+            if (seer_csv_line(c) <= lines) v[seer_csv_line(c)] = atof(seer_csv_field(c, col));
+    seer_csv_close(c);
     return v;
 }
 
