@@ -1542,6 +1542,21 @@ int seer_conv_twin_may_beat(const struct seer_model *m, const struct seer_conv *
                         seer_conv_floor_ms(&m->gpu, twin, dir, algo) < t);
 }
 
+/* Another prediction of the call, t with its nk kernels k, found faster:
+ * what seer_predict_conv writes, BUFFER_TOO_SMALL as SUCCESS (the time
+ * and the count in full, the kernels up to kernels_cap), so a caller
+ * sizing its array from the count gets this answer's. */
+static seer_status_t take_faster(seer_handle_t h, double t, const seer_kernel_pred_t *k, int nk, double *time_ms,
+                                 seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
+{
+    *time_ms = t;
+    if (n_kernels) *n_kernels = nk;
+    if (!kernels) return SEER_STATUS_SUCCESS;
+    memcpy(kernels, k, (size_t)(nk < kernels_cap ? nk : kernels_cap) * sizeof *k);
+    return nk > kernels_cap ? seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", nk, kernels_cap)
+                            : SEER_STATUS_SUCCESS;
+}
+
 /* One algorithm's time is at most its SIMT twin's (seer_conv_simt_twin):
  * the tie between GPUs works per math type, so without it a GPU with
  * TF32 or FP16 tensor cores could be predicted slower than one that runs
@@ -1549,8 +1564,8 @@ int seer_conv_twin_may_beat(const struct seer_model *m, const struct seer_conv *
  * V100 PCIe, TF32 IMPLICIT_PRECOMP_GEMM, 68x6x4x74 -> 19: 0.031 against
  * 0.021 ms; cuDNN's choice of a TF32 bwd_filter with one channel in and
  * out, A100 against V100 SXM2: 1.01 against 0.24 ms).  The fastest
- * algorithm already takes the twin's pick (seer_picker_best). */
-/* seer_predict_conv of the conv as given: at most its SIMT twin's. */
+ * algorithm already takes the twin's pick (seer_picker_best).  This is
+ * seer_predict_conv of the conv as given, before the grouped conv's cap. */
 static seer_status_t predict_own(seer_handle_t h, const seer_model *m, const seer_conv *desc,
                                  seer_direction_t dir, int algo, double *time_ms,
                                  seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels)
@@ -1571,12 +1586,7 @@ static seer_status_t predict_own(seer_handle_t h, const seer_model *m, const see
         seer_model_predict_conv(NULL, m, &twin, dir, algo, NULL, NULL, &t, kernels ? k : NULL, SEER_MAX_CONV_KERNELS,
                                 &nk, NULL) || !(t < *time_ms))
         return st ? seer_err_report(h, &e) : st;
-    *time_ms = t;
-    if (n_kernels) *n_kernels = nk;
-    if (!kernels) return SEER_STATUS_SUCCESS;
-    memcpy(kernels, k, (size_t)(nk < kernels_cap ? nk : kernels_cap) * sizeof *k);
-    return nk > kernels_cap ? seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", nk, kernels_cap)
-                            : SEER_STATUS_SUCCESS;
+    return take_faster(h, t, k, nk, time_ms, kernels, kernels_cap, n_kernels);
 }
 
 /* A grouped conv's algorithm is at most the same algorithm's dense conv
@@ -1603,12 +1613,7 @@ seer_status_t seer_predict_conv(seer_handle_t h, const seer_model *m, const seer
     if (seer_conv_init(NULL, &dense, desc->dtype, desc->layout, &one) ||
         predict_own(NULL, m, &dense, dir, algo, &t, kernels ? k : NULL, SEER_MAX_CONV_KERNELS, &nk) || !(t < *time_ms))
         return st;
-    *time_ms = t;
-    if (n_kernels) *n_kernels = nk;
-    if (!kernels) return SEER_STATUS_SUCCESS;
-    memcpy(kernels, k, (size_t)(nk < kernels_cap ? nk : kernels_cap) * sizeof *k);
-    return nk > kernels_cap ? seer_error(h, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", nk, kernels_cap)
-                            : SEER_STATUS_SUCCESS;
+    return take_faster(h, t, k, nk, time_ms, kernels, kernels_cap, n_kernels);
 }
 
 seer_status_t seer_predict_conv_variant(seer_handle_t h, const struct seer_model *m,
