@@ -94,6 +94,24 @@ static seer_status_t copy_shape(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t
     return st;
 }
 
+/* A conv whose batch norm an eval-mode torch.onnx export folded into it:
+ * the folded weight and bias are new initializers, both named
+ * "onnx::Conv_N" by the TorchScript-based exporter, the bias named after
+ * the weight, "W_bias", by torch.export's (onnxscript's
+ * FuseBatchNormIntoConv, for a conv without a bias of its own, as every
+ * torchvision conv before a batch norm).  A parameter keeps its module's
+ * name ("conv1.weight", "conv1.bias") in either exporter otherwise.  The
+ * names are what tells: constants, through the Identity nodes that share
+ * equal initializers, not only initializers. */
+static int bn_folded(const tensor_t *w, const tensor_t *b)
+{
+    static const char ts[] = "onnx::Conv_";
+    if (!b || !w->is_const || !b->is_const || !w->name || !b->name) return 0;
+    if (!strncmp(w->name, ts, sizeof ts - 1) && !strncmp(b->name, ts, sizeof ts - 1)) return 1;
+    size_t k = strlen(w->name);
+    return !strncmp(b->name, w->name, k) && !strcmp(b->name + k, "_bias");
+}
+
 static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     seer_status_t st;
@@ -141,8 +159,22 @@ static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
     seer_onnx_pair_opt(cx, "pad", "pad_h", "pad_w", pad[0], pad[1], 0);
     seer_onnx_pair_opt(cx, "dil", "dil_h", "dil_w", dil[0], dil[1], 1);
     if (g != 1) seer_onnx_emit(cx, " groups=%lld", (long long)g);
-    if (seer_onnx_input(cx, n, 2)) seer_onnx_emit(cx, " bias=1");
-    seer_onnx_emit(cx, "\n");
+    if (!bn_folded(w, b)) {
+        if (b) seer_onnx_emit(cx, " bias=1");
+        seer_onnx_emit(cx, "\n");
+        return SEER_STATUS_SUCCESS;
+    }
+    /* PyTorch runs the batch norm apart (eager inference) and training
+     * needs it: the conv without the bias the folding made (torchvision's
+     * convs before a batch norm have none), then the batch norm, so the
+     * parameters are the module's again */
+    char wn[72], bname[64];
+    int conv = o->layer;
+    seer_onnx_emit(cx, "\n# unfolded: a batch norm folded into conv '%s' by the exporter (weight '%s', bias '%s')\n",
+                   cx->L[conv].name, seer_onnx_show(w->name, wn, sizeof wn), seer_onnx_show(b->name, wb, sizeof wb));
+    snprintf(bname, sizeof bname, "%s.bn", cx->L[conv].name);
+    if (seer_onnx_new_layer(cx, bname, o) < 0) return seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
+    seer_onnx_emit(cx, "bn name=%s in=%s\n", cx->L[o->layer].name, cx->L[conv].name);
     return SEER_STATUS_SUCCESS;
 }
 

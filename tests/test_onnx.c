@@ -81,6 +81,14 @@ TEST(onnx_mobilenet_v2_matches_zoo) { same_as_zoo("tests/onnx/mobilenet_v2.onnx"
  * 2.9) writes it: ReduceMean over axes [-1, -2] (an input at opset 18),
  * keepdims, then a Reshape. */
 TEST(onnx_resnet50_reduce_mean_matches_zoo) { same_as_zoo("tests/onnx/resnet50_reduce_mean.onnx", "resnet50", 0, 1); }
+/* Eval-mode exports fold each batch norm into its conv: restored, the
+ * network is the module again (its parameters, its training iteration,
+ * the batch norms PyTorch runs apart), from either exporter. */
+TEST(onnx_resnet50_folded_batch_norms_match_zoo)
+{
+    same_as_zoo("tests/onnx/resnet50_folded_torchscript.onnx", "resnet50", 0, 0);
+    same_as_zoo("tests/onnx/resnet50_folded_dynamo.onnx", "resnet50", 0, 1);
+}
 
 /* The description of a file (malloc'ed) with the given options. */
 static char *text_of(seer_handle_t h, const char *file, int skip, int res, seer_status_t *st, seer_onnx_info_t *info)
@@ -492,6 +500,17 @@ TEST(onnx_cli_net_print_and_predict)
                   NULL);
     CHECK(r.rc == 0 && strstr(r.err, "skipped 3 unsupported nodes") &&
           strstr(r.err, "  Transpose node 'transpose': "));
+    test_run_free(&r);
+    /* folded batch norms are told, the translation shows where */
+    test_run_seer(&r, "net", "tests/onnx/resnet50_folded_torchscript.onnx", "--print", NULL);
+    CHECK(r.rc == 0 && strstr(r.err, ": 53 batch norms that an eval-mode export folded into convolutions"));
+    CHECK(strstr(r.out, "conv name=conv1/Conv in=input k=64 size=7 stride=2 pad=3\n# unfolded: a batch norm folded "
+                        "into conv 'conv1/Conv' by the exporter (weight 'onnx::Conv_502', bias 'onnx::Conv_503')\n"
+                        "bn name=conv1/Conv.bn in=conv1/Conv\nrelu name=relu/Relu in=conv1/Conv.bn\n") != NULL);
+    test_run_free(&r);
+    /* a conv's own bias is not a folded batch norm (nor a bias without a weight's name before it) */
+    test_run_seer(&r, "net", "tests/onnx/ops.onnx", "--print", NULL);
+    CHECK(r.rc == 0 && !strstr(r.err, "batch norm") && !strstr(r.out, "# unfolded"));
     test_run_free(&r);
     /* a fixed batch in the graph is the default batch */
     test_run_seer(&r, "net", "tests/onnx/tiny.onnx", "--gpu", "a100-pcie-80gb", "--format", "json", NULL);

@@ -86,7 +86,7 @@ static int is_onnx(const char *path)
 }
 
 /* The description an ONNX file translates to (malloc'ed); the nodes it
- * skipped are listed on stderr.  Prints the error and returns CLI_FAIL. */
+ * skipped, and how many folded batch norms it restored, are told on stderr.  Prints the error and returns CLI_FAIL. */
 static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res, int skip, char **text,
                      seer_onnx_info_t *info)
 {
@@ -119,6 +119,12 @@ static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res
             fprintf(stderr, "  %.*s\n", (int)(e ? e - l - 11 : (long)strlen(l + 11)), l + 11);
         }
     }
+    int unfolded = 0;
+    for (const char *l = *text; (l = strstr(l, "\n# unfolded: ")); l++) unfolded++;
+    if (unfolded)
+        fprintf(stderr, "seer %s: %s: %d batch norm%s that an eval-mode export folded into convolutions predicted "
+                "apart, as PyTorch runs them (docs/networks.md, \"Folded batch norms\")\n", cmd, path, unfolded,
+                unfolded == 1 ? "" : "s");
     return CLI_OK;
 }
 

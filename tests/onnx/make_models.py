@@ -73,24 +73,44 @@ class Graph:
         return self.node("Relu", [x], "/" + prefix.replace(".", "/") + "/Relu")
 
 
-def resnet50(training_bn=False, opset=13, reduce_mean=False):
+def resnet50(training_bn=False, opset=13, reduce_mean=False, fold=None):
     """reduce_mean: the global pool as torch.export's exporter (PyTorch's
     default since 2.9) writes it, ReduceMean over axes [-1, -2] given as
-    an input (opset 18), keepdims, then a Reshape to [-1, 2048]."""
+    an input (opset 18), keepdims, then a Reshape to [-1, 2048].
+    fold: each batch norm folded into its conv as an eval-mode export
+    does: "torchscript" names the folded weight and bias onnx::Conv_N (the
+    TorchScript-based exporter), "dynamo" keeps the weight's name and
+    calls the new bias WEIGHT_bias (torch.export's, onnxscript's
+    FuseBatchNormIntoConv)."""
     g = Graph("resnet50", opset)
+    folded = [0]
+
+    def conv_bn(x, cp, bp, cin, cout, k, stride=1, pad=0):
+        if fold is None:
+            return g.bn(g.conv(x, cp, cin, cout, k, stride, pad), bp, cout, training_bn)
+        if fold == "torchscript":
+            folded[0] += 2
+            w = g.weight("onnx::Conv_%d" % (500 + folded[0]), [cout, cin, k, k])
+            b = g.weight("onnx::Conv_%d" % (501 + folded[0]), [cout])
+        else:
+            w = g.weight(cp + ".weight", [cout, cin, k, k])
+            b = g.weight(cp + ".weight_bias", [cout])
+        return g.node("Conv", [x, w, b], "/" + cp.replace(".", "/") + "/Conv", kernel_shape=[k, k],
+                      strides=[stride, stride], pads=[pad] * 4, group=1, dilations=[1, 1])
+
     x = g.input("input", ["batch", 3, 224, 224])
-    x = g.relu(g.bn(g.conv(x, "conv1", 3, 64, 7, 2, 3), "bn1", 64, training_bn), "relu")
+    x = g.relu(conv_bn(x, "conv1", "bn1", 3, 64, 7, 2, 3), "relu")
     x = g.node("MaxPool", [x], "/maxpool/MaxPool", kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
     cin = 64
     for li, (width, blocks, stride) in enumerate([(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)], 1):
         for b in range(blocks):
             p = "layer%d.%d" % (li, b)
             s = stride if b == 0 else 1
-            y = g.relu(g.bn(g.conv(x, p + ".conv1", cin, width, 1), p + ".bn1", width, training_bn), p + ".relu")
-            y = g.relu(g.bn(g.conv(y, p + ".conv2", width, width, 3, s, 1), p + ".bn2", width, training_bn), p + ".relu_1")
-            y = g.bn(g.conv(y, p + ".conv3", width, width * 4, 1), p + ".bn3", width * 4, training_bn)
+            y = g.relu(conv_bn(x, p + ".conv1", p + ".bn1", cin, width, 1), p + ".relu")
+            y = g.relu(conv_bn(y, p + ".conv2", p + ".bn2", width, width, 3, s, 1), p + ".relu_1")
+            y = conv_bn(y, p + ".conv3", p + ".bn3", width, width * 4, 1)
             if b == 0:
-                x = g.bn(g.conv(x, p + ".downsample.0", cin, width * 4, 1, s), p + ".downsample.1", width * 4, training_bn)
+                x = conv_bn(x, p + ".downsample.0", p + ".downsample.1", cin, width * 4, 1, s)
             x = g.relu(g.node("Add", [y, x], "/" + p.replace(".", "/") + "/Add"), p + ".relu_2")
             cin = width * 4
     if reduce_mean:
@@ -539,6 +559,8 @@ def main():
     os.makedirs(corpus, exist_ok=True)
     files = {"resnet50": resnet50(), "resnet50_train_bn": resnet50(True, 15), "mobilenet_v2": mobilenet_v2(),
              "ops": ops(), "tiny": tiny(), "resnet50_reduce_mean": resnet50(opset=18, reduce_mean=True),
+             "resnet50_folded_torchscript": resnet50(opset=17, fold="torchscript"),
+             "resnet50_folded_dynamo": resnet50(opset=18, reduce_mean=True, fold="dynamo"),
              "tiny_reduce_max": tiny(extra=lambda g, y: g.node("ReduceMax", [y], "gmax", axes=[2, 3], keepdims=0)),
              "shuffle_slice": shuffle_unit(13), "shuffle_split": shuffle_unit(18),
              "convnext_export": convnext(20), "convnext_legacy": convnext(17),
