@@ -722,6 +722,26 @@ seer_status_t seer_conv_row_algo_error(seer_handle_t h, const char *file, const 
                       r->algo_text, seer_direction_name(r->dir));
 }
 
+/* Whether a header line names column `name`: as the reader finds
+ * columns, by the whole field, blanks and quotes around it dropped, in
+ * any position (a substring test missed `op` as the first or last
+ * column, or written `, op,`). */
+static int header_has(const char *line, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = line; *p;) {
+        const char *e = p;
+        while (*e && *e != ',' && *e != '\r' && *e != '\n') e++;
+        const char *a = p, *z = e;
+        while (a < z && (*a == ' ' || *a == '\t' || *a == '"')) a++;
+        while (z > a && (z[-1] == ' ' || z[-1] == '\t' || z[-1] == '"')) z--;
+        if ((size_t)(z - a) == len && !memcmp(a, name, len)) return 1;
+        if (*e != ',') break;
+        p = e + 1;
+    }
+    return 0;
+}
+
 int seer_csv_kind(const char *path)
 {
     /* Not a regular file: the conv reader reports it (a FIFO would block here). */
@@ -730,9 +750,14 @@ int seer_csv_kind(const char *path)
     if (!fp) return 'c'; /* the conv reader reports the error */
     char line[4096];
     int r = 'c';
-    if (fgets(line, sizeof line, fp)) {
-        if (strstr(line, "call_id") && strstr(line, "kernel_index")) r = 'k';
-        else if (strstr(line, "trans_a") && strstr(line, ",op,")) r = 'g';
+    /* the header is the first line that is not blank, as the reader skips them */
+    int header = 0;
+    while (!header && fgets(line, sizeof line, fp)) header = line[strspn(line, " \t\r\n")] != 0;
+    if (header) {
+        const char *hdr = line;
+        if (!memcmp(hdr, "\xEF\xBB\xBF", 3)) hdr += 3; /* a UTF-8 byte order mark, as the reader skips */
+        if (header_has(hdr, "call_id") && header_has(hdr, "kernel_index")) r = 'k';
+        else if (header_has(hdr, "trans_a") && header_has(hdr, "op")) r = 'g';
     }
     fclose(fp);
     return r;

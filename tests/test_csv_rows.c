@@ -737,3 +737,39 @@ TEST(csv_kernel_rows_per_call)
     free(rows);
     unlink(path);
 }
+
+/* The format is told by the header's column names wherever they stand,
+ * as the readers find columns: `op` first or last, blanks or quotes
+ * around a name, a byte order mark, blank lines before the header (a
+ * substring test for ",op," read such GEMM files as conv timings). */
+static int kind_of(const char *text)
+{
+    char path[] = "/tmp/seer-test-kind-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return -1;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) return -1;
+    fputs(text, f);
+    fclose(f);
+    int k = seer_csv_kind(path);
+    remove(path);
+    return k;
+}
+
+TEST(csv_kind_by_column_names)
+{
+    CHECK(kind_of(GEMM_HDR "\n") == 'g');
+    CHECK(kind_of("op,gpu,dtype,batch,m,n,k,trans_a,trans_b,bias\n") == 'g');
+    CHECK(kind_of("gpu,dtype,batch,m,n,k,trans_a,trans_b,bias,op\r\n") == 'g');
+    CHECK(kind_of("gpu, op , dtype, batch, m, n, k, trans_a, trans_b, bias\n") == 'g');
+    CHECK(kind_of("\"op\",gpu,dtype,batch,m,n,k,\"trans_a\",trans_b,bias\n") == 'g');
+    CHECK(kind_of("\xEF\xBB\xBFop,gpu,dtype,batch,m,n,k,trans_a,trans_b,bias\n") == 'g');
+    CHECK(kind_of("\n  \t\n" GEMM_HDR "\n") == 'g');
+    CHECK(kind_of(KERN_HDR "\n") == 'k');
+    CHECK(kind_of("call_id,kernel_index," CONV_HDR "\n") == 'k');
+    CHECK(kind_of(CONV_HDR "\n") == 'c');
+    /* names that only contain the keys are other columns */
+    CHECK(kind_of(CONV_HDR ",loop,trans_ab,my_call_id,kernel_index_x\n") == 'c');
+    CHECK(kind_of("") == 'c');
+    CHECK(kind_of("\n\n") == 'c');
+}
