@@ -894,6 +894,31 @@ TEST(cli_data_duplicate_column_is_an_error)
     unlink(csv);
 }
 
+TEST(cli_predict_data_echo_drops_the_byte_order_mark)
+{
+    /* a UTF-8 byte order mark (Excel's "CSV UTF-8") is skipped by the
+     * reader; the echo printed it before the first column's name, so the
+     * output's first column read as "\xEF\xBB\xBFgpu" elsewhere */
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    char conv[64], gemm[64];
+    REQUIRE(test_write_temp(conv, "\xEF\xBB\xBF" CONV_CSV_HEADER "\r\n"
+                                  "t4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,1\r\n"));
+    REQUIRE(test_write_temp(gemm, "\xEF\xBB\xBFgpu,op,dtype,batch,m,n,k,trans_a,trans_b,bias\r\n"
+                                  "t4,linear,fp32,1,64,1000,2048,N,T,1\r\n"));
+    test_run_t r;
+    test_run_seer(&r, "predict", "--model", "models/t4.seer", "--data", conv, "--format", "csv", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strncmp(r.out, CONV_CSV_HEADER ",pred_algo,pred_source,pred_ms\n", sizeof CONV_CSV_HEADER - 1 + 31) == 0);
+    CHECK(strstr(r.out, "\nt4,fwd,fp32,nchw,8,64,56,56,64,3,3,1,1,1,1,1,1,1,,1,") != NULL);
+    test_run_free(&r);
+    test_run_seer(&r, "predict", "--model", "models/t4.seer", "--data", gemm, "--format", "csv", NULL);
+    CHECK(r.rc == 0);
+    CHECK(strncmp(r.out, "gpu,op,dtype,batch,m,n,k,trans_a,trans_b,bias,pred_ms\nt4,linear,", 64) == 0);
+    test_run_free(&r);
+    unlink(gemm);
+    unlink(conv);
+}
+
 TEST(cli_predict_data_more_gpus_than_cached)
 {
     /* per-row models are cached for 64 GPUs and replaced in turn past

@@ -348,12 +348,15 @@ static int echo_csv(seer_handle_t h, const char *path, size_t n, const long *lin
     int nc = seer_csv_ncols(c);
     seer_csv_close(c);
     c = NULL;
+    /* the reader skips a leading UTF-8 byte order mark; behind the
+     * made-up header it would be text of the first column's name */
+    size_t bom = size >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
     size_t hdr = (size_t)nc * 12 + 2, len = 0;
     if (!(all = malloc(hdr + size + 1))) { st = SEER_STATUS_ALLOC_FAILED; goto done; }
     for (int i = 0; i < nc; i++) len += (size_t)sprintf(all + len, "%sc%d", i ? "," : "", i);
     all[len++] = '\n';
-    memcpy(all + len, buf, size);
-    if ((st = seer_csv_open_buffer(h, path, all, len + size, &c))) goto done;
+    memcpy(all + len, buf + bom, size - bom);
+    if ((st = seer_csv_open_buffer(h, path, all, len + size - bom, &c))) goto done;
     size_t j = 0;
     unsigned char *drop = calloc((size_t)nc, 1);
     if (!drop) { st = SEER_STATUS_ALLOC_FAILED; goto done; }
