@@ -8,6 +8,7 @@
  * copies its GPU's facts when it is trained or loaded).  Entries are
  * append-only and individually allocated, so a pointer handed out stays
  * valid until seer_destroy. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -152,16 +153,18 @@ static seer_status_t set_value(seer_handle_t h, const char *name, long lineno, c
             return bad(h, name, lineno, "id must be 1-31 characters of a-z 0-9 . _ -, got", val);
         seer_strlcpy(f, val, K->size);
     } else if (K->type == K_CC) {
+        /* digits, a dot, one digit: strtol alone read "7.05" as 7.5 and
+         * took a sign or blanks after the dot */
+        size_t nd = strspn(val, "0123456789");
         long ma = strtol(val, &end, 10), mi = -1;
-        if (end != val && *end == '.') {
-            const char *s = end + 1;
-            mi = strtol(s, &end, 10);
-            if (end == s) mi = -1;
-        }
-        if (*end || ma < 3 || ma > 99 || mi < 0 || mi > 9) return bad(h, name, lineno, "cc must be MAJOR.MINOR, got", val);
+        if (nd && val[nd] == '.' && isdigit((unsigned char)val[nd + 1]) && !val[nd + 2]) mi = val[nd + 1] - '0';
+        if (mi < 0 || ma < 3 || ma > 99) return bad(h, name, lineno, "cc must be MAJOR.MINOR, got", val);
         gp->cc_major = (int)ma;
         gp->cc_minor = (int)mi;
     } else {
+        /* plain decimal, as in CSV files: keeps out strtod's hex ("0x2e"),
+         * "inf", "nan" and leading blanks */
+        if (val[strspn(val, "0123456789+-.eE")]) return bad(h, name, lineno, "not a decimal number for", key);
         double d = strtod(val, &end);
         if (end == val || *end || errno || !isfinite(d) || d < K->lo || d > K->hi)
             return bad(h, name, lineno, "value out of range for", key);

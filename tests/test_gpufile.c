@@ -72,7 +72,16 @@ TEST(gpufile_rejects_with_line_and_key)
         {"seer-gpu=1\nid=a\nid=b\n", "x:3: duplicate key 'id'"},
         {"seer-gpu=1\nsms=-3\n", "x:2: value out of range for 'sms'"},
         {"seer-gpu=1\nsms=4.5\n", "x:2: integer expected for 'sms'"},
-        {"seer-gpu=1\ndram_gbps=nan\n", "x:2: value out of range for 'dram_gbps'"},
+        {"seer-gpu=1\ndram_gbps=nan\n", "x:2: not a decimal number for 'dram_gbps'"},
+        /* plain decimal, as CSV numbers: strtod took hex and blanks, and
+         * strtol read cc 7.05 as 7.5 */
+        {"seer-gpu=1\nsms=0x2e\n", "x:2: not a decimal number for 'sms'"},
+        {"seer-gpu=1\nsms= 46\n", "x:2: not a decimal number for 'sms'"},
+        {"seer-gpu=1\nfp32_tflops=inf\n", "x:2: not a decimal number for 'fp32_tflops'"},
+        {"seer-gpu=1\ncc=7.05\n", "x:2: cc must be MAJOR.MINOR, got '7.05'"},
+        {"seer-gpu=1\ncc=+7.5\n", "x:2: cc must be MAJOR.MINOR, got '+7.5'"},
+        {"seer-gpu=1\ncc=7. 5\n", "x:2: cc must be MAJOR.MINOR, got '7. 5'"},
+        {"seer-gpu=1\ncc=7.\n", "x:2: cc must be MAJOR.MINOR, got '7.'"},
         {"seer-gpu=1\ndram_stream_gbps=-1\n", "x:2: value out of range for 'dram_stream_gbps'"},
         {"seer-gpu=1\ncc=seven\n", "x:2: cc must be MAJOR.MINOR"},
         {"seer-gpu=1\nid=RTX 2080\n", "x:2: id must be"},
