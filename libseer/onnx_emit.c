@@ -338,6 +338,17 @@ static seer_status_t do_gemm(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
     int64_t d[4] = {x->d[0], K, 0, 0};
     if (pointwise) { d[1] = x->d[1]; d[2] = x->d[2]; d[3] = K; }
     int bias = matmul ? *bias_from >= 0 : seer_onnx_input(cx, n, 2) != NULL;
+    /* Gemm's C broadcasts into N x K (onnxruntime refuses others), as a
+     * Conv's bias is one value per output channel */
+    tensor_t *b = matmul ? NULL : seer_onnx_input(cx, n, 2);
+    if (b && b->known &&
+        (b->rank > 2 || (b->rank >= 1 && b->d[b->rank - 1] != 1 && b->d[b->rank - 1] != K) ||
+         (b->rank == 2 && b->d[0] != 1 && b->d[0] != x->d[0]))) {
+        char bb[72];
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "bias '%s' (%d-D, last dimension %lld) does not broadcast "
+                              "to the %lld outputs", seer_onnx_show(b->name, bb, sizeof bb), b->rank,
+                              (long long)(b->rank ? b->d[b->rank - 1] : 1), (long long)K);
+    }
     if ((st = seer_onnx_set_dims(cx, n, o, pointwise ? 4 : 2, d))) return st;
     o->nhwc = pointwise;
     if ((st = seer_onnx_layer_line(cx, n, o, "fc", &x, 1))) return st;

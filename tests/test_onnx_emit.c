@@ -184,6 +184,43 @@ TEST(onnx_emit_pool_flatten_matmul_bias)
     fx_close(&f);
 }
 
+/* Gemm's C broadcasts into N x K (a vector of K, 1 x K, one value) or
+ * is an error naming it, as a Conv's bias of other than K values is; a
+ * 7-value bias of a 10-output Gemm was taken without a word. */
+TEST(onnx_emit_gemm_bias_must_broadcast)
+{
+    static const struct { int rank; int64_t d[3]; int ok; } cases[] = {
+        {1, {10}, 1}, {2, {1, 10}, 1}, {1, {1}, 1}, {1, {7}, 0}, {3, {10, 1, 1}, 0},
+    };
+    int64_t wd[2] = {10, 3};
+    SeerOnnx__AttributeProto tb = SEER_ONNX__ATTRIBUTE_PROTO__INIT;
+    tb.name = "transB", tb.i = 1, tb.has_i = 1, tb.type = SEER_ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+    SeerOnnx__AttributeProto *attrs[] = {&tb};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        fx_t f;
+        REQUIRE(fx_open(&f, 13, 3, 1));
+        fx_const(&f, "W", 2, wd, NULL, 0);
+        fx_const(&f, "B", cases[i].rank, cases[i].d, NULL, 0);
+        SeerOnnx__NodeProto n[2];
+        char *i0[] = {"x"}, *o0[] = {"fl"}, *i1[] = {"fl", "W", "B"}, *o1[] = {"fc"};
+        fx_node(&f, &n[0], "Flatten", i0, 1, o0);
+        fx_node(&f, &n[1], "Gemm", i1, 3, o1);
+        n[1].n_attribute = 1;
+        n[1].attribute = attrs;
+        CHECK_STATUS(seer_onnx_emit_node(&f.cx, 0), SEER_STATUS_SUCCESS);
+        seer_status_t st = seer_onnx_emit_node(&f.cx, 1);
+        if (cases[i].ok) {
+            CHECK_STATUS(st, SEER_STATUS_SUCCESS);
+            CHECK(strstr(fx_text(&f), "fc name=fc in=fl k=10\n") != NULL);
+        } else {
+            CHECK_STATUS(st, SEER_STATUS_NET_SHAPE);
+            CHECK(strstr(seer_get_last_error(f.h), "node 'fc' (Gemm): bias 'B' (") != NULL &&
+                  strstr(seer_get_last_error(f.h), "does not broadcast to the 10 outputs") != NULL);
+        }
+        fx_close(&f);
+    }
+}
+
 TEST(onnx_emit_unsupported_and_uncomputable)
 {
     fx_t f;
