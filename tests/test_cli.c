@@ -3,6 +3,7 @@
  * train one from the shared data into /tmp, and skip otherwise. */
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "test.h"
 
@@ -124,6 +125,33 @@ TEST(cli_gpus_model_column_follows_seer_model_open)
     test_run_free(&r);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK(system(cmd) == 0);
+}
+
+/* Output that cannot be written (a full disk: /dev/full) exits 1 saying
+ * so; it exited 0 over a cut or empty table. */
+TEST(cli_output_write_error_fails)
+{
+    if (!have_bin()) SKIP("seer binary not built");
+    if (access("/dev/full", W_OK) != 0) SKIP("no /dev/full");
+    char err[] = "/tmp/seer-test-errXXXXXX";
+    int fd = mkstemp(err);
+    REQUIRE(fd >= 0);
+    close(fd);
+    static const char *const cmds[] = {"gpus", "--version", "gpus --format json"};
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "'%s' %s >/dev/full 2>%s", test_seer_bin(), cmds[i], err);
+        int st = system(cmd);
+        CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 1);
+        FILE *f = fopen(err, "r");
+        char line[256] = "";
+        if (f) {
+            if (!fgets(line, sizeof line, f)) line[0] = 0;
+            fclose(f);
+        }
+        CHECK(strstr(line, "seer: cannot write the output") != NULL);
+    }
+    unlink(err);
 }
 
 TEST(cli_usage_errors)

@@ -442,7 +442,7 @@ static int cmd_info(int argc, char **argv)
 
 /* ------------------------------------------------------------------ */
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
         {"gpus", cmd_gpus}, {"train", cmd_train}, {"info", cmd_info},
@@ -466,4 +466,20 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(argv[1], cmds[i].name)) return cmds[i].fn(argc - 1, argv + 1);
     return cli_usage_error(NULL, "unknown command '%s' (see seer --help)", argv[1]);
+}
+
+/* Output that did not reach its file (a full disk, /dev/full, a closed
+ * descriptor) is a failure: exit 1 saying so, never 0 over a cut table
+ * or CSV. */
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+    int bad = ferror(stdout), err = 0;
+    if (fflush(stdout)) bad = 1, err = errno;
+    if (bad) {
+        if (err) fprintf(stderr, "seer: cannot write the output: %s\n", strerror(err));
+        else fprintf(stderr, "seer: cannot write the output\n");
+        return rc ? rc : CLI_FAIL;
+    }
+    return rc;
 }
