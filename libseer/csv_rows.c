@@ -621,7 +621,10 @@ static int flag_of(const char *s, int *out)
 
 seer_status_t seer_csv_flag(seer_handle_t h, const seer_csv_t *c, int col, const char *name, int *out)
 {
-    return flag_of(seer_csv_field(c, col), out) ? SEER_STATUS_SUCCESS : seer_csv_int(h, c, col, name, 0, 1, out);
+    if (flag_of(seer_csv_field(c, col), out) || !seer_csv_int(NULL, c, col, name, 0, 1, out)) return SEER_STATUS_SUCCESS;
+    /* what a flag takes, not "is not an integer" for "yes" */
+    const char *v = seer_csv_field(c, col);
+    return *v ? seer_csv_bad_value(h, c, name, v, "is not 0 or 1 (or false/true)") : seer_csv_empty_value(h, c, name);
 }
 
 static seer_status_t get_trans(seer_handle_t h, const seer_csv_t *c, int col, const char *name,

@@ -544,7 +544,10 @@ TEST(csv_gemm_rows)
         {"t4,gemm,fp32,1,2,3,4.5,N,N,0,1", "column 'k': '4.5' is not an integer", SEER_STATUS_CSV_BAD_VALUE},
         {"t4,gemm,fp32,1,2,3,4,X,N,0,1", "column 'trans_a'", SEER_STATUS_CSV_BAD_VALUE},
         {"t4,gemm,fp32,1,2,3,4,N,NT,0,1", "column 'trans_b'", SEER_STATUS_CSV_BAD_VALUE},
-        {"t4,gemm,fp32,1,2,3,4,N,N,2,1", "column 'bias'", SEER_STATUS_CSV_BAD_VALUE},
+        {"t4,gemm,fp32,1,2,3,4,N,N,2,1", "column 'bias': '2' is not 0 or 1 (or false/true)", SEER_STATUS_CSV_BAD_VALUE},
+        {"t4,gemm,fp32,1,2,3,4,N,N,yes,1", "column 'bias': 'yes' is not 0 or 1 (or false/true)",
+         SEER_STATUS_CSV_BAD_VALUE},
+        {"t4,gemm,fp32,1,2,3,4,N,N,,1", "column 'bias': empty", SEER_STATUS_CSV_BAD_VALUE},
         {"t4,gemm,fp32,1,2,3,4,N,N,0,0", "column 'time_ms'", SEER_STATUS_CSV_BAD_VALUE},
         {"t4,gemm,fp32,1,2,3,4,N,N,0", "10 fields", SEER_STATUS_CSV_SYNTAX},
     };
