@@ -691,6 +691,9 @@ seer_status_t seer_network_create(seer_handle_t h, const char *text, size_t len,
     memset(&ps, 0, sizeof ps);
     ps.h = h;
     ps.net = net;
+    /* a leading UTF-8 byte order mark (Notepad's "UTF-8 with BOM"), as
+     * the CSV and GPU description readers skip it */
+    if (text && len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) text += 3, len -= 3;
     seer_status_t st = parse(&ps, text ? text : "", len);
     free(ps.slot);
     free(ps.buf);

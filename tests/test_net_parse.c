@@ -84,6 +84,27 @@ TEST(net_parse_valid_and_shapes)
     seer_destroy(h);
 }
 
+/* A leading UTF-8 byte order mark is skipped, as in CSV and GPU
+ * description files: it was read as the first line's layer type
+ * ("line 1: unknown layer type '\xEF\xBB\xBFnetwork'"); lines keep
+ * their numbers. */
+TEST(net_parse_skips_byte_order_mark)
+{
+    seer_handle_t h = handle();
+    char msg[1024];
+    seer_network_t net;
+    REQUIRE(parse(h, "\xEF\xBB\xBFnetwork name=bom\r\ninput name=data c=3 h=8 w=8\r\nconv k=4 size=3\r\n", &net,
+                  msg, sizeof msg) == SEER_STATUS_SUCCESS);
+    seer_network_info_t info;
+    CHECK_STATUS(seer_network_get_info(net, &info), SEER_STATUS_SUCCESS);
+    CHECK(strcmp(info.name, "bom") == 0 && info.n_layers == 2);
+    seer_network_destroy(net);
+    CHECK_STATUS(parse(h, "\xEF\xBB\xBFinput name=data c=3 h=8 w=8\nconv k=4 size=3 bogus=1\n", &net, msg, sizeof msg),
+                 SEER_STATUS_NET_PARSE);
+    CHECK(strstr(msg, "line 2") != NULL);
+    seer_destroy(h);
+}
+
 TEST(net_parse_errors_status_and_line)
 {
     static const struct { const char *text; seer_status_t st; const char *needle; } cases[] = {
