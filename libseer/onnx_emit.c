@@ -1131,6 +1131,23 @@ static seer_status_t do_matmul(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t 
     return st;
 }
 
+/* A batch norm's scale, bias, mean and variance: one value per channel
+ * (onnxruntime refuses others), as a Conv's bias is checked; before
+ * opset 9, spatial=0 normalizes per activation (C x H x W values). */
+static seer_status_t bn_params(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *x)
+{
+    if (!x || !x->known || x->rank < 2 || (cx->opset < 9 && !seer_onnx_attr_int(n, "spatial", 1))) return SEER_STATUS_SUCCESS;
+    static const char *const what[] = {"scale", "bias", "mean", "variance"};
+    for (size_t i = 1; i < 5 && i < n->n_input; i++) {
+        const tensor_t *p = seer_onnx_input(cx, n, i);
+        if (!p || !p->known || (p->rank == 1 && p->d[0] == x->d[1])) continue;
+        char b[72];
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "%s '%s' is not one value per channel (%lld)", what[i - 1],
+                              seer_onnx_show(p->name, b, sizeof b), (long long)x->d[1]);
+    }
+    return SEER_STATUS_SUCCESS;
+}
+
 /* The operator's own translation, once its data inputs are computable. */
 static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
 {
@@ -1142,6 +1159,8 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
             /* batch norm, softmax and LRN have an axis; the activations do not */
             if (x && x->nhwc && (!strcmp(op, "BatchNormalization") || strstr(op, "Softmax") || !strcmp(op, "LRN")))
                 return seer_onnx_unsupported(cx, n, CHANNELS_LAST);
+            seer_status_t st;
+            if (!strcmp(op, "BatchNormalization") && (st = bn_params(cx, n, x))) return st;
             return simple(cx, n, x, o, SIMPLE_OPS[i].type, "");
         }
     if (!strcmp(op, "Conv")) return do_conv(cx, n, x, o);

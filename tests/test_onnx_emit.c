@@ -221,6 +221,46 @@ TEST(onnx_emit_gemm_bias_must_broadcast)
     }
 }
 
+/* A batch norm's scale, bias, mean and variance are one value per
+ * channel, or an error naming the node and tensor (a 5-value scale of a
+ * 3-channel input was taken without a word); before opset 9, spatial=0
+ * normalizes per activation. */
+TEST(onnx_emit_batchnorm_params_per_channel)
+{
+    static const struct { int opset, spatial, rank; int64_t d[3]; const char *want; } cases[] = {
+        {13, 1, 1, {3}, NULL},
+        {13, 1, 1, {5}, "node 'bn' (BatchNormalization): scale 's' is not one value per channel (3)"},
+        {13, 1, 2, {3, 1}, "scale 's' is not one value per channel (3)"},
+        {7, 0, 3, {3, 4, 4}, NULL},
+    };
+    int64_t c3[1] = {3};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        fx_t f;
+        REQUIRE(fx_open(&f, cases[i].opset, 3, 4));
+        fx_const(&f, "s", cases[i].rank, cases[i].d, NULL, 0);
+        fx_const(&f, "b", 1, c3, NULL, 0);
+        fx_const(&f, "m", 1, c3, NULL, 0);
+        fx_const(&f, "v", 1, c3, NULL, 0);
+        SeerOnnx__AttributeProto sp = SEER_ONNX__ATTRIBUTE_PROTO__INIT;
+        sp.name = "spatial", sp.i = cases[i].spatial, sp.has_i = 1, sp.type = SEER_ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+        SeerOnnx__AttributeProto *attrs[] = {&sp};
+        SeerOnnx__NodeProto n;
+        char *in[] = {"x", "s", "b", "m", "v"}, *out[] = {"bn"};
+        fx_node(&f, &n, "BatchNormalization", in, 5, out);
+        n.n_attribute = 1;
+        n.attribute = attrs;
+        seer_status_t st = seer_onnx_emit_node(&f.cx, 0);
+        if (!cases[i].want) {
+            CHECK_STATUS(st, SEER_STATUS_SUCCESS);
+            CHECK(!strcmp(fx_text(&f), "bn name=bn in=x\n"));
+        } else {
+            CHECK_STATUS(st, SEER_STATUS_NET_SHAPE);
+            CHECK(strstr(seer_get_last_error(f.h), cases[i].want) != NULL);
+        }
+        fx_close(&f);
+    }
+}
+
 TEST(onnx_emit_unsupported_and_uncomputable)
 {
     fx_t f;
