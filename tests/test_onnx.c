@@ -120,6 +120,18 @@ static int text_has(seer_handle_t h, const char *file, int res, const char *want
     return ok;
 }
 
+/* The folded conv loses its bias to the restored batch norm, whose
+ * layer its readers now read. */
+TEST(onnx_folded_conv_is_conv_then_bn)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    CHECK(text_has(h, "tests/onnx/tiny_folded.onnx", 0, "conv name=folded in=relu k=4 size=3 pad=1\n# unfolded: a batch "
+                   "norm folded into conv 'folded' by the exporter (weight 'onnx::Conv_7', bias 'onnx::Conv_8')\nbn "
+                   "name=folded.bn in=folded\n"));
+    seer_destroy(h);
+}
+
 TEST(onnx_ops_translate_to_layers)
 {
     seer_handle_t h;

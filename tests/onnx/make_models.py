@@ -561,6 +561,11 @@ def main():
              "ops": ops(), "tiny": tiny(), "resnet50_reduce_mean": resnet50(opset=18, reduce_mean=True),
              "resnet50_folded_torchscript": resnet50(opset=17, fold="torchscript"),
              "resnet50_folded_dynamo": resnet50(opset=18, reduce_mean=True, fold="dynamo"),
+             # a batch norm folded into a conv, as the TorchScript-based
+             # exporter names it (the ResNet-50s above are not fuzz seeds)
+             "tiny_folded": tiny(17, extra=lambda g, y: g.node("Conv", [y, g.weight(
+                 "onnx::Conv_7", [4, 4, 3, 3]), g.weight("onnx::Conv_8", [4])], "folded", kernel_shape=[3, 3],
+                 pads=[1, 1, 1, 1])),
              "tiny_reduce_max": tiny(extra=lambda g, y: g.node("ReduceMax", [y], "gmax", axes=[2, 3], keepdims=0)),
              "shuffle_slice": shuffle_unit(13), "shuffle_split": shuffle_unit(18),
              "convnext_export": convnext(20), "convnext_legacy": convnext(17),
@@ -637,7 +642,7 @@ def main():
                                    "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
                                    "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style",
-                                   "image_scaler9", "pad9", "pad13", "pad_torchscript")}
+                                   "image_scaler9", "pad9", "pad13", "pad_torchscript", "tiny_folded")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
