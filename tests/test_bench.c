@@ -887,8 +887,12 @@ TEST(bench_sim_metrics_budget)
     CHECK(access(path, F_OK) != 0); /* no phase ran */
     rm_out(o);
 
-    snprintf(cmd, sizeof cmd, "SEER_SIM_FIRST_SLEEP_MS=2500 %s --plan %s --out %s --no-micro --metrics "
-             "--minutes 0.075 2>&1", sim_bin(), plan, o);
+    /* the first call of each process sleeps 4 s: the sweep's leaves
+     * 3.5 s less its own time, at least the second the metrics phase
+     * needs to start (a busy machine's sweep may take 2.5 s), and the
+     * metrics child's first call outlasts what is left */
+    snprintf(cmd, sizeof cmd, "SEER_SIM_FIRST_SLEEP_MS=4000 %s --plan %s --out %s --no-micro --metrics "
+             "--minutes 0.125 2>&1", sim_bin(), plan, o);
     log = run(cmd, &st);
     REQUIRE(log);
     CHECK(st == 0);
