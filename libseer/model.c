@@ -1514,10 +1514,14 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
      * the formula's share */
     kernel_breakdown(m, ph.f, ph.v, cls, &ph.t, own, own / ph.base / seer_conv_legacy_slowdown(dir, algo, desc),
                      source, kernels, kernels_cap);
+    /* the transposes that fit too: BUFFER_TOO_SMALL writes the first
+     * kernels_cap kernels, whichever they are */
+    seer_kernel_pred_t tk[3];
+    nchw_transposes(m, desc, dir, ph.kalgo, &tr, tk);
+    for (int i = 0; i < ntr && ph.t.nk + i < kernels_cap; i++) kernels[ph.t.nk + i] = tk[i];
     if (ph.t.nk + ntr > kernels_cap)
         return seer_fail(e, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", ph.t.nk + ntr,
                          kernels_cap);
-    nchw_transposes(m, desc, dir, ph.kalgo, &tr, kernels + ph.t.nk);
     return SEER_STATUS_SUCCESS;
 }
 

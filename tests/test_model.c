@@ -191,6 +191,50 @@ TEST(model_simt_twin_buffer_too_small)
     seer_destroy(h);
 }
 
+/* BUFFER_TOO_SMALL writes the first kernels_cap kernels, the NCHW
+ * transposes among them: a cap that cut into the transposes once left
+ * those slots unwritten (V100 PCIe 32GB, FP16 NCHW bwd_data ALGO_1,
+ * 36 x 3 x 6 x 69 -> 344, 3x7, pad 6,0, stride 3,2: 5 kernels, cap 3
+ * and 4 got the main kernel and the precompute only). */
+TEST(model_buffer_too_small_writes_transposes)
+{
+    if (access("models/v100-pcie-32gb.seer", R_OK) != 0) SKIP("shipped models missing");
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m;
+    REQUIRE(seer_model_open(h, "models", "v100-pcie-32gb", &m) == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16, SEER_LAYOUT_NCHW, 36, 3, 6, 69, 344, 3, 7, 6, 0, 3, 2, 1, 1,
+                               1) == SEER_STATUS_SUCCESS);
+    seer_kernel_pred_t all[16];
+    double t = 0;
+    int n = 0;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_1, &t, all, 16, &n),
+                 SEER_STATUS_SUCCESS);
+    int transposes = 0;
+    for (int i = 0; i < n; i++) transposes += strstr(all[i].name, "nchwToNhwc") || strstr(all[i].name, "nhwcToNchw");
+    CHECK(transposes == 3 && n > 3);
+    for (int cap = 0; cap < n; cap++) {
+        seer_kernel_pred_t k[16];
+        memset(k, 0xff, sizeof k);
+        double tc = 0;
+        int nc = 0;
+        CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_1, &tc, k, cap, &nc),
+                     SEER_STATUS_BUFFER_TOO_SMALL);
+        CHECK(tc == t && nc == n);
+        for (int i = 0; i < cap; i++)
+            CHECK(k[i].role == all[i].role && strcmp(k[i].name, all[i].name) == 0 && k[i].time_ms == all[i].time_ms &&
+                  k[i].grid[0] == all[i].grid[0]);
+        unsigned char ff[sizeof k[0]];
+        memset(ff, 0xff, sizeof ff);
+        CHECK(memcmp(&k[cap], ff, sizeof ff) == 0); /* nothing past the cap */
+    }
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
+
 TEST(model_predict_errors)
 {
     seer_handle_t h;
