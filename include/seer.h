@@ -304,7 +304,9 @@ SEER_API seer_status_t seer_gpu_get(int index, seer_gpu_info_t *info);
  * step) reach on gpu: the DRAM rate in GB/s (dram_stream_gbps where
  * measured, else the datasheet rate times the measured Hopper share,
  * docs/networks.md) and the launch gap from one kernel to the next in µs.
- * Either output may be NULL; BAD_PARAM if gpu is NULL. */
+ * Either output may be NULL; BAD_PARAM if gpu is NULL or a rate of it (the
+ * *_tflops and *_gbps fields) is outside what a GPU description file may
+ * give (as for seer_roofline_conv and the floors). */
 SEER_API seer_status_t seer_gpu_streaming(const seer_gpu_info_t *gpu, double *stream_gbps,
                                           double *launch_gap_us);
 /* Entry by id, ignoring case; also by a few aliases ("a100" for
@@ -417,7 +419,9 @@ SEER_API seer_status_t seer_waves(long long blocks, long long bmax, double *wave
                                   double *last_fill);
 
 /* Datasheet roofline bound of one conv direction on a GPU, ms:
- * max(flops / peak(dtype), min_bytes / bandwidth).  BAD_PARAM;
+ * max(flops / peak(dtype), min_bytes / bandwidth).  BAD_PARAM (also for a
+ * rate of gpu outside the range a GPU description file may give it: zero,
+ * negative, NaN, infinite, or positive under 1e-3; the message names it);
  * UNSUPPORTED if the GPU has no peak rate for the dtype's math. */
 SEER_API seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gpu,
                                           const seer_conv *desc, seer_direction_t dir,

@@ -4,6 +4,7 @@
 #include "common.h"
 #include "conv.h"
 #include "gpu.h"
+#include "gpufile.h"
 
 /* Sizes beyond this are no real convolution and would only make the
  * products below overflow sooner. */
@@ -233,12 +234,11 @@ seer_status_t seer_roofline_conv(seer_handle_t handle, const seer_gpu_info_t *gp
     if (!dir_ok(dir))
         return seer_error(handle, SEER_STATUS_BAD_PARAM, "direction out of range (got %d)", (int)dir);
     if (!time_ms) return seer_error(handle, SEER_STATUS_BAD_PARAM, "time_ms is NULL");
-    double peak = seer_gpu_peak_flops(gpu, seer_gpu_run_dtype(gpu, desc->dtype)), bw = seer_gpu_dram_bw(gpu);
     /* no bandwidth or FP32 rate at all is no GPU (a zeroed struct), not a
      * dtype this GPU cannot run */
-    if (!(bw > 0) || !(gpu->fp32_tflops > 0))
-        return seer_error(handle, SEER_STATUS_BAD_PARAM, "gpu %s must be > 0 (GPU '%.32s')",
-                          !(bw > 0) ? "dram_gbps" : "fp32_tflops", gpu->id);
+    seer_status_t st = seer_gpu_check_rates(handle, "seer_roofline_conv", gpu);
+    if (st) return st;
+    double peak = seer_gpu_peak_flops(gpu, seer_gpu_run_dtype(gpu, desc->dtype)), bw = seer_gpu_dram_bw(gpu);
     if (!(peak > 0))
         return seer_error(handle, SEER_STATUS_UNSUPPORTED,
                           "GPU %.32s (compute capability %d.%d) cannot run %s math",

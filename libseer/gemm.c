@@ -420,7 +420,7 @@ static seer_status_t gemm_args(seer_handle_t h, const char *fn, const seer_gpu_i
         return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: dtype %d is not a seer_dtype_t", fn, (int)dtype);
     if (batch < 1 || m < 1 || n < 1 || k < 1)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: batch, m, n and k must be >= 1", fn);
-    return SEER_STATUS_SUCCESS;
+    return seer_gpu_check_rates(h, fn, g);
 }
 
 seer_status_t seer_roofline_gemm(seer_handle_t h, const seer_gpu_info_t *g, int batch, int m, int n, int k,

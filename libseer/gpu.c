@@ -410,7 +410,7 @@ seer_status_t seer_gpu_count(int *count)
 
 seer_status_t seer_gpu_streaming(const seer_gpu_info_t *gpu, double *stream_gbps, double *launch_gap_us)
 {
-    if (!gpu) return SEER_STATUS_BAD_PARAM;
+    if (!gpu || seer_gpu_check_rates(NULL, "seer_gpu_streaming", gpu)) return SEER_STATUS_BAD_PARAM;
     if (stream_gbps) *stream_gbps = seer_gpu_stream_bw(gpu) / 1e9;
     if (launch_gap_us) *launch_gap_us = seer_gpu_launch_gap_ms(gpu) * 1e3;
     return SEER_STATUS_SUCCESS;

@@ -80,6 +80,34 @@ static const gkey_t KEYS[] = {
 #define MAGIC "seer-gpu"
 #define FORMAT_VERSION 1
 
+/* A number within key K's range; a rate that may be 0 (none) is 0 or at
+ * least the smallest FP32 rate or bandwidth (1e-3): between them it
+ * divides work into times past any double. */
+static int value_ok(const gkey_t *K, double d)
+{
+    return isfinite(d) && d >= K->lo && d <= K->hi && !(K->type == K_DBL && K->lo == 0 && d > 0 && d < 1e-3);
+}
+
+/* The rates of a caller's GPU struct (the roofline and floor functions
+ * divide by them) within the ranges a description file may give them:
+ * a zero, negative, NaN, infinite or denormal rate made those functions
+ * answer inf or NaN with SUCCESS. */
+seer_status_t seer_gpu_check_rates(seer_handle_t h, const char *fn, const seer_gpu_info_t *g)
+{
+    for (size_t k = 0; k < NKEYS; k++) {
+        const gkey_t *K = &KEYS[k];
+        size_t n = strlen(K->key);
+        if (K->type != K_DBL || !((n > 7 && !strcmp(K->key + n - 7, "_tflops")) || (n > 5 && !strcmp(K->key + n - 5, "_gbps"))))
+            continue;
+        double v;
+        memcpy(&v, (const char *)g + K->off, sizeof v);
+        if (!value_ok(K, v))
+            return seer_error(h, SEER_STATUS_BAD_PARAM, "%s: gpu %s is %g, outside %s[%g, %g] (GPU '%.32s')", fn,
+                              K->key, v, K->lo == 0 ? "0 or " : "", K->lo == 0 ? 1e-3 : K->lo, K->hi, g->id);
+    }
+    return SEER_STATUS_SUCCESS;
+}
+
 static int id_ok(const char *id)
 {
     size_t n = strlen(id);
@@ -166,7 +194,7 @@ static seer_status_t set_value(seer_handle_t h, const char *name, long lineno, c
          * "inf", "nan" and leading blanks */
         if (val[strspn(val, "0123456789+-.eE")]) return bad(h, name, lineno, "not a decimal number for", key);
         double d = strtod(val, &end);
-        if (end == val || *end || errno || !isfinite(d) || d < K->lo || d > K->hi)
+        if (end == val || *end || errno || !value_ok(K, d))
             return bad(h, name, lineno, "value out of range for", key);
         if (K->type == K_INT) {
             if (d != floor(d)) return bad(h, name, lineno, "integer expected for", key);

@@ -23,6 +23,11 @@ const seer_gpu_info_t *seer_gpu_lookup_h(seer_handle_t h, const char *id);
  * gives: where the known ids are listed and how to add one. */
 seer_status_t seer_gpu_unknown(seer_handle_t h, const char *id);
 
+/* BAD_PARAM (message "FN: gpu KEY is V, outside [LO, HI]") when a rate of
+ * g (the *_tflops and *_gbps fields) is outside the range a description
+ * file may give it. */
+seer_status_t seer_gpu_check_rates(seer_handle_t h, const char *fn, const seer_gpu_info_t *g);
+
 /* Free what seer_gpu_register_* added to h (seer_destroy). */
 void seer_gpufile_registry_free(seer_handle_t h);
 #endif

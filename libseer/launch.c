@@ -13,6 +13,7 @@
 #include "launch.h"
 #include "common.h"
 #include "gpu.h"
+#include "gpufile.h"
 
 int seer_algo_count(seer_direction_t dir)
 {
@@ -361,6 +362,8 @@ seer_status_t seer_conv_floor(seer_handle_t h, const seer_gpu_info_t *g, const s
     if (algo < 0 || algo >= seer_algo_count(dir)) /* as seer_predict_conv */
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_floor: algo %d out of range for %s (0..%d)", algo,
                           seer_direction_name(dir), seer_algo_count(dir) - 1);
+    seer_status_t st = seer_gpu_check_rates(h, "seer_conv_floor", g);
+    if (st) return st;
     *time_ms = seer_conv_floor_ms(g, desc, dir, algo);
     return SEER_STATUS_SUCCESS;
 }

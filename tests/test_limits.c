@@ -414,3 +414,60 @@ TEST(limits_cli_kernels_unknown_regs_are_dashes)
     CHECK(strstr(r.out, "      0      0 ") == NULL);
     test_run_free(&r);
 }
+
+/* A caller's GPU struct with a rate no GPU description file may give
+ * (zero, negative, NaN, infinite, or a positive one under 1e-3) is
+ * BAD_PARAM naming the field in the roofline and floor functions and
+ * seer_gpu_streaming: they answered inf or NaN with SUCCESS (A100 80GB
+ * PCIe with dram_gbps 0: seer_gemm_floor inf; dram_gbps NaN:
+ * seer_conv_floor NaN; bf16_tflops 1e-300: seer_roofline_gemm inf). */
+TEST(limits_gpu_struct_rates_checked)
+{
+    seer_gpu_info_t a;
+    REQUIRE(seer_gpu_find(handle(), "a100-pcie-80gb", &a) == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(handle(), d, SEER_DTYPE_BF16, SEER_LAYOUT_NHWC, 8, 64, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1,
+                               1, 1) == SEER_STATUS_SUCCESS);
+    /* every GPU of the table passes */
+    int n = 0;
+    REQUIRE(seer_gpu_count(&n) == SEER_STATUS_SUCCESS);
+    for (int i = 0; i < n; i++) {
+        seer_gpu_info_t g;
+        double ms = -1;
+        REQUIRE(seer_gpu_get(i, &g) == SEER_STATUS_SUCCESS);
+        CHECK_STATUS(seer_gemm_floor(handle(), &g, 1, 64, 64, 64, SEER_DTYPE_FP32, 0, &ms), SEER_STATUS_SUCCESS);
+        CHECK(isfinite(ms) && ms > 0);
+        CHECK_STATUS(seer_gpu_streaming(&g, &ms, NULL), SEER_STATUS_SUCCESS);
+    }
+    static const struct { size_t off; const char *key; double v; } bad[] = {
+        {offsetof(seer_gpu_info_t, dram_gbps), "dram_gbps", 0},
+        {offsetof(seer_gpu_info_t, dram_gbps), "dram_gbps", NAN},
+        {offsetof(seer_gpu_info_t, dram_gbps), "dram_gbps", 1e-300},
+        {offsetof(seer_gpu_info_t, fp32_tflops), "fp32_tflops", INFINITY},
+        {offsetof(seer_gpu_info_t, bf16_tflops), "bf16_tflops", 1e-300},
+        {offsetof(seer_gpu_info_t, bf16_tflops), "bf16_tflops", -1},
+        {offsetof(seer_gpu_info_t, dram_stream_gbps), "dram_stream_gbps", 1e300},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        seer_gpu_info_t g = a;
+        memcpy((char *)&g + bad[i].off, &bad[i].v, sizeof(double));
+        double ms = -1, gbps = -1;
+        CHECK_STATUS(seer_roofline_conv(handle(), &g, d, SEER_DIR_FWD, &ms), SEER_STATUS_BAD_PARAM);
+        CHECK(msg_has(bad[i].key));
+        CHECK_STATUS(seer_roofline_gemm(handle(), &g, 1, 64, 64, 64, SEER_DTYPE_BF16, &ms), SEER_STATUS_BAD_PARAM);
+        CHECK(msg_has(bad[i].key));
+        CHECK_STATUS(seer_gemm_floor(handle(), &g, 1, 64, 64, 64, SEER_DTYPE_BF16, 1, &ms), SEER_STATUS_BAD_PARAM);
+        CHECK(msg_has(bad[i].key) && msg_has("seer_gemm_floor"));
+        CHECK_STATUS(seer_conv_floor(handle(), &g, d, SEER_DIR_FWD, 1, &ms), SEER_STATUS_BAD_PARAM);
+        CHECK(msg_has(bad[i].key) && msg_has("seer_conv_floor"));
+        CHECK_STATUS(seer_gpu_streaming(&g, &gbps, NULL), SEER_STATUS_BAD_PARAM);
+        CHECK(ms == -1 && gbps == -1);
+    }
+    /* and a description file cannot give such a rate either */
+    static const char file[] = "seer-gpu=1\nid=tiny-bf16\nname=Tiny\ncc=8.0\nsms=108\nboost_mhz=1410\n"
+                               "fp32_tflops=19.5\nbf16_tflops=1e-300\ndram_gbps=1935\ndram_gib=80\nl2_bytes=41943040\n";
+    CHECK_STATUS(seer_gpu_register_buffer(handle(), file, sizeof file - 1, NULL), SEER_STATUS_GPU_FILE);
+    CHECK(msg_has("bf16_tflops"));
+    seer_conv_desc_destroy(d);
+}
