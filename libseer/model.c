@@ -510,14 +510,16 @@ static void analytical_family(const struct seer_model *m, const seer_terms_t *t,
 }
 
 /* Helpers are elementwise: one thread per 4 elements of 4 bytes of what
- * they move, 256 per block; DRAM-bound. */
+ * they move, 256 per block; DRAM-bound.  At least one block per SM, so
+ * the record keeps its invariants (bmax >= 1, finite waves, last_fill in
+ * (0, 1]) on a described GPU with under 256 threads per SM. */
 static void elementwise_launch(const struct seer_model *m, double bytes, seer_kernel_pred_t *o)
 {
     double blocks = ceil(bytes / 4 / 4 / 256);
     o->grid[0] = (int)fmin(fmax(blocks, 1), 2147483647.0);
     o->grid[1] = o->grid[2] = 1;
     o->block[0] = 256;
-    o->blocks_per_sm = m->gpu.threads_per_sm / 256;
+    o->blocks_per_sm = m->gpu.threads_per_sm >= 256 ? m->gpu.threads_per_sm / 256 : 1;
     o->bmax = (long long)o->blocks_per_sm * m->gpu.sms;
     o->waves = ceil(o->grid[0] / (double)o->bmax);
     o->last_fill = (o->grid[0] - (o->waves - 1) * (double)o->bmax) / (double)o->bmax;

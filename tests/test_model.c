@@ -235,6 +235,48 @@ TEST(model_buffer_too_small_writes_transposes)
     seer_destroy(h);
 }
 
+/* A described GPU with under 256 threads per SM (the file format allows
+ * 32) gave the elementwise helpers, the NCHW transposes among them, 0
+ * blocks per SM: bmax 0, waves inf and last_fill NaN in a SUCCESS
+ * record (FP32 NCHW fwd IMPLICIT_PRECOMP_GEMM's precompute kernel). */
+TEST(model_kernel_records_on_tiny_sm)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    static const char gpu[] = "seer-gpu=1\nid=tiny-sm\nname=Tiny SM\ncc=8.0\nsms=1\nboost_mhz=1000\n"
+                              "fp32_tflops=1\nfp16_tflops=4\ndram_gbps=100\ndram_gib=1\nl2_bytes=1024\n"
+                              "threads_per_sm=32\nthreads_per_block=32\nwarps_per_sm=1\nblocks_per_sm=1\n";
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_gpu_register_buffer(h, gpu, sizeof gpu - 1, NULL) == SEER_STATUS_SUCCESS);
+    seer_model_t m;
+    REQUIRE(seer_model_open(h, "models", "tiny-sm", &m) == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    static const int counts[3] = {SEER_FWD_ALGO_COUNT, SEER_BWD_DATA_ALGO_COUNT, SEER_BWD_FILTER_ALGO_COUNT};
+    int checked = 0, helpers = 0;
+    for (int dt = 0; dt < 2; dt++) {
+        REQUIRE(seer_conv_desc_set(h, d, dt ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 8, 32, 28, 28, 32, 3,
+                                   3, 1, 1, 1, 1, 1, 1, 1) == SEER_STATUS_SUCCESS);
+        for (int dir = 0; dir < 3; dir++)
+            for (int a = 0; a < counts[dir]; a++) {
+                seer_kernel_pred_t k[16];
+                double t = 0;
+                int n = 0;
+                if (seer_predict_conv(h, m, d, (seer_direction_t)dir, a, &t, k, 16, &n) != SEER_STATUS_SUCCESS) continue;
+                for (int i = 0; i < n; i++, checked++) {
+                    helpers += k[i].role != SEER_ROLE_MAIN;
+                    CHECK(k[i].blocks_per_sm >= 1 && k[i].bmax >= 1);
+                    CHECK(isfinite(k[i].waves) && k[i].waves >= 1);
+                    CHECK(k[i].last_fill > 0 && k[i].last_fill <= 1);
+                }
+            }
+    }
+    CHECK(checked > 20 && helpers > 5);
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
+
 TEST(model_predict_errors)
 {
     seer_handle_t h;
