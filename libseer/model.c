@@ -447,16 +447,26 @@ static seer_status_t narrow_conv(seer_err_t *e, const struct seer_model *m, cons
                                  int kernels_cap, int *n_kernels)
 {
     seer_direction_t dir = (seer_direction_t)t->dir;
-    seer_status_t st = grouped_conv(e, m, t, time_ms, kernels, kernels_cap, n_kernels);
-    if (st && st != SEER_STATUS_BUFFER_TOO_SMALL) return st;
-    double add = *time_ms * (seer_conv_legacy_slowdown(dir, algo, t->cv) - 1);
-    *time_ms += add;
-    for (int i = 0; kernels && i < t->nk && i < kernels_cap; i++)
-        if (kernels[i].role == SEER_ROLE_MAIN) kernels[i].time_ms += add;
-    narrow_at_most_padded(m, t->cv, dir, algo, bounds ? &bounds->phys : NULL, time_ms, kernels,
-                          t->nk < kernels_cap ? t->nk : kernels_cap);
-    seer_status_t range = seer_check_time(e, *time_ms, "grouped convolution");
-    return range ? range : st;
+    /* into locals: a time out of range (seer_check_time below) writes
+     * nothing, as every failing status of seer_predict_conv */
+    seer_kernel_pred_t k[SEER_MAX_KERNELS];
+    double ms;
+    int nk = 0;
+    seer_status_t st = grouped_conv(e, m, t, &ms, kernels ? k : NULL, SEER_MAX_KERNELS, &nk);
+    if (st) return st;
+    double add = ms * (seer_conv_legacy_slowdown(dir, algo, t->cv) - 1);
+    ms += add;
+    for (int i = 0; kernels && i < nk; i++)
+        if (k[i].role == SEER_ROLE_MAIN) k[i].time_ms += add;
+    narrow_at_most_padded(m, t->cv, dir, algo, bounds ? &bounds->phys : NULL, &ms, kernels ? k : NULL, nk);
+    seer_status_t range = seer_check_time(e, ms, "grouped convolution");
+    if (range) return range;
+    *time_ms = ms;
+    if (n_kernels) *n_kernels = nk;
+    if (!kernels) return SEER_STATUS_SUCCESS;
+    memcpy(kernels, k, (size_t)(nk < kernels_cap ? nk : kernels_cap) * sizeof *k);
+    return nk > kernels_cap ? seer_fail(e, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", nk, kernels_cap)
+                            : SEER_STATUS_SUCCESS;
 }
 
 /* The analytical model, for a (direction, algorithm, math) that no

@@ -277,6 +277,36 @@ TEST(model_kernel_records_on_tiny_sm)
     seer_destroy(h);
 }
 
+/* A narrow grouped conv whose roofline is in range but whose legacy
+ * kernels' slowdown takes it out returns BAD_PREDICTION writing nothing:
+ * *time_ms (1.19e9 ms) and *n_kernels were written (GTX 1080 Ti,
+ * FP16_PSEUDO bwd_filter ALGO_0, 1 x 2 x 32767 x 32767 -> 2, 2 groups,
+ * 32768 x 1000 filter, pad 16383,500). */
+TEST(model_bad_prediction_writes_nothing_grouped)
+{
+    if (access("models/gtx1080ti.seer", R_OK) != 0) SKIP("shipped models missing");
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m;
+    REQUIRE(seer_model_open(h, "models", "gtx1080ti", &m) == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16_PSEUDO, SEER_LAYOUT_NCHW, 1, 2, 32767, 32767, 2, 32768, 1000,
+                               16383, 500, 1, 1, 1, 1, 2) == SEER_STATUS_SUCCESS);
+    seer_kernel_pred_t k[8], before[8];
+    memset(k, 0x5a, sizeof k);
+    memcpy(before, k, sizeof k);
+    double t = -7;
+    int n = -7;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_0, &t, k, 8, &n),
+                 SEER_STATUS_BAD_PREDICTION);
+    CHECK(strstr(seer_get_last_error(h), "out of range") != NULL);
+    CHECK(t == -7 && n == -7 && memcmp(k, before, sizeof k) == 0);
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
+
 TEST(model_predict_errors)
 {
     seer_handle_t h;
