@@ -773,8 +773,10 @@ seer_status_t seer_conv_bwd_from_fwd(seer_handle_t h, const seer_model *m, const
     if (!desc->set) return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_bwd_from_fwd: desc was never set");
     if ((unsigned)dir > SEER_DIR_BWD_FILTER)
         return seer_error(h, SEER_STATUS_BAD_PARAM, "seer_conv_bwd_from_fwd: direction %d out of range", (int)dir);
-    *from_fwd = 0;
-    if (dir == SEER_DIR_FWD) return SEER_STATUS_SUCCESS;
+    if (dir == SEER_DIR_FWD) {
+        *from_fwd = 0;
+        return SEER_STATUS_SUCCESS;
+    }
     /* the choices seer_predict_network makes for the layer, under its
      * default policy */
     pctx_t c;

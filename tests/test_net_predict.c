@@ -857,3 +857,28 @@ TEST(net_max_pool_is_atens)
     seer_model_free(m);
     seer_destroy(h);
 }
+
+/* seer_conv_bwd_from_fwd writes *from_fwd on SUCCESS only: a backward
+ * direction whose forward pick fails (BF16 on a Maxwell GPU: UNSUPPORTED)
+ * set it to 0 before failing. */
+TEST(net_bwd_from_fwd_writes_nothing_on_failure)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t m;
+    REQUIRE(seer_model_open(h, "models", "titan-x-maxwell", &m) == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_BF16, SEER_LAYOUT_NHWC, 8, 64, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1) ==
+            SEER_STATUS_SUCCESS);
+    for (int dir = SEER_DIR_BWD_DATA; dir <= SEER_DIR_BWD_FILTER; dir++) {
+        int b = -1;
+        CHECK_STATUS(seer_conv_bwd_from_fwd(h, m, d, (seer_direction_t)dir, &b), SEER_STATUS_UNSUPPORTED);
+        CHECK(b == -1);
+        CHECK(strstr(seer_get_last_error(h), "bf16") != NULL);
+    }
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
