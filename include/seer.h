@@ -1052,8 +1052,11 @@ SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer
 
 /* Rank every algorithm of the direction, like
  * cudnnGetConvolution*Algorithm_v7: perf[0..*returned-1] sorted by
- * predicted time, then algorithms the model cannot time
- * (NOT_CALIBRATED), then those over workspace_limit_bytes
+ * predicted time, those timed from measurements (calibrated or
+ * transferred) before those only the analytical model times (and, in
+ * tensor-core math, the SIMT plain GEMMs: docs/picker.md), so perf[0] is
+ * not always the lowest time (seer_pick_conv_fastest is); then algorithms
+ * the model cannot time (NOT_CALIBRATED), then those over workspace_limit_bytes
  * (WORKSPACE_LIMIT; their time is still predicted), then unsupported ones
  * (UNSUPPORTED).  Up to capacity entries are written (the best ones).  A
  * limit of 0 admits only algorithms that need no workspace.  Returns
