@@ -753,12 +753,18 @@ int seer_csv_kind(const char *path)
     if (!fp) return 'c'; /* the conv reader reports the error */
     char line[4096];
     int r = 'c';
-    /* the header is the first line that is not blank, as the reader skips them */
-    int header = 0;
-    while (!header && fgets(line, sizeof line, fp)) header = line[strspn(line, " \t\r\n")] != 0;
+    /* the header is the first line that is not blank, as the reader skips
+     * them: after a UTF-8 byte order mark at the start of the file, which
+     * the reader drops first (a BOM then a blank line read as a conv CSV) */
+    int header = 0, first = 1;
+    const char *hdr = line;
+    while (!header && fgets(line, sizeof line, fp)) {
+        hdr = line;
+        if (first && !strncmp(hdr, "\xEF\xBB\xBF", 3)) hdr += 3; /* strncmp: a line may be shorter */
+        first = 0;
+        header = hdr[strspn(hdr, " \t\r\n")] != 0;
+    }
     if (header) {
-        const char *hdr = line;
-        if (!memcmp(hdr, "\xEF\xBB\xBF", 3)) hdr += 3; /* a UTF-8 byte order mark, as the reader skips */
         if (header_has(hdr, "call_id") && header_has(hdr, "kernel_index")) r = 'k';
         else if (header_has(hdr, "trans_a") && header_has(hdr, "op")) r = 'g';
     }

@@ -768,6 +768,9 @@ TEST(csv_kind_by_column_names)
     CHECK(kind_of("\"op\",gpu,dtype,batch,m,n,k,\"trans_a\",trans_b,bias\n") == 'g');
     CHECK(kind_of("\xEF\xBB\xBFop,gpu,dtype,batch,m,n,k,trans_a,trans_b,bias\n") == 'g');
     CHECK(kind_of("\n  \t\n" GEMM_HDR "\n") == 'g');
+    /* the reader drops the BOM, then skips the blank lines after it */
+    CHECK(kind_of("\xEF\xBB\xBF\n\n" GEMM_HDR "\n") == 'g');
+    CHECK(kind_of("\xEF\xBB\xBF \r\n" KERN_HDR "\n") == 'k');
     CHECK(kind_of(KERN_HDR "\n") == 'k');
     CHECK(kind_of("call_id,kernel_index," CONV_HDR "\n") == 'k');
     CHECK(kind_of(CONV_HDR "\n") == 'c');
