@@ -363,7 +363,15 @@ void seer_onnx_pair_opt(cx_t *cx, const char *both, const char *a_name, const ch
  * node is still counted before the error. */
 seer_status_t seer_onnx_unsupported(cx_t *cx, const SeerOnnx__NodeProto *n, const char *why)
 {
-    char b1[72], b2[72];
+    char b1[72], b2[72], w[160];
+    /* the reason may quote the file's own strings (a domain, an operator,
+     * a tensor name): a line break in one would end the "# skipped:"
+     * comment and put the rest on a line of its own, a layer or an
+     * "# unfolded:" line of the description */
+    size_t wl = 0;
+    for (; why[wl] && wl < sizeof w - 1; wl++) w[wl] = why[wl] > 31 && why[wl] < 127 ? why[wl] : '?';
+    w[wl] = 0;
+    why = w;
     cx->n_unsup++;
     int k;
     for (k = 0; k < cx->n_unsup_ops && strcmp(cx->unsup[k].op, n->op_type); k++) {}

@@ -282,6 +282,33 @@ TEST(onnx_emit_unsupported_and_uncomputable)
     fx_close(&f);
 }
 
+/* A skipped node's reason quotes the file's strings (its domain, a
+ * tensor's name): a line break in one ended the "# skipped:" comment and
+ * made the rest lines of the description (a layer, an "# unfolded:"
+ * line that seer net counts as a restored batch norm). */
+TEST(onnx_emit_skipped_reason_stays_one_line)
+{
+    fx_t f;
+    REQUIRE(fx_open(&f, 13, 3, 4));
+    f.cx.opt.skip_unsupported = 1;
+    REQUIRE(seer_onnx_add_tensor(&f.cx, "u\nrelu name=evil in=x", -1) >= 0); /* data of unknown shape */
+    SeerOnnx__NodeProto n[2];
+    char *i0[] = {"x"}, *o0[] = {"a"}, *i1[] = {"u\nrelu name=evil in=x"}, *o1[] = {"b"};
+    fx_node(&f, &n[0], "Foo", i0, 1, o0)->domain = "evil\n# unfolded: x\r";
+    fx_node(&f, &n[1], "Relu", i1, 1, o1);
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 0), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 1), SEER_STATUS_SUCCESS);
+    CHECK(f.cx.n_skipped == 2);
+    const char *t = fx_text(&f);
+    CHECK(strstr(t, "domain 'evil?# unfolded: x?'\n") != NULL);
+    CHECK(strstr(t, "reads 'u?relu name=evil in=x'") != NULL);
+    int lines = 0;
+    for (const char *p = t; (p = strchr(p, '\n')); p++) lines++;
+    CHECK(lines == 2 && strncmp(t, "# skipped: ", 11) == 0 && strstr(t, "\n# skipped: ") != NULL);
+    CHECK(!strchr(f.cx.unsup[0].why, '\n'));
+    fx_close(&f);
+}
+
 /* String attributes are ONNX's values or refused (not read as the
  * default): an empty auto_pad is NOTSET, as onnxruntime reads it; a
  * prefix of a value, or an int, is not one. */
