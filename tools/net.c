@@ -114,9 +114,11 @@ static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res
     if (info->n_skipped) {
         fprintf(stderr, "seer %s: %s: skipped %d unsupported node%s (predicted without them):\n", cmd, path,
                 info->n_skipped, info->n_skipped == 1 ? "" : "s");
-        for (const char *l = *text; (l = strstr(l, "# skipped: ")); l++) {
-            const char *e = strchr(l, '\n');
-            fprintf(stderr, "  %.*s\n", (int)(e ? e - l - 11 : (long)strlen(l + 11)), l + 11);
+        /* comment lines only: a name may hold the words (the text's
+         * first line is the translation's own comment, never a skip) */
+        for (const char *l = *text; (l = strstr(l, "\n# skipped: ")); l++) {
+            const char *e = strchr(l + 1, '\n');
+            fprintf(stderr, "  %.*s\n", (int)(e ? e - l - 12 : (long)strlen(l + 12)), l + 12);
         }
     }
     int unfolded = 0;
