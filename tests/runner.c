@@ -121,3 +121,25 @@ void test_replay_corpus(const char *name, int (*fn)(const uint8_t *, size_t))
     closedir(d);
     if (!files) test_fail(__FILE__, __LINE__, "corpus directory empty");
 }
+
+int test_served_conv(const char *gpu, seer_dtype_t dt, seer_layout_t lay, const int s[14], seer_handle_t *h,
+                     seer_model_t *m, seer_conv_desc_t *d)
+{
+    *h = NULL;
+    *m = NULL;
+    *d = NULL;
+    if (seer_create(h) || seer_model_open(*h, "models", gpu, m) || seer_conv_desc_create(d) ||
+        seer_conv_desc_set(*h, *d, dt, lay, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11],
+                           s[12], s[13])) {
+        test_served_free(*h, *m, *d);
+        return 0;
+    }
+    return 1;
+}
+
+void test_served_free(seer_handle_t h, seer_model_t m, seer_conv_desc_t d)
+{
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}

@@ -29,6 +29,14 @@ void test_run_free(test_run_t *r);
 char *test_slurp(const char *path);
 /* A temp file holding text; path receives its name.  1 on success. */
 int test_write_temp(char path[64], const char *text);
+/* A new handle, the shipped models' answer for gpu (seer_model_open on
+ * "models", as seer --gpu serves it) and a conv descriptor of shape
+ * s = {n, c, h, w, k, r, s, pad_h, pad_w, stride_h, stride_w, dil_h,
+ * dil_w, groups} in dt and lay: 1, or 0 with nothing left to free. */
+int test_served_conv(const char *gpu, seer_dtype_t dt, seer_layout_t lay, const int s[14], seer_handle_t *h,
+                     seer_model_t *m, seer_conv_desc_t *d);
+/* Frees what test_served_conv made. */
+void test_served_free(seer_handle_t h, seer_model_t m, seer_conv_desc_t d);
 
 #define TEST(name)                                                        \
     static void test_##name(void);                                        \

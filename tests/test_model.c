@@ -199,14 +199,11 @@ TEST(model_simt_twin_buffer_too_small)
 TEST(model_buffer_too_small_writes_transposes)
 {
     if (access("models/v100-pcie-32gb.seer", R_OK) != 0) SKIP("shipped models missing");
+    static const int shape[14] = {36, 3, 6, 69, 344, 3, 7, 6, 0, 3, 2, 1, 1, 1};
     seer_handle_t h;
-    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     seer_model_t m;
-    REQUIRE(seer_model_open(h, "models", "v100-pcie-32gb", &m) == SEER_STATUS_SUCCESS);
     seer_conv_desc_t d;
-    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
-    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16, SEER_LAYOUT_NCHW, 36, 3, 6, 69, 344, 3, 7, 6, 0, 3, 2, 1, 1,
-                               1) == SEER_STATUS_SUCCESS);
+    REQUIRE(test_served_conv("v100-pcie-32gb", SEER_DTYPE_FP16, SEER_LAYOUT_NCHW, shape, &h, &m, &d));
     seer_kernel_pred_t all[16];
     double t = 0;
     int n = 0;
@@ -230,9 +227,7 @@ TEST(model_buffer_too_small_writes_transposes)
         memset(ff, 0xff, sizeof ff);
         CHECK(memcmp(&k[cap], ff, sizeof ff) == 0); /* nothing past the cap */
     }
-    seer_conv_desc_destroy(d);
-    seer_model_destroy(m);
-    seer_destroy(h);
+    test_served_free(h, m, d);
 }
 
 /* A described GPU with under 256 threads per SM (the file format allows
@@ -285,14 +280,11 @@ TEST(model_kernel_records_on_tiny_sm)
 TEST(model_bad_prediction_writes_nothing_grouped)
 {
     if (access("models/gtx1080ti.seer", R_OK) != 0) SKIP("shipped models missing");
+    static const int shape[14] = {1, 2, 32767, 32767, 2, 32768, 1000, 16383, 500, 1, 1, 1, 1, 2};
     seer_handle_t h;
-    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     seer_model_t m;
-    REQUIRE(seer_model_open(h, "models", "gtx1080ti", &m) == SEER_STATUS_SUCCESS);
     seer_conv_desc_t d;
-    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
-    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP16_PSEUDO, SEER_LAYOUT_NCHW, 1, 2, 32767, 32767, 2, 32768, 1000,
-                               16383, 500, 1, 1, 1, 1, 2) == SEER_STATUS_SUCCESS);
+    REQUIRE(test_served_conv("gtx1080ti", SEER_DTYPE_FP16_PSEUDO, SEER_LAYOUT_NCHW, shape, &h, &m, &d));
     seer_kernel_pred_t k[8], before[8];
     memset(k, 0x5a, sizeof k);
     memcpy(before, k, sizeof k);
@@ -302,9 +294,7 @@ TEST(model_bad_prediction_writes_nothing_grouped)
                  SEER_STATUS_BAD_PREDICTION);
     CHECK(strstr(seer_get_last_error(h), "out of range") != NULL);
     CHECK(t == -7 && n == -7 && memcmp(k, before, sizeof k) == 0);
-    seer_conv_desc_destroy(d);
-    seer_model_destroy(m);
-    seer_destroy(h);
+    test_served_free(h, m, d);
 }
 
 TEST(model_predict_errors)

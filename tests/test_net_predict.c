@@ -864,21 +864,16 @@ TEST(net_max_pool_is_atens)
 TEST(net_bwd_from_fwd_writes_nothing_on_failure)
 {
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    static const int shape[14] = {8, 64, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1};
     seer_handle_t h;
-    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     seer_model_t m;
-    REQUIRE(seer_model_open(h, "models", "titan-x-maxwell", &m) == SEER_STATUS_SUCCESS);
     seer_conv_desc_t d;
-    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
-    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_BF16, SEER_LAYOUT_NHWC, 8, 64, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1) ==
-            SEER_STATUS_SUCCESS);
+    REQUIRE(test_served_conv("titan-x-maxwell", SEER_DTYPE_BF16, SEER_LAYOUT_NHWC, shape, &h, &m, &d));
     for (int dir = SEER_DIR_BWD_DATA; dir <= SEER_DIR_BWD_FILTER; dir++) {
         int b = -1;
         CHECK_STATUS(seer_conv_bwd_from_fwd(h, m, d, (seer_direction_t)dir, &b), SEER_STATUS_UNSUPPORTED);
         CHECK(b == -1);
         CHECK(strstr(seer_get_last_error(h), "bf16") != NULL);
     }
-    seer_conv_desc_destroy(d);
-    seer_model_destroy(m);
-    seer_destroy(h);
+    test_served_free(h, m, d);
 }
