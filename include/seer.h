@@ -736,7 +736,9 @@ SEER_API int seer_source_cudnn_major(const char *source);
  * index and the array), d untouched. */
 SEER_API seer_status_t seer_dispatch_estimate(seer_handle_t handle, const double *pos, const double *time_ms,
                                               const double *floor_ms, int n, seer_dispatch_t *d);
-/* The estimate's host time at position u, never negative.  BAD_PARAM. */
+/* The estimate's host time at position u, never negative.  BAD_PARAM
+ * (*ms untouched) for a NULL pointer, u outside [0, 1] or NaN, or a curve
+ * whose coefficients, or time at u, are not finite. */
 SEER_API seer_status_t seer_dispatch_host_ms(const seer_dispatch_t *d, double u, double *ms);
 
 /* ------------------------------------------------------------------ */

@@ -186,7 +186,12 @@ seer_status_t seer_dispatch_estimate(seer_handle_t h, const double *pos, const d
 
 seer_status_t seer_dispatch_host_ms(const seer_dispatch_t *d, double u, double *ms)
 {
-    if (!d || !ms) return SEER_STATUS_BAD_PARAM;
-    *ms = seer_dispatch_at(d, u);
+    /* a caller's struct may hold anything: an answer only where the
+     * curve is defined and finite, never inf or NaN with SUCCESS */
+    if (!d || !ms || !(u >= 0 && u <= 1) || !isfinite(d->c[0]) || !isfinite(d->c[1]) || !isfinite(d->c[2]))
+        return SEER_STATUS_BAD_PARAM;
+    double t = seer_dispatch_at(d, u);
+    if (!isfinite(t)) return SEER_STATUS_BAD_PARAM;
+    *ms = t;
     return SEER_STATUS_SUCCESS;
 }

@@ -358,6 +358,20 @@ TEST(dispatch_public_estimate)
     CHECK_STATUS(seer_dispatch_estimate(NULL, NULL, time, floor, N, &b), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_dispatch_estimate(NULL, pos, time, floor, N, NULL), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_dispatch_host_ms(NULL, 0.5, &ms), SEER_STATUS_BAD_PARAM);
+    /* a place off the file or a broken curve: BAD_PARAM, ms untouched
+     * (it answered inf or NaN with SUCCESS) */
+    ms = -1;
+    CHECK_STATUS(seer_dispatch_host_ms(&b, NAN, &ms), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_dispatch_host_ms(&b, 1.5, &ms), SEER_STATUS_BAD_PARAM);
+    CHECK_STATUS(seer_dispatch_host_ms(&b, -0.1, &ms), SEER_STATUS_BAD_PARAM);
+    seer_dispatch_t bad = b;
+    bad.c[1] = INFINITY;
+    CHECK_STATUS(seer_dispatch_host_ms(&bad, 0.5, &ms), SEER_STATUS_BAD_PARAM);
+    bad.c[1] = 0;
+    bad.c[2] = 1e308;
+    CHECK_STATUS(seer_dispatch_host_ms(&bad, 1, &ms), SEER_STATUS_BAD_PARAM); /* 2e308 */
+    CHECK(ms == -1);
+    CHECK_STATUS(seer_dispatch_host_ms(&b, 1, &ms), SEER_STATUS_SUCCESS);
 }
 
 /* Rows the header's rules refuse: BAD_PARAM naming the array and the
