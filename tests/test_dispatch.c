@@ -367,8 +367,7 @@ TEST(dispatch_public_estimate)
     seer_dispatch_t bad = b;
     bad.c[1] = INFINITY;
     CHECK_STATUS(seer_dispatch_host_ms(&bad, 0.5, &ms), SEER_STATUS_BAD_PARAM);
-    bad.c[1] = 0;
-    bad.c[2] = 1e308;
+    bad.c[1] = bad.c[2] = 1e308;
     CHECK_STATUS(seer_dispatch_host_ms(&bad, 1, &ms), SEER_STATUS_BAD_PARAM); /* 2e308 */
     CHECK(ms == -1);
     CHECK_STATUS(seer_dispatch_host_ms(&b, 1, &ms), SEER_STATUS_SUCCESS);
