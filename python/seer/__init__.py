@@ -208,6 +208,7 @@ _onnx_text = _fn("seer_onnx_text", _ST, _H, C.c_char_p, C.c_size_t, _P(_OnnxOpti
                  _P(C.c_size_t), _P(_OnnxInfo))
 _version = _fn("seer_version", C.c_uint)
 _gpu_find = _fn("seer_gpu_find", _ST, _H, C.c_char_p, _P(_GpuInfo))
+_gpu_register_file = _fn("seer_gpu_register_file", _ST, _H, C.c_char_p, _P(_GpuInfo))
 _predict_gemm = _fn("seer_predict_gemm", _ST, _H, _H, *([C.c_int] * 8), _P(C.c_double), _P(C.c_int))
 _roofline_gemm = _fn("seer_roofline_gemm", _ST, _H, _P(_GpuInfo), *([C.c_int] * 5), _P(C.c_double))
 _source_name = _fn("seer_source_name", C.c_char_p, C.c_int)
@@ -338,11 +339,22 @@ def _gpu_id(h, gpu: str) -> str:
     return _s(g.id) if _gpu_find(h, gpu.encode(), C.byref(g)) == _SUCCESS else gpu
 
 
+def _gpu_is_file(gpu: str) -> bool:
+    """Whether gpu names a GPU description file, as the CLI's --gpu tells:
+    table ids never hold a '/', and a bare name is a file only if one
+    exists."""
+    return "/" in gpu or os.path.isfile(gpu)
+
+
 def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[str]):
     """A loaded model (cached: models are immutable and thread-safe), its
     info, the path it came from (None for a transferred one) and how it
     was served: "calibrated", "gemm-calibrated" (a GEMM-only file in the
-    models directory, its convolutions transferred) or "transferred"."""
+    models directory, its convolutions transferred) or "transferred".
+    gpu may be a GPU description file (docs/formats.md): its GPU is
+    registered on this thread's handle and the model opened for its id
+    (the model copies the GPU's facts, so any thread's handle predicts
+    with it)."""
     if gpu is None and model is None:
         raise TypeError("%s(): argument 'gpu' (or 'model', a .seer file) is required" % fn)
     if gpu is not None:
@@ -358,6 +370,10 @@ def _model(fn: str, gpu: Optional[str], model: Optional[str], models: Optional[s
         if m is None:
             h = _handle()
             m = C.c_void_p()
+            if gpu is not None and _gpu_is_file(gpu):
+                g = _GpuInfo()
+                _check(_gpu_register_file(h, os.fsencode(gpu), C.byref(g)), h)
+                gpu = _s(g.id)
             if model is not None:
                 _check(_model_load(h, os.fsencode(model), C.byref(m)), h)  # a path: any bytes the OS allows
             else:

@@ -242,3 +242,44 @@ def test_predict_conv_pads_same_by_default():
         assert (got["p"], got["q"]) == (pq, pq)
     got = seer.predict_conv(gpu=GPU, n=1, c=8, h=56, w=56, k=8, dilation=2)  # dilation * (r - 1) // 2
     assert (got["p"], got["q"]) == (56, 56)
+
+
+RTX2080 = """# GeForce RTX 2080 from its datasheet (docs/formats.md)
+seer-gpu=1
+id=rtx-2080
+name=NVIDIA GeForce RTX 2080
+arch=turing
+cc=7.5
+sms=46
+boost_mhz=1710
+fp32_tflops=10.07
+fp16_tflops=40.3
+fp16_simt_tflops=20.1
+dram_gbps=448
+dram_gib=8
+l2_bytes=4194304
+"""
+
+
+def test_gpu_description_file_as_the_cli_takes_it(tmp_path):
+    """gpu= may be a GPU description file, as --gpu FILE: the same answer
+    as the CLI's, also from another thread (whose handle never saw the
+    file); a bad file names its line."""
+    import threading
+    f = tmp_path / "rtx2080.gpu"
+    f.write_text(RTX2080)
+    shape = dict(n=8, c=64, h=28, w=28, k=64, r=3, s=3, pad=1)
+    py = seer.predict_conv(gpu=str(f), **shape)
+    assert py["gpu"] == "rtx-2080" and py["served"] == "transferred"
+    same(py, cli("predict", "--gpu", str(f), "--n", "8", "--c", "64", "--h", "28", "--w", "28", "--k", "64",
+                 "--r", "3", "--s", "3", "--pad", "1"))
+    other = []
+    t = threading.Thread(target=lambda: other.append(seer.predict_conv(gpu=str(f), **shape)))
+    t.start()
+    t.join()
+    assert other and other[0]["predictions"] == py["predictions"]
+    assert seer.net("resnet18", gpu=str(f), batch=8)["total_ms"] > 0
+    bad = tmp_path / "bad.gpu"
+    bad.write_text(RTX2080.replace("sms=46", "sms=0x2e").replace("rtx-2080", "rtx-2080-bad"))
+    with pytest.raises(seer.SeerError, match="bad.gpu:7: not a decimal number for .sms."):
+        seer.predict_conv(gpu=str(bad), **shape)
