@@ -94,7 +94,8 @@ static seer_status_t copy_shape(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t
     return st;
 }
 
-/* A conv whose batch norm an eval-mode torch.onnx export folded into it:
+/* A conv whose batch norm a torch.onnx export folded into it (eval
+ * mode; torch.export's exporter in training mode too):
  * the folded weight and bias are new initializers, both named
  * "onnx::Conv_N" by the TorchScript-based exporter, the bias named after
  * the weight, "W_bias", by torch.export's (onnxscript's
@@ -103,13 +104,68 @@ static seer_status_t copy_shape(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t
  * name ("conv1.weight", "conv1.bias") in either exporter otherwise.  The
  * names are what tells: constants, through the Identity nodes that share
  * equal initializers, not only initializers. */
-static int bn_folded(const tensor_t *w, const tensor_t *b)
+static int bn_folded_names(const tensor_t *w, const tensor_t *b)
 {
     static const char ts[] = "onnx::Conv_";
     if (!b || !w->is_const || !b->is_const || !w->name || !b->name) return 0;
     if (!strncmp(w->name, ts, sizeof ts - 1) && !strncmp(b->name, ts, sizeof ts - 1)) return 1;
     size_t k = strlen(w->name);
     return !strncmp(b->name, w->name, k) && !strcmp(b->name + k, "_bias");
+}
+
+/* Whether entry e is key with a value that contains needle. */
+static int meta_is(const SeerOnnx__StringStringEntryProto *e, const char *key, const char *needle)
+{
+    return e && e->key && e->value && !strcmp(e->key, key) && strstr(e->value, needle);
+}
+
+/* Whether node n's metadata (NodeProto.metadata_props, field 9 since
+ * ONNX 1.16) has key with a value containing needle.  Debian's
+ * onnx.proto (1.12) lacks the field, so protobuf-c keeps it among the
+ * node's unknown fields, each unpacked here as the StringStringEntryProto
+ * it is; a newer onnx.proto (make ONNX_PROTO=) has it as a field, read
+ * through the descriptor. */
+static int node_meta_has(const SeerOnnx__NodeProto *n, const char *key, const char *needle)
+{
+    enum { METADATA_PROPS = 9 };
+    const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field(n->base.descriptor, METADATA_PROPS);
+    if (f && f->label == PROTOBUF_C_LABEL_REPEATED && f->type == PROTOBUF_C_TYPE_MESSAGE &&
+        f->descriptor == &seer_onnx__string_string_entry_proto__descriptor) {
+        size_t cnt = *(const size_t *)(const void *)((const char *)n + f->quantifier_offset);
+        SeerOnnx__StringStringEntryProto *const *e =
+            *(SeerOnnx__StringStringEntryProto *const *const *)(const void *)((const char *)n + f->offset);
+        for (size_t i = 0; i < cnt; i++)
+            if (meta_is(e[i], key, needle)) return 1;
+        return 0;
+    }
+    for (unsigned i = 0; i < n->base.n_unknown_fields; i++) {
+        const ProtobufCMessageUnknownField *u = &n->base.unknown_fields[i];
+        if (u->tag != METADATA_PROPS || u->wire_type != PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED) continue;
+        /* protobuf-c keeps a length-delimited unknown field with its
+         * varint length in front: the entry is what follows it */
+        size_t at = 0, len = 0;
+        for (int shift = 0; at < u->len && shift < 64; shift += 7) {
+            len |= (size_t)(u->data[at] & 0x7f) << shift;
+            if (!(u->data[at++] & 0x80)) break;
+        }
+        if (at > u->len || len != u->len - at) continue;
+        SeerOnnx__StringStringEntryProto *e = seer_onnx__string_string_entry_proto__unpack(NULL, len, u->data + at);
+        int hit = meta_is(e, key, needle);
+        if (e) seer_onnx__string_string_entry_proto__free_unpacked(e, NULL);
+        if (hit) return 1;
+    }
+    return 0;
+}
+
+/* The batch norm folded into conv n, by its weight's and bias's names
+ * (above) or by torch.export's record of the rewrite in the node's
+ * metadata, which also tells a conv whose folded bias came out all zeros
+ * (an untrained model's) and was dropped: 0 none, 1 by names, 2 by the
+ * metadata. */
+static int bn_folded(const SeerOnnx__NodeProto *n, const tensor_t *w, const tensor_t *b)
+{
+    if (bn_folded_names(w, b)) return 1;
+    return node_meta_has(n, "pkg.onnxscript.rewriter.rule_name", "FuseBatchNormIntoConv") ? 2 : 0;
 }
 
 static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
@@ -159,7 +215,8 @@ static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
     seer_onnx_pair_opt(cx, "pad", "pad_h", "pad_w", pad[0], pad[1], 0);
     seer_onnx_pair_opt(cx, "dil", "dil_h", "dil_w", dil[0], dil[1], 1);
     if (g != 1) seer_onnx_emit(cx, " groups=%lld", (long long)g);
-    if (!bn_folded(w, b)) {
+    int folded = bn_folded(n, w, b);
+    if (!folded) {
         if (b) seer_onnx_emit(cx, " bias=1");
         seer_onnx_emit(cx, "\n");
         return SEER_STATUS_SUCCESS;
@@ -170,8 +227,12 @@ static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
      * parameters are the module's again */
     char wn[72], bname[64];
     int conv = o->layer;
-    seer_onnx_emit(cx, "\n# unfolded: a batch norm folded into conv '%s' by the exporter (weight '%s', bias '%s')\n",
-                   cx->L[conv].name, seer_onnx_show(w->name, wn, sizeof wn), seer_onnx_show(b->name, wb, sizeof wb));
+    if (folded == 1)
+        seer_onnx_emit(cx, "\n# unfolded: a batch norm folded into conv '%s' by the exporter (weight '%s', bias '%s')\n",
+                       cx->L[conv].name, seer_onnx_show(w->name, wn, sizeof wn), seer_onnx_show(b->name, wb, sizeof wb));
+    else
+        seer_onnx_emit(cx, "\n# unfolded: a batch norm folded into conv '%s' by the exporter (its metadata: "
+                       "FuseBatchNormIntoConv)\n", cx->L[conv].name);
     snprintf(bname, sizeof bname, "%s.bn", cx->L[conv].name);
     if (seer_onnx_new_layer(cx, bname, o) < 0) return seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
     seer_onnx_emit(cx, "bn name=%s in=%s\n", cx->L[o->layer].name, cx->L[conv].name);

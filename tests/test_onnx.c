@@ -88,6 +88,9 @@ TEST(onnx_resnet50_folded_batch_norms_match_zoo)
 {
     same_as_zoo("tests/onnx/resnet50_folded_torchscript.onnx", "resnet50", 0, 0);
     same_as_zoo("tests/onnx/resnet50_folded_dynamo.onnx", "resnet50", 0, 1);
+    /* an untrained model's all-zero folded bias dropped: the rewrite's
+     * record in each conv's metadata tells it */
+    same_as_zoo("tests/onnx/resnet50_folded_dynamo_zero.onnx", "resnet50", 0, 1);
 }
 
 /* The description of a file (malloc'ed) with the given options. */
@@ -128,6 +131,9 @@ TEST(onnx_folded_conv_is_conv_then_bn)
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     CHECK(text_has(h, "tests/onnx/tiny_folded.onnx", 0, "conv name=folded in=relu k=4 size=3 pad=1\n# unfolded: a batch "
                    "norm folded into conv 'folded' by the exporter (weight 'onnx::Conv_7', bias 'onnx::Conv_8')\nbn "
+                   "name=folded.bn in=folded\n"));
+    CHECK(text_has(h, "tests/onnx/tiny_folded_meta.onnx", 0, "conv name=folded in=relu k=4 size=3 pad=1\n# unfolded: "
+                   "a batch norm folded into conv 'folded' by the exporter (its metadata: FuseBatchNormIntoConv)\nbn "
                    "name=folded.bn in=folded\n"));
     seer_destroy(h);
 }
@@ -515,7 +521,7 @@ TEST(onnx_cli_net_print_and_predict)
     test_run_free(&r);
     /* folded batch norms are told, the translation shows where */
     test_run_seer(&r, "net", "tests/onnx/resnet50_folded_torchscript.onnx", "--print", NULL);
-    CHECK(r.rc == 0 && strstr(r.err, ": 53 batch norms that an eval-mode export folded into convolutions"));
+    CHECK(r.rc == 0 && strstr(r.err, ": 53 batch norms that the exporter folded into convolutions"));
     CHECK(strstr(r.out, "conv name=conv1/Conv in=input k=64 size=7 stride=2 pad=3\n# unfolded: a batch norm folded "
                         "into conv 'conv1/Conv' by the exporter (weight 'onnx::Conv_502', bias 'onnx::Conv_503')\n"
                         "bn name=conv1/Conv.bn in=conv1/Conv\nrelu name=relu/Relu in=conv1/Conv.bn\n") != NULL);

@@ -124,7 +124,7 @@ static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res
     int unfolded = 0;
     for (const char *l = *text; (l = strstr(l, "\n# unfolded: ")); l++) unfolded++;
     if (unfolded)
-        fprintf(stderr, "seer %s: %s: %d batch norm%s that an eval-mode export folded into convolutions predicted "
+        fprintf(stderr, "seer %s: %s: %d batch norm%s that the exporter folded into convolutions predicted "
                 "apart, as PyTorch runs them (docs/networks.md, \"Folded batch norms\")\n", cmd, path, unfolded,
                 unfolded == 1 ? "" : "s");
     return CLI_OK;

@@ -46,6 +46,21 @@ class Graph:
         self.nodes.append(helper.make_node(op, inputs, outs, name=name, **attrs))
         return outs[0] if outputs == 1 else outs
 
+    def metadata(self, key, value):
+        """Give the last node a metadata entry (NodeProto.metadata_props,
+        field 9 since ONNX 1.16) as raw bytes, so that an onnx package
+        without the field (Debian's 1.12) writes the same file."""
+        entry = onnx.StringStringEntryProto(key=key, value=value).SerializeToString()
+        n, size = len(entry), b""
+        while True:
+            size += bytes([(n & 0x7f) | (0x80 if n > 0x7f else 0)])
+            n >>= 7
+            if not n:
+                break
+        node = onnx.NodeProto()
+        node.ParseFromString(self.nodes[-1].SerializeToString() + b"\x4a" + size + entry)
+        self.nodes[-1] = node
+
     def model(self, output):
         self.outputs.append(helper.make_tensor_value_info(output, TensorProto.FLOAT, None))
         g = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs, self.inits)
@@ -81,7 +96,8 @@ def resnet50(training_bn=False, opset=13, reduce_mean=False, fold=None):
     does: "torchscript" names the folded weight and bias onnx::Conv_N (the
     TorchScript-based exporter), "dynamo" keeps the weight's name and
     calls the new bias WEIGHT_bias (torch.export's, onnxscript's
-    FuseBatchNormIntoConv)."""
+    FuseBatchNormIntoConv), "dynamo_zero" drops that bias, all zeros in an
+    untrained model, leaving the rewrite's record in the node's metadata."""
     g = Graph("resnet50", opset)
     folded = [0]
 
@@ -92,9 +108,15 @@ def resnet50(training_bn=False, opset=13, reduce_mean=False, fold=None):
             folded[0] += 2
             w = g.weight("onnx::Conv_%d" % (500 + folded[0]), [cout, cin, k, k])
             b = g.weight("onnx::Conv_%d" % (501 + folded[0]), [cout])
-        else:
+        elif fold == "dynamo":
             w = g.weight(cp + ".weight", [cout, cin, k, k])
             b = g.weight(cp + ".weight_bias", [cout])
+        else:
+            y = g.node("Conv", [x, g.weight(cp + ".weight", [cout, cin, k, k])], "/" + cp.replace(".", "/") + "/Conv",
+                       kernel_shape=[k, k], strides=[stride, stride], pads=[pad] * 4, group=1, dilations=[1, 1])
+            g.metadata("pkg.onnxscript.rewriter.rule_name",
+                       "RemoveOptionalBiasFromConv, FuseBatchNormIntoConv, RemoveOptionalBiasFromConv")
+            return y
         return g.node("Conv", [x, w, b], "/" + cp.replace(".", "/") + "/Conv", kernel_shape=[k, k],
                       strides=[stride, stride], pads=[pad] * 4, group=1, dilations=[1, 1])
 
@@ -561,11 +583,16 @@ def main():
              "ops": ops(), "tiny": tiny(), "resnet50_reduce_mean": resnet50(opset=18, reduce_mean=True),
              "resnet50_folded_torchscript": resnet50(opset=17, fold="torchscript"),
              "resnet50_folded_dynamo": resnet50(opset=18, reduce_mean=True, fold="dynamo"),
+             "resnet50_folded_dynamo_zero": resnet50(opset=18, reduce_mean=True, fold="dynamo_zero"),
              # a batch norm folded into a conv, as the TorchScript-based
              # exporter names it (the ResNet-50s above are not fuzz seeds)
              "tiny_folded": tiny(17, extra=lambda g, y: g.node("Conv", [y, g.weight(
                  "onnx::Conv_7", [4, 4, 3, 3]), g.weight("onnx::Conv_8", [4])], "folded", kernel_shape=[3, 3],
                  pads=[1, 1, 1, 1])),
+             # ... and as torch.export records it, the folded bias dropped
+             "tiny_folded_meta": tiny(18, extra=lambda g, y: (g.node("Conv", [y, g.weight(
+                 "w2", [4, 4, 3, 3])], "folded", kernel_shape=[3, 3], pads=[1, 1, 1, 1]), g.metadata(
+                 "pkg.onnxscript.rewriter.rule_name", "FuseBatchNormIntoConv"))[0]),
              "tiny_reduce_max": tiny(extra=lambda g, y: g.node("ReduceMax", [y], "gmax", axes=[2, 3], keepdims=0)),
              "shuffle_slice": shuffle_unit(13), "shuffle_split": shuffle_unit(18),
              "convnext_export": convnext(20), "convnext_legacy": convnext(17),
@@ -642,7 +669,8 @@ def main():
                                    "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
                                    "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style",
-                                   "image_scaler9", "pad9", "pad13", "pad_torchscript", "tiny_folded")}
+                                   "image_scaler9", "pad9", "pad13", "pad_torchscript", "tiny_folded",
+                                   "tiny_folded_meta")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
