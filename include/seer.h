@@ -805,7 +805,9 @@ typedef enum {
     SEER_OP_SHUFFLE = 14,       /* ShuffleNet's channel shuffle, a copy (shape.groups groups) */
     SEER_OP_LAYERNORM = 15,     /* layer norm over the channels of each position (ConvNeXt's) */
     SEER_OP_RESIZE = 16,        /* spatial resampling (nearest, bilinear) to c x h x w: segmentation heads */
-    SEER_OP_PAD = 17            /* a copy into a larger c x h x w, the border filled (F.pad, ONNX Pad) */
+    SEER_OP_PAD = 17,           /* a copy into a larger c x h x w, the border filled (F.pad, ONNX Pad) */
+    SEER_OP_DECONV = 18         /* a transposed convolution (ConvTranspose2d), which cuDNN runs as the
+                                 * backward data pass of the conv it transposes (seer_layer_result_t) */
 } seer_op_t;
 
 /* "conv", "batchnorm", ...; "?" for an unknown value. */
@@ -820,20 +822,22 @@ typedef struct {
     int c, h, w;                /* output shape, per sample */
     /* Per sample (shape.n = 1).  Every op: shape.c, h, w are the first
      * input's channels, height and width (0 for an input layer).  conv:
-     * all the other fields; pool: r s pads strides (global or adaptive:
+     * all the other fields; deconv: likewise, k its output channels
+     * and r s pads strides dilations groups ConvTranspose2d's (its
+     * output_padding is what c h w leave over); pool: r s pads strides (global or adaptive:
      * r s are the input's h w); fc: k (outputs; a pointwise fc, one
      * product per position as nn.Linear over channels-last data, keeps
      * h x w, a plain one flattens to k x 1 x 1); slice: k (channels
      * taken); shuffle: groups.  Fields an op does not use are 0. */
     seer_conv_shape_t shape;
-    int bias;                   /* conv / fc: 1 if it adds a bias */
+    int bias;                   /* conv / deconv / fc: 1 if it adds a bias */
     long long params;           /* learnable parameters of this layer */
 } seer_layer_info_t;
 
 typedef struct {
     char name[48];              /* from a `network name=...` line, or the zoo name */
     int n_layers;               /* including input layers */
-    int n_conv, n_fc;
+    int n_conv, n_fc;           /* n_conv counts deconvs too */
     long long params;           /* learnable parameters (no BN running statistics) */
     double fwd_flops;           /* per sample, convolutions and fully connected layers */
     int in_c, in_h, in_w;       /* shape of the first input layer */
@@ -900,9 +904,13 @@ typedef struct {
     int layer;                  /* index in the network; n_layers for the optimizer step */
     char name[48];              /* layer name */
     seer_op_t op;
-    seer_direction_t direction; /* non-conv layers: FWD forward, BWD_DATA backward */
+    seer_direction_t direction; /* the pass: conv, deconv and fc FWD forward, BWD_DATA the input's
+                                   gradient, BWD_FILTER the weights'; other layers FWD forward,
+                                   BWD_DATA backward */
     int algo;                   /* conv: cuDNN algo of the direction, or SEER_ALGO_CUDNN_CHOICE;
-                                   else SEER_ALGO_NA */
+                                   deconv: of the direction cuDNN runs the pass as (forward:
+                                   BWD_DATA, input gradient: FWD; seer_layer_algo_name); else
+                                   SEER_ALGO_NA */
     int n_kernels;              /* kernels launched (0: not known) */
     seer_class_t cls;           /* class of the main kernel */
     double flops;               /* useful FLOPs */
@@ -910,6 +918,11 @@ typedef struct {
     double time_ms;
     unsigned flags;             /* SEER_RESULT_* */
 } seer_layer_result_t;
+
+/* A result row's algorithm by name, in the cuDNN direction that ran it
+ * (a deconv's forward: a BWD_DATA algorithm); NULL for SEER_ALGO_NA or
+ * a NULL row. */
+SEER_API const char *seer_layer_algo_name(const seer_layer_result_t *row);
 
 /* Predict one forward pass (SEER_MODE_INFER) or one training iteration
  * (SEER_MODE_TRAIN: forward, then backward in reverse layer order:

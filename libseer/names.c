@@ -2,6 +2,7 @@
  * and their parsers. */
 #include <string.h>
 #include "common.h"
+#include "net.h"
 
 static const char *const dtype_names[] = { "fp32", "tf32", "fp16", "bf16", "fp16_pseudo" };
 static const char *const layout_names[] = { "nchw", "nhwc" };
@@ -118,6 +119,12 @@ const char *seer_algo_name(seer_direction_t dir, int algo)
     const char *const *names = algo_names(dir, &count);
     if (names && algo == SEER_ALGO_CUDNN_CHOICE) return "CUDNN_CHOICE";
     return names ? name_of(names, count, algo) : "?";
+}
+
+const char *seer_layer_algo_name(const seer_layer_result_t *row)
+{
+    if (!row || row->algo == SEER_ALGO_NA) return NULL;
+    return seer_algo_name(seer_net_conv_dir(row->op, row->direction), row->algo);
 }
 
 seer_status_t seer_dtype_from_name(const char *name, seer_dtype_t *dtype)

@@ -33,6 +33,31 @@ struct seer_network {
     seer_network_info_t info;
 };
 
+static inline int seer_op_is_conv(seer_op_t op)
+{
+    return op == SEER_OP_CONV || op == SEER_OP_DECONV;
+}
+
+/* The convolution a conv or deconv layer runs, at batch n.  A deconv is
+ * the backward data pass of the conv from its output to its input, as
+ * PyTorch runs ConvTranspose2d through cuDNN. */
+static inline seer_conv_shape_t seer_net_conv_shape(const seer_layer_info_t *L, int n)
+{
+    seer_conv_shape_t s = L->shape;
+    s.n = n;
+    if (L->op == SEER_OP_DECONV) { s.c = L->c; s.h = L->h; s.w = L->w; s.k = L->shape.c; }
+    return s;
+}
+
+/* The cuDNN direction of that convolution that runs a layer's pass: a
+ * deconv's forward is its backward data, its input's gradient the
+ * forward (its result rows carry these directions, seer.h). */
+static inline seer_direction_t seer_net_conv_dir(seer_op_t op, seer_direction_t pass)
+{
+    if (op != SEER_OP_DECONV || pass == SEER_DIR_BWD_FILTER) return pass;
+    return pass == SEER_DIR_FWD ? SEER_DIR_BWD_DATA : SEER_DIR_FWD;
+}
+
 /* Limits of a description: anything larger is no real CNN. */
 #define SEER_NET_MAX_LAYERS (1 << 20)
 #define SEER_NET_MAX_INPUTS 4096    /* inputs of one add / concat */

@@ -82,10 +82,10 @@ static seer_status_t add_params(acc_t *a, int64_t size, int64_t copies, int conv
 {
     for (int i = 0; i < a->net->n; i++) {
         const seer_layer_info_t *L = &a->net->l[i].info;
-        if (L->params <= 0 || (conv_fc_only && L->op != SEER_OP_CONV && L->op != SEER_OP_FC)) continue;
+        if (L->params <= 0 || (conv_fc_only && !seer_op_is_conv(L->op) && L->op != SEER_OP_FC)) continue;
         a->layer = i;
         seer_status_t st;
-        int64_t bias = (L->op == SEER_OP_CONV || L->op == SEER_OP_FC) && L->bias ? L->shape.k : 0;
+        int64_t bias = (seer_op_is_conv(L->op) || L->op == SEER_OP_FC) && L->bias ? L->shape.k : 0;
         if (L->op == SEER_OP_BATCHNORM || L->op == SEER_OP_LAYERNORM) st = add_tensor(a, L->params / 2, size, 2 * copies);
         else if ((st = add_tensor(a, L->params - bias, size, copies)) == SEER_STATUS_SUCCESS && bias)
             st = add_tensor(a, bias, size, copies);
@@ -95,7 +95,7 @@ static seer_status_t add_params(acc_t *a, int64_t size, int64_t copies, int conv
 }
 
 /* Which layer outputs autograd keeps for the backward pass (PyTorch's
- * derivatives): conv and fc their input (for the weight gradient), batch
+ * derivatives): conv, deconv and fc their input (for the weight gradient), batch
  * norm its input, pooling its input, mul both inputs; relu, relu6, sigmoid,
  * tanh and elu their output, LRN both (cuDNN's LRN backward reads x and
  * y), the other activations their input; softmax with the loss its output.  add, concat and flatten keep nothing.
@@ -114,6 +114,7 @@ static void mark_saved(const acc_t *a, char *saved)
             saved[storage_of(a, L->input0)] = 1;
             break;
         case SEER_OP_CONV:
+        case SEER_OP_DECONV:
         case SEER_OP_FC:
         case SEER_OP_BATCHNORM:
         case SEER_OP_POOL: saved[storage_of(a, L->input0)] = 1; break;
@@ -242,21 +243,21 @@ static seer_status_t max_workspace(seer_handle_t h, const seer_model *m, const s
     }
     *ws = 0;
     for (int i = 0; i < t.rows && !st; i++) {
-        if (r[i].op != SEER_OP_CONV) continue;
+        if (!seer_op_is_conv(r[i].op)) continue;
         const seer_layer_info_t *L = &net->l[r[i].layer].info;
         struct seer_conv cv;
         size_t bytes = 0;
         /* the prediction built the same descriptor: it cannot fail here;
          * a row of cuDNN's choice names no algorithm, so no workspace */
-        seer_conv_shape_t shape = L->shape;
-        shape.n = o->batch;
+        seer_conv_shape_t shape = seer_net_conv_shape(L, o->batch);
+        seer_direction_t dir = seer_net_conv_dir(r[i].op, r[i].direction);
         if (seer_conv_init(NULL, &cv, o->dtype, o->layout, &shape) ||
-            (r[i].algo >= 0 && seer_workspace_bytes(NULL, &cv, r[i].direction, r[i].algo, &bytes)))
+            (r[i].algo >= 0 && seer_workspace_bytes(NULL, &cv, dir, r[i].algo, &bytes)))
             continue;
         /* and the NHWC copies of an NCHW tensor-core conv (model.h) */
         double copies[3] = {0, 0, 0};
-        cv.dtype = seer_conv_run_dtype(&m->gpu, cv.dtype, r[i].direction, r[i].algo);
-        seer_conv_nchw_copies(&m->gpu, &cv, r[i].direction, r[i].algo, copies);
+        cv.dtype = seer_conv_run_dtype(&m->gpu, cv.dtype, dir, r[i].algo);
+        seer_conv_nchw_copies(&m->gpu, &cv, dir, r[i].algo, copies);
         double total = (double)bytes + (copies[0] + copies[1] + copies[2]) * seer_dtype_size(cv.dtype);
         if (total > (double)(INT64_MAX - SEER_NET_ALLOC_ROUND))
             st = seer_error(h, SEER_STATUS_OVERFLOW, "layer '%s' (line %d): workspace over 2^63 - 1 bytes",

@@ -15,7 +15,7 @@ const char *seer_op_name(seer_op_t op)
 {
     static const char *const names[] = {"input", "conv", "batchnorm", "activation", "pool", "add",
                                         "concat", "fc", "softmax", "dropout", "flatten", "mul",
-                                        "optimizer", "slice", "shuffle", "layernorm", "resize", "pad"};
+                                        "optimizer", "slice", "shuffle", "layernorm", "resize", "pad", "deconv"};
     return (unsigned)op < sizeof names / sizeof *names ? names[op] : "?";
 }
 
@@ -25,11 +25,11 @@ const char *seer_op_name(seer_op_t op)
 
 enum { K_NAME, K_IN, K_K, K_R, K_S, K_SIZE, K_STRIDE, K_STRIDE_H, K_STRIDE_W, K_PAD, K_PAD_H,
        K_PAD_W, K_DIL, K_DIL_H, K_DIL_W, K_GROUPS, K_BIAS, K_C, K_H, K_W, K_OUT, K_GLOBAL, K_CEIL,
-       K_P, K_MODE, K_FROM, K_POINTWISE, K_LEARNABLE, NKEYS };
+       K_P, K_MODE, K_FROM, K_POINTWISE, K_LEARNABLE, K_OUTPAD, K_OUTPAD_H, K_OUTPAD_W, NKEYS };
 static const char *const key_names[NKEYS] = {
     "name", "in", "k", "r", "s", "size", "stride", "stride_h", "stride_w", "pad", "pad_h",
     "pad_w", "dil", "dil_h", "dil_w", "groups", "bias", "c", "h", "w", "out", "global", "ceil",
-    "p", "mode", "from", "pointwise", "learnable"};
+    "p", "mode", "from", "pointwise", "learnable", "outpad", "outpad_h", "outpad_w"};
 
 #define B(k) (1u << (k))
 #define WINDOW (B(K_R) | B(K_S) | B(K_SIZE) | B(K_STRIDE) | B(K_STRIDE_H) | B(K_STRIDE_W) | \
@@ -45,6 +45,8 @@ static const struct {
     {"input", SEER_OP_INPUT, 0, B(K_NAME) | B(K_C) | B(K_H) | B(K_W)},
     {"conv", SEER_OP_CONV, 0, BASIC | B(K_K) | WINDOW | B(K_DIL) | B(K_DIL_H) | B(K_DIL_W) |
                                   B(K_GROUPS) | B(K_BIAS)},
+    {"deconv", SEER_OP_DECONV, 0, BASIC | B(K_K) | WINDOW | B(K_DIL) | B(K_DIL_H) | B(K_DIL_W) |
+                                      B(K_GROUPS) | B(K_BIAS) | B(K_OUTPAD) | B(K_OUTPAD_H) | B(K_OUTPAD_W)},
     {"bn", SEER_OP_BATCHNORM, 0, BASIC},
     {"batchnorm", SEER_OP_BATCHNORM, 0, BASIC},
     {"relu", SEER_OP_ACTIVATION, SEER_ACT_RELU, BASIC},
@@ -257,7 +259,7 @@ static seer_status_t parse_opt(ps_t *ps, int ti, char *tok, opts_t *o)
     }
     case K_BIAS: case K_GLOBAL: case K_CEIL: case K_POINTWISE: case K_LEARNABLE:
         return parse_int(ps, key, v, 0, 1, &o->v[key]);
-    case K_PAD: case K_PAD_H: case K_PAD_W: case K_FROM:
+    case K_PAD: case K_PAD_H: case K_PAD_W: case K_FROM: case K_OUTPAD: case K_OUTPAD_H: case K_OUTPAD_W:
         return parse_int(ps, key, v, 0, SEER_NET_MAX_DIM, &o->v[key]);
     default:
         return parse_int(ps, key, v, 1, SEER_NET_MAX_DIM, &o->v[key]);
@@ -311,33 +313,55 @@ static int64_t out_dim(int64_t in, int64_t pad, int64_t span, int64_t stride, in
     return o;
 }
 
-/* A conv layer's options and output size (c, hh, w: its input). */
+/* A conv or deconv layer's options and output size (c, hh, w: its
+ * input).  A deconv is PyTorch's ConvTranspose2d: each input pixel
+ * scatters a k / groups x r x s window at stride steps, the output
+ * trimmed by pad on each side and extended by outpad at the end. */
 static seer_status_t infer_conv(ps_t *ps, seer_layer_info_t *L, const opts_t *o, int64_t *oc,
                                 int64_t *oh, int64_t *ow)
 {
     seer_status_t st;
+    const char *op = seer_op_name(L->op);
     int64_t c = L->shape.c, hh = L->shape.h, w = L->shape.w;
-    if (!(o->seen & B(K_K))) return perr(ps, SEER_STATUS_NET_PARSE, "conv needs k= (output channels)");
-    long dh, dw;
+    if (!(o->seen & B(K_K))) return perr(ps, SEER_STATUS_NET_PARSE, "%s needs k= (output channels)", op);
+    long dh, dw, xh = 0, xw = 0;
     if ((st = window(ps, o, 1, L)) || (st = pair(ps, o, K_DIL, K_DIL_H, 1, &dh)) ||
-        (st = pair(ps, o, K_DIL, K_DIL_W, 1, &dw)))
+        (st = pair(ps, o, K_DIL, K_DIL_W, 1, &dw)) || (st = pair(ps, o, K_OUTPAD, K_OUTPAD_H, 0, &xh)) ||
+        (st = pair(ps, o, K_OUTPAD, K_OUTPAD_W, 0, &xw)))
         return st;
     L->shape.k = (int)o->v[K_K];
     L->shape.dil_h = (int)dh; L->shape.dil_w = (int)dw;
     L->shape.groups = o->seen & B(K_GROUPS) ? (int)o->v[K_GROUPS] : 1;
     L->bias = o->seen & B(K_BIAS) ? (int)o->v[K_BIAS] : 0;
     if (c % L->shape.groups || L->shape.k % L->shape.groups)
-        return perr(ps, SEER_STATUS_BAD_GROUPS, "conv: groups=%d must divide the input channels "
-                    "(%lld) and k (%d)", L->shape.groups, (long long)c, L->shape.k);
+        return perr(ps, SEER_STATUS_BAD_GROUPS, "%s: groups=%d must divide the input channels "
+                    "(%lld) and k (%d)", op, L->shape.groups, (long long)c, L->shape.k);
     int64_t sh = (int64_t)L->shape.dil_h * (L->shape.r - 1) + 1;
     int64_t sw = (int64_t)L->shape.dil_w * (L->shape.s - 1) + 1;
+    *oc = L->shape.k;
+    if (L->op == SEER_OP_DECONV) {
+        /* under a stride, the conv it transposes maps the output back to
+         * the input's size: cuDNN's backward data pass needs that (PyTorch
+         * takes an outpad under the dilation too, a case left out) */
+        if (xh >= L->shape.stride_h || xw >= L->shape.stride_w)
+            return perr(ps, SEER_STATUS_NET_SHAPE, "deconv: outpad %ldx%ld must be under the stride %dx%d",
+                        xh, xw, L->shape.stride_h, L->shape.stride_w);
+        *oh = (hh - 1) * L->shape.stride_h + sh + xh - 2 * L->shape.pad_h;
+        *ow = (w - 1) * L->shape.stride_w + sw + xw - 2 * L->shape.pad_w;
+        if (*oh < 1 || *ow < 1)
+            return perr(ps, SEER_STATUS_NET_SHAPE, "deconv: pad %dx%d leaves no output of the %lldx%lld "
+                        "input", L->shape.pad_h, L->shape.pad_w, (long long)hh, (long long)w);
+        /* the same weight count as the conv it is the transpose of */
+        L->params = (long long)c * (L->shape.k / L->shape.groups) * L->shape.r * L->shape.s +
+                    (L->bias ? L->shape.k : 0);
+        return SEER_STATUS_SUCCESS;
+    }
     *oh = out_dim(hh, L->shape.pad_h, sh, L->shape.stride_h, 0);
     *ow = out_dim(w, L->shape.pad_w, sw, L->shape.stride_w, 0);
     if (!*oh || !*ow)
         return perr(ps, SEER_STATUS_NET_SHAPE, "conv: the %lldx%lld (dilated) filter does not fit "
                     "the padded %lldx%lld input", (long long)sh, (long long)sw,
                     (long long)(hh + 2 * L->shape.pad_h), (long long)(w + 2 * L->shape.pad_w));
-    *oc = L->shape.k;
     L->params = (long long)L->shape.k * (c / L->shape.groups) * L->shape.r * L->shape.s +
                 (L->bias ? L->shape.k : 0);
     return SEER_STATUS_SUCCESS;
@@ -388,6 +412,7 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
         oc = o->v[K_C]; oh = o->v[K_H]; ow = o->v[K_W];
         break;
     case SEER_OP_CONV:
+    case SEER_OP_DECONV:
         if ((st = infer_conv(ps, L, o, &oc, &oh, &ow))) return st;
         break;
     case SEER_OP_BATCHNORM:
@@ -709,7 +734,7 @@ seer_status_t seer_network_create(seer_handle_t h, const char *text, size_t len,
     for (int i = 0; i < net->n; i++) {
         seer_net_layer_t *l = &net->l[i];
         const seer_layer_info_t *L = &l->info;
-        int grad = L->op == SEER_OP_CONV || L->op == SEER_OP_FC || L->op == SEER_OP_BATCHNORM ||
+        int grad = seer_op_is_conv(L->op) || L->op == SEER_OP_FC || L->op == SEER_OP_BATCHNORM ||
                    L->op == SEER_OP_LAYERNORM || L->params > 0; /* a learnable scale too */
         for (int j = 0; j < L->n_inputs; j++) {
             seer_net_layer_t *in = &net->l[net->in_pool[l->in_off + j]];
@@ -718,7 +743,7 @@ seer_status_t seer_network_create(seer_handle_t h, const char *text, size_t len,
         }
         l->needs_grad = L->op != SEER_OP_INPUT && grad;
         if (L->op == SEER_OP_INPUT && !I->in_c) { I->in_c = L->c; I->in_h = L->h; I->in_w = L->w; }
-        I->n_conv += L->op == SEER_OP_CONV;
+        I->n_conv += seer_op_is_conv(L->op);
         I->n_fc += L->op == SEER_OP_FC;
         if (L->params > INT64_MAX / 4 - I->params) {
             seer_network_destroy(net);
@@ -727,6 +752,9 @@ seer_status_t seer_network_create(seer_handle_t h, const char *text, size_t len,
         I->params += L->params;
         if (L->op == SEER_OP_CONV)
             I->fwd_flops += 2.0 * L->c * L->h * L->w * (double)(L->shape.c / L->shape.groups) *
+                            L->shape.r * L->shape.s;
+        else if (L->op == SEER_OP_DECONV) /* each input pixel times its window of k / groups outputs */
+            I->fwd_flops += 2.0 * L->shape.c * L->shape.h * L->shape.w * (double)(L->shape.k / L->shape.groups) *
                             L->shape.r * L->shape.s;
         else if (L->op == SEER_OP_FC)
             I->fwd_flops += 2.0 * L->shape.k * (double)L->shape.c * L->shape.h * L->shape.w;

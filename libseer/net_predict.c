@@ -420,8 +420,7 @@ static seer_status_t layer_fail(pctx_t *c, int li, seer_direction_t dir, const j
 static seer_status_t conv_desc(pctx_t *c, int li, struct seer_conv *cv)
 {
     const seer_layer_info_t *L = &c->net->l[li].info;
-    seer_conv_shape_t shape = L->shape;
-    shape.n = c->batch;
+    seer_conv_shape_t shape = seer_net_conv_shape(L, c->batch);
     seer_status_t st = seer_conv_init(c->h, cv, c->dt, c->layout, &shape);
     if (st) {
         char msg[800];
@@ -437,13 +436,16 @@ static seer_status_t collect_jobs(pctx_t *c)
 {
     for (int li = 0; li < c->net->n; li++) {
         const seer_layer_info_t *L = &c->net->l[li].info;
-        if (L->op != SEER_OP_CONV) continue;
+        if (!seer_op_is_conv(L->op)) continue;
         struct seer_conv cv;
         seer_status_t st = conv_desc(c, li, &cv);
         if (st) return st;
+        /* the forward direction always: conv_rows times backward
+         * directions the model has no data for from it */
+        if (job_of(c, &cv, SEER_DIR_FWD, 1) < 0) return oom(c);
         for (int d = 0; d < (c->mode == SEER_MODE_TRAIN ? 3 : 1); d++) {
             if (d == SEER_DIR_BWD_DATA && !c->net->l[L->input0].needs_grad) continue;
-            if (job_of(c, &cv, (seer_direction_t)d, 1) < 0) return oom(c);
+            if (job_of(c, &cv, seer_net_conv_dir(L->op, (seer_direction_t)d), 1) < 0) return oom(c);
         }
     }
     return SEER_STATUS_SUCCESS;
@@ -457,27 +459,27 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
     if (st) return st;
     int jf = job_of(c, &cv, SEER_DIR_FWD, 0);
     if (jf < 0) return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': no prediction job", L->name);
-    if (c->jobs[jf].st) return layer_fail(c, li, SEER_DIR_FWD, &c->jobs[jf]);
+    if (c->jobs[jf].st) return layer_fail(c, li, seer_net_conv_dir(L->op, SEER_DIR_FWD), &c->jobs[jf]);
     const choice_t fwd = c->jobs[jf].ch;
     for (int d = backward ? 1 : 0; d < (backward ? 3 : 1); d++) {
-        seer_direction_t dir = (seer_direction_t)d;
         /* no gradient for the data of a layer whose input needs none */
-        if (dir == SEER_DIR_BWD_DATA && !c->net->l[L->input0].needs_grad) continue;
+        if (d == SEER_DIR_BWD_DATA && !c->net->l[L->input0].needs_grad) continue;
+        seer_direction_t dir = seer_net_conv_dir(L->op, (seer_direction_t)d);
         choice_t ch = fwd;
         if (dir != SEER_DIR_FWD) {
             int j = job_of(c, &cv, dir, 0);
             if (j < 0) return seer_error(c->h, SEER_STATUS_INTERNAL, "layer '%s': no prediction job", L->name);
             ch = c->jobs[j].ch;
             st = c->jobs[j].st;
-            if (st && st != SEER_STATUS_NOT_CALIBRATED) return layer_fail(c, li, dir, &c->jobs[j]);
+            if (st && st != SEER_STATUS_NOT_CALIBRATED) return layer_fail(c, li, (seer_direction_t)d, &c->jobs[j]);
             /* backward = a * forward + b (docs/networks.md), with the
              * ratio of the math the forward pass ran (a TF32 conv whose
              * forward ran FP32 kernels took the tensor-core ratio, 1.09x
              * its FP32 conv's time) */
             if (bwd_from_fwd(st, &ch, &fwd)) {
                 int mt = seer_dtype_math(seer_conv_run_dtype(&c->m->gpu, c->dt, SEER_DIR_FWD, fwd.algo));
-                const seer_bwd_ratio_t *q = &seer_bwd_ratio[d - 1][mt];
-                if (!q->n) q = &seer_bwd_ratio[d - 1][!mt];
+                const seer_bwd_ratio_t *q = &seer_bwd_ratio[dir - 1][mt];
+                if (!q->n) q = &seer_bwd_ratio[dir - 1][!mt];
                 ch = fwd;
                 ch.algo = SEER_ALGO_CUDNN_CHOICE;
                 ch.nk = 0;
@@ -486,7 +488,7 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
                            SEER_RESULT_BWD_FROM_FWD;
             }
         }
-        seer_layer_result_t *o = row(c, li, dir);
+        seer_layer_result_t *o = row(c, li, (seer_direction_t)d); /* the pass; algo: of dir */
         if (!o) return oom(c);
         o->algo = ch.algo;
         o->n_kernels = ch.nk;
@@ -506,7 +508,7 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
 static seer_status_t amp_cast_row(pctx_t *c, int li, seer_direction_t dir)
 {
     const seer_layer_info_t *L = &c->net->l[li].info;
-    if (!c->amp || (L->op != SEER_OP_CONV && L->op != SEER_OP_FC) || L->params <= 0)
+    if (!c->amp || (!seer_op_is_conv(L->op) && L->op != SEER_OP_FC) || L->params <= 0)
         return SEER_STATUS_SUCCESS;
     double p = (double)L->params;
     return mem_row(c, li, dir, 1, (4.0 + seer_dtype_size(c->dt)) * p, p, SEER_RESULT_AMP_CAST);
@@ -521,7 +523,7 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     double ein = N * L->shape.c * L->shape.h * L->shape.w, eout = N * L->c * L->h * L->w;
     int train = c->mode == SEER_MODE_TRAIN;
     seer_direction_t bd = SEER_DIR_BWD_DATA;
-    if (backward && L->op != SEER_OP_CONV && L->op != SEER_OP_FC && L->op != SEER_OP_BATCHNORM &&
+    if (backward && !seer_op_is_conv(L->op) && L->op != SEER_OP_FC && L->op != SEER_OP_BATCHNORM &&
         L->op != SEER_OP_LAYERNORM && L->params <= 0 && !l->needs_grad)
         return SEER_STATUS_SUCCESS;
     switch (L->op) {
@@ -529,6 +531,7 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     case SEER_OP_FLATTEN: /* a view */
         return SEER_STATUS_SUCCESS;
     case SEER_OP_CONV:
+    case SEER_OP_DECONV:
         return conv_rows(c, li, backward);
     case SEER_OP_FC: { /* N x (c h w) by (c h w) x k; pointwise: (N h w) x c by c x k */
         double pos = (double)L->h * L->w, rows = N * pos, k = L->shape.k;
@@ -720,7 +723,7 @@ seer_status_t seer_predict_network_opts(seer_handle_t h, const seer_model *m, co
     for (int i = 0; i < c.n; i++) {
         t.gpu_ms += c.r[i].time_ms;
         /* conv_ms: the convolutions' own kernels, not a cast or a gradient sum on a conv layer */
-        if (c.r[i].op == SEER_OP_CONV && !(c.r[i].flags & (SEER_RESULT_AMP_CAST | SEER_RESULT_GRAD_ACCUM)))
+        if (seer_op_is_conv(c.r[i].op) && !(c.r[i].flags & (SEER_RESULT_AMP_CAST | SEER_RESULT_GRAD_ACCUM)))
             t.conv_ms += c.r[i].time_ms;
         else if (c.r[i].op == SEER_OP_OPTIMIZER) t.optimizer_ms += c.r[i].time_ms;
         else t.other_ms += c.r[i].time_ms;

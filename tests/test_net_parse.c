@@ -460,3 +460,50 @@ TEST(net_zoo_errors_and_text)
 
 /* ------------------------------------------------------------------ GEMM */
 
+
+/* A deconv (ConvTranspose2d): PyTorch's output size, its weights (c x
+ * k/groups x r x s), its forward FLOPs, and the shapes it refuses. */
+TEST(net_parse_deconv)
+{
+    seer_handle_t h = handle();
+    char msg[1024];
+    seer_network_t net;
+    const char *text = "input name=x c=64 h=7 w=9\n"
+                       "deconv name=up k=32 size=4 stride=2 pad=1\n"
+                       "deconv name=up2 k=16 size=3 stride=2 pad=1 outpad=1 bias=1 groups=4\n"
+                       "deconv name=up3 k=8 r=3 s=1 dil=2 outpad_w=0\n";
+    REQUIRE(parse(h, text, &net, msg, sizeof msg) == SEER_STATUS_SUCCESS);
+    seer_layer_info_t L;
+    CHECK_STATUS(seer_network_get_layer(net, 1, &L), SEER_STATUS_SUCCESS);
+    /* (h - 1) stride - 2 pad + r + outpad */
+    CHECK(L.op == SEER_OP_DECONV && L.c == 32 && L.h == 14 && L.w == 18 && L.shape.c == 64 && L.shape.h == 7 &&
+          L.shape.k == 32 && L.params == 64 * 32 * 16);
+    CHECK(!strcmp(seer_op_name(SEER_OP_DECONV), "deconv"));
+    CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.c == 16 && L.h == 28 && L.w == 36 && L.bias == 1 && L.params == 32 * (16 / 4) * 9 + 16);
+    CHECK_STATUS(seer_network_get_layer(net, 3, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.c == 8 && L.h == 28 + 4 && L.w == 36);
+    seer_network_info_t I;
+    CHECK_STATUS(seer_network_get_info(net, &I), SEER_STATUS_SUCCESS);
+    CHECK(I.n_conv == 3 && I.params == 64 * 32 * 16 + 32 * 4 * 9 + 16 + 16 * 8 * 3);
+    CHECK(fabs(I.fwd_flops - 2.0 * (64 * 7 * 9 * 32 * 16 + 32 * 14 * 18 * 4 * 9 + 16 * 28 * 36 * 8 * 3)) < 1);
+    seer_network_destroy(net);
+    static const struct { const char *line; seer_status_t st; const char *says; } bad[] = {
+        {"deconv name=d k=8 size=3 stride=2 outpad=2\n", SEER_STATUS_NET_SHAPE, "outpad 2x2 must be under the stride"},
+        {"deconv name=d k=8 size=3 outpad_h=1\n", SEER_STATUS_NET_SHAPE, "under the stride 1x1"},
+        {"deconv name=d k=8 size=1 pad=4\n", SEER_STATUS_NET_SHAPE, "leaves no output"},
+        {"deconv name=d k=6 size=3 groups=4\n", SEER_STATUS_BAD_GROUPS, "deconv: groups=4"},
+        {"deconv name=d size=3\n", SEER_STATUS_NET_PARSE, "deconv needs k="},
+        {"deconv name=d k=8 size=3 outpad=1 outpad_h=1 stride=2\n", SEER_STATUS_NET_PARSE, "both given"},
+        {"conv name=d k=8 size=3 outpad=1\n", SEER_STATUS_NET_PARSE, "unknown option 'outpad'"},
+        {"deconv name=d k=8 size=3 stride=16777216 outpad=1\n", SEER_STATUS_OVERFLOW, "over the limits"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char t[256];
+        snprintf(t, sizeof t, "input name=x c=64 h=7 w=9\n%s", bad[i].line);
+        CHECK_STATUS(parse(h, t, &net, msg, sizeof msg), bad[i].st);
+        CHECK(strstr(msg, bad[i].says) != NULL && strstr(msg, "line 2") != NULL);
+        if (!strstr(msg, bad[i].says)) fprintf(stderr, "  %s\n", msg);
+    }
+    seer_destroy(h);
+}

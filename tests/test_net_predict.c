@@ -877,3 +877,48 @@ TEST(net_bwd_from_fwd_writes_nothing_on_failure)
     }
     test_served_free(h, m, d);
 }
+
+/* A deconv runs as the backward data pass of the conv from its output to
+ * its input: its forward is that conv's bwd_data, its input's gradient
+ * that conv's forward, its weight gradient that conv's bwd_filter, and
+ * each row names the algorithm in the direction cuDNN runs. */
+TEST(net_deconv_is_the_transposed_conv)
+{
+    seer_handle_t h;
+    seer_model_t m;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
+    /* a batch norm first, so that the conv's input takes a gradient */
+    static const char *const text[2] = {"input c=64 h=28 w=28\nbn\ndeconv name=x k=32 size=4 stride=2 pad=1 outpad=1\n",
+                                        "input c=32 h=57 w=57\nbn\nconv name=x k=64 size=4 stride=2 pad=1\n"};
+    seer_layer_result_t r[2][16];
+    int n[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        seer_network_t net = NULL;
+        double total;
+        REQUIRE(seer_network_create(h, text[k], strlen(text[k]), &net) == SEER_STATUS_SUCCESS);
+        CHECK_STATUS(seer_predict_network(h, m, net, 16, SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, SEER_MODE_TRAIN,
+                                          SEER_ALGO_AUTO, r[k], 16, &n[k], &total), SEER_STATUS_SUCCESS);
+        seer_network_destroy(net);
+    }
+    int seen = 0;
+    for (int i = 0; i < n[0]; i++) {
+        if (r[0][i].op != SEER_OP_DECONV) continue;
+        seer_direction_t d = r[0][i].direction;
+        seer_direction_t run = d == SEER_DIR_FWD ? SEER_DIR_BWD_DATA : d == SEER_DIR_BWD_DATA ? SEER_DIR_FWD : d;
+        for (int j = 0; j < n[1]; j++) {
+            if (r[1][j].op != SEER_OP_CONV || r[1][j].direction != run) continue;
+            seen++;
+            CHECK(r[0][i].time_ms == r[1][j].time_ms && r[0][i].algo == r[1][j].algo &&
+                  r[0][i].flops == r[1][j].flops && r[0][i].bytes == r[1][j].bytes);
+            CHECK(!strcmp(seer_layer_algo_name(&r[0][i]), seer_algo_name(run, r[1][j].algo)));
+            CHECK(!strcmp(seer_layer_algo_name(&r[1][j]), seer_algo_name(run, r[1][j].algo)));
+        }
+    }
+    CHECK(seen == 3);
+    CHECK(seer_layer_algo_name(NULL) == NULL);
+    for (int i = 0; i < n[0]; i++)
+        if (r[0][i].op == SEER_OP_BATCHNORM) CHECK(seer_layer_algo_name(&r[0][i]) == NULL);
+    seer_model_free(m);
+    seer_destroy(h);
+}

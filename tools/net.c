@@ -242,7 +242,8 @@ static void flag_str(unsigned f, char *b)
 
 static const char *algo_str(const seer_layer_result_t *r)
 {
-    return r->algo == SEER_ALGO_NA ? "-" : seer_algo_name(r->direction, r->algo);
+    const char *a = seer_layer_algo_name(r);
+    return a ? a : "-";
 }
 
 static const seer_layer_result_t *g_rows;
@@ -281,7 +282,7 @@ static void op_key(const seer_layer_result_t *r, char *key, size_t size)
     if (r->flags & SEER_RESULT_GRAD_ACCUM) snprintf(key, size, "gradient sums");
     else if (r->flags & SEER_RESULT_AMP_CAST) snprintf(key, size, "amp casts");
     else if (r->op == SEER_OP_OPTIMIZER) snprintf(key, size, "%s", seer_op_name(r->op));
-    else if (r->op == SEER_OP_CONV || r->op == SEER_OP_FC)
+    else if (r->op == SEER_OP_CONV || r->op == SEER_OP_DECONV || r->op == SEER_OP_FC)
         snprintf(key, size, "%s %s", seer_op_name(r->op), seer_direction_name(r->direction));
     else snprintf(key, size, "%s %s", seer_op_name(r->op), r->direction == SEER_DIR_FWD ? "fwd" : "bwd");
 }

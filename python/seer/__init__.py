@@ -221,7 +221,7 @@ _UNSUPPORTED, _NOT_CALIBRATED, _NO_ALGORITHM, _WORKSPACE_LIMIT = 6, 17, 24, 25
 _ALGO_AUTO, _ALGO_NA, _ALGO_CUDNN = -2, -3, -1
 _ALGO_COUNT = {0: 8, 1: 6, 2: 7}  # SEER_{FWD,BWD_DATA,BWD_FILTER}_ALGO_COUNT
 _ROLE_MAIN = 0
-_OP_CONV, _OP_FC, _OP_OPTIMIZER = 1, 7, 12
+_OP_CONV, _OP_FC, _OP_OPTIMIZER, _OP_DECONV = 1, 7, 12, 18
 _OPTIMIZERS = ("none", "sgd", "adam")  # seer_optimizer_t order
 _FLAGS = ((0x2, "B"), (0x8, "M"), (0x1, "R"), (0x4, "X"), (0x10, "G"), (0x20, "A"), (0x40, "C"))
 
@@ -247,6 +247,12 @@ def _name_class(v: int) -> str:
 @functools.lru_cache(maxsize=None)
 def _name_algo(d: int, a: int) -> str:
     return _s(_algo_name(d, a))
+
+
+def _run_dir(op: int, dr: int) -> int:
+    """The cuDNN direction that runs a row's pass (seer_layer_algo_name):
+    a deconv's forward is a backward data pass, and back."""
+    return 1 - dr if op == _OP_DECONV and dr < 2 else dr
 
 
 @functools.lru_cache(maxsize=None)
@@ -873,7 +879,7 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
             key = "amp casts"
         elif op == _OP_OPTIMIZER:
             key = "optimizer"
-        elif op in (_OP_CONV, _OP_FC):
+        elif op in (_OP_CONV, _OP_FC, _OP_DECONV):
             key = _name_op(op) + " " + _name_dir(dr)
         else:
             key = _name_op(op) + (" fwd" if dr == 0 else " bwd")
@@ -887,7 +893,7 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     for i in order:
         _, name, op, dr, al, nk, cl, fl_, by, t, fl = rows[i]
         layers.append({"index": i, "layer": name.split(b"\0", 1)[0].decode(errors="replace"), "op": _name_op(op),
-                       "direction": _name_dir(dr), "algo": None if al == _ALGO_NA else _name_algo(dr, al),
+                       "direction": _name_dir(dr), "algo": None if al == _ALGO_NA else _name_algo(_run_dir(op, dr), al),
                        "kernels": nk, "class": _name_class(cl), "flops": fl_ if fin(fl_) else None,
                        "bytes": by if fin(by) else None, "time_ms": t if fin(t) else None,
                        "flags": _name_flags(fl)})

@@ -64,7 +64,10 @@ def test_pick_conv_algo_matches_cli():
                                        (os.path.join(ONNX, "resnet50.onnx"), ["--mode", "train", "--res", "160"]),
                                        ("resnet18", ["--mode", "train", "--optimizer", "adam", "--fit", "16GiB"]),
                                        ("resnet18", ["--mode", "train", "--amp", "--fit"]),
-                                       (os.path.join(ONNX, "ops.onnx"), [])])
+                                       (os.path.join(ONNX, "ops.onnx"), []),
+                                       # a deconv's rows name algorithms of the direction that runs them
+                                       (os.path.join(REPO, "fuzz", "corpus", "net", "deconv_decoder.net"),
+                                        ["--mode", "train"])])
 def test_net_matches_cli(what, args):
     kw = {"mode": "train"} if "train" in args else {}
     if "--dtype" in args:
