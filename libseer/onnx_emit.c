@@ -27,16 +27,14 @@ static int64_t win_out(int64_t in, int64_t pad, int64_t span, int64_t stride, in
     return o;
 }
 
-/* Strides, dilations and symmetric pads of a Conv / pool window over the
- * input x (N x C x H x W); 1 when expressible, 0 with why filled.  cuDNN
- * pads both sides alike: an asymmetric padding (TensorFlow's SAME at an
- * even stride, as tf2onnx writes it) is costed as the symmetric one of
- * its total, rounded down or up, that gives the same output size (the
- * framework's copy of a padded input is not costed). */
-static int window(const SeerOnnx__NodeProto *n, const tensor_t *x, const int64_t k[2], int64_t st[2], int64_t dil[2],
-                  int64_t pad[2], char *why, size_t wsize)
+/* Strides, dilations and pads (begin H, begin W, end H, end W; auto_pad
+ * VALID: none) of a Conv, ConvTranspose or pool window of k as node n
+ * gives them; 1 when each is in range, 0 with why filled.  Shared, so
+ * that a transposed convolution refuses what a convolution does. */
+static int window_attrs(const SeerOnnx__NodeProto *n, const int64_t k[2], int64_t st[2], int64_t dil[2], int64_t p[4],
+                        char *why, size_t wsize)
 {
-    int64_t p[4] = {0, 0, 0, 0};
+    p[0] = p[1] = p[2] = p[3] = 0;
     st[0] = st[1] = dil[0] = dil[1] = 1;
     int np = seer_onnx_attr_ints(n, "pads", p, 4);
     if (seer_onnx_attr_ints(n, "strides", st, 2) > 2 || seer_onnx_attr_ints(n, "dilations", dil, 2) > 2 || np > 4) {
@@ -56,6 +54,20 @@ static int window(const SeerOnnx__NodeProto *n, const tensor_t *x, const int64_t
             return 0;
         }
     if (seer_onnx_attr_str_is(n, "auto_pad", "VALID")) p[0] = p[1] = p[2] = p[3] = 0;
+    return 1;
+}
+
+/* Strides, dilations and symmetric pads of a Conv / pool window over the
+ * input x (N x C x H x W); 1 when expressible, 0 with why filled.  cuDNN
+ * pads both sides alike: an asymmetric padding (TensorFlow's SAME at an
+ * even stride, as tf2onnx writes it) is costed as the symmetric one of
+ * its total, rounded down or up, that gives the same output size (the
+ * framework's copy of a padded input is not costed). */
+static int window(const SeerOnnx__NodeProto *n, const tensor_t *x, const int64_t k[2], int64_t st[2], int64_t dil[2],
+                  int64_t pad[2], char *why, size_t wsize)
+{
+    int64_t p[4];
+    if (!window_attrs(n, k, st, dil, p, why, wsize)) return 0;
     int upper = seer_onnx_attr_str_is(n, "auto_pad", "SAME_UPPER"), lower = seer_onnx_attr_str_is(n, "auto_pad", "SAME_LOWER");
     if (upper || lower)
         for (int i = 0; i < 2; i++) {
@@ -168,40 +180,90 @@ static int bn_folded(const SeerOnnx__NodeProto *n, const tensor_t *w, const tens
     return node_meta_has(n, "pkg.onnxscript.rewriter.rule_name", "FuseBatchNormIntoConv") ? 2 : 0;
 }
 
-static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
+/* What a Conv and a ConvTranspose check alike, before their weights'
+ * layouts differ: a data input with 2 spatial axes (another rank, or a
+ * channels-last view: unsupported, *wp NULL), and a 4-D weight whose dims
+ * (layout, for messages) are at least 1 and whose window kernel_shape
+ * agrees with.  Here, not at the description's parser: its message would
+ * give a line of the translated text, not the tensor of the file. */
+static seer_status_t conv_weight(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *x, const char *what,
+                                 const char *layout, tensor_t **wp)
 {
     seer_status_t st;
-    char why[200];
+    char why[96], wb[72];
+    *wp = NULL;
+    /* before need_data, which refuses a 5-D view (a 3-D convolution's
+     * input) as an error: the operator is what is unsupported */
+    if (x && x->layer >= 0 && x->rank != 4) {
+        snprintf(why, sizeof why, "%s over other than 2 spatial dimensions", what);
+        return seer_onnx_unsupported(cx, n, why);
+    }
     if ((st = seer_onnx_need_data(cx, n, x, 0))) return st;
-    if (x->rank != 4) return seer_onnx_unsupported(cx, n, "a convolution over other than 2 spatial dimensions");
     if (x->nhwc) return seer_onnx_unsupported(cx, n, CHANNELS_LAST);
     tensor_t *w = seer_onnx_input(cx, n, 1);
     if (!w || !w->known || w->rank != 4)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the weight's shape is not known (a 4-D constant expected)");
-    int64_t g = seer_onnx_attr_int(n, "group", 1), K = w->d[0], R = w->d[2], S = w->d[3], ks[2] = {R, S};
-    char wb[72];
-    /* here, not at the description's parser: its message would give a
-     * line of the translated text, not the tensor of the file */
-    if (K < 1 || w->d[1] < 1 || R < 1 || S < 1)
-        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "weight '%s' is %lldx%lldx%lldx%lld (K x C/group x R x S: "
-                              "each at least 1)", seer_onnx_show(w->name, wb, sizeof wb), (long long)K,
-                              (long long)w->d[1], (long long)R, (long long)S);
-    int64_t kk[2], s2[2], dil[2], pad[2];
-    if (seer_onnx_attr_ints(n, "kernel_shape", kk, 2) == 2 && (kk[0] != R || kk[1] != S))
+    const int64_t *d = w->d;
+    if (d[0] < 1 || d[1] < 1 || d[2] < 1 || d[3] < 1)
+        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "weight '%s' is %lldx%lldx%lldx%lld (%s: each at least 1)",
+                              seer_onnx_show(w->name, wb, sizeof wb), (long long)d[0], (long long)d[1], (long long)d[2],
+                              (long long)d[3], layout);
+    int64_t kk[2];
+    if (seer_onnx_attr_ints(n, "kernel_shape", kk, 2) == 2 && (kk[0] != d[2] || kk[1] != d[3]))
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "kernel_shape %lldx%lld differs from the weight's %lldx%lld",
-                              (long long)kk[0], (long long)kk[1], (long long)R, (long long)S);
-    if (g < 1 || w->d[1] * g != x->d[1] || K % g)
-        return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "weight %lldx%lldx%lldx%lld with group %lld does not fit %lld "
-                              "input channels", (long long)K, (long long)w->d[1], (long long)R, (long long)S, (long long)g,
-                              (long long)x->d[1]);
-    /* one bias value per output channel (onnxruntime refuses others) */
-    tensor_t *b = seer_onnx_input(cx, n, 2);
+                              (long long)kk[0], (long long)kk[1], (long long)d[2], (long long)d[3]);
+    *wp = w;
+    return SEER_STATUS_SUCCESS;
+}
+
+/* A weight w whose channels do not fit the input's c with group g. */
+static seer_status_t weight_misfit(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *w, int64_t g, int64_t c)
+{
+    return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "weight %lldx%lldx%lldx%lld with group %lld does not fit %lld "
+                          "input channels", (long long)w->d[0], (long long)w->d[1], (long long)w->d[2],
+                          (long long)w->d[3], (long long)g, (long long)c);
+}
+
+/* A Conv's or ConvTranspose's optional bias (input 2, *bp NULL when
+ * absent): one value per output channel, of K (onnxruntime refuses
+ * others). */
+static seer_status_t conv_bias(cx_t *cx, const SeerOnnx__NodeProto *n, int64_t K, tensor_t **bp)
+{
+    char wb[72];
+    tensor_t *b = *bp = seer_onnx_input(cx, n, 2);
     if (b && b->known && b->rank != 1)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "bias '%s' is %d-D, not one value per output channel (%lld)",
                               seer_onnx_show(b->name, wb, sizeof wb), b->rank, (long long)K);
     if (b && b->known && b->d[0] != K)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "bias '%s' has %lld values for %lld output channels",
                               seer_onnx_show(b->name, wb, sizeof wb), (long long)b->d[0], (long long)K);
+    return SEER_STATUS_SUCCESS;
+}
+
+/* The options a conv and a deconv line share (docs/networks.md), each
+ * left out at its default, as the parser reads them. */
+static void conv_options(cx_t *cx, int64_t K, const tensor_t *w, const int64_t st[2], const int64_t pad[2],
+                         const int64_t dil[2], int64_t g)
+{
+    seer_onnx_emit(cx, " k=%lld", (long long)K);
+    seer_onnx_pair_opt(cx, "size", "r", "s", w->d[2], w->d[3], -1);
+    seer_onnx_pair_opt(cx, "stride", "stride_h", "stride_w", st[0], st[1], 1);
+    seer_onnx_pair_opt(cx, "pad", "pad_h", "pad_w", pad[0], pad[1], 0);
+    seer_onnx_pair_opt(cx, "dil", "dil_h", "dil_w", dil[0], dil[1], 1);
+    if (g != 1) seer_onnx_emit(cx, " groups=%lld", (long long)g);
+}
+
+static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    seer_status_t st;
+    char why[200];
+    tensor_t *w, *b;
+    if ((st = conv_weight(cx, n, x, "a convolution", "K x C/group x R x S", &w)) || !w) return st;
+    int64_t g = seer_onnx_attr_int(n, "group", 1), K = w->d[0], R = w->d[2], S = w->d[3], ks[2] = {R, S};
+    int64_t s2[2], dil[2], pad[2];
+    /* g at most the channels first: the product cannot overflow */
+    if (g < 1 || g > x->d[1] || w->d[1] * g != x->d[1] || K % g) return weight_misfit(cx, n, w, g, x->d[1]);
+    if ((st = conv_bias(cx, n, K, &b))) return st;
     if (!window(n, x, ks, s2, dil, pad, why, sizeof why)) return seer_onnx_unsupported(cx, n, why);
     int64_t d[4] = {x->d[0], K, win_out(x->d[2], pad[0], dil[0] * (R - 1) + 1, s2[0], 0),
                     win_out(x->d[3], pad[1], dil[1] * (S - 1) + 1, s2[1], 0)};
@@ -209,12 +271,7 @@ static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the %lldx%lld window does not fit the %lldx%lld input",
                               (long long)R, (long long)S, (long long)x->d[2], (long long)x->d[3]);
     if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "conv", &x, 1))) return st;
-    seer_onnx_emit(cx, " k=%lld", (long long)K);
-    seer_onnx_pair_opt(cx, "size", "r", "s", R, S, -1);
-    seer_onnx_pair_opt(cx, "stride", "stride_h", "stride_w", s2[0], s2[1], 1);
-    seer_onnx_pair_opt(cx, "pad", "pad_h", "pad_w", pad[0], pad[1], 0);
-    seer_onnx_pair_opt(cx, "dil", "dil_h", "dil_w", dil[0], dil[1], 1);
-    if (g != 1) seer_onnx_emit(cx, " groups=%lld", (long long)g);
+    conv_options(cx, K, w, s2, pad, dil, g);
     int folded = bn_folded(n, w, b);
     if (!folded) {
         if (b) seer_onnx_emit(cx, " bias=1");
@@ -225,7 +282,7 @@ static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
      * needs it: the conv without the bias the folding made (torchvision's
      * convs before a batch norm have none), then the batch norm, so the
      * parameters are the module's again */
-    char wn[72], bname[64];
+    char wn[72], wb[72], bname[64];
     int conv = o->layer;
     if (folded == 1)
         seer_onnx_emit(cx, "\n# unfolded: a batch norm folded into conv '%s' by the exporter (weight '%s', bias '%s')\n",
