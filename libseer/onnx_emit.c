@@ -296,6 +296,79 @@ static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
     return SEER_STATUS_SUCCESS;
 }
 
+/* Symmetric pad and output padding of one axis of a transposed
+ * convolution whose ONNX padding totals total (begin + end, or what
+ * output_shape or auto_pad SAME leave) with output_padding opad: its
+ * output, (in - 1) stride + span + opad - total, is (in - 1) stride +
+ * span - 2 pad + outpad.  cuDNN pads both sides alike (as for Conv): an
+ * odd total is rounded up, the extra row given back as output padding,
+ * else down, taken from the file's; a negative one (an output_shape past
+ * the full output) is all output padding.  1 when outpad is below limit
+ * (PyTorch's: the stride or the dilation), else 0. */
+static int deconv_axis(int64_t total, int64_t opad, int64_t limit, int64_t *pad, int64_t *outpad)
+{
+    int64_t p = total > 0 ? (total + 1) / 2 : 0, op = opad + 2 * p - total;
+    if (op >= limit && total > 0 && total % 2) p--, op -= 2;
+    *pad = p;
+    *outpad = op;
+    return op >= 0 && op < limit;
+}
+
+/* A ConvTranspose (nn.ConvTranspose2d) as a deconv line: weight C x K/group
+ * x R x S, the output size from pads, output_shape or auto_pad as ONNX
+ * defines it, then written as PyTorch's symmetric pad and output padding
+ * (deconv_axis). */
+static seer_status_t do_deconv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
+{
+    seer_status_t st;
+    char why[200];
+    tensor_t *w, *b;
+    if ((st = conv_weight(cx, n, x, "a transposed convolution", "C x K/group x R x S", &w)) || !w) return st;
+    int64_t g = seer_onnx_attr_int(n, "group", 1), C = x->d[1];
+    if (g < 1 || g > C || C % g || w->d[0] != C) return weight_misfit(cx, n, w, g, C);
+    int64_t K = w->d[1] * g, ks[2] = {w->d[2], w->d[3]}, s2[2], dil[2], p[4], opad[2] = {0, 0}, shape[2];
+    if ((st = conv_bias(cx, n, K, &b))) return st;
+    if (!window_attrs(n, ks, s2, dil, p, why, sizeof why)) return seer_onnx_unsupported(cx, n, why);
+    int nop = seer_onnx_attr_ints(n, "output_padding", opad, 2), nsh = seer_onnx_attr_ints(n, "output_shape", shape, 2);
+    if (nop >= 0 && nop != 2) {
+        snprintf(why, sizeof why, "output_padding of %d sizes for a 2-D window", nop);
+        return seer_onnx_unsupported(cx, n, why);
+    }
+    if (nsh >= 0 && nsh != 2) {
+        snprintf(why, sizeof why, "output_shape of %d sizes for a 2-D window (2: H and W)", nsh);
+        return seer_onnx_unsupported(cx, n, why);
+    }
+    if (opad[0] < 0 || opad[1] < 0 || opad[0] > SEER_NET_MAX_DIM || opad[1] > SEER_NET_MAX_DIM)
+        return seer_onnx_unsupported(cx, n, "an output_padding below 0 or over 2^24");
+    int same = seer_onnx_attr_str_is(n, "auto_pad", "SAME_UPPER") || seer_onnx_attr_str_is(n, "auto_pad", "SAME_LOWER");
+    int64_t full[2], pad[2], outpad[2], d[4] = {x->d[0], K, 0, 0};
+    for (int i = 0; i < 2; i++) {
+        int64_t in = x->d[2 + i];
+        full[i] = (in - 1) * s2[i] + (ks[i] - 1) * dil[i] + 1 + opad[i];
+        /* output_shape wins over auto_pad, which wins over pads; what
+         * they leave of the full output is the total padding */
+        d[2 + i] = nsh == 2 ? shape[i] : same ? in * s2[i] : full[i] - p[i] - p[i + 2];
+        if (d[2 + i] < 1)
+            return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "the output would be empty (%s %lld of the %lldx%lld "
+                                  "input)", nsh == 2 ? "output_shape" : "size", (long long)d[2 + i], (long long)x->d[2],
+                                  (long long)x->d[3]);
+    }
+    /* sizes over the limits refused before the padding is derived from them */
+    if ((st = seer_onnx_set_dims(cx, n, o, 4, d))) return st;
+    for (int i = 0; i < 2; i++)
+        if (!deconv_axis(full[i] - d[2 + i], opad[i], s2[i] > dil[i] ? s2[i] : dil[i], &pad[i], &outpad[i])) {
+            snprintf(why, sizeof why, "no symmetric pad gives output size %lld with an output padding below the "
+                     "stride or dilation (pads %lld, %lld)", (long long)d[2 + i], (long long)p[i], (long long)p[i + 2]);
+            return seer_onnx_unsupported(cx, n, why);
+        }
+    if ((st = seer_onnx_layer_line(cx, n, o, "deconv", &x, 1))) return st;
+    conv_options(cx, K, w, s2, pad, dil, g);
+    if (b) seer_onnx_emit(cx, " bias=1");
+    seer_onnx_pair_opt(cx, "outpad", "outpad_h", "outpad_w", outpad[0], outpad[1], 0);
+    seer_onnx_emit(cx, "\n");
+    return SEER_STATUS_SUCCESS;
+}
+
 static seer_status_t do_pool(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o, int max)
 {
     seer_status_t st;
@@ -1282,6 +1355,7 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
             return simple(cx, n, x, o, SIMPLE_OPS[i].type, "");
         }
     if (!strcmp(op, "Conv")) return do_conv(cx, n, x, o);
+    if (!strcmp(op, "ConvTranspose")) return do_deconv(cx, n, x, o);
     if (!strcmp(op, "Sigmoid") || !strcmp(op, "HardSigmoid")) return do_gate(cx, ni, x, o);
     if (!strcmp(op, "Clip")) return do_clip(cx, n, x, o);
     if (!strcmp(op, "PRelu")) return do_prelu(cx, n, x, o);
@@ -1334,7 +1408,7 @@ static const struct {
     const char *const *values;
     int below_opset;            /* a string attribute before this opset only; 0: always */
 } STRING_ATTRS[] = {
-    {"Conv", "auto_pad", AUTO_PAD, 0}, {"MaxPool", "auto_pad", AUTO_PAD, 0}, {"AveragePool", "auto_pad", AUTO_PAD, 0},
+    {"Conv", "auto_pad", AUTO_PAD, 0}, {"ConvTranspose", "auto_pad", AUTO_PAD, 0}, {"MaxPool", "auto_pad", AUTO_PAD, 0}, {"AveragePool", "auto_pad", AUTO_PAD, 0},
     {"Pad", "mode", PAD_MODE, 0}, {"Resize", "mode", RESIZE_MODE, 0}, {"Upsample", "mode", RESIZE_MODE, 0},
     {"Resize", "coordinate_transformation_mode", COORD_MODE, 0}, {"Resize", "nearest_mode", NEAREST_MODE, 0},
     {"Resize", "keep_aspect_ratio_policy", ASPECT_POLICY, 0}, {"Cast", "to", TYPE_NAME, 6},

@@ -341,3 +341,146 @@ TEST(onnx_emit_string_attributes_checked)
     CHECK(strstr(seer_get_last_error(f.h), "node 'mp' (MaxPool): attribute auto_pad is not a string") != NULL);
     fx_close(&f);
 }
+
+/* ConvTranspose (nn.ConvTranspose2d) as a deconv line, over a 1 x 16 x 7 x
+ * 7 input: the weight C x K/group x R x S, options written as a conv's
+ * (defaults left out), outpad only when not 0.  ONNX's output size from
+ * pads, output_shape or auto_pad is PyTorch's symmetric pad and output
+ * padding: an odd total padding rounds up and gives the row back as
+ * output padding; one that needs output padding of the stride or more
+ * is unsupported. */
+TEST(onnx_emit_conv_transpose_line_and_shape)
+{
+    static const struct {
+        int64_t w[4], bias, stride, dil, group, pads[4], opad[2], oshape[2];
+        const char *auto_pad;
+        int64_t h, w_out;           /* the output's; 0: no layer */
+        const char *want;           /* the line, or the unsupported reason's start */
+    } cases[] = {
+        /* the DCGAN / U-Net upsampling: k 4, stride 2, pad 1 doubles */
+        {{16, 8, 4, 4}, 0, 2, 1, 1, {1, 1, 1, 1}, {0, 0}, {0, 0}, NULL, 14, 14,
+         "deconv name=d in=x k=8 size=4 stride=2 pad=1\n"},
+        /* k 3, stride 2, pad 1, output_padding 1 doubles too */
+        {{16, 8, 3, 3}, 0, 2, 1, 1, {1, 1, 1, 1}, {1, 1}, {0, 0}, NULL, 14, 14,
+         "deconv name=d in=x k=8 size=3 stride=2 pad=1 outpad=1\n"},
+        /* grouped: K = 2 x 4 */
+        {{16, 2, 3, 3}, 0, 1, 1, 4, {1, 1, 1, 1}, {0, 0}, {0, 0}, NULL, 7, 7,
+         "deconv name=d in=x k=8 size=3 pad=1 groups=4\n"},
+        {{16, 8, 2, 2}, 8, 2, 1, 1, {0, 0, 0, 0}, {0, 0}, {0, 0}, NULL, 14, 14,
+         "deconv name=d in=x k=8 size=2 stride=2 bias=1\n"},
+        {{16, 8, 3, 3}, 0, 1, 2, 1, {2, 2, 2, 2}, {0, 0}, {0, 0}, NULL, 7, 7,
+         "deconv name=d in=x k=8 size=3 pad=2 dil=2\n"},
+        /* asymmetric pads (0, 0, 1, 1): total 1, rounded up, one row back */
+        {{16, 8, 3, 3}, 0, 2, 1, 1, {0, 0, 1, 1}, {0, 0}, {0, 0}, NULL, 14, 14,
+         "deconv name=d in=x k=8 size=3 stride=2 pad=1 outpad=1\n"},
+        /* ... and with output_padding 1 too, rounded down instead */
+        {{16, 8, 3, 3}, 0, 2, 1, 1, {0, 0, 1, 1}, {1, 1}, {0, 0}, NULL, 15, 15,
+         "deconv name=d in=x k=8 size=3 stride=2\n"},
+        /* output_shape: the total padding ONNX derives, per axis (pads ignored) */
+        {{16, 8, 3, 3}, 0, 2, 1, 1, {3, 3, 3, 3}, {0, 0}, {14, 15}, NULL, 14, 15,
+         "deconv name=d in=x k=8 size=3 stride=2 pad_h=1 pad_w=0 outpad_h=1 outpad_w=0\n"},
+        /* auto_pad SAME: the input times the stride (k 4: total 2) */
+        {{16, 8, 4, 4}, 0, 2, 1, 1, {0, 0, 0, 0}, {0, 0}, {0, 0}, "SAME_UPPER", 14, 14,
+         "deconv name=d in=x k=8 size=4 stride=2 pad=1\n"},
+        /* ... k 1: what the kernel leaves short is output padding */
+        {{16, 8, 1, 1}, 0, 2, 1, 1, {0, 0, 0, 0}, {0, 0}, {0, 0}, "SAME_LOWER", 14, 14,
+         "deconv name=d in=x k=8 size=1 stride=2 outpad=1\n"},
+        {{16, 8, 2, 2}, 0, 2, 1, 1, {1, 1, 1, 1}, {0, 0}, {0, 0}, "VALID", 14, 14,
+         "deconv name=d in=x k=8 size=2 stride=2\n"},
+        /* stride 1: no output padding to give an odd total's row back */
+        {{16, 8, 3, 3}, 0, 1, 1, 1, {0, 0, 1, 1}, {0, 0}, {0, 0}, NULL, 0, 0,
+         "no symmetric pad gives output size 8 with an output padding below the stride or dilation (pads 0, 1)"},
+        /* output_padding 2 at stride 2, which PyTorch refuses */
+        {{16, 8, 3, 3}, 0, 2, 1, 1, {1, 1, 1, 1}, {2, 2}, {0, 0}, NULL, 0, 0, "no symmetric pad gives output size 15"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        fx_t f;
+        REQUIRE(fx_open(&f, 13, 16, 7));
+        int64_t bd[1] = {cases[i].bias}, st[2] = {cases[i].stride, cases[i].stride}, dl[2] = {cases[i].dil, cases[i].dil};
+        int64_t pads[4], opad[2], oshape[2];
+        memcpy(pads, cases[i].pads, sizeof pads);
+        memcpy(opad, cases[i].opad, sizeof opad);
+        memcpy(oshape, cases[i].oshape, sizeof oshape);
+        fx_const(&f, "w", 4, cases[i].w, NULL, 0);
+        fx_const(&f, "b", 1, bd, NULL, 0);
+        SeerOnnx__AttributeProto a[7];
+        SeerOnnx__AttributeProto *attrs[7];
+        static const char *const names[6] = {"strides", "dilations", "pads", "output_padding", "output_shape", "group"};
+        int64_t *lists[5] = {st, dl, pads, opad, oshape};
+        size_t lens[5] = {2, 2, 4, 2, 2}, na = 0;
+        for (int k = 0; k < 6; k++) {
+            static const SeerOnnx__AttributeProto init = SEER_ONNX__ATTRIBUTE_PROTO__INIT;
+            if ((k == 3 && !opad[0]) || (k == 4 && !oshape[0])) continue; /* absent */
+            a[na] = init;
+            a[na].name = (char *)names[k];
+            if (k < 5) a[na].n_ints = lens[k], a[na].ints = lists[k];
+            else a[na].has_i = 1, a[na].i = cases[i].group;
+            attrs[na] = &a[na];
+            na++;
+        }
+        if (cases[i].auto_pad) {
+            static const SeerOnnx__AttributeProto init = SEER_ONNX__ATTRIBUTE_PROTO__INIT;
+            a[na] = init;
+            a[na].name = "auto_pad", a[na].has_s = 1;
+            a[na].s.len = strlen(cases[i].auto_pad), a[na].s.data = (uint8_t *)cases[i].auto_pad;
+            attrs[na] = &a[na];
+            na++;
+        }
+        SeerOnnx__NodeProto n;
+        char *in[] = {"x", "w", "b"}, *out[] = {"d"};
+        fx_node(&f, &n, "ConvTranspose", in, cases[i].bias ? 3 : 2, out);
+        n.n_attribute = na;
+        n.attribute = attrs;
+        CHECK_STATUS(seer_onnx_emit_node(&f.cx, 0), SEER_STATUS_SUCCESS);
+        tensor_t *d = fx_tensor(&f, "d");
+        if (cases[i].h) {
+            if (strcmp(fx_text(&f), cases[i].want)) printf("\n    case %zu: %s", i, fx_text(&f));
+            CHECK(!strcmp(fx_text(&f), cases[i].want));
+            CHECK(f.cx.n_unsup == 0 && d->layer == 1 && d->rank == 4 && d->d[1] == 8 && d->d[2] == cases[i].h &&
+                  d->d[3] == cases[i].w_out);
+        } else {
+            /* recorded, the output aliasing the input so the rest goes on */
+            CHECK(f.cx.n_unsup == 1 && !strncmp(f.cx.unsup[0].why, cases[i].want, strlen(cases[i].want)));
+            CHECK(fx_text(&f)[0] == 0 && d->layer == 0);
+        }
+        fx_close(&f);
+    }
+}
+
+/* A ConvTranspose's weight is C x K/group x R x S: one whose first
+ * dimension is not the input's channels, or a bias of other than K
+ * values, is an error naming the node (8 x 16 x 4 x 4, a Conv's weight
+ * for 16 channels, is not a ConvTranspose's); one over 3
+ * spatial dimensions (a 5-D view) is unsupported, not an error. */
+TEST(onnx_emit_conv_transpose_checks_weights)
+{
+    fx_t f;
+    REQUIRE(fx_open(&f, 13, 16, 7));
+    int64_t w8[4] = {8, 16, 4, 4}, w16[4] = {16, 8, 4, 4}, w3d[5] = {16, 8, 3, 3, 3}, b5[1] = {5};
+    fx_const(&f, "w8", 4, w8, NULL, 0);
+    fx_const(&f, "w16", 4, w16, NULL, 0);
+    fx_const(&f, "w3d", 5, w3d, NULL, 0);
+    fx_const(&f, "b5", 1, b5, NULL, 0);
+    int v = seer_onnx_add_tensor(&f.cx, "x5", -1); /* x as 1 x 16 x 7 x 7 x 1: a view of its layer */
+    REQUIRE(v >= 0);
+    tensor_t *x5 = &f.cx.t[v];
+    x5->known = 1, x5->rank = 5, x5->layer = 0;
+    x5->d[0] = 1, x5->d[1] = 16, x5->d[2] = 7, x5->d[3] = 7, x5->d[4] = 1;
+    SeerOnnx__NodeProto n[3];
+    char *i0[] = {"x", "w8"}, *o0[] = {"up"}, *i1[] = {"x", "w16", "b5"}, *o1[] = {"upb"}, *i2[] = {"x5", "w3d"},
+         *o2[] = {"up3d"};
+    fx_node(&f, &n[0], "ConvTranspose", i0, 2, o0);
+    fx_node(&f, &n[1], "ConvTranspose", i1, 3, o1);
+    fx_node(&f, &n[2], "ConvTranspose", i2, 2, o2);
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 0), SEER_STATUS_NET_SHAPE);
+    CHECK(strstr(seer_get_last_error(f.h), "node 'up' (ConvTranspose): weight 8x16x4x4 with group 1 does not fit 16 "
+                 "input channels") != NULL);
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 1), SEER_STATUS_NET_SHAPE);
+    CHECK(strstr(seer_get_last_error(f.h), "node 'upb' (ConvTranspose): bias 'b5' has 5 values for 8 output channels") !=
+          NULL);
+    CHECK_STATUS(seer_onnx_emit_node(&f.cx, 2), SEER_STATUS_SUCCESS);
+    CHECK(f.cx.n_unsup == 1 && !strcmp(f.cx.unsup[0].op, "ConvTranspose") &&
+          !strcmp(f.cx.unsup[0].why, "a transposed convolution over other than 2 spatial dimensions"));
+    CHECK(fx_tensor(&f, "up3d")->layer == 0 && fx_text(&f)[0] == 0);
+    fx_close(&f);
+}
