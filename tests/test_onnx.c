@@ -138,6 +138,53 @@ TEST(onnx_folded_conv_is_conv_then_bn)
     seer_destroy(h);
 }
 
+/* nn.ConvTranspose2d as torch.onnx.export writes it: a deconv line per
+ * ConvTranspose, k the weight's second dimension times the groups,
+ * options as a conv's (defaults left out), outpad when not 0. */
+TEST(onnx_conv_transpose_is_deconv)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    CHECK(text_has(h, "tests/onnx/conv_transpose.onnx", 0,
+                   "relu name=enc/Relu in=enc/Conv\n"
+                   "deconv name=up/ConvTranspose in=enc/Relu k=16 size=4 stride=2 pad=1\n"
+                   "deconv name=up_outpad/ConvTranspose in=up/ConvTranspose k=8 size=3 stride=2 pad=1 outpad=1\n"
+                   "deconv name=up_grouped/ConvTranspose in=up_outpad/ConvTranspose k=8 size=3 pad=1 groups=4\n"
+                   "deconv name=up_bias/ConvTranspose in=up_grouped/ConvTranspose k=4 size=2 stride=2 bias=1\n"));
+    seer_destroy(h);
+}
+
+/* ... and the network it builds: each deconv's output (PyTorch's size,
+ * (h - 1) stride - 2 pad + r + outpad) and parameters (C x K/group x R x
+ * S, the bias K).  Needs the description parser's deconv layer. */
+TEST(onnx_conv_transpose_network)
+{
+    static const struct { const char *name; int c, hw; long long params; int bias; } up[] = {
+        {"up/ConvTranspose", 16, 14, 16 * 16 * 4 * 4, 0},
+        {"up_outpad/ConvTranspose", 8, 28, 16 * 8 * 3 * 3, 0},
+        {"up_grouped/ConvTranspose", 8, 28, 8 * 2 * 3 * 3, 0},
+        {"up_bias/ConvTranspose", 4, 56, 8 * 4 * 2 * 2 + 4, 1},
+    };
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_network_t net = NULL;
+    CHECK_STATUS(seer_network_create_onnx_file(h, "tests/onnx/conv_transpose.onnx", NULL, &net), SEER_STATUS_SUCCESS);
+    seer_network_info_t info;
+    if (net && seer_network_get_info(net, &info) == SEER_STATUS_SUCCESS) {
+        CHECK(info.n_layers == 7); /* input, conv, relu, 4 deconvs */
+        CHECK(info.params == 16 * 8 * 3 * 3 + 4096 + 1152 + 144 + 132);
+        for (int i = 0; i < 4 && info.n_layers == 7; i++) {
+            seer_layer_info_t L;
+            REQUIRE(seer_network_get_layer(net, 3 + i, &L) == SEER_STATUS_SUCCESS);
+            CHECK(!strcmp(L.name, up[i].name) && !strcmp(seer_op_name(L.op), "deconv"));
+            CHECK(L.c == up[i].c && L.h == up[i].hw && L.w == up[i].hw);
+            CHECK(L.params == up[i].params && L.bias == up[i].bias);
+        }
+    }
+    seer_network_destroy(net);
+    seer_destroy(h);
+}
+
 TEST(onnx_ops_translate_to_layers)
 {
     seer_handle_t h;
@@ -395,6 +442,11 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_reshape_overflow", SEER_STATUS_NET_SHAPE, "node 'view' (Reshape): the target shape's element count "
                                                         "overflows at dimension 2 (4)"},
         {"bad_conv_bias", SEER_STATUS_NET_SHAPE, "node 'convb' (Conv): bias 'bb' has 5 values for 16 output channels"},
+        /* a Conv's weight layout (K x C) given to a ConvTranspose (C x K) */
+        {"bad_conv_transpose_channels", SEER_STATUS_NET_SHAPE, "node 'deconv' (ConvTranspose): weight 8x4x3x3 with "
+                                                               "group 1 does not fit 4 input channels"},
+        {"bad_conv_transpose_3d", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ConvTranspose x1 ('deconv3d': a transposed "
+                                                                   "convolution over other than 2 spatial dimensions"},
         {"bad_opset_negative", SEER_STATUS_ONNX_OPSET, "default-domain opset version -1 is invalid"},
         {"bad_output_ghost", SEER_STATUS_NET_INPUT, "graph output 'ghost' is not produced by any node, initializer or "
                                                     "graph input"},

@@ -408,6 +408,27 @@ def tf_style():
     return g.model(g.node("Gemm", [y, g.weight("w2", [10, 16])], "fc", transB=1))
 
 
+def conv_transpose():
+    """nn.ConvTranspose2d as torch.onnx.export writes it (kernel_shape,
+    strides, pads, dilations, group, output_padding): a decoder's
+    upsampling after a conv, k 4 stride 2 pad 1 (7 -> 14), k 3 stride 2
+    pad 1 output_padding 1 (14 -> 28), grouped, and biased (28 -> 56)."""
+    g = Graph("conv_transpose", 13)
+    y = g.relu(g.conv(g.input("x", [1, 8, 7, 7]), "enc", 8, 16, 3, pad=1), "enc")
+
+    def up(y, name, cin, cout, k, stride=1, pad=0, groups=1, bias=False, outpad=0):
+        w = g.weight(name + ".weight", [cin, cout // groups, k, k])
+        ins = [y, w] + ([g.weight(name + ".bias", [cout])] if bias else [])
+        return g.node("ConvTranspose", ins, "/" + name + "/ConvTranspose", kernel_shape=[k, k],
+                      strides=[stride, stride], pads=[pad] * 4, dilations=[1, 1], group=groups,
+                      output_padding=[outpad, outpad])
+
+    y = up(y, "up", 16, 16, 4, 2, 1)
+    y = up(y, "up_outpad", 16, 8, 3, 2, 1, outpad=1)
+    y = up(y, "up_grouped", 8, 8, 3, pad=1, groups=4)
+    return g.model(up(y, "up_bias", 8, 4, 2, 2, bias=True))
+
+
 def torchscript_pad(g, y):
     """F.pad(y, (1, 3, 0, 2)) as the TorchScript-based exporter writes it
     without constant folding (seer.from_torch): the pads padded with zeros
@@ -565,6 +586,14 @@ def bad_models(good):
     # a conv bias of other than one value per output channel
     out["conv_bias"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("wb", [16, 4, 3, 3]), g.weight("bb", [5])],
                                                       "convb")).SerializeToString()
+    # a ConvTranspose weight in a Conv's layout (K x C): its first
+    # dimension is not the 4 input channels
+    out["conv_transpose_channels"] = tiny(extra=lambda g, y: g.node("ConvTranspose", [y, g.weight(
+        "wt", [8, 4, 3, 3])], "deconv", kernel_shape=[3, 3])).SerializeToString()
+    # a 3-D ConvTranspose, of the 4 x 8 x 8 map viewed as 4 x 8 x 8 x 1
+    out["conv_transpose_3d"] = tiny(13, extra=lambda g, y: g.node("ConvTranspose", [g.node("Reshape", [y, g.weight(
+        "to5", [5], [1, 4, 8, 8, 1], TensorProto.INT64)], "view5"), g.weight("wt3", [4, 2, 3, 3, 1])], "deconv3d",
+        kernel_shape=[3, 3, 1])).SerializeToString()
     # an opset version that no ONNX release has
     out["opset_negative"] = tiny(-1).SerializeToString()
     # a graph output that nothing produces
@@ -639,6 +668,7 @@ def main():
                  "scales", [4], [1.0, 1.0, 2.0, 2.0])], "up", mode="nearest")),
              "tiny_scale": tiny(extra=lambda g, y: g.node("Mul", [g.weight("noise", [1, 1, 1, 1], [1.0]), g.node(
                  "Mul", [y, g.weight("gamma", [4, 1, 1])], "layer_scale")], "stochastic_depth")),
+             "conv_transpose": conv_transpose(),
              "alexnet_caffe3": alexnet_caffe(3), "legacy_bias5": legacy_bias(5), "tf_style": tf_style(),
              # ImageScaler (opsets 1-9): the input's scale and per-channel bias
              "image_scaler9": tiny(9, extra=lambda g, y: g.node("ImageScaler", [y], "scaler", scale=0.5,
@@ -670,7 +700,7 @@ def main():
                                    "resize_odd", "transform_input",
                                    "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style",
                                    "image_scaler9", "pad9", "pad13", "pad_torchscript", "tiny_folded",
-                                   "tiny_folded_meta")}
+                                   "tiny_folded_meta", "conv_transpose")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
