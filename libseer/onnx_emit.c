@@ -304,7 +304,7 @@ static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
  * odd total is rounded up, the extra row given back as output padding,
  * else down, taken from the file's; a negative one (an output_shape past
  * the full output) is all output padding.  1 when outpad is below limit
- * (PyTorch's: the stride or the dilation), else 0. */
+ * (the stride: net_parse.c), else 0. */
 static int deconv_axis(int64_t total, int64_t opad, int64_t limit, int64_t *pad, int64_t *outpad)
 {
     int64_t p = total > 0 ? (total + 1) / 2 : 0, op = opad + 2 * p - total;
@@ -356,9 +356,9 @@ static seer_status_t do_deconv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t 
     /* sizes over the limits refused before the padding is derived from them */
     if ((st = seer_onnx_set_dims(cx, n, o, 4, d))) return st;
     for (int i = 0; i < 2; i++)
-        if (!deconv_axis(full[i] - d[2 + i], opad[i], s2[i] > dil[i] ? s2[i] : dil[i], &pad[i], &outpad[i])) {
+        if (!deconv_axis(full[i] - d[2 + i], opad[i], s2[i], &pad[i], &outpad[i])) {
             snprintf(why, sizeof why, "no symmetric pad gives output size %lld with an output padding below the "
-                     "stride or dilation (pads %lld, %lld)", (long long)d[2 + i], (long long)p[i], (long long)p[i + 2]);
+                     "stride (pads %lld, %lld)", (long long)d[2 + i], (long long)p[i], (long long)p[i + 2]);
             return seer_onnx_unsupported(cx, n, why);
         }
     if ((st = seer_onnx_layer_line(cx, n, o, "deconv", &x, 1))) return st;

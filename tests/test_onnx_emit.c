@@ -389,7 +389,7 @@ TEST(onnx_emit_conv_transpose_line_and_shape)
          "deconv name=d in=x k=8 size=2 stride=2\n"},
         /* stride 1: no output padding to give an odd total's row back */
         {{16, 8, 3, 3}, 0, 1, 1, 1, {0, 0, 1, 1}, {0, 0}, {0, 0}, NULL, 0, 0,
-         "no symmetric pad gives output size 8 with an output padding below the stride or dilation (pads 0, 1)"},
+         "no symmetric pad gives output size 8 with an output padding below the stride (pads 0, 1)"},
         /* output_padding 2 at stride 2, which PyTorch refuses */
         {{16, 8, 3, 3}, 0, 2, 1, 1, {1, 1, 1, 1}, {2, 2}, {0, 0}, NULL, 0, 0, "no symmetric pad gives output size 15"},
     };
