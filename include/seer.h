@@ -1052,7 +1052,8 @@ enum { SEER_MATH_DEFAULT = 0, SEER_MATH_TENSOR_OP = 1, SEER_MATH_TENSOR_OP_ALLOW
 /* The fields of cudnnConvolution{Fwd,BwdData,BwdFilter}AlgoPerf_t. */
 typedef struct {
     int algo;                   /* cuDNN's enum value of the direction */
-    seer_status_t status;       /* SUCCESS, NOT_CALIBRATED, WORKSPACE_LIMIT, UNSUPPORTED */
+    seer_status_t status;       /* SUCCESS, NOT_CALIBRATED, BAD_PREDICTION (a time out of range),
+                                   WORKSPACE_LIMIT, UNSUPPORTED */
     double time;                /* predicted ms; -1 when not predicted */
     size_t memory;              /* workspace bytes (docs/picker.md); 0 when unsupported */
     int determinism;            /* 1 deterministic, 0 not (cudnnDeterminism_t) */
@@ -1071,15 +1072,17 @@ SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer
  * transferred) before those only the analytical model times (and, in
  * tensor-core math, the SIMT plain GEMMs: docs/picker.md), so perf[0] is
  * not always the lowest time (seer_pick_conv_fastest is); then algorithms
- * the model cannot time (NOT_CALIBRATED), then those over workspace_limit_bytes
+ * the model cannot time (NOT_CALIBRATED, or BAD_PREDICTION: a predicted
+ * time out of range, which leaves the others ranked), then those over workspace_limit_bytes
  * (WORKSPACE_LIMIT; their time is still predicted), then unsupported ones
  * (UNSUPPORTED).  Up to capacity entries are written (the best ones).  A
  * limit of 0 admits only algorithms that need no workspace.  Returns
  * SUCCESS when perf[0] is usable (timed and within the limit);
  * NO_ALGORITHM when every algorithm the model can time needs more
- * workspace than the limit; NOT_CALIBRATED when the model can time none
- * of them; UNSUPPORTED when none supports the shape.  perf and *returned
- * are written in all four cases. */
+ * workspace than the limit; BAD_PREDICTION (the first such algorithm's
+ * message) when no other is timed; NOT_CALIBRATED when the model can
+ * time none of them; UNSUPPORTED when none supports the shape.  perf and
+ * *returned are written in all five cases. */
 SEER_API seer_status_t seer_pick_conv_algo(seer_handle_t handle, const seer_model *model,
                                            const seer_conv *desc,
                                            size_t workspace_limit_bytes,
@@ -1108,8 +1111,10 @@ SEER_API seer_status_t seer_pick_conv_bwd_filter_algo(seer_handle_t handle,
  * from seer_predict_conv's for that algorithm (docs/method.md, "Backward
  * data as a forward conv").  Ignores workspace (seer_pick_conv_* rank
  * with it).
+ * An algorithm whose time is out of range is passed over.
  * Returns BAD_PARAM, NOT_CALIBRATED (the model can time no algorithm of
- * dir), UNSUPPORTED (none exists for the shape). */
+ * dir), UNSUPPORTED (none exists for the shape), BAD_PREDICTION (every
+ * algorithm timed is out of range: the first one's message). */
 SEER_API seer_status_t seer_pick_conv_fastest(seer_handle_t handle, const seer_model *model,
                                               const seer_conv *desc, seer_direction_t dir,
                                               int *algo, double *time_ms);

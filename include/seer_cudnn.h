@@ -16,7 +16,7 @@
  * Status mapping: SUCCESS -> CUDNN_STATUS_SUCCESS; UNSUPPORTED ->
  * CUDNN_STATUS_NOT_SUPPORTED; WORKSPACE_LIMIT -> CUDNN_STATUS_ALLOC_FAILED
  * (what cudnnFind reports when a workspace cannot be had); NOT_CALIBRATED
- * -> CUDNN_STATUS_NOT_SUPPORTED, so a framework that takes the first
+ * and BAD_PREDICTION -> CUDNN_STATUS_NOT_SUPPORTED, so a framework that takes the first
  * CUDNN_STATUS_SUCCESS entry never picks an algorithm libseer could not
  * time.  When no entry is CUDNN_STATUS_SUCCESS the get functions return
  * CUDNN_STATUS_NOT_SUPPORTED: fall back to cuDNN's own heuristic then.

@@ -215,7 +215,8 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
 {
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
     seer_conv_bounds_t bd[SEER_MAX_ALGOS];
-    int n = seer_algo_count(dir), best = -1, guess = -1, uncal = 0, exact[SEER_MAX_ALGOS], done[SEER_MAX_ALGOS] = {0};
+    int n = seer_algo_count(dir), best = -1, guess = -1, uncal = 0, bad = -1, exact[SEER_MAX_ALGOS],
+        done[SEER_MAX_ALGOS] = {0};
     /* The learned correction, the class classifier and the kernel
      * breakdown cost as much as the physics: first the physics of every
      * algorithm, which bounds its time, then the whole prediction only of
@@ -253,6 +254,8 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
                 best = a;
         } else if (st == SEER_STATUS_NOT_CALIBRATED) {
             uncal = 1;
+        } else if (st == SEER_STATUS_BAD_PREDICTION) {
+            if (bad < 0) bad = a; /* this algorithm's time out of range: another may answer */
         } else if (!seer_picker_soft(st)) {
             *out = ev[a]; /* the failing algorithm, its message in out->err */
             return st;
@@ -289,6 +292,10 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
         return SEER_STATUS_SUCCESS;
     }
     if (!st) return SEER_STATUS_SUCCESS;
+    if (bad >= 0) { /* nothing answered: the first time out of range says why */
+        *out = ev[bad];
+        return SEER_STATUS_BAD_PREDICTION;
+    }
     return uncal ? SEER_STATUS_NOT_CALIBRATED : st;
 }
 
@@ -908,7 +915,8 @@ static int rank_of(const ranked_t *r)
 {
     const seer_conv_algo_perf_t *p = &r->p;
     if (p->status == SEER_STATUS_SUCCESS) return p->source == SEER_SOURCE_ANALYTICAL || r->simt;
-    return p->status == SEER_STATUS_NOT_CALIBRATED ? 2 : p->status == SEER_STATUS_WORKSPACE_LIMIT ? 3 : 4;
+    return p->status == SEER_STATUS_NOT_CALIBRATED || p->status == SEER_STATUS_BAD_PREDICTION ? 2
+         : p->status == SEER_STATUS_WORKSPACE_LIMIT ? 3 : 4;
 }
 
 static int by_rank(const void *x, const void *y)
@@ -942,7 +950,7 @@ static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv 
     /* each algorithm at most its SIMT twin's and dense conv's times, as
      * seer_predict_conv gives it; its source and math stay its own */
     for (int i = 0; i < n; i++) seer_picker_algo_caps(m, desc, dir, &ev[i]);
-    int usable = 0, untimed = 0, over = 0, timed_over = 0;
+    int usable = 0, untimed = 0, over = 0, timed_over = 0, bad = -1;
     size_t smallest = SIZE_MAX;
     for (int i = 0; i < n; i++) {
         seer_conv_algo_perf_t *p = &all[i].p;
@@ -957,8 +965,14 @@ static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv 
         size_t ws = 0;
         seer_err_t we;
         seer_status_t wst = seer_workspace_bytes(&we, desc, dir, p->algo, &ws);
-        /* A real error (not an answer about this algorithm): its message to the handle. */
-        if (ev[i].err.st && !seer_picker_soft(ev[i].err.st)) return seer_err_report(h, &ev[i].err);
+        /* A real error (not an answer about this algorithm): its message
+         * to the handle.  A time out of range is this algorithm's: the
+         * others may still be timed (cuDNN's per-algorithm status). */
+        if (ev[i].err.st == SEER_STATUS_BAD_PREDICTION) {
+            if (bad < 0) bad = i;
+        } else if (ev[i].err.st && !seer_picker_soft(ev[i].err.st)) {
+            return seer_err_report(h, &ev[i].err);
+        }
         if (wst && !seer_picker_soft(wst)) return seer_err_report(h, &we);
         p->status = ev[i].err.st ? ev[i].err.st : wst;
         if (p->status == SEER_STATUS_UNSUPPORTED) continue;
@@ -987,6 +1001,7 @@ static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv 
                           "no %s algorithm the model can time fits the workspace limit of %zu bytes "
                           "(the smallest needs %zu; %d untimed ones fit)", seer_direction_name(dir),
                           limit, smallest, untimed);
+    if (bad >= 0) return seer_err_report(h, &ev[bad].err);
     if (untimed || over)
         return seer_error(h, SEER_STATUS_NOT_CALIBRATED,
                           "model %s cannot time any %s algorithm for %s", m->gpu_id,

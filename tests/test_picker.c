@@ -459,7 +459,7 @@ static seer_status_t best_whole(const struct seer_model *m, const struct seer_co
                                 seer_algo_eval_t *out)
 {
     seer_algo_eval_t ev[SEER_MAX_ALGOS];
-    int n = seer_picker_eval(m, cv, dir, ev), best = -1, guess = -1, uncal = 0;
+    int n = seer_picker_eval(m, cv, dir, ev), best = -1, guess = -1, uncal = 0, bad = -1;
     for (int a = 0; a < n; a++) {
         seer_status_t st = ev[a].err.st;
         if (!st) {
@@ -469,6 +469,8 @@ static seer_status_t best_whole(const struct seer_model *m, const struct seer_co
             if (*b < 0 || ev[a].time_ms < ev[*b].time_ms) *b = a;
         } else if (st == SEER_STATUS_NOT_CALIBRATED) {
             uncal = 1;
+        } else if (st == SEER_STATUS_BAD_PREDICTION) {
+            if (bad < 0) bad = a;
         } else if (!seer_picker_soft(st)) {
             *out = ev[a];
             return st;
@@ -487,6 +489,10 @@ static seer_status_t best_whole(const struct seer_model *m, const struct seer_co
         return SEER_STATUS_SUCCESS;
     }
     if (!st) return SEER_STATUS_SUCCESS;
+    if (bad >= 0) {
+        *out = ev[bad];
+        return SEER_STATUS_BAD_PREDICTION;
+    }
     return uncal ? SEER_STATUS_NOT_CALIBRATED : st;
 }
 
@@ -704,6 +710,45 @@ TEST(picker_narrow_grouped_bounds_are_the_prediction)
     CHECK(compared > 100);
     seer_model_destroy(m);
     seer_destroy(h);
+}
+
+/* A time out of range is the algorithm's own status, as cuDNN reports
+ * each algorithm's: an absurd 20001 x 20001 filter on an A100 times
+ * IMPLICIT_GEMM and GEMM over SEER_MAX_TIME_MS, IMPLICIT_PRECOMP_GEMM
+ * under it (the served model, as seer --gpu serves it), which the picks
+ * and a network take. */
+TEST(picker_algorithm_out_of_range_leaves_the_others)
+{
+    seer_handle_t h;
+    seer_model_t m;
+    seer_conv_desc_t d;
+    static const int shape[14] = {1, 1, 46339, 46339, 1, 20001, 20001, 10000, 10000, 1, 1, 1, 1, 1};
+    REQUIRE(test_served_conv("a100-pcie-80gb", SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, shape, &h, &m, &d));
+    double t = 0;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, SEER_FWD_ALGO_IMPLICIT_GEMM, &t, NULL, 0, NULL),
+                 SEER_STATUS_BAD_PREDICTION);
+    int algo = -9, n = 0;
+    CHECK_STATUS(seer_pick_conv_fastest(h, m, d, SEER_DIR_FWD, &algo, &t), SEER_STATUS_SUCCESS);
+    CHECK(algo == SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM && t > 1e7 && t < SEER_MAX_TIME_MS);
+    seer_conv_algo_perf_t perf[8];
+    CHECK_STATUS(seer_pick_conv_algo(h, m, d, SIZE_MAX, perf, 8, &n), SEER_STATUS_SUCCESS);
+    REQUIRE(n == 8);
+    CHECK(perf[0].algo == SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM && perf[0].time == t);
+    /* untimed, before the unsupported ones */
+    CHECK(perf[1].status == SEER_STATUS_BAD_PREDICTION && perf[1].time == -1 &&
+          perf[1].algo == SEER_FWD_ALGO_IMPLICIT_GEMM);
+    CHECK(perf[2].status == SEER_STATUS_BAD_PREDICTION && perf[2].algo == SEER_FWD_ALGO_GEMM);
+    for (int i = 3; i < n; i++) CHECK(perf[i].status == SEER_STATUS_UNSUPPORTED);
+    const char *text = "input name=x c=1 h=46339 w=46339\nconv name=c k=1 r=20001 pad=10000\n";
+    seer_network_t net;
+    REQUIRE(seer_network_create(h, text, strlen(text), &net) == SEER_STATUS_SUCCESS);
+    seer_layer_result_t r[4];
+    double total = 0;
+    CHECK_STATUS(seer_predict_network(h, m, net, 1, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, SEER_MODE_INFER, SEER_ALGO_AUTO,
+                                      r, 4, &n, &total), SEER_STATUS_SUCCESS);
+    CHECK(n == 1 && r[0].algo == SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM && r[0].time_ms == t);
+    seer_network_destroy(net);
+    test_served_free(h, m, d);
 }
 
 TEST(picker_hard_error_reports_the_prediction_message)

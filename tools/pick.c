@@ -41,6 +41,7 @@ static const char *perf_status(seer_status_t st)
     case SEER_STATUS_NOT_CALIBRATED: return "not_calibrated";
     case SEER_STATUS_WORKSPACE_LIMIT: return "over_limit";
     case SEER_STATUS_UNSUPPORTED: return "unsupported";
+    case SEER_STATUS_BAD_PREDICTION: return "out_of_range";
     default: return "error";
     }
 }

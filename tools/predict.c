@@ -52,7 +52,8 @@ static void usage_predict(FILE *f)
 static const char *status_word(seer_status_t st)
 {
     return st == SEER_STATUS_UNSUPPORTED ? "unsupported"
-           : st == SEER_STATUS_NOT_CALIBRATED ? "not calibrated" : "error";
+           : st == SEER_STATUS_NOT_CALIBRATED ? "not calibrated"
+           : st == SEER_STATUS_BAD_PREDICTION ? "out of range" : "error";
 }
 
 static const char *class_name(int cls)
@@ -165,9 +166,17 @@ typedef struct {
     double flops, bytes, roof;  /* NAN when unknown */
 } one_t;
 
+/* An algorithm's own failure, which leaves the others to rank: none for
+ * the shape, no data, or a time out of range (the picker's per-algorithm
+ * statuses). */
+static int algo_failure(seer_status_t st)
+{
+    return cli_soft_failure(st) || st == SEER_STATUS_BAD_PREDICTION;
+}
+
 /* Every algorithm (SEER_ALGO_AUTO) or one (cuDNN's choice included),
- * fastest first.  Only a failure of some algorithms (unsupported, not
- * calibrated) is in the results. */
+ * fastest first.  Only an algorithm's own failure (algo_failure) is in
+ * the results. */
 static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, int algo, int kernels, one_t *o)
 {
     int ok = 0, all = algo == SEER_ALGO_AUTO;
@@ -178,7 +187,7 @@ static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, in
         memset(&r->p, 0, sizeof r->p);
         r->st = cli_predict(h, m, d, o->dir, r->algo, kernels, &r->p);
         if (r->st == SEER_STATUS_SUCCESS) ok++;
-        else if (!all || !cli_soft_failure(r->st)) return cli_lib_error(h, r->st);
+        else if (!all || !algo_failure(r->st)) return cli_lib_error(h, r->st);
         else if (!why[0]) seer_get_last_error_copy(h, why, sizeof why);
     }
     if (!ok) {
@@ -198,7 +207,7 @@ static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, in
         r->st = cli_predict(h, m, d, o->dir, SEER_ALGO_CUDNN_CHOICE, kernels, &r->p);
         if (r->st == SEER_STATUS_SUCCESS && r->p.source != SEER_SOURCE_ANALYTICAL) o->n++;
         else if (r->st == SEER_STATUS_SUCCESS) free(r->p.kernels);
-        else if (!cli_soft_failure(r->st)) return cli_lib_error(h, r->st);
+        else if (!algo_failure(r->st)) return cli_lib_error(h, r->st);
         seer_status_t st = seer_pick_conv_fastest(h, m, d, o->dir, &o->pick, &o->pick_ms);
         if (st) return cli_lib_error(h, st);
         if ((st = seer_conv_bwd_from_fwd(h, m, d, o->dir, &o->bwd_from_fwd))) return cli_lib_error(h, st);
@@ -237,7 +246,9 @@ static void print_one_json(const one_t *o, const char *model_path, int kernels)
             cli_json_str_field("source", seer_source_name(r->p.source));
             if (kernels) print_kernels_json(r->p.kernels, r->p.n_kernels);
         } else {
-            cli_json_str_field("status", r->st == SEER_STATUS_UNSUPPORTED ? "unsupported" : "not_calibrated");
+            cli_json_str_field("status", r->st == SEER_STATUS_UNSUPPORTED      ? "unsupported"
+                                         : r->st == SEER_STATUS_BAD_PREDICTION ? "out_of_range"
+                                                                               : "not_calibrated");
             printf(", \"time_ms\": null");
         }
         printf("}");

@@ -217,7 +217,9 @@ _conv_bwd_from_fwd = _fn("seer_conv_bwd_from_fwd", _ST, _H, _H, _H, C.c_int, _P(
 assert _ROW.size == C.sizeof(_LayerResult) and _LayerResult.flops.offset == 72, "seer_layer_result_t layout"
 
 _SUCCESS, _UNKNOWN_GPU, _BUFFER_TOO_SMALL = 0, 7, 19
-_UNSUPPORTED, _NOT_CALIBRATED, _NO_ALGORITHM, _WORKSPACE_LIMIT = 6, 17, 24, 25
+_UNSUPPORTED, _NOT_CALIBRATED, _NO_ALGORITHM, _WORKSPACE_LIMIT, _BAD_PREDICTION = 6, 17, 24, 25, 26
+# an algorithm's own failure, which leaves the others to rank (as the CLI's)
+_ALGO_FAILURES = (_UNSUPPORTED, _NOT_CALIBRATED, _BAD_PREDICTION)
 _ALGO_AUTO, _ALGO_NA, _ALGO_CUDNN = -2, -3, -1
 _ALGO_COUNT = {0: 8, 1: 6, 2: 7}  # SEER_{FWD,BWD_DATA,BWD_FILTER}_ALGO_COUNT
 _ROLE_MAIN = 0
@@ -533,22 +535,24 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
         res, why = [], ""
         for a in algos:
             st, t, cls, src = _predict_one(hd, m, d, dirn, a)
-            if st and (algo != "auto" or st not in (_UNSUPPORTED, _NOT_CALIBRATED)):
+            if st and (algo != "auto" or st not in _ALGO_FAILURES):
                 _check(st, hd)
             if st and not why:
                 why = _s(_get_last_error(hd))  # the first failure's cause, as the CLI says it
             res.append((a, st, t, cls, src))
         if not any(st == _SUCCESS for _, st, _, _, _ in res):
-            # UNSUPPORTED when nothing can run it at all (bf16 on a T4), as net() says
-            unsup = all(st == _UNSUPPORTED for _, st, _, _, _ in res)
-            raise SeerError("SEER_STATUS_UNSUPPORTED" if unsup else "SEER_STATUS_NOT_CALIBRATED",
-                            _UNSUPPORTED if unsup else _NOT_CALIBRATED,
+            # UNSUPPORTED when nothing can run it at all (bf16 on a T4), as net() says;
+            # BAD_PREDICTION when a time out of range was all the model gave
+            sts = [st for _, st, _, _, _ in res]
+            st = (_UNSUPPORTED if all(x == _UNSUPPORTED for x in sts) else
+                  _BAD_PREDICTION if _BAD_PREDICTION in sts else _NOT_CALIBRATED)
+            raise SeerError(*_status(st),
                             "no algorithm of %s could be predicted by this model%s" % (direction,
                                                                                       ": " + why if why else ""))
         pick = None
         if algo == "auto":
             st, t, cls, src = _predict_one(hd, m, d, dirn, -1)  # cuDNN's choice
-            if st and st not in (_UNSUPPORTED, _NOT_CALIBRATED):
+            if st and st not in _ALGO_FAILURES:
                 _check(st, hd)
             if st == _SUCCESS and src != "analytical":
                 res.append((-1, st, t, cls, src))
@@ -574,7 +578,7 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
         if st == _SUCCESS:
             e.update({"status": "ok", "time_ms": t, "class": cls, "source": src})
         else:
-            e.update({"status": "unsupported" if st == _UNSUPPORTED else "not_calibrated", "time_ms": None})
+            e.update({"status": _PERF_STATUS[st], "time_ms": None})
         preds.append(e)
     return {"gpu": _s(info.gpu_id), "model": path, "served": served,
             "source_gpus": _s(info.source_gpus), "direction": _s(_dir_name(dirn)), "p": p.value, "q": q.value,
@@ -611,7 +615,7 @@ def predict_gemm(gpu: Optional[str] = None, m: int = 1, n: int = 1, k: int = 1, 
 
 _MATH = {1: "tensor_op", 3: "fma", 2: "tensor_op_conv"}
 _PERF_STATUS = {_SUCCESS: "ok", _NOT_CALIBRATED: "not_calibrated", _WORKSPACE_LIMIT: "over_limit",
-                _UNSUPPORTED: "unsupported"}
+                _UNSUPPORTED: "unsupported", _BAD_PREDICTION: "out_of_range"}
 
 
 def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, w: int = 1, k: int = 1,

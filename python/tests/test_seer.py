@@ -54,6 +54,23 @@ def test_predict_conv_matches_cli():
     assert [p["algo"] for p in one["predictions"]] == ["IMPLICIT_GEMM"]
 
 
+def test_algorithm_out_of_range_ranks_the_others():
+    # IMPLICIT_GEMM and GEMM predict over the 1e9 ms limit; IMPLICIT_PRECOMP_GEMM does not
+    kw = dict(gpu=GPU, n=1, c=1, h=46339, w=46339, k=1, r=20001, s=20001, pad=10000)
+    args = ["--gpu", GPU, "--n", "1", "--c", "1", "--h", "46339", "--w", "46339", "--k", "1", "--r", "20001",
+            "--s", "20001", "--pad", "10000"]
+    py = seer.predict_conv(**kw)
+    same(py, cli("predict", *args))
+    assert py["pick"]["algo"] == "IMPLICIT_PRECOMP_GEMM"
+    assert [p["status"] for p in py["predictions"]][:3] == ["ok", "out_of_range", "out_of_range"]
+    pk = seer.pick_conv_algo(**kw)
+    same(pk, cli("pick", *args))
+    assert [p["status"] for p in pk["perf"]][:3] == ["ok", "out_of_range", "out_of_range"]
+    with pytest.raises(seer.SeerError) as e:
+        seer.predict_conv(algo="IMPLICIT_GEMM", **kw)
+    assert e.value.status == "SEER_STATUS_BAD_PREDICTION"
+
+
 def test_pick_conv_algo_matches_cli():
     py = seer.pick_conv_algo(gpu=GPU, n=64, c=256, h=56, w=56, k=256, workspace_mb=10)
     same(py, cli("pick", "--gpu", GPU, "--n", "64", "--c", "256", "--h", "56", "--w", "56", "--k", "256",
