@@ -725,49 +725,25 @@ seer_status_t seer_conv_row_algo_error(seer_handle_t h, const char *file, const 
                       r->algo_text, seer_direction_name(r->dir));
 }
 
-/* Whether a header line names column `name`: as the reader finds
- * columns, by the whole field, blanks and quotes around it dropped, in
- * any position (a substring test missed `op` as the first or last
- * column, or written `, op,`). */
-static int header_has(const char *line, const char *name)
-{
-    size_t len = strlen(name);
-    for (const char *p = line; *p;) {
-        const char *e = p;
-        while (*e && *e != ',' && *e != '\r' && *e != '\n') e++;
-        const char *a = p, *z = e;
-        while (a < z && (*a == ' ' || *a == '\t' || *a == '"')) a++;
-        while (z > a && (z[-1] == ' ' || z[-1] == '\t' || z[-1] == '"')) z--;
-        if ((size_t)(z - a) == len && !memcmp(a, name, len)) return 1;
-        if (*e != ',') break;
-        p = e + 1;
-    }
-    return 0;
-}
-
 int seer_csv_kind(const char *path)
 {
     /* Not a regular file: the conv reader reports it (a FIFO would block here). */
     if (!seer_is_regular_file(path)) return 'c';
     FILE *fp = fopen(path, "rb");
     if (!fp) return 'c'; /* the conv reader reports the error */
-    char line[4096];
-    int r = 'c';
-    /* the header is the first line that is not blank, as the reader skips
-     * them: after a UTF-8 byte order mark at the start of the file, which
-     * the reader drops first (a BOM then a blank line read as a conv CSV) */
-    int header = 0, first = 1;
-    const char *hdr = line;
-    while (!header && fgets(line, sizeof line, fp)) {
-        hdr = line;
-        if (first && !strncmp(hdr, "\xEF\xBB\xBF", 3)) hdr += 3; /* strncmp: a line may be shorter */
-        first = 0;
-        header = hdr[strspn(hdr, " \t\r\n")] != 0;
-    }
-    if (header) {
-        if (header_has(hdr, "call_id") && header_has(hdr, "kernel_index")) r = 'k';
-        else if (header_has(hdr, "trans_a") && header_has(hdr, "op")) r = 'g';
-    }
+    /* The header as the readers see it: their tokenizer over the start of
+     * the file (a byte order mark, blank lines, quotes, a quoted comma in
+     * a name), so a kind is never told from columns the reader would not
+     * find.  A header longer than the buffer, or one the tokenizer
+     * refuses, is a conv CSV: the conv reader says what is wrong. */
+    char buf[16384];
+    size_t n = fread(buf, 1, sizeof buf, fp);
     fclose(fp);
+    seer_csv_t *c;
+    if (seer_csv_open_buffer(NULL, path, buf, n, &c)) return 'c';
+    int r = 'c';
+    if (seer_csv_col(c, "call_id") >= 0 && seer_csv_col(c, "kernel_index") >= 0) r = 'k';
+    else if (seer_csv_col(c, "trans_a") >= 0 && seer_csv_col(c, "op") >= 0) r = 'g';
+    seer_csv_close(c);
     return r;
 }

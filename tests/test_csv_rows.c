@@ -778,4 +778,8 @@ TEST(csv_kind_by_column_names)
     CHECK(kind_of(CONV_HDR ",loop,trans_ab,my_call_id,kernel_index_x\n") == 'c');
     CHECK(kind_of("") == 'c');
     CHECK(kind_of("\n\n") == 'c');
+    /* a quoted comma is inside a name, as the reader tokenizes it: one
+     * column "trans_a,op" is neither (a split at each comma found both) */
+    CHECK(kind_of("gpu,dtype,\"trans_a,op\",m\n") == 'c');
+    CHECK(kind_of("\"gpu,x\",dtype,batch,m,n,k,trans_a,trans_b,bias,op\n") == 'g');
 }
