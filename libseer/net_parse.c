@@ -313,6 +313,22 @@ static int64_t out_dim(int64_t in, int64_t pad, int64_t span, int64_t stride, in
     return o;
 }
 
+/* The weights of a conv, k x c / groups x r x s, or of a deconv, c x
+ * k / groups x r x s (the same count), and its bias, of an input of c
+ * channels.  Checked: a window over a huge pad passes the output's
+ * limits with r x s near 2^48, and the product would wrap. */
+static seer_status_t conv_params(ps_t *ps, seer_layer_info_t *L, int64_t c)
+{
+    int64_t p;
+    if (!seer_mul_ok(c / L->shape.groups, L->shape.k, &p) || !seer_mul_ok(p, L->shape.r, &p) ||
+        !seer_mul_ok(p, L->shape.s, &p) || p > INT64_MAX / 4 - L->shape.k)
+        return perr(ps, SEER_STATUS_OVERFLOW, "%s: weights over 2^61 parameters (%lld to %d channels, groups=%d, "
+                    "%dx%d window)", seer_op_name(L->op), (long long)c, L->shape.k, L->shape.groups, L->shape.r,
+                    L->shape.s);
+    L->params = p + (L->bias ? L->shape.k : 0);
+    return SEER_STATUS_SUCCESS;
+}
+
 /* A conv or deconv layer's options and output size (c, hh, w: its
  * input).  A deconv is PyTorch's ConvTranspose2d: each input pixel
  * scatters a k / groups x r x s window at stride steps, the output
@@ -351,10 +367,7 @@ static seer_status_t infer_conv(ps_t *ps, seer_layer_info_t *L, const opts_t *o,
         if (*oh < 1 || *ow < 1)
             return perr(ps, SEER_STATUS_NET_SHAPE, "deconv: pad %dx%d leaves no output of the %lldx%lld "
                         "input", L->shape.pad_h, L->shape.pad_w, (long long)hh, (long long)w);
-        /* the same weight count as the conv it is the transpose of */
-        L->params = (long long)c * (L->shape.k / L->shape.groups) * L->shape.r * L->shape.s +
-                    (L->bias ? L->shape.k : 0);
-        return SEER_STATUS_SUCCESS;
+        return conv_params(ps, L, c);
     }
     *oh = out_dim(hh, L->shape.pad_h, sh, L->shape.stride_h, 0);
     *ow = out_dim(w, L->shape.pad_w, sw, L->shape.stride_w, 0);
@@ -362,9 +375,7 @@ static seer_status_t infer_conv(ps_t *ps, seer_layer_info_t *L, const opts_t *o,
         return perr(ps, SEER_STATUS_NET_SHAPE, "conv: the %lldx%lld (dilated) filter does not fit "
                     "the padded %lldx%lld input", (long long)sh, (long long)sw,
                     (long long)(hh + 2 * L->shape.pad_h), (long long)(w + 2 * L->shape.pad_w));
-    L->params = (long long)L->shape.k * (c / L->shape.groups) * L->shape.r * L->shape.s +
-                (L->bias ? L->shape.k : 0);
-    return SEER_STATUS_SUCCESS;
+    return conv_params(ps, L, c);
 }
 
 /* A pooling layer: a window, or global / adaptive (out=) pooling. */

@@ -136,6 +136,8 @@ TEST(net_parse_errors_status_and_line)
         {"input c=3 h=8 w=8\npool max size=16\n", SEER_STATUS_NET_SHAPE, "does not fit"},
         {"input c=6 h=8 w=8\nconv k=4 size=3 groups=4\n", SEER_STATUS_BAD_GROUPS, "groups=4"},
         {"input c=3 h=8 w=8\nconv k=99999999999 size=3\n", SEER_STATUS_OVERFLOW, "over the limit"},
+        /* a window over a huge pad: k x c x r x s past int64, not wrapped */
+        {"input c=1 h=1 w=1\nconv k=16777216 size=16777216 pad=8388608\n", SEER_STATUS_OVERFLOW, "over 2^61"},
         {"input c=16777216 h=16777216 w=8\n", SEER_STATUS_OVERFLOW, "2^31-1"},
         {"input c=4096 h=4096 w=4096\n", SEER_STATUS_OVERFLOW, "line 1"},
         {"network name=a\nnetwork name=b\n", SEER_STATUS_NET_PARSE, "named again"},
@@ -497,6 +499,7 @@ TEST(net_parse_deconv)
         {"deconv name=d k=8 size=3 outpad=1 outpad_h=1 stride=2\n", SEER_STATUS_NET_PARSE, "both given"},
         {"conv name=d k=8 size=3 outpad=1\n", SEER_STATUS_NET_PARSE, "unknown option 'outpad'"},
         {"deconv name=d k=8 size=3 stride=16777216 outpad=1\n", SEER_STATUS_OVERFLOW, "over the limits"},
+        {"deconv name=d k=16777216 size=16777216 pad=8388607\n", SEER_STATUS_OVERFLOW, "over 2^61"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char t[256];
