@@ -330,12 +330,14 @@ static seer_status_t do_deconv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t 
     if ((st = conv_bias(cx, n, K, &b))) return st;
     if (!window_attrs(n, ks, s2, dil, p, why, sizeof why)) return seer_onnx_unsupported(cx, n, why);
     int nop = seer_onnx_attr_ints(n, "output_padding", opad, 2), nsh = seer_onnx_attr_ints(n, "output_shape", shape, 2);
+    /* reading at most 2, seer_onnx_attr_ints answers 3 for any more */
     if (nop >= 0 && nop != 2) {
-        snprintf(why, sizeof why, "output_padding of %d sizes for a 2-D window", nop);
+        snprintf(why, sizeof why, "output_padding of %s sizes for a 2-D window", nop > 2 ? "more than 2" : "1");
         return seer_onnx_unsupported(cx, n, why);
     }
     if (nsh >= 0 && nsh != 2) {
-        snprintf(why, sizeof why, "output_shape of %d sizes for a 2-D window (2: H and W)", nsh);
+        snprintf(why, sizeof why, "output_shape of %s sizes for a 2-D window (2: H and W)",
+                 nsh > 2 ? "more than 2" : "1");
         return seer_onnx_unsupported(cx, n, why);
     }
     if (opad[0] < 0 || opad[1] < 0 || opad[0] > SEER_NET_MAX_DIM || opad[1] > SEER_NET_MAX_DIM)

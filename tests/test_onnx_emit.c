@@ -484,3 +484,35 @@ TEST(onnx_emit_conv_transpose_checks_weights)
     CHECK(fx_tensor(&f, "up3d")->layer == 0 && fx_text(&f)[0] == 0);
     fx_close(&f);
 }
+
+/* A ConvTranspose's output_shape or output_padding of other than 2 sizes
+ * is unsupported, its reason saying how many it has: an output_shape of
+ * N x C x H x W (4 sizes; ONNX's are H and W) or a 3-D output padding
+ * is more than 2, not the 3 that reading at most 2 answers. */
+TEST(onnx_emit_conv_transpose_attribute_sizes)
+{
+    static const struct { const char *attr; size_t n; const char *why; } cases[] = {
+        {"output_shape", 4, "output_shape of more than 2 sizes for a 2-D window (2: H and W)"},
+        {"output_shape", 1, "output_shape of 1 sizes for a 2-D window (2: H and W)"},
+        {"output_padding", 3, "output_padding of more than 2 sizes for a 2-D window"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        fx_t f;
+        REQUIRE(fx_open(&f, 13, 16, 7));
+        int64_t wd[4] = {16, 8, 3, 3}, v[4] = {1, 1, 1, 1}, st[2] = {2, 2};
+        fx_const(&f, "w", 4, wd, NULL, 0);
+        static const SeerOnnx__AttributeProto init = SEER_ONNX__ATTRIBUTE_PROTO__INIT;
+        SeerOnnx__AttributeProto a[2] = {init, init}, *attrs[2] = {&a[0], &a[1]};
+        a[0].name = "strides", a[0].n_ints = 2, a[0].ints = st;
+        a[1].name = (char *)cases[i].attr, a[1].n_ints = cases[i].n, a[1].ints = v;
+        SeerOnnx__NodeProto n;
+        char *in[] = {"x", "w"}, *out[] = {"d"};
+        fx_node(&f, &n, "ConvTranspose", in, 2, out);
+        n.n_attribute = 2;
+        n.attribute = attrs;
+        CHECK_STATUS(seer_onnx_emit_node(&f.cx, 0), SEER_STATUS_SUCCESS);
+        CHECK(f.cx.n_unsup == 1 && !strcmp(f.cx.unsup[0].why, cases[i].why));
+        if (f.cx.n_unsup == 1 && strcmp(f.cx.unsup[0].why, cases[i].why)) printf("\n    case %zu: %s", i, f.cx.unsup[0].why);
+        fx_close(&f);
+    }
+}
