@@ -712,7 +712,7 @@ static void table_estimates(unsigned any, seer_dtype_t dtype, const seer_model *
     printf("\nestimates:\n");
     if (any & SEER_RESULT_BWD_FROM_FWD)
         printf("  B  the model has no data for this backward direction: a * forward + b,\n"
-               "     a and b fitted on %s\n", SEER_BWD_RATIO_SOURCE);
+               "     a and b fitted on %s (a deconv's forward runs a backward data)\n", SEER_BWD_RATIO_SOURCE);
     if (any & SEER_RESULT_MEMORY_BOUND) {
         seer_gpu_info_t gi = {0};
         double gbps = 0, gap = 0;
