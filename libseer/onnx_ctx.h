@@ -161,6 +161,10 @@ int seer_onnx_const_ints(cx_t *cx, const SeerOnnx__NodeProto *n, size_t i, int64
  * tensor).  1: folded (or marked constant); 0: not a folding op;
  * otherwise *st carries an error. */
 int seer_onnx_fold(cx_t *cx, const SeerOnnx__NodeProto *n, seer_status_t *st);
+/* A Clip's bounds: its min and max attributes before opset 11, its
+ * constant inputs from then (absent: unbounded); 0 when an input bound
+ * is not one folded value. */
+int seer_onnx_clip_bounds(cx_t *cx, const SeerOnnx__NodeProto *n, double *lo, double *hi);
 
 /* --- onnx_emit.c: nodes into description lines ---------------------- */
 

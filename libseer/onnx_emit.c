@@ -62,11 +62,11 @@ static int window_attrs(const SeerOnnx__NodeProto *n, const int64_t k[2], int64_
  * pads both sides alike: an asymmetric padding (TensorFlow's SAME at an
  * even stride, as tf2onnx writes it) is costed as the symmetric one of
  * its total, rounded down or up, that gives the same output size (the
- * framework's copy of a padded input is not costed). */
+ * framework's copy of a padded input is not costed).  One no symmetric
+ * padding matches gives 2, with the four pads (begin h w, end h w) in p. */
 static int window(const SeerOnnx__NodeProto *n, const tensor_t *x, const int64_t k[2], int64_t st[2], int64_t dil[2],
-                  int64_t pad[2], char *why, size_t wsize)
+                  int64_t pad[2], int64_t p[4], char *why, size_t wsize)
 {
-    int64_t p[4];
     if (!window_attrs(n, k, st, dil, p, why, wsize)) return 0;
     int upper = seer_onnx_attr_str_is(n, "auto_pad", "SAME_UPPER"), lower = seer_onnx_attr_str_is(n, "auto_pad", "SAME_LOWER");
     if (upper || lower)
@@ -89,7 +89,7 @@ static int window(const SeerOnnx__NodeProto *n, const tensor_t *x, const int64_t
         if (!want || win_out(in, pad[i], span, st[i], cm) != want) {
             snprintf(why, wsize, "asymmetric padding (%lld, %lld, %lld, %lld) that no symmetric one matches in "
                      "output size", (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3]);
-            return 0;
+            return 2;
         }
     }
     return 1;
@@ -253,6 +253,24 @@ static void conv_options(cx_t *cx, int64_t K, const tensor_t *w, const int64_t s
     if (g != 1) seer_onnx_emit(cx, " groups=%lld", (long long)g);
 }
 
+/* A pad layer "NODE.pad" of x by p (begin h w, end h w) in o, which
+ * *padded copies to stand as the next layer's input (o is its output). */
+static seer_status_t pad_layer(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *x, tensor_t *o,
+                               const int64_t p[4], tensor_t *padded)
+{
+    char base[64];
+    int64_t d[4] = {x->d[0], x->d[1], x->d[2] + p[0] + p[2], x->d[3] + p[1] + p[3]};
+    seer_status_t st = seer_onnx_set_dims(cx, n, o, 4, d);
+    if (st) return st;
+    snprintf(base, sizeof base, "%.40s.pad", n->name && n->name[0] ? n->name : o->name);
+    int li = seer_onnx_new_layer(cx, base, o);
+    if (li < 0) return seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
+    seer_onnx_emit(cx, "pad name=%s in=%s h=%lld w=%lld\n", cx->L[li].name, cx->L[x->layer].name, (long long)d[2],
+                   (long long)d[3]);
+    *padded = *o; /* its layer and dims: what a layer line reads of an input */
+    return SEER_STATUS_SUCCESS;
+}
+
 static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     seer_status_t st;
@@ -260,11 +278,21 @@ static seer_status_t do_conv(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
     tensor_t *w, *b;
     if ((st = conv_weight(cx, n, x, "a convolution", "K x C/group x R x S", &w)) || !w) return st;
     int64_t g = seer_onnx_attr_int(n, "group", 1), K = w->d[0], R = w->d[2], S = w->d[3], ks[2] = {R, S};
-    int64_t s2[2], dil[2], pad[2];
+    int64_t s2[2], dil[2], pad[2], p4[4];
     /* g at most the channels first: the product cannot overflow */
     if (g < 1 || g > x->d[1] || w->d[1] * g != x->d[1] || K % g) return weight_misfit(cx, n, w, g, x->d[1]);
     if ((st = conv_bias(cx, n, K, &b))) return st;
-    if (!window(n, x, ks, s2, dil, pad, why, sizeof why)) return seer_onnx_unsupported(cx, n, why);
+    int win = window(n, x, ks, s2, dil, pad, p4, why, sizeof why);
+    if (!win) return seer_onnx_unsupported(cx, n, why);
+    tensor_t padded;
+    if (win == 2) {
+        /* padding no symmetric one matches (torch.export folds F.pad(x,
+         * (0, 1, 0, 1)) into the conv after it): the padded copy the
+         * framework makes, as a pad layer, then the conv without padding */
+        if ((st = pad_layer(cx, n, x, o, p4, &padded))) return st;
+        x = &padded;
+        pad[0] = pad[1] = 0;
+    }
     int64_t d[4] = {x->d[0], K, win_out(x->d[2], pad[0], dil[0] * (R - 1) + 1, s2[0], 0),
                     win_out(x->d[3], pad[1], dil[1] * (S - 1) + 1, s2[1], 0)};
     if (d[2] < 1 || d[3] < 1)
@@ -381,7 +409,8 @@ static seer_status_t do_pool(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
     if (x->nhwc) return seer_onnx_unsupported(cx, n, CHANNELS_LAST);
     if (seer_onnx_attr_ints(n, "kernel_shape", k, 2) != 2 || k[0] < 1 || k[1] < 1)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "kernel_shape must list 2 sizes >= 1");
-    if (!window(n, x, k, s2, dil, pad, why, sizeof why)) return seer_onnx_unsupported(cx, n, why);
+    int64_t p4[4];
+    if (window(n, x, k, s2, dil, pad, p4, why, sizeof why) != 1) return seer_onnx_unsupported(cx, n, why);
     if (dil[0] != 1 || dil[1] != 1) return seer_onnx_unsupported(cx, n, "dilated pooling");
     if (2 * pad[0] > k[0] || 2 * pad[1] > k[1]) return seer_onnx_unsupported(cx, n, "a pad over half the window");
     int ceil_mode = seer_onnx_attr_int(n, "ceil_mode", 0) != 0;
@@ -650,17 +679,8 @@ static seer_status_t simple(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x,
 
 static seer_status_t do_clip(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
-    double lo = -INFINITY, hi = INFINITY;
-    if (cx->opset < 11) {
-        lo = seer_onnx_attr_float(n, "min", -INFINITY);
-        hi = seer_onnx_attr_float(n, "max", INFINITY);
-    } else {
-        tensor_t *a = seer_onnx_input(cx, n, 1), *b = seer_onnx_input(cx, n, 2);
-        if ((a && a->nval != 1) || (b && b->nval != 1))
-            return seer_onnx_unsupported(cx, n, "Clip bounds that are not constants");
-        if (a) lo = a->val[0];
-        if (b) hi = b->val[0];
-    }
+    double lo, hi;
+    if (!seer_onnx_clip_bounds(cx, n, &lo, &hi)) return seer_onnx_unsupported(cx, n, "Clip bounds that are not constants");
     if (lo == 0 && hi == 6) return simple(cx, n, x, o, "relu6", "");
     if (lo == 0 && isinf(hi)) return simple(cx, n, x, o, "relu", "");
     char why[120];
@@ -707,11 +727,17 @@ static seer_status_t by_constant(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_
     /* a product by a per-channel initializer (a weight, not a computed
      * constant such as stochastic depth's mask) is a learnable scale:
      * ConvNeXt's layer scale */
-    const tensor_t *src = k; /* an initializer, or an Identity of one (an exporter shares equal weights so) */
-    while (src && src->producer >= 0 && !strcmp(cx->g->node[src->producer]->op_type, "Identity"))
+    const tensor_t *src = k; /* an initializer, or an Identity of one (an exporter shares equal weights so),
+                              * or a view of one (timm's gamma.reshape(1, -1, 1, 1)) */
+    while (src && src->producer >= 0 && (!strcmp(cx->g->node[src->producer]->op_type, "Identity") ||
+                                          !strcmp(cx->g->node[src->producer]->op_type, "Reshape") ||
+                                          !strcmp(cx->g->node[src->producer]->op_type, "Unsqueeze")))
         src = seer_onnx_input(cx, cx->g->node[src->producer], 0);
+    /* the constant's axis over the data's channels (C x 1 x 1 and
+     * 1 x C x 1 x 1 alike) */
+    int kc = (d->nhwc ? d->rank - 1 : 1) - at;
     int learnable = !strcmp(n->op_type, "Mul") && src && src->producer < 0 && l && l->c > 1 &&
-                    seer_onnx_elems(k, 0) == l->c && k->rank >= 1 && k->d[d->nhwc ? k->rank - 1 : 0] == l->c;
+                    seer_onnx_elems(k, 0) == l->c && kc >= 0 && kc < k->rank && k->d[kc] == l->c;
     seer_onnx_emit(cx, "%s\n", learnable ? " learnable=1" : "");
     return SEER_STATUS_SUCCESS;
 }
@@ -722,17 +748,21 @@ static seer_status_t do_add(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *o)
     int nin = 0;
     seer_status_t st;
     tensor_t *two[2] = {seer_onnx_input(cx, n, 0), n->n_input == 2 ? seer_onnx_input(cx, n, 1) : NULL};
+    /* a difference of two tensors (PoolFormer's pool(x) - x) costs what a
+     * sum does forward; its backward's negated gradient, one pass over
+     * dy, is not costed */
+    int sub = !strcmp(n->op_type, "Sub");
     if (two[0] && two[1] && two[0]->is_const != two[1]->is_const) /* x + c, x - c, c - x */
-        return by_constant(cx, n, o, two, !strcmp(n->op_type, "Sub") ? "a difference" : "a sum");
-    if (!strcmp(n->op_type, "Sub")) return seer_onnx_unsupported(cx, n, "a difference of two computed tensors");
+        return by_constant(cx, n, o, two, sub ? "a difference" : "a sum");
     for (size_t i = 0; i < n->n_input; i++) {
         tensor_t *x = seer_onnx_input(cx, n, i);
         if (!x) continue;
-        if (x->is_const) return seer_onnx_unsupported(cx, n, "an addition of a constant tensor");
+        if (x->is_const) return seer_onnx_unsupported(cx, n, sub ? "a difference of constants" : "an addition of a constant tensor");
         if ((st = seer_onnx_need_data(cx, n, x, 0))) return st;
         if (nin && (x->rank != ins[0]->rank || x->nhwc != ins[0]->nhwc ||
                     memcmp(x->d, ins[0]->d, (size_t)x->rank * sizeof *x->d)))
-            return seer_onnx_unsupported(cx, n, "a broadcasting addition (inputs of different shapes)");
+            return seer_onnx_unsupported(cx, n, sub ? "a broadcasting difference (inputs of different shapes)"
+                                                    : "a broadcasting addition (inputs of different shapes)");
         if (nin == SEER_NET_MAX_INPUTS) return seer_onnx_nerr(cx, n, SEER_STATUS_OVERFLOW, "over %d inputs", SEER_NET_MAX_INPUTS);
         ins[nin++] = x;
     }

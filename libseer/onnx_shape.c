@@ -427,6 +427,60 @@ static seer_status_t unsqueeze_shape(cx_t *cx, const SeerOnnx__NodeProto *n, con
     return seer_onnx_set_dims(cx, n, o, rank, d);
 }
 
+int seer_onnx_clip_bounds(cx_t *cx, const SeerOnnx__NodeProto *n, double *lo, double *hi)
+{
+    *lo = -INFINITY;
+    *hi = INFINITY;
+    if (cx->opset < 11) {
+        *lo = seer_onnx_attr_float(n, "min", -INFINITY);
+        *hi = seer_onnx_attr_float(n, "max", INFINITY);
+        return 1;
+    }
+    const tensor_t *a = seer_onnx_input(cx, n, 1), *b = seer_onnx_input(cx, n, 2);
+    if ((a && a->nval != 1) || (b && b->nval != 1)) return 0;
+    if (a) *lo = a->val[0];
+    if (b) *hi = b->val[0];
+    return 1;
+}
+
+/* Elementwise functions of folded values that exporters write into size
+ * arithmetic (timm's TensorFlow-style "same" padding: the Ceil of a size
+ * over the stride, the pad clamped at 0 by a Clip): Ceil, Floor, Neg,
+ * Abs, Clip by constant bounds; unknown otherwise. */
+static seer_status_t fold_unary(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+{
+    const char *op = n->op_type;
+    double v[SEER_ONNX_MAX_CONST], lo, hi;
+    if (!strcmp(op, "Clip") && !seer_onnx_clip_bounds(cx, n, &lo, &hi)) return SEER_STATUS_SUCCESS;
+    for (int i = 0; i < a->nval; i++) {
+        double x = a->val[i];
+        v[i] = op[0] == 'C' && op[1] == 'e' ? ceil(x) : op[0] == 'F' ? floor(x) : op[0] == 'N' ? -x
+             : op[0] == 'A' ? fabs(x) : fmin(fmax(x, lo), hi);
+    }
+    seer_status_t st = a->known ? seer_onnx_set_dims(cx, n, o, a->rank, a->d) : SEER_STATUS_SUCCESS;
+    if (!st) set_const_vals(o, v, a->nval, a->is_int);
+    return st;
+}
+
+/* Reshape of a constant whose values were not folded (a weight of over
+ * SEER_ONNX_MAX_CONST elements: timm's layer scale gamma.reshape(1, -1,
+ * 1, 1)): its dims, a 0 copying the input's and one -1 inferred; unknown
+ * when they do not hold its elements. */
+static seer_status_t reshape_shape(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
+{
+    int64_t t[SEER_ONNX_MAX_RANK + 1], d[SEER_ONNX_MAX_RANK], known = 1, elems = seer_onnx_elems(a, 0);
+    int nt = seer_onnx_const_ints(cx, n, 1, t, SEER_ONNX_MAX_RANK + 1), infer = -1;
+    if (!a->known || elems < 1 || nt < 1 || nt > SEER_ONNX_MAX_RANK) return SEER_STATUS_SUCCESS;
+    for (int i = 0; i < nt; i++) {
+        d[i] = t[i] == 0 && !seer_onnx_attr_int(n, "allowzero", 0) && i < a->rank ? a->d[i] : t[i];
+        if (d[i] == -1 && infer < 0) infer = i;
+        else if (d[i] < 1 || d[i] > elems) return SEER_STATUS_SUCCESS;
+        else known *= d[i];
+    }
+    if (infer >= 0 && elems % known == 0) d[infer] = elems / known, known = elems;
+    return known == elems ? seer_onnx_set_dims(cx, n, o, nt, d) : SEER_STATUS_SUCCESS;
+}
+
 /* ConstantOfShape's shape: its input's values. */
 static seer_status_t fold_constant_of_shape(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
@@ -472,6 +526,7 @@ static seer_status_t fold_all_const(cx_t *cx, const SeerOnnx__NodeProto *n, tens
         return a->known ? seer_onnx_set_dims(cx, n, o, a->rank, a->d) : SEER_STATUS_SUCCESS;
     if (!strcmp(op, "Range")) return fold_range(cx, n, a, o);
     if (a->nval < 0 && !strcmp(op, "Unsqueeze")) return unsqueeze_shape(cx, n, a, o);
+    if (a->nval < 0 && !strcmp(op, "Reshape")) return reshape_shape(cx, n, a, o);
     if (a->nval < 0) return broadcast_shape(cx, n, a, b, o); /* values not folded (a weight): shape at most */
     if (!strcmp(op, "Unsqueeze")) { /* the values, and their dims where the axes are known */
         seer_status_t st = fold_reshape(cx, n, a, o);
@@ -481,6 +536,9 @@ static seer_status_t fold_all_const(cx_t *cx, const SeerOnnx__NodeProto *n, tens
     if (!strcmp(op, "Gather")) return fold_gather(cx, n, a, b, o);
     if (!strcmp(op, "Concat")) return fold_concat(cx, n, a, o);
     if (!strcmp(op, "Slice")) return fold_slice(cx, n, a, o);
+    if (!strcmp(op, "Ceil") || !strcmp(op, "Floor") || !strcmp(op, "Neg") || !strcmp(op, "Abs") ||
+        !strcmp(op, "Clip"))
+        return fold_unary(cx, n, a, o);
     int arith = !strcmp(op, "Add") ? 1 : !strcmp(op, "Sub") ? 2 : !strcmp(op, "Mul") ? 3 : !strcmp(op, "Div") ? 4 : 0;
     int same = b && a->known && b->known && a->rank == b->rank && !memcmp(a->d, b->d, (size_t)a->rank * sizeof *a->d);
     if (arith && b && b->nval >= 0 && ((same && a->nval == b->nval) || a->nval == 1 || b->nval == 1))

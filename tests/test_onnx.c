@@ -138,6 +138,35 @@ TEST(onnx_folded_conv_is_conv_then_bn)
     seer_destroy(h);
 }
 
+/* timm's patterns (make_models.py, timm_bits): pads computed through
+ * Ceil and Clip folded, a padding no symmetric one matches as a pad layer
+ * before the conv, a layer scale reshaped from an 80-value weight (too
+ * many values to fold, its dims still known) learnable, a difference of
+ * two tensors as an add. */
+TEST(onnx_timm_patterns)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    CHECK(text_has(h, "tests/onnx/timm_bits.onnx", 0,
+                   "relu name=relu in=conv\n"
+                   "pad name=asym.pad in=relu h=9 w=9\n"
+                   "conv name=asym in=asym.pad k=4 size=2\n"
+                   "pad name=same in=asym h=9 w=9\n"
+                   "conv name=conv_same in=same k=80 size=3 stride=2\n"
+                   "scale name=layer_scale in=conv_same learnable=1\n"
+                   "pool name=pool in=layer_scale avg size=3 stride_h=1 stride_w=1 pad=1\n"
+                   "add name=mixer in=pool,layer_scale\n"
+                   "pad name=conv_asym.pad in=mixer h=5 w=5\n"
+                   "conv name=conv_asym in=conv_asym.pad k=8 size=2\n"));
+    seer_network_t net = NULL;
+    CHECK_STATUS(seer_network_create_onnx_file(h, "tests/onnx/timm_bits.onnx", NULL, &net), SEER_STATUS_SUCCESS);
+    seer_network_info_t I;
+    if (net && !seer_network_get_info(net, &I))
+        CHECK(I.params == 4 * 3 * 9 + 4 * 4 * 4 + 80 * 4 * 9 + 80 + 8 * 80 * 4);
+    seer_network_destroy(net);
+    seer_destroy(h);
+}
+
 /* nn.ConvTranspose2d as torch.onnx.export writes it: a deconv line per
  * ConvTranspose, k the weight's second dimension times the groups,
  * options as a conv's (defaults left out), outpad when not 0. */
@@ -407,7 +436,7 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_symbolic_hw", SEER_STATUS_NET_SHAPE, "dimension 2 is symbolic"},
         {"bad_huge", SEER_STATUS_OVERFLOW, "'big' has over 2^31 - 1 elements"},
         {"bad_unsupported", SEER_STATUS_ONNX_UNSUPPORTED_OP, "3 unsupported nodes: Erf x1 ('scale'"},
-        {"bad_asym_pads", SEER_STATUS_ONNX_UNSUPPORTED_OP, "asymmetric padding"},
+        {"bad_asym_pads", SEER_STATUS_ONNX_UNSUPPORTED_OP, "MaxPool x1 ('asym': asymmetric padding (0, 0, 1, 1)"},
         {"bad_reduce_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP,
          "ReduceMean x1 ('chan_mean': a reduction over other than the two spatial axes"},
         {"bad_reduce_float_axes", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x1 ('fmean': a reduction over"},
@@ -418,7 +447,8 @@ TEST(onnx_bad_inputs_named_status)
                                                                     "given a channels-last (permuted) view"},
         {"bad_squeeze_batch1", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Squeeze x1 ('squeeze_all': a reshape that moves the batch"},
         {"bad_resize_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Resize x1 ('up_channels': a resize whose output size"},
-        {"bad_sub_computed", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Sub x1 ('diff': a difference of two computed tensors"},
+        {"bad_sub_computed", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Sub x1 ('diff': a broadcasting difference (inputs of "
+         "different shapes)"},
         {"bad_resize_keep_aspect", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Resize x1 ('up_aspect': a resize keeping the aspect"},
         {"bad_skip_channels_last", SEER_STATUS_ONNX_UNSUPPORTED_OP, "1 unsupported node: Sin x1 ('sin'"},
         /* a layer norm written out is not fused where its deviation has

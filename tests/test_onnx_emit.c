@@ -104,14 +104,16 @@ TEST(onnx_emit_conv_line_and_shape)
     CHECK(!strcmp(fx_text(&f), "conv name=c1 in=x k=8 size=3 stride=2 pad=1 bias=1\n"));
     tensor_t *c1 = fx_tensor(&f, "c1");
     CHECK(c1->layer == 1 && c1->rank == 4 && c1->d[1] == 8 && c1->d[2] == 4 && c1->d[3] == 4);
-    /* asymmetric padding has no description: recorded, and the output
-     * aliases the input so the rest goes on */
+    /* a padding no symmetric one matches: the padded copy (PyTorch's
+     * F.pad) as a pad layer, then the conv without padding */
     ap.ints = asym;
     n[1].n_attribute = 1;
     n[1].attribute = attrs;
     CHECK_STATUS(seer_onnx_emit_node(&f.cx, 1), SEER_STATUS_SUCCESS);
-    CHECK(f.cx.n_unsup == 1 && !strncmp(f.cx.unsup[0].why, "asymmetric padding (0, 0, 1, 1)", 31));
-    CHECK(fx_tensor(&f, "c2")->layer == 0);
+    CHECK(f.cx.n_unsup == 0);
+    CHECK(strstr(fx_text(&f), "\npad name=c2.pad in=x h=9 w=9\nconv name=c2 in=c2.pad k=8 size=3\n") != NULL);
+    tensor_t *c2 = fx_tensor(&f, "c2");
+    CHECK(c2->layer == 3 && c2->d[2] == 7 && c2->d[3] == 7);
     CHECK_STATUS(seer_onnx_emit_node(&f.cx, 2), SEER_STATUS_NET_SHAPE); /* 8 channels, a 3-channel weight */
     CHECK(strstr(seer_get_last_error(f.h), "node 'c3' (Conv): weight 8x3x3x3 with group 1 does not fit 8 input "
                  "channels") != NULL);

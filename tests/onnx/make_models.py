@@ -443,6 +443,28 @@ def torchscript_pad(g, y):
     return g.node("Pad", [y, g.node("Cast", [p], "cast", to=i64)], "fpad")
 
 
+def timm_bits(g, y):
+    """Patterns of timm's CNNs: TensorFlow-style "same" padding (its pads
+    computed from the size, Ceil and Clip at 0; F.pad then a stride-2
+    conv: 8 px padded to 9 for a 3 x 3 window), a layer scale
+    gamma.reshape(1, -1, 1, 1) over 80 channels, the PoolFormer mixer
+    pool(y) - y, and torch.export's F.pad(y, (0, 1, 0, 1)) folded into a
+    2 x 2 conv's pads."""
+    i64 = TensorProto.INT64
+    p = g.node("Sub", [g.node("Add", [g.node("Mul", [g.node("Ceil", [g.node("Div", [g.weight(
+        "ih", [], [8.0]), g.weight("two", [], [2.0])], "half")], "ceil"), g.weight("s", [], [2.0])], "span"),
+        g.weight("k", [], [1.0])], "end"), g.weight("ih2", [], [8.0])], "excess")
+    p = g.node("Cast", [g.node("Clip", [p, g.weight("zero", [], [0.0])], "clamp")], "pint", to=i64)
+    p = g.node("Unsqueeze", [p, g.weight("ax0", [1], [0], i64)], "p1")
+    pads = g.node("Concat", [g.weight("pre", [6], [0, 0, 0, 0, 0, 0], i64), p, p], "pads", axis=0)
+    y = g.node("Pad", [g.node("Conv", [y, g.weight("w9", [4, 4, 2, 2])], "asym", pads=[0, 0, 1, 1]), pads], "same")
+    y = g.node("Conv", [y, g.weight("w80", [80, 4, 3, 3])], "conv_same", strides=[2, 2])
+    y = g.node("Mul", [y, g.node("Reshape", [g.weight("gamma", [80]), g.weight("shape4", [4], [1, -1, 1, 1], i64)],
+                                 "gamma_view")], "layer_scale")
+    y = g.node("Sub", [g.node("AveragePool", [y], "pool", kernel_shape=[3, 3], pads=[1, 1, 1, 1]), y], "mixer")
+    return g.node("Conv", [y, g.weight("w2", [8, 80, 2, 2])], "conv_asym", pads=[0, 0, 1, 1])
+
+
 def tiny(opset=13, input_dims=None, extra=None, params=True):
     """params=False: the weights as graph inputs, as torch.onnx.export
     writes them with export_params=False."""
@@ -494,7 +516,7 @@ def bad_models(good):
         y = g.node("Transpose", [y], "to_last", perm=[0, 2, 3, 1])
         return g.node("Conv", [y, g.weight("w_last", [5, 8, 1, 1])], "conv_last")
     out["conv_channels_last"] = tiny(extra=conv_nhwc).SerializeToString()
-    out["sub_computed"] = tiny(extra=lambda g, y: g.node("Sub", [y, g.node("Sigmoid", [y], "sig")], "diff")
+    out["sub_computed"] = tiny(extra=lambda g, y: g.node("Sub", [y, g.node("GlobalAveragePool", [y], "gap")], "diff")
                                ).SerializeToString()
     out["resize_channels"] = tiny(13, extra=lambda g, y: g.node("Resize", [y, "", g.weight(
         "scales", [4], [1.0, 2.0, 1.0, 1.0])], "up_channels")).SerializeToString()
@@ -564,7 +586,8 @@ def bad_models(good):
     # opset 1's Split takes its sizes as an input
     out["split_opset1"] = tiny(1, extra=lambda g, y: g.node("Split", [y, g.weight(
         "sizes", [2], [2, 2], TensorProto.INT64)], "split", outputs=2, axis=1)[0]).SerializeToString()
-    out["asym_pads"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("wa", [4, 4, 2, 2])], "asym",
+    # a pool's padding no symmetric one matches (a conv's becomes a pad layer)
+    out["asym_pads"] = tiny(extra=lambda g, y: g.node("MaxPool", [y], "asym", kernel_shape=[2, 2],
                                                       pads=[0, 0, 1, 1])).SerializeToString()
     # string attributes outside ONNX's values: refused, not read as the default
     out["auto_pad"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("w2", [4, 4, 3, 3])], "conv2",
@@ -669,6 +692,7 @@ def main():
              "tiny_scale": tiny(extra=lambda g, y: g.node("Mul", [g.weight("noise", [1, 1, 1, 1], [1.0]), g.node(
                  "Mul", [y, g.weight("gamma", [4, 1, 1])], "layer_scale")], "stochastic_depth")),
              "conv_transpose": conv_transpose(),
+             "timm_bits": tiny(13, extra=timm_bits),
              "alexnet_caffe3": alexnet_caffe(3), "legacy_bias5": legacy_bias(5), "tf_style": tf_style(),
              # ImageScaler (opsets 1-9): the input's scale and per-channel bias
              "image_scaler9": tiny(9, extra=lambda g, y: g.node("ImageScaler", [y], "scaler", scale=0.5,
@@ -700,7 +724,7 @@ def main():
                                    "resize_odd", "transform_input",
                                    "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style",
                                    "image_scaler9", "pad9", "pad13", "pad_torchscript", "tiny_folded",
-                                   "tiny_folded_meta", "conv_transpose")}
+                                   "tiny_folded_meta", "conv_transpose", "timm_bits")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
