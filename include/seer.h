@@ -806,8 +806,10 @@ typedef enum {
     SEER_OP_LAYERNORM = 15,     /* layer norm over the channels of each position (ConvNeXt's) */
     SEER_OP_RESIZE = 16,        /* spatial resampling (nearest, bilinear) to c x h x w: segmentation heads */
     SEER_OP_PAD = 17,           /* a copy into a larger c x h x w, the border filled (F.pad, ONNX Pad) */
-    SEER_OP_DECONV = 18         /* a transposed convolution (ConvTranspose2d), which cuDNN runs as the
+    SEER_OP_DECONV = 18,        /* a transposed convolution (ConvTranspose2d), which cuDNN runs as the
                                  * backward data pass of the conv it transposes (seer_layer_result_t) */
+    SEER_OP_GROUPNORM = 19      /* group norm (nn.GroupNorm; shape.groups groups; instance norm: one
+                                 * per channel), its statistics computed in either mode */
 } seer_op_t;
 
 /* "conv", "batchnorm", ...; "?" for an unknown value. */
@@ -828,7 +830,8 @@ typedef struct {
      * r s are the input's h w); fc: k (outputs; a pointwise fc, one
      * product per position as nn.Linear over channels-last data, keeps
      * h x w, a plain one flattens to k x 1 x 1); slice: k (channels
-     * taken); shuffle: groups.  Fields an op does not use are 0. */
+     * taken); shuffle, groupnorm: groups.  Fields an op does not use
+     * are 0. */
     seer_conv_shape_t shape;
     int bias;                   /* conv / deconv / fc: 1 if it adds a bias */
     long long params;           /* learnable parameters of this layer */

@@ -33,6 +33,13 @@ struct seer_network {
     seer_network_info_t info;
 };
 
+/* Normalizations with a scale and a shift per channel (two parameter
+ * tensors where they have parameters). */
+static inline int seer_op_is_norm(seer_op_t op)
+{
+    return op == SEER_OP_BATCHNORM || op == SEER_OP_LAYERNORM || op == SEER_OP_GROUPNORM;
+}
+
 static inline int seer_op_is_conv(seer_op_t op)
 {
     return op == SEER_OP_CONV || op == SEER_OP_DECONV;

@@ -86,7 +86,7 @@ static seer_status_t add_params(acc_t *a, int64_t size, int64_t copies, int conv
         a->layer = i;
         seer_status_t st;
         int64_t bias = (seer_op_is_conv(L->op) || L->op == SEER_OP_FC) && L->bias ? L->shape.k : 0;
-        if (L->op == SEER_OP_BATCHNORM || L->op == SEER_OP_LAYERNORM) st = add_tensor(a, L->params / 2, size, 2 * copies);
+        if (seer_op_is_norm(L->op)) st = add_tensor(a, L->params / 2, size, 2 * copies);
         else if ((st = add_tensor(a, L->params - bias, size, copies)) == SEER_STATUS_SUCCESS && bias)
             st = add_tensor(a, bias, size, copies);
         if (st) return st;
@@ -110,6 +110,7 @@ static void mark_saved(const acc_t *a, char *saved)
         case SEER_OP_INPUT:
         case SEER_OP_SOFTMAX: saved[storage_of(a, i)] = 1; break;
         case SEER_OP_LAYERNORM:
+        case SEER_OP_GROUPNORM:
             if (a->amp && a->es < 4) break; /* its fp32 copy instead (train_activations) */
             saved[storage_of(a, L->input0)] = 1;
             break;
@@ -155,8 +156,11 @@ static seer_status_t train_activations(acc_t *a, char *saved)
         st = SEER_STATUS_SUCCESS;
         if (saved[i] && (st = add_tensor(a, out_elems(a, i), a->es, 1))) return st;
         if (L->op == SEER_OP_BATCHNORM) st = add_tensor(a, L->c, BN_SAVED_BYTES_PER_CHANNEL, 1);
-        else if (L->op == SEER_OP_LAYERNORM) { /* fp32 mean and 1 / std per position */
-            st = add_tensor(a, out_elems(a, i) / L->c, LN_SAVED_BYTES_PER_POSITION, 1);
+        else if (L->op == SEER_OP_LAYERNORM || L->op == SEER_OP_GROUPNORM) {
+            /* fp32 mean and 1 / std per position (a layer norm's) or per
+             * sample and group */
+            int64_t stats = L->op == SEER_OP_LAYERNORM ? out_elems(a, i) / L->c : a->batch * L->shape.groups;
+            st = add_tensor(a, stats, LN_SAVED_BYTES_PER_POSITION, 1);
             /* under autocast it runs in fp32 and keeps the fp32 cast of its input */
             if (!st && a->amp && a->es < 4) st = add_tensor(a, out_elems(a, L->input0), 4, 1);
         }

@@ -15,7 +15,7 @@ const char *seer_op_name(seer_op_t op)
 {
     static const char *const names[] = {"input", "conv", "batchnorm", "activation", "pool", "add",
                                         "concat", "fc", "softmax", "dropout", "flatten", "mul",
-                                        "optimizer", "slice", "shuffle", "layernorm", "resize", "pad", "deconv"};
+                                        "optimizer", "slice", "shuffle", "layernorm", "resize", "pad", "deconv", "groupnorm"};
     return (unsigned)op < sizeof names / sizeof *names ? names[op] : "?";
 }
 
@@ -69,6 +69,7 @@ static const struct {
     {"fc", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS) | B(K_POINTWISE)},
     {"linear", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS) | B(K_POINTWISE)},
     {"layernorm", SEER_OP_LAYERNORM, 0, BASIC},
+    {"groupnorm", SEER_OP_GROUPNORM, 0, BASIC | B(K_GROUPS) | B(K_LEARNABLE)},
     {"resize", SEER_OP_RESIZE, 0, BASIC | B(K_H) | B(K_W)},
     {"pad", SEER_OP_PAD, 0, BASIC | B(K_H) | B(K_W)},
     {"softmax", SEER_OP_SOFTMAX, 0, BASIC},
@@ -429,6 +430,14 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
     case SEER_OP_BATCHNORM:
     case SEER_OP_LAYERNORM: /* a scale and a shift per channel */
         L->params = 2 * c;
+        break;
+    case SEER_OP_GROUPNORM: /* ... unless learnable=0 (InstanceNorm2d's default) */
+        if (!(o->seen & B(K_GROUPS))) return perr(ps, SEER_STATUS_NET_PARSE, "groupnorm needs groups=");
+        if (c % o->v[K_GROUPS])
+            return perr(ps, SEER_STATUS_BAD_GROUPS, "groupnorm: groups=%ld must divide the %lld channels",
+                        o->v[K_GROUPS], (long long)c);
+        L->shape.groups = (int)o->v[K_GROUPS];
+        L->params = o->seen & B(K_LEARNABLE) && !o->v[K_LEARNABLE] ? 0 : 2 * c;
         break;
     case SEER_OP_POOL:
         if ((st = infer_pool(ps, l, o, &oh, &ow))) return st;

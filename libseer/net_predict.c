@@ -234,7 +234,7 @@ static seer_status_t optimizer_row(pctx_t *c, seer_optimizer_t opt)
         const seer_layer_info_t *L = &c->net->l[i].info;
         if (L->params <= 0) continue;
         params += (double)L->params;
-        tensors += L->op == SEER_OP_BATCHNORM || L->op == SEER_OP_LAYERNORM ? 2 : 1 + (L->bias != 0);
+        tensors += seer_op_is_norm(L->op) ? 2 : 1 + (L->bias != 0);
     }
     if (params <= 0) return SEER_STATUS_SUCCESS;
     int per_chunk = opt == SEER_OPTIMIZER_ADAM ? 4 : 2, words = opt == SEER_OPTIMIZER_ADAM ? 7 : 5;
@@ -523,8 +523,9 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     double ein = N * L->shape.c * L->shape.h * L->shape.w, eout = N * L->c * L->h * L->w;
     int train = c->mode == SEER_MODE_TRAIN;
     seer_direction_t bd = SEER_DIR_BWD_DATA;
-    if (backward && !seer_op_is_conv(L->op) && L->op != SEER_OP_FC && L->op != SEER_OP_BATCHNORM &&
-        L->op != SEER_OP_LAYERNORM && L->params <= 0 && !l->needs_grad)
+    /* (a batch or layer norm always has parameters; a group norm without
+     * them, InstanceNorm2d's default, has a backward only for its input) */
+    if (backward && !seer_op_is_conv(L->op) && L->op != SEER_OP_FC && L->params <= 0 && !l->needs_grad)
         return SEER_STATUS_SUCCESS;
     switch (L->op) {
     case SEER_OP_INPUT:
@@ -556,14 +557,20 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
          * 1 / std (PyTorch's vectorized layer norm) in either mode: no
          * running statistics to fold; backward as batch norm's, dx and
          * the reduction of dgamma, dbeta over x and dy */
+    case SEER_OP_GROUPNORM:
+        /* a group norm's statistics in either mode too: one kernel reads
+         * x for each (sample, group)'s moments, one reads it again and
+         * writes y; backward one reads x and dy for the per-channel sums,
+         * one reads them again and writes dx, one folds dgamma, dbeta
+         * (PyTorch's native_group_norm) */
     {
-        /* autocast runs layer_norm in fp32: its input cast up and its
-         * output cast down for the next layer (2 + 4 bytes per element
-         * each), the gradients likewise backward */
-        int cast = c->amp && es < 4;
+        /* autocast runs layer_norm and group_norm in fp32: its input cast
+         * up and its output cast down for the next layer (2 + 4 bytes per
+         * element each), the gradients likewise backward */
+        int cast = c->amp && es < 4, gn = L->op == SEER_OP_GROUPNORM;
         double s = cast ? 4 : es;
-        seer_status_t st = backward ? mem_row(c, li, bd, 2, 5 * ein * s, ein, 0)
-                                    : mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * s, ein, 0);
+        seer_status_t st = backward ? mem_row(c, li, bd, gn ? 3 : 2, 5 * ein * s, ein, 0)
+                                    : mem_row(c, li, SEER_DIR_FWD, gn ? 2 : 1, (gn ? 3 : 2) * ein * s, ein, 0);
         if (st || !cast) return st;
         return mem_row(c, li, backward ? bd : SEER_DIR_FWD, 2, 2 * 6.0 * ein, ein, SEER_RESULT_AMP_CAST);
     }

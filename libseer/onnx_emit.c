@@ -1371,6 +1371,90 @@ static seer_status_t bn_params(cx_t *cx, const SeerOnnx__NodeProto *n, const ten
     return SEER_STATUS_SUCCESS;
 }
 
+/* An initializer of the module (through Identity), not a constant the
+ * exporter made: a Constant node's output (the TorchScript-based
+ * exporter's), or an initializer torch.export names val_N. */
+static int module_param(cx_t *cx, const tensor_t *t)
+{
+    while (t && t->producer >= 0 && !strcmp(cx->g->node[t->producer]->op_type, "Identity"))
+        t = seer_onnx_input(cx, cx->g->node[t->producer], 0);
+    if (!t || !t->is_const || t->producer >= 0) return 0;
+    const char *p = t->name;
+    if (strncmp(p, "val_", 4)) return 1;
+    for (p += 4; *p >= '0' && *p <= '9'; p++) {}
+    return *p != 0 || p == t->name + 4;
+}
+
+/* Whether input i of node m is a weight: an initializer, or a view of
+ * one (Identity, Unsqueeze, Reshape) that a pattern looking ahead of the
+ * topological order may meet before it is folded. */
+static int weight_input(cx_t *cx, const SeerOnnx__NodeProto *m, size_t i)
+{
+    const tensor_t *t = seer_onnx_input(cx, m, i);
+    while (t && t->producer >= 0) {
+        const SeerOnnx__NodeProto *p = cx->g->node[t->producer];
+        if (strcmp(p->op_type, "Identity") && strcmp(p->op_type, "Unsqueeze") && strcmp(p->op_type, "Reshape"))
+            return 0;
+        t = seer_onnx_input(cx, p, 0);
+    }
+    return t && t->is_const;
+}
+
+/* Group norm as exporters write nn.GroupNorm(G, C): Reshape(x, [N, G,
+ * -1]) -> InstanceNormalization (of the exporter's ones and zeros) ->
+ * Reshape back -> Mul by the weight -> Add of the bias; InstanceNorm2d
+ * as one InstanceNormalization over N x C x H x W (its scale and bias
+ * the module's when it has them); GroupNormalization (opset 18 on).  A
+ * groupnorm layer, the Mul and Add fused into it when they follow. */
+static seer_status_t do_groupnorm(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
+{
+    const SeerOnnx__NodeProto *n = cx->g->node[ni];
+    seer_status_t st;
+    if (!x || x->layer < 0 || !x->known) return seer_onnx_need_data(cx, n, x, 0); /* names what is missing */
+    const layer_t *l = &cx->L[x->layer];
+    int64_t G, c = l->c;
+    int learnable = 0;
+    if (!strcmp(n->op_type, "GroupNormalization")) {
+        G = seer_onnx_attr_int(n, "num_groups", 0);
+        learnable = 1;
+        if (x->rank != 4 || x->nhwc || G < 1 || G > c || c % G)
+            return unsupported_shape(cx, n, x, o, "a group norm of other than N x C x H x W in groups dividing C");
+    } else if (x->rank == 4 && !x->nhwc && x->d[1] == c && x->d[2] == l->h && x->d[3] == l->w) {
+        G = c; /* InstanceNorm2d */
+        learnable = n->n_input >= 3 && module_param(cx, seer_onnx_input(cx, n, 1));
+    } else {
+        /* N x G x (C/G)HW: a view of the layer's own N x C x H x W */
+        G = x->rank == 3 && !x->nhwc ? x->d[1] : 0;
+        if (G < 1 || c % G || x->d[2] != c / G * l->h * l->w)
+            return unsupported_shape(cx, n, x, o, "an instance norm of other than N x C x H x W or its N x G x "
+                                                  "(C/G)HW view (a group norm)");
+        int k[3], chain[3];
+        chain[0] = next_of(cx, ni, "Reshape", 0, &k[0]);
+        if (chain[0] >= 0 && (chain[1] = next_of(cx, chain[0], "Mul", -1, &k[1])) >= 0 &&
+            weight_input(cx, cx->g->node[chain[1]], (size_t)(1 - k[1])) &&
+            (chain[2] = next_of(cx, chain[1], "Add", -1, &k[2])) >= 0 &&
+            weight_input(cx, cx->g->node[chain[2]], (size_t)(1 - k[2]))) {
+            cx->alias_in[chain[1]] = k[1];
+            cx->alias_in[chain[2]] = k[2];
+            learnable = 1;
+        }
+    }
+    /* the layer has x's layer's shape; o stays the view x is of it */
+    int64_t d4[4] = {x->d[0], c, l->h, l->w}, dv[SEER_ONNX_MAX_RANK];
+    int rank = x->rank;
+    memcpy(dv, x->d, (size_t)rank * sizeof *dv);
+    tensor_t *in = x, whole = *x;
+    if (rank != 4) { /* the layer line reads its input as the whole layer */
+        whole.rank = 4;
+        memcpy(whole.d, d4, sizeof d4);
+        in = &whole;
+    }
+    if ((st = seer_onnx_set_dims(cx, n, o, 4, d4)) || (st = seer_onnx_layer_line(cx, n, o, "groupnorm", &in, 1)))
+        return st;
+    seer_onnx_emit(cx, " groups=%lld%s\n", (long long)G, learnable ? "" : " learnable=0");
+    return seer_onnx_set_dims(cx, n, o, rank, dv);
+}
+
 /* The operator's own translation, once its data inputs are computable. */
 static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
 {
@@ -1387,6 +1471,7 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
             return simple(cx, n, x, o, SIMPLE_OPS[i].type, "");
         }
     if (!strcmp(op, "Conv")) return do_conv(cx, n, x, o);
+    if (!strcmp(op, "InstanceNormalization") || !strcmp(op, "GroupNormalization")) return do_groupnorm(cx, ni, x, o);
     if (!strcmp(op, "ConvTranspose")) return do_deconv(cx, n, x, o);
     if (!strcmp(op, "Sigmoid") || !strcmp(op, "HardSigmoid")) return do_gate(cx, ni, x, o);
     if (!strcmp(op, "Clip")) return do_clip(cx, n, x, o);

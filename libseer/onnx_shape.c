@@ -465,12 +465,21 @@ static seer_status_t fold_unary(cx_t *cx, const SeerOnnx__NodeProto *n, const te
 /* Reshape of a constant whose values were not folded (a weight of over
  * SEER_ONNX_MAX_CONST elements: timm's layer scale gamma.reshape(1, -1,
  * 1, 1)): its dims, a 0 copying the input's and one -1 inferred; unknown
- * when they do not hold its elements. */
+ * when they do not hold its elements.  Of a constant whose dims are not
+ * known either (a weight standardized by ops on it, NFNet's and BiT's
+ * StdConv2d: BatchNormalization of w.reshape(1, K, -1)), the target's,
+ * when it names every one (w's own shape, through Shape). */
 static seer_status_t reshape_shape(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o)
 {
     int64_t t[SEER_ONNX_MAX_RANK + 1], d[SEER_ONNX_MAX_RANK], known = 1, elems = seer_onnx_elems(a, 0);
     int nt = seer_onnx_const_ints(cx, n, 1, t, SEER_ONNX_MAX_RANK + 1), infer = -1;
-    if (!a->known || elems < 1 || nt < 1 || nt > SEER_ONNX_MAX_RANK) return SEER_STATUS_SUCCESS;
+    if (nt < 1 || nt > SEER_ONNX_MAX_RANK) return SEER_STATUS_SUCCESS;
+    if (!a->known) {
+        for (int i = 0; i < nt; i++)
+            if (t[i] < 1) return SEER_STATUS_SUCCESS;
+        return seer_onnx_set_dims(cx, n, o, nt, t);
+    }
+    if (elems < 1) return SEER_STATUS_SUCCESS;
     for (int i = 0; i < nt; i++) {
         d[i] = t[i] == 0 && !seer_onnx_attr_int(n, "allowzero", 0) && i < a->rank ? a->d[i] : t[i];
         if (d[i] == -1 && infer < 0) infer = i;
@@ -512,6 +521,59 @@ static seer_status_t fold_constant_of_shape(cx_t *cx, const SeerOnnx__NodeProto 
     return seer_onnx_set_dims(cx, n, o, a->nval, d);
 }
 
+/* The dims, without values, of a function of constants that keeps its
+ * input's shape or reduces some of its axes: a weight standardized as
+ * (w - w.mean(...)) / sqrt(w.var(...) + eps), or through F.batch_norm
+ * (NFNet's and BiT's StdConv2d), whose values libseer need not know;
+ * 0 when op is neither. */
+static int const_function(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t *a, tensor_t *o, seer_status_t *st)
+{
+    static const char *const same[] = {"Sqrt", "Reciprocal", "Exp", "Log", "Relu", "Sigmoid", "Tanh", "Erf",
+                                       "BatchNormalization", "InstanceNormalization", "LayerNormalization",
+                                       "Softmax"};
+    const char *op = n->op_type;
+    *st = SEER_STATUS_SUCCESS;
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+        if (!strcmp(op, same[i])) {
+            if (a->known) *st = seer_onnx_set_dims(cx, n, o, a->rank, a->d);
+            return 1;
+        }
+    if (strncmp(op, "Reduce", 6)) return 0;
+    int64_t ax[SEER_ONNX_MAX_RANK + 1], d[SEER_ONNX_MAX_RANK];
+    int na = cx->opset < 18 || !strcmp(op, "ReduceSum") ? seer_onnx_attr_ints(n, "axes", ax, SEER_ONNX_MAX_RANK + 1)
+                                                        : -1;
+    if (na < 0 && (cx->opset >= 18 || (!strcmp(op, "ReduceSum") && cx->opset >= 13)))
+        na = seer_onnx_const_ints(cx, n, 1, ax, SEER_ONNX_MAX_RANK + 1);
+    if (values_fill(a) && (na < 1 || na == a->rank) && !seer_onnx_attr_int(n, "noop_with_empty_axes", 0)) {
+        /* of every value (ReduceProd of dims: a weight's fan-in) */
+        int prod = !strcmp(op, "ReduceProd"), mean = !strcmp(op, "ReduceMean"), sum = mean || !strcmp(op, "ReduceSum");
+        int max = !strcmp(op, "ReduceMax"), min = !strcmp(op, "ReduceMin");
+        if (!(prod || sum || max || min) || (!a->nval && (max || min))) return 1;
+        double v = prod ? 1 : sum ? 0 : a->val[0];
+        for (int i = 0; i < a->nval; i++)
+            v = prod ? v * a->val[i] : sum ? v + a->val[i] : max ? fmax(v, a->val[i]) : fmin(v, a->val[i]);
+        if (mean && a->nval) v /= a->nval;
+        int keep = (int)seer_onnx_attr_int(n, "keepdims", 1);
+        for (int i = 0; i < a->rank; i++) d[i] = 1;
+        if ((*st = seer_onnx_set_dims(cx, n, o, keep ? a->rank : 0, d))) return 1;
+        set_const_vals(o, &v, 1, a->is_int);
+        return 1;
+    }
+    if (!a->known || na < 1 || na > a->rank) return 1; /* all axes, or not known: unknown dims */
+    unsigned mark = 0;
+    for (int i = 0; i < na; i++) {
+        int k = seer_onnx_norm_axis(ax[i], a->rank);
+        if (k < 0) return 1;
+        mark |= 1u << k;
+    }
+    int keep = (int)seer_onnx_attr_int(n, "keepdims", 1), r = 0;
+    for (int i = 0; i < a->rank; i++)
+        if (!(mark >> i & 1)) d[r++] = a->d[i];
+        else if (keep) d[r++] = 1;
+    *st = seer_onnx_set_dims(cx, n, o, r, d);
+    return 1;
+}
+
 /* Operators folded only when every input is a constant; values are
  * needed for all but the shape-only ones (passthrough, Transpose,
  * ConstantOfShape, the random ones, broadcast_shape's). */
@@ -527,9 +589,11 @@ static seer_status_t fold_all_const(cx_t *cx, const SeerOnnx__NodeProto *n, tens
     if (!strcmp(op, "Range")) return fold_range(cx, n, a, o);
     if (a->nval < 0 && !strcmp(op, "Unsqueeze")) return unsqueeze_shape(cx, n, a, o);
     if (a->nval < 0 && !strcmp(op, "Reshape")) return reshape_shape(cx, n, a, o);
+    seer_status_t st;
+    if (const_function(cx, n, a, o, &st)) return st;
     if (a->nval < 0) return broadcast_shape(cx, n, a, b, o); /* values not folded (a weight): shape at most */
     if (!strcmp(op, "Unsqueeze")) { /* the values, and their dims where the axes are known */
-        seer_status_t st = fold_reshape(cx, n, a, o);
+        st = fold_reshape(cx, n, a, o);
         return st ? st : unsqueeze_shape(cx, n, a, o);
     }
     if (!strcmp(op, "Squeeze") || !strcmp(op, "Reshape") || !strcmp(op, "Flatten")) return fold_reshape(cx, n, a, o);

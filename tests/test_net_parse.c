@@ -510,3 +510,27 @@ TEST(net_parse_deconv)
     }
     seer_destroy(h);
 }
+
+/* A group norm: groups dividing the channels, 2C parameters unless
+ * learnable=0 (an instance norm without its affine). */
+TEST(net_parse_groupnorm)
+{
+    seer_handle_t h = handle();
+    char msg[1024];
+    seer_network_t net;
+    const char *text = "input name=x c=64 h=7 w=7\ngroupnorm name=g groups=32\ngroupnorm name=i groups=64 learnable=0\n";
+    REQUIRE(parse(h, text, &net, msg, sizeof msg) == SEER_STATUS_SUCCESS);
+    seer_layer_info_t L;
+    CHECK_STATUS(seer_network_get_layer(net, 1, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.op == SEER_OP_GROUPNORM && L.shape.groups == 32 && L.params == 128 && L.c == 64 && L.h == 7);
+    CHECK_STATUS(seer_network_get_layer(net, 2, &L), SEER_STATUS_SUCCESS);
+    CHECK(L.shape.groups == 64 && L.params == 0);
+    CHECK(!strcmp(seer_op_name(SEER_OP_GROUPNORM), "groupnorm"));
+    seer_network_destroy(net);
+    CHECK_STATUS(parse(h, "input name=x c=64 h=7 w=7\ngroupnorm name=g\n", &net, msg, sizeof msg), SEER_STATUS_NET_PARSE);
+    CHECK(strstr(msg, "groupnorm needs groups=") != NULL);
+    CHECK_STATUS(parse(h, "input name=x c=64 h=7 w=7\ngroupnorm name=g groups=24\n", &net, msg, sizeof msg),
+                 SEER_STATUS_BAD_GROUPS);
+    CHECK(strstr(msg, "line 2") != NULL && strstr(msg, "groups=24 must divide the 64 channels") != NULL);
+    seer_destroy(h);
+}

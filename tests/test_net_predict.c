@@ -922,3 +922,41 @@ TEST(net_deconv_is_the_transposed_conv)
     seer_model_free(m);
     seer_destroy(h);
 }
+
+/* A group norm computes its statistics in either mode: two passes
+ * forward (3 x its elements), three backward (5 x), as a layer norm's
+ * under autocast in fp32; no backward for one without parameters whose
+ * input takes no gradient. */
+TEST(net_groupnorm_rows)
+{
+    seer_handle_t h;
+    seer_model_t m;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
+    const char *text = "input c=64 h=56 w=56\ngroupnorm name=plain groups=64 learnable=0\nconv k=64 size=1\n"
+                       "groupnorm name=g groups=32\n";
+    seer_network_t net = NULL;
+    REQUIRE(seer_network_create(h, text, strlen(text), &net) == SEER_STATUS_SUCCESS);
+    double e = 32.0 * 64 * 56 * 56;
+    for (int mode = 0; mode < 2; mode++) {
+        seer_layer_result_t r[16];
+        int n = 0, fwd = 0, bwd = 0;
+        double total;
+        CHECK_STATUS(seer_predict_network(h, m, net, 32, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, (seer_mode_t)mode,
+                                          SEER_ALGO_AUTO, r, 16, &n, &total), SEER_STATUS_SUCCESS);
+        for (int i = 0; i < n; i++) {
+            if (r[i].op != SEER_OP_GROUPNORM) continue;
+            if (r[i].direction == SEER_DIR_FWD) {
+                fwd++;
+                CHECK(r[i].n_kernels == 2 && r[i].bytes == 3 * e * 4 && r[i].time_ms > 0);
+            } else {
+                bwd++;
+                CHECK(!strcmp(r[i].name, "g") && r[i].n_kernels == 3 && r[i].bytes == 5 * e * 4);
+            }
+        }
+        CHECK(fwd == 2 && bwd == (mode == SEER_MODE_TRAIN));
+    }
+    seer_network_destroy(net);
+    seer_model_free(m);
+    seer_destroy(h);
+}

@@ -167,6 +167,41 @@ TEST(onnx_timm_patterns)
     seer_destroy(h);
 }
 
+/* A conv whose weight is computed from its parameter (weight
+ * standardization, both ways timm writes it): the weight's dims follow
+ * through the computation, which is not costed. */
+TEST(onnx_standardized_weights)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    CHECK(text_has(h, "tests/onnx/weight_std.onnx", 0,
+                   "relu name=relu in=conv\nconv name=ws1 in=relu k=8 size=3 pad=1\n"
+                   "conv name=ws2 in=ws1 k=8 size=3 pad=1\n"));
+    seer_destroy(h);
+}
+
+/* nn.GroupNorm as the TorchScript-based exporter writes it (its Reshape,
+ * InstanceNormalization, Reshape back, Mul and Add: one layer, the
+ * affine fused), InstanceNorm2d with and without its affine, and opset
+ * 18's GroupNormalization: groupnorm layers. */
+TEST(onnx_group_norms)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    CHECK(text_has(h, "tests/onnx/group_norms.onnx", 0,
+                   "relu name=relu in=conv\n"
+                   "groupnorm name=gn in=relu groups=2\n"
+                   "groupnorm name=in_affine in=gn groups=4\n"
+                   "groupnorm name=in_plain in=in_affine groups=4 learnable=0\n"));
+    CHECK(text_has(h, "tests/onnx/group_norm18.onnx", 0, "groupnorm name=gn18 in=relu groups=2\n"));
+    seer_network_t net = NULL;
+    CHECK_STATUS(seer_network_create_onnx_file(h, "tests/onnx/group_norms.onnx", NULL, &net), SEER_STATUS_SUCCESS);
+    seer_network_info_t I;
+    if (net && !seer_network_get_info(net, &I)) CHECK(I.params == 108 + 8 + 8);
+    seer_network_destroy(net);
+    seer_destroy(h);
+}
+
 /* nn.ConvTranspose2d as torch.onnx.export writes it: a deconv line per
  * ConvTranspose, k the weight's second dimension times the groups,
  * options as a conv's (defaults left out), outpad when not 0. */

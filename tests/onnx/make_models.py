@@ -465,6 +465,50 @@ def timm_bits(g, y):
     return g.node("Conv", [y, g.weight("w2", [8, 80, 2, 2])], "conv_asym", pads=[0, 0, 1, 1])
 
 
+def group_norms(g, y):
+    """nn.GroupNorm(2, 4) as the TorchScript-based exporter writes it
+    (Reshape to N x G x -1, InstanceNormalization of its own ones and
+    zeros, Reshape back by Shape, Mul and Add of the unsqueezed weight
+    and bias), then InstanceNorm2d(4, affine=True) and (affine=False, its
+    scale and bias Constant nodes)."""
+    i64 = TensorProto.INT64
+    v = g.node("Reshape", [y, g.weight("ng", [3], [1, 2, -1], i64)], "gn_view")
+    v = g.node("InstanceNormalization", [v, g.weight("gn_ones", [2], [1.0, 1.0]), g.weight("gn_zeros", [2], [0.0, 0.0])],
+               "gn")
+    v = g.node("Reshape", [v, g.node("Shape", [y], "gn_shape")], "gn_back")
+    v = g.node("Mul", [v, g.node("Unsqueeze", [g.weight("gn.weight", [4]), g.weight("ax12", [2], [1, 2], i64)],
+                                 "gn_w")], "gn_mul")
+    y = g.node("Add", [v, g.node("Unsqueeze", [g.weight("gn.bias", [4]), g.weight("ax12b", [2], [1, 2], i64)],
+                                 "gn_b")], "gn_add")
+    y = g.node("InstanceNormalization", [y, g.weight("in.weight", [4]), g.weight("in.bias", [4])], "in_affine")
+    ones = g.node("Constant", [], "in_ones", value=helper.make_tensor("o", TensorProto.FLOAT, [4], [1.0] * 4))
+    zeros = g.node("Constant", [], "in_zeros", value=helper.make_tensor("z", TensorProto.FLOAT, [4], [0.0] * 4))
+    return g.node("InstanceNormalization", [y, ones, zeros], "in_plain")
+
+
+def weight_std(g, y):
+    """Weight standardization (BiT's and NFNet's StdConv2d): a conv whose
+    weight is computed from the parameter, by F.batch_norm of its
+    reshape to 1 x K x -1 and back by its Shape, and by (w - mean) /
+    sqrt(var + eps) with the fan-in from ReduceProd of its dims."""
+    i64 = TensorProto.INT64
+    w = g.weight("ws1.weight", [8, 4, 3, 3])
+    v = g.node("Reshape", [w, g.weight("k1", [3], [1, 8, -1], i64)], "ws1_view")
+    v = g.node("BatchNormalization", [v, g.weight("bn_s", [8]), g.weight("bn_b", [8]), g.weight("bn_m", [8]),
+                                      g.weight("bn_v", [8])], "ws1_bn", training_mode=1)
+    y = g.node("Conv", [y, g.node("Reshape", [v, g.node("Shape", [w], "ws1_shape")], "ws1_w")], "ws1",
+               pads=[1, 1, 1, 1])
+    w = g.weight("ws2.weight", [8, 8, 3, 3])
+    mean = g.node("ReduceMean", [w], "ws2_mean", axes=[1, 2, 3], keepdims=1)
+    d = g.node("Sub", [w, mean], "ws2_d")
+    var = g.node("ReduceMean", [g.node("Mul", [d, d], "ws2_sq")], "ws2_var", axes=[1, 2, 3], keepdims=1)
+    fan = g.node("Cast", [g.node("ReduceProd", [g.node("Gather", [g.node("Shape", [w], "ws2_shape"), g.weight(
+        "dims123", [3], [1, 2, 3], i64)], "ws2_dims")], "ws2_fan", keepdims=0)], "ws2_fanf", to=TensorProto.FLOAT)
+    std = g.node("Sqrt", [g.node("Add", [g.node("Mul", [var, fan], "ws2_scaled"), g.weight("eps", [], [1e-5])],
+                                 "ws2_eps")], "ws2_std")
+    return g.node("Conv", [y, g.node("Div", [d, std], "ws2_w")], "ws2", pads=[1, 1, 1, 1])
+
+
 def tiny(opset=13, input_dims=None, extra=None, params=True):
     """params=False: the weights as graph inputs, as torch.onnx.export
     writes them with export_params=False."""
@@ -693,6 +737,11 @@ def main():
                  "Mul", [y, g.weight("gamma", [4, 1, 1])], "layer_scale")], "stochastic_depth")),
              "conv_transpose": conv_transpose(),
              "timm_bits": tiny(13, extra=timm_bits),
+             "group_norms": tiny(13, extra=group_norms),
+             "weight_std": tiny(15, extra=weight_std),
+             # opset 18's GroupNormalization (scale and bias per group)
+             "group_norm18": tiny(18, extra=lambda g, y: g.node("GroupNormalization", [y, g.weight(
+                 "gs", [2]), g.weight("gb", [2])], "gn18", num_groups=2)),
              "alexnet_caffe3": alexnet_caffe(3), "legacy_bias5": legacy_bias(5), "tf_style": tf_style(),
              # ImageScaler (opsets 1-9): the input's scale and per-channel bias
              "image_scaler9": tiny(9, extra=lambda g, y: g.node("ImageScaler", [y], "scaler", scale=0.5,
@@ -724,7 +773,8 @@ def main():
                                    "resize_odd", "transform_input",
                                    "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style",
                                    "image_scaler9", "pad9", "pad13", "pad_torchscript", "tiny_folded",
-                                   "tiny_folded_meta", "conv_transpose", "timm_bits")}
+                                   "tiny_folded_meta", "conv_transpose", "timm_bits", "group_norms",
+                                   "group_norm18", "weight_std")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
