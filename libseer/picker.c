@@ -268,7 +268,9 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
     reading(m, cv, dir, SEER_ALGO_CUDNN_CHOICE, above, out);
     seer_status_t st = out->err.st;
     if (!st && out->source != SEER_SOURCE_ANALYTICAL) return SEER_STATUS_SUCCESS;
-    if (st && !seer_picker_soft(st)) return st;
+    /* cuDNN's choice out of range is its own failure too: an analytical
+     * guess may still answer (seer_pick_conv_algo ranks it first then) */
+    if (st && !seer_picker_soft(st) && st != SEER_STATUS_BAD_PREDICTION) return st;
     /* Only now the analytical guesses that can be the fastest (they cannot
      * fail: their bounds passed, and the tied ones lie inside the loose
      * ones), in order, so ties go to the first. */
@@ -296,6 +298,7 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
         *out = ev[bad];
         return SEER_STATUS_BAD_PREDICTION;
     }
+    if (st == SEER_STATUS_BAD_PREDICTION) return st; /* cuDNN's choice's, in *out */
     return uncal ? SEER_STATUS_NOT_CALIBRATED : st;
 }
 

@@ -440,10 +440,10 @@ TEST(picker_no_algorithm_and_unsupported)
 /* Every coefficient of a loaded model times scale: predictions far over
  * SEER_MAX_TIME_MS, the one hard error a prediction makes with a sane
  * shape. */
-static seer_model_t absurd(seer_handle_t h, double scale)
+static seer_model_t absurd(seer_handle_t h, const char *path, double scale)
 {
     seer_model_t m;
-    if (seer_model_load(h, "models/t4.seer", &m)) return NULL;
+    if (seer_model_load(h, path, &m)) return NULL;
     for (int f = 0; f < m->nfam; f++)
         for (int v = 0; v < m->fam[f].nvar; v++)
             for (int c = 0; c < 4; c++)
@@ -483,7 +483,7 @@ static seer_status_t best_whole(const struct seer_model *m, const struct seer_co
     seer_picker_predict(m, cv, dir, SEER_ALGO_CUDNN_CHOICE, out);
     seer_status_t st = out->err.st;
     if (!st && out->source != SEER_SOURCE_ANALYTICAL) return SEER_STATUS_SUCCESS;
-    if (st && !seer_picker_soft(st)) return st;
+    if (st && !seer_picker_soft(st) && st != SEER_STATUS_BAD_PREDICTION) return st;
     if (guess >= 0 && (st || ev[guess].time_ms <= out->time_ms)) {
         *out = ev[guess];
         return SEER_STATUS_SUCCESS;
@@ -493,6 +493,7 @@ static seer_status_t best_whole(const struct seer_model *m, const struct seer_co
         *out = ev[bad];
         return SEER_STATUS_BAD_PREDICTION;
     }
+    if (st == SEER_STATUS_BAD_PREDICTION) return st;
     return uncal ? SEER_STATUS_NOT_CALIBRATED : st;
 }
 
@@ -751,13 +752,42 @@ TEST(picker_algorithm_out_of_range_leaves_the_others)
     test_served_free(h, m, d);
 }
 
+/* cuDNN's choice out of range is its own failure too: with every
+ * measured time scaled out of range, a GTX 1080 Ti's bwd_data 3x3 conv
+ * keeps WINOGRAD's analytical time, which seer_pick_conv_fastest takes
+ * as seer_pick_conv_bwd_data_algo ranks it first (it once returned
+ * cuDNN's choice's BAD_PREDICTION). */
+TEST(picker_choice_out_of_range_leaves_the_guesses)
+{
+    seer_handle_t h = handle();
+    seer_model_t m = absurd(h, "models/gtx1080ti.seer", 1e12);
+    REQUIRE(m);
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 1, 16, 7, 7, 16, 3, 3, 1, 1, 1, 1, 1, 1,
+                               1) == SEER_STATUS_SUCCESS);
+    seer_algo_eval_t choice;
+    seer_picker_predict(m, d, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, &choice);
+    CHECK_STATUS(choice.err.st, SEER_STATUS_BAD_PREDICTION);
+    seer_conv_algo_perf_t perf[8];
+    int n = 0, algo = -9;
+    double t = 0;
+    CHECK_STATUS(seer_pick_conv_bwd_data_algo(h, m, d, SIZE_MAX, perf, 8, &n), SEER_STATUS_SUCCESS);
+    CHECK(n > 0 && perf[0].algo == SEER_BWD_DATA_ALGO_WINOGRAD && perf[0].source == SEER_SOURCE_ANALYTICAL);
+    CHECK_STATUS(seer_pick_conv_fastest(h, m, d, SEER_DIR_BWD_DATA, &algo, &t), SEER_STATUS_SUCCESS);
+    CHECK(algo == perf[0].algo && t == perf[0].time);
+    seer_conv_desc_destroy(d);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
+
 TEST(picker_hard_error_reports_the_prediction_message)
 {
     /* The picker, the fastest pick, a network and the batch fit each
      * report a failing prediction's own message, kept from the attempt
      * that failed (nothing is predicted again for it). */
     seer_handle_t h = handle();
-    seer_model_t m = absurd(h, 1e12);
+    seer_model_t m = absurd(h, "models/t4.seer", 1e12);
     REQUIRE(m);
     seer_conv_desc_t d;
     REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
@@ -789,7 +819,7 @@ TEST(picker_hard_error_reports_the_prediction_message)
     seer_model_destroy(m);
 
     /* Batch 1 fits; a larger batch the search probes fails: its message. */
-    REQUIRE((m = absurd(h, 1e8)) != NULL);
+    REQUIRE((m = absurd(h, "models/t4.seer", 1e8)) != NULL);
     o.mode = SEER_MODE_TRAIN;
     int b = -1;
     CHECK_STATUS(seer_network_fit_batch(h, m, net, &o, 1e12, &b), SEER_STATUS_BAD_PREDICTION);
