@@ -1385,19 +1385,33 @@ static int module_param(cx_t *cx, const tensor_t *t)
     return *p != 0 || p == t->name + 4;
 }
 
-/* Whether input i of node m is a weight: an initializer, or a view of
- * one (Identity, Unsqueeze, Reshape) that a pattern looking ahead of the
- * topological order may meet before it is folded. */
-static int weight_input(cx_t *cx, const SeerOnnx__NodeProto *m, size_t i)
+/* The initializer input i of node m is, or is a view of (Identity,
+ * Unsqueeze, Reshape, which a pattern looking ahead of the topological
+ * order may meet before they are folded); NULL when it is neither. */
+static const tensor_t *weight_source(cx_t *cx, const SeerOnnx__NodeProto *m, size_t i)
 {
     const tensor_t *t = seer_onnx_input(cx, m, i);
     while (t && t->producer >= 0) {
         const SeerOnnx__NodeProto *p = cx->g->node[t->producer];
         if (strcmp(p->op_type, "Identity") && strcmp(p->op_type, "Unsqueeze") && strcmp(p->op_type, "Reshape"))
-            return 0;
+            return NULL;
         t = seer_onnx_input(cx, p, 0);
     }
-    return t && t->is_const;
+    return t && t->is_const ? t : NULL;
+}
+
+/* Whether w and b, the sources (weight_source) of the Mul and Add after a
+ * group norm of c channels, are its affine part: 1 with *learnable set
+ * for nn.GroupNorm's weight and bias (c values each), or for the ones
+ * and zeros the exporter writes for one without them (one value each:
+ * nothing learnable, nothing computed); 0 for any other product and sum
+ * (a scalar or a C x H x W tensor), layers of their own. */
+static int groupnorm_affine(const tensor_t *w, const tensor_t *b, int64_t c, int *learnable)
+{
+    if (!w || !b || !w->known || !b->known) return 0;
+    int64_t ew = seer_onnx_elems(w, 0), eb = seer_onnx_elems(b, 0);
+    if (ew == c && eb == c) return *learnable = 1;
+    return ew == 1 && eb == 1 && w->nval == 1 && b->nval == 1 && w->val[0] == 1 && b->val[0] == 0;
 }
 
 /* Group norm as exporters write nn.GroupNorm(G, C): Reshape(x, [N, G,
@@ -1431,12 +1445,11 @@ static seer_status_t do_groupnorm(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
         int k[3], chain[3];
         chain[0] = next_of(cx, ni, "Reshape", 0, &k[0]);
         if (chain[0] >= 0 && (chain[1] = next_of(cx, chain[0], "Mul", -1, &k[1])) >= 0 &&
-            weight_input(cx, cx->g->node[chain[1]], (size_t)(1 - k[1])) &&
             (chain[2] = next_of(cx, chain[1], "Add", -1, &k[2])) >= 0 &&
-            weight_input(cx, cx->g->node[chain[2]], (size_t)(1 - k[2]))) {
+            groupnorm_affine(weight_source(cx, cx->g->node[chain[1]], (size_t)(1 - k[1])),
+                             weight_source(cx, cx->g->node[chain[2]], (size_t)(1 - k[2])), c, &learnable)) {
             cx->alias_in[chain[1]] = k[1];
             cx->alias_in[chain[2]] = k[2];
-            learnable = 1;
         }
     }
     /* the layer has x's layer's shape; o stays the view x is of it */

@@ -199,6 +199,16 @@ TEST(onnx_group_norms)
     seer_network_info_t I;
     if (net && !seer_network_get_info(net, &I)) CHECK(I.params == 108 + 8 + 8);
     seer_network_destroy(net);
+    /* Only a per-channel Mul and Add are the affine: nn.GroupNorm(affine=
+     * False)'s one and zero are fused with nothing learnable, a product
+     * and a sum of C x H x W tensors stay layers (both were fused as a
+     * learnable affine of 2C parameters) */
+    CHECK(text_has(h, "tests/onnx/group_norm_affines.onnx", 0,
+                   "relu name=relu in=conv\n"
+                   "groupnorm name=plain in=relu groups=2 learnable=0\n"
+                   "groupnorm name=full in=plain groups=2 learnable=0\n"
+                   "scale name=full_mul in=full\n"
+                   "scale name=full_add in=full_mul\n"));
     seer_destroy(h);
 }
 

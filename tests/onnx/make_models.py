@@ -465,25 +465,46 @@ def timm_bits(g, y):
     return g.node("Conv", [y, g.weight("w2", [8, 80, 2, 2])], "conv_asym", pads=[0, 0, 1, 1])
 
 
+def torchscript_group_norm(g, y, p, w, b, k=""):
+    """nn.GroupNorm(2, C) as the TorchScript-based exporter writes it
+    (Reshape to N x G x -1, InstanceNormalization of its own ones and
+    zeros, Reshape back by Shape), then a Mul by weight w and an Add of
+    weight b ((name, dims, values) each), a 1-D one through an Unsqueeze
+    to C x 1 x 1 as the exporter's; node names start with p, the shape
+    constants' names end with k."""
+    i64 = TensorProto.INT64
+    v = g.node("Reshape", [y, g.weight("ng" + k, [3], [1, 2, -1], i64)], p + "_view")
+    v = g.node("InstanceNormalization", [v, g.weight(p + "_ones", [2], [1.0, 1.0]),
+                                         g.weight(p + "_zeros", [2], [0.0, 0.0])], p)
+    v = g.node("Reshape", [v, g.node("Shape", [y], p + "_shape")], p + "_back")
+    for op, (name, dims, vals), s in (("Mul", w, "w"), ("Add", b, "b")):
+        t = g.weight(name, dims, vals)
+        if len(dims) == 1:
+            t = g.node("Unsqueeze", [t, g.weight("ax12" + ("b" if op == "Add" else "") + k, [2], [1, 2], i64)],
+                       p + "_" + s)
+        v = g.node(op, [v, t], p + ("_mul" if op == "Mul" else "_add"))
+    return v
+
+
 def group_norms(g, y):
     """nn.GroupNorm(2, 4) as the TorchScript-based exporter writes it
-    (Reshape to N x G x -1, InstanceNormalization of its own ones and
-    zeros, Reshape back by Shape, Mul and Add of the unsqueezed weight
-    and bias), then InstanceNorm2d(4, affine=True) and (affine=False, its
-    scale and bias Constant nodes)."""
-    i64 = TensorProto.INT64
-    v = g.node("Reshape", [y, g.weight("ng", [3], [1, 2, -1], i64)], "gn_view")
-    v = g.node("InstanceNormalization", [v, g.weight("gn_ones", [2], [1.0, 1.0]), g.weight("gn_zeros", [2], [0.0, 0.0])],
-               "gn")
-    v = g.node("Reshape", [v, g.node("Shape", [y], "gn_shape")], "gn_back")
-    v = g.node("Mul", [v, g.node("Unsqueeze", [g.weight("gn.weight", [4]), g.weight("ax12", [2], [1, 2], i64)],
-                                 "gn_w")], "gn_mul")
-    y = g.node("Add", [v, g.node("Unsqueeze", [g.weight("gn.bias", [4]), g.weight("ax12b", [2], [1, 2], i64)],
-                                 "gn_b")], "gn_add")
+    (torchscript_group_norm, the affine's weight and bias), then
+    InstanceNorm2d(4, affine=True) and (affine=False, its scale and bias
+    Constant nodes)."""
+    y = torchscript_group_norm(g, y, "gn", ("gn.weight", [4], None), ("gn.bias", [4], None))
     y = g.node("InstanceNormalization", [y, g.weight("in.weight", [4]), g.weight("in.bias", [4])], "in_affine")
     ones = g.node("Constant", [], "in_ones", value=helper.make_tensor("o", TensorProto.FLOAT, [4], [1.0] * 4))
     zeros = g.node("Constant", [], "in_zeros", value=helper.make_tensor("z", TensorProto.FLOAT, [4], [0.0] * 4))
     return g.node("InstanceNormalization", [y, ones, zeros], "in_plain")
+
+
+def group_norm_affines(g, y):
+    """nn.GroupNorm(2, 4, affine=False) as the TorchScript-based exporter
+    writes it (torchscript_group_norm by its own one and zero), then a
+    group norm followed by a product and a sum of C x H x W tensors, not
+    an affine to fuse."""
+    y = torchscript_group_norm(g, y, "plain", ("plain_one", [1], [1.0]), ("plain_zero", [1], [0.0]), "p")
+    return torchscript_group_norm(g, y, "full", ("full_w", [4, 8, 8], None), ("full_b", [4, 8, 8], None), "f")
 
 
 def weight_std(g, y):
@@ -738,6 +759,7 @@ def main():
              "conv_transpose": conv_transpose(),
              "timm_bits": tiny(13, extra=timm_bits),
              "group_norms": tiny(13, extra=group_norms),
+             "group_norm_affines": tiny(13, extra=group_norm_affines),
              "weight_std": tiny(15, extra=weight_std),
              # opset 18's GroupNormalization (scale and bias per group)
              "group_norm18": tiny(18, extra=lambda g, y: g.node("GroupNormalization", [y, g.weight(
