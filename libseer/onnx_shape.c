@@ -482,8 +482,11 @@ static seer_status_t reshape_shape(cx_t *cx, const SeerOnnx__NodeProto *n, const
     if (elems < 1) return SEER_STATUS_SUCCESS;
     for (int i = 0; i < nt; i++) {
         d[i] = t[i] == 0 && !seer_onnx_attr_int(n, "allowzero", 0) && i < a->rank ? a->d[i] : t[i];
+        /* the dims named so far hold at most the elements: the product
+         * never overflows (past it one once wrapped to the weight's
+         * count, taking dims of 2^64 + 2^30 elements for 2^30) */
         if (d[i] == -1 && infer < 0) infer = i;
-        else if (d[i] < 1 || d[i] > elems) return SEER_STATUS_SUCCESS;
+        else if (d[i] < 1 || d[i] > elems / known) return SEER_STATUS_SUCCESS;
         else known *= d[i];
     }
     if (infer >= 0 && elems % known == 0) d[infer] = elems / known, known = elems;

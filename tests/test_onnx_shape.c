@@ -98,6 +98,32 @@ TEST(onnx_shape_folds_the_reshape_idiom)
     fx_close(&f);
 }
 
+/* A Reshape of a weight whose values are not folded: its dims from the
+ * target (a 0 the weight's, a -1 inferred), unknown where they do not
+ * hold its elements, their product never wrapping around. */
+TEST(onnx_shape_reshape_of_a_weight)
+{
+    fx_t f;
+    REQUIRE(fx_open(&f, 13));
+    REQUIRE(seer_onnx_add_tensor(&f.cx, "w", -1) == 0);
+    tensor_t *w = &f.cx.t[0], *o;
+    w->is_const = w->known = 1;
+    w->nval = -1;
+    w->rank = 2;
+    w->d[0] = w->d[1] = 32768; /* 2^30 elements */
+    /* 2^15 26317 x 2^15 953 x 685 is 2^30 (2^34 + 1) = 2^64 + 2^30 */
+    const double view[3] = {0, -1, 4}, wraps[3] = {32768.0 * 26317, 32768.0 * 953, 685};
+    REQUIRE(fx_const(&f, "view", view, 3, 0) && fx_const(&f, "wraps", wraps, 3, 0));
+    SeerOnnx__NodeProto n1 = SEER_ONNX__NODE_PROTO__INIT, n2 = SEER_ONNX__NODE_PROTO__INIT;
+    char *i1[] = {"w", "view"}, *i2[] = {"w", "wraps"};
+    int folded = 0;
+    CHECK_STATUS(fx_fold(&f, &n1, "Reshape", i1, 2, "v", &o, &folded), SEER_STATUS_SUCCESS);
+    CHECK(folded && o->known && o->rank == 3 && o->d[0] == 32768 && o->d[1] == 8192 && o->d[2] == 4);
+    CHECK_STATUS(fx_fold(&f, &n2, "Reshape", i2, 2, "x", &o, &folded), SEER_STATUS_SUCCESS);
+    CHECK(folded && !o->known);
+    fx_close(&f);
+}
+
 TEST(onnx_shape_arithmetic_and_slice)
 {
     fx_t f;
