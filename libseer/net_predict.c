@@ -569,7 +569,8 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
          * element each), the gradients likewise backward */
         int cast = c->amp && es < 4, gn = L->op == SEER_OP_GROUPNORM;
         double s = cast ? 4 : es;
-        seer_status_t st = backward ? mem_row(c, li, bd, gn ? 3 : 2, 5 * ein * s, ein, 0)
+        /* (no dgamma, dbeta kernel for a group norm without them) */
+        seer_status_t st = backward ? mem_row(c, li, bd, gn && L->params > 0 ? 3 : 2, 5 * ein * s, ein, 0)
                                     : mem_row(c, li, SEER_DIR_FWD, gn ? 2 : 1, (gn ? 3 : 2) * ein * s, ein, 0);
         if (st || !cast) return st;
         return mem_row(c, li, backward ? bd : SEER_DIR_FWD, 2, 2 * 6.0 * ein, ein, SEER_RESULT_AMP_CAST);

@@ -1431,7 +1431,7 @@ static seer_status_t do_groupnorm(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     if (!strcmp(n->op_type, "GroupNormalization")) {
         G = seer_onnx_attr_int(n, "num_groups", 0);
         learnable = 1;
-        if (x->rank != 4 || x->nhwc || G < 1 || G > c || c % G)
+        if (x->rank != 4 || x->nhwc || x->d[1] != c || x->d[2] != l->h || x->d[3] != l->w || G < 1 || G > c || c % G)
             return unsupported_shape(cx, n, x, o, "a group norm of other than N x C x H x W in groups dividing C");
     } else if (x->rank == 4 && !x->nhwc && x->d[1] == c && x->d[2] == l->h && x->d[3] == l->w) {
         G = c; /* InstanceNorm2d */

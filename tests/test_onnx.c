@@ -482,6 +482,8 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_huge", SEER_STATUS_OVERFLOW, "'big' has over 2^31 - 1 elements"},
         {"bad_unsupported", SEER_STATUS_ONNX_UNSUPPORTED_OP, "3 unsupported nodes: Erf x1 ('scale'"},
         {"bad_asym_pads", SEER_STATUS_ONNX_UNSUPPORTED_OP, "MaxPool x1 ('asym': asymmetric padding (0, 0, 1, 1)"},
+        {"bad_group_norm_view", SEER_STATUS_ONNX_UNSUPPORTED_OP,
+         "GroupNormalization x1 ('gn_view': a group norm of other than N x C x H x W in groups dividing C)"},
         {"bad_reduce_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP,
          "ReduceMean x1 ('chan_mean': a reduction over other than the two spatial axes"},
         {"bad_reduce_float_axes", SEER_STATUS_ONNX_UNSUPPORTED_OP, "ReduceMean x1 ('fmean': a reduction over"},

@@ -601,6 +601,10 @@ def bad_models(good):
         return g.node("Conv", [y, g.weight("w_after", [4, 4, 1, 1])], "conv_after")
     out["skip_channels_last"] = tiny(opset=17, extra=skip_last).SerializeToString()
     # a reduction over the channels: no layer of the description format
+    # a group norm of a view with other channels than its layer's
+    out["group_norm_view"] = tiny(18, extra=lambda g, y: g.node("GroupNormalization", [g.node("Reshape", [
+        y, g.weight("v16", [4], [1, 16, 4, 4], TensorProto.INT64)], "view16"), g.weight("gs", [2]),
+        g.weight("gb", [2])], "gn_view", num_groups=2)).SerializeToString()
     out["reduce_channels"] = tiny(extra=lambda g, y: g.node("ReduceMean", [y], "chan_mean", axes=[1], keepdims=1)
                                   ).SerializeToString()
     # axes as a float input (opset 18) far outside int64, and none at all
