@@ -138,6 +138,18 @@ TEST(onnx_folded_conv_is_conv_then_bn)
     seer_destroy(h);
 }
 
+/* The parameters of the network an ONNX file translates to; -1 when
+ * it does not. */
+static long long onnx_params(seer_handle_t h, const char *path)
+{
+    seer_network_t net = NULL;
+    seer_network_info_t I;
+    long long p = -1;
+    if (!seer_network_create_onnx_file(h, path, NULL, &net) && !seer_network_get_info(net, &I)) p = I.params;
+    seer_network_destroy(net);
+    return p;
+}
+
 /* timm's patterns (make_models.py, timm_bits): pads computed through
  * Ceil and Clip folded, a padding no symmetric one matches as a pad layer
  * before the conv, a layer scale reshaped from an 80-value weight (too
@@ -158,12 +170,7 @@ TEST(onnx_timm_patterns)
                    "add name=mixer in=pool,layer_scale\n"
                    "pad name=conv_asym.pad in=mixer h=5 w=5\n"
                    "conv name=conv_asym in=conv_asym.pad k=8 size=2\n"));
-    seer_network_t net = NULL;
-    CHECK_STATUS(seer_network_create_onnx_file(h, "tests/onnx/timm_bits.onnx", NULL, &net), SEER_STATUS_SUCCESS);
-    seer_network_info_t I;
-    if (net && !seer_network_get_info(net, &I))
-        CHECK(I.params == 4 * 3 * 9 + 4 * 4 * 4 + 80 * 4 * 9 + 80 + 8 * 80 * 4);
-    seer_network_destroy(net);
+    CHECK(onnx_params(h, "tests/onnx/timm_bits.onnx") == 4 * 3 * 9 + 4 * 4 * 4 + 80 * 4 * 9 + 80 + 8 * 80 * 4);
     seer_destroy(h);
 }
 
@@ -194,11 +201,7 @@ TEST(onnx_group_norms)
                    "groupnorm name=in_affine in=gn groups=4\n"
                    "groupnorm name=in_plain in=in_affine groups=4 learnable=0\n"));
     CHECK(text_has(h, "tests/onnx/group_norm18.onnx", 0, "groupnorm name=gn18 in=relu groups=2\n"));
-    seer_network_t net = NULL;
-    CHECK_STATUS(seer_network_create_onnx_file(h, "tests/onnx/group_norms.onnx", NULL, &net), SEER_STATUS_SUCCESS);
-    seer_network_info_t I;
-    if (net && !seer_network_get_info(net, &I)) CHECK(I.params == 108 + 8 + 8);
-    seer_network_destroy(net);
+    CHECK(onnx_params(h, "tests/onnx/group_norms.onnx") == 108 + 8 + 8);
     /* Only a per-channel Mul and Add are the affine: nn.GroupNorm(affine=
      * False)'s one and zero are fused with nothing learnable, a product
      * and a sum of C x H x W tensors stay layers (both were fused as a
