@@ -177,6 +177,12 @@ static seer_status_t graph_inputs(cx_t *cx)
         if (li < 0) return seer_error(cx->h, SEER_STATUS_ALLOC_FAILED, "out of memory");
         const layer_t *l = &cx->L[li];
         seer_onnx_emit(cx, "input name=%s c=%lld h=%lld w=%lld\n", l->name, (long long)l->c, (long long)l->h, (long long)l->w);
+        /* a model exported in half precision (model.half()) runs in it:
+         * seer net and seer.net() take it as their default dtype */
+        int et = tp->tensor_type->has_elem_type ? tp->tensor_type->elem_type : 0;
+        if (!n_data && (et == SEER_ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16 ||
+                        et == SEER_ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16))
+            seer_onnx_emit(cx, "# input dtype: %s\n", et == SEER_ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16 ? "fp16" : "bf16");
         n_data++;
     }
     if (!n_data) return seer_error(cx->h, SEER_STATUS_NET_INPUT, "the graph has no input that is not an initializer");

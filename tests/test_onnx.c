@@ -624,6 +624,29 @@ TEST(onnx_arguments_and_limits)
     seer_destroy(h);
 }
 
+/* A half-precision export (model.half()) is predicted in its dtype
+ * unless --dtype says otherwise; --amp keeps its own default. */
+TEST(onnx_cli_half_input_is_the_default_dtype)
+{
+    static const struct { const char *opt, *val, *dtype, *note; } cases[] = {
+        {NULL, NULL, "\"dtype\": \"fp16\"", "its input is fp16: predicted in fp16"},
+        {"--dtype", "fp32", "\"dtype\": \"fp32\"", NULL},
+        {"--amp", NULL, "\"amp\": true", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        test_run_t r;
+        test_run_seer(&r, "net", "tests/onnx/tiny_fp16.onnx", "--gpu", "a100-pcie-80gb", "--format", "json",
+                      cases[i].opt, cases[i].val, NULL);
+        CHECK(r.rc == 0 && strstr(r.out, cases[i].dtype) != NULL);
+        CHECK(cases[i].note ? strstr(r.err, cases[i].note) != NULL : strstr(r.err, "its input is") == NULL);
+        test_run_free(&r);
+    }
+    test_run_t r;
+    test_run_seer(&r, "net", "tests/onnx/tiny.onnx", "--gpu", "a100-pcie-80gb", "--format", "json", NULL);
+    CHECK(r.rc == 0 && strstr(r.out, "\"dtype\": \"fp32\"") != NULL);
+    test_run_free(&r);
+}
+
 TEST(onnx_cli_net_print_and_predict)
 {
     test_run_t r;

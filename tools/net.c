@@ -34,7 +34,7 @@ static void zoo_list(char *buf, size_t size)
 
 static int is_onnx(const char *path);
 static int open_onnx(seer_handle_t h, const char *cmd, const char *path, int res, int skip, seer_network_t *net,
-                     int *batch);
+                     int *batch, const char **dtype);
 
 /* A library error about the network what (its name or file) put first,
  * as docs/cli.md says: the message alone may name a layer and line of
@@ -53,11 +53,12 @@ int cli_open_net(seer_handle_t h, const char *cmd, const char *what, int res, se
 {
     seer_status_t st;
     int batch;
+    const char *dtype;
     if (zoo_has(what)) {
         if ((st = seer_network_create_zoo(h, what, res, net))) return net_error(h, cmd, what, st);
         return CLI_OK;
     }
-    if (is_onnx(what)) return open_onnx(h, cmd, what, res, 0, net, &batch);
+    if (is_onnx(what)) return open_onnx(h, cmd, what, res, 0, net, &batch, &dtype);
     size_t len;
     char *text = NULL;
     if (access(what, F_OK) != 0 && errno == ENOENT) {
@@ -130,13 +131,17 @@ static int onnx_text(seer_handle_t h, const char *cmd, const char *path, int res
     return CLI_OK;
 }
 
+/* ... and its graph's batch (0: symbolic) and the dtype of its first
+ * input where that is half precision ("fp16", "bf16"; else NULL). */
 static int open_onnx(seer_handle_t h, const char *cmd, const char *path, int res, int skip, seer_network_t *net,
-                     int *batch)
+                     int *batch, const char **dtype)
 {
     char *text;
     seer_onnx_info_t info;
     int rc = onnx_text(h, cmd, path, res, skip, &text, &info);
     if (rc) return rc;
+    const char *dl = strstr(text, "\n# input dtype: ");
+    *dtype = !dl ? NULL : !strncmp(dl + 16, "fp16\n", 5) ? "fp16" : !strncmp(dl + 16, "bf16\n", 5) ? "bf16" : NULL;
     seer_status_t st = seer_network_create(h, text, strlen(text), net);
     free(text);
     if (st) return net_error(h, cmd, path, st);
@@ -309,7 +314,7 @@ typedef struct {
     const char *dtype_s, *layout_s; /* defaults: fp32 nchw, or fp16 nhwc with --amp */
     seer_dtype_t dtype;
     seer_layout_t layout;
-    int batch, batch_given, mode, format, sort, top, res, bench, print, rows_view, skip, amp;
+    int batch, batch_given, dtype_given, mode, format, sort, top, res, bench, print, rows_view, skip, amp;
     int policy, threads, optimizer, optimizer_given, fit;
     double dispatch_us, fit_bytes;
 } net_opts_t;
@@ -375,7 +380,7 @@ static int net_parse(int argc, char **argv, net_opts_t *o, int *done)
         else if (cli_is(&a, "--batch")) { if (!cli_int(&a, 1, 1 << 24, &o->batch)) return CLI_USAGE; o->batch_given = 1; }
         else if (cli_is(&a, "--amp")) { if (!cli_flag(&a)) return CLI_USAGE; o->amp = 1; }
         else if (cli_is(&a, "--skip-unsupported")) { if (!cli_flag(&a)) return CLI_USAGE; o->skip = 1; }
-        else if (cli_is(&a, "--dtype")) { if (!(o->dtype_s = cli_value(&a))) return CLI_USAGE; }
+        else if (cli_is(&a, "--dtype")) { if (!(o->dtype_s = cli_value(&a))) return CLI_USAGE; o->dtype_given = 1; }
         else if (cli_is(&a, "--layout")) { if (!(o->layout_s = cli_value(&a))) return CLI_USAGE; }
         else if (cli_is(&a, "--mode")) { if ((o->mode = cli_choice(&a, modes)) < 0) return CLI_USAGE; }
         else if (cli_is(&a, "--format")) { if ((o->format = cli_choice(&a, formats)) < 0) return CLI_USAGE; }
@@ -460,8 +465,15 @@ static int net_predict(net_run_t *R)
     int rc;
     if (is_onnx(o->what)) {
         int onnx_batch = 0;
-        if ((rc = open_onnx(R->h, "net", o->what, o->res, o->skip, &R->net, &onnx_batch))) return rc;
+        const char *onnx_dtype = NULL;
+        if ((rc = open_onnx(R->h, "net", o->what, o->res, o->skip, &R->net, &onnx_batch, &onnx_dtype))) return rc;
         if (!o->batch_given && onnx_batch) o->batch = onnx_batch; /* the graph's own, unless --batch */
+        /* a half-precision export runs in half precision, unless --dtype */
+        if (!o->dtype_given && !o->amp && onnx_dtype && !seer_dtype_from_name(onnx_dtype, &o->dtype)) {
+            o->dtype_s = onnx_dtype;
+            fprintf(stderr, "seer net: %s: its input is %s: predicted in %s (--dtype to change)\n", o->what,
+                    onnx_dtype, onnx_dtype);
+        }
     } else if ((rc = cli_open_net(R->h, "net", o->what, o->res, &R->net))) return rc;
     if ((rc = cli_open_model(R->h, "net", o->model_opt, o->gpu_opt, o->models_opt, &R->m))) return rc;
     seer_net_options_t no = SEER_NET_OPTIONS_DEFAULT;

@@ -668,8 +668,9 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
 # ---------------------------------------------------------------------------
 
 class _Net:
-    def __init__(self, ptr, batch, skipped):
-        self.ptr, self.batch, self.skipped = ptr, batch, skipped
+    def __init__(self, ptr, batch, skipped, dtype=None):
+        # dtype: an ONNX graph's half-precision input ("fp16", "bf16"), else None
+        self.ptr, self.batch, self.skipped, self.dtype = ptr, batch, skipped, dtype
         self.rows = 0  # most result rows seen: one library call instead of count-then-fill
 
     def __del__(self):
@@ -713,7 +714,7 @@ def _open_net(fn: str, what: str, res: int, skip: bool) -> _Net:
         got = _nets.get(key)
     if got is not None:
         return got
-    ptr, batch, skipped = C.c_void_p(), 0, []
+    ptr, batch, skipped, dtype = C.c_void_p(), 0, [], None
     if zoo:
         _check(_net_zoo(hd, what.encode(), res, C.byref(ptr)), hd)
     else:
@@ -740,10 +741,12 @@ def _open_net(fn: str, what: str, res: int, skip: bool) -> _Net:
             batch = info.batch
             skipped = [ln[len(b"# skipped: "):].decode(errors="replace") for ln in data.split(b"\n")
                        if ln.startswith(b"# skipped: ")]
+            dtype = next((ln[len(b"# input dtype: "):].decode() for ln in data.split(b"\n")
+                          if ln.startswith(b"# input dtype: ")), None)
         elif res:
             raise ValueError("%s(): argument 'res' applies to built-in networks and ONNX files only" % fn)
         _check(_net_create(hd, data, len(data), C.byref(ptr)), hd)
-    net_ = _Net(ptr, batch, skipped)
+    net_ = _Net(ptr, batch, skipped, dtype)
     with _nets_lock:
         if len(_nets) >= _NETS_KEPT:
             _nets.pop(next(iter(_nets)))
@@ -776,7 +779,8 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     """Predict one forward pass (mode="infer") or training iteration
     (mode="train") of a built-in network ("resnet50"), a description file
     or an ONNX file, like `seer net ... --format json`.  batch defaults to
-    an ONNX graph's fixed batch, else 64; res overrides the input
+    an ONNX graph's fixed batch, else 64; dtype to fp32, or fp16 / bf16 for
+    an ONNX graph whose input is (a model.half() export); res overrides the input
     resolution (built-in and ONNX); skip_unsupported predicts an ONNX model
     without the operators libseer cannot translate (a warning lists them);
     threads (1-8) only changes how fast the answer comes; dispatch_us is
@@ -802,6 +806,7 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
         raise ValueError("%s(): argument 'mode' must be 'infer' or 'train', got %r" % (fn, mode))
     if not isinstance(amp, bool):
         raise TypeError("%s(): argument 'amp' must be bool, not %s" % (fn, type(amp).__name__))
+    dtype_given = dtype is not None
     if dtype is None:
         dtype = "fp16" if amp else "fp32"
     if layout is None:
@@ -841,6 +846,9 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
         warnings.warn("seer.net(%r): skipped %d unsupported node(s): %s"
                       % (what, len(nt.skipped), "; ".join(nt.skipped)), stacklevel=2)
     b = batch if batch is not None else (nt.batch or 64)
+    if not dtype_given and not amp and nt.dtype:  # a half-precision export runs in it, as the CLI takes it
+        dtype = nt.dtype
+        dt = _enum(fn, "dtype", dtype, _dtype_from_name, _DTYPES)
     hd = _handle()
     opts = _NetOptions(b, dt, lay, modes.index(mode), pol, threads, dispatch_us / 1e3,
                        _OPTIMIZERS.index(optimizer), int(amp))

@@ -110,6 +110,13 @@ def test_onnx_resnet50_predicts_the_zoo():
         assert a["params"] == b["params"] == 25557032
 
 
+def test_onnx_half_input_is_the_default_dtype():
+    f = os.path.join(ONNX, "tiny_fp16.onnx")
+    assert seer.net(f, gpu=GPU)["dtype"] == "fp16"
+    assert seer.net(f, gpu=GPU, dtype="fp32")["dtype"] == "fp32"
+    same(seer.net(f, gpu=GPU), cli("net", f, "--gpu", GPU))
+
+
 def test_onnx_default_batch_is_the_graphs():
     assert seer.net(os.path.join(ONNX, "tiny.onnx"), gpu=GPU)["batch"] == 1
     assert seer.net(os.path.join(ONNX, "resnet50.onnx"), gpu=GPU)["batch"] == 64  # symbolic: the default

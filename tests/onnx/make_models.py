@@ -530,6 +530,15 @@ def weight_std(g, y):
     return g.node("Conv", [y, g.node("Div", [d, std], "ws2_w")], "ws2", pads=[1, 1, 1, 1])
 
 
+def tiny_fp16():
+    """A model.half() export: a float16 input (seer net's default dtype
+    then), its weights float16 too."""
+    g = Graph("tiny_fp16", 13)
+    x = g.input("x", [1, 3, 8, 8], TensorProto.FLOAT16)
+    y = g.node("Conv", [x, g.weight("w", [4, 3, 3, 3], dtype=TensorProto.FLOAT16)], "conv", pads=[1, 1, 1, 1])
+    return g.model(g.node("Relu", [y], "relu"))
+
+
 def tiny(opset=13, input_dims=None, extra=None, params=True):
     """params=False: the weights as graph inputs, as torch.onnx.export
     writes them with export_params=False."""
@@ -765,6 +774,7 @@ def main():
              "group_norms": tiny(13, extra=group_norms),
              "group_norm_affines": tiny(13, extra=group_norm_affines),
              "weight_std": tiny(15, extra=weight_std),
+             "tiny_fp16": tiny_fp16(),
              # opset 18's GroupNormalization (scale and bias per group)
              "group_norm18": tiny(18, extra=lambda g, y: g.node("GroupNormalization", [y, g.weight(
                  "gs", [2]), g.weight("gb", [2])], "gn18", num_groups=2)),
