@@ -895,7 +895,7 @@ typedef enum { SEER_MODE_INFER = 0, SEER_MODE_TRAIN = 1 } seer_mode_t;
 
 /* flags of a result row (docs/networks.md: fallbacks and their limits). */
 #define SEER_RESULT_GEMM_ROOFLINE 0x1u  /* fc: no GEMM fit, roofline at a documented efficiency */
-#define SEER_RESULT_BWD_FROM_FWD 0x2u   /* conv backward not calibrated: a * fwd + b */
+#define SEER_RESULT_BWD_FROM_FWD 0x2u   /* conv backward (a deconv's forward) not calibrated: a * fwd + b */
 #define SEER_RESULT_ALGO_REPLACED 0x4u  /* the fixed algorithm could not be used here */
 #define SEER_RESULT_MEMORY_BOUND 0x8u   /* bytes / (bandwidth x documented efficiency) */
 #define SEER_RESULT_GRAD_ACCUM 0x10u    /* summing gradients of a tensor used several times */
@@ -929,9 +929,10 @@ SEER_API const char *seer_layer_algo_name(const seer_layer_result_t *row);
 
 /* Predict one forward pass (SEER_MODE_INFER) or one training iteration
  * (SEER_MODE_TRAIN: forward, then backward in reverse layer order:
- * backward-data of every conv / fc whose input needs a gradient, i.e. not
- * of the first conv, backward-filter of every conv, and the backward
- * kernels of the other layers) for batch samples.  Rows come in execution
+ * backward-data of every conv / deconv / fc whose input needs a gradient,
+ * i.e. not of the first conv, backward-filter of every conv and deconv,
+ * and the backward kernels of the other layers; a deconv's passes run as
+ * seer_layer_result_t says) for batch samples.  Rows come in execution
  * order.  *total_ms is the sum of the rows' times and *count the number of
  * rows.  results may be NULL (capacity 0) to ask for the count; when
  * capacity is too small, BUFFER_TOO_SMALL with *count and *total_ms
@@ -1175,7 +1176,10 @@ typedef struct {
  * or a graph output names a tensor nothing defines, or the graph has a
  * cycle), NET_SHAPE (a shape
  * that cannot be resolved statically), OVERFLOW (2^31 elements in a tensor,
- * input over SEER_ONNX_MAX_BYTES). */
+ * input over SEER_ONNX_MAX_BYTES).  A first input of float16 or bfloat16
+ * adds a "# input dtype: fp16" (or bf16) comment line after its input
+ * line: the network holds no dtype, so the caller predicts in it (seer
+ * net and seer.net() take it as their default). */
 SEER_API seer_status_t seer_onnx_text(seer_handle_t handle, const void *bytes, size_t len,
                                       const seer_onnx_options_t *options, char *buf, size_t size,
                                       size_t *length, seer_onnx_info_t *info);
