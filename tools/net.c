@@ -194,7 +194,8 @@ static void usage_net(FILE *f)
             "MODEL.onnx an ONNX model, translated into such a description.\n"
             "\n"
             "  --batch N      samples per iteration (default: an ONNX graph's fixed batch, else 64)\n"
-            "  --dtype T      fp32 (default), tf32, fp16, bf16, fp16_pseudo\n"
+            "  --dtype T      fp32 (default; an ONNX graph's input's fp16 or bf16), tf32,\n"
+            "                 fp16, bf16, fp16_pseudo\n"
             "  --layout L     nchw (default), nhwc\n"
             "  --mode M       infer (default) or train\n"
             "  --algo A       auto (default): the fastest predicted algorithm per conv and\n"
@@ -226,10 +227,11 @@ static void usage_net(FILE *f)
             "                 optionally with B, KB, MB, GB, TB, KiB, MiB, GiB, TiB;\n"
             "                 default: the GPU's memory)\n"
             "Table marks: B backward estimated from forward (the model has no backward\n"
-            "data), M memory-bound estimate, R fc from the roofline (no GEMM fit),\n"
-            "X fixed algorithm not usable here, G gradient sum of a reused tensor,\n"
-            "A analytical model (no GPU has data for these kernels), C mixed precision's\n"
-            "cast of fp32 weights (or of their gradients back).\n");
+            "data; a deconv's forward is a backward data pass), M memory-bound estimate,\n"
+            "R fc from the roofline (no GEMM fit), X fixed algorithm not usable here,\n"
+            "G gradient sum of a reused tensor, A analytical model (no GPU has data for\n"
+            "these kernels), C mixed precision's cast of fp32 weights (or of their\n"
+            "gradients back).\n");
 }
 
 static void flag_str(unsigned f, char *b)
