@@ -515,7 +515,8 @@ def predict_conv(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1, 
     with cuDNN's choice where the model has it), or one (an algorithm
     name such as "IMPLICIT_GEMM").  Keys: gpu, model, served,
     source_gpus, direction, p, q, flops, min_bytes, roofline_ms,
-    predictions [{algo, algo_id, status, time_ms, class, source}], and
+    predictions [{algo, algo_id, status, time_ms, class, source}] (status
+    "ok", "unsupported", "not_calibrated" or "out_of_range"), and
     with algo="auto" pick {algo, time_ms, bwd_from_fwd}:
     seer_pick_conv_fastest, what predict_network takes (bwd_from_fwd: it
     takes this backward pass from the forward one instead, mark B)."""
@@ -627,7 +628,8 @@ def pick_conv_algo(gpu: Optional[str] = None, n: int = 1, c: int = 1, h: int = 1
     cudnnGetConvolution*Algorithm_v7 (`seer pick --format json`).  Keys:
     gpu, served, source_gpus, direction, workspace_limit (bytes or None),
     status, perf [{algo, algo_id, status, time_ms, workspace_bytes,
-    deterministic, math_type, source}], and when one is picked pick
+    deterministic, math_type, source}] (status "ok", "not_calibrated",
+    "out_of_range", "over_limit" or "unsupported"), and when one is picked pick
     {algo, time_ms, bwd_from_fwd}: as predict_conv's."""
     fn = "pick_conv_algo"
     dirn, dt, lay = _conv_common(fn, locals())
