@@ -43,7 +43,7 @@ static int weight_only(const SeerOnnx__GraphProto *g, const char *name, int dept
 {
     static const struct { const char *op; unsigned first; } weights[] = {
         {"Conv", 1}, {"ConvTranspose", 1}, {"BatchNormalization", 1}, {"LayerNormalization", 1},
-        {"InstanceNormalization", 1}, {"Gemm", 1}, {"MatMul", 1}};
+        {"InstanceNormalization", 1}, {"GroupNormalization", 1}, {"Gemm", 1}, {"MatMul", 1}};
     int readers = 0;
     for (size_t i = 0; i < g->n_node; i++) {
         if (--*budget < 0) return 0;

@@ -201,6 +201,7 @@ TEST(onnx_group_norms)
                    "groupnorm name=in_affine in=gn groups=4\n"
                    "groupnorm name=in_plain in=in_affine groups=4 learnable=0\n"));
     CHECK(text_has(h, "tests/onnx/group_norm18.onnx", 0, "groupnorm name=gn18 in=relu groups=2\n"));
+    CHECK(text_has(h, "tests/onnx/group_norm18_no_params.onnx", 0, "groupnorm name=gn18 in=relu groups=2\n"));
     CHECK(onnx_params(h, "tests/onnx/group_norms.onnx") == 108 + 8 + 8);
     /* Only a per-channel Mul and Add are the affine: nn.GroupNorm(affine=
      * False)'s one and zero are fused with nothing learnable, a product

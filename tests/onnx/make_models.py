@@ -778,6 +778,9 @@ def main():
              # opset 18's GroupNormalization (scale and bias per group)
              "group_norm18": tiny(18, extra=lambda g, y: g.node("GroupNormalization", [y, g.weight(
                  "gs", [2]), g.weight("gb", [2])], "gn18", num_groups=2)),
+             # ... exported without parameters: its scale and bias graph inputs
+             "group_norm18_no_params": tiny(18, params=False, extra=lambda g, y: g.node("GroupNormalization", [
+                 y, g.input("gs", [2]), g.input("gb", [2])], "gn18", num_groups=2)),
              "alexnet_caffe3": alexnet_caffe(3), "legacy_bias5": legacy_bias(5), "tf_style": tf_style(),
              # ImageScaler (opsets 1-9): the input's scale and per-channel bias
              "image_scaler9": tiny(9, extra=lambda g, y: g.node("ImageScaler", [y], "scaler", scale=0.5,
