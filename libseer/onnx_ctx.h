@@ -165,6 +165,10 @@ int seer_onnx_fold(cx_t *cx, const SeerOnnx__NodeProto *n, seer_status_t *st);
  * constant inputs from then (absent: unbounded); 0 when an input bound
  * is not one folded value. */
 int seer_onnx_clip_bounds(cx_t *cx, const SeerOnnx__NodeProto *n, double *lo, double *hi);
+/* A Reduce* node's axes, up to max: its attribute before the opset that
+ * made them an input (13 for ReduceSum, 18 for the others), its constant
+ * input from then; the count, -1 if not known (seer_onnx_const_ints). */
+int seer_onnx_reduce_axes(cx_t *cx, const SeerOnnx__NodeProto *n, int64_t *ax, int max);
 
 /* --- onnx_emit.c: nodes into description lines ---------------------- */
 

@@ -688,6 +688,22 @@ static seer_status_t do_clip(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
     return seer_onnx_unsupported(cx, n, why);
 }
 
+/* The initializer t is, or is a view of: through Identity (an exporter
+ * shares equal weights so), Unsqueeze and Reshape (timm's
+ * gamma.reshape(1, -1, 1, 1); a pattern looking ahead of the topological
+ * order meets them before they are folded); NULL when it is neither (a
+ * computed constant such as stochastic depth's mask). */
+static const tensor_t *weight_source(cx_t *cx, const tensor_t *t)
+{
+    while (t && t->producer >= 0) {
+        const SeerOnnx__NodeProto *p = cx->g->node[t->producer];
+        if (strcmp(p->op_type, "Identity") && strcmp(p->op_type, "Unsqueeze") && strcmp(p->op_type, "Reshape"))
+            return NULL;
+        t = seer_onnx_input(cx, p, 0);
+    }
+    return t && t->is_const ? t : NULL;
+}
+
 /* Data and a constant that broadcasts into its shape, element by element
  * (x[0] or x[1] the constant): a frozen layer scale, stochastic depth's
  * N x 1 x 1 x 1 mask in a training-mode export (whose shape folding
@@ -727,16 +743,10 @@ static seer_status_t by_constant(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_
     /* a product by a per-channel initializer (a weight, not a computed
      * constant such as stochastic depth's mask) is a learnable scale:
      * ConvNeXt's layer scale */
-    const tensor_t *src = k; /* an initializer, or an Identity of one (an exporter shares equal weights so),
-                              * or a view of one (timm's gamma.reshape(1, -1, 1, 1)) */
-    while (src && src->producer >= 0 && (!strcmp(cx->g->node[src->producer]->op_type, "Identity") ||
-                                          !strcmp(cx->g->node[src->producer]->op_type, "Reshape") ||
-                                          !strcmp(cx->g->node[src->producer]->op_type, "Unsqueeze")))
-        src = seer_onnx_input(cx, cx->g->node[src->producer], 0);
     /* the constant's axis over the data's channels (C x 1 x 1 and
      * 1 x C x 1 x 1 alike) */
     int kc = (d->nhwc ? d->rank - 1 : 1) - at;
-    int learnable = !strcmp(n->op_type, "Mul") && src && src->producer < 0 && l && l->c > 1 &&
+    int learnable = !strcmp(n->op_type, "Mul") && weight_source(cx, k) && l && l->c > 1 &&
                     seer_onnx_elems(k, 0) == l->c && kc >= 0 && kc < k->rank && k->d[kc] == l->c;
     seer_onnx_emit(cx, "%s\n", learnable ? " learnable=1" : "");
     return SEER_STATUS_SUCCESS;
@@ -969,7 +979,7 @@ static int per_position(const tensor_t *x)
 static int mean_of_last_axis(cx_t *cx, const SeerOnnx__NodeProto *m, int r)
 {
     int64_t ax[2];
-    int na = cx->opset < 18 ? seer_onnx_attr_ints(m, "axes", ax, 2) : seer_onnx_const_ints(cx, m, 1, ax, 2);
+    int na = seer_onnx_reduce_axes(cx, m, ax, 2);
     return na == 1 && seer_onnx_norm_axis(ax[0], r) == r - 1 && seer_onnx_attr_int(m, "keepdims", 1);
 }
 
@@ -1040,8 +1050,7 @@ static seer_status_t do_reduce(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t 
     int64_t ax[SEER_ONNX_MAX_RANK + 1];
     seer_status_t st;
     if (!x || x->layer < 0 || !x->known) return seer_onnx_need_view(cx, n, x); /* names what is missing */
-    int na = cx->opset < 18 ? seer_onnx_attr_ints(n, "axes", ax, SEER_ONNX_MAX_RANK + 1)
-                            : seer_onnx_const_ints(cx, n, 1, ax, SEER_ONNX_MAX_RANK + 1);
+    int na = seer_onnx_reduce_axes(cx, n, ax, SEER_ONNX_MAX_RANK + 1);
     unsigned mark = 0;
     for (int i = 0; i < na && i <= SEER_ONNX_MAX_RANK; i++) {
         int a = seer_onnx_norm_axis(ax[i], x->rank);
@@ -1385,21 +1394,6 @@ static int module_param(cx_t *cx, const tensor_t *t)
     return *p != 0 || p == t->name + 4;
 }
 
-/* The initializer input i of node m is, or is a view of (Identity,
- * Unsqueeze, Reshape, which a pattern looking ahead of the topological
- * order may meet before they are folded); NULL when it is neither. */
-static const tensor_t *weight_source(cx_t *cx, const SeerOnnx__NodeProto *m, size_t i)
-{
-    const tensor_t *t = seer_onnx_input(cx, m, i);
-    while (t && t->producer >= 0) {
-        const SeerOnnx__NodeProto *p = cx->g->node[t->producer];
-        if (strcmp(p->op_type, "Identity") && strcmp(p->op_type, "Unsqueeze") && strcmp(p->op_type, "Reshape"))
-            return NULL;
-        t = seer_onnx_input(cx, p, 0);
-    }
-    return t && t->is_const ? t : NULL;
-}
-
 /* Whether w and b, the sources (weight_source) of the Mul and Add after a
  * group norm of c channels, are its affine part: 1 with *learnable set
  * for nn.GroupNorm's weight and bias (c values each), or for the ones
@@ -1446,8 +1440,9 @@ static seer_status_t do_groupnorm(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
         chain[0] = next_of(cx, ni, "Reshape", 0, &k[0]);
         if (chain[0] >= 0 && (chain[1] = next_of(cx, chain[0], "Mul", -1, &k[1])) >= 0 &&
             (chain[2] = next_of(cx, chain[1], "Add", -1, &k[2])) >= 0 &&
-            groupnorm_affine(weight_source(cx, cx->g->node[chain[1]], (size_t)(1 - k[1])),
-                             weight_source(cx, cx->g->node[chain[2]], (size_t)(1 - k[2])), c, &learnable)) {
+            groupnorm_affine(weight_source(cx, seer_onnx_input(cx, cx->g->node[chain[1]], (size_t)(1 - k[1]))),
+                             weight_source(cx, seer_onnx_input(cx, cx->g->node[chain[2]], (size_t)(1 - k[2]))), c,
+                             &learnable)) {
             cx->alias_in[chain[1]] = k[1];
             cx->alias_in[chain[2]] = k[2];
         }

@@ -427,6 +427,12 @@ static seer_status_t unsqueeze_shape(cx_t *cx, const SeerOnnx__NodeProto *n, con
     return seer_onnx_set_dims(cx, n, o, rank, d);
 }
 
+int seer_onnx_reduce_axes(cx_t *cx, const SeerOnnx__NodeProto *n, int64_t *ax, int max)
+{
+    int input_from = strcmp(n->op_type, "ReduceSum") ? 18 : 13;
+    return cx->opset < input_from ? seer_onnx_attr_ints(n, "axes", ax, max) : seer_onnx_const_ints(cx, n, 1, ax, max);
+}
+
 int seer_onnx_clip_bounds(cx_t *cx, const SeerOnnx__NodeProto *n, double *lo, double *hi)
 {
     *lo = -INFINITY;
@@ -543,10 +549,7 @@ static int const_function(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t
         }
     if (strncmp(op, "Reduce", 6)) return 0;
     int64_t ax[SEER_ONNX_MAX_RANK + 1], d[SEER_ONNX_MAX_RANK];
-    int na = cx->opset < 18 || !strcmp(op, "ReduceSum") ? seer_onnx_attr_ints(n, "axes", ax, SEER_ONNX_MAX_RANK + 1)
-                                                        : -1;
-    if (na < 0 && (cx->opset >= 18 || (!strcmp(op, "ReduceSum") && cx->opset >= 13)))
-        na = seer_onnx_const_ints(cx, n, 1, ax, SEER_ONNX_MAX_RANK + 1);
+    int na = seer_onnx_reduce_axes(cx, n, ax, SEER_ONNX_MAX_RANK + 1), keep = (int)seer_onnx_attr_int(n, "keepdims", 1);
     if (values_fill(a) && (na < 1 || na == a->rank) && !seer_onnx_attr_int(n, "noop_with_empty_axes", 0)) {
         /* of every value (ReduceProd of dims: a weight's fan-in) */
         int prod = !strcmp(op, "ReduceProd"), mean = !strcmp(op, "ReduceMean"), sum = mean || !strcmp(op, "ReduceSum");
@@ -556,7 +559,6 @@ static int const_function(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t
         for (int i = 0; i < a->nval; i++)
             v = prod ? v * a->val[i] : sum ? v + a->val[i] : max ? fmax(v, a->val[i]) : fmin(v, a->val[i]);
         if (mean && a->nval) v /= a->nval;
-        int keep = (int)seer_onnx_attr_int(n, "keepdims", 1);
         for (int i = 0; i < a->rank; i++) d[i] = 1;
         if ((*st = seer_onnx_set_dims(cx, n, o, keep ? a->rank : 0, d))) return 1;
         set_const_vals(o, &v, 1, a->is_int);
@@ -569,7 +571,7 @@ static int const_function(cx_t *cx, const SeerOnnx__NodeProto *n, const tensor_t
         if (k < 0) return 1;
         mark |= 1u << k;
     }
-    int keep = (int)seer_onnx_attr_int(n, "keepdims", 1), r = 0;
+    int r = 0;
     for (int i = 0; i < a->rank; i++)
         if (!(mark >> i & 1)) d[r++] = a->d[i];
         else if (keep) d[r++] = 1;
