@@ -584,6 +584,18 @@ int cli_soft_failure(seer_status_t st)
     return st == SEER_STATUS_UNSUPPORTED || st == SEER_STATUS_NOT_CALIBRATED;
 }
 
+const char *cli_algo_status(seer_status_t st)
+{
+    switch (st) {
+    case SEER_STATUS_SUCCESS: return "ok";
+    case SEER_STATUS_NOT_CALIBRATED: return "not_calibrated";
+    case SEER_STATUS_WORKSPACE_LIMIT: return "over_limit";
+    case SEER_STATUS_UNSUPPORTED: return "unsupported";
+    case SEER_STATUS_BAD_PREDICTION: return "out_of_range";
+    default: return "error";
+    }
+}
+
 int cli_row_algo(const seer_conv_row_t *r)
 {
     return r->algo >= 0 && !r->fastest ? r->algo : -1;

@@ -200,6 +200,9 @@ seer_status_t cli_predict_row(seer_handle_t h, const seer_model *m, const seer_c
                               cli_pred_t *p, char *why, size_t why_size);
 /* Is this a per-algorithm failure to list rather than a hard error? */
 int cli_soft_failure(seer_status_t st);
+/* An algorithm's status as seer pick and seer predict write it: "ok",
+ * "not_calibrated", "over_limit", "unsupported", "out_of_range". */
+const char *cli_algo_status(seer_status_t st);
 /* A row-level failure of a --data file: the row is counted as failed
  * (with its line) and the others are still predicted.  Anything else
  * is an error of the run. */

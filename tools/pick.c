@@ -34,18 +34,6 @@ static const char *math_name(int mt)
          : mt == SEER_MATH_TENSOR_OP_ALLOW_CONVERSION ? "tensor_op_conv" : "default";
 }
 
-static const char *perf_status(seer_status_t st)
-{
-    switch (st) {
-    case SEER_STATUS_SUCCESS: return "ok";
-    case SEER_STATUS_NOT_CALIBRATED: return "not_calibrated";
-    case SEER_STATUS_WORKSPACE_LIMIT: return "over_limit";
-    case SEER_STATUS_UNSUPPORTED: return "unsupported";
-    case SEER_STATUS_BAD_PREDICTION: return "out_of_range";
-    default: return "error";
-    }
-}
-
 static const char *const dirs[] = {"fwd", "bwd_data", "bwd_filter", NULL};
 
 /* What the options ask for. */
@@ -127,7 +115,7 @@ static void print_pick_json(const pick_opts_t *o, const seer_model_info_t *mi, s
     for (int i = 0; i < n; i++) {
         printf("%s\n    {\"algo\": ", i ? "," : "");
         cli_json_str(stdout, seer_algo_name((seer_direction_t)o->dir, perf[i].algo));
-        printf(", \"algo_id\": %d, \"status\": \"%s\"", perf[i].algo, perf_status(perf[i].status));
+        printf(", \"algo_id\": %d, \"status\": \"%s\"", perf[i].algo, cli_algo_status(perf[i].status));
         cli_json_num_field("time_ms", perf[i].time >= 0 ? perf[i].time : NAN);
         printf(", \"workspace_bytes\": %zu, \"deterministic\": %s, \"math_type\": \"%s\", \"source\": ",
                perf[i].memory, perf[i].determinism ? "true" : "false", math_name(perf[i].math_type));
@@ -159,7 +147,7 @@ static void print_pick_table(const pick_opts_t *o, const seer_model_info_t *mi, 
         if (perf[i].time >= 0) snprintf(t, sizeof t, "%.4f", perf[i].time);
         if (perf[i].status != SEER_STATUS_UNSUPPORTED) snprintf(wsb, sizeof wsb, "%.3f", perf[i].memory / 1048576.0);
         printf("%-4d %-24s %-15s %12s %14s %-6s %-14s %s\n", i + 1, seer_algo_name(dir, perf[i].algo),
-               perf_status(perf[i].status), t, wsb, perf[i].determinism ? "yes" : "no", math_name(perf[i].math_type),
+               cli_algo_status(perf[i].status), t, wsb, perf[i].determinism ? "yes" : "no", math_name(perf[i].math_type),
                perf[i].time >= 0 ? seer_source_name(perf[i].source) : "-");
     }
     if (!picked) return;

@@ -239,16 +239,13 @@ static void print_one_json(const one_t *o, const char *model_path, int kernels)
         printf("%s\n    {\"algo\": ", i ? "," : "");
         cli_json_str(stdout, seer_algo_name(o->dir, r->algo));
         printf(", \"algo_id\": %d", r->algo);
+        cli_json_str_field("status", cli_algo_status(r->st));
         if (r->st == SEER_STATUS_SUCCESS) {
-            cli_json_str_field("status", "ok");
             cli_json_num_field("time_ms", r->p.time_ms);
             cli_json_str_field("class", class_name((int)r->p.cls));
             cli_json_str_field("source", seer_source_name(r->p.source));
             if (kernels) print_kernels_json(r->p.kernels, r->p.n_kernels);
         } else {
-            cli_json_str_field("status", r->st == SEER_STATUS_UNSUPPORTED      ? "unsupported"
-                                         : r->st == SEER_STATUS_BAD_PREDICTION ? "out_of_range"
-                                                                               : "not_calibrated");
             printf(", \"time_ms\": null");
         }
         printf("}");
