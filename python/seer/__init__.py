@@ -186,6 +186,7 @@ _predict_conv = _fn("seer_predict_conv", _ST, _H, _H, _H, C.c_int, C.c_int, _P(C
 _pick = [_fn(n, _ST, _H, _H, _H, C.c_size_t, _P(_AlgoPerf), C.c_int, _P(C.c_int))
          for n in ("seer_pick_conv_algo", "seer_pick_conv_bwd_data_algo", "seer_pick_conv_bwd_filter_algo")]
 _algo_name = _fn("seer_algo_name", C.c_char_p, C.c_int, C.c_int)
+_layer_algo_name = _fn("seer_layer_algo_name", C.c_char_p, _P(_LayerResult))
 _algo_from_name = _fn("seer_algo_from_name", _ST, C.c_int, C.c_char_p, _P(C.c_int))
 _dtype_from_name = _fn("seer_dtype_from_name", _ST, C.c_char_p, _P(C.c_int))
 _layout_from_name = _fn("seer_layout_from_name", _ST, C.c_char_p, _P(C.c_int))
@@ -220,7 +221,7 @@ _SUCCESS, _UNKNOWN_GPU, _BUFFER_TOO_SMALL = 0, 7, 19
 _UNSUPPORTED, _NOT_CALIBRATED, _NO_ALGORITHM, _WORKSPACE_LIMIT, _BAD_PREDICTION = 6, 17, 24, 25, 26
 # an algorithm's own failure, which leaves the others to rank (as the CLI's)
 _ALGO_FAILURES = (_UNSUPPORTED, _NOT_CALIBRATED, _BAD_PREDICTION)
-_ALGO_AUTO, _ALGO_NA, _ALGO_CUDNN = -2, -3, -1
+_ALGO_AUTO, _ALGO_CUDNN = -2, -1
 _ALGO_COUNT = {0: 8, 1: 6, 2: 7}  # SEER_{FWD,BWD_DATA,BWD_FILTER}_ALGO_COUNT
 _ROLE_MAIN = 0
 _OP_CONV, _OP_FC, _OP_OPTIMIZER, _OP_DECONV = 1, 7, 12, 18
@@ -247,14 +248,12 @@ def _name_class(v: int) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def _name_algo(d: int, a: int) -> str:
-    return _s(_algo_name(d, a))
-
-
-def _run_dir(op: int, dr: int) -> int:
-    """The cuDNN direction that runs a row's pass (seer_layer_algo_name):
-    a deconv's forward is a backward data pass, and back."""
-    return 1 - dr if op == _OP_DECONV and dr < 2 else dr
+def _name_row_algo(op: int, dr: int, al: int) -> Optional[str]:
+    """A result row's algorithm in the direction that ran it (a deconv's
+    forward: a backward data one), None for no algorithm: the library's
+    seer_layer_algo_name."""
+    name = _layer_algo_name(C.byref(_LayerResult(op=op, direction=dr, algo=al)))
+    return None if name is None else _s(name)
 
 
 @functools.lru_cache(maxsize=None)
@@ -907,7 +906,7 @@ def net(name_or_path: Union[str, "os.PathLike[str]"], gpu: Optional[str] = None,
     for i in order:
         _, name, op, dr, al, nk, cl, fl_, by, t, fl = rows[i]
         layers.append({"index": i, "layer": name.split(b"\0", 1)[0].decode(errors="replace"), "op": _name_op(op),
-                       "direction": _name_dir(dr), "algo": None if al == _ALGO_NA else _name_algo(_run_dir(op, dr), al),
+                       "direction": _name_dir(dr), "algo": _name_row_algo(op, dr, al),
                        "kernels": nk, "class": _name_class(cl), "flops": fl_ if fin(fl_) else None,
                        "bytes": by if fin(by) else None, "time_ms": t if fin(t) else None,
                        "flags": _name_flags(fl)})
