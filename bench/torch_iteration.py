@@ -3,8 +3,9 @@
 
 Issue #14 asks for whole-iteration predictions checked against iterations
 timed on a GPU.  This runs torchvision's ResNet-50 (v1.5, as NVIDIA's
-DeepLearningExamples) on synthetic GPU-resident data, so no data loading
-is in the numbers, and records per configuration:
+DeepLearningExamples), or another network (--model), on synthetic
+GPU-resident data, so no data loading is in the numbers, and records per
+configuration:
 
   event_ms    CUDA events around N back-to-back iterations, divided by N:
               what a training loop sees (GPU time, plus any time the GPU
@@ -13,10 +14,11 @@ is in the numbers, and records per configuration:
               profiler (CUPTI): GPU time, what libseer predicts
   span_ms     first kernel start to last kernel end of one iteration
   *_ms        kernel_ms split by kernel name: conv (cuDNN convolution
-              kernels), transpose (NCHW<->NHWC), bn, gemm (the fc layer),
+              kernels), transpose (NCHW<->NHWC), bn (batch, group and
+              instance norms), gemm (the fc layer),
               optimizer (fused multi-tensor kernels), other (activations,
               adds, pooling, casts, loss)
-  seer_*      `seer net resnet50 ... --format json` for the same GPU,
+  seer_*      `seer net MODEL ... --format json` for the same GPU,
               batch, mode, dtype and layout (libseer's GPU time, its
               conv / other / optimizer split, its memory peak)
 
@@ -26,8 +28,18 @@ kernel name of one profiled iteration with its count and total time), and
 prints a table.  Nothing is fitted to these numbers here.
 
     python3 bench/torch_iteration.py --out OUT [--seer build/seer]
-        [--configs tf32:nchw:256,amp:nhwc:256,...] [--mode train|infer]
-        [--iters 20] [--warmup 8] [--res 224] [--device cuda|cpu]
+        [--model resnet50] [--configs tf32:nchw:256,amp:nhwc:256,...]
+        [--mode train|infer] [--iters 20] [--warmup 8] [--res 224]
+        [--device cuda|cpu] [--export-onnx]
+
+--model: resnet50 (default), mobilenet_v2, densenet121, vgg16,
+convnext_tiny (torchvision's, and seer's built-in networks of the same
+names), resnet50_gn (ResNet-50 with GroupNorm(32) in place of every
+BatchNorm) or unet (a four-level U-Net, 32 to 512 channels, 2x2
+ConvTranspose2d upsampling, 2-class per-pixel loss).  The last two are no
+built-in networks of seer: --export-onnx writes OUT/MODEL-bBATCH-MODE.onnx
+per configuration (on the CPU, torch.onnx's TorchScript exporter, training
+mode for --mode train) for `seer net FILE.onnx` instead of timing.
 
 A configuration is PRECISION:LAYOUT:BATCH with PRECISION fp32 (TF32
 off), tf32 (PyTorch's default for cuDNN convolutions on Ampere and
@@ -49,7 +61,9 @@ CATEGORIES = [
     ("conv", re.compile(r"conv|implicit_gemm|implicit_convolve|winograd|fft|fprop|dgrad|wgrad|"
                         r"xmma_|cudnn::detail::|precomputed_convolve|scudnn|s884cudnn|s1688cudnn|"
                         r"h1688cudnn|h884cudnn|cudnn_infer|cudnn_train", re.I)),
-    ("bn", re.compile(r"batch_norm|batchnorm|bn_fw|bn_bw|welford", re.I)),
+    ("bn", re.compile(r"batch_norm|batchnorm|bn_fw|bn_bw|welford|group_norm|groupnorm|RowwiseMoments|"
+                      r"ComputeFusedParams|Compute1dBackwardFused|ComputeInternalGradients|"
+                      r"ComputeBackwardFusedParams|GammaBeta|instance_norm", re.I)),
     ("optimizer", re.compile(r"multi_tensor|foreach|sgd|adam|momentum", re.I)),
     ("gemm", re.compile(r"gemm|gemv|cutlass|cublas", re.I)),
 ]
@@ -74,16 +88,81 @@ def versions(torch):
             "driver": driver}
 
 
+TORCHVISION = ("resnet50", "mobilenet_v2", "densenet121", "vgg16", "convnext_tiny")
+MODELS = TORCHVISION + ("resnet50_gn", "unet")
+UNET_CLASSES = 2
+
+
+def unet(torch):
+    """A four-level U-Net (Ronneberger et al.; the widths of Buda et al.'s
+    brain-MRI U-Net): two 3x3 conv-BN-ReLU per level, 2x2 max pooling
+    down, 2x2 stride-2 transposed convolutions up, skip concatenations."""
+    nn = torch.nn
+
+    def block(cin, cout):
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+                             nn.ReLU(inplace=True), nn.Conv2d(cout, cout, 3, padding=1, bias=False),
+                             nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+    class UNet(nn.Module):
+        def __init__(self, f=32):
+            super().__init__()
+            w = [f, 2 * f, 4 * f, 8 * f]
+            self.down = nn.ModuleList([block(3 if i == 0 else w[i - 1], w[i]) for i in range(4)])
+            self.pool = nn.MaxPool2d(2)
+            self.mid = block(w[3], 16 * f)
+            self.up = nn.ModuleList([nn.ConvTranspose2d(2 * w[i], w[i], 2, stride=2) for i in range(4)])
+            self.dec = nn.ModuleList([block(2 * w[i], w[i]) for i in range(4)])
+            self.head = nn.Conv2d(f, UNET_CLASSES, 1)
+
+        def forward(self, x):
+            skips = []
+            for d in self.down:
+                x = d(x)
+                skips.append(x)
+                x = self.pool(x)
+            x = self.mid(x)
+            for i in reversed(range(4)):
+                x = self.dec[i](torch.cat([self.up[i](x), skips[i]], 1))
+            return self.head(x)
+
+    return UNet()
+
+
+def make_model(torch, torchvision, name):
+    if name == "unet":
+        return unet(torch)
+    if name == "resnet50_gn":
+        return torchvision.models.resnet50(norm_layer=lambda c: torch.nn.GroupNorm(32, c))
+    return getattr(torchvision.models, name)()
+
+
+def export_onnx(torch, torchvision, batch):
+    """The network at one batch size as ONNX, for seer net FILE.onnx."""
+    model = make_model(torch, torchvision, ARGS.model)
+    train = ARGS.mode == "train"
+    model.train(train)
+    x = torch.randn(batch, 3, ARGS.res, ARGS.res)
+    path = os.path.join(ARGS.out, "%s-b%d-%s.onnx" % (ARGS.model, batch, ARGS.mode))
+    mode = torch.onnx.TrainingMode.TRAINING if train else torch.onnx.TrainingMode.EVAL
+    torch.onnx.export(model, x, path, dynamo=False, opset_version=17, training=mode,
+                      do_constant_folding=not train)
+    return path
+
+
 def build(torch, torchvision, cfg, device):
     prec, layout, batch = cfg
     torch.backends.cudnn.benchmark = True
     torch.backends.cudnn.allow_tf32 = prec == "tf32"
     torch.backends.cuda.matmul.allow_tf32 = prec == "tf32"
-    model = torchvision.models.resnet50().to(device)
+    model = make_model(torch, torchvision, ARGS.model).to(device)
     fmt = torch.channels_last if layout == "nhwc" else torch.contiguous_format
     model = model.to(memory_format=fmt)
     x = torch.randn(batch, 3, ARGS.res, ARGS.res, device=device).to(memory_format=fmt)
-    y = torch.randint(0, 1000, (batch,), device=device)
+    if ARGS.model == "unet":  # per-pixel classes
+        y = torch.randint(0, UNET_CLASSES, (batch, ARGS.res, ARGS.res), device=device)
+    else:
+        y = torch.randint(0, 1000, (batch,), device=device)
     # DeepLearningExamples' ResNet-50 v1.5 optimizer: SGD with momentum 0.875
     opt = torch.optim.SGD(model.parameters(), lr=0.256, momentum=0.875, weight_decay=3.0517578125e-05)
     amp_dtype = {"amp": torch.float16, "amp-bf16": torch.bfloat16}.get(prec)
@@ -181,7 +260,9 @@ def profile_kernels(torch, step):
 
 def run_seer(gpu_name, cfg):
     prec, layout, batch = cfg
-    cmd = [ARGS.seer, "net", "resnet50", "--gpu", gpu_name, "--batch", str(batch), "--mode", ARGS.mode,
+    if ARGS.model not in TORCHVISION:
+        return {}  # no built-in network of seer: --export-onnx, then seer net FILE.onnx
+    cmd = [ARGS.seer, "net", ARGS.model, "--gpu", gpu_name, "--batch", str(batch), "--mode", ARGS.mode,
            "--layout", layout, "--res", str(ARGS.res), "--format", "json"]
     if prec.startswith("amp"):
         cmd += ["--amp", "--dtype", "bf16" if prec == "amp-bf16" else "fp16"]
@@ -229,16 +310,22 @@ def main():
         import torchvision
     except ImportError as e:
         sys.exit("torch_iteration: needs torch and torchvision (%s)" % e)
+    os.makedirs(ARGS.out, exist_ok=True)
+    if ARGS.export_onnx:  # on the CPU: no GPU needed
+        for batch in sorted(set(c[2] for c in configs)):
+            print(export_onnx(torch, torchvision, batch))
+        return
     device = ARGS.device
     if device == "cuda" and not torch.cuda.is_available():
         sys.exit("no CUDA device: torch.cuda.is_available() is False (use --device cpu to check the script)")
-    os.makedirs(ARGS.out, exist_ok=True)
     info = versions(torch)
     info["gpu"] = torch.cuda.get_device_name() if device == "cuda" else "cpu"
     rows = []
+    # resnet50's file names as before this option
+    prefix = "" if ARGS.model == "resnet50" else ARGS.model + "-"
     for cfg in configs:
-        name = "%s-%s-b%d-%s" % (cfg[0], cfg[1], cfg[2], ARGS.mode)
-        row = dict(info, precision=cfg[0], layout=cfg[1], batch=cfg[2], mode=ARGS.mode, res=ARGS.res,
+        name = "%s%s-%s-b%d-%s" % (prefix, cfg[0], cfg[1], cfg[2], ARGS.mode)
+        row = dict(info, model=ARGS.model, precision=cfg[0], layout=cfg[1], batch=cfg[2], mode=ARGS.mode, res=ARGS.res,
                    iters=ARGS.iters)
         try:
             step = build(torch, torchvision, cfg, device)
@@ -288,6 +375,8 @@ if __name__ == "__main__":
     ap.add_argument("--out", required=True)
     ap.add_argument("--seer", default="build/seer", help="the seer CLI ('' to skip the comparison)")
     ap.add_argument("--configs", default="tf32:nchw:256,amp:nhwc:256,fp32:nchw:128,tf32:nchw:128,amp:nhwc:128")
+    ap.add_argument("--model", choices=MODELS, default="resnet50")
+    ap.add_argument("--export-onnx", action="store_true", help="write OUT/MODEL-bBATCH-MODE.onnx, no timing")
     ap.add_argument("--mode", choices=("train", "infer"), default="train")
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=8)
