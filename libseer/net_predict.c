@@ -210,6 +210,28 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
 #define SEER_MAXPOOL_FWD_NCHW_SHARE 0.46
 #define SEER_MAXPOOL_BWD_SHARE 0.13
 
+/* Training batch norm in NCHW: PyTorch runs cuDNN's per-channel kernels
+ * (bn_fw_tr_1C11_kernel_NCHW, bn_bw_1C11_kernel_new), whose CTAs each
+ * walk one channel's N*H*W elements through the N strided planes.  A
+ * layer then takes about P = N*H*W times a per-element latency however
+ * many channels run beside it, far above the streaming time when C is
+ * small: 0.51-0.75 ns forward and 1.35-1.65 ns backward per element of
+ * one channel for C from 16 to 256, on an H200 (PyTorch 2.11, cuDNN
+ * 9.19, ResNet-50, DenseNet-121, MobileNet-V2 and U-Net training in
+ * fp32 and tf32, data/h200-sxm-141gb/networks): 2.27 ms on average
+ * for the backward of MobileNet-V2's four 112x112 layers (C 16 to 96)
+ * at batch 128, where streaming a 32-channel one takes 0.27.  With small planes cuDNN switches to
+ * kernels that hold a channel on chip (bn_*_singleread: at P <= 25K
+ * forward, P <= 12.5K backward there; at 50K and 25K, the per-channel
+ * ones), which stream.  The latency is set by DRAM round trips more
+ * than by clocks; only the H200 measured it, and every GPU takes its
+ * figures (docs/networks.md).  NHWC runs other kernels (not seen so
+ * bound), inference one elementwise pass. */
+#define SEER_BN_NCHW_FWD_NS 0.60
+#define SEER_BN_NCHW_BWD_NS 1.50
+#define SEER_BN_NCHW_FWD_MIN_P 32768
+#define SEER_BN_NCHW_BWD_MIN_P 16384
+
 /* PyTorch's foreach optimizers update every parameter tensor with
  * multi-tensor kernels of up to this many tensors each. */
 #define SEER_OPT_TENSORS_PER_KERNEL 110
@@ -501,6 +523,24 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
     return SEER_STATUS_SUCCESS;
 }
 
+/* The per-channel latency of a training batch norm in NCHW (above
+ * SEER_BN_NCHW_FWD_NS): a layer of P = N*H*W elements per channel takes
+ * at least P times it per wave of channels, one 512-thread CTA each:
+ * the floor of the row o that mem_row made for it. */
+static seer_status_t bn_nchw_floor(pctx_t *c, seer_layer_result_t *o, double P, double C, int backward)
+{
+    if (P <= (backward ? SEER_BN_NCHW_BWD_MIN_P : SEER_BN_NCHW_FWD_MIN_P)) return SEER_STATUS_SUCCESS;
+    const seer_gpu_info_t *g = &c->m->gpu;
+    double slots = fmax(1, (double)(g->threads_per_sm / 512) * g->sms);
+    double t = o->n_kernels * seer_gpu_launch_gap_ms(g) +
+               ceil(C / slots) * P * (backward ? SEER_BN_NCHW_BWD_NS : SEER_BN_NCHW_FWD_NS) * 1e-6;
+    if (t > o->time_ms) {
+        o->time_ms = t;
+        o->cls = SEER_CLASS_UNDER;
+    }
+    return SEER_STATUS_SUCCESS;
+}
+
 /* Mixed precision: autocast casts each conv / fc layer's fp32 weights to
  * the compute type before the forward (read 4, write 2 bytes per
  * parameter), and the cast's backward turns the weight gradient back
@@ -546,12 +586,15 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
          * batch*h*w of them), one reduction kernel */
         return L->bias ? mem_row(c, li, SEER_DIR_BWD_FILTER, 1, eout * es + 4 * k, eout, 0) : SEER_STATUS_SUCCESS;
     }
-    case SEER_OP_BATCHNORM:
+    case SEER_OP_BATCHNORM: {
         /* training: statistics pass + normalize pass; backward: a
          * reduction pass over x, dy and one writing dx */
-        if (backward) return mem_row(c, li, bd, 2, 5 * ein * es, ein, 0);
-        return train ? mem_row(c, li, SEER_DIR_FWD, 2, 3 * ein * es, ein, 0)
-                     : mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * es, ein, 0);
+        if (!train) return mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * es, ein, 0);
+        seer_status_t st = backward ? mem_row(c, li, bd, 2, 5 * ein * es, ein, 0)
+                                    : mem_row(c, li, SEER_DIR_FWD, 2, 3 * ein * es, ein, 0);
+        if (st || c->layout != SEER_LAYOUT_NCHW) return st;
+        return bn_nchw_floor(c, &c->r[c->n - 1], N * L->shape.h * L->shape.w, L->shape.c, backward);
+    }
     case SEER_OP_LAYERNORM:
         /* one kernel reads x, writes y and each position's mean and
          * 1 / std (PyTorch's vectorized layer norm) in either mode: no

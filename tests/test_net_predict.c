@@ -962,3 +962,44 @@ TEST(net_groupnorm_rows)
     seer_model_free(m);
     seer_destroy(h);
 }
+
+/* Training batch norm in NCHW takes cuDNN's per-channel latency: at
+ * least P = N*H*W times 0.6 ns forward, 1.5 ns backward for a plane of
+ * P above its singleread threshold (net_predict.c), whatever C, where
+ * NHWC, inference and small planes stream. */
+TEST(net_batchnorm_nchw_per_channel_latency)
+{
+    seer_handle_t h;
+    seer_model_t m;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
+    /* MobileNet-V2's 32-channel 112x112 layer; ResNet-50's layer4 plane */
+    static const char *const text[2] = {"input c=32 h=112 w=112\nconv k=32 size=1\nbn name=b\n",
+                                        "input c=512 h=7 w=7\nconv k=512 size=1\nbn name=b\n"};
+    for (int k = 0; k < 2; k++) {
+        seer_network_t net = NULL;
+        REQUIRE(seer_network_create(h, text[k], strlen(text[k]), &net) == SEER_STATUS_SUCCESS);
+        double P = 128.0 * (k ? 49 : 12544), t[2][2][2] = {{{0}}}; /* [nchw, nhwc][infer, train][fwd, bwd] */
+        for (int lay = 0; lay < 2; lay++)
+            for (int mode = 0; mode < 2; mode++) {
+                seer_layer_result_t r[8];
+                int n = 0;
+                double total;
+                CHECK_STATUS(seer_predict_network(h, m, net, 128, SEER_DTYPE_FP32, (seer_layout_t)lay,
+                                                  (seer_mode_t)mode, SEER_ALGO_AUTO, r, 8, &n, &total),
+                             SEER_STATUS_SUCCESS);
+                for (int i = 0; i < n; i++)
+                    if (r[i].op == SEER_OP_BATCHNORM) t[lay][mode][r[i].direction != SEER_DIR_FWD] = r[i].time_ms;
+            }
+        if (k == 0) {
+            CHECK(t[0][1][0] >= P * 0.6e-6 && t[0][1][1] >= P * 1.5e-6);
+            CHECK(t[0][1][0] > 2 * t[1][1][0] && t[0][1][1] > 2 * t[1][1][1]);
+        } else {
+            CHECK(t[0][1][0] == t[1][1][0] && t[0][1][1] == t[1][1][1]);
+        }
+        CHECK(t[0][0][0] == t[1][0][0] && t[0][0][0] > 0); /* inference: one elementwise pass */
+        seer_network_destroy(net);
+    }
+    seer_model_free(m);
+    seer_destroy(h);
+}
