@@ -545,13 +545,66 @@ GPU time plus any wait for the host (batch 1 and 32 are host-bound:
 the kernels fill a fraction of it).  **kernels** is the profiler's sum
 over one iteration with the kernel count; it missed the backward
 kernels of the NCHW runs (about 300 kernels against 660; the script now
-selects kernels by their launch, not yet rerun), so for those the event
-time bounds the GPU time from above.
+selects kernels by their launch: rerun in the table below, 765 kernels
+for tf32 NCHW at batch 128), so for those the event time bounds the GPU
+time from above.
 
 | GPU | mode | config | batch | event ms | kernels ms (n) | seer ms | seer vs event | seer vs kernels |
 | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |
 EOF
     printf '%s' "$iters"
+fi
+
+# Whole networks timed the same way on a later lease, every kernel of an
+# iteration counted (bench/device-networks.sh, data/GPU/networks): the
+# torchvision networks against seer's built-in ones, ResNet-50-GN and
+# the U-Net against their descriptions (bench/networks).
+nets=""
+for f in data/*/networks/*/iterations.csv; do
+    [ -f "$f" ] || continue
+    g=$(basename "$(dirname "$(dirname "$(dirname "$f")")")")
+    rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { print $c["model"], $c["precision"], $c["layout"], $c["batch"], $c["mode"], $c["event_ms"], $c["kernel_ms"], $c["kernels"] }' "$f")
+    nets="$nets$(printf '%s\n' "$rows" | while read -r model prec lay b mode ev ks nk; do
+        case $prec in
+            amp) dt="--amp --dtype fp16" ;;
+            amp-bf16) dt="--amp --dtype bf16" ;;
+            *) dt="--dtype $prec" ;;
+        esac
+        net=$model; [ -f "bench/networks/$model.net" ] && net="bench/networks/$model.net"
+        json=$("$SEER" net "$net" --gpu "$g" --batch "$b" --mode "$mode" --layout "$lay" $dt --format json) || {
+            printf '| %s | %s | %s | %s %s | %s | failed | | | |\n' "$g" "$model" "$mode" "$prec" "$lay" "$b"; continue; }
+        awk -v g="$g" -v n="$model" -v c="$prec $lay" -v b="$b" -v m="$mode" -v ev="$ev" -v ks="$ks" -v nk="$nk" \
+            -v p="$(jnum "$json" gpu_ms)" 'BEGIN {
+            printf "| %s | %s | %s | %s | %s | %.2f | %.2f (%d) | %.2f | %+.1f %% |\n", g, n, m, c, b, ev, ks, nk, p,
+                100 * (p / ks - 1) }'
+    done)$nl"
+done
+if [ -n "$nets" ]; then
+    # over every row, and over those whose kernels fill most of the
+    # loop's time (kernel sum at least 80 % of the event time): below
+    # that the host's dispatch sets the pace and the GPU idles
+    summary=$(printf '%s' "$nets" | awk -F'|' '$8 ~ /[0-9]/ {
+        ev = $7 + 0; ks = $8 + 0; p = $9 + 0; e = p / ks - 1; if (e < 0) e = -e
+        n++; s += e; if (ks >= 0.8 * ev) { nb++; sb += e } }
+        END { printf "%d rows, MAPE %.1f %%; the %d whose kernels fill at least 80 %% of the loop, %.1f %%", n, 100 * s / n, nb, nb ? 100 * sb / nb : 0 }')
+    cat <<EOF
+
+Whole networks, \`bench/torch_iteration.py --model M\` on a later lease
+(\`bench/device-networks.sh\`; every kernel an iteration launches
+counted, data/GPU/networks; same software), beside \`seer net\` with
+the same options: torchvision's networks against seer's built-in ones
+of the same names, ResNet-50 with GroupNorm(32) and the U-Net (2×2
+transposed-conv upsampling) against their descriptions in
+bench/networks (from their ONNX exports).  GPU time, no dispatch term;
+the error is against the kernel sum.  Nothing here was fitted to these
+totals; the NCHW batch-norm latency (docs/networks.md, "Batch norm in
+NCHW training") was read from these runs' per-kernel tables.  $summary.
+
+| GPU | network | mode | config | batch | event ms | kernels ms (n) | seer ms | seer vs kernels |
+| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |
+EOF
+    printf '%s' "$nets"
 fi
 
 # Whole training iterations against NVIDIA's published ResNet-50 v1.5
