@@ -1003,3 +1003,43 @@ TEST(net_batchnorm_nchw_per_channel_latency)
     seer_model_free(m);
     seer_destroy(h);
 }
+
+/* A channels-last group norm adds PyTorch's two layout copies per pass
+ * (x or dy to NCHW in fp32 under autocast, y or dx back in the compute
+ * dtype); a batch norm, which runs channels-last kernels, does not. */
+TEST(net_groupnorm_nhwc_layout_copies)
+{
+    seer_handle_t h;
+    seer_model_t m;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
+    const char *text = "input c=64 h=56 w=56\nconv k=64 size=1\ngroupnorm name=g groups=32\nconv k=64 size=1\n";
+    seer_network_t net = NULL;
+    REQUIRE(seer_network_create(h, text, strlen(text), &net) == SEER_STATUS_SUCCESS);
+    double e = 32.0 * 64 * 56 * 56, t[2] = {0, 0}, bytes[2] = {0, 0};
+    int rows[2] = {0, 0};
+    for (int lay = 0; lay < 2; lay++) {
+        seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+        o.batch = 32;
+        o.layout = (seer_layout_t)lay;
+        o.mode = SEER_MODE_TRAIN;
+        o.dtype = SEER_DTYPE_FP16;
+        o.amp = 1;
+        seer_layer_result_t r[64];
+        seer_net_totals_t tot;
+        CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, r, 64, &tot), SEER_STATUS_SUCCESS);
+        for (int i = 0; i < tot.rows && i < 64; i++) {
+            if (r[i].op != SEER_OP_GROUPNORM) continue;
+            t[lay] += r[i].time_ms;
+            bytes[lay] += r[i].bytes;
+            rows[lay]++;
+        }
+        CHECK(tot.rows <= 64);
+    }
+    /* forward and backward: one copy row each, x and y (dy and dx) */
+    CHECK(rows[1] == rows[0] + 2 && bytes[1] == bytes[0] + 2 * (2 * e * (4 + 2)));
+    CHECK(t[1] > t[0]);
+    seer_network_destroy(net);
+    seer_model_free(m);
+    seer_destroy(h);
+}
