@@ -406,6 +406,23 @@ for d in data/*/bench/layers.csv; do
     arch=$("$SEER" eval --gpu "$g" --models "$tmp/arch" --data "$tmp/gemm-fp32.csv" --split test --format json) || status=1
     hop_gemm="$hop_gemm| $g | $(jnum "$served" n) | $(pct "$(jnum "$served" mape)") | $(pct "$(jnum "$served" rmspe)") | $(jnum "$json" fp32 gemm_source_gpu) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(jnum "$arch" fp32 gemm_source_gpu) | $(pct "$(jnum "$arch" mape)") | $(pct "$(jnum "$served" mape baseline_roofline)") |$nl"
 done
+# a later sweep of the same GPU with another cuDNN (data/G/bench-cudnnV):
+# rows no served model saw, its scales fitted on the first sweep
+for d in data/*/bench-cudnn*/layers.csv; do
+    [ -f "$d" ] || continue
+    g=$(basename "$(dirname "$(dirname "$d")")")
+    v=$(basename "$(dirname "$d")"); v=${v#bench-cudnn}
+    cnn_rows "$d" > "$tmp/cnn-layers.csv"
+    for mode in "all served all" "fastest served all" "cnn-fastest served all"; do
+        set -- $mode
+        flag="--split $3"
+        [ "$1" != all ] && flag="$flag --fastest"
+        data=$d
+        [ "$1" = cnn-fastest ] && data=$tmp/cnn-layers.csv
+        json=$("$SEER" eval --gpu "$g" --models models --data "$data" $flag --format json) || { status=1; continue; }
+        hop_conv="$hop_conv| $g (cuDNN $v) | $1 | $2 | $3 | $(jnum "$json" n) | $(jnum "$json" other_math) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$json" median_ape)") | $(pct "$(jnum "$json" p90_ape)") | $(pct "$(jnum "$json" mape baseline_roofline)") |$nl"
+    done
+done
 if [ -n "$hop_conv" ]; then
     cat <<EOF
 
@@ -439,7 +456,10 @@ GPU is served by transfer with the other Hopper GPU's scales: a GPU
 whose own rows were never seen; **unseen-arch** the models of the GPUs
 \`../shared/data\` calibrates alone, no Hopper model at all: Hopper as
 a new architecture, as the convs of every GPU without a sweep (an L4,
-an RTX 4090) are served.  Every algorithm includes cuDNN's slow
+an RTX 4090) are served.  **G (cuDNN V)** is a second sweep of the
+GPU with another cuDNN (data/G/bench-cudnnV: the H200 again, with
+PyTorch's cuDNN 9.19 against the system's 9.14), which no served model
+saw: their scales come from the first sweep.  Every algorithm includes cuDNN's slow
 fallbacks (FP16 \`dgrad2d_grouped_direct\` kernels of over 100 ms),
 which the models, fitted to the kernels frameworks pick, time poorly.
 
@@ -598,8 +618,10 @@ of the same names, ResNet-50 with GroupNorm(32) and the U-Net (2×2
 transposed-conv upsampling) against their descriptions in
 bench/networks (from their ONNX exports).  GPU time, no dispatch term;
 the error is against the kernel sum.  Nothing here was fitted to these
-totals; the NCHW batch-norm latency (docs/networks.md, "Batch norm in
-NCHW training") was read from these runs' per-kernel tables.  $summary.
+totals, but two costs were read from these runs' per-kernel tables (so
+their rows are not held out): the NCHW batch-norm latency and the rate
+of group norm's channels-last copies (docs/networks.md, "Batch norm in
+NCHW training", "Group norm on channels-last tensors").  $summary.
 
 | GPU | network | mode | config | batch | event ms | kernels ms (n) | seer ms | seer vs kernels |
 | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |
