@@ -232,6 +232,18 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
 #define SEER_BN_NCHW_FWD_MIN_P 32768
 #define SEER_BN_NCHW_BWD_MIN_P 16384
 
+/* PyTorch's layer norm gives each row (a position's C values) a CTA of
+ * its own (vectorized_layer_norm_kernel; backward
+ * layer_norm_grad_input_kernel and GammaBetaBackward), so with short
+ * rows it is bound by the CTAs' latency, not by bytes: on an H200
+ * (ConvNeXt-T training, AMP NHWC batch 64 and TF32 NCHW batch 32,
+ * 1.34M and 0.67M rows of 96 to 768 values, data/h200-sxm-141gb/networks)
+ * 1.66 and 1.69 ns per row forward (the bytes alone stream 5.7x faster),
+ * 2.15 and 2.07 backward.  Per SM: times 132.  Other GPUs take it per
+ * SM (unmeasured there). */
+#define SEER_LN_ROW_FWD_NS_SM (1.68 * 132)
+#define SEER_LN_ROW_BWD_NS_SM (2.1 * 132)
+
 /* PyTorch's group norm on CUDA runs on a contiguous (NCHW) tensor: a
  * channels-last input is copied to NCHW first (x.contiguous(), in fp32
  * under autocast), and its NCHW output copied back to channels-last by
@@ -533,22 +545,16 @@ static seer_status_t conv_rows(pctx_t *c, int li, int backward)
     return SEER_STATUS_SUCCESS;
 }
 
-/* The per-channel latency of a training batch norm in NCHW (above
- * SEER_BN_NCHW_FWD_NS): a layer of P = N*H*W elements per channel takes
- * at least P times it per wave of channels, one 512-thread CTA each:
- * the floor of the row o that mem_row made for it. */
-static seer_status_t bn_nchw_floor(pctx_t *c, seer_layer_result_t *o, double P, double C, int backward)
+/* A latency-bound kernel group (the batch norm and layer norm rules
+ * above): the row o takes at least its launches plus t_ms, and is
+ * under-utilized when that binds. */
+static void latency_floor(const pctx_t *c, seer_layer_result_t *o, double t_ms)
 {
-    if (P <= (backward ? SEER_BN_NCHW_BWD_MIN_P : SEER_BN_NCHW_FWD_MIN_P)) return SEER_STATUS_SUCCESS;
-    const seer_gpu_info_t *g = &c->m->gpu;
-    double slots = fmax(1, (double)(g->threads_per_sm / 512) * g->sms);
-    double t = o->n_kernels * seer_gpu_launch_gap_ms(g) +
-               ceil(C / slots) * P * (backward ? SEER_BN_NCHW_BWD_NS : SEER_BN_NCHW_FWD_NS) * 1e-6;
+    double t = o->n_kernels * seer_gpu_launch_gap_ms(&c->m->gpu) + t_ms;
     if (t > o->time_ms) {
         o->time_ms = t;
         o->cls = SEER_CLASS_UNDER;
     }
-    return SEER_STATUS_SUCCESS;
 }
 
 /* Mixed precision: autocast casts each conv / fc layer's fp32 weights to
@@ -602,8 +608,14 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
         if (!train) return mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * es, ein, 0);
         seer_status_t st = backward ? mem_row(c, li, bd, 2, 5 * ein * es, ein, 0)
                                     : mem_row(c, li, SEER_DIR_FWD, 2, 3 * ein * es, ein, 0);
-        if (st || c->layout != SEER_LAYOUT_NCHW) return st;
-        return bn_nchw_floor(c, &c->r[c->n - 1], N * L->shape.h * L->shape.w, L->shape.c, backward);
+        /* NCHW: P = N*H*W per channel, one 512-thread CTA a channel */
+        double P = N * L->shape.h * L->shape.w;
+        if (st || c->layout != SEER_LAYOUT_NCHW || P <= (backward ? SEER_BN_NCHW_BWD_MIN_P : SEER_BN_NCHW_FWD_MIN_P))
+            return st;
+        const seer_gpu_info_t *g = &c->m->gpu;
+        double waves = ceil(L->shape.c / fmax(1, (double)(g->threads_per_sm / 512) * g->sms));
+        latency_floor(c, &c->r[c->n - 1], waves * P * (backward ? SEER_BN_NCHW_BWD_NS : SEER_BN_NCHW_FWD_NS) * 1e-6);
+        return SEER_STATUS_SUCCESS;
     }
     case SEER_OP_LAYERNORM:
         /* one kernel reads x, writes y and each position's mean and
@@ -625,6 +637,9 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
         /* (no dgamma, dbeta kernel for a group norm without them) */
         seer_status_t st = backward ? mem_row(c, li, bd, gn && L->params > 0 ? 3 : 2, 5 * ein * s, ein, 0)
                                     : mem_row(c, li, SEER_DIR_FWD, gn ? 2 : 1, (gn ? 3 : 2) * ein * s, ein, 0);
+        if (!st && !gn) /* a layer norm's rows: N*H*W positions */
+            latency_floor(c, &c->r[c->n - 1], N * L->shape.h * L->shape.w / fmax(1, c->m->gpu.sms) *
+                                                  (backward ? SEER_LN_ROW_BWD_NS_SM : SEER_LN_ROW_FWD_NS_SM) * 1e-6);
         if (!st && cast) st = mem_row(c, li, backward ? bd : SEER_DIR_FWD, 2, 2 * 6.0 * ein, ein, SEER_RESULT_AMP_CAST);
         /* channels-last: x (dy) copied to NCHW, y (dx) back (above) */
         if (!st && gn && c->layout == SEER_LAYOUT_NHWC)

@@ -1043,3 +1043,38 @@ TEST(net_groupnorm_nhwc_layout_copies)
     seer_model_free(m);
     seer_destroy(h);
 }
+
+/* A layer norm of short rows is bound by PyTorch's CTA a row: at least
+ * rows x 1.68 ns x 132 / SMs forward, 2.1 backward (net_predict.c); a
+ * wide one (few rows of many values) streams. */
+TEST(net_layernorm_row_latency)
+{
+    seer_handle_t h;
+    seer_model_t m;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
+    static const char *const text[2] = {"input c=96 h=56 w=56\nconv k=96 size=1\nlayernorm name=n\n",
+                                        "input c=8192 h=1 w=1\nconv k=8192 size=1\nlayernorm name=n\n"};
+    double sms = m->gpu.sms;
+    for (int k = 0; k < 2; k++) {
+        seer_network_t net = NULL;
+        REQUIRE(seer_network_create(h, text[k], strlen(text[k]), &net) == SEER_STATUS_SUCCESS);
+        seer_layer_result_t r[8];
+        int n = 0;
+        double total, rows = 64.0 * (k ? 1 : 56 * 56), t[2] = {0, 0};
+        CHECK_STATUS(seer_predict_network(h, m, net, 64, SEER_DTYPE_FP32, SEER_LAYOUT_NHWC, SEER_MODE_TRAIN,
+                                          SEER_ALGO_AUTO, r, 8, &n, &total), SEER_STATUS_SUCCESS);
+        for (int i = 0; i < n; i++)
+            if (r[i].op == SEER_OP_LAYERNORM) {
+                int b = r[i].direction != SEER_DIR_FWD;
+                t[b] = r[i].time_ms;
+                if (k == 0) CHECK(r[i].cls == SEER_CLASS_UNDER);
+                else CHECK(r[i].cls != SEER_CLASS_UNDER);
+            }
+        if (k == 0) CHECK(t[0] >= rows * 1.68e-6 * 132 / sms && t[1] >= rows * 2.1e-6 * 132 / sms);
+        else CHECK(t[0] < 2 * rows * 1.68e-6 * 132 / sms + 0.01);
+        seer_network_destroy(net);
+    }
+    seer_model_free(m);
+    seer_destroy(h);
+}

@@ -618,10 +618,11 @@ of the same names, ResNet-50 with GroupNorm(32) and the U-Net (2×2
 transposed-conv upsampling) against their descriptions in
 bench/networks (from their ONNX exports).  GPU time, no dispatch term;
 the error is against the kernel sum.  Nothing here was fitted to these
-totals, but two costs were read from these runs' per-kernel tables (so
-their rows are not held out): the NCHW batch-norm latency and the rate
-of group norm's channels-last copies (docs/networks.md, "Batch norm in
-NCHW training", "Group norm on channels-last tensors").  $summary.
+totals, but three costs were read from these runs' per-kernel tables
+(so their rows are not held out): the NCHW batch-norm latency, layer
+norm's row latency and the rate of group norm's channels-last copies
+(docs/networks.md, "Batch norm in NCHW training", "Layer norm over short
+rows", "Group norm on channels-last tensors").  $summary.
 
 | GPU | network | mode | config | batch | event ms | kernels ms (n) | seer ms | seer vs kernels |
 | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |
