@@ -220,10 +220,10 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
  * 9.19, ResNet-50, DenseNet-121, MobileNet-V2 and U-Net training in
  * fp32 and tf32, data/h200-sxm-141gb/networks): 2.27 ms on average
  * for the backward of MobileNet-V2's four 112x112 layers (C 16 to 96)
- * at batch 128, where streaming a 32-channel one takes 0.27.  With small planes cuDNN switches to
- * kernels that hold a channel on chip (bn_*_singleread: at P <= 25K
- * forward, P <= 12.5K backward there; at 50K and 25K, the per-channel
- * ones), which stream.  The latency is set by DRAM round trips more
+ * at batch 128, where streaming a 32-channel one takes 0.27.  With
+ * small planes cuDNN switches to kernels that hold a channel on chip
+ * (bn_*_singleread: at P <= 25K forward, P <= 12.5K backward there; at
+ * 50K and 25K, the per-channel ones), which stream.  The latency is set by DRAM round trips more
  * than by clocks; only the H200 measured it, and every GPU takes its
  * figures (docs/networks.md).  NHWC runs other kernels (not seen so
  * bound), inference one elementwise pass. */
