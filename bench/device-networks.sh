@@ -1,6 +1,7 @@
 #!/bin/bash
 # bench/device-networks.sh - whole-network iterations of several CNNs on one
-# GPU lease, in one call (about 5 minutes), results under $OUT:
+# GPU lease, in one call (at most SEER_DEVICE_SECONDS, 7 minutes by
+# default; 4.5 on an H200), results under $OUT:
 #   env.txt     GPU, driver, clocks, CUDA, cuDNN, torch versions
 #   nets.tgz    torch/MODEL-MODE/ of bench/torch_iteration.py per network
 #               (iterations.csv, per-kernel tables, its log), rewritten as
@@ -10,7 +11,8 @@
 # runs here on the same network (docs/accuracy.md, "Whole networks").
 # usage (repository root, on the GPU machine): OUT=dir bash bench/device-networks.sh
 # SEER_DEVICE_SECONDS (default 420): the whole call's budget; a network
-# that does not fit in what is left is not started.
+# with less than half its seconds left is not started, one with more
+# runs in what is left.
 set -u
 OUT=${OUT:?set OUT}
 mkdir -p "$OUT" || exit 1

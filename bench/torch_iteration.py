@@ -15,7 +15,8 @@ configuration:
   span_ms     first kernel start to last kernel end of one iteration
   *_ms        kernel_ms split by kernel name: conv (cuDNN convolution
               kernels), transpose (NCHW<->NHWC), bn (batch, group and
-              instance norms), gemm (the fc layer),
+              instance norms, and layer norm's gamma/beta gradient,
+              whose kernel is named like group norm's), gemm (the fc layer),
               optimizer (fused multi-tensor kernels), other (activations,
               adds, pooling, casts, loss)
   seer_*      `seer net MODEL ... --format json` for the same GPU,

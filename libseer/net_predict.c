@@ -223,10 +223,10 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
  * at batch 128, where streaming a 32-channel one takes 0.27.  With
  * small planes cuDNN switches to kernels that hold a channel on chip
  * (bn_*_singleread: at P <= 25K forward, P <= 12.5K backward there; at
- * 50K and 25K, the per-channel ones), which stream.  The latency is set by DRAM round trips more
- * than by clocks; only the H200 measured it, and every GPU takes its
- * figures (docs/networks.md).  NHWC runs other kernels (not seen so
- * bound), inference one elementwise pass. */
+ * 50K and 25K, the per-channel ones), which stream.  The latency is set
+ * by DRAM round trips more than by clocks; only the H200 measured it,
+ * and every GPU takes its figures (docs/networks.md).  NHWC runs other
+ * kernels (not seen so bound), inference one elementwise pass. */
 #define SEER_BN_NCHW_FWD_NS 0.60
 #define SEER_BN_NCHW_BWD_NS 1.50
 #define SEER_BN_NCHW_FWD_MIN_P 32768
@@ -239,7 +239,7 @@ static seer_status_t mem_row(pctx_t *c, int li, seer_direction_t dir, int kernel
  * (ConvNeXt-T training, AMP NHWC batch 64 and TF32 NCHW batch 32,
  * 1.34M and 0.67M rows of 96 to 768 values, data/h200-sxm-141gb/networks)
  * 1.66 and 1.69 ns per row forward (the bytes alone stream 5.7x faster),
- * 2.15 and 2.07 backward.  Per SM: times 132.  Other GPUs take it per
+ * 2.15 and 2.06 backward.  Per SM: times 132.  Other GPUs take it per
  * SM (unmeasured there). */
 #define SEER_LN_ROW_FWD_NS_SM (1.68 * 132)
 #define SEER_LN_ROW_BWD_NS_SM (2.1 * 132)
@@ -608,13 +608,12 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
         if (!train) return mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * es, ein, 0);
         seer_status_t st = backward ? mem_row(c, li, bd, 2, 5 * ein * es, ein, 0)
                                     : mem_row(c, li, SEER_DIR_FWD, 2, 3 * ein * es, ein, 0);
-        /* NCHW: P = N*H*W per channel, one 512-thread CTA a channel */
+        /* NCHW: P = N*H*W elements a channel, the channels side by side
+         * (past a few hundred of them the bytes bind instead) */
         double P = N * L->shape.h * L->shape.w;
         if (st || c->layout != SEER_LAYOUT_NCHW || P <= (backward ? SEER_BN_NCHW_BWD_MIN_P : SEER_BN_NCHW_FWD_MIN_P))
             return st;
-        const seer_gpu_info_t *g = &c->m->gpu;
-        double waves = ceil(L->shape.c / fmax(1, (double)(g->threads_per_sm / 512) * g->sms));
-        latency_floor(c, &c->r[c->n - 1], waves * P * (backward ? SEER_BN_NCHW_BWD_NS : SEER_BN_NCHW_FWD_NS) * 1e-6);
+        latency_floor(c, &c->r[c->n - 1], P * (backward ? SEER_BN_NCHW_BWD_NS : SEER_BN_NCHW_FWD_NS) * 1e-6);
         return SEER_STATUS_SUCCESS;
     }
     case SEER_OP_LAYERNORM:

@@ -1006,7 +1006,7 @@ TEST(net_batchnorm_nchw_per_channel_latency)
 
 /* A channels-last group norm adds PyTorch's two layout copies per pass
  * (x or dy to NCHW in fp32 under autocast, y or dx back in the compute
- * dtype); a batch norm, which runs channels-last kernels, does not. */
+ * dtype): one row of its own each way. */
 TEST(net_groupnorm_nhwc_layout_copies)
 {
     seer_handle_t h;
@@ -1046,7 +1046,7 @@ TEST(net_groupnorm_nhwc_layout_copies)
 
 /* A layer norm of short rows is bound by PyTorch's CTA a row: at least
  * rows x 1.68 ns x 132 / SMs forward, 2.1 backward (net_predict.c); a
- * wide one (few rows of many values) streams. */
+ * wide one (few rows of many values) streams: its time is its bytes'. */
 TEST(net_layernorm_row_latency)
 {
     seer_handle_t h;
@@ -1072,7 +1072,7 @@ TEST(net_layernorm_row_latency)
                 else CHECK(r[i].cls != SEER_CLASS_UNDER);
             }
         if (k == 0) CHECK(t[0] >= rows * 1.68e-6 * 132 / sms && t[1] >= rows * 2.1e-6 * 132 / sms);
-        else CHECK(t[0] < 2 * rows * 1.68e-6 * 132 / sms + 0.01);
+        else CHECK(t[0] > rows * 1.68e-6 * 132 / sms + 0.003); /* above the floor and its 3 us launch */
         seer_network_destroy(net);
     }
     seer_model_free(m);

@@ -7,6 +7,8 @@
 # Run from the repository root (models/ and docs/ are relative to it).
 # SVG plots go to docs/plots/GPU.svg (override with SEER_PLOTS=DIR).
 set -u
+# byte order for globs and the C locale's decimal point, whatever the shell
+export LC_ALL=C
 
 if [ $# -ne 2 ]; then
     echo "usage: sh tools/eval.sh SEER_BIN DATA_DIR > docs/accuracy.md" >&2
@@ -583,16 +585,24 @@ nets=""
 for f in data/*/networks/*/iterations.csv; do
     [ -f "$f" ] || continue
     g=$(basename "$(dirname "$(dirname "$(dirname "$f")")")")
+    # (a configuration that failed there has an error and no kernel sum)
     rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { print $c["model"], $c["precision"], $c["layout"], $c["batch"], $c["mode"], $c["event_ms"], $c["kernel_ms"], $c["kernels"] }' "$f")
-    nets="$nets$(printf '%s\n' "$rows" | while read -r model prec lay b mode ev ks nk; do
+        $c["kernel_ms"] + 0 > 0 && !(c["error"] && $c["error"] != "") {
+            print $c["model"], $c["precision"], $c["layout"], $c["batch"], $c["mode"], $c["res"], $c["event_ms"],
+                  $c["kernel_ms"], $c["kernels"] }' "$f")
+    nets="$nets$(printf '%s\n' "$rows" | while read -r model prec lay b mode res ev ks nk; do
+        [ -n "$nk" ] || continue
         case $prec in
             amp) dt="--amp --dtype fp16" ;;
             amp-bf16) dt="--amp --dtype bf16" ;;
             *) dt="--dtype $prec" ;;
         esac
-        net=$model; [ -f "bench/networks/$model.net" ] && net="bench/networks/$model.net"
-        json=$("$SEER" net "$net" --gpu "$g" --batch "$b" --mode "$mode" --layout "$lay" $dt --format json) || {
+        # a description sets its own input size (bench/networks: 224, as
+        # those runs); a built-in network takes the run's
+        net=$model resopt="--res $res"
+        [ -f "bench/networks/$model.net" ] && net="bench/networks/$model.net" resopt=""
+        json=$("$SEER" net "$net" --gpu "$g" --batch "$b" --mode "$mode" --layout "$lay" $resopt $dt \
+            --format json) || {
             printf '| %s | %s | %s | %s %s | %s | failed | | | |\n' "$g" "$model" "$mode" "$prec" "$lay" "$b"; continue; }
         awk -v g="$g" -v n="$model" -v c="$prec $lay" -v b="$b" -v m="$mode" -v ev="$ev" -v ks="$ks" -v nk="$nk" \
             -v p="$(jnum "$json" gpu_ms)" 'BEGIN {
@@ -604,10 +614,13 @@ if [ -n "$nets" ]; then
     # over every row, and over those whose kernels fill most of the
     # loop's time (kernel sum at least 80 % of the event time): below
     # that the host's dispatch sets the pace and the GPU idles
-    summary=$(printf '%s' "$nets" | awk -F'|' '$8 ~ /[0-9]/ {
+    # (a failed row counts as failed, not in the mean)
+    nets_summary=$(printf '%s' "$nets" | awk -F'|' '$7 ~ /failed/ { bad++ } $8 ~ /[0-9]/ {
         ev = $7 + 0; ks = $8 + 0; p = $9 + 0; e = p / ks - 1; if (e < 0) e = -e
         n++; s += e; if (ks >= 0.8 * ev) { nb++; sb += e } }
-        END { printf "%d rows, MAPE %.1f %%; the %d whose kernels fill at least 80 %% of the loop, %.1f %%", n, 100 * s / n, nb, nb ? 100 * sb / nb : 0 }')
+        END { printf "%d rows, MAPE %.1f %%; the %d whose kernels fill at least 80 %% of the loop, %.1f %%; %d failed",
+              n, n ? 100 * s / n : 0, nb, nb ? 100 * sb / nb : 0, bad }')
+    printf '%s' "$nets" | grep -q '| failed |' && status=1
     cat <<EOF
 
 Whole networks, \`bench/torch_iteration.py --model M\` on a later lease
@@ -622,7 +635,7 @@ totals, but three costs were read from these runs' per-kernel tables
 (so their rows are not held out): the NCHW batch-norm latency, layer
 norm's row latency and the rate of group norm's channels-last copies
 (docs/networks.md, "Batch norm in NCHW training", "Layer norm over short
-rows", "Group norm on channels-last tensors").  $summary.
+rows", "Group norm on channels-last tensors").  $nets_summary.
 
 | GPU | network | mode | config | batch | event ms | kernels ms (n) | seer ms | seer vs kernels |
 | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |
