@@ -14,22 +14,10 @@
 # with less than half its seconds left is not started, one with more
 # runs in what is left.
 set -u
-OUT=${OUT:?set OUT}
-mkdir -p "$OUT" || exit 1
-T0=$(date +%s)
-W=${SEER_DEVICE_WORK:-/tmp/seer-device}
-rm -rf "$W"; mkdir -p "$W/torch"
-log() { echo "[$(($(date +%s) - T0)) s] $*" | tee -a "$OUT/log.txt"; }
-TOTAL=${SEER_DEVICE_SECONDS:-420}
-case "$TOTAL" in '' | *[!0-9]*) TOTAL=420 ;; esac
-left() { echo $((TOTAL - ($(date +%s) - T0))); }
-{
-    date -u; uname -a; grep PRETTY_NAME /etc/os-release
-    timeout 30 nvidia-smi
-    timeout 30 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,clocks.sm,power.limit,temperature.gpu,persistence_mode,compute_mode --format=csv
-    timeout 60 python3 -c 'import torch,torchvision; print("torch", torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version(), "torchvision", torchvision.__version__)'
-} > "$OUT/env.txt" 2>&1
-log "env: $(timeout 30 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1)"
+. "$(dirname "$0")/device-lib.sh"
+mkdir -p "$W/torch"
+TOTAL=$(num SEER_DEVICE_SECONDS 420)
+capture_env
 export PYTHONUNBUFFERED=1
 
 # MODEL MODE SECONDS CONFIGS, most wanted first: the ResNet-50 NCHW

@@ -19,31 +19,14 @@
 # SEER_GEMM_SECONDS (50); SEER_TORCH=1 (default) runs the ResNet-50
 # iterations, any other value skips them.
 set -u
-OUT=${OUT:?set OUT}
-mkdir -p "$OUT" || exit 1
-T0=$(date +%s)
-W=${SEER_DEVICE_WORK:-/tmp/seer-device}
-rm -rf "$W"; mkdir -p "$W"
-log() { echo "[$(($(date +%s) - T0)) s] $*" | tee -a "$OUT/log.txt"; }
-# a setting that is no whole number of seconds takes its default, said in
-# the log (1.5 or 'no' once stopped the script under set -u before the sweep)
-num() { case "${!1:-}" in '' ) echo "$2" ;; *[!0-9]* ) log "$1='${!1}' is no whole number: $2" >&2; echo "$2" ;;
-        * ) echo "${!1}" ;; esac; }
+. "$(dirname "$0")/device-lib.sh"
 TOTAL=$(num SEER_DEVICE_SECONDS 560)
 TORCH=1; [ "${SEER_TORCH:-1}" = 1 ] || TORCH=0
-left() { echo $((TOTAL - ($(date +%s) - T0))); }
 # seconds for a stage: its plan, or what is left minus the reserve of the later ones
 budget() { local l; l=$(($(left) - $2)); [ "$l" -lt 5 ] && l=5; [ "$l" -lt "$1" ] && echo "$l" || echo "$1"; }
 
 # ---- environment -----------------------------------------------------------
-{
-    date -u; uname -a; grep PRETTY_NAME /etc/os-release
-    timeout 30 nvidia-smi
-    timeout 30 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,clocks.sm,power.limit,temperature.gpu,persistence_mode,compute_mode --format=csv
-    nvcc --version | tail -2
-    timeout 60 python3 -c 'import torch,torchvision; print("torch", torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version(), "torchvision", torchvision.__version__)'
-} > "$OUT/env.txt" 2>&1
-log "env: $(timeout 30 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1)"
+capture_env
 
 # ---- seer-bench: carried binary, else the libraries it lacks, else build here
 BENCH=${SEER_BENCH_BIN:-build/seer-bench}

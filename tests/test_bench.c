@@ -1079,7 +1079,8 @@ TEST(bench_test_gpu_script_sim)
 TEST(bench_device_run_script)
 {
     int st;
-    char *o = run("bash -n bench/device-run.sh && bash -n bench/test-gpu.sh && python3 -c 'import ast, sys; "
+    char *o = run("bash -n bench/device-run.sh && bash -n bench/device-networks.sh && bash -n bench/device-lib.sh && "
+                  "bash -n bench/test-gpu.sh && python3 -c 'import ast, sys; "
                   "[ast.parse(open(f).read(), f) for f in sys.argv[1:]]' bench/torch_gemm.py "
                   "bench/torch_iteration.py 2>&1", &st);
     CHECK(o && st == 0);
