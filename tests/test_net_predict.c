@@ -963,6 +963,37 @@ TEST(net_groupnorm_rows)
     seer_destroy(h);
 }
 
+/* One op's rows of a description's prediction (the options o; the
+ * network has the op once): their times by pass, bytes, count and how
+ * many are under-utilized. */
+typedef struct {
+    double t[2]; /* forward, backward */
+    double bytes;
+    int rows, under;
+} op_rows_t;
+
+static op_rows_t op_rows(seer_handle_t h, seer_model_t m, const char *text, const seer_net_options_t *o,
+                         seer_op_t op)
+{
+    op_rows_t s = {{0, 0}, 0, 0, 0};
+    seer_network_t net = NULL;
+    seer_layer_result_t r[64];
+    seer_net_totals_t tot = {0, 0, 0, 0, 0, 0, 0};
+    CHECK_STATUS(seer_network_create(h, text, strlen(text), &net), SEER_STATUS_SUCCESS);
+    if (!net) return s;
+    CHECK_STATUS(seer_predict_network_opts(h, m, net, o, r, 64, &tot), SEER_STATUS_SUCCESS);
+    CHECK(tot.rows <= 64);
+    for (int i = 0; i < tot.rows && i < 64; i++) {
+        if (r[i].op != op) continue;
+        s.t[r[i].direction != SEER_DIR_FWD] += r[i].time_ms;
+        s.bytes += r[i].bytes;
+        s.rows++;
+        s.under += r[i].cls == SEER_CLASS_UNDER;
+    }
+    seer_network_destroy(net);
+    return s;
+}
+
 /* Training batch norm in NCHW takes cuDNN's per-channel latency: at
  * least P = N*H*W times 0.6 ns forward, 1.5 ns backward for a plane of
  * P above its singleread threshold (net_predict.c), whatever C, where
@@ -977,28 +1008,25 @@ TEST(net_batchnorm_nchw_per_channel_latency)
     static const char *const text[2] = {"input c=32 h=112 w=112\nconv k=32 size=1\nbn name=b\n",
                                         "input c=512 h=7 w=7\nconv k=512 size=1\nbn name=b\n"};
     for (int k = 0; k < 2; k++) {
-        seer_network_t net = NULL;
-        REQUIRE(seer_network_create(h, text[k], strlen(text[k]), &net) == SEER_STATUS_SUCCESS);
-        double P = 128.0 * (k ? 49 : 12544), t[2][2][2] = {{{0}}}; /* [nchw, nhwc][infer, train][fwd, bwd] */
+        double P = 128.0 * (k ? 49 : 12544);
+        op_rows_t s[2][2]; /* [nchw, nhwc][infer, train] */
         for (int lay = 0; lay < 2; lay++)
             for (int mode = 0; mode < 2; mode++) {
-                seer_layer_result_t r[8];
-                int n = 0;
-                double total;
-                CHECK_STATUS(seer_predict_network(h, m, net, 128, SEER_DTYPE_FP32, (seer_layout_t)lay,
-                                                  (seer_mode_t)mode, SEER_ALGO_AUTO, r, 8, &n, &total),
-                             SEER_STATUS_SUCCESS);
-                for (int i = 0; i < n; i++)
-                    if (r[i].op == SEER_OP_BATCHNORM) t[lay][mode][r[i].direction != SEER_DIR_FWD] = r[i].time_ms;
+                seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+                o.batch = 128;
+                o.layout = (seer_layout_t)lay;
+                o.mode = (seer_mode_t)mode;
+                s[lay][mode] = op_rows(h, m, text[k], &o, SEER_OP_BATCHNORM);
             }
+        const double *nchw = s[0][1].t, *nhwc = s[1][1].t;
         if (k == 0) {
-            CHECK(t[0][1][0] >= P * 0.6e-6 && t[0][1][1] >= P * 1.5e-6);
-            CHECK(t[0][1][0] > 2 * t[1][1][0] && t[0][1][1] > 2 * t[1][1][1]);
+            CHECK(nchw[0] >= P * 0.6e-6 && nchw[1] >= P * 1.5e-6);
+            CHECK(nchw[0] > 2 * nhwc[0] && nchw[1] > 2 * nhwc[1]);
         } else {
-            CHECK(t[0][1][0] == t[1][1][0] && t[0][1][1] == t[1][1][1]);
+            CHECK(nchw[0] == nhwc[0] && nchw[1] == nhwc[1]);
         }
-        CHECK(t[0][0][0] == t[1][0][0] && t[0][0][0] > 0); /* inference: one elementwise pass */
-        seer_network_destroy(net);
+        /* inference: one elementwise pass */
+        CHECK(s[0][0].t[0] == s[1][0].t[0] && s[0][0].t[0] > 0);
     }
     seer_model_free(m);
     seer_destroy(h);
@@ -1014,10 +1042,8 @@ TEST(net_groupnorm_nhwc_layout_copies)
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
     REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
     const char *text = "input c=64 h=56 w=56\nconv k=64 size=1\ngroupnorm name=g groups=32\nconv k=64 size=1\n";
-    seer_network_t net = NULL;
-    REQUIRE(seer_network_create(h, text, strlen(text), &net) == SEER_STATUS_SUCCESS);
-    double e = 32.0 * 64 * 56 * 56, t[2] = {0, 0}, bytes[2] = {0, 0};
-    int rows[2] = {0, 0};
+    double e = 32.0 * 64 * 56 * 56;
+    op_rows_t s[2]; /* nchw, nhwc */
     for (int lay = 0; lay < 2; lay++) {
         seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
         o.batch = 32;
@@ -1025,21 +1051,11 @@ TEST(net_groupnorm_nhwc_layout_copies)
         o.mode = SEER_MODE_TRAIN;
         o.dtype = SEER_DTYPE_FP16;
         o.amp = 1;
-        seer_layer_result_t r[64];
-        seer_net_totals_t tot;
-        CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, r, 64, &tot), SEER_STATUS_SUCCESS);
-        for (int i = 0; i < tot.rows && i < 64; i++) {
-            if (r[i].op != SEER_OP_GROUPNORM) continue;
-            t[lay] += r[i].time_ms;
-            bytes[lay] += r[i].bytes;
-            rows[lay]++;
-        }
-        CHECK(tot.rows <= 64);
+        s[lay] = op_rows(h, m, text, &o, SEER_OP_GROUPNORM);
     }
     /* forward and backward: one copy row each, x and y (dy and dx) */
-    CHECK(rows[1] == rows[0] + 2 && bytes[1] == bytes[0] + 2 * (2 * e * (4 + 2)));
-    CHECK(t[1] > t[0]);
-    seer_network_destroy(net);
+    CHECK(s[1].rows == s[0].rows + 2 && s[1].bytes == s[0].bytes + 2 * (2 * e * (4 + 2)));
+    CHECK(s[1].t[0] + s[1].t[1] > s[0].t[0] + s[0].t[1]);
     seer_model_free(m);
     seer_destroy(h);
 }
@@ -1057,23 +1073,15 @@ TEST(net_layernorm_row_latency)
                                         "input c=8192 h=1 w=1\nconv k=8192 size=1\nlayernorm name=n\n"};
     double sms = m->gpu.sms;
     for (int k = 0; k < 2; k++) {
-        seer_network_t net = NULL;
-        REQUIRE(seer_network_create(h, text[k], strlen(text[k]), &net) == SEER_STATUS_SUCCESS);
-        seer_layer_result_t r[8];
-        int n = 0;
-        double total, rows = 64.0 * (k ? 1 : 56 * 56), t[2] = {0, 0};
-        CHECK_STATUS(seer_predict_network(h, m, net, 64, SEER_DTYPE_FP32, SEER_LAYOUT_NHWC, SEER_MODE_TRAIN,
-                                          SEER_ALGO_AUTO, r, 8, &n, &total), SEER_STATUS_SUCCESS);
-        for (int i = 0; i < n; i++)
-            if (r[i].op == SEER_OP_LAYERNORM) {
-                int b = r[i].direction != SEER_DIR_FWD;
-                t[b] = r[i].time_ms;
-                if (k == 0) CHECK(r[i].cls == SEER_CLASS_UNDER);
-                else CHECK(r[i].cls != SEER_CLASS_UNDER);
-            }
-        if (k == 0) CHECK(t[0] >= rows * 1.68e-6 * 132 / sms && t[1] >= rows * 2.1e-6 * 132 / sms);
-        else CHECK(t[0] > rows * 1.68e-6 * 132 / sms + 0.003); /* above the floor and its 3 us launch */
-        seer_network_destroy(net);
+        double rows = 64.0 * (k ? 1 : 56 * 56);
+        seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+        o.batch = 64;
+        o.layout = SEER_LAYOUT_NHWC;
+        o.mode = SEER_MODE_TRAIN;
+        op_rows_t s = op_rows(h, m, text[k], &o, SEER_OP_LAYERNORM);
+        CHECK(s.rows == 2 && s.under == (k == 0 ? 2 : 0));
+        if (k == 0) CHECK(s.t[0] >= rows * 1.68e-6 * 132 / sms && s.t[1] >= rows * 2.1e-6 * 132 / sms);
+        else CHECK(s.t[0] > rows * 1.68e-6 * 132 / sms + 0.003); /* above the floor and its 3 us launch */
     }
     seer_model_free(m);
     seer_destroy(h);
