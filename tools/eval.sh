@@ -519,6 +519,15 @@ EOF
     printf '%s' "$hop_pick"
 fi
 
+# seer net's options for a torch_iteration.py precision: amp is autocast
+# to fp16 (amp-bf16: to bf16), the others a dtype
+prec_opts() {
+    case $1 in
+        amp) echo "--amp --dtype fp16" ;;
+        amp-bf16) echo "--amp --dtype bf16" ;;
+        *) echo "--dtype $1" ;;
+    esac
+}
 # ResNet-50 iterations timed with PyTorch on those GPUs
 # (bench/torch_iteration.py) beside seer net: event time (what the loop
 # saw) and the profiler's kernel sum, whose capture missed kernels in
@@ -530,11 +539,7 @@ for f in data/*/torch/*/iterations.csv; do
     rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         { print $c["precision"], $c["layout"], $c["batch"], $c["mode"], $c["event_ms"], $c["kernel_ms"], $c["kernels"] }' "$f")
     iters="$iters$(printf '%s\n' "$rows" | while read -r prec lay b mode ev ks nk; do
-        case $prec in
-            amp) dt="--amp --dtype fp16" ;;
-            amp-bf16) dt="--amp --dtype bf16" ;;
-            *) dt="--dtype $prec" ;;
-        esac
+        dt=$(prec_opts "$prec")
         json=$("$SEER" net resnet50 --gpu "$g" --batch "$b" --mode "$mode" --layout "$lay" $dt --format json) || continue
         awk -v g="$g" -v c="$prec $lay" -v b="$b" -v m="$mode" -v ev="$ev" -v ks="$ks" -v nk="$nk" \
             -v p="$(jnum "$json" gpu_ms)" 'BEGIN {
@@ -592,11 +597,7 @@ for f in data/*/networks/*/iterations.csv; do
                   $c["kernel_ms"], $c["kernels"] }' "$f")
     nets="$nets$(printf '%s\n' "$rows" | while read -r model prec lay b mode res ev ks nk; do
         [ -n "$nk" ] || continue
-        case $prec in
-            amp) dt="--amp --dtype fp16" ;;
-            amp-bf16) dt="--amp --dtype bf16" ;;
-            *) dt="--dtype $prec" ;;
-        esac
+        dt=$(prec_opts "$prec")
         # a description sets its own input size (bench/networks: 224, as
         # those runs); a built-in network takes the run's
         net=$model resopt="--res $res"
