@@ -577,6 +577,7 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
     const seer_layer_info_t *L = &l->info;
     double N = c->batch, es = c->es;
     double ein = N * L->shape.c * L->shape.h * L->shape.w, eout = N * L->c * L->h * L->w;
+    double plane = N * L->shape.h * L->shape.w; /* input positions: a norm's elements a channel, its rows */
     int train = c->mode == SEER_MODE_TRAIN;
     seer_direction_t bd = SEER_DIR_BWD_DATA;
     /* (a batch or layer norm always has parameters; a group norm without
@@ -608,12 +609,11 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
         if (!train) return mem_row(c, li, SEER_DIR_FWD, 1, 2 * ein * es, ein, 0);
         seer_status_t st = backward ? mem_row(c, li, bd, 2, 5 * ein * es, ein, 0)
                                     : mem_row(c, li, SEER_DIR_FWD, 2, 3 * ein * es, ein, 0);
-        /* NCHW: P = N*H*W elements a channel, the channels side by side
+        /* NCHW: plane = N*H*W elements a channel, the channels side by side
          * (past a few hundred of them the bytes bind instead) */
-        double P = N * L->shape.h * L->shape.w;
-        if (st || c->layout != SEER_LAYOUT_NCHW || P <= (backward ? SEER_BN_NCHW_BWD_MIN_P : SEER_BN_NCHW_FWD_MIN_P))
+        if (st || c->layout != SEER_LAYOUT_NCHW || plane <= (backward ? SEER_BN_NCHW_BWD_MIN_P : SEER_BN_NCHW_FWD_MIN_P))
             return st;
-        latency_floor(c, &c->r[c->n - 1], P * (backward ? SEER_BN_NCHW_BWD_NS : SEER_BN_NCHW_FWD_NS) * 1e-6);
+        latency_floor(c, &c->r[c->n - 1], plane * (backward ? SEER_BN_NCHW_BWD_NS : SEER_BN_NCHW_FWD_NS) * 1e-6);
         return SEER_STATUS_SUCCESS;
     }
     case SEER_OP_LAYERNORM:
@@ -637,7 +637,7 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
         seer_status_t st = backward ? mem_row(c, li, bd, gn && L->params > 0 ? 3 : 2, 5 * ein * s, ein, 0)
                                     : mem_row(c, li, SEER_DIR_FWD, gn ? 2 : 1, (gn ? 3 : 2) * ein * s, ein, 0);
         if (!st && !gn) /* a layer norm's rows: N*H*W positions */
-            latency_floor(c, &c->r[c->n - 1], N * L->shape.h * L->shape.w / fmax(1, c->m->gpu.sms) *
+            latency_floor(c, &c->r[c->n - 1], plane / fmax(1, c->m->gpu.sms) *
                                                   (backward ? SEER_LN_ROW_BWD_NS_SM : SEER_LN_ROW_FWD_NS_SM) * 1e-6);
         if (!st && cast) st = mem_row(c, li, backward ? bd : SEER_DIR_FWD, 2, 2 * 6.0 * ein, ein, SEER_RESULT_AMP_CAST);
         /* channels-last: x (dy) copied to NCHW, y (dx) back (above) */
