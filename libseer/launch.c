@@ -31,7 +31,13 @@ int seer_algo_kind(seer_direction_t dir, int algo)
                               SEER_K_FFT, SEER_K_FFT_TILING, SEER_K_WINO, SEER_K_WINO_NF};
     static const int bd[] = {SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_PRECOMP, SEER_K_FFT, SEER_K_FFT_TILING,
                              SEER_K_WINO, SEER_K_WINO_NF};
-    static const int bf[] = {SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_PRECOMP, SEER_K_FFT, SEER_K_GEMM_EXPLICIT, SEER_K_NONE,
+    /* bwd_filter ALGO_3 is "ALGO_0 with a small workspace of precomputed
+     * indices" (cuDNN's documentation), and runs ALGO_0's kernels: cuDNN
+     * 9.14 timed it at ALGO_0's time (median ratio 1.00 over the H100's
+     * 49 FP32 convs; wgrad_alg0_engine in 32 of them, wgrad_alg1_engine in
+     * 14) and its pseudo-half calls at 1.08x (wgrad_alg1_engine, ALGO_1's
+     * SIMT kernel) (data/h100-sxm5-80gb/bench/layers.csv) */
+    static const int bf[] = {SEER_K_GEMM_IMPLICIT, SEER_K_GEMM_PRECOMP, SEER_K_FFT, SEER_K_GEMM_IMPLICIT, SEER_K_NONE,
                              SEER_K_WINO_NF, SEER_K_FFT_TILING};
     if (algo < 0 || algo >= seer_algo_count(dir)) return -1;
     return dir == SEER_DIR_FWD ? fwd[algo] : dir == SEER_DIR_BWD_DATA ? bd[algo] : bf[algo];
@@ -42,12 +48,14 @@ static int kind_transform(int k)
     return k == SEER_K_FFT || k == SEER_K_FFT_TILING || k == SEER_K_WINO || k == SEER_K_WINO_NF;
 }
 
-/* the kinds cuDNN runs on NCHW data only (seer_algo_nchw_only) */
-static int kind_nchw_only(int k) { return kind_transform(k) || k == SEER_K_GEMM_EXPLICIT; }
-
 int seer_algo_transform(seer_direction_t dir, int algo) { return kind_transform(seer_algo_kind(dir, algo)); }
 
-int seer_algo_nchw_only(seer_direction_t dir, int algo) { return kind_nchw_only(seer_algo_kind(dir, algo)); }
+int seer_algo_nchw_only(seer_direction_t dir, int algo)
+{
+    int k = seer_algo_kind(dir, algo);
+    return kind_transform(k) || k == SEER_K_GEMM_EXPLICIT ||
+           (dir == SEER_DIR_BWD_FILTER && algo == SEER_BWD_FILTER_ALGO_3);
+}
 
 int seer_algo_simt(seer_direction_t dir, int algo)
 {
@@ -113,7 +121,7 @@ static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
 /* UNSUPPORTED, with the reason, where cuDNN has no kernels of this kind
  * for the shape or dtype. */
 static seer_status_t check_supported(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,
-                                     int kind, const char *an)
+                                     int algo, int kind, const char *an)
 {
     const seer_conv_shape_t *sh = &cv->shape;
     if (kind == SEER_K_NONE)
@@ -122,9 +130,9 @@ static seer_status_t check_supported(seer_err_t *e, const struct seer_conv *cv, 
     int transform = kind_transform(kind);
     /* NHWC runs the implicit GEMMs alone: cuDNN 9.14 answered
      * NOT_SUPPORTED for every FFT, Winograd and explicit GEMM algorithm
-     * of all 170 NHWC shapes of the Hopper sweeps, in every dtype and
+     * and backward-filter ALGO_3 of all 170 NHWC shapes of the Hopper sweeps, in every dtype and
      * direction (data/GPU/bench/picks.csv) */
-    if (kind_nchw_only(kind) && cv->layout == SEER_LAYOUT_NHWC)
+    if (seer_algo_nchw_only(dir, algo) && cv->layout == SEER_LAYOUT_NHWC)
         return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s needs the NCHW layout", seer_direction_name(dir), an);
     if (transform) {
         if (sh->stride_h != 1 || sh->stride_w != 1 || sh->dil_h != 1 || sh->dil_w != 1)
@@ -274,7 +282,7 @@ seer_status_t seer_conv_kernels(seer_err_t *e, const struct seer_conv *cv, seer_
     if (kind < 0)
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "algo %d out of range for direction %s", algo,
                          seer_direction_name(dir));
-    seer_status_t st = check_supported(e, cv, dir, kind, seer_algo_name(dir, algo));
+    seer_status_t st = check_supported(e, cv, dir, algo, kind, seer_algo_name(dir, algo));
     if (st) return st;
     dims_t d;
     dims_of(cv, dir, &d);

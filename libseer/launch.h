@@ -56,8 +56,8 @@ int seer_algo_transform(seer_direction_t dir, int algo);
  * they run SIMT whatever the math (seer_conv_run_dtype). */
 int seer_algo_simt(seer_direction_t dir, int algo);
 /* 1 for the algorithms cuDNN runs on NCHW data only (the FFTs, the
- * Winograds and the explicit GEMMs): an NHWC conv has the implicit GEMMs
- * alone (launch.c, check_supported). */
+ * Winograds, the explicit GEMMs and backward-filter ALGO_3): an NHWC
+ * conv has the other implicit GEMMs alone (launch.c, check_supported). */
 int seer_algo_nchw_only(seer_direction_t dir, int algo);
 /* Math class of a dtype: 1 when it runs on tensor cores. */
 int seer_dtype_math(seer_dtype_t dt);

@@ -733,17 +733,25 @@ typedef struct {
 } seer_physics_t;
 
 /* An implicit GEMM algorithm (0 and 1 of every direction: IMPLICIT_GEMM
- * and IMPLICIT_PRECOMP_GEMM, ALGO_0 and ALGO_1) that no GPU has data for
- * borrows the family of its sibling, else of cuDNN's choice in that
- * direction and math, before the analytical one: the same kind of
- * kernels, measured.  On the V100 SXM2's DeepBench backward rows, named
- * ALGO_1, the analytical family scored 34-55 % MAPE, cuDNN's choice's
- * 18-26 %.  NULL when neither has data. */
+ * and IMPLICIT_PRECOMP_GEMM, ALGO_0 and ALGO_1, and backward filter's
+ * ALGO_3, which runs ALGO_0's kernels: launch.c) that no GPU has data for
+ * borrows the family of its sibling (ALGO_3: ALGO_0's, then ALGO_1's),
+ * else of cuDNN's choice in that direction and math, before the
+ * analytical one: the same kind of kernels, measured.  On the V100
+ * SXM2's DeepBench backward rows, named ALGO_1, the analytical family
+ * scored 34-55 % MAPE, cuDNN's choice's 18-26 %.  NULL when neither has
+ * data. */
 static const seer_family_t *borrowed_family(const struct seer_model *m, seer_direction_t dir, int algo,
                                             seer_dtype_t dt)
 {
-    if (algo != 0 && algo != 1) return NULL;
-    const seer_family_t *f = seer_model_family(m, dir, 1 - algo, dt);
+    const seer_family_t *f = NULL;
+    if (dir == SEER_DIR_BWD_FILTER && algo == SEER_BWD_FILTER_ALGO_3) {
+        f = seer_model_family(m, dir, SEER_BWD_FILTER_ALGO_0, dt);
+        algo = SEER_BWD_FILTER_ALGO_0;
+    } else if (algo != 0 && algo != 1) {
+        return NULL;
+    }
+    if (!f) f = seer_model_family(m, dir, 1 - algo, dt);
     if (!f) f = seer_model_family(m, dir, SEER_ALGO_CUDNN_CHOICE, dt);
     /* only tiled GEMM variants: cuDNN's choice may have been a Winograd
      * or FFT kernel, whose geometry is no implicit GEMM's */
@@ -762,8 +770,9 @@ static const seer_family_t *borrowed_family(const struct seer_model *m, seer_dir
  * over that of the same algorithm's FP32 calls (FMA math): forward
  * IMPLICIT_GEMM 1.58 (H200) and 1.97 (H100), GEMM 1.13 and 1.16,
  * bwd_data ALGO_0 2.34 and 2.26, bwd_filter ALGO_0 4.81 and 4.82,
- * ALGO_3 5.90 and 7.17 (data/GPU/bench/layers.csv); the factors are
- * their geometric means.  Without them a pseudo-half ALGO_0 was
+ * ALGO_3 5.91 and 6.03 (costed as ALGO_0: its pseudo-half calls run
+ * ALGO_1's wgrad_alg1_engine) (data/GPU/bench/layers.csv); the factors
+ * are their geometric means.  Without them a pseudo-half ALGO_0 was
  * predicted as fast as the tensor-core ALGO_1 and picked for a third of
  * the H100's FP16/BF16 backward-data convs, 10-30x slower than ALGO_1.
  * And bwd_data ALGO_0 has its dgrad_engine for NCHW only: on NHWC data,
@@ -788,7 +797,7 @@ double seer_conv_legacy_slowdown(seer_direction_t dir, int algo, const struct se
     if (run->dtype != SEER_DTYPE_FP16_PSEUDO || !seer_algo_simt(dir, algo)) return 1;
     if (dir == SEER_DIR_FWD) return algo == SEER_FWD_ALGO_GEMM ? 1.15 : 1.75;
     if (dir == SEER_DIR_BWD_DATA) return 2.3;
-    return algo == SEER_BWD_FILTER_ALGO_3 ? 6.5 : 4.8;
+    return algo == SEER_BWD_FILTER_ALGO_3 ? 6.0 : 4.8;
 }
 
 /* The analytical family's scale for (dir, algo) and desc's math. */

@@ -859,7 +859,13 @@ seer_status_t seer_workspace_bytes(seer_err_t *e, const struct seer_conv *cv, se
     double P = cv->p, Q = cv->q, ws = 0;
     int kind = seer_algo_kind(dir, algo);
     switch (kind) {
-    case SEER_K_GEMM_IMPLICIT: ws = 0; break;
+    case SEER_K_GEMM_IMPLICIT:
+        /* backward-filter ALGO_3's "small workspace": an FP32 copy of dW
+         * (cuDNN 9.14 asked 1.002-1.021 x K * C/g * R * S * 4 bytes in 212
+         * of the H100's 290 NCHW calls, 0 in the rest:
+         * data/h100-sxm5-80gb/bench/picks.csv) */
+        ws = dir == SEER_DIR_BWD_FILTER && algo == SEER_BWD_FILTER_ALGO_3 ? K * (C / g) * R * S * 4 : 0;
+        break;
     case SEER_K_GEMM_PRECOMP:
         /* forward only: a table of filter-tap offsets, 8 bytes per (c, r, s);
          * the backward ALGO_1s need none */

@@ -42,7 +42,7 @@ TEST(launch_kernels_per_direction_and_algorithm)
          {"cgemm", "fft_data", "fft_filter", "ifft_output"}, {"winograd", "filter_transform"},
          {"gemm", "data_transform", "filter_transform", "output_transform"}},
         {{"gemm"}, {"gemm", "precompute"}, {"cgemm", "fft_data", "fft_filter", "ifft_output"},
-         {"gemm", "im2col"}, {NULL}, {"gemm", "data_transform", "filter_output"},
+         {"gemm"}, {NULL}, {"gemm", "data_transform", "filter_output"},
          {"cgemm", "fft_data", "fft_filter", "ifft_output"}},
     };
     struct seer_conv cv;
