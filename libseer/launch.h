@@ -68,7 +68,13 @@ int seer_dtype_math(seer_dtype_t dt);
  * FP16 ones of the transforms): the plain implicit and explicit GEMMs
  * (seer_algo_simt) run SIMT kernels, FP16 and
  * BF16 data as FP16_PSEUDO (2-byte data, FP32 math), TF32 as FP32; and
- * TF32's transform algorithms run FP32.  Measured with cuDNN 9.14 on an
+ * TF32's transform algorithms run FP32, as does BF16's non-fused
+ * Winograd (its only transform: winograd_nonfused transforms
+ * <float, __nv_bfloat16> around FP32 SIMT GEMMs in the 96 of its 102
+ * BF16 calls of both sweeps, every 3x3 NCHW one, whose kernels were
+ * recorded; FFT, FFT_TILING and the fused Winograd NOT_SUPPORTED in every
+ * BF16 conv; timed as FP32, whose transformed tensors are FP32 too).
+ * Measured with cuDNN 9.14 on an
  * H200 and an H100 (data/{h200-sxm-141gb,h100-sxm5-80gb}/bench/
  * layers.csv): cuDNN's v7 list offers those algorithms for fp16/bf16
  * under DEFAULT math only, and their kernels are SIMT
@@ -87,6 +93,7 @@ static inline seer_dtype_t seer_conv_run_dtype(const seer_gpu_info_t *g, seer_dt
     int runs = !(dt == SEER_DTYPE_BF16 && g && !(g->bf16_tflops > 0));
     if (seer_dtype_math(dt) && runs && seer_algo_simt(dir, algo))
         return dt == SEER_DTYPE_TF32 ? SEER_DTYPE_FP32 : SEER_DTYPE_FP16_PSEUDO;
+    if (dt == SEER_DTYPE_BF16 && runs && seer_algo_kind(dir, algo) == SEER_K_WINO_NF) return SEER_DTYPE_FP32;
     return dt == SEER_DTYPE_TF32 && seer_algo_transform(dir, algo) ? SEER_DTYPE_FP32 : dt;
 }
 

@@ -502,6 +502,8 @@ TEST(launch_plain_gemms_run_simt)
                     } else if (kind == SEER_K_GEMM_PRECOMP || a == SEER_ALGO_CUDNN_CHOICE) {
                         CHECK(run == dt);
                         tc++;
+                    } else if (kind == SEER_K_WINO_NF) { /* TF32 and BF16 run FP32 kernels */
+                        CHECK(run == (dt == SEER_DTYPE_FP16 ? dt : SEER_DTYPE_FP32));
                     } else {
                         CHECK(run == (dt == SEER_DTYPE_TF32 && seer_algo_transform((seer_direction_t)d, a) ? SEER_DTYPE_FP32 : dt));
                     }

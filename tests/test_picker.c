@@ -272,6 +272,40 @@ TEST(picker_fp16_bwd_data_not_simt_algo0)
  * predicted within 5 % of ALGO_1 and picked (measured on the H100: 0.22
  * against 0.0063 ms), picks a tensor-core algorithm; the other
  * directions' SIMT algorithms likewise. */
+/* BF16's one transform algorithm: the non-fused Winograd runs its FP32
+ * kernels on BF16 data (cuDNN 9.14 on both Hopper sweeps), timed as the
+ * FP32 call; BF16 FFTs and the fused Winograd do not exist */
+TEST(picker_bf16_winograd_nonfused_runs_fp32)
+{
+    seer_handle_t h = handle();
+    seer_model_t m = NULL;
+    REQUIRE(seer_model_open(h, "models", "h100-sxm5-80gb", &m) == SEER_STATUS_SUCCESS);
+    double t[2] = {0, 0};
+    for (int bf = 0; bf < 2; bf++) {
+        seer_conv_desc_t d = desc(bf ? SEER_DTYPE_BF16 : SEER_DTYPE_FP32, 64, 128, 28, 32, 3, 1, 1);
+        REQUIRE(d != NULL);
+        for (int dir = 0; dir < 3; dir++) {
+            int wnf = dir == SEER_DIR_FWD ? SEER_FWD_ALGO_WINOGRAD_NONFUSED
+                    : dir == SEER_DIR_BWD_DATA ? SEER_BWD_DATA_ALGO_WINOGRAD_NONFUSED
+                                               : SEER_BWD_FILTER_ALGO_WINOGRAD_NONFUSED;
+            double x = 0;
+            CHECK_STATUS(seer_predict_conv(h, m, d, (seer_direction_t)dir, wnf, &x, NULL, 0, NULL), SEER_STATUS_SUCCESS);
+            if (dir == SEER_DIR_FWD) t[bf] = x;
+        }
+        double x = 0;
+        if (bf) {
+            CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, &x, NULL, 0, NULL),
+                         SEER_STATUS_UNSUPPORTED);
+            CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_FWD, SEER_FWD_ALGO_WINOGRAD, &x, NULL, 0, NULL),
+                         SEER_STATUS_UNSUPPORTED);
+        }
+        seer_conv_desc_destroy(d);
+    }
+    CHECK(t[0] > 0 && t[1] == t[0]);
+    seer_model_destroy(m);
+    seer_destroy(h);
+}
+
 TEST(picker_pseudo_half_simt_slower_than_fp32)
 {
     seer_handle_t h = handle();
