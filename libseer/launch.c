@@ -97,15 +97,19 @@ static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
     d->in_e = dir == SEER_DIR_BWD_DATA ? d->ye : d->xe;
     d->out_e = dir == SEER_DIR_FWD ? d->ye : dir == SEER_DIR_BWD_DATA ? d->xe : d->we;
     d->other_e = dir == SEER_DIR_BWD_FILTER ? d->ye : d->we;
-    /* Tensor-core MMAs take channels in groups of 8 (FP16, BF16) or 4
-     * (TF32): cuDNN pads a dense conv's channels up to that ("padding,
-     * folding, and NCHW-to-NHWC transformations" to call tensor cores), so
-     * a first layer's 3 channels cost 8 (the floor also allows the FMA
-     * kernels' own FLOPs, seer_main_flops_ms).  Dense convs only: narrow
-     * grouped ones are bounded by their padded wide conv (model.c). */
+    /* cuDNN pads a dense conv's channels for its tensor-core kernels
+     * ("padding, folding, and NCHW-to-NHWC transformations" to call
+     * them), and their implicit GEMMs step through each filter tap's
+     * channels a 64-byte slice at a time (32 FP16/BF16, 16 TF32), so a
+     * first layer's 3 channels cost 32 (the floor also allows the FMA
+     * kernels' own FLOPs, seer_main_flops_ms): the MMA's own 8 (4 TF32)
+     * left the Hopper sweeps' 30 tensor-core convs of 3 channels
+     * (fastest algorithm) at a median predicted/measured 0.44, 64 bytes
+     * at 0.65 (docs/method.md).  Dense convs only: narrow grouped ones
+     * are bounded by their padded wide conv (model.c). */
     double C = d->C / d->g, K = d->K / d->g;
     if (d->g == 1 && seer_dtype_math(cv->dtype)) {
-        double q = cv->dtype == SEER_DTYPE_TF32 ? 4 : 8;
+        double q = cv->dtype == SEER_DTYPE_TF32 ? 16 : 32;
         C = ceil(C / q) * q;
         K = ceil(K / q) * q;
     }

@@ -92,7 +92,7 @@ TEST(launch_implicit_gemm_dims_and_work)
      * writes the third once: the direction's minimum bytes. */
     static const shape_t shapes[] = {
         {4, 64, 14, 128, 3, 1, 2, 1, 4, SEER_DTYPE_FP32},
-        {2, 32, 17, 48, 5, 2, 1, 2, 1, SEER_DTYPE_FP16},
+        {2, 32, 17, 64, 5, 2, 1, 2, 1, SEER_DTYPE_FP16},
         {16, 256, 7, 512, 1, 0, 1, 1, 1, SEER_DTYPE_FP32},
         {1, 8, 9, 8, 3, 1, 1, 1, 8, SEER_DTYPE_BF16}, /* depthwise */
     };
@@ -126,13 +126,14 @@ TEST(launch_implicit_gemm_dims_and_work)
     }
 }
 
-/* Tensor-core math pads a dense conv's channels to the MMA's 8 (FP16,
- * BF16) or 4 (TF32): a first layer's 3 channels run the GEMM of 8 (or
- * 4), and move only their own bytes; FP32 math does not pad. */
+/* Tensor-core math pads a dense conv's channels to 64 bytes per filter
+ * tap, 32 (FP16, BF16) or 16 (TF32): a first layer's 3 channels run the
+ * GEMM of 32 (or 16), and move only their own bytes; FP32 math does not
+ * pad. */
 TEST(launch_tensor_core_channels_padded)
 {
     static const struct { seer_dtype_t dt; double c_run, k_run; } cases[] = {
-        {SEER_DTYPE_FP16, 8, 64}, {SEER_DTYPE_BF16, 8, 64}, {SEER_DTYPE_TF32, 4, 64},
+        {SEER_DTYPE_FP16, 32, 64}, {SEER_DTYPE_BF16, 32, 64}, {SEER_DTYPE_TF32, 16, 64},
         {SEER_DTYPE_FP32, 3, 61}, {SEER_DTYPE_FP16_PSEUDO, 3, 61},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -154,8 +155,8 @@ TEST(launch_tensor_core_channels_padded)
         }
     }
     /* cuDNN runs FMA kernels where padding costs more: an RTX 2070's
-     * FP16 tensor cores (29.9 TFLOP/s) on 8 channels of 1 (8x the FLOPs)
-     * lose to its FP32 FMA rate (7.46) on the conv's own FLOPs */
+     * FP16 tensor cores (29.9 TFLOP/s) on 32 channels of 1 (32x the
+     * FLOPs) lose to its FP32 FMA rate (7.46) on the conv's own FLOPs */
     const seer_gpu_info_t *g = seer_gpu_lookup("rtx2070");
     REQUIRE(g);
     struct seer_conv cv;
@@ -163,9 +164,9 @@ TEST(launch_tensor_core_channels_padded)
     seer_kview_t k[SEER_MAX_KERNELS];
     int nk = 0;
     REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, 1, k, &nk) == SEER_STATUS_SUCCESS);
-    CHECK(k[0].pad == 8);
+    CHECK(k[0].pad == 32);
     CHECK_NEAR(seer_main_flops_ms(g, SEER_DTYPE_FP16, k), seer_conv_flops(&cv) / (g->fp32_tflops * 1e12) * 1e3, 1e-12);
-    REQUIRE(mk(&cv, (shape_t){8, 4, 56, 64, 7, 3, 2, 1, 1, SEER_DTYPE_FP16})); /* 2x: the tensor cores win */
+    REQUIRE(mk(&cv, (shape_t){8, 16, 56, 64, 7, 3, 2, 1, 1, SEER_DTYPE_FP16})); /* 2x: the tensor cores win */
     REQUIRE(seer_conv_kernels(NULL, &cv, SEER_DIR_FWD, 1, k, &nk) == SEER_STATUS_SUCCESS);
     CHECK_NEAR(seer_main_flops_ms(g, SEER_DTYPE_FP16, k), k[0].flops / (g->fp16_tflops * 1e12) * 1e3, 1e-12);
 }
