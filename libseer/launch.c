@@ -167,14 +167,13 @@ static seer_status_t check_supported(seer_err_t *e, const struct seer_conv *cv, 
 }
 
 /* Implicit (precomputed) GEMM: the GEMM reads the tensors in place;
- * explicit GEMM first writes the im2col matrix. */
+ * explicit GEMM (forward only) first writes the im2col matrix. */
 static int gemm_kernels(const dims_t *d, int kind, seer_kview_t *k)
 {
     int n = 0;
     double es = d->es;
     if (kind == SEER_K_GEMM_EXPLICIT) {
         double cols = d->gm * d->gk * d->g; /* im2col matrix, elements */
-        if (d->dir == SEER_DIR_BWD_FILTER) cols = d->gn * d->gk * d->g;
         k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "gemm", d->gm, d->gn, d->gk, d->g, d->flops,
                                 (cols + d->other_e + d->out_e) * es, 1, 1, d->pad};
         k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "im2col", 0, 0, 0, 0, 0,

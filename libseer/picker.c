@@ -358,8 +358,9 @@ static double depthwise_cap(const struct seer_model *m, double td, double roof)
  * for a depthwise conv the cap from it and the FP32 depthwise roofline,
  * at least the grouping's own floor, as best_own's FP32 cap.  That cap
  * reads the FP32 conv's own algorithms only, and the grouped caps the
- * dense conv in the conv's own dtype, which has no FFT or Winograd
- * kernels in BF16 and FP16 (launch.h): an FP32 dense conv's FFT_TILING
+ * dense conv in the conv's own dtype, which has no FFT kernels in BF16
+ * (and of the Winograds the non-fused one alone: launch.h): an FP32
+ * dense conv's FFT_TILING
  * held the FP32 depthwise conv to a quarter of it while the BF16 one took
  * a quarter of the BF16 dense conv (H100, 4 x 1438 x 346 x 78, 11 x 11,
  * forward: 11.24 ms in BF16 against 8.82 in FP32; RTX 3080, 1 x 403 x
@@ -493,11 +494,12 @@ static seer_status_t best_own(const struct seer_model *m, const struct seer_conv
         !best_of(m, &fp32, dir, above, &e)) {
         int rank_e = e.source == SEER_SOURCE_ANALYTICAL, rank_o = out->source == SEER_SOURCE_ANALYTICAL;
         if (capped) {
-            /* never under this dtype's own floor: BF16 has no Winograd
-             * or FFT kernels (launch.h), so an FP32 Winograd can beat
+            /* never under this dtype's own floor: BF16 has no FFT or
+             * fused Winograd kernels (launch.h), so an FP32 one can beat
              * what any BF16 kernel can do (a 5x5 conv on an RTX 3090,
              * whose BF16 tensor cores run at twice its FP32 rate, took
-             * 13.4 ms against a BF16 floor of 24.2) */
+             * 13.4 ms against a BF16 floor of 24.2 while BF16 had no
+             * non-fused Winograd either) */
             double t = e.time_ms < out->time_ms ? fmax(e.time_ms, seer_model_conv_floor(m, cv, dir)) : out->time_ms;
             if (t < out->time_ms) out->time_ms = t;
         } else if (st || rank_e < rank_o || (rank_e == rank_o && e.time_ms < out->time_ms)) {
@@ -860,11 +862,13 @@ seer_status_t seer_workspace_bytes(seer_err_t *e, const struct seer_conv *cv, se
     int kind = seer_algo_kind(dir, algo);
     switch (kind) {
     case SEER_K_GEMM_IMPLICIT:
-        /* backward-filter ALGO_3's "small workspace": an FP32 copy of dW
-         * (cuDNN 9.14 asked 1.002-1.021 x K * C/g * R * S * 4 bytes in 212
-         * of the H100's 290 NCHW calls, 0 in the rest:
-         * data/h100-sxm5-80gb/bench/picks.csv) */
-        ws = dir == SEER_DIR_BWD_FILTER && algo == SEER_BWD_FILTER_ALGO_3 ? K * (C / g) * R * S * 4 : 0;
+        /* backward-filter ALGO_3's "small workspace": for 2-byte data
+         * an FP32 copy of dW (cuDNN 9.14: 1.00-1.02 x K * C * R * S * 4
+         * bytes in 182 of the H100's 184 dense FP16/BF16 calls and 188 of
+         * the H200's 196), none for FP32/TF32 (66 of 96 and 90 of 124) or
+         * a grouped conv (all 32): data/GPU/bench/picks.csv */
+        ws = dir == SEER_DIR_BWD_FILTER && algo == SEER_BWD_FILTER_ALGO_3 && g == 1 && es == 2
+                 ? K * C * R * S * 4 : 0;
         break;
     case SEER_K_GEMM_PRECOMP:
         /* forward only: a table of filter-tap offsets, 8 bytes per (c, r, s);

@@ -65,9 +65,9 @@ static inline double physics_fastest(seer_handle_t h, const seer_model_t m, shap
 /* The lowest datasheet floor of any algorithm that can run s
  * (seer_conv_floor), or -1 where none can.  A tensor-core conv is no
  * slower than the FP32 one except where the FP32 time beats this floor:
- * BF16 has no Winograd or FFT kernels, and where its tensor cores run at
- * only twice the FP32 rate (GeForce Ampere, Ada) an FP32 Winograd of a
- * 5x5 filter can beat any BF16 kernel. */
+ * BF16 has no FFT or fused Winograd kernels, and where its tensor cores
+ * run at only twice the FP32 rate (GeForce Ampere, Ada) an FP32 FFT of
+ * a large filter can beat any BF16 kernel. */
 static inline double physics_floor(seer_handle_t h, const seer_model_t m, shape_t s)
 {
     seer_conv_desc_t d;

@@ -402,6 +402,12 @@ TEST(model_implicit_gemm_borrows_cudnn_choice)
         CHECK_STATUS(seer_predict_conv(h, m, d, (seer_direction_t)dir, 1, &a1, NULL, 0, NULL), SEER_STATUS_SUCCESS);
         CHECK(a1 >= a0 && a1 < 1.5 * a0); /* the same family, and the precompute helper */
     }
+    /* backward filter's ALGO_3 runs ALGO_0's kernels (launch.c): its
+     * family, its one kernel, its FP32 time */
+    double a3 = 0;
+    CHECK_STATUS(seer_predict_conv(h, m, d, SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_3, &a3, kp, 4, &nk),
+                 SEER_STATUS_SUCCESS);
+    CHECK(nk == 1 && kp[0].source == SEER_SOURCE_ANALYTICAL && a3 == a0);
     seer_conv_desc_destroy(d);
     seer_model_destroy(m);
     seer_destroy(h);

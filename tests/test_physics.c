@@ -869,7 +869,7 @@ TEST(physics_grouped_and_depthwise_cost_less)
 /* (e) Tensor cores are no slower: on GPUs with them, TF32, FP16 and BF16
  * convs are never slower than the FP32 conv on compute-bound shapes,
  * unless the FP32 time is under every floor of the dtype's own kernels
- * (physics_floor: BF16 has no Winograd or FFT). */
+ * (physics_floor: BF16 has no FFT or fused Winograd). */
 TEST(physics_tensor_cores_no_slower_than_fp32)
 {
     if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
@@ -909,8 +909,8 @@ TEST(physics_tensor_cores_no_slower_than_fp32)
 
 /* ... grouped and depthwise convs too, whose fastest is capped by the
  * dense conv's and a depthwise one's by a quarter of it (best_own,
- * picker.c): the FP32 dense conv can run FFT or Winograd, which BF16 and
- * FP16 have not, so the tensor-core conv's own caps were the higher ones,
+ * picker.c): the FP32 dense conv can run FFT, which BF16 has not (nor
+ * a fused Winograd), so the tensor-core conv's own caps were the higher ones,
  * and a BF16 depthwise conv took up to 1.7x the FP32 one (RTX 3080, 1 x 403
  * x 281 x 281, 13 x 13, forward: 6.58 against 3.92 ms; H100, 4 x 1438 x
  * 346 x 78, 11 x 11: 11.24 against 8.82), a 4-group one 36.6 ms where its

@@ -145,7 +145,8 @@ TEST(picker_forward_sorted_fields)
 /* TF32 is FP32 data with tensor cores allowed: the FFT and Winograd
  * algorithms (no TF32 kernels) time as their FP32 kernels, so whatever the
  * picker chooses for a TF32 conv, seer_predict_conv answers the same for it;
- * BF16 has no such kernels at all. */
+ * BF16 has no FFT or fused Winograd kernels at all (its non-fused
+ * Winograd: picker_bf16_winograd_nonfused_runs_fp32). */
 TEST(picker_tf32_transform_algorithms_run_fp32)
 {
     seer_model_t m = a100(NULL);
@@ -264,14 +265,6 @@ TEST(picker_fp16_bwd_data_not_simt_algo0)
     seer_destroy(h);
 }
 
-/* cuDNN's pseudo-half SIMT kernels are slower than their FP32 twins
- * (model.c, seer_conv_legacy_slowdown): an FP16 backward SIMT algorithm is no
- * faster than the FP32 one (2.3-6.5x its model's time outweigh half the
- * bytes; forward's 1.15-1.75x need not), and a small 1x1 FP16
- * backward-data conv, whose ALGO_0 was
- * predicted within 5 % of ALGO_1 and picked (measured on the H100: 0.22
- * against 0.0063 ms), picks a tensor-core algorithm; the other
- * directions' SIMT algorithms likewise. */
 /* BF16's one transform algorithm: the non-fused Winograd runs its FP32
  * kernels on BF16 data (cuDNN 9.14 on both Hopper sweeps), timed as the
  * FP32 call; BF16 FFTs and the fused Winograd do not exist */
@@ -306,6 +299,14 @@ TEST(picker_bf16_winograd_nonfused_runs_fp32)
     seer_destroy(h);
 }
 
+/* cuDNN's pseudo-half SIMT kernels are slower than their FP32 twins
+ * (model.c, seer_conv_legacy_slowdown): an FP16 backward SIMT algorithm is no
+ * faster than the FP32 one (2.3-6.0x its model's time outweigh half the
+ * bytes; forward's 1.15-1.75x need not), and a small 1x1 FP16
+ * backward-data conv, whose ALGO_0 was
+ * predicted within 5 % of ALGO_1 and picked (measured on the H100: 0.22
+ * against 0.0063 ms), picks a tensor-core algorithm; the other
+ * directions' SIMT algorithms likewise. */
 TEST(picker_pseudo_half_simt_slower_than_fp32)
 {
     seer_handle_t h = handle();
@@ -397,9 +398,23 @@ TEST(picker_backward_statuses)
     }
     check_sorted(p, n);
     size_t ws = 0;
-    /* ALGO_3's small workspace: an FP32 copy of dW, no im2col matrix */
+    /* ALGO_3's small workspace, no im2col matrix: none in FP32 (or for
+     * a grouped conv), an FP32 copy of dW for 2-byte data */
     CHECK_STATUS(seer_conv_workspace_size(h, d, SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_3, &ws), SEER_STATUS_SUCCESS);
-    CHECK(ws == (size_t)64 * 64 * 3 * 3 * 4);
+    CHECK(ws == 0);
+    {
+        seer_conv_desc_t dh = desc(SEER_DTYPE_FP16, 8, 64, 28, 128, 3, 1, 1);
+        REQUIRE(dh != NULL);
+        CHECK_STATUS(seer_conv_workspace_size(h, dh, SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_3, &ws),
+                     SEER_STATUS_SUCCESS);
+        CHECK(ws == (size_t)128 * 64 * 3 * 3 * 4);
+        REQUIRE(!seer_conv_desc_set(NULL, dh, SEER_DTYPE_FP16, SEER_LAYOUT_NCHW, 8, 64, 28, 28, 128, 3, 3, 1, 1, 1,
+                                    1, 1, 1, 4));
+        CHECK_STATUS(seer_conv_workspace_size(h, dh, SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_3, &ws),
+                     SEER_STATUS_SUCCESS);
+        CHECK(ws == 0);
+        seer_conv_desc_destroy(dh);
+    }
     CHECK_STATUS(seer_conv_workspace_size(h, d, SEER_DIR_FWD, SEER_FWD_ALGO_DIRECT, &ws), SEER_STATUS_UNSUPPORTED);
     CHECK_STATUS(seer_conv_workspace_size(h, d, SEER_DIR_FWD, 9, &ws), SEER_STATUS_BAD_PARAM);
     CHECK_STATUS(seer_conv_workspace_size(h, NULL, SEER_DIR_FWD, 0, &ws), SEER_STATUS_BAD_PARAM);

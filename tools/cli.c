@@ -707,7 +707,7 @@ seer_status_t cli_desc_from_row(seer_handle_t h, const seer_conv_row_t *r, seer_
  * Such a row is predicted as the NHWC conv: the same kernels, no
  * transposes.  Only in tensor-core math, which alone has transposes: an
  * FP32 row keeps NCHW and with it the FFT, Winograd and explicit GEMM
- * algorithms, which cuDNN runs on NCHW only. */
+ * algorithms and backward-filter ALGO_3, which cuDNN runs on NCHW only. */
 seer_status_t cli_desc_as_measured(seer_handle_t h, const seer_conv_row_t *r, seer_conv_desc_t d)
 {
     int major = seer_source_cudnn_major(r->source);
