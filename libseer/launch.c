@@ -134,8 +134,8 @@ static seer_status_t check_supported(seer_err_t *e, const struct seer_conv *cv, 
     int transform = kind_transform(kind);
     /* NHWC runs the implicit GEMMs alone: cuDNN 9.14 answered
      * NOT_SUPPORTED for every FFT, Winograd and explicit GEMM algorithm
-     * and backward-filter ALGO_3 of all 170 NHWC shapes of the Hopper sweeps, in every dtype and
-     * direction (data/GPU/bench/picks.csv) */
+     * and backward-filter ALGO_3 of all 170 NHWC shapes of the Hopper
+     * sweeps, in every dtype and direction (data/GPU/bench/picks.csv) */
     if (seer_algo_nchw_only(dir, algo) && cv->layout == SEER_LAYOUT_NHWC)
         return seer_fail(e, SEER_STATUS_UNSUPPORTED, "%s %s needs the NCHW layout", seer_direction_name(dir), an);
     if (transform) {

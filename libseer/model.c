@@ -776,7 +776,8 @@ static const seer_family_t *borrowed_family(const struct seer_model *m, seer_dir
  * measured time over ALGO_0's in the same pseudo-half calls, 1.08 (H100)
  * and 1.10 (H200; 1.00 in FP32): its pseudo-half kernel is ALGO_1's
  * wgrad_alg1_engine.  (Read off ALGO_3's own rows the way the others
- * were, 5.91 and 6.03, it scored its rows 2.7 points worse.)  Without them a pseudo-half ALGO_0 was
+ * were, 5.91 and 6.03, it scored its rows 2.7 points worse.)  Without
+ * them a pseudo-half ALGO_0 was
  * predicted as fast as the tensor-core ALGO_1 and picked for a third of
  * the H100's FP16/BF16 backward-data convs, 10-30x slower than ALGO_1.
  * And bwd_data ALGO_0 has its dgrad_engine for NCHW only: on NHWC data,

@@ -815,10 +815,8 @@ TEST(picker_choice_out_of_range_leaves_the_guesses)
     seer_handle_t h = handle();
     seer_model_t m = absurd(h, "models/gtx1080ti.seer", 1e12);
     REQUIRE(m);
-    seer_conv_desc_t d;
-    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
-    REQUIRE(seer_conv_desc_set(h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 1, 16, 7, 7, 16, 3, 3, 1, 1, 1, 1, 1, 1,
-                               1) == SEER_STATUS_SUCCESS);
+    seer_conv_desc_t d = desc(SEER_DTYPE_FP32, 1, 16, 7, 16, 3, 1, 1);
+    REQUIRE(d != NULL);
     seer_algo_eval_t choice;
     seer_picker_predict(m, d, SEER_DIR_BWD_DATA, SEER_ALGO_CUDNN_CHOICE, &choice);
     CHECK_STATUS(choice.err.st, SEER_STATUS_BAD_PREDICTION);
