@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate the model seeds of fuzz/corpus/model and fuzz/corpus/roundtrip
 from a shipped model (run after make models): the model itself, the same
-model as format 3 (the oldest format libseer reads, so it stays covered),
+model as formats 4 and 3 (the oldest format libseer reads, so they stay covered),
 one file per way a model file can be broken, and one per value the loader
 range-checks behind a valid header and checksum.
 
@@ -14,8 +14,8 @@ import struct, sys, zlib, pathlib
 src = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "models/gtx1080ti.seer").read_bytes()
 head, payload = src[:24], src[24:]
 magic, version, plen, _ = struct.unpack("<8sIQI", head)
-if magic != b"SEERMODL" or version != 4 or plen != len(payload):
-    sys.exit("corpus-model.py: expects a format-4 model (this script writes format 4 seeds)")
+if magic != b"SEERMODL" or version != 5 or plen != len(payload):
+    sys.exit("corpus-model.py: expects a format-5 model (this script writes format 5 seeds)")
 
 
 class Walk:
@@ -82,6 +82,10 @@ class Walk:
         self.mark("scales")
         n = self.take("I")
         self.o += 24 * n
+        self.mark("gemm2")
+        for _ in range(4):  # second GEMM fits (format 5)
+            self.take("4i5di")
+            self.string()
         assert self.o == len(self.p), "payload walk out of step with model_io.c"
         return self
 
@@ -96,7 +100,7 @@ def model(version, p):
 def with_f64(name, value):
     p = bytearray(payload)
     struct.pack_into("<d", p, w.at[name], value)
-    return model(4, bytes(p))
+    return model(5, bytes(p))
 
 
 flipped = bytearray(payload); flipped[len(flipped) // 2] ^= 0x5A
@@ -108,19 +112,22 @@ files = {
     "bad-magic": b"SEERMODX" + src[8:],
     "bad-version": src[:8] + struct.pack("<I", 99) + src[12:],
     "bad-crc": head[:20] + struct.pack("<I", zlib.crc32(payload) ^ 1) + payload,
-    "corrupt-fixed-crc": model(4, bytes(flipped)),
+    "corrupt-fixed-crc": model(5, bytes(flipped)),
     # each value out of its range (libseer/svmio.h, model_io.c)
     "coefficient-1e300": with_f64("coefficient", 1e300),
     "feature-scale-huge": with_f64("feature scale", 1e300),
     "kernel-coefficient-huge": with_f64("kernel coefficient", 1e300),
     "negative-svr-gamma": with_f64("svr gamma", -0.5),
 }
-# format 3 is format 4 without the conv scales
-if payload[w.at["scales"]:] == b"\0\0\0\0":
+# format 4 is format 5 without the second GEMM fits, format 3 without
+# the conv scales too
+if payload[w.at["scales"]:w.at["gemm2"]] == b"\0\0\0\0":
+    files["gtx1080ti-format4.seer"] = model(4, payload[: w.at["gemm2"]])
     files["gtx1080ti-format3.seer"] = model(3, payload[: w.at["scales"]])
 else:
     sys.exit("corpus-model.py: the model has conv scales, which format 3 cannot hold")
-roundtrip = ["gtx1080ti.seer", "gtx1080ti-format3.seer", "corrupt-fixed-crc", "truncated-payload"]
+roundtrip = ["gtx1080ti.seer", "gtx1080ti-format4.seer", "gtx1080ti-format3.seer", "corrupt-fixed-crc",
+             "truncated-payload"]
 for name, data in files.items():
     pathlib.Path("fuzz/corpus/model", name).write_bytes(data)
     if name in roundtrip:

@@ -459,7 +459,7 @@ typedef seer_model *seer_model_t;
 
 typedef struct {
     char gpu_id[32];            /* the GPU the model was trained for */
-    unsigned format_version;    /* model file format this library writes (4; it reads 3 too) */
+    unsigned format_version;    /* model file format this library writes (5; it reads 3 and 4 too) */
     unsigned lib_version;       /* SEER_VERSION_NUMBER of the trainer */
     int n_families;             /* kernel families with fitted coefficients */
     int n_svm;                  /* LIBSVM models inside */

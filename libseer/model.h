@@ -11,14 +11,16 @@
 #include "launch.h"
 
 #define SEER_MODEL_MAGIC "SEERMODL"
-/* 4: format 3 and the model's conv scales (seer_conv_scale_t); a format
+/* 5: format 4 and a transferred model's second GEMM fits (gemm2); a
+ * format 3 or 4 file is read as one without them.
+ * 4: format 3 and the model's conv scales (seer_conv_scale_t); a format
  * 3 file is read as one without scales.
  * 3: a GEMM fit per math type and kind (one product, batched).
  * 2: GPU time (host dispatch taken off the training times; the
  * constant term is the kernels' launch gaps, coefficient 1).  Format 1
  * predicted a whole call as a framework timed it; neither it nor 2 is
  * read. */
-#define SEER_MODEL_FORMAT 4
+#define SEER_MODEL_FORMAT 5
 #define SEER_MODEL_FORMAT_OLDEST 3 /* the oldest format read */
 /* Terms of the per-class formula (docs/method.md, section 4), in the
  * order the model file stores their coefficients. */
@@ -148,6 +150,11 @@ struct seer_model {
      * (seer_model_set_analytical_scales); 0: none, 1.  Never serialized. */
     double ascale[2][SEER_K_NONE];
     seer_gemm_fit_t gemm[2][SEER_GEMM_KINDS]; /* [math][kind] */
+    /* A transferred model's second GEMM source, per [math][kind]: the
+     * best fit on the other side of the target's compute capability from
+     * gemm's (transfer.c, bracketing_gemm_source); where present the time
+     * is the geometric mean of the two (gemm.c, own_time).  Format 5. */
+    seer_gemm_fit_t gemm2[2][SEER_GEMM_KINDS];
     int nscale;
     seer_conv_scale_t scale[SEER_MAX_SCALES];
     uint32_t checksum;

@@ -56,6 +56,17 @@ _Static_assert(SEER_NTERMS == 7 && SEER_NF_SHAPE == 11 && SEER_NF_CLASS == 13 &&
 _Static_assert(SEER_GEMM_TERMS == 5 && SEER_GEMM_KINDS == 2, "model file format 3: 5 GEMM terms, 2 kinds");
 _Static_assert(SEER_ALL_CLASSES == 3, "model file format 3: three classes and an all-class fit per variant");
 
+static void w_gemm(seer_wbuf_t *p, const seer_gemm_fit_t *g)
+{
+    seer_w_i32(p, g->present);
+    seer_w_i32(p, g->tm);
+    seer_w_i32(p, g->tn);
+    seer_w_i32(p, g->bps);
+    for (int j = 0; j < SEER_GEMM_TERMS; j++) seer_w_f64(p, g->coef[j]);
+    seer_w_i32(p, g->n_rows);
+    seer_w_str(p, g->source_gpu);
+}
+
 int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t *size)
 {
     seer_wbuf_t p = {0};
@@ -70,16 +81,7 @@ int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t
     for (int i = 0; i < m->nsrc; i++) seer_w_str(&p, m->src[i].id);
     seer_w_u32(&p, (uint32_t)m->nfam);
     for (int i = 0; i < m->nfam; i++) w_family(&p, &m->fam[i]);
-    for (int i = 0; i < 2 * SEER_GEMM_KINDS; i++) {
-        const seer_gemm_fit_t *g = &m->gemm[0][0] + i; /* [math][kind] in order */
-        seer_w_i32(&p, g->present);
-        seer_w_i32(&p, g->tm);
-        seer_w_i32(&p, g->tn);
-        seer_w_i32(&p, g->bps);
-        for (int j = 0; j < SEER_GEMM_TERMS; j++) seer_w_f64(&p, g->coef[j]);
-        seer_w_i32(&p, g->n_rows);
-        seer_w_str(&p, g->source_gpu);
-    }
+    for (int i = 0; i < 2 * SEER_GEMM_KINDS; i++) w_gemm(&p, &m->gemm[0][0] + i); /* [math][kind] in order */
     seer_w_u32(&p, (uint32_t)m->nscale);
     for (int i = 0; i < m->nscale; i++) {
         const seer_conv_scale_t *c = &m->scale[i];
@@ -89,6 +91,7 @@ int seer_model_serialize(const struct seer_model *m, unsigned char **buf, size_t
         seer_w_i32(&p, c->n_rows);
         seer_w_f64(&p, c->scale);
     }
+    for (int i = 0; i < 2 * SEER_GEMM_KINDS; i++) w_gemm(&p, &m->gemm2[0][0] + i); /* format 5 */
     seer_wbuf_t out = {0};
     seer_w_bytes(&out, SEER_MODEL_MAGIC, 8);
     seer_w_u32(&out, SEER_MODEL_FORMAT);
@@ -203,7 +206,7 @@ static seer_status_t check_header(seer_handle_t h, const unsigned char *d, size_
     *version = ver;
     if (ver < SEER_MODEL_FORMAT_OLDEST || ver > SEER_MODEL_FORMAT)
         return seer_error(h, SEER_STATUS_MODEL_VERSION,
-                          "model format version %u, this libseer reads versions %d and %d%s", ver,
+                          "model format version %u, this libseer reads versions %d to %d%s", ver,
                           SEER_MODEL_FORMAT_OLDEST, SEER_MODEL_FORMAT,
                           ver == 1   ? " (version 1 models predicted host and GPU time together: "
                                        "train it again with seer train)"
@@ -298,6 +301,9 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
             seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "scale key (twice)");
         m->nscale = (int)i + 1;
     }
+    /* format 5: the second GEMM fits of a transferred model */
+    for (int math = 0; math < 2 && ver >= 5; math++)
+        for (int kind = 0; kind < SEER_GEMM_KINDS && !r.st; kind++) r_gemm(&r, &m->gemm2[math][kind]);
     /* no family: a GEMM-only model, which must then have a GEMM fit */
     int gemm_fits = 0;
     for (int math = 0; math < 2; math++)

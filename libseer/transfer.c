@@ -36,9 +36,10 @@ static int better_source(int cn, const seer_gpu_info_t *cg, int bn, const seer_g
 }
 
 /* better_source for GEMM fits: a source of the target's generation (cc
- * major) before one of another, so that Ada (8.9) keeps the A100's fit
- * (8.0) rather than taking a Hopper one (9.0) from its sm90 cuBLAS
- * kernels, which Ada cannot run; among those, better_source. */
+ * major) before one of another, so that Ada (8.9) takes the A100's fit
+ * (8.0) first rather than a Hopper one (9.0) from its sm90 cuBLAS
+ * kernels, which Ada cannot run (bracketing_gemm_source adds the Hopper
+ * fit beside it); among those, better_source. */
 static int better_gemm_source(int cn, const seer_gpu_info_t *cg, int bn, const seer_gpu_info_t *bg,
                               const seer_gpu_info_t *target, int solid)
 {
@@ -46,6 +47,43 @@ static int better_gemm_source(int cn, const seer_gpu_info_t *cg, int bn, const s
     int cm = cg->cc_major == target->cc_major, bm = bg->cc_major == target->cc_major;
     if (cs == bs && cm != bm) return cm > bm;
     return better_source(cn, cg, bn, bg, target, solid);
+}
+
+/* The compute capability as one number (cc_distance's scale). */
+static int cc_of(const seer_gpu_info_t *g)
+{
+    return g->cc_major * 10 + g->cc_minor;
+}
+
+/* The source of a second GEMM fit for target, whose first comes from
+ * first: where first is of another compute capability and a source on
+ * the other side of the target's has a fit of `solid` rows or more, the
+ * best of those by better_source; else NULL.  A target between two
+ * calibrated architectures is timed by both fits, their geometric mean
+ * (gemm.c): each architecture's fit alone missed the others' rows by
+ * more than their mean did.  FP32 rows of each GPU predicted from the
+ * single fit of another, published-time MAPE over all rows (scratch,
+ * docs/transfer.md): the A100's fit / the H100's / their mean, T4 36.7 /
+ * 30.4 / 28.1 %, V100 PCIe 32.5 / 14.2 / 14.9 %, V100 SXM2 19.7 / 33.8
+ * / 20.2 %, GTX 1080 Ti 35.0 / 33.0 / 29.6 %; the A100's fit alone
+ * scored 62-66 % on the Hopper sweeps' FP32 GEMMs, which an Ada GPU
+ * (8.9, between 8.0 and 9.0) took from it alone. */
+static const struct seer_model *bracketing_gemm_source(const seer_model_t *sources, int n_sources, int math,
+                                                       int kind, const struct seer_model *first,
+                                                       const seer_gpu_info_t *tg, int solid)
+{
+    int side = cc_of(&first->gpu) - cc_of(tg);
+    if (!side || first->gemm[math][kind].n_rows < solid) return NULL;
+    const struct seer_model *best = NULL;
+    for (int i = 0; i < n_sources; i++) {
+        const struct seer_model *s = sources[i];
+        const seer_gemm_fit_t *f = &s->gemm[math][kind];
+        if (s->transferred || !f->present || f->n_rows < solid || (cc_of(&s->gpu) - cc_of(tg)) * side >= 0)
+            continue;
+        if (!best || better_source(f->n_rows, &s->gpu, best->gemm[math][kind].n_rows, &best->gpu, tg, solid))
+            best = s;
+    }
+    return best;
 }
 
 /* A GEMM fit is five coefficients and one representative tile: what
@@ -225,10 +263,15 @@ static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int 
                 if (!gb || better_gemm_source(f->n_rows, &s->gpu, gb->gemm[math][kind].n_rows, &gb->gpu, tg,
                                               SOLID_GEMM_ROWS)) gb = s;
             }
-            if (gb) m->gemm[math][kind] = gb->gemm[math][kind];
-            if (gb && pn < (int)sizeof m->provenance) /* a GEMM-only source is no family source: say it */
-                pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn, "; GEMM %s %s from %s",
-                               math ? "tensor-core" : "fp32", kind ? "batched" : "plain", gb->gpu_id);
+            if (!gb) continue;
+            m->gemm[math][kind] = gb->gemm[math][kind];
+            const struct seer_model *g2 = bracketing_gemm_source(sources, n_sources, math, kind, gb, tg,
+                                                                 SOLID_GEMM_ROWS);
+            if (g2) m->gemm2[math][kind] = g2->gemm[math][kind];
+            if (pn < (int)sizeof m->provenance) /* a GEMM-only source is no family source: say it */
+                pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn, "; GEMM %s %s from %s%s%s",
+                               math ? "tensor-core" : "fp32", kind ? "batched" : "plain", gb->gpu_id,
+                               g2 ? " and " : "", g2 ? g2->gpu_id : "");
         }
     /* the generic kernel formula: from the nearest source */
     const struct seer_model *near = NULL;
@@ -302,8 +345,10 @@ static int fill_missing(struct seer_model *m, const struct seer_model *t, int li
     /* a math type without a fit of either kind; one with a fit of one
      * kind times the other with it (gemm.c) */
     for (int math = 0; math < 2; math++)
-        if (!m->gemm[math][0].present && !m->gemm[math][1].present)
+        if (!m->gemm[math][0].present && !m->gemm[math][1].present) {
             memcpy(m->gemm[math], t->gemm[math], sizeof m->gemm[math]);
+            memcpy(m->gemm2[math], t->gemm2[math], sizeof m->gemm2[math]);
+        }
     return 0;
 }
 

@@ -98,7 +98,7 @@ TEST(model_io_save_load_same_bytes)
     seer_model_info_t i1, i2;
     seer_model_get_info(m, &i1);
     seer_model_get_info(back, &i2);
-    CHECK(i1.checksum == i2.checksum && i1.format_version == 4);
+    CHECK(i1.checksum == i2.checksum && i1.format_version == 5);
     free(x);
     free(y);
     unlink(a);
@@ -181,7 +181,8 @@ static void put_le(unsigned char *p, uint64_t v, int bytes)
 }
 
 /* Format 4's conv scales: stored, range-checked, each key once; a format
- * 3 file (no scale count) still loads, with none. */
+ * 4 file (no second GEMM fits) and a format 3 one (no scale count
+ * either) still load, without them. */
 TEST(model_io_conv_scales)
 {
     seer_handle_t h;
@@ -217,20 +218,24 @@ TEST(model_io_conv_scales)
         seer_model_destroy(back);
         free(b);
     }
-    /* format 3: the payload without the scale count */
+    /* format 4: the payload without format 5's four absent second GEMM
+     * fits (64 bytes each: i32 x 4, f64 x 5, i32, an empty str); format
+     * 3: without the scale count too */
     m->nscale = 0;
-    unsigned char *b;
-    size_t n;
-    REQUIRE(seer_model_serialize(m, &b, &n));
-    n -= 4;
-    put_le(b + 8, 3, 4);
-    put_le(b + 12, n - 24, 8);
-    put_le(b + 20, (uint32_t)crc32_z(0, b + 24, n - 24), 4);
-    seer_model_t back = NULL;
-    CHECK_STATUS(seer_model_load_buffer(h, b, n, &back), SEER_STATUS_SUCCESS);
-    CHECK(back && back->nscale == 0 && back->nfam == m->nfam);
-    seer_model_destroy(back);
-    free(b);
+    for (int ver = 4; ver >= 3; ver--) {
+        unsigned char *b;
+        size_t n;
+        REQUIRE(seer_model_serialize(m, &b, &n));
+        n -= 4 * 64 + (ver == 3 ? 4 : 0);
+        put_le(b + 8, (uint64_t)ver, 4);
+        put_le(b + 12, n - 24, 8);
+        put_le(b + 20, (uint32_t)crc32_z(0, b + 24, n - 24), 4);
+        seer_model_t back = NULL;
+        CHECK_STATUS(seer_model_load_buffer(h, b, n, &back), SEER_STATUS_SUCCESS);
+        CHECK(back && back->nscale == 0 && back->nfam == m->nfam && !back->gemm2[0][0].present);
+        seer_model_destroy(back);
+        free(b);
+    }
     seer_model_destroy(m);
     seer_destroy(h);
 }

@@ -1,8 +1,10 @@
 /* Models for uncalibrated GPUs (seer_model_transfer, seer_model_open). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "gemm.h"
 #include "model.h"
 #include "test.h"
 
@@ -227,6 +229,52 @@ TEST(transfer_gemm_from_broadest_nearest_source)
     CHECK_STATUS(seer_predict_gemm(h, only_t4, 1, 1024, 1024, 1024, SEER_DTYPE_FP16, 0, 0, 0, &ts, NULL),
                  SEER_STATUS_NOT_CALIBRATED);
     seer_model_destroy(only_t4);
+    seer_model_destroy(x);
+    for (int i = 0; i < 3; i++) seer_model_destroy(src[i]);
+    seer_destroy(h);
+}
+
+/* A GPU between two calibrated architectures (an L4, 8.9, between the
+ * A100's 8.0 and the H100's 9.0) is timed by both FP32 fits, their
+ * geometric mean, which the file keeps; a Hopper GPU, which has a source
+ * of its own architecture, and the tensor-core fits (no solid source on
+ * either side) take one. */
+TEST(transfer_gemm_between_two_architectures_takes_both)
+{
+    seer_handle_t h;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    seer_model_t src[3] = {NULL, NULL, NULL}, x = NULL, y = NULL, one = NULL;
+    if (seer_model_load(h, "models/t4.seer", &src[0]) || seer_model_load(h, "models/a100-pcie-80gb.seer", &src[1]) ||
+        seer_model_load(h, "models/h100-sxm5-80gb.seer", &src[2])) {
+        for (int i = 0; i < 3; i++) seer_model_destroy(src[i]);
+        seer_destroy(h);
+        SKIP("shipped models missing");
+    }
+    REQUIRE(seer_model_transfer(h, src, 3, "l4", &x) == SEER_STATUS_SUCCESS);
+    for (int kind = 0; kind < SEER_GEMM_KINDS; kind++) {
+        CHECK(memcmp(&x->gemm[0][kind], &src[1]->gemm[0][kind], sizeof x->gemm[0][kind]) == 0);
+        CHECK(memcmp(&x->gemm2[0][kind], &src[2]->gemm[0][kind], sizeof x->gemm2[0][kind]) == 0);
+        CHECK(!x->gemm2[1][kind].present);
+    }
+    CHECK(strstr(x->provenance, "GEMM fp32 plain from a100-pcie-80gb and h100-sxm5-80gb") != NULL);
+    /* the geometric mean of each fit alone, for both kinds */
+    REQUIRE(seer_model_copy(h, x, &one) == SEER_STATUS_SUCCESS);
+    static const double shapes[][4] = {{1, 4096, 4096, 4096}, {1, 1024, 1024, 1024}, {16, 128, 128, 64}};
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        const double *d = shapes[i];
+        double t = seer_model_gemm_own_time(x, d[0], d[1], d[2], d[3], SEER_DTYPE_FP32, 1);
+        memset(one->gemm2, 0, sizeof one->gemm2);
+        double t1 = seer_model_gemm_own_time(one, d[0], d[1], d[2], d[3], SEER_DTYPE_FP32, 1);
+        memcpy(one->gemm, x->gemm2, sizeof one->gemm);
+        double t2 = seer_model_gemm_own_time(one, d[0], d[1], d[2], d[3], SEER_DTYPE_FP32, 1);
+        memcpy(one->gemm, x->gemm, sizeof one->gemm);
+        CHECK(t > 0 && t1 > 0 && t2 > 0 && t1 != t2 && fabs(t - sqrt(t1 * t2)) <= 1e-12 * t);
+    }
+    /* a Hopper GPU takes the H100's fit alone */
+    CHECK_STATUS(seer_model_transfer(h, src, 3, "h100-pcie-80gb", &y), SEER_STATUS_SUCCESS);
+    CHECK(y && memcmp(&y->gemm[0][0], &src[2]->gemm[0][0], sizeof y->gemm[0][0]) == 0 && !y->gemm2[0][0].present);
+    seer_model_destroy(one);
+    seer_model_destroy(y);
     seer_model_destroy(x);
     for (int i = 0; i < 3; i++) seer_model_destroy(src[i]);
     seer_destroy(h);
