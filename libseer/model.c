@@ -851,11 +851,23 @@ static double gemm_bound(const struct seer_model *m, const struct seer_conv *cv,
 }
 
 /* The weight of the peak-share reading of a family transferred from
- * another GPU (read_both).  0.25: leaving one GPU out, 0 / 0.25 / 0.5
- * scored A100 17.3 / 16.2 / 16.5 %, V100 PCIe 17.5 / 18.1 / 18.7 %, T4
- * 15.9 / 16.3 / 18.1 %, V100 SXM2 39.1 / 38.8 / 39.2 %, GTX 1080 Ti 28.0 /
- * 26.1 / 25.5 % (docs/method.md, "Transferred families, read two ways"). */
+ * another GPU (read_both).  FMA math, 0.25: leaving one GPU out, 0 / 0.25
+ * / 0.5 scored A100 17.3 / 16.2 / 16.5 %, V100 PCIe 17.5 / 18.1 / 18.7 %,
+ * T4 15.9 / 16.3 / 18.1 %, V100 SXM2 39.1 / 38.8 / 39.2 %, GTX 1080 Ti
+ * 28.0 / 26.1 / 25.5 % (docs/method.md, "Transferred families, read two
+ * ways").  Tensor-core math, 0.5: its families (the V100 SXM2's FP16)
+ * read by the formula alone move with DRAM bandwidth far more than
+ * cuDNN's Hopper kernels do (the H200 has 1.43x the H100's bandwidth and
+ * the same SMs and clocks; over the 417 tensor-core CNN layers of both
+ * sweeps, median H200/H100 time measured 0.974, transferred 0.923), and
+ * the Hopper sweeps' CNN layers served as an unseen architecture (no
+ * Hopper model) scored 26.8 -> 23.4 % (H100) and 28.3 -> 25.9 % (H200) at
+ * 0.25 -> 0.5, 23.3 and 25.6 % at 0.75; the NeuSight and DeepBench GPUs
+ * left out, whose tensor-core rows are the V100 SXM2's own, do not move.
+ * A tensor-core kernel's operand re-reads are served by shared memory and
+ * L2 more than an FMA kernel's, as for GEMMs (gemm.c). */
 #define SEER_CONV_PEAK_SHARE_WEIGHT 0.25
+#define SEER_CONV_TC_PEAK_SHARE_WEIGHT 0.5
 
 /* Family g read on the GPU its rows came from (family_time): that GPU,
  * the conv in the dtype the rows ran (a tensor-core family's are FP16),
@@ -869,6 +881,7 @@ typedef struct {
     struct seer_conv ds;        /* ts points to it */
     seer_terms_t ts;
     double ps, pt;
+    double w;                   /* the weight of the peak-share reading */
 } source_read_t;
 
 static void source_read(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir, int kalgo,
@@ -881,6 +894,7 @@ static void source_read(const struct seer_model *m, const struct seer_conv *desc
     r->ds.dtype = seer_gpu_run_dtype(sg, desc->dtype);
     if (g->math && (r->ds.dtype != desc->dtype || seer_gpu_peak_flops(sg, r->ds.dtype) <= 0))
         r->ds.dtype = SEER_DTYPE_FP16;
+    r->w = g->math ? SEER_CONV_TC_PEAK_SHARE_WEIGHT : SEER_CONV_PEAK_SHARE_WEIGHT;
     r->ps = seer_gpu_kernel_peak(sg, r->ds.dtype);
     r->pt = seer_gpu_kernel_peak(&m->gpu, desc->dtype);
     seer_err_t e;
@@ -909,8 +923,7 @@ static double read_both(source_read_t *r, const struct seer_model *m, const seer
     terms_on(r->sg, v, &r->ts); /* only the variant's terms change */
     double gs = r->ts.nk * seer_gpu_launch_gap_ms(r->sg), gt = tg->nk * seer_gpu_launch_gap_ms(&m->gpu);
     double share = fmax(seer_family_base(v, &r->ts) - gs, 1e-6) * r->ps / r->pt + gt;
-    const double w = SEER_CONV_PEAK_SHARE_WEIGHT;
-    return exp((1 - w) * log(fg) + w * log(share));
+    return exp((1 - r->w) * log(fg) + r->w * log(share));
 }
 
 /* Family g's time on m's GPU read both ways (read_both; both = 0: its
