@@ -76,9 +76,12 @@ class Walk:
             self.svm("variant svm")
             self.svm("class svm")
             self.svm("svr")
+        self.gemm = []
         for _ in range(4):  # GEMM fits
+            self.gemm.append(self.o)
             self.take("4i5di")
             self.string()
+        self.gemm.append(self.o)
         self.mark("scales")
         n = self.take("I")
         self.o += 24 * n
@@ -126,8 +129,15 @@ if payload[w.at["scales"]:w.at["gemm2"]] == b"\0\0\0\0":
     files["gtx1080ti-format3.seer"] = model(3, payload[: w.at["scales"]])
 else:
     sys.exit("corpus-model.py: the model has conv scales, which format 3 cannot hold")
-roundtrip = ["gtx1080ti.seer", "gtx1080ti-format4.seer", "gtx1080ti-format3.seer", "corrupt-fixed-crc",
-             "truncated-payload"]
+# format 5's second GEMM fits: each the same as the first (a model timed
+# by two fits), and one present where the first is not (corrupt)
+rec = [payload[w.gemm[i]:w.gemm[i + 1]] for i in range(4)]
+if payload[w.at["gemm2"]:] != b"\0" * (4 * 64):  # four absent records
+    sys.exit("corpus-model.py: the model has second GEMM fits already")
+files["gtx1080ti-gemm2.seer"] = model(5, payload[: w.at["gemm2"]] + b"".join(rec))
+files["gemm2-without-first"] = model(5, payload[: w.at["gemm2"]] + rec[0] + rec[0] + rec[2] + rec[3])
+roundtrip = ["gtx1080ti.seer", "gtx1080ti-format4.seer", "gtx1080ti-format3.seer", "gtx1080ti-gemm2.seer",
+             "corrupt-fixed-crc", "truncated-payload"]
 for name, data in files.items():
     pathlib.Path("fuzz/corpus/model", name).write_bytes(data)
     if name in roundtrip:

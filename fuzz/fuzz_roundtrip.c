@@ -37,6 +37,15 @@ static void roundtrip(seer_handle_t h, const uint8_t *data, size_t size)
                     if (predict(h, a, d, dir, algo) != predict(h, b, d, dir, algo)) abort();
         seer_conv_desc_destroy(d);
     }
+    /* and GEMMs, whose fits (a second one included) the file holds too */
+    for (int dt = 0; dt < 2; dt++)
+        for (int batch = 1; batch <= 8; batch *= 8) {
+            double ta = -1, tb = -1;
+            seer_dtype_t t = dt ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
+            seer_status_t sa = seer_predict_gemm(h, a, batch, 512, 256, 1024, t, 1, 0, 0, &ta, NULL),
+                          sb = seer_predict_gemm(h, b, batch, 512, 256, 1024, t, 1, 0, 0, &tb, NULL);
+            if (sa != sb || ta != tb) abort();
+        }
 out:
     free(x);
     free(y);
@@ -51,7 +60,7 @@ int seer_fuzz_roundtrip(const uint8_t *data, size_t size)
     roundtrip(h, data, size);
     /* The header repaired as fuzz_model.c does it, so the payload parser
      * gets the mutation: magic, length and checksum; the input's format
-     * version is kept (the loader reads versions 3 and 4 only). */
+     * version is kept (the loader reads versions 3 to 5 only). */
     if (size >= 24) {
         uint8_t *fixed = malloc(size);
         if (fixed) {

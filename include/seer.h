@@ -473,7 +473,10 @@ typedef struct {
                                  * seer_dtype_tensor_cores): the GPU whose GEMM rows
                                  * fitted its fit of single products (batched ones
                                  * have a fit of their own, which a transfer may
-                                 * take from another GPU), "" when there is none */
+                                 * take from another GPU), "" when there is none;
+                                 * a transfer between two architectures times
+                                 * GEMMs with two fits, this the first
+                                 * (docs/transfer.md) */
 } seer_model_info_t;
 
 /* Load a model file (docs/model-format.md).  IO_ERROR (cannot open or

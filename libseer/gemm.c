@@ -169,7 +169,8 @@ static int gemm_measured(const struct seer_model *m, const seer_gemm_fit_t *f, i
 /* The same for FMA math.  Leaving one GPU out cannot choose it (0.5 /
  * 0.65 / 0.8 / 1: mean 25.9 / 25.8 / 25.8 / 26.4 %, the sources of the
  * nearest architecture being of like FLOPs per byte); serving each GPU
- * from the A100 40GB fit alone, as every Ada and Hopper GPU is served,
+ * from the A100 40GB fit alone, as every Ada and Hopper GPU was served
+ * (Ada now takes it beside a Hopper fit: transfer.c),
  * can: T4 34.2 / 36.5 / 38.8 / 42.1 %, V100 PCIe 33.7 / 33.7 / 34.1 /
  * 34.4 %, V100 SXM2 48.8 / 42.8 / 37.6 / 31.6 %, GTX 1080 Ti 43.1 / 36.0
  * / 29.9 / 24.2 % (mean 40.0 / 37.3 / 35.1 / 33.1 %): the GPUs of more
@@ -275,7 +276,7 @@ static double own_time(const struct seer_model *m, double batch, double mm, doub
      * the two, each growing with the work, so their mean does
      * (transfer.c, bracketing_gemm_source) */
     const seer_gemm_fit_t *f2 = &m->gemm2[seer_dtype_math(dt)][f - m->gemm[seer_dtype_math(dt)]];
-    if (f2->present) t = sqrt(t * run_time(&m->gpu, f2, batch, mm, n, k, dt, bias, NULL));
+    if (f2->present) t = sqrt(t) * sqrt(run_time(&m->gpu, f2, batch, mm, n, k, dt, bias, NULL));
     return t;
 }
 

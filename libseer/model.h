@@ -153,7 +153,9 @@ struct seer_model {
     /* A transferred model's second GEMM source, per [math][kind]: the
      * best fit on the other side of the target's compute capability from
      * gemm's (transfer.c, bracketing_gemm_source); where present the time
-     * is the geometric mean of the two (gemm.c, own_time).  Format 5. */
+     * is the geometric mean of the two (gemm.c, own_time).  A calibrated
+     * model without fits of a math type takes both from a transfer
+     * (fill_missing).  Present only beside gemm[math][kind].  Format 5. */
     seer_gemm_fit_t gemm2[2][SEER_GEMM_KINDS];
     int nscale;
     seer_conv_scale_t scale[SEER_MAX_SCALES];

@@ -303,7 +303,12 @@ seer_status_t seer_model_load_buffer(seer_handle_t h, const void *data, size_t s
     }
     /* format 5: the second GEMM fits of a transferred model */
     for (int math = 0; math < 2 && ver >= 5; math++)
-        for (int kind = 0; kind < SEER_GEMM_KINDS && !r.st; kind++) r_gemm(&r, &m->gemm2[math][kind]);
+        for (int kind = 0; kind < SEER_GEMM_KINDS && !r.st; kind++) {
+            r_gemm(&r, &m->gemm2[math][kind]);
+            /* a second fit times a GEMM beside the first, never alone */
+            if (!r.st && m->gemm2[math][kind].present && !m->gemm[math][kind].present)
+                seer_r_fail(&r, SEER_STATUS_MODEL_CORRUPT, "second gemm fit (no first)");
+        }
     /* no family: a GEMM-only model, which must then have a GEMM fit */
     int gemm_fits = 0;
     for (int math = 0; math < 2; math++)

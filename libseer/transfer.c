@@ -55,19 +55,33 @@ static int cc_of(const seer_gpu_info_t *g)
     return g->cc_major * 10 + g->cc_minor;
 }
 
-/* The source of a second GEMM fit for target, whose first comes from
- * first: where first is of another compute capability and a source on
- * the other side of the target's has a fit of `solid` rows or more, the
- * best of those by better_source; else NULL.  A target between two
- * calibrated architectures is timed by both fits, their geometric mean
- * (gemm.c): each architecture's fit alone missed the others' rows by
- * more than their mean did.  FP32 rows of each GPU predicted from the
- * single fit of another, published-time MAPE over all rows (scratch,
+/* How far GPU g's math rate per DRAM byte is from the target's (log
+ * ratio; FP32 for SIMT fits, FP16 tensor cores for tensor-core ones). */
+static double flops_per_byte_distance(const seer_gpu_info_t *g, const seer_gpu_info_t *tg, int math)
+{
+    seer_dtype_t dt = math ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
+    double a = seer_gpu_peak_flops(g, dt) / seer_gpu_dram_bw(g), b = seer_gpu_peak_flops(tg, dt) / seer_gpu_dram_bw(tg);
+    return a > 0 && b > 0 ? fabs(log(a / b)) : INFINITY;
+}
+
+/* The source of a second GEMM fit for target, whose first (of `solid`
+ * rows or more) comes from first: where first is of another compute
+ * capability and a source on the other side of the target's has a fit
+ * of `solid` rows or more, the nearest compute capability of those, then
+ * the math rate per DRAM byte nearest the target's (the reading of a
+ * fit's FLOP-proportional time that moves least: gemm.c, fit_time), then
+ * the most rows; else NULL.  A target between two calibrated
+ * architectures is timed by both fits, their geometric mean (gemm.c):
+ * each architecture's fit alone missed the others' rows by more than
+ * their mean did.  FP32 rows of each GPU predicted from the single fit
+ * of another, published-time MAPE over all rows (scratch,
  * docs/transfer.md): the A100's fit / the H100's / their mean, T4 36.7 /
  * 30.4 / 28.1 %, V100 PCIe 32.5 / 14.2 / 14.9 %, V100 SXM2 19.7 / 33.8
- * / 20.2 %, GTX 1080 Ti 35.0 / 33.0 / 29.6 %; the A100's fit alone
- * scored 62-66 % on the Hopper sweeps' FP32 GEMMs, which an Ada GPU
- * (8.9, between 8.0 and 9.0) took from it alone. */
+ * / 20.2 %, GTX 1080 Ti 35.0 / 33.0 / 29.6 % (with the H200's fit, of
+ * fewer FLOPs per byte and more rows, in place of the H100's: 27.3 /
+ * 15.6 / 25.9 / 36.0 %); the A100's fit alone scored 62-66 % on all the
+ * Hopper sweeps' FP32 GEMMs, which an Ada GPU (8.9, between 8.0 and
+ * 9.0) took from it alone. */
 static const struct seer_model *bracketing_gemm_source(const seer_model_t *sources, int n_sources, int math,
                                                        int kind, const struct seer_model *first,
                                                        const seer_gpu_info_t *tg, int solid)
@@ -80,8 +94,14 @@ static const struct seer_model *bracketing_gemm_source(const seer_model_t *sourc
         const seer_gemm_fit_t *f = &s->gemm[math][kind];
         if (s->transferred || !f->present || f->n_rows < solid || (cc_of(&s->gpu) - cc_of(tg)) * side >= 0)
             continue;
-        if (!best || better_source(f->n_rows, &s->gpu, best->gemm[math][kind].n_rows, &best->gpu, tg, solid))
-            best = s;
+        if (best) {
+            int cd = cc_distance(&s->gpu, tg), bd = cc_distance(&best->gpu, tg);
+            double fd = flops_per_byte_distance(&s->gpu, tg, math), bfd = flops_per_byte_distance(&best->gpu, tg, math);
+            if (cd != bd ? cd > bd : fd != bfd ? !(fd < bfd) :
+                !better_source(f->n_rows, &s->gpu, best->gemm[math][kind].n_rows, &best->gpu, tg, solid))
+                continue;
+        }
+        best = s;
     }
     return best;
 }
@@ -249,10 +269,12 @@ static seer_status_t transfer(seer_handle_t h, const seer_model_t *sources, int 
         pn += snprintf(m->provenance + pn, sizeof m->provenance - (size_t)pn,
                        "; %d kernel families scaled as GPUs of its architecture measured them", scaled);
     /* GEMM, per math type and kind: the single best fit of that kind by
-     * the families' rule (measured on enough rows, nearest architecture,
-     * most rows); a kind no source fitted is timed with the other kind's
-     * (gemm.c).  Not averaged: GEMM fits transfer unevenly
-     * (docs/transfer.md). */
+     * better_gemm_source (measured on enough rows, the target's
+     * generation, nearest architecture, most rows), and beside it, where
+     * the target lies between two calibrated architectures, the best one
+     * on the other side (bracketing_gemm_source); a kind no source fitted
+     * is timed with the other kind's (gemm.c).  Not averaged over every
+     * source: GEMM fits transfer unevenly (docs/transfer.md). */
     for (int math = 0; math < 2; math++)
         for (int kind = 0; kind < SEER_GEMM_KINDS; kind++) {
             const struct seer_model *gb = NULL;

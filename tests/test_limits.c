@@ -88,6 +88,7 @@ TEST(limits_fuzz_model_seeds_reach_their_checks)
         {"feature-scale-huge", "bad feature scale 1e+300"},
         {"kernel-coefficient-huge", "bad kernel coefficient 1e+300"},
         {"negative-svr-gamma", "bad svm gamma -"},
+        {"gemm2-without-first", "bad second gemm fit (no first)"},
     };
     char path[128];
     seer_model_t m = NULL;

@@ -235,22 +235,25 @@ TEST(transfer_gemm_from_broadest_nearest_source)
 }
 
 /* A GPU between two calibrated architectures (an L4, 8.9, between the
- * A100's 8.0 and the H100's 9.0) is timed by both FP32 fits, their
- * geometric mean, which the file keeps; a Hopper GPU, which has a source
- * of its own architecture, and the tensor-core fits (no solid source on
- * either side) take one. */
+ * A100's 8.0 and Hopper's 9.0) is timed by both FP32 fits, their
+ * geometric mean, which the file keeps: of the two Hopper fits the
+ * H100's, whose FLOPs per DRAM byte are nearer the L4's (the H200's has
+ * more rows); a Hopper GPU, which has a source of its own architecture,
+ * and the tensor-core fits (no solid source on either side) take one. */
 TEST(transfer_gemm_between_two_architectures_takes_both)
 {
     seer_handle_t h;
     REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
-    seer_model_t src[3] = {NULL, NULL, NULL}, x = NULL, y = NULL, one = NULL;
+    seer_model_t src[4] = {NULL, NULL, NULL, NULL}, x = NULL, y = NULL, one = NULL;
     if (seer_model_load(h, "models/t4.seer", &src[0]) || seer_model_load(h, "models/a100-pcie-80gb.seer", &src[1]) ||
-        seer_model_load(h, "models/h100-sxm5-80gb.seer", &src[2])) {
-        for (int i = 0; i < 3; i++) seer_model_destroy(src[i]);
+        seer_model_load(h, "models/h100-sxm5-80gb.seer", &src[2]) ||
+        seer_model_load(h, "models/h200-sxm-141gb.seer", &src[3])) {
+        for (int i = 0; i < 4; i++) seer_model_destroy(src[i]);
         seer_destroy(h);
         SKIP("shipped models missing");
     }
-    REQUIRE(seer_model_transfer(h, src, 3, "l4", &x) == SEER_STATUS_SUCCESS);
+    CHECK(src[3]->gemm[0][0].n_rows > src[2]->gemm[0][0].n_rows);
+    REQUIRE(seer_model_transfer(h, src, 4, "l4", &x) == SEER_STATUS_SUCCESS);
     for (int kind = 0; kind < SEER_GEMM_KINDS; kind++) {
         CHECK(memcmp(&x->gemm[0][kind], &src[1]->gemm[0][kind], sizeof x->gemm[0][kind]) == 0);
         CHECK(memcmp(&x->gemm2[0][kind], &src[2]->gemm[0][kind], sizeof x->gemm2[0][kind]) == 0);
@@ -270,13 +273,13 @@ TEST(transfer_gemm_between_two_architectures_takes_both)
         memcpy(one->gemm, x->gemm, sizeof one->gemm);
         CHECK(t > 0 && t1 > 0 && t2 > 0 && t1 != t2 && fabs(t - sqrt(t1 * t2)) <= 1e-12 * t);
     }
-    /* a Hopper GPU takes the H100's fit alone */
-    CHECK_STATUS(seer_model_transfer(h, src, 3, "h100-pcie-80gb", &y), SEER_STATUS_SUCCESS);
-    CHECK(y && memcmp(&y->gemm[0][0], &src[2]->gemm[0][0], sizeof y->gemm[0][0]) == 0 && !y->gemm2[0][0].present);
+    /* a Hopper GPU takes one Hopper fit alone */
+    CHECK_STATUS(seer_model_transfer(h, src, 4, "h100-pcie-80gb", &y), SEER_STATUS_SUCCESS);
+    CHECK(y && y->gemm[0][0].present && !y->gemm2[0][0].present);
     seer_model_destroy(one);
     seer_model_destroy(y);
     seer_model_destroy(x);
-    for (int i = 0; i < 3; i++) seer_model_destroy(src[i]);
+    for (int i = 0; i < 4; i++) seer_model_destroy(src[i]);
     seer_destroy(h);
 }
 

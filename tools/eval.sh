@@ -272,7 +272,8 @@ docs/transfer.md): per family, the geometric mean of the families of the
 source GPUs of the nearest compute capability among those that measured
 it on 32 or more rows (or share the target's), each evaluated with the
 target's datasheet facts and read a second way, its time on its own GPU
-at that GPU's share of the math peak (weight 0.25: docs/method.md,
+at that GPU's share of the math peak (weight 0.25, 0.5 for tensor-core
+families: docs/method.md,
 "Transferred families, read two ways").  Same test split and metrics as above.  The
 issue's goal is MAPE <= 12 %; gradient-boosted trees on shape and datasheet
 features trained on three GPUs score 18-22 % on a fourth.
@@ -302,9 +303,12 @@ that fit tied to the other GPUs' so that a GPU at least as fast is never
 slower (docs/method.md, "No GEMM beats the datasheet" and the GEMM tie);
 **transferred** what \`seer_model_open\` answers with that model left
 out: per kind (single products, batched ones: docs/networks.md, "The
-GEMM model"), the fit of one source, from 1000 or more rows, the nearest
-architecture, then the most rows (docs/transfer.md), tied likewise; the
-column names the single-product fit's source.  The roofline baseline is
+GEMM model"), the fit of one source, from 1000 or more rows, the
+target's generation, the nearest architecture, then the most rows, and
+beside it, for a GPU between two calibrated architectures, the best one
+on the other side, their geometric mean (docs/transfer.md), tied
+likewise; the column names the first single-product fit's source (the
+A100 40GB and the T4 take a second: the H200's and the A100's).  The roofline baseline is
 max(FLOPs / peak, A + B + C bytes / bandwidth) times one fitted constant.
 
 | GPU | n | calibrated MAPE | calibrated RMSPE | served MAPE | transferred: fp32 single-product fit from | transferred MAPE | transferred RMSPE | roofline x s MAPE |
@@ -476,7 +480,8 @@ FP32 GEMMs (\`torch_gemm.py\`'s linear and bmm, random sizes), test split:
 other models give with it left out (the nearest architecture's fit: the
 H100's for the H200 and the H200's for the H100), **unseen-arch** what
 the models of the GPUs \`../shared/data\` calibrates give with no Hopper
-model (as above: the fit an Ada GPU is served); its error is the small
+model (as above: the A100's fit, one of the two an Ada GPU is served,
+docs/transfer.md); its error is the small
 products' (scratch: over 0.3 ms of work at the FP32 peak, 11.9 % on the
 H100 and 11.2 % on the H200; the rest, microseconds each, 67-71 %, which
 the A100's fit knows only through NeuSight's host-laden times, the rows
