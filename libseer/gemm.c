@@ -268,14 +268,15 @@ static double own_time(const struct seer_model *m, double batch, double mm, doub
                        int bias, seer_class_t *cls, const seer_gemm_fit_t **fit)
 {
     dt = seer_gpu_run_dtype(&m->gpu, dt);
-    const seer_gemm_fit_t *f = seer_model_gemm_fit(m, seer_dtype_math(dt), batch);
+    int math = seer_dtype_math(dt);
+    const seer_gemm_fit_t *f = seer_model_gemm_fit(m, math, batch);
     if (fit) *fit = f;
     if (!f->present || seer_gpu_peak_flops(&m->gpu, dt) <= 0) return -1;
     double t = run_time(&m->gpu, f, batch, mm, n, k, dt, bias, cls);
     /* a transferred fit between two architectures: the geometric mean of
      * the two, each growing with the work, so their mean does
      * (transfer.c, bracketing_gemm_source) */
-    const seer_gemm_fit_t *f2 = &m->gemm2[seer_dtype_math(dt)][f - m->gemm[seer_dtype_math(dt)]];
+    const seer_gemm_fit_t *f2 = &m->gemm2[math][f - m->gemm[math]];
     if (f2->present) t = sqrt(t) * sqrt(run_time(&m->gpu, f2, batch, mm, n, k, dt, bias, NULL));
     return t;
 }

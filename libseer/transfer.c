@@ -11,11 +11,16 @@
 #include "gpufile.h"
 #include "model.h"
 
+/* The compute capability as one number, in tenths. */
+static int cc_of(const seer_gpu_info_t *g)
+{
+    return g->cc_major * 10 + g->cc_minor;
+}
+
 /* Architectural distance: compute capability apart, in tenths. */
 static int cc_distance(const seer_gpu_info_t *a, const seer_gpu_info_t *b)
 {
-    int x = a->cc_major * 10 + a->cc_minor, y = b->cc_major * 10 + b->cc_minor;
-    return x > y ? x - y : y - x;
+    return abs(cc_of(a) - cc_of(b));
 }
 
 static seer_status_t finish(seer_handle_t h, struct seer_model *m, seer_model_t *out);
@@ -49,12 +54,6 @@ static int better_gemm_source(int cn, const seer_gpu_info_t *cg, int bn, const s
     return better_source(cn, cg, bn, bg, target, solid);
 }
 
-/* The compute capability as one number (cc_distance's scale). */
-static int cc_of(const seer_gpu_info_t *g)
-{
-    return g->cc_major * 10 + g->cc_minor;
-}
-
 /* How far GPU g's math rate per DRAM byte is from the target's (log
  * ratio; FP32 for SIMT fits, FP16 tensor cores for tensor-core ones). */
 static double flops_per_byte_distance(const seer_gpu_info_t *g, const seer_gpu_info_t *tg, int math)
@@ -62,6 +61,20 @@ static double flops_per_byte_distance(const seer_gpu_info_t *g, const seer_gpu_i
     seer_dtype_t dt = math ? SEER_DTYPE_FP16 : SEER_DTYPE_FP32;
     double a = seer_gpu_peak_flops(g, dt) / seer_gpu_dram_bw(g), b = seer_gpu_peak_flops(tg, dt) / seer_gpu_dram_bw(tg);
     return a > 0 && b > 0 ? fabs(log(a / b)) : INFINITY;
+}
+
+/* Whether the fit of kind `kind` of source s is a better second GEMM
+ * source for target than b's (bracketing_gemm_source): the nearest
+ * compute capability, then the math rate per DRAM byte nearest the
+ * target's, then better_source. */
+static int better_bracketing_source(const struct seer_model *s, const struct seer_model *b, int math, int kind,
+                                    const seer_gpu_info_t *tg, int solid)
+{
+    int cd = cc_distance(&s->gpu, tg), bd = cc_distance(&b->gpu, tg);
+    if (cd != bd) return cd < bd;
+    double fd = flops_per_byte_distance(&s->gpu, tg, math), bfd = flops_per_byte_distance(&b->gpu, tg, math);
+    if (fd != bfd) return fd < bfd;
+    return better_source(s->gemm[math][kind].n_rows, &s->gpu, b->gemm[math][kind].n_rows, &b->gpu, tg, solid);
 }
 
 /* The source of a second GEMM fit for target, whose first (of `solid`
@@ -94,14 +107,7 @@ static const struct seer_model *bracketing_gemm_source(const seer_model_t *sourc
         const seer_gemm_fit_t *f = &s->gemm[math][kind];
         if (s->transferred || !f->present || f->n_rows < solid || (cc_of(&s->gpu) - cc_of(tg)) * side >= 0)
             continue;
-        if (best) {
-            int cd = cc_distance(&s->gpu, tg), bd = cc_distance(&best->gpu, tg);
-            double fd = flops_per_byte_distance(&s->gpu, tg, math), bfd = flops_per_byte_distance(&best->gpu, tg, math);
-            if (cd != bd ? cd > bd : fd != bfd ? !(fd < bfd) :
-                !better_source(f->n_rows, &s->gpu, best->gemm[math][kind].n_rows, &best->gpu, tg, solid))
-                continue;
-        }
-        best = s;
+        if (!best || better_bracketing_source(s, best, math, kind, tg, solid)) best = s;
     }
     return best;
 }
