@@ -231,11 +231,38 @@ static int wino_kernels(const dims_t *d, int kind, seer_kview_t *k)
     return n;
 }
 
-/* Transformed points of FFT_TILING with side x side tiles: tiles
- * overlapping by the filter, each side * (side / 2 + 1) frequencies. */
+/* FFT_TILING's tiles and frequencies per tile.  Side x side tiles
+ * overlap by the filter, each side * (side / 2 + 1) frequencies; but a
+ * filter one tap wide (1xS, Rx1, 1x1) is transformed along one axis
+ * alone, 32 points (side is ignored): cuDNN 9 ran fft1d_r2c_32 kernels
+ * with 17 frequencies for every such FFT_TILING call of the Hopper
+ * sweeps whose kernels were recorded, even on 6x6 images, and its
+ * workspace was exactly 17 * 8 * (N * tiles * (C + K) + K * C) bytes in
+ * 64 of the H100's 68 forward and backward-data calls, the other 4 of
+ * two images large enough to be chunked (73x73, 256x256), where 32x32
+ * transforms would take 2-20x that (data/GPU/bench/layers.csv).  A 3x3
+ * filter's workspace fits the 32x32 formula on images small enough not
+ * to be chunked. */
+int seer_fft_tiling(const struct seer_conv *cv, double side, double *tiles, double *freq)
+{
+    const seer_conv_shape_t *sh = &cv->shape;
+    if (sh->r == 1 || sh->s == 1) {
+        /* along H unless the filter is 1 tall and wider than 1 */
+        *tiles = sh->s == 1 ? cdiv(cv->p, 33 - sh->r) * cv->q : cv->p * cdiv(cv->q, 33 - sh->s);
+        *freq = 17;
+        return 1;
+    }
+    *tiles = cdiv(cv->p, side - sh->r + 1) * cdiv(cv->q, side - sh->s + 1);
+    *freq = side * (side / 2 + 1);
+    return 0;
+}
+
+/* Transformed points of FFT_TILING with side x side tiles. */
 static double tiling_points(const struct seer_conv *cv, double side)
 {
-    return cdiv(cv->p, side - cv->shape.r + 1) * cdiv(cv->q, side - cv->shape.s + 1) * side * (side / 2 + 1);
+    double tiles, freq;
+    seer_fft_tiling(cv, side, &tiles, &freq);
+    return tiles * freq;
 }
 
 /* cuDNN's FFT_TILING uses 16x16 transforms for small images (seen in the
@@ -259,14 +286,18 @@ static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
     int n = 0, bd = d->dir == SEER_DIR_BWD_DATA, bf = d->dir == SEER_DIR_BWD_FILTER;
     const struct seer_conv *cv = d->cv;
     double es = d->es, N = d->N, C = d->C, K = d->K;
-    double side = kind == SEER_K_FFT
-                      ? pow2_at_least(fmax(d->H + 2 * cv->shape.pad_h, d->W + 2 * cv->shape.pad_w))
-                      : tiling_side(cv);
-    double tiles = kind == SEER_K_FFT ? 1 : cdiv(d->P, side - d->R + 1) * cdiv(d->Q, side - d->S + 1);
-    double freq = side * (side / 2 + 1), ce = 8; /* complex fp32 */
+    double side = pow2_at_least(fmax(d->H + 2 * cv->shape.pad_h, d->W + 2 * cv->shape.pad_w));
+    double tiles = 1, freq = side * (side / 2 + 1), ce = 8; /* complex fp32 */
+    int one_axis = kind == SEER_K_FFT_TILING && seer_fft_tiling(cv, tiling_side(cv), &tiles, &freq);
     double bm = N * tiles, c_in = bd ? K : C, c_out = bd ? C : K;
     if (bf) { bm = C; c_in = N * tiles; c_out = K; }
-    k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "cgemm", bm, c_out, c_in, freq,
+    /* a frequency's GEMM is one block's rows wide (the 2D tiles' few, the
+     * recorded grids' y = 1 on the A100), but the 1D transforms' rows are
+     * every image row of every image: cuDNN 9 cut them into 64-row
+     * slices (grid y = rows / 64, e.g. 7 x 4 x 17 for 32 x 2048 x 8 x 8
+     * -> 448, 1x1), here more GEMMs of the batch */
+    double slices = one_axis ? cdiv(bm, 64) : 1;
+    k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "cgemm", bm / slices, c_out, c_in, freq * slices,
                             8.0 * freq * bm * c_in * c_out,
                             freq * (bm * c_in + c_in * c_out + bm * c_out) * ce, 1, 1, 1};
     k[n++] = (seer_kview_t){SEER_ROLE_INPUT_TRANSFORM, "fft_data", 0, 0, 0, 0, 0,

@@ -41,6 +41,11 @@ typedef struct {
 seer_status_t seer_conv_kernels(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,
                                 int algo, seer_kview_t *k, int *nk);
 
+/* FFT_TILING's tile count and frequencies per tile with side x side
+ * tiles; 1 where a filter one tap wide is transformed along one axis
+ * alone (launch.c), 0 for 2D tiles. */
+int seer_fft_tiling(const struct seer_conv *cv, double side, double *tiles, double *freq);
+
 /* Number of algorithms of a direction (cuDNN's enum count). */
 int seer_algo_count(seer_direction_t dir);
 /* What an algorithm is, whatever the direction (cuDNN numbers each

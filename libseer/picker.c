@@ -880,9 +880,10 @@ seer_status_t seer_workspace_bytes(seer_err_t *e, const struct seer_conv *cv, se
         break;
     case SEER_K_FFT: case SEER_K_FFT_TILING: {
         /* data, filter and output transformed to complex fp32 (8 bytes) */
-        double side = kind == SEER_K_FFT ? pow2_at_least(fmax(H + 2 * sh->pad_h, W + 2 * sh->pad_w)) : 32;
-        double tiles = kind == SEER_K_FFT ? 1 : ceil(P / (32 - R + 1)) * ceil(Q / (32 - S + 1));
-        ws = side * (side / 2 + 1) * 8 * (N * tiles * (C + K) + K * C);
+        double side = pow2_at_least(fmax(H + 2 * sh->pad_h, W + 2 * sh->pad_w));
+        double tiles = 1, freq = side * (side / 2 + 1);
+        if (kind == SEER_K_FFT_TILING) seer_fft_tiling(cv, 32, &tiles, &freq);
+        ws = freq * 8 * (N * tiles * (C + K) + K * C);
         break;
     }
     case SEER_K_WINO: /* fused F(2x2, 3x3): only the transformed filter, alpha = 4 */

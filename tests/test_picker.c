@@ -1517,3 +1517,35 @@ TEST(picker_bwd_data_blends_its_dual_forward)
     seer_model_destroy(m);
     seer_destroy(h);
 }
+
+TEST(picker_fft_tiling_one_axis_workspace_is_cudnns)
+{
+    /* A filter one tap wide is transformed along one axis (launch.c,
+     * seer_fft_tiling): the workspace cuDNN 9.14 reported for these
+     * calls of the H100 sweep (data/h100-sxm5-80gb/bench/layers.csv),
+     * forward and backward data alike, and a 3x3's 32x32 tiles forward
+     * (its backward data, the dual conv of padding 2, took 787316752) */
+    static const struct { int n, c, hw, k, r, s, ph, pw; size_t ws; } cases[] = {
+        {32, 2048, 8, 448, 1, 1, 0, 0, 211681280},
+        {32, 192, 17, 192, 7, 1, 3, 0, 33423360},
+        {32, 192, 17, 192, 1, 7, 0, 3, 33423360},
+        {32, 384, 8, 384, 1, 3, 0, 1, 46792704},
+        {32, 192, 17, 192, 3, 3, 0, 0, 213909504},
+    };
+    seer_handle_t h = handle();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        seer_conv_desc_t d = NULL;
+        REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+        REQUIRE(seer_conv_desc_set(NULL, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, cases[i].n, cases[i].c, cases[i].hw,
+                                   cases[i].hw, cases[i].k, cases[i].r, cases[i].s, cases[i].ph, cases[i].pw, 1, 1,
+                                   1, 1, 1) == SEER_STATUS_SUCCESS);
+        size_t fwd = 0, bwd = 0;
+        CHECK_STATUS(seer_conv_workspace_size(h, d, SEER_DIR_FWD, SEER_FWD_ALGO_FFT_TILING, &fwd),
+                     SEER_STATUS_SUCCESS);
+        CHECK_STATUS(seer_conv_workspace_size(h, d, SEER_DIR_BWD_DATA, SEER_BWD_DATA_ALGO_FFT_TILING, &bwd),
+                     SEER_STATUS_SUCCESS);
+        CHECK(fwd == cases[i].ws && (bwd == cases[i].ws || cases[i].r == 3));
+        seer_conv_desc_destroy(d);
+    }
+    seer_destroy(h);
+}
