@@ -295,8 +295,9 @@ static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
      * recorded grids' y = 1 on the A100), but the 1D transforms' rows are
      * every image row of every image: cuDNN 9 cut them into 64-row
      * slices (grid y = rows / 64, e.g. 7 x 4 x 17 for 32 x 2048 x 8 x 8
-     * -> 448, 1x1), here more GEMMs of the batch */
-    double slices = one_axis ? cdiv(bm, 64) : 1;
+     * -> 448, 1x1), here more GEMMs of the batch (a backward filter's
+     * rows are channels, and cuDNN 9 has no FFT_TILING of it to show) */
+    double slices = one_axis && !bf ? cdiv(bm, 64) : 1;
     k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "cgemm", bm / slices, c_out, c_in, freq * slices,
                             8.0 * freq * bm * c_in * c_out,
                             freq * (bm * c_in + c_in * c_out + bm * c_out) * ce, 1, 1, 1};
