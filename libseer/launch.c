@@ -234,21 +234,24 @@ static int wino_kernels(const dims_t *d, int kind, seer_kview_t *k)
 /* FFT_TILING's tiles and frequencies per tile.  Side x side tiles
  * overlap by the filter, each side * (side / 2 + 1) frequencies; but a
  * filter one tap wide (1xS, Rx1, 1x1) is transformed along one axis
- * alone, 32 points (side is ignored): cuDNN 9 ran fft1d_r2c_32 kernels
- * with 17 frequencies for every such FFT_TILING call of the Hopper
- * sweeps whose kernels were recorded, even on 6x6 images, and its
- * workspace was exactly 17 * 8 * (N * tiles * (C + K) + K * C) bytes in
- * 64 of the H100's 68 forward and backward-data calls, the other 4 of
- * two images large enough to be chunked (73x73, 256x256), where 32x32
- * transforms would take 2-20x that (data/GPU/bench/layers.csv).  A 3x3
- * filter's workspace fits the 32x32 formula on images small enough not
- * to be chunked. */
+ * alone, 32 points (side is ignored): cuDNN 9.14 ran fft1d_r2c_32
+ * kernels with 17 frequencies for every such FFT_TILING call of the H100
+ * sweep whose kernels were recorded, even on 6x6 images (the H200 also
+ * ran fft1d_r2c_256 on 256-pixel ones), and its workspace was exactly
+ * 17 * 8 * (N * tiles * (C + K) + K * C) bytes in 64 of the H100's 68
+ * forward and backward-data calls, the other 4 of two images large
+ * enough to be chunked (73x73, 256x256), where 32x32 transforms would
+ * take 1.2-24x that (data/GPU/bench/layers.csv).  A 1x1 filter goes
+ * along the axis of fewer tiles (not measured: every image was square).
+ * The tiles cover the forward conv's output, P x Q, in every direction,
+ * as the 2D ones (the data's one-tap convs all had P = H).  Needs
+ * r, s <= 32 (check_supported). */
 int seer_fft_tiling(const struct seer_conv *cv, double side, double *tiles, double *freq)
 {
     const seer_conv_shape_t *sh = &cv->shape;
     if (sh->r == 1 || sh->s == 1) {
-        /* along H unless the filter is 1 tall and wider than 1 */
-        *tiles = sh->s == 1 ? cdiv(cv->p, 33 - sh->r) * cv->q : cv->p * cdiv(cv->q, 33 - sh->s);
+        double along_h = cdiv(cv->p, 33 - sh->r) * cv->q, along_w = cv->p * cdiv(cv->q, 33 - sh->s);
+        *tiles = sh->r == 1 && sh->s == 1 ? fmin(along_h, along_w) : sh->s == 1 ? along_h : along_w;
         *freq = 17;
         return 1;
     }
@@ -293,10 +296,12 @@ static int fft_kernels(const dims_t *d, int kind, seer_kview_t *k)
     if (bf) { bm = C; c_in = N * tiles; c_out = K; }
     /* a frequency's GEMM is one block's rows wide (the 2D tiles' few, the
      * recorded grids' y = 1 on the A100), but the 1D transforms' rows are
-     * every image row of every image: cuDNN 9 cut them into 64-row
-     * slices (grid y = rows / 64, e.g. 7 x 4 x 17 for 32 x 2048 x 8 x 8
-     * -> 448, 1x1), here more GEMMs of the batch (a backward filter's
-     * rows are channels, and cuDNN 9 has no FFT_TILING of it to show) */
+     * every image row of every image, and cuDNN 9 tiled them as any GEMM
+     * (grid y = rows / 64 in 33 of the H100's 62 recorded grids, e.g.
+     * 7 x 4 x 17 for 32 x 2048 x 8 x 8 -> 448, 1x1; rows / 32 in 22, by
+     * narrower kernels): here slices of 64 rows, more GEMMs of the batch
+     * (a backward filter's rows are channels, and cuDNN 9 has no
+     * FFT_TILING of it to show) */
     double slices = one_axis && !bf ? cdiv(bm, 64) : 1;
     k[n++] = (seer_kview_t){SEER_ROLE_MAIN, "cgemm", bm / slices, c_out, c_in, freq * slices,
                             8.0 * freq * bm * c_in * c_out,

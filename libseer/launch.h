@@ -43,7 +43,8 @@ seer_status_t seer_conv_kernels(seer_err_t *e, const struct seer_conv *cv, seer_
 
 /* FFT_TILING's tile count and frequencies per tile with side x side
  * tiles; 1 where a filter one tap wide is transformed along one axis
- * alone (launch.c), 0 for 2D tiles. */
+ * alone (launch.c), 0 for 2D tiles.  The filter must fit a transform
+ * (r, s <= 32, side), as seer_conv_kernels checks. */
 int seer_fft_tiling(const struct seer_conv *cv, double side, double *tiles, double *freq);
 
 /* Number of algorithms of a direction (cuDNN's enum count). */

@@ -842,7 +842,10 @@ int seer_algo_math_type(seer_dtype_t dt)
 static double pow2_at_least(double x) { double p = 1; while (p < x) p *= 2; return p; }
 
 /* What an algorithm keeps in its workspace (docs/picker.md).  The shapes
- * of the intermediate tensors are those of launch.c's kernel view. */
+ * of the intermediate tensors are those of launch.c's kernel view, but
+ * for FFT_TILING's 2D tiles, always 32x32 here: the 16x16 ones the kernel
+ * view takes for small images (the A100's grids, cuDNN 8.9.2) were not
+ * what cuDNN 9.14 allocated on Hopper, 32x32 to the byte. */
 seer_status_t seer_workspace_bytes(seer_err_t *e, const struct seer_conv *cv, seer_direction_t dir,
                                    int algo, size_t *bytes)
 {
