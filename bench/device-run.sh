@@ -89,8 +89,11 @@ m=$(sed -n 's/^gpu=//p' "$W/bench/manifest.txt" 2>/dev/null); [ -n "$m" ] && GPU
 export PYTHONUNBUFFERED=1
 s=$(budget "$GS" $((TORCH * 150)))
 log "torch_gemm: $s s"
+# every 8th row's kernels (names, grid, block): the Hopper FP32 nn.Linear
+# calls of a few microseconds' work that took 10-45 us (docs/networks.md)
+# were timed with none, so what ran is unknown
 timeout -k 10 $((s + 15)) python3 bench/torch_gemm.py --out "$OUT/gemm.csv" --seconds "$s" \
-    --gpu-id "${GPUID:-}" > "$W/gemm.log" 2>&1
+    --gpu-id "${GPUID:-}" --kernels-every 8 > "$W/gemm.log" 2>&1
 log "torch_gemm exit $?: $(tail -1 "$W/gemm.log") ($(grep -c '^skip' "$W/gemm.log") skipped)"
 cp "$W/gemm.log" "$OUT/gemm.log"
 # exit 1 when the sweep left nothing, so that a failed lease reads as one

@@ -22,16 +22,25 @@ fp32 runs with TF32 off (PyTorch's default for matmul).
     python3 bench/torch_gemm.py --out FILE [--seconds 60] [--seed 1]
         [--device cuda|cpu]
 
+  main_kernel, grid_*, block_*, kernels
+                  with --kernels-every N, every N-th row: one more eager
+                  call under torch.profiler, its CUDA kernels (names
+                  ';'-joined in launch order; the longest is the main one,
+                  with its grid and block); empty on the other rows
+
 Rows are written and flushed one by one, so a run stopped at its deadline
 (or killed) keeps what it measured.  --device cpu only checks the script.
 """
 import argparse
 import csv
+import json
 import math
+import os
 import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 COLUMNS = ["gpu", "op", "dtype", "batch", "m", "n", "k", "trans_a", "trans_b", "bias", "time_ms",
@@ -107,6 +116,9 @@ def main():
                     def call():
                         return torch.bmm(a, b)
                 t_gpu, t_idle, reps = time_call(torch, call, dev)
+                names = ["", "", "", "", "", "", "", ""]
+                if dev == "cuda" and ARGS.kernels_every > 0 and done % ARGS.kernels_every == 0:
+                    names = kernel_names(torch, call)
             except Exception as e:  # out of memory, say: the row is skipped, counted
                 failed += 1
                 print("skip %s %s %d %d %d %d: %s" % (op, dtype, batch, m, n, k, str(e)[:120]), file=sys.stderr)
@@ -114,11 +126,40 @@ def main():
                     torch.cuda.empty_cache()
                 continue
             w.writerow([gpu, op, dtype, batch, m, n, k, "N", "T" if op == "linear" else "N",
-                        1 if op == "linear" else 0, "%.6g" % t_gpu, "", "", "", "", "", "", "", "", source,
+                        1 if op == "linear" else 0, "%.6g" % t_gpu] + names + [source,
                         "%.6g" % t_idle, reps])
             f.flush()
             done += 1
     print("torch_gemm: %d rows, %d skipped, %s" % (done, failed, ARGS.out))
+
+
+def kernel_names(torch, call):
+    """[main_kernel, grid x y z, block x y z, kernels] of one eager call,
+    from the profiler's trace; empty fields where it gives none."""
+    from torch.profiler import ProfilerActivity, profile
+    out = ["", "", "", "", "", "", "", ""]
+    try:
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            call()
+            torch.cuda.synchronize()
+        with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+            path = f.name
+        prof.export_chrome_trace(path)
+        with open(path) as f:
+            trace = json.load(f)
+        os.unlink(path)
+    except Exception as e:  # a profiler that cannot start: the timing stands
+        print("kernels: %s" % str(e)[:120], file=sys.stderr)
+        return out
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    kernels = sorted((e for e in events if e.get("cat") == "kernel"), key=lambda e: e.get("ts", 0))
+    if not kernels:
+        return out
+    main = max(kernels, key=lambda e: e.get("dur", 0))
+    args = main.get("args", {})
+    grid = list(args.get("grid", [])) + ["", "", ""]
+    block = list(args.get("block", [])) + ["", "", ""]
+    return [main["name"]] + grid[:3] + block[:3] + [";".join(k["name"] for k in kernels)]
 
 
 def time_call(torch, call, dev):
@@ -180,5 +221,7 @@ if __name__ == "__main__":
     ap.add_argument("--max-rows", type=int, default=0, help="stop after this many rows (0: the deadline only)")
     ap.add_argument("--gpu-id", default="", help="the gpu column (default: the device name)")
     ap.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
+    ap.add_argument("--kernels-every", type=int, default=0,
+                    help="record the kernels of every N-th row with the profiler (0: none)")
     ARGS = ap.parse_args()
     main()
