@@ -69,7 +69,7 @@ $(B)/tools/%.o: tools/%.c include/seer.h $(wildcard tools/*.h libseer/*.h) | $(B
 	$(CC) $(filter-out -Ilibseer,$(ALLFLAGS)) -c $< -o $@
 $(B)/tests/%.o: tests/%.c include/seer.h $(wildcard tests/*.h libseer/*.h) | $(B)/tests
 	$(CC) $(ALLFLAGS) -Itests -I$(B)/gen -c $< -o $@
-$(B)/fuzz/%.o: fuzz/%.c fuzz/fuzz.h include/seer.h $(wildcard libseer/*.h tools/*.h) | $(B)/fuzz
+$(B)/fuzz/%.o: fuzz/%.c $(wildcard fuzz/*.h) include/seer.h $(wildcard libseer/*.h tools/*.h) | $(B)/fuzz
 	$(CC) $(ALLFLAGS) -c $< -o $@
 
 $(B)/libseer $(B)/tools $(B)/tests $(B)/fuzz $(B)/gen $(B)/gen/proto:

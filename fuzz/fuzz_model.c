@@ -3,11 +3,10 @@
  * with a non-finite or absurd time. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <zlib.h>
 #include "seer.h"
 #include "common.h"
 #include "fuzz.h"
+#include "model_bytes.h"
 
 static void load_and_use(seer_handle_t h, const uint8_t *data, size_t size)
 {
@@ -53,22 +52,7 @@ int seer_fuzz_model(const uint8_t *data, size_t size)
 {
     seer_handle_t h;
     if (seer_create(&h)) return 0;
-    load_and_use(h, data, size);
-    /* Most mutations only break the checksum: also try the input with its
-     * header repaired, so the payload parser itself gets fuzzed. */
-    if (size >= 24) {
-        uint8_t *fixed = malloc(size);
-        if (fixed) {
-            memcpy(fixed, data, size);
-            memcpy(fixed, "SEERMODL", 8);
-            uint64_t len = size - 24;
-            uint32_t crc = (uint32_t)crc32_z(0, fixed + 24, size - 24);
-            for (int i = 0; i < 8; i++) fixed[12 + i] = (uint8_t)(len >> (8 * i));
-            for (int i = 0; i < 4; i++) fixed[20 + i] = (uint8_t)(crc >> (8 * i));
-            load_and_use(h, fixed, size);
-            free(fixed);
-        }
-    }
+    fuzz_model_bytes(h, data, size, load_and_use);
     seer_destroy(h);
     return 0;
 }

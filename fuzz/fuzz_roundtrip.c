@@ -6,11 +6,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 #include "seer.h"
 #include "common.h"
 #include "model.h"
 #include "fuzz.h"
+#include "model_bytes.h"
 
 static double predict(seer_handle_t h, const seer_model *m, const seer_conv *d, int dir, int algo)
 {
@@ -57,23 +57,7 @@ int seer_fuzz_roundtrip(const uint8_t *data, size_t size)
 {
     seer_handle_t h;
     if (seer_create(&h)) return 0;
-    roundtrip(h, data, size);
-    /* The header repaired as fuzz_model.c does it, so the payload parser
-     * gets the mutation: magic, length and checksum; the input's format
-     * version is kept (the loader reads versions 3 to 5 only). */
-    if (size >= 24) {
-        uint8_t *fixed = malloc(size);
-        if (fixed) {
-            memcpy(fixed, data, size);
-            memcpy(fixed, "SEERMODL", 8);
-            uint64_t len = size - 24;
-            uint32_t crc = (uint32_t)crc32_z(0, fixed + 24, size - 24);
-            for (int i = 0; i < 8; i++) fixed[12 + i] = (uint8_t)(len >> (8 * i));
-            for (int i = 0; i < 4; i++) fixed[20 + i] = (uint8_t)(crc >> (8 * i));
-            roundtrip(h, fixed, size);
-            free(fixed);
-        }
-    }
+    fuzz_model_bytes(h, data, size, roundtrip);
     seer_destroy(h);
     return 0;
 }
