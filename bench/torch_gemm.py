@@ -33,15 +33,14 @@ Rows are written and flushed one by one, so a run stopped at its deadline
 """
 import argparse
 import csv
-import json
 import math
-import os
 import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
+
+from torch_trace import kernel_events, trace_events
 
 COLUMNS = ["gpu", "op", "dtype", "batch", "m", "n", "k", "trans_a", "trans_b", "bias", "time_ms",
            "main_kernel", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "kernels", "source",
@@ -142,17 +141,10 @@ def kernel_names(torch, call):
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
             call()
             torch.cuda.synchronize()
-        with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-            path = f.name
-        prof.export_chrome_trace(path)
-        with open(path) as f:
-            trace = json.load(f)
-        os.unlink(path)
+        kernels = kernel_events(trace_events(prof))
     except Exception as e:  # a profiler that cannot start: the timing stands
         print("kernels: %s" % str(e)[:120], file=sys.stderr)
         return out
-    events = trace["traceEvents"] if isinstance(trace, dict) else trace
-    kernels = sorted((e for e in events if e.get("cat") == "kernel"), key=lambda e: e.get("ts", 0))
     if not kernels:
         return out
     main = max(kernels, key=lambda e: e.get("dur", 0))

@@ -54,8 +54,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
+
+from torch_trace import kernel_events, trace_events
 
 CATEGORIES = [
     ("transpose", re.compile(r"nchwToNhwc|nhwcToNchw|transpose", re.I)),
@@ -218,14 +219,8 @@ def profile_kernels(torch, step):
             with record_function("iteration%d" % i):
                 step()
             torch.cuda.synchronize()
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    prof.export_chrome_trace(path)
-    with open(path) as f:
-        trace = json.load(f)
-    os.unlink(path)
-    events = trace["traceEvents"] if isinstance(trace, dict) else trace
-    kernels = sorted((e for e in events if e.get("cat") == "kernel"), key=lambda e: e["ts"])
+    events = trace_events(prof)
+    kernels = kernel_events(events)
     marks = sorted((e for e in events if str(e.get("name", "")).startswith("iteration") and e.get("ph") == "X"
                     and e.get("cat") in ("user_annotation", "gpu_user_annotation")), key=lambda e: e["ts"])
     # the kernels launched by iteration 1: those whose launch (any host

@@ -1082,7 +1082,7 @@ TEST(bench_device_run_script)
     char *o = run("bash -n bench/device-run.sh && bash -n bench/device-networks.sh && bash -n bench/device-lib.sh && "
                   "bash -n bench/test-gpu.sh && python3 -c 'import ast, sys; "
                   "[ast.parse(open(f).read(), f) for f in sys.argv[1:]]' bench/torch_gemm.py "
-                  "bench/torch_iteration.py 2>&1", &st);
+                  "bench/torch_iteration.py bench/torch_trace.py 2>&1", &st);
     CHECK(o && st == 0);
     free(o);
     if (access(sim_bin(), X_OK) != 0) SKIP("seer-bench-sim not built (no nvcc)");
