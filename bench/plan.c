@@ -441,6 +441,15 @@ static void random_shape(uint64_t *rs, seer_bench_conv_t *cv, double max_flops)
     }
 }
 
+/* The (dtype, layout) configurations of the CNN part, the ones
+ * frameworks run most first: PyTorch's default on Ampere and later (an
+ * FP32 model, TF32 convolutions, NCHW), mixed precision channels-last and
+ * in the default layout, BF16 both ways, plain FP32; then the other two. */
+#define SEER_BENCH_NCNN_CONFIGS 8
+static const struct { int dtype, layout; } CNN_CONFIGS[SEER_BENCH_NCNN_CONFIGS] = {
+    {SEER_DTYPE_TF32, 0}, {SEER_DTYPE_FP16, 1}, {SEER_DTYPE_FP16, 0}, {SEER_DTYPE_BF16, 0},
+    {SEER_DTYPE_BF16, 1}, {SEER_DTYPE_FP32, 0}, {SEER_DTYPE_TF32, 1}, {SEER_DTYPE_FP32, 1}};
+
 int seer_bench_plan_generate(uint64_t seed, int n_random, int cnn_copies, double max_flops,
                              seer_bench_plan_t *plan)
 {
@@ -457,19 +466,22 @@ int seer_bench_plan_generate(uint64_t seed, int n_random, int cnn_copies, double
         goto done;
 
     /* CNN part: one (batch, dtype, layout) per network copy, so a network's
-     * layers can be summed; dtypes cycle through a seeded order so every
-     * dtype appears. */
-    int dt_order[4] = {SEER_DTYPE_FP32, SEER_DTYPE_TF32, SEER_DTYPE_FP16, SEER_DTYPE_BF16};
-    for (int i = 3; i > 0; i--) {
-        int j = rng_int(&rs, 0, i), t = dt_order[i];
-        dt_order[i] = dt_order[j];
-        dt_order[j] = t;
+     * layers can be summed.  The first copy takes the six configurations
+     * of CNN_CONFIGS, one per network in a seeded order, so each dtype
+     * runs in both layouts; later copies shift along the list.  (Cycling
+     * the four dtypes over the networks with the layouts alternating
+     * tied each dtype to one layout: the Hopper sweeps have no TF32
+     * NCHW, FP16 NCHW or BF16 NHWC layer.) */
+    int cfg[6] = {0, 1, 2, 3, 4, 5};
+    for (int i = 5; i > 0; i--) {
+        int j = rng_int(&rs, 0, i), t = cfg[i];
+        cfg[i] = cfg[j];
+        cfg[j] = t;
     }
-    int flip = rng_int(&rs, 0, 1);
     for (int copy = 0; copy < cnn_copies; copy++)
         for (int ni = 0; ni < 6; ni++) {
-            int slot = ni + 6 * copy;
-            int dtype = dt_order[slot % 4], layout = (slot + flip) % 2;
+            int c = (cfg[ni] + 6 * copy) % SEER_BENCH_NCNN_CONFIGS;
+            int dtype = CNN_CONFIGS[c].dtype, layout = CNN_CONFIGS[c].layout;
             int batch = rng_pick(&rs, BATCH_V, BATCH_W, 6);
             for (;;) { /* the largest batch every layer of the network affords */
                 int ok = 1;

@@ -142,6 +142,31 @@ TEST(bench_dry_run_deterministic)
     free(c);
 }
 
+/* The CNN part runs the configurations frameworks run most, each dtype
+ * of the four mixed-precision ones in both layouts, whatever the seed:
+ * the old cycle tied each dtype to one layout (no TF32 NCHW layer, the
+ * PyTorch default on Ampere and later, in either Hopper sweep). */
+TEST(bench_plan_cnn_configurations)
+{
+    if (!have_bench()) SKIP("seer-bench not built (no nvcc)");
+    static const char *const need[] = {",tf32,nchw,", ",fp16,nhwc,", ",fp16,nchw,",
+                                       ",bf16,nchw,", ",bf16,nhwc,", ",fp32,nchw,"};
+    for (int seed = 1; seed <= 3; seed++) {
+        char cmd[1024];
+        int st;
+        snprintf(cmd, sizeof cmd, "%s --dry-run --seed %d --random 0", bench_bin(), seed);
+        char *a = run(cmd, &st);
+        REQUIRE(a);
+        CHECK(st == 0);
+        for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+            if (!strstr(a, need[i])) {
+                printf("seed %d: no %s layer\n", seed, need[i]);
+                CHECK(0);
+            }
+        free(a);
+    }
+}
+
 TEST(bench_plan_file_roundtrip)
 {
     if (!have_bench()) SKIP("seer-bench not built (no nvcc)");
