@@ -46,6 +46,14 @@ COLUMNS = ["gpu", "op", "dtype", "batch", "m", "n", "k", "trans_a", "trans_b", "
            "main_kernel", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "kernels", "source",
            "event_idle_ms", "reps"]
 MAX_FLOP = 1e11          # about 1.5 ms in fp32 on a Hopper GPU
+# One draw in LARGE_SHARE is a large product, as most of NeuSight's are
+# (median n and k about 2000, up to 30000; up to 1e13 FLOPs): sizes
+# log-uniform from 256, up to LARGE_FLOP (about 15 ms in fp32 on a
+# Hopper GPU, some 0.2 s of the budget per row).  The first Hopper
+# sweeps' largest product was 1e11 FLOPs, so their fits extrapolate
+# to NeuSight's sizes.
+LARGE_SHARE = 0.1
+LARGE_FLOP = 1e12
 MAX_ELEMS = 1 << 28      # per tensor: 1 GiB in fp32
 
 
@@ -59,13 +67,24 @@ def draw(rng):
     u = rng.random()
     dtype = "fp32" if u < 0.6 else ("fp16" if u < 0.8 else "bf16")
     batch = 1 if op == "linear" else loguniform(rng, 1, 1024)
-    m, n, k = (loguniform(rng, 2, 16384) for _ in range(3))
-    while 2.0 * batch * m * n * k > MAX_FLOP or max(m * k, k * n, m * n) * batch > MAX_ELEMS:
+    large = rng.random() < LARGE_SHARE
+    cap = LARGE_FLOP if large else MAX_FLOP
+    m, n, k = (loguniform(rng, 256 if large else 2, 32768 if large else 16384) for _ in range(3))
+    aligned = dtype != "fp32" and rng.random() < 0.5
+    while 2.0 * batch * m * n * k > cap or max(m * k, k * n, m * n) * batch > MAX_ELEMS:
         # shrink the largest dimension (batch included) until under the caps
         dims = {"batch": batch, "m": m, "n": n, "k": k}
         big = max(dims, key=dims.get)
         dims[big] = max(1, dims[big] // 2)
         batch, m, n, k = dims["batch"], dims["m"], dims["n"], dims["k"]
+    # half the tensor-core draws have sizes a multiple of 8, as layers'
+    # are: unaligned sizes run cuBLAS's slow unaligned kernels (the first
+    # sweeps' FP16/BF16 rows, all unaligned, could not fit aligned GEMMs);
+    # rounding up adds under 8 to a size, past the element cap never
+    if aligned:
+        up = [-(-d // 8) * 8 for d in (m, n, k)]
+        if max(up[0] * up[2], up[2] * up[1], up[0] * up[1]) * batch <= MAX_ELEMS:
+            m, n, k = up
     return op, dtype, batch, m, n, k
 
 
