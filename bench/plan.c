@@ -467,8 +467,9 @@ int seer_bench_plan_generate(uint64_t seed, int n_random, int cnn_copies, double
 
     /* CNN part: one (batch, dtype, layout) per network copy, so a network's
      * layers can be summed.  The first copy takes the six configurations
-     * of CNN_CONFIGS, one per network in a seeded order, so each dtype
-     * runs in both layouts; later copies shift along the list.  (Cycling
+     * of CNN_CONFIGS, one per network in a seeded order (FP16 and BF16
+     * in both layouts, TF32 and FP32 in NCHW); later copies shift along
+     * the list, the second adding TF32 and FP32 in NHWC.  (Cycling
      * the four dtypes over the networks with the layouts alternating
      * tied each dtype to one layout: the Hopper sweeps have no TF32
      * NCHW, FP16 NCHW or BF16 NHWC layer.) */

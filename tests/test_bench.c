@@ -142,8 +142,8 @@ TEST(bench_dry_run_deterministic)
     free(c);
 }
 
-/* The CNN part runs the configurations frameworks run most, each dtype
- * of the four mixed-precision ones in both layouts, whatever the seed:
+/* The CNN part runs the six configurations frameworks run most (FP16
+ * and BF16 in both layouts, TF32 and FP32 in NCHW), whatever the seed:
  * the old cycle tied each dtype to one layout (no TF32 NCHW layer, the
  * PyTorch default on Ampere and later, in either Hopper sweep). */
 TEST(bench_plan_cnn_configurations)
