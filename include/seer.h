@@ -720,7 +720,8 @@ typedef struct {
     double median;              /* its median over the rows: the host time of a typical call */
     int windows, kept;          /* window minima, and how many the fit kept; 0: no estimate */
 } seer_dispatch_t;
-/* 1 when a row's `source` timed host and GPU together ("neusight..."). */
+/* 1 when a row's `source` timed host and GPU together ("neusight...", in
+ * any case). */
 SEER_API int seer_source_has_dispatch(const char *source);
 /* The cuDNN major version a row's `source` names ("deepbench-cudnn7.6.2:Resnet"
  * -> 7; "cuDNN 8", "cudnn_v9", any case, the first that names one), or 0

@@ -155,10 +155,10 @@ static seer_status_t launch_fill(seer_handle_t h, const seer_csv_t *c, const int
  * guess of which kernels ran (a cuDNN's-choice family fitted instead
  * scored worse, docs/method.md).  Its fp16 forward always ran
  * IMPLICIT_PRECOMP_GEMM: that label stands.  Sources are matched as
- * seer_source_has_dispatch matches NeuSight's, case and all. */
+ * seer_source_has_dispatch matches NeuSight's, in any case. */
 static int source_times_fastest(const seer_conv_row_t *r)
 {
-    return !strncmp(r->source, "deepbench", 9) && r->dir == SEER_DIR_FWD && r->dtype == SEER_DTYPE_FP32 &&
+    return seer_strneq_ci(r->source, "deepbench", 9) && r->dir == SEER_DIR_FWD && r->dtype == SEER_DTYPE_FP32 &&
            r->algo >= 0;
 }
 

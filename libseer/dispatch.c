@@ -133,9 +133,11 @@ double seer_dispatch_at(const seer_dispatch_t *d, double u)
     return t > 0 ? t : 0;
 }
 
+/* Any case: a file converted elsewhere may write "NeuSight"; taken for
+ * GPU time, its host-laden rows trained and scored as if it were none. */
 int seer_source_has_dispatch(const char *source)
 {
-    return source && !strncmp(source, "neusight", 8);
+    return source && seer_strneq_ci(source, "neusight", 8);
 }
 
 int seer_source_cudnn_major(const char *source)

@@ -138,6 +138,8 @@ TEST(dispatch_too_few_rows_or_null)
     CHECK(seer_dispatch_fit(NULL, time, floor, 200, &d) == 0);
     CHECK(seer_dispatch_remove(pos, time, floor, 10, keep, &d) == 0);
     CHECK(seer_source_has_dispatch("neusight") == 1);
+    CHECK(seer_source_has_dispatch("NeuSight:h100") == 1); /* any case */
+    CHECK(seer_source_has_dispatch("neusigh") == 0);
     CHECK(seer_source_has_dispatch("deepbench-cudnn7.6.2:resnet") == 0);
     CHECK(seer_source_has_dispatch("seer-bench") == 0);
     CHECK(seer_source_has_dispatch(NULL) == 0);
