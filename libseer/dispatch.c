@@ -143,10 +143,7 @@ int seer_source_has_dispatch(const char *source)
 int seer_source_cudnn_major(const char *source)
 {
     for (const char *p = source; p && *p; p++) {
-        static const char want[] = "cudnn";
-        int i = 0;
-        while (want[i] && (p[i] | 0x20) == want[i]) i++;
-        if (want[i]) continue;
+        if (!seer_strneq_ci(p, "cudnn", 5)) continue;
         const char *q = p + 5;
         if (*q == '-' || *q == '_' || *q == ' ') q++;
         if (*q == 'v' || *q == 'V') q++;
