@@ -470,6 +470,26 @@ static seer_status_t narrow_conv(seer_err_t *e, const struct seer_model *m, cons
                             : SEER_STATUS_SUCCESS;
 }
 
+/* A wide grouped conv (SEER_GROUP_NARROW channels or more per group)
+ * runs cuDNN's grouped kernels too (conv2d, dgrad2d and
+ * wgrad2d_grouped_direct for 32 groups of 64 channels, FP32, on both
+ * Hopper sweeps), so it takes their SEER_GROUP_KERNEL_MS of its own over
+ * its roofline at the datasheet rates (seer_model_grouped_lower): the
+ * dense families' tiles alone timed the sweeps' small grouped convs in
+ * a few microseconds, and a depthwise conv, never slower than its conv
+ * in fewer groups (seer_picker_best), took that too (MobileNetV2's at
+ * batch 8: predicted at a median 0.45 of their measured time).  Only
+ * that fixed cost: the narrow convs' 5 % and 15 % rates put MobileNetV2
+ * training's depthwise convs at twice their kernels' time in whole
+ * iterations (docs/method.md).  A constant over a roofline, monotone in
+ * the work and ordered by GPU: the properties hold.  0 for a narrow or
+ * dense conv. */
+static double grouped_floor(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir)
+{
+    if (cv->shape.groups <= 1 || narrow_groups(cv)) return 0;
+    return seer_model_grouped_lower(m, cv, dir) + SEER_GROUP_KERNEL_MS;
+}
+
 /* The analytical model, for a (direction, algorithm, math) that no
  * calibrated GPU has data for: a family of one representative variant
  * (a 128x64 tile of 256 threads, up to two blocks per SM) whose
@@ -1442,6 +1462,16 @@ void seer_model_set_analytical_scales(struct seer_model *m)
     memcpy(m->ascale, s, sizeof s);
 }
 
+/* The bounds of a wide grouped conv hold its grouped_floor. */
+static seer_status_t grouped_bounds(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
+                                    seer_conv_bounds_t *b)
+{
+    double f = grouped_floor(m, cv, dir);
+    b->lo = fmax(b->lo, f);
+    b->hi = fmax(b->hi, f);
+    return SEER_STATUS_SUCCESS;
+}
+
 seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
                                      seer_direction_t dir, int algo, int peers, seer_conv_bounds_t *b)
 {
@@ -1482,14 +1512,14 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
             b->tied = 0;
             b->lo = ph.floor + tr;
             b->hi = fmax(lifted(&ps, &ph, -1, ph.phys) * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor) + tr;
-            return SEER_STATUS_SUCCESS;
+            return grouped_bounds(m, &run, dir, b);
         }
     }
     /* the time is fmax(exp(logcorr) * phys, floor), |logcorr| at most the
      * limit up to rounding, which the 1e-12 covers many times over */
     b->lo = fmax(b->phys * exp(-SEER_CORRECTION_LIMIT) * (1 - 1e-12), ph.floor) + tr;
     b->hi = fmax(b->phys * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor) + tr;
-    return SEER_STATUS_SUCCESS;
+    return grouped_bounds(m, &run, dir, b);
 }
 
 seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
@@ -1531,7 +1561,7 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     }
     double tr;
     int ntr = nchw_transposes(m, desc, dir, ph.kalgo, &tr, NULL);
-    double total = fmax(exp(ph.logcorr) * phys, ph.floor) + (tr_in ? 0 : tr);
+    double total = fmax(fmax(exp(ph.logcorr) * phys, ph.floor) + (tr_in ? 0 : tr), grouped_floor(m, desc, dir));
     if (seer_check_time(NULL, total, "")) { /* named only when it fails: the picker's hot path */
         char what[96];
         snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
