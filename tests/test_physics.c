@@ -1052,6 +1052,42 @@ TEST(physics_tiny_conv_is_tiny)
     fleet_close(&f);
 }
 
+/* A grouped conv pays cuDNN's grouped kernels' fixed cost (grouped_floor,
+ * SEER_GROUP_KERNEL_MS = 8 us, model.c), wide groups too: a MobileNetV2
+ * depthwise layer (batch 8, FP16 NHWC), never slower than its conv in
+ * fewer groups, once took a wide grouping's few microseconds (6 us on
+ * the H200).  Every GPU as served, every direction; a 32-group conv of 64
+ * channels per group, every algorithm that answers. */
+TEST(grouped_convs_pay_the_grouped_kernels_cost)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    fleet_t f;
+    REQUIRE(fleet_open(&f));
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    int checked = 0;
+    for (int gi = 0; gi < f.ng; gi++)
+        for (int dir = 0; dir < 3; dir++) {
+            shape_t dw = {8, 576, 14, 576, 3, 576, (seer_direction_t)dir, SEER_DTYPE_FP16, 1, 1, SEER_LAYOUT_NHWC};
+            double t = physics_fastest(f.h, f.m[gi], dw);
+            if (!(t >= 0.008)) printf("\n    %s: depthwise %s %g ms", f.g[gi].id, seer_direction_name(dw.dir), t);
+            CHECK(t >= 0.008);
+            REQUIRE(seer_conv_desc_set(f.h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 1, 2048, 15, 15, 2048, 1, 1, 0, 0, 1, 1,
+                                       1, 1, 32) == SEER_STATUS_SUCCESS);
+            int n = dir == SEER_DIR_FWD ? SEER_FWD_ALGO_COUNT : dir == SEER_DIR_BWD_DATA ? SEER_BWD_DATA_ALGO_COUNT
+                                                                                        : SEER_BWD_FILTER_ALGO_COUNT;
+            for (int a = SEER_ALGO_CUDNN_CHOICE; a < n; a++) {
+                double ta;
+                if (seer_predict_conv(f.h, f.m[gi], d, (seer_direction_t)dir, a, &ta, NULL, 0, NULL)) continue;
+                checked++;
+                CHECK(ta >= 0.008);
+            }
+        }
+    CHECK(checked > 100);
+    seer_conv_desc_destroy(d);
+    fleet_close(&f);
+}
+
 /* A padding one larger is more work on the same input (a larger output,
  * or for backward data the same dx from a larger dy): the fastest time
  * never drops more than 5 %.  Backward data read as its dual forward conv
