@@ -819,6 +819,20 @@ double seer_conv_legacy_slowdown(seer_direction_t dir, int algo, const struct se
     if (dir == SEER_DIR_BWD_DATA && algo == SEER_BWD_DATA_ALGO_0 && run->layout == SEER_LAYOUT_NHWC &&
         !narrow_groups(run))
         return 8;
+    /* A grouped NHWC conv's backward filter ALGO_0 in FP32 runs cuDNN's
+     * wgrad2d_grouped_direct fallback: over ALGO_1 of the same call
+     * (FMA math), median 2.46 on the H200 (cuDNN 9.14, 5 convs), checked
+     * on the H100 (2.65, 2) and on the H200 under cuDNN 9.19 (2.46, 2).
+     * Costed alike, the narrow path's fewer helper kernels made ALGO_0 the
+     * fastest predicted, up to 34x slower than ALGO_1.  (Its forward and
+     * backward data ran as fast as algorithm 1 in FP32 and TF32, median
+     * 1.00; TF32's backward filter 0.74 and 1.6 on two convs; FP16's
+     * ratios mix in the pseudo-half factors below: 2.9 on every grouped
+     * NHWC ALGO_0 put the sweeps' every-call rows from 37.1 to 38.9 %
+     * MAPE on the H100.) */
+    if (dir == SEER_DIR_BWD_FILTER && algo == SEER_BWD_FILTER_ALGO_0 && run->dtype == SEER_DTYPE_FP32 &&
+        run->layout == SEER_LAYOUT_NHWC && run->shape.groups > 1)
+        return 2.5;
     if (run->dtype != SEER_DTYPE_FP16_PSEUDO || !seer_algo_simt(dir, algo)) return 1;
     if (dir == SEER_DIR_FWD) return algo == SEER_FWD_ALGO_GEMM ? 1.15 : 1.75;
     if (dir == SEER_DIR_BWD_DATA) return 2.3;

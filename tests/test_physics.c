@@ -1088,6 +1088,34 @@ TEST(grouped_convs_pay_the_grouped_kernels_cost)
     fleet_close(&f);
 }
 
+/* A grouped NHWC FP32 conv's backward filter ALGO_0 runs cuDNN's
+ * grouped-direct fallback, 2.5x ALGO_1 (seer_conv_legacy_slowdown): the
+ * narrow path's fewer helper kernels once made it the fastest predicted
+ * on every GPU (H200: 18.2 ms measured against ALGO_1's 7.4). */
+TEST(grouped_nhwc_wgrad_algo0_slower_than_algo1)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    fleet_t f;
+    REQUIRE(fleet_open(&f));
+    seer_conv_desc_t d;
+    REQUIRE(seer_conv_desc_create(&d) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_conv_desc_set(f.h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NHWC, 5, 224, 101, 101, 576, 3, 3, 1, 1, 1, 1, 1, 1,
+                               32) == SEER_STATUS_SUCCESS);
+    int checked = 0;
+    for (int gi = 0; gi < f.ng; gi++) {
+        double t0, t1;
+        if (seer_predict_conv(f.h, f.m[gi], d, SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_0, &t0, NULL, 0, NULL) ||
+            seer_predict_conv(f.h, f.m[gi], d, SEER_DIR_BWD_FILTER, SEER_BWD_FILTER_ALGO_1, &t1, NULL, 0, NULL))
+            continue;
+        checked++;
+        if (!(t0 > t1)) printf("\n    %s: ALGO_0 %g ms, ALGO_1 %g ms", f.g[gi].id, t0, t1);
+        CHECK(t0 > t1);
+    }
+    CHECK(checked >= 20);
+    seer_conv_desc_destroy(d);
+    fleet_close(&f);
+}
+
 /* A padding one larger is more work on the same input (a larger output,
  * or for backward data the same dx from a larger dy): the fastest time
  * never drops more than 5 %.  Backward data read as its dual forward conv
