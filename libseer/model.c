@@ -381,12 +381,15 @@ int seer_conv_padded_groups(const struct seer_conv *cv, struct seer_conv *wide)
  * GEMM's the im2col matrix, the filter and the output, its im2col
  * kernel the input.  Hence the bound below, for each way a time is
  * made:
- * - wide groups: fmax(exp(c) * physics, floor) + transposes, the floor
- *   that of the algorithm's kernels in the dtype it runs
- *   (physical_floor; cuDNN's choice's is the lowest of them), at least
- *   the FLOPs at the highest peak that dtype can be (the GPU's run dtype,
- *   or FP32 for the SIMT and FP32 kernels, seer_conv_run_dtype) or the
- *   bytes at the bandwidth, plus one launch gap;
+ * - wide groups: fmax(exp(c) * physics, floor, grouped floor) +
+ *   transposes, the floor that of the algorithm's kernels in the dtype
+ *   it runs (physical_floor; cuDNN's choice's is the lowest of them), at
+ *   least the FLOPs at the highest peak that dtype can be (the GPU's run
+ *   dtype, or FP32 for the SIMT and FP32 kernels, seer_conv_run_dtype)
+ *   or the bytes at the bandwidth, plus one launch gap (the grouped
+ *   floor, seer_model_grouped_floor, is this bound plus
+ *   SEER_GROUP_KERNEL_MS; a bound of the times under the caps too, it
+ *   leaves that out);
  * - narrow groups: grouped_conv's main kernel alone, its FLOPs at
  *   SEER_GROUP_COMPUTE_EFF of the FP32 peak, or the bytes at the
  *   helpers' larger SEER_GROUP_HELPER_MEM_EFF (the explicit GEMM's main
@@ -471,20 +474,22 @@ static seer_status_t narrow_conv(seer_err_t *e, const struct seer_model *m, cons
 }
 
 /* A wide grouped conv (SEER_GROUP_NARROW channels or more per group)
- * runs cuDNN's grouped kernels too (conv2d, dgrad2d and
- * wgrad2d_grouped_direct for 32 groups of 64 channels, FP32, on both
- * Hopper sweeps), so it takes their SEER_GROUP_KERNEL_MS of its own over
- * its roofline at the datasheet rates (seer_model_grouped_lower): the
- * dense families' tiles alone timed the sweeps' small grouped convs in
- * a few microseconds, and a depthwise conv, never slower than its conv
- * in fewer groups (seer_picker_best), took that too (MobileNetV2's at
- * batch 8: predicted at a median 0.45 of their measured time).  Only
- * that fixed cost: the narrow convs' 5 % and 15 % rates put MobileNetV2
- * training's depthwise convs at twice their kernels' time in whole
- * iterations (docs/method.md).  A constant over a roofline, monotone in
- * the work and ordered by GPU: the properties hold.  0 for a narrow or
- * dense conv. */
-static double grouped_floor(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir)
+ * runs cuDNN's grouped kernels too (32 groups of 64 channels, FP32:
+ * conv2d_grouped_direct forward and wgrad2d_grouped_direct backward
+ * filter on both Hopper sweeps), so its own kernels take their
+ * SEER_GROUP_KERNEL_MS over its roofline at the datasheet rates and one
+ * launch gap (seer_model_grouped_lower): the dense families' tiles alone
+ * timed the sweeps' small grouped convs in a few microseconds, and a
+ * depthwise conv, never slower than its conv in fewer groups
+ * (seer_picker_best), took that too (MobileNetV2's at batch 8: predicted
+ * at a median 0.45 of their measured time).  Only that fixed cost: the
+ * narrow convs' 5 % and 15 % rates put MobileNetV2 training's depthwise
+ * convs at twice their kernels' time in whole iterations
+ * (docs/method.md).  A constant over a roofline, monotone in the work
+ * and ordered by GPU: the properties hold.  The caps that keep them
+ * (the dense conv's, the SIMT twin's, seer_predict_conv and the picker)
+ * may still go under it. */
+double seer_model_grouped_floor(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir)
 {
     if (cv->shape.groups <= 1 || narrow_groups(cv)) return 0;
     return seer_model_grouped_lower(m, cv, dir) + SEER_GROUP_KERNEL_MS;
@@ -807,10 +812,11 @@ static const seer_family_t *borrowed_family(const struct seer_model *m, seer_dir
  * on the H100, 0.050 against 0.412 on the H200) and 3.5-3.7x lower in
  * FP16/BF16 on top of the pseudo-half factor: 8 for any dtype.  Every
  * GPU takes these (the same generic kernels); 1 for everything else.
- * A narrow grouped conv (grouped_conv) takes the pseudo-half factor
- * only: its roofline was fitted to cuDNN's grouped kernels, the direct
- * ones among them; with the 8 too its NHWC ALGO_0 rows were predicted up
- * to 5x over.  The factor was measured on whole calls and scales the
+ * A narrow grouped conv (grouped_conv) takes the pseudo-half factor,
+ * not the 8: its roofline was fitted to cuDNN's grouped kernels, the
+ * direct ones among them; with the 8 too its NHWC ALGO_0 rows were
+ * predicted up to 5x over (a grouped FP32 NHWC backward filter ALGO_0
+ * takes its own 2.5, below).  The factor was measured on whole calls and scales the
  * whole time; in the per-kernel breakdown the main kernel carries all of
  * the added time and the helpers keep theirs (kernel_breakdown, and the
  * narrow path in seer_model_predict_conv). */
@@ -819,17 +825,25 @@ double seer_conv_legacy_slowdown(seer_direction_t dir, int algo, const struct se
     if (dir == SEER_DIR_BWD_DATA && algo == SEER_BWD_DATA_ALGO_0 && run->layout == SEER_LAYOUT_NHWC &&
         !narrow_groups(run))
         return 8;
-    /* A grouped NHWC conv's backward filter ALGO_0 in FP32 runs cuDNN's
-     * wgrad2d_grouped_direct fallback: over ALGO_1 of the same call
-     * (FMA math), median 2.46 on the H200 (cuDNN 9.14, 5 convs), checked
-     * on the H100 (2.65, 2) and on the H200 under cuDNN 9.19 (2.46, 2).
-     * Costed alike, the narrow path's fewer helper kernels made ALGO_0 the
-     * fastest predicted, up to 34x slower than ALGO_1.  (Its forward and
-     * backward data ran as fast as algorithm 1 in FP32 and TF32, median
-     * 1.00; TF32's backward filter 0.74 and 1.6 on two convs; FP16's
-     * ratios mix in the pseudo-half factors below: 2.9 on every grouped
-     * NHWC ALGO_0 put the sweeps' every-call rows from 37.1 to 38.9 %
-     * MAPE on the H100.) */
+    /* A grouped NHWC conv's backward filter ALGO_0 in FP32 (TF32 runs it
+     * in FP32 too) runs cuDNN's wgrad2d_grouped_direct fallback:
+     * over ALGO_1 of the same call (FMA math), median 2.46 on the H200
+     * (cuDNN 9.14, 5 convs, 1.0-34x), checked on the H100 (2.65 and 2.26,
+     * 2 convs) and on the H200 under cuDNN 9.19 (2.46 and 2.29).  Costed
+     * alike, the narrow path's fewer helper kernels made ALGO_0 the
+     * fastest predicted, up to 34x slower than ALGO_1.  Those convs were
+     * all narrow; wide groups take it too, as narrow convs are held to
+     * their padded, wide conv (narrow_at_most_padded), which undid it
+     * (H200, 5x224x101x101 -> 576, 32 groups: ALGO_0 1.11 ms against
+     * ALGO_1's 1.12), and the one wide grouped NHWC conv measured (FP16,
+     * 16 groups of 47) ran its backward ALGO_0 31x and 138x slower than
+     * ALGO_1.  (The one wide FP32 one, NCHW, ran both on
+     * wgrad2d_grouped_direct at equal times.)
+     * (Forward and backward data ran as fast as algorithm 1 in FP32 and
+     * TF32, median 1.00; TF32's backward filter 0.74 and 1.6 against a
+     * tensor-core ALGO_1 on two convs; FP16's ratios mix in the
+     * pseudo-half factors below: 2.9 on every grouped NHWC ALGO_0 put the
+     * sweeps' every-call rows from 37.1 to 38.9 % MAPE on the H100.) */
     if (dir == SEER_DIR_BWD_FILTER && algo == SEER_BWD_FILTER_ALGO_0 && run->dtype == SEER_DTYPE_FP32 &&
         run->layout == SEER_LAYOUT_NHWC && run->shape.groups > 1)
         return 2.5;
@@ -1476,16 +1490,6 @@ void seer_model_set_analytical_scales(struct seer_model *m)
     memcpy(m->ascale, s, sizeof s);
 }
 
-/* The bounds of a wide grouped conv hold its grouped_floor. */
-static seer_status_t grouped_bounds(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir,
-                                    seer_conv_bounds_t *b)
-{
-    double f = grouped_floor(m, cv, dir);
-    b->lo = fmax(b->lo, f);
-    b->hi = fmax(b->hi, f);
-    return SEER_STATUS_SUCCESS;
-}
-
 seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
                                      seer_direction_t dir, int algo, int peers, seer_conv_bounds_t *b)
 {
@@ -1514,6 +1518,7 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
      * picker prefers the measured families, cuDNN's choice included */
     b->analytical = ph.f == &af || ph.borrowed;
     b->tied = 1;
+    double gf = seer_model_grouped_floor(m, &run, dir); /* as seer_model_predict_conv takes it */
     b->phys = ph.phys;
     if (m->npeer) {
         seer_peers_t ps = {.m = m, .desc = &run, .dir = dir, .algo = algo, .k = &k, .kc = &kc};
@@ -1524,16 +1529,17 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
             /* the tied physics is at most this GPU's lifted one, and the
              * time at least the floor */
             b->tied = 0;
-            b->lo = ph.floor + tr;
-            b->hi = fmax(lifted(&ps, &ph, -1, ph.phys) * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor) + tr;
-            return grouped_bounds(m, &run, dir, b);
+            b->lo = fmax(ph.floor, gf) + tr;
+            b->hi = fmax(fmax(lifted(&ps, &ph, -1, ph.phys) * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor), gf) +
+                    tr;
+            return SEER_STATUS_SUCCESS;
         }
     }
     /* the time is fmax(exp(logcorr) * phys, floor), |logcorr| at most the
      * limit up to rounding, which the 1e-12 covers many times over */
-    b->lo = fmax(b->phys * exp(-SEER_CORRECTION_LIMIT) * (1 - 1e-12), ph.floor) + tr;
-    b->hi = fmax(b->phys * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor) + tr;
-    return grouped_bounds(m, &run, dir, b);
+    b->lo = fmax(fmax(b->phys * exp(-SEER_CORRECTION_LIMIT) * (1 - 1e-12), ph.floor), gf) + tr;
+    b->hi = fmax(fmax(b->phys * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor), gf) + tr;
+    return SEER_STATUS_SUCCESS;
 }
 
 seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
@@ -1575,7 +1581,10 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     }
     double tr;
     int ntr = nchw_transposes(m, desc, dir, ph.kalgo, &tr, NULL);
-    double total = fmax(fmax(exp(ph.logcorr) * phys, ph.floor) + (tr_in ? 0 : tr), grouped_floor(m, desc, dir));
+    /* a wide grouped conv's floor is its own kernels': the transposes
+     * come on top (held in the physics, they are in it) */
+    double gf = seer_model_grouped_floor(m, desc, dir);
+    double total = fmax(fmax(exp(ph.logcorr) * phys, ph.floor), gf) + (tr_in ? 0 : tr);
     if (seer_check_time(NULL, total, "")) { /* named only when it fails: the picker's hot path */
         char what[96];
         snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),

@@ -267,10 +267,17 @@ int seer_conv_padded_groups(const struct seer_conv *cv, struct seer_conv *wide);
  * bytes alone (model.c says why); 0 for a dense one.  The picker skips
  * what it shows cannot be faster. */
 double seer_model_grouped_lower(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir);
+/* At least the model's time of a wide grouped conv (32 channels per
+ * group or more) in direction dir, any algorithm or cuDNN's choice,
+ * before the caps (dense, SIMT twin): its roofline, a launch gap and the
+ * grouped kernels' fixed cost (model.c says why); 0 for a narrow or dense
+ * one. */
+double seer_model_grouped_floor(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir);
 /* The factor by which cuDNN's legacy kernels of (dir, algo) on run (in
  * the dtype it runs, seer_conv_run_dtype) were measured slower than the
  * model of their FP32 twins (pseudo-half SIMT kernels; bwd_data ALGO_0's
- * direct kernel on NHWC data), which the physics takes and training
+ * direct kernel on NHWC data; a grouped NHWC FP32 bwd_filter ALGO_0's
+ * grouped-direct kernel), which the physics takes and training
  * takes off its rows: 1 for everything else (model.c). */
 double seer_conv_legacy_slowdown(seer_direction_t dir, int algo, const struct seer_conv *run);
 /* seer_predict_conv failing into e (may be NULL) instead of a handle;

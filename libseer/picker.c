@@ -145,9 +145,12 @@ static void dual_reading(const struct seer_model *m, const struct seer_conv *cv,
         }
         if (seer_picker_best(m, &other, SEER_DIR_FWD, &e) || e.source == SEER_SOURCE_ANALYTICAL) return;
         double t = sqrt(out->time_ms * e.time_ms * scale);
-        /* the family's time is at least the floor already (its physics'
-         * own), so only a mean under it asks for the floor again */
-        out->time_ms = t < out->time_ms ? fmax(t, seer_model_conv_floor(m, cv, SEER_DIR_BWD_DATA)) : t;
+        /* the family's time is at least the floors already (its physics'
+         * own, a wide grouped conv's), so only a mean under it asks for
+         * them again */
+        out->time_ms = t < out->time_ms ? fmax(t, fmax(seer_model_conv_floor(m, cv, SEER_DIR_BWD_DATA),
+                                                       seer_model_grouped_floor(m, cv, SEER_DIR_BWD_DATA)))
+                                        : t;
     } else if (cv->shape.r == 1 && cv->shape.s == 1) {
         seer_conv_shape_t one = cv->shape;
         one.stride_h = one.stride_w = 1;

@@ -766,6 +766,48 @@ TEST(picker_narrow_grouped_bounds_are_the_prediction)
     seer_destroy(h);
 }
 
+/* A wide grouped conv's bounds hold its grouped floor (the grouped
+ * kernels' fixed cost, seer_model_grouped_floor) as its prediction takes
+ * it: lo <= time <= hi, on GPUs with and without NCHW transposes, in the
+ * served model (peers) and without them (peers 0). */
+TEST(picker_wide_grouped_bounds_hold_the_prediction)
+{
+    if (access("models/t4.seer", R_OK) != 0) SKIP("shipped models missing");
+    seer_handle_t h = handle();
+    static const char *const gpus[] = {"h100-sxm5-80gb", "a100-pcie-80gb", "t4"};
+    static const seer_dtype_t dts[] = {SEER_DTYPE_FP32, SEER_DTYPE_FP16, SEER_DTYPE_BF16, SEER_DTYPE_TF32};
+    int compared = 0, floored = 0;
+    for (int gi = 0; gi < 3; gi++) {
+        seer_model_t m;
+        REQUIRE(seer_model_open(h, "models", gpus[gi], &m) == SEER_STATUS_SUCCESS);
+        for (int i = 0; i < 16; i++) {
+            int g = i & 1 ? 16 : 4; /* 16 groups of 64 channels, or 4 of 256 */
+            seer_conv_desc_t d = desc(dts[i / 4], i & 4 ? 1 : 8, 1024, 7, 1024, 3, 1, 1);
+            REQUIRE(d);
+            d->shape.groups = g;
+            if (i & 2) d->layout = SEER_LAYOUT_NHWC;
+            for (int dir = 0; dir < 3; dir++)
+                for (int a = 0; a < seer_algo_count((seer_direction_t)dir); a++)
+                    for (int peers = 0; peers < 2; peers++) {
+                        seer_conv_bounds_t b;
+                        double t = 0;
+                        if (seer_model_conv_bounds(NULL, m, d, (seer_direction_t)dir, a, peers, &b)) continue;
+                        CHECK(seer_model_predict_conv(NULL, m, d, (seer_direction_t)dir, a, NULL, NULL, &t, NULL, 0,
+                                                      NULL, NULL) == SEER_STATUS_SUCCESS);
+                        CHECK(b.lo <= t * (1 + 1e-12) && t <= b.hi * (1 + 1e-12));
+                        CHECK(t >= seer_model_grouped_floor(m, d, (seer_direction_t)dir));
+                        floored += t <= seer_model_grouped_floor(m, d, (seer_direction_t)dir) * (1 + 1e-12);
+                        compared++;
+                    }
+            seer_conv_desc_destroy(d);
+        }
+        seer_model_destroy(m);
+    }
+    CHECK(compared > 300);
+    CHECK(floored > 10); /* the floor decides some */
+    seer_destroy(h);
+}
+
 /* A time out of range is the algorithm's own status, as cuDNN reports
  * each algorithm's: an absurd 20001 x 20001 filter on an A100 times
  * IMPLICIT_GEMM and GEMM over SEER_MAX_TIME_MS, IMPLICIT_PRECOMP_GEMM
