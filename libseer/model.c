@@ -1518,7 +1518,8 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
      * picker prefers the measured families, cuDNN's choice included */
     b->analytical = ph.f == &af || ph.borrowed;
     b->tied = 1;
-    double gf = seer_model_grouped_floor(m, &run, dir); /* as seer_model_predict_conv takes it */
+    /* the time is at least both floors, as seer_model_predict_conv takes them */
+    double fl = fmax(ph.floor, seer_model_grouped_floor(m, &run, dir));
     b->phys = ph.phys;
     if (m->npeer) {
         seer_peers_t ps = {.m = m, .desc = &run, .dir = dir, .algo = algo, .k = &k, .kc = &kc};
@@ -1529,16 +1530,15 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
             /* the tied physics is at most this GPU's lifted one, and the
              * time at least the floor */
             b->tied = 0;
-            b->lo = fmax(ph.floor, gf) + tr;
-            b->hi = fmax(fmax(lifted(&ps, &ph, -1, ph.phys) * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor), gf) +
-                    tr;
+            b->lo = fl + tr;
+            b->hi = fmax(lifted(&ps, &ph, -1, ph.phys) * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), fl) + tr;
             return SEER_STATUS_SUCCESS;
         }
     }
     /* the time is fmax(exp(logcorr) * phys, floor), |logcorr| at most the
      * limit up to rounding, which the 1e-12 covers many times over */
-    b->lo = fmax(fmax(b->phys * exp(-SEER_CORRECTION_LIMIT) * (1 - 1e-12), ph.floor), gf) + tr;
-    b->hi = fmax(fmax(b->phys * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), ph.floor), gf) + tr;
+    b->lo = fmax(b->phys * exp(-SEER_CORRECTION_LIMIT) * (1 - 1e-12), fl) + tr;
+    b->hi = fmax(b->phys * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), fl) + tr;
     return SEER_STATUS_SUCCESS;
 }
 
@@ -1583,8 +1583,8 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     int ntr = nchw_transposes(m, desc, dir, ph.kalgo, &tr, NULL);
     /* a wide grouped conv's floor is its own kernels': the transposes
      * come on top (held in the physics, they are in it) */
-    double gf = seer_model_grouped_floor(m, desc, dir);
-    double total = fmax(fmax(exp(ph.logcorr) * phys, ph.floor), gf) + (tr_in ? 0 : tr);
+    double fl = fmax(ph.floor, seer_model_grouped_floor(m, desc, dir));
+    double total = fmax(exp(ph.logcorr) * phys, fl) + (tr_in ? 0 : tr);
     if (seer_check_time(NULL, total, "")) { /* named only when it fails: the picker's hot path */
         char what[96];
         snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),

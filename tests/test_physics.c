@@ -74,8 +74,7 @@ TEST(physics_every_case_predicts_finite_positive)
                                    grp))
                 continue;
             for (int dir = 0; dir < 3; dir++) {
-                int na = dir == SEER_DIR_FWD ? SEER_FWD_ALGO_COUNT
-                       : dir == SEER_DIR_BWD_DATA ? SEER_BWD_DATA_ALGO_COUNT : SEER_BWD_FILTER_ALGO_COUNT;
+                int na = seer_algo_count((seer_direction_t)dir);
                 for (int a = 0; a < na; a++) {
                     double t = -1;
                     seer_status_t st = seer_predict_conv(h, m, d, (seer_direction_t)dir, a, &t, NULL, 0, NULL);
@@ -456,9 +455,7 @@ TEST(physics_faster_gpu_never_slower_per_algorithm)
         sh[0].dt = dts[d];
         for (int gi = 0; gi < f.ng; gi++)
             for (int i = 0; i < S * A; i++) {
-                int algo = i % A - 1, n = sh[i / A].dir == SEER_DIR_FWD        ? SEER_FWD_ALGO_COUNT
-                                       : sh[i / A].dir == SEER_DIR_BWD_DATA ? SEER_BWD_DATA_ALGO_COUNT
-                                                                             : SEER_BWD_FILTER_ALGO_COUNT;
+                int algo = i % A - 1, n = seer_algo_count(sh[i / A].dir);
                 t[gi * S * A + i] = algo < n ? physics_time(f.h, f.m[gi], sh[i / A], algo < 0 ? SEER_ALGO_CUDNN_CHOICE : algo)
                                              : -1;
             }
@@ -1079,10 +1076,7 @@ TEST(physics_grouped_convs_pay_the_grouped_kernels_cost)
                                                   1, 1, 1, 1, 1, 16) == SEER_STATUS_SUCCESS
                              : seer_conv_desc_set(f.h, d, SEER_DTYPE_FP32, SEER_LAYOUT_NCHW, 1, 2048, 15, 15, 2048, 1, 1, 0,
                                                   0, 1, 1, 1, 1, 32) == SEER_STATUS_SUCCESS);
-                int n = dir == SEER_DIR_FWD        ? SEER_FWD_ALGO_COUNT
-                        : dir == SEER_DIR_BWD_DATA ? SEER_BWD_DATA_ALGO_COUNT
-                                                   : SEER_BWD_FILTER_ALGO_COUNT;
-                for (int a = SEER_ALGO_CUDNN_CHOICE; a < n; a++) {
+                for (int a = SEER_ALGO_CUDNN_CHOICE; a < seer_algo_count((seer_direction_t)dir); a++) {
                     double ta;
                     if (seer_predict_conv(f.h, f.m[gi], d, (seer_direction_t)dir, a, &ta, NULL, 0, NULL)) continue;
                     checked++;
