@@ -71,6 +71,31 @@ int seer_dtype_math(seer_dtype_t dt)
 static double cdiv(double a, double b) { return ceil(a / b); }
 static double pow2_at_least(double x) { double p = 1; while (p < x) p *= 2; return p; }
 
+/* ResNet's stem (3 channels in, 64 out, 7x7, stride 2) in FP16 NHWC runs
+ * cuDNN's first-layer kernels, forward and backward filter
+ * (xmma_fprop/wgrad_image_first_layer ... k64c4r7s7_stride2x2, after an
+ * nhwcAddPadding pass), which pad the channels to 4, not to a 64-byte
+ * slice, but run at about a third of the implicit GEMMs' rate on that
+ * work: the channels are costed as 12.  Over the sixteen such calls
+ * timed (H200: PyTorch's ResNet-50, ResNet-50-GN and DenseNet-121 at
+ * batch 16 to 256, data/h200-sxm-141gb/networks; the H100's and the
+ * H200's sweeps at batch 32, data/GPU/bench*), 12 puts predicted/measured
+ * at 0.67-1.94 (median 1.03), where 32 put it at 1.30-3.55 (2.23), 8 at
+ * 0.54-1.55 (0.79) and 4 at 0.40-1.16 (0.54) (docs/method.md, "First
+ * layers"); the padding pass (0.06 ms beside 0.40 at batch 256) is not
+ * costed.  Up to 64 channels out, so that doubling them never costs
+ * less.  Backward data runs an ordinary implicit GEMM there
+ * (sm80_xmma_dgrad), NCHW ordinary kernels (BF16, the sweeps' ResNet-50
+ * at batch 64 and 256); BF16 and TF32 NHWC stems were not timed. */
+#define SEER_FIRST_LAYER_CHANNELS 12
+static int first_layer(const struct seer_conv *cv, seer_direction_t dir)
+{
+    const seer_conv_shape_t *sh = &cv->shape;
+    return dir != SEER_DIR_BWD_DATA && cv->dtype == SEER_DTYPE_FP16 && cv->layout == SEER_LAYOUT_NHWC &&
+           sh->groups == 1 && sh->c <= 4 && sh->k <= 64 && sh->r == 7 && sh->s == 7 && sh->stride_h == 2 &&
+           sh->stride_w == 2 && sh->dil_h == 1 && sh->dil_w == 1;
+}
+
 /* The sizes every algorithm's kernels are built from. */
 typedef struct {
     const struct seer_conv *cv;
@@ -105,12 +130,13 @@ static void dims_of(const struct seer_conv *cv, seer_direction_t dir, dims_t *d)
      * kernels' own FLOPs, seer_main_flops_ms): the MMA's own 8 (4 TF32)
      * left the Hopper sweeps' 30 tensor-core convs of 3 channels
      * (fastest algorithm) at a median predicted/measured 0.44, 64 bytes
-     * at 0.65 (docs/method.md).  Dense convs only: narrow grouped ones
-     * are bounded by their padded wide conv (model.c). */
+     * at 0.65 (docs/method.md); ResNet's stem in FP16 NHWC runs
+     * kernels of its own (first_layer).  Dense convs only: narrow grouped
+     * ones are bounded by their padded wide conv (model.c). */
     double C = d->C / d->g, K = d->K / d->g;
     if (d->g == 1 && seer_dtype_math(cv->dtype)) {
-        double q = cv->dtype == SEER_DTYPE_TF32 ? 16 : 32;
-        C = ceil(C / q) * q;
+        double q = cv->dtype == SEER_DTYPE_TF32 ? 16 : 32, qc = first_layer(cv, dir) ? SEER_FIRST_LAYER_CHANNELS : q;
+        C = ceil(C / qc) * qc;
         K = ceil(K / q) * q;
     }
     d->pad = C * K / ((d->C / d->g) * (d->K / d->g));

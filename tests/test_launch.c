@@ -171,6 +171,37 @@ TEST(launch_tensor_core_channels_padded)
     CHECK_NEAR(seer_main_flops_ms(g, SEER_DTYPE_FP16, k), k[0].flops / (g->fp16_tflops * 1e12) * 1e3, 1e-12);
 }
 
+/* ResNet's stem in FP16 NHWC runs cuDNN's first-layer kernels forward
+ * and backward filter, costed as 12 channels (launch.c, first_layer);
+ * backward data, BF16, NCHW and other stems keep the 64-byte slice's 32
+ * (measured: the H200's ResNet-50 stem forward took 0.40 ms at batch 256,
+ * 2.6x under the 32-channel prediction). */
+TEST(launch_resnet_stem_first_layer_kernels)
+{
+    static const struct { seer_dtype_t dt; seer_layout_t l; int c, k, r, stride; double c_run[3]; } cases[] = {
+        {SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 3, 64, 7, 2, {12, 32, 12}},
+        {SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 4, 32, 7, 2, {12, 32, 12}},
+        {SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 3, 128, 7, 2, {32, 32, 32}},
+        {SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 5, 64, 7, 2, {32, 32, 32}},
+        {SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 3, 64, 7, 1, {32, 32, 32}},
+        {SEER_DTYPE_FP16, SEER_LAYOUT_NHWC, 3, 64, 5, 2, {32, 32, 32}},
+        {SEER_DTYPE_FP16, SEER_LAYOUT_NCHW, 3, 64, 7, 2, {32, 32, 32}},
+        {SEER_DTYPE_BF16, SEER_LAYOUT_NHWC, 3, 64, 7, 2, {32, 32, 32}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const seer_conv_shape_t sh = {32, cases[i].c, 224, 224, cases[i].k, cases[i].r, cases[i].r, cases[i].r / 2,
+                                      cases[i].r / 2, cases[i].stride, cases[i].stride, 1, 1, 1};
+        struct seer_conv cv;
+        REQUIRE(seer_conv_init(NULL, &cv, cases[i].dt, cases[i].l, &sh) == SEER_STATUS_SUCCESS);
+        for (int d = 0; d < 3; d++) {
+            seer_kview_t k[SEER_MAX_KERNELS];
+            int nk = 0;
+            REQUIRE(seer_conv_kernels(NULL, &cv, (seer_direction_t)d, 1, k, &nk) == SEER_STATUS_SUCCESS);
+            CHECK_NEAR(k[0].pad, cases[i].c_run[d] / cases[i].c, 1e-12);
+        }
+    }
+}
+
 TEST(launch_explicit_gemm_im2col)
 {
     struct seer_conv cv;
