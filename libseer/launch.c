@@ -79,14 +79,18 @@ static double pow2_at_least(double x) { double p = 1; while (p < x) p *= 2; retu
  * work: the channels are costed as 12.  Over the sixteen such calls
  * timed (H200: PyTorch's ResNet-50, ResNet-50-GN and DenseNet-121 at
  * batch 16 to 256, data/h200-sxm-141gb/networks; the H100's and the
- * H200's sweeps at batch 32, data/GPU/bench*), 12 puts predicted/measured
- * at 0.67-1.94 (median 1.03), where 32 put it at 1.30-3.55 (2.23), 8 at
- * 0.54-1.55 (0.79) and 4 at 0.40-1.16 (0.54) (docs/method.md, "First
- * layers"); the padding pass (0.06 ms beside 0.40 at batch 256) is not
- * costed.  Up to 64 channels out, so that doubling them never costs
- * less.  Backward data runs an ordinary implicit GEMM there
- * (sm80_xmma_dgrad), NCHW ordinary kernels (BF16, the sweeps' ResNet-50
- * at batch 64 and 256); BF16 and TF32 NHWC stems were not timed. */
+ * H200's sweeps at batch 32, data/GPU/bench*), 12 puts the fastest
+ * predicted over the measured time at 0.67-1.94 (median 1.03), where 32
+ * put it at 1.30-3.55 (2.22), 8 at 0.54-1.55 (0.79) and 4 at 0.40-1.16
+ * (0.55) (docs/method.md, "First layers"); the padding pass (0.06 ms
+ * beside 0.40 at batch 256) is not costed.  Every call timed was 3 -> 64
+ * channels on Hopper: every tensor-core GPU takes the rule, unverified
+ * elsewhere, and so does every stem of up to 64 channels out, so that
+ * doubling them never costs less (the one narrower stem timed, 3 -> 39,
+ * ran ordinary kernels).  Backward data runs an ordinary implicit GEMM
+ * there (sm80_xmma_dgrad), NCHW ordinary kernels (BF16, the sweeps'
+ * ResNet-50 at batch 64 and 256); BF16 and TF32 NHWC stems were not
+ * timed. */
 #define SEER_FIRST_LAYER_CHANNELS 12
 static int first_layer(const struct seer_conv *cv, seer_direction_t dir)
 {
