@@ -1172,6 +1172,57 @@ static seer_status_t permute_view(cx_t *cx, const SeerOnnx__NodeProto *n, tensor
     return SEER_STATUS_SUCCESS;
 }
 
+/* AdaptiveAvgPool2d((o, o)) (or its max) where o does not divide the
+ * input, as the torch.export-based exporter writes it (GoogLeNet's
+ * auxiliary heads in training, 14 -> 4): Transpose of N x C x H x W to
+ * H x W x N x C (perm 2 3 0 1), GatherND of constant (oh, kh, ow, kw, 2)
+ * positions, Transpose to N x C x oh x kh x ow x kw (perm 4 5 0 1 2 3),
+ * ReduceMean (ReduceMax) over kh and kw without keepdims.  Each node
+ * after the first Transpose (node ni) is the sole reader of the one
+ * before and is fused into it; the window a position averages varies,
+ * which the adaptive pool layer costs alike (`out=`: square only).
+ * Returns o, and *max, when found; 0 otherwise. */
+static int64_t gathered_pool(cx_t *cx, int ni, const tensor_t *x, int *max)
+{
+    static const int64_t to_hwnc[4] = {2, 3, 0, 1}, back[6] = {4, 5, 0, 1, 2, 3};
+    int64_t perm[SEER_ONNX_MAX_RANK], ax[3];
+    int c[3], in[3];
+    const SeerOnnx__NodeProto *n = cx->g->node[ni];
+    if (!x || !x->known || x->rank != 4 || x->nhwc || seer_onnx_attr_ints(n, "perm", perm, 4) != 4 ||
+        memcmp(perm, to_hwnc, sizeof to_hwnc) || (c[0] = next_of(cx, ni, "GatherND", 0, &in[0])) < 0)
+        return 0;
+    const SeerOnnx__NodeProto *gnd = cx->g->node[c[0]];
+    const tensor_t *ix = gnd->n_input == 2 ? seer_onnx_input(cx, gnd, 1) : NULL;
+    if (!ix || !ix->is_const || !ix->known || ix->rank != 5 || ix->d[4] != 2 ||
+        seer_onnx_attr_int(gnd, "batch_dims", 0) != 0 || ix->d[0] != ix->d[2] || ix->d[0] < 1 ||
+        ix->d[0] > x->d[2] || ix->d[2] > x->d[3] || ix->d[1] < 1 || ix->d[1] > x->d[2] || ix->d[3] < 1 ||
+        ix->d[3] > x->d[3] || (c[1] = next_of(cx, c[0], "Transpose", 0, &in[1])) < 0 ||
+        seer_onnx_attr_ints(cx->g->node[c[1]], "perm", perm, 6) != 6 || memcmp(perm, back, sizeof back))
+        return 0;
+    if ((c[2] = next_of(cx, c[1], "ReduceMean", 0, &in[2])) < 0 &&
+        (c[2] = next_of(cx, c[1], "ReduceMax", 0, &in[2])) < 0)
+        return 0;
+    const SeerOnnx__NodeProto *r = cx->g->node[c[2]];
+    if (seer_onnx_reduce_axes(cx, r, ax, 3) != 2 || seer_onnx_attr_int(r, "keepdims", 1)) return 0;
+    int a0 = seer_onnx_norm_axis(ax[0], 6), a1 = seer_onnx_norm_axis(ax[1], 6);
+    if (!((a0 == 3 && a1 == 5) || (a0 == 5 && a1 == 3))) return 0;
+    *max = !strcmp(r->op_type, "ReduceMax");
+    for (int k = 0; k < 3; k++) cx->alias_in[c[k]] = in[k];
+    return ix->d[0];
+}
+
+static seer_status_t do_gathered_pool(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o,
+                                      int64_t out, int max)
+{
+    seer_status_t st;
+    int64_t d[4] = {x->d[0], x->d[1], out, out};
+    if ((st = seer_onnx_need_data(cx, n, x, 1)) || (st = seer_onnx_set_dims(cx, n, o, 4, d)) ||
+        (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1)))
+        return st;
+    seer_onnx_emit(cx, " %s out=%lld\n", max ? "max" : "avg", (long long)out);
+    return SEER_STATUS_SUCCESS;
+}
+
 /* ShuffleNet's channel shuffle, x.view(N, g, C/g, H, W).transpose(1, 2):
  * a shuffle layer, its output seen as N x C/g x g x H x W (the Reshape
  * after it makes the N x C x H x W view).  Rank 4: permute_view.  Any
@@ -1502,7 +1553,11 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     if (!strcmp(op, "MatMul")) return do_matmul(cx, n, x, o);
     if (!strcmp(op, "Split")) return do_split(cx, n, x, o);
     if (!strcmp(op, "Slice")) return do_slice(cx, n, x, o);
-    if (!strcmp(op, "Transpose")) return do_transpose(cx, n, x, o);
+    if (!strcmp(op, "Transpose")) {
+        int max;
+        int64_t out = gathered_pool(cx, ni, x, &max);
+        return out ? do_gathered_pool(cx, n, x, o, out, max) : do_transpose(cx, n, x, o);
+    }
     if (!strcmp(op, "LayerNormalization")) return do_layernorm(cx, n, x, o);
     if (!strcmp(op, "Gather")) return do_gather(cx, n, x, o);
     if (!strcmp(op, "Div")) return do_div(cx, ni, x, o);

@@ -469,6 +469,11 @@ TEST(onnx_ops_translate_to_layers)
     t = text_of(h, "tests/onnx/tiny_reduce_max.onnx", 0, 0, &st, &info);
     CHECK(t && strstr(t, "pool name=gmax in=relu max global\n") != NULL);
     free(t);
+    /* torch.export's AdaptiveAvgPool2d(4) of 14 x 14 (GoogLeNet's
+     * auxiliary heads): Transpose, GatherND of the windows, Transpose,
+     * ReduceMean over them, one adaptive pool that a 1x1 conv reads */
+    CHECK(text_has(h, "tests/onnx/gathered_pool.onnx", 0, "pool name=to_hwnc in=relu avg out=4\n"
+                                                          "conv name=conv2 in=to_hwnc k=8 size=1\n"));
     seer_destroy(h);
 }
 

@@ -443,6 +443,27 @@ def torchscript_pad(g, y):
     return g.node("Pad", [y, g.node("Cast", [p], "cast", to=i64)], "fpad")
 
 
+def gathered_pool(g, y):
+    """AdaptiveAvgPool2d(4) of a 14 x 14 map as the torch.export-based
+    exporter writes it (GoogLeNet's auxiliary heads, 4 not dividing 14):
+    H x W x N x C, a GatherND of each output's window of positions
+    (oh, kh, ow, kw, 2), back to N x C x oh x kh x ow x kw, and the mean
+    over kh and kw."""
+    i64 = TensorProto.INT64
+    starts = [(i * 14) // 4 for i in range(4)]
+    idx = []
+    for oh in range(4):
+        for kh in range(4):
+            for ow in range(4):
+                for kw in range(4):
+                    idx += [starts[oh] + kh, starts[ow] + kw]
+    t = g.node("Transpose", [y], "to_hwnc", perm=[2, 3, 0, 1])
+    t = g.node("GatherND", [t, g.weight("windows", [4, 4, 4, 4, 2], idx, i64)], "gather")
+    t = g.node("Transpose", [t], "to_nc", perm=[4, 5, 0, 1, 2, 3])
+    t = g.node("ReduceMean", [t, g.weight("kh_kw", [2], [-3, -1], i64)], "mean", keepdims=0)
+    return g.node("Conv", [t, g.weight("w2", [8, 4, 1, 1])], "conv2")
+
+
 def timm_bits(g, y):
     """Patterns of timm's CNNs: TensorFlow-style "same" padding (its pads
     computed from the size, Ceil and Clip at 0; F.pad then a stride-2
@@ -724,6 +745,7 @@ def main():
                  "w2", [4, 4, 3, 3])], "folded", kernel_shape=[3, 3], pads=[1, 1, 1, 1]), g.metadata(
                  "pkg.onnxscript.rewriter.rule_name", "FuseBatchNormIntoConv"))[0]),
              "tiny_reduce_max": tiny(extra=lambda g, y: g.node("ReduceMax", [y], "gmax", axes=[2, 3], keepdims=0)),
+             "gathered_pool": tiny(18, input_dims=[1, 3, 14, 14], extra=gathered_pool),
              "shuffle_slice": shuffle_unit(13), "shuffle_split": shuffle_unit(18),
              "convnext_export": convnext(20), "convnext_legacy": convnext(17),
              "convnext_dynamic": convnext(20, dynamic=True),
@@ -813,7 +835,7 @@ def main():
                                    "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style",
                                    "image_scaler9", "pad9", "pad13", "pad_torchscript", "tiny_folded",
                                    "tiny_folded_meta", "conv_transpose", "timm_bits", "group_norms",
-                                   "group_norm18", "weight_std")}
+                                   "group_norm18", "weight_std", "gathered_pool")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
     for k, b in seeds.items():
         with open(os.path.join(corpus, k + ".onnx"), "wb") as f:
