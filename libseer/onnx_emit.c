@@ -1179,8 +1179,10 @@ static seer_status_t permute_view(cx_t *cx, const SeerOnnx__NodeProto *n, tensor
  * positions, Transpose to N x C x oh x kh x ow x kw (perm 4 5 0 1 2 3),
  * ReduceMean (ReduceMax) over kh and kw without keepdims.  Each node
  * after the first Transpose (node ni) is the sole reader of the one
- * before and is fused into it; the window a position averages varies,
- * which the adaptive pool layer costs alike (`out=`: square only).
+ * before and is fused into it.  The windows are of one size but start
+ * unevenly (0, 3, 7, 10 of 14), as any adaptive pool's, which the pool
+ * layer costs (`out=`: square only); windows of different sizes make
+ * another graph (masks, a sum per position, a division), not read here.
  * Returns o, and *max, when found; 0 otherwise. */
 static int64_t gathered_pool(cx_t *cx, int ni, const tensor_t *x, int *max)
 {
