@@ -955,15 +955,28 @@ static seer_status_t do_dropout(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t
     return simple(cx, n, x, o, "dropout", extra);
 }
 
+/* An adaptive pool of x (its data checked by the caller) to out x out:
+ * `pool avg|max global` for 1, `out=` otherwise; o gets N x C x out x
+ * out. */
+static seer_status_t adaptive_pool(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o, int64_t out,
+                                   int max)
+{
+    seer_status_t st;
+    int64_t d[4] = {x->d[0], x->d[1], out, out};
+    if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1))) return st;
+    if (out == 1)
+        seer_onnx_emit(cx, " %s global\n", max ? "max" : "avg");
+    else
+        seer_onnx_emit(cx, " %s out=%lld\n", max ? "max" : "avg", (long long)out);
+    return SEER_STATUS_SUCCESS;
+}
+
 static seer_status_t do_global_pool(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     seer_status_t st;
     if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
     if (x->nhwc) return seer_onnx_unsupported(cx, n, CHANNELS_LAST);
-    int64_t d[4] = {x->d[0], x->d[1], 1, 1};
-    if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1))) return st;
-    seer_onnx_emit(cx, " %s global\n", n->op_type[6] == 'A' ? "avg" : "max");
-    return SEER_STATUS_SUCCESS;
+    return adaptive_pool(cx, n, x, o, 1, n->op_type[6] != 'A');
 }
 
 /* Whether x is what a layer norm layer reads: the channels of each
@@ -1058,10 +1071,10 @@ static seer_status_t do_reduce(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t 
     }
     if (x->rank != 4 || x->nhwc || na != 2 || mark != 0xcu)
         return unsupported_shape(cx, n, x, o, "a reduction over other than the two spatial axes of N x C x H x W");
-    if ((st = seer_onnx_need_data(cx, n, x, 1))) return st;
-    int64_t d[4] = {x->d[0], x->d[1], 1, 1};
-    if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1))) return st;
-    seer_onnx_emit(cx, " %s global\n", n->op_type[6] == 'M' && n->op_type[7] == 'e' ? "avg" : "max");
+    if ((st = seer_onnx_need_data(cx, n, x, 1)) ||
+        (st = adaptive_pool(cx, n, x, o, 1, !(n->op_type[6] == 'M' && n->op_type[7] == 'e'))))
+        return st;
+    int64_t d[2] = {x->d[0], x->d[1]};
     return seer_onnx_attr_int(n, "keepdims", 1) ? SEER_STATUS_SUCCESS : seer_onnx_set_dims(cx, n, o, 2, d);
 }
 
@@ -1211,18 +1224,6 @@ static int64_t gathered_pool(cx_t *cx, int ni, const tensor_t *x, int *max)
     *max = !strcmp(r->op_type, "ReduceMax");
     for (int k = 0; k < 3; k++) cx->alias_in[c[k]] = in[k];
     return ix->d[0];
-}
-
-static seer_status_t do_gathered_pool(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o,
-                                      int64_t out, int max)
-{
-    seer_status_t st;
-    int64_t d[4] = {x->d[0], x->d[1], out, out};
-    if ((st = seer_onnx_need_data(cx, n, x, 1)) || (st = seer_onnx_set_dims(cx, n, o, 4, d)) ||
-        (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1)))
-        return st;
-    seer_onnx_emit(cx, " %s out=%lld\n", max ? "max" : "avg", (long long)out);
-    return SEER_STATUS_SUCCESS;
 }
 
 /* ShuffleNet's channel shuffle, x.view(N, g, C/g, H, W).transpose(1, 2):
@@ -1558,7 +1559,9 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     if (!strcmp(op, "Transpose")) {
         int max;
         int64_t out = gathered_pool(cx, ni, x, &max);
-        return out ? do_gathered_pool(cx, n, x, o, out, max) : do_transpose(cx, n, x, o);
+        if (!out) return do_transpose(cx, n, x, o);
+        seer_status_t st = seer_onnx_need_data(cx, n, x, 1);
+        return st ? st : adaptive_pool(cx, n, x, o, out, max);
     }
     if (!strcmp(op, "LayerNormalization")) return do_layernorm(cx, n, x, o);
     if (!strcmp(op, "Gather")) return do_gather(cx, n, x, o);
