@@ -34,10 +34,11 @@
 /* Whether every reader of name reads it as a weight (a filter, bias,
  * norm parameter, a product's constant side): a graph input so is a
  * weight that the export left out of the file (torch.onnx.export's
- * export_params=False), not data.  arith: whether it may be added or
- * multiplied in, as a bias (C) or a layer scale (C x 1 x 1) is: of rank
- * 1, or 3 with a fixed first size that is not the batch (data is N x C x
- * H x W or N x F).  *budget: nodes left to look at, over every call
+ * export_params=False), not data.  arith: whether it may be added,
+ * subtracted, multiplied in or divided by, as a bias (C), a layer scale
+ * (C x 1 x 1) or a normalization's mean (1 x 1 x 1 x C) is: of rank 1,
+ * or 3 with a fixed first size that is not the batch (data is N x C x H
+ * x W or N x F), or a per-channel vector after a data input.  *budget: nodes left to look at, over every call
  * (an Identity's readers are a scan each): spent, the rest are data. */
 static int weight_only(const SeerOnnx__GraphProto *g, const char *name, int depth, int arith, long *budget)
 {
@@ -58,7 +59,8 @@ static int weight_only(const SeerOnnx__GraphProto *g, const char *name, int dept
                 continue;
             }
             if (arith && n->n_input == 2 &&
-                (!strcmp(n->op_type, "Add") || !strcmp(n->op_type, "Mul"))) {
+                (!strcmp(n->op_type, "Add") || !strcmp(n->op_type, "Mul") || !strcmp(n->op_type, "Sub") ||
+                 (!strcmp(n->op_type, "Div") && k == 1))) {
                 readers++;
                 continue;
             }
@@ -73,18 +75,65 @@ static int weight_only(const SeerOnnx__GraphProto *g, const char *name, int dept
     return readers > 0;
 }
 
+/* Whether a shape is fixed with at most one size over 1: a per-channel
+ * vector in any rank (a Keras Normalization layer's mean, 1 x 1 x 1 x C,
+ * which tf2onnx may list as a graph input). */
+static int per_channel(const SeerOnnx__TensorShapeProto *sh)
+{
+    int over = 0;
+    if (sh->n_dim > 4) return 0;
+    for (size_t k = 0; k < sh->n_dim; k++) {
+        const SeerOnnx__TensorShapeProto__Dimension *dm = sh->dim[k];
+        if (dm->value_case != SEER_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE || dm->dim_value < 1) return 0;
+        over += dm->dim_value > 1;
+    }
+    return over <= 1;
+}
+
+/* Whether name is a constant: an initializer (registered by now), a
+ * graph input of a per-channel shape (above) or a Constant node's output. */
+static int constant_name(cx_t *cx, const char *name, long *budget)
+{
+    if (seer_onnx_find_tensor(cx, name) >= 0) return 1;
+    for (size_t i = 0; i < cx->g->n_input; i++) {
+        const SeerOnnx__ValueInfoProto *vi = cx->g->input[i];
+        if (vi->name && !strcmp(vi->name, name))
+            return vi->type && vi->type->value_case == SEER_ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
+                   vi->type->tensor_type->shape && per_channel(vi->type->tensor_type->shape);
+    }
+    for (size_t i = 0; i < cx->g->n_node && --*budget > 0; i++) {
+        const SeerOnnx__NodeProto *n = cx->g->node[i];
+        if (n->op_type && !strcmp(n->op_type, "Constant") && n->n_output == 1 && n->output[0] &&
+            !strcmp(n->output[0], name))
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether graph input name is channels last (N x H x W x C, as tf2onnx
  * writes a TensorFlow model's): read, and only by Transposes to N x C x H
- * x W. */
-static int channels_last_input(const SeerOnnx__GraphProto *g, const char *name, long *budget)
+ * x W, or through element-wise arithmetic with constants on its way to
+ * them (Keras's Rescaling and Normalization layers, which the
+ * applications of keras.applications carry inside the model). */
+static int channels_last_input(cx_t *cx, const char *name, int depth, long *budget)
 {
     static const int64_t to_first[4] = {0, 3, 1, 2};
+    static const char *const arith[] = {"Add", "Sub", "Mul", "Div"};
+    const SeerOnnx__GraphProto *g = cx->g;
     int readers = 0;
     for (size_t i = 0; i < g->n_node && --*budget > 0; i++) {
         const SeerOnnx__NodeProto *n = g->node[i];
         for (size_t k = 0; k < n->n_input; k++) {
             if (!n->input[k] || strcmp(n->input[k], name)) continue;
             int64_t perm[4];
+            size_t a = 0;
+            while (a < sizeof arith / sizeof arith[0] && (!n->op_type || strcmp(n->op_type, arith[a]))) a++;
+            if (a < sizeof arith / sizeof arith[0] && depth < 8 && n->n_input == 2 && n->n_output == 1 &&
+                n->output[0] && n->input[1 - k] && constant_name(cx, n->input[1 - k], budget) &&
+                channels_last_input(cx, n->output[0], depth + 1, budget)) {
+                readers++;
+                continue;
+            }
             if (!n->op_type || strcmp(n->op_type, "Transpose") || seer_onnx_attr_ints(n, "perm", perm, 4) != 4 ||
                 memcmp(perm, to_first, sizeof perm))
                 return 0;
@@ -92,6 +141,15 @@ static int channels_last_input(const SeerOnnx__GraphProto *g, const char *name, 
         }
     }
     return readers > 0 && *budget > 0;
+}
+
+/* Whether a node reads name. */
+static int read_by_node(const SeerOnnx__GraphProto *g, const char *name, long *budget)
+{
+    for (size_t i = 0; i < g->n_node && --*budget > 0; i++)
+        for (size_t k = 0; k < g->node[i]->n_input; k++)
+            if (g->node[i]->input[k] && !strcmp(g->node[i]->input[k], name)) return 1;
+    return *budget <= 0;
 }
 
 /* Graph inputs that are not initializers become `input` layers; those
@@ -110,13 +168,20 @@ static seer_status_t graph_inputs(cx_t *cx)
         if (!vi->name || !vi->name[0]) return seer_error(cx->h, SEER_STATUS_ONNX_CORRUPT, "graph input %zu has no name", i);
         if (seer_onnx_find_tensor(cx, vi->name) >= 0) continue; /* an initializer listed as input */
         const char *nm = seer_onnx_show(vi->name, b, sizeof b);
+        if (!read_by_node(cx->g, vi->name, &budget)) {
+            /* tf2onnx lists a Keras Normalization layer's folded mean and
+             * variance so (EfficientNet's): nothing to predict */
+            seer_onnx_emit(cx, "# graph input '%s' is read by no node: left out\n", nm);
+            continue;
+        }
         const SeerOnnx__TypeProto *tp = vi->type;
         if (!tp || tp->value_case != SEER_ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type->shape)
             return seer_error(cx->h, SEER_STATUS_NET_SHAPE, "graph input '%s' is not a tensor of known rank", nm);
         const SeerOnnx__TensorShapeProto *sh = tp->tensor_type->shape;
         const SeerOnnx__TensorShapeProto__Dimension *d0 = sh->n_dim ? sh->dim[0] : NULL;
         int lead = d0 && d0->value_case == SEER_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d0->dim_value > 0;
-        int arith = sh->n_dim == 1 || (sh->n_dim == 3 && lead && (n_data == 0 || d0->dim_value != cx->batch));
+        int arith = sh->n_dim == 1 || (sh->n_dim == 3 && lead && (n_data == 0 || d0->dim_value != cx->batch)) ||
+                    (n_data && per_channel(sh));
         if (weight_only(cx->g, vi->name, 0, arith, &budget)) {
             int64_t d[SEER_ONNX_MAX_RANK];
             if (sh->n_dim > SEER_ONNX_MAX_RANK)
@@ -141,7 +206,7 @@ static seer_status_t graph_inputs(cx_t *cx)
                               "features expected)", nm, sh->n_dim);
         int64_t d[4];
         /* the spatial axes: 2 and 3, or 1 and 2 of a channels-last input */
-        int last = sh->n_dim == 4 && channels_last_input(cx->g, vi->name, &budget), hw0 = last ? 1 : 2;
+        int last = sh->n_dim == 4 && channels_last_input(cx, vi->name, 0, &budget), hw0 = last ? 1 : 2;
         for (size_t k = 0; k < sh->n_dim; k++) {
             const SeerOnnx__TensorShapeProto__Dimension *dm = sh->dim[k];
             int fixed = dm->value_case == SEER_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dm->dim_value > 0;
@@ -185,7 +250,7 @@ static seer_status_t graph_inputs(cx_t *cx)
             seer_onnx_emit(cx, "# input dtype: %s\n", et == SEER_ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16 ? "fp16" : "bf16");
         n_data++;
     }
-    if (!n_data) return seer_error(cx->h, SEER_STATUS_NET_INPUT, "the graph has no input that is not an initializer");
+    if (!n_data) return seer_error(cx->h, SEER_STATUS_NET_INPUT, "the graph has no data input (a graph input that is not an initializer and that a node reads)");
     return SEER_STATUS_SUCCESS;
 }
 

@@ -795,9 +795,13 @@ static seer_status_t do_mul(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *o)
     if (seer_onnx_elems(x[0], 1) < seer_onnx_elems(x[1], 1)) { tensor_t *t = x[0]; x[0] = x[1]; x[1] = t; }
     int same = x[0]->rank == x[1]->rank && x[0]->nhwc == x[1]->nhwc &&
                !memcmp(x[0]->d, x[1]->d, (size_t)x[0]->rank * sizeof *x[0]->d);
-    int gate = x[0]->rank == 4 && x[1]->rank == 4 && !x[0]->nhwc && !x[1]->nhwc && x[1]->d[1] == x[0]->d[1] &&
-               x[1]->d[2] == 1 && x[1]->d[3] == 1 && x[1]->d[0] == x[0]->d[0];
-    if (!same && !gate) return seer_onnx_unsupported(cx, n, "a broadcasting product other than a per-channel N x C x 1 x 1 gate");
+    /* per channel: N x C x 1 x 1, or N x 1 x 1 x C of a channels-last view */
+    int64_t c[2], h[2], w[2];
+    int gate = x[0]->rank == 4 && x[1]->rank == 4 && x[0]->nhwc == x[1]->nhwc && seer_onnx_chw(x[0], &c[0], &h[0], &w[0]) &&
+               seer_onnx_chw(x[1], &c[1], &h[1], &w[1]) && c[1] == c[0] && h[1] == 1 && w[1] == 1 &&
+               x[1]->d[0] == x[0]->d[0];
+    if (!same && !gate)
+        return seer_onnx_unsupported(cx, n, "a broadcasting product other than a per-channel N x C x 1 x 1 gate");
     if ((st = copy_shape(cx, n, o, x[0])) || (st = seer_onnx_layer_line(cx, n, o, "mul", x, 2))) return st;
     seer_onnx_emit(cx, "\n");
     return SEER_STATUS_SUCCESS;
@@ -918,25 +922,30 @@ static seer_status_t do_prelu(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *
 }
 
 /* Pad of the two spatial axes of N x C x H x W (pads an attribute, named
- * paddings at opset 1, before 11; an input since), any mode: a pad layer
- * (PyTorch's F.pad and onnxruntime's Pad are a copy into the larger
- * tensor, whatever fills the border). */
+ * paddings at opset 1, before 11; an input since), or of a channels-last
+ * view's (Keras's ZeroPadding2D between tf2onnx's transposes), any mode:
+ * a pad layer (PyTorch's F.pad and onnxruntime's Pad are a copy into the
+ * larger tensor, whatever fills the border). */
 static seer_status_t do_pad(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
 {
     int64_t p[9];
     int np = cx->opset < 2 ? seer_onnx_attr_ints(n, "paddings", p, 9)
              : cx->opset < 11 ? seer_onnx_attr_ints(n, "pads", p, 9) : seer_onnx_const_ints(cx, n, 1, p, 9);
-    if (!x || !x->known || x->rank != 4 || x->nhwc || np != 8 || (n->n_input > 3 && n->input[3] && n->input[3][0]) ||
-        p[0] || p[1] || p[4] || p[5] || p[2] < 0 || p[3] < 0 || p[6] < 0 || p[7] < 0 || p[2] > SEER_NET_MAX_DIM ||
-        p[3] > SEER_NET_MAX_DIM || p[6] > SEER_NET_MAX_DIM || p[7] > SEER_NET_MAX_DIM)
-        return unsupported_shape(cx, n, x, o, "a pad of other than the two spatial axes of N x C x H x W, or by "
-                                              "other than constant non-negative amounts");
+    int h = x && x->nhwc ? 1 : 2, c = x && x->nhwc ? 3 : 1; /* the axes of H and C in x's order */
+    if (!x || !x->known || x->rank != 4 || np != 8 || (n->n_input > 3 && n->input[3] && n->input[3][0]) ||
+        p[0] || p[c] || p[4] || p[4 + c] || p[h] < 0 || p[h + 1] < 0 || p[h + 4] < 0 || p[h + 5] < 0 ||
+        p[h] > SEER_NET_MAX_DIM || p[h + 1] > SEER_NET_MAX_DIM || p[h + 4] > SEER_NET_MAX_DIM ||
+        p[h + 5] > SEER_NET_MAX_DIM)
+        return unsupported_shape(cx, n, x, o, "a pad of other than the two spatial axes, or by other than constant "
+                                              "non-negative amounts");
     seer_status_t st;
-    int64_t d[4] = {x->d[0], x->d[1], x->d[2] + p[2] + p[6], x->d[3] + p[3] + p[7]};
-    if ((st = seer_onnx_need_data(cx, n, x, 1)) || (st = seer_onnx_set_dims(cx, n, o, 4, d)) ||
-        (st = seer_onnx_layer_line(cx, n, o, "pad", &x, 1)))
-        return st;
-    seer_onnx_emit(cx, " h=%lld w=%lld\n", (long long)d[2], (long long)d[3]);
+    int64_t d[4] = {x->d[0], x->d[1], x->d[2], x->d[3]};
+    d[h] += p[h] + p[h + 4];
+    d[h + 1] += p[h + 1] + p[h + 5];
+    if ((st = seer_onnx_need_data(cx, n, x, 1)) || (st = seer_onnx_set_dims(cx, n, o, 4, d))) return st;
+    o->nhwc = x->nhwc;
+    if ((st = seer_onnx_layer_line(cx, n, o, "pad", &x, 1))) return st;
+    seer_onnx_emit(cx, " h=%lld w=%lld\n", (long long)d[h], (long long)d[h + 1]);
     return SEER_STATUS_SUCCESS;
 }
 
@@ -957,13 +966,17 @@ static seer_status_t do_dropout(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t
 
 /* An adaptive pool of x (its data checked by the caller) to out x out:
  * `pool avg|max global` for 1, `out=` otherwise; o gets N x C x out x
- * out. */
+ * out (N x out x out x C, a channels-last view, for x one). */
 static seer_status_t adaptive_pool(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o, int64_t out,
                                    int max)
 {
     seer_status_t st;
-    int64_t d[4] = {x->d[0], x->d[1], out, out};
-    if ((st = seer_onnx_set_dims(cx, n, o, 4, d)) || (st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1))) return st;
+    int64_t c, h, w;
+    seer_onnx_chw(x, &c, &h, &w);
+    int64_t d[4] = {x->d[0], c, out, out}, dl[4] = {x->d[0], out, out, c};
+    if ((st = seer_onnx_set_dims(cx, n, o, 4, x->nhwc ? dl : d))) return st;
+    o->nhwc = x->nhwc;
+    if ((st = seer_onnx_layer_line(cx, n, o, "pool", &x, 1))) return st;
     if (out == 1)
         seer_onnx_emit(cx, " %s global\n", max ? "max" : "avg");
     else
@@ -1069,12 +1082,14 @@ static seer_status_t do_reduce(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t 
         int a = seer_onnx_norm_axis(ax[i], x->rank);
         mark |= a < 0 || mark >> a & 1 ? 1u << 31 : 1u << a; /* out of range or repeated */
     }
-    if (x->rank != 4 || x->nhwc || na != 2 || mark != 0xcu)
+    /* the spatial axes: 2 and 3, or 1 and 2 of a channels-last view
+     * (tf2onnx's squeeze-and-excite of Keras's MobileNetV3) */
+    if (x->rank != 4 || na != 2 || mark != (x->nhwc ? 0x6u : 0xcu))
         return unsupported_shape(cx, n, x, o, "a reduction over other than the two spatial axes of N x C x H x W");
     if ((st = seer_onnx_need_data(cx, n, x, 1)) ||
         (st = adaptive_pool(cx, n, x, o, 1, !(n->op_type[6] == 'M' && n->op_type[7] == 'e'))))
         return st;
-    int64_t d[2] = {x->d[0], x->d[1]};
+    int64_t d[2] = {x->d[0], x->nhwc ? x->d[3] : x->d[1]};
     return seer_onnx_attr_int(n, "keepdims", 1) ? SEER_STATUS_SUCCESS : seer_onnx_set_dims(cx, n, o, 2, d);
 }
 

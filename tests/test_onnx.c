@@ -453,6 +453,22 @@ TEST(onnx_ops_translate_to_layers)
                                                       "relu name=relu1 in=conv1\n"
                                                       "pool name=pool in=relu1 max size=3 stride_h=2 stride_w=2 pad=1\n"));
     CHECK(text_has(h, "tests/onnx/tf_style.onnx", 64, "input name=x c=3 h=64 w=64\n"));
+    /* keras.applications through tf2onnx: the channels-last input seen
+     * through Rescaling and Normalization (the mean a graph input, an
+     * unread variance left out), ZeroPadding2D and squeeze-and-excite on
+     * channels-last views */
+    CHECK(text_has(h, "tests/onnx/keras_style.onnx", 0, "input name=x c=3 h=32 w=32\n"
+                                                         "# graph input 'norm/variance' is read by no node: left out\n"
+                                                         "scale name=rescale in=x\n"
+                                                         "scale name=norm/sub in=rescale\n"));
+    CHECK(text_has(h, "tests/onnx/keras_style.onnx", 0, "relu6 name=relu6 in=conv1\n"
+                                                         "pad name=zpad in=relu6 h=33 w=33\n"
+                                                         "conv name=dwconv in=zpad k=16 size=3 stride=2 groups=16\n"
+                                                         "pool name=se/squeeze in=dwconv avg global\n"));
+    CHECK(text_has(h, "tests/onnx/keras_style.onnx", 0, "mul name=se/excite in=dwconv,se/gate\n"
+                                                         "pool name=gap in=se/excite avg global\n"
+                                                         "fc name=fc in=gap k=10 bias=0\n"));
+    CHECK(text_has(h, "tests/onnx/keras_style.onnx", 64, "input name=x c=3 h=64 w=64\n"));
     CHECK(text_has(h, "tests/onnx/image_scaler9.onnx", 0, "relu name=relu in=conv\nscale name=scaler in=relu\n"));
     /* Pad of H and W (an attribute, an input; any mode): a pad layer, 8 x 8
      * -> 11 x 11, which a stride-2 3 x 3 conv reads */

@@ -408,6 +408,40 @@ def tf_style():
     return g.model(g.node("Gemm", [y, g.weight("w2", [10, 16])], "fc", transB=1))
 
 
+def keras_style():
+    """A keras.applications model as tf2onnx writes it: Rescaling and
+    Normalization on the channels-last input before its transpose (the
+    mean a graph input, the variance one that no node reads), then
+    MobileNetV3's blocks between transposes: a ZeroPadding2D of N x H x W x
+    C, a depthwise conv, and squeeze-and-excite over axes 1 and 2 of the
+    channels-last view gating it."""
+    g = Graph("keras_style", 13)
+    x = g.input("x", ["N", 32, 32, 3])
+    mean = g.input("norm/mean", [1, 1, 1, 3])
+    g.input("norm/variance", [1, 1, 1, 3])
+    y = g.node("Mul", [x, g.weight("rescale", [], [1 / 255.0])], "rescale")
+    y = g.node("Sub", [y, mean], "norm/sub")
+    y = g.node("Mul", [y, g.weight("norm/inv_std", [1, 1, 1, 3])], "norm/div")
+    y = g.node("Transpose", [y], "to_nchw", perm=[0, 3, 1, 2])
+    y = g.node("Conv", [y, g.weight("w1", [16, 3, 3, 3])], "conv1", kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    y = g.node("Transpose", [y], "to_nhwc", perm=[0, 2, 3, 1])
+    y = g.node("Clip", [y, g.weight("zero", [], [0.0]), g.weight("six", [], [6.0])], "relu6")
+    y = g.node("Pad", [y, g.weight("pads", [8], [0, 0, 0, 0, 0, 1, 1, 0], TensorProto.INT64)], "zpad")
+    y = g.node("Transpose", [y], "pad_nchw", perm=[0, 3, 1, 2])
+    y = g.node("Conv", [y, g.weight("dw", [16, 1, 3, 3])], "dwconv", kernel_shape=[3, 3], strides=[2, 2], group=16)
+    y = g.node("Transpose", [y], "dw_nhwc", perm=[0, 2, 3, 1])
+    s = g.node("ReduceMean", [y], "se/squeeze", axes=[1, 2], keepdims=1)
+    s = g.node("Transpose", [s], "se/nchw", perm=[0, 3, 1, 2])
+    s = g.node("Relu", [g.node("Conv", [s, g.weight("se/w1", [4, 16, 1, 1])], "se/reduce", kernel_shape=[1, 1])],
+               "se/relu")
+    s = g.node("Sigmoid", [g.node("Conv", [s, g.weight("se/w2", [16, 4, 1, 1])], "se/expand", kernel_shape=[1, 1])],
+               "se/gate")
+    s = g.node("Transpose", [s], "se/nhwc", perm=[0, 2, 3, 1])
+    y = g.node("Mul", [y, s], "se/excite")
+    y = g.node("ReduceMean", [y], "gap", axes=[1, 2], keepdims=0)
+    return g.model(g.node("Gemm", [y, g.weight("w2", [10, 16])], "fc", transB=1))
+
+
 def conv_transpose():
     """nn.ConvTranspose2d as torch.onnx.export writes it (kernel_shape,
     strides, pads, dilations, group, output_padding): a decoder's
@@ -804,6 +838,7 @@ def main():
              "group_norm18_no_params": tiny(18, params=False, extra=lambda g, y: g.node("GroupNormalization", [
                  y, g.input("gs", [2]), g.input("gb", [2])], "gn18", num_groups=2)),
              "alexnet_caffe3": alexnet_caffe(3), "legacy_bias5": legacy_bias(5), "tf_style": tf_style(),
+             "keras_style": keras_style(),
              # ImageScaler (opsets 1-9): the input's scale and per-channel bias
              "image_scaler9": tiny(9, extra=lambda g, y: g.node("ImageScaler", [y], "scaler", scale=0.5,
                                                                bias=[0.1, 0.2, 0.3, 0.4])),
@@ -832,7 +867,7 @@ def main():
                                    "convnext_opset18", "convnext_opset13", "hardswish13", "tiny_no_params",
                                    "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
-                                   "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style",
+                                   "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style", "keras_style",
                                    "image_scaler9", "pad9", "pad13", "pad_torchscript", "tiny_folded",
                                    "tiny_folded_meta", "conv_transpose", "timm_bits", "group_norms",
                                    "group_norm18", "weight_std", "gathered_pool")}
