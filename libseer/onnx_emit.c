@@ -410,8 +410,18 @@ static seer_status_t do_pool(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
     if (seer_onnx_attr_ints(n, "kernel_shape", k, 2) != 2 || k[0] < 1 || k[1] < 1)
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "kernel_shape must list 2 sizes >= 1");
     int64_t p4[4];
-    if (window(n, x, k, s2, dil, pad, p4, why, sizeof why) != 1) return seer_onnx_unsupported(cx, n, why);
+    int win = window(n, x, k, s2, dil, pad, p4, why, sizeof why);
+    if (!win) return seer_onnx_unsupported(cx, n, why);
     if (dil[0] != 1 || dil[1] != 1) return seer_onnx_unsupported(cx, n, "dilated pooling");
+    tensor_t padded;
+    if (win == 2) {
+        /* padding no symmetric one matches (Darknet's and TensorFlow's SAME
+         * 2 x 2 max pool at stride 1, tiny-YOLOv2's: 0 before, 1 after):
+         * the padded copy a framework makes, then the pool without it */
+        if ((st = pad_layer(cx, n, x, o, p4, &padded))) return st;
+        x = &padded;
+        pad[0] = pad[1] = 0;
+    }
     if (2 * pad[0] > k[0] || 2 * pad[1] > k[1]) return seer_onnx_unsupported(cx, n, "a pad over half the window");
     int ceil_mode = seer_onnx_attr_int(n, "ceil_mode", 0) != 0;
     int64_t d[4] = {x->d[0], x->d[1], win_out(x->d[2], pad[0], k[0], s2[0], ceil_mode),

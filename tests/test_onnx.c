@@ -476,6 +476,11 @@ TEST(onnx_ops_translate_to_layers)
     /* F.pad(x, (1, 3, 0, 2)) through the TorchScript exporter's chain on
      * constants (a table flipped and transposed): H 8 + 0 + 2, W 8 + 1 + 3 */
     CHECK(text_has(h, "tests/onnx/pad_torchscript.onnx", 0, "pad name=fpad in=relu h=10 w=12\n"));
+    /* a 2 x 2 max pool at stride 1 with SAME_UPPER (0 before, 1 after: no
+     * symmetric pad keeps 8 x 8): the padded copy, then the pool */
+    CHECK(text_has(h, "tests/onnx/pool_same.onnx", 0, "pad name=same_pool.pad in=relu h=9 w=9\n"
+                                                       "pool name=same_pool in=same_pool.pad max size=2 stride_h=1 "
+                                                       "stride_w=1\n"));
     CHECK(text_has(h, "tests/onnx/pad13.onnx", 0, "pad name=zpad in=relu h=11 w=11\nconv name=conv2 in=zpad k=4 "
                                                   "size=3 stride=2\n"));
     /* PRelu slopes of 1 x C x 1 x 1 and C x 1 x 1: per channel */
@@ -506,7 +511,6 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_symbolic_hw", SEER_STATUS_NET_SHAPE, "dimension 2 is symbolic"},
         {"bad_huge", SEER_STATUS_OVERFLOW, "'big' has over 2^31 - 1 elements"},
         {"bad_unsupported", SEER_STATUS_ONNX_UNSUPPORTED_OP, "3 unsupported nodes: Erf x1 ('scale'"},
-        {"bad_asym_pads", SEER_STATUS_ONNX_UNSUPPORTED_OP, "MaxPool x1 ('asym': asymmetric padding (0, 0, 1, 1)"},
         {"bad_group_norm_view", SEER_STATUS_ONNX_UNSUPPORTED_OP,
          "GroupNormalization x1 ('gn_view': a group norm of other than N x C x H x W in groups dividing C)"},
         {"bad_reduce_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP,

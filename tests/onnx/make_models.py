@@ -720,8 +720,6 @@ def bad_models(good):
     out["split_opset1"] = tiny(1, extra=lambda g, y: g.node("Split", [y, g.weight(
         "sizes", [2], [2, 2], TensorProto.INT64)], "split", outputs=2, axis=1)[0]).SerializeToString()
     # a pool's padding no symmetric one matches (a conv's becomes a pad layer)
-    out["asym_pads"] = tiny(extra=lambda g, y: g.node("MaxPool", [y], "asym", kernel_shape=[2, 2],
-                                                      pads=[0, 0, 1, 1])).SerializeToString()
     # string attributes outside ONNX's values: refused, not read as the default
     out["auto_pad"] = tiny(extra=lambda g, y: g.node("Conv", [y, g.weight("w2", [4, 4, 3, 3])], "conv2",
                                                      auto_pad="WEIRD")).SerializeToString()
@@ -846,6 +844,10 @@ def main():
              # (opset 9) and by an input (opset 13)
              "pad9": tiny(9, extra=lambda g, y: g.node("Pad", [y], "zpad", pads=[0, 0, 1, 1, 0, 0, 2, 2])),
              "pad_torchscript": tiny(13, extra=torchscript_pad),
+             # Darknet's 2 x 2 max pool at stride 1 keeping the size (tiny-YOLOv2):
+             # SAME_UPPER pads 0 before and 1 after, which no symmetric pad matches
+             "pool_same": tiny(13, extra=lambda g, y: g.node("MaxPool", [y], "same_pool", kernel_shape=[2, 2],
+                                                             auto_pad="SAME_UPPER")),
              "pad13": tiny(13, extra=lambda g, y: g.node("Conv", [g.node("Pad", [y, g.weight(
                  "pads", [8], [0, 0, 1, 1, 0, 0, 2, 2], TensorProto.INT64)], "zpad", mode="reflect"), g.weight(
                  "w2", [4, 4, 3, 3])], "conv2", strides=[2, 2])),
@@ -868,7 +870,7 @@ def main():
                                    "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
                                    "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style", "keras_style",
-                                   "image_scaler9", "pad9", "pad13", "pad_torchscript", "tiny_folded",
+                                   "image_scaler9", "pad9", "pad13", "pad_torchscript", "pool_same", "tiny_folded",
                                    "tiny_folded_meta", "conv_transpose", "timm_bits", "group_norms",
                                    "group_norm18", "weight_std", "gathered_pool")}
     seeds.update({"bad_" + k: b for k, b in bad.items()})
