@@ -25,11 +25,11 @@ const char *seer_op_name(seer_op_t op)
 
 enum { K_NAME, K_IN, K_K, K_R, K_S, K_SIZE, K_STRIDE, K_STRIDE_H, K_STRIDE_W, K_PAD, K_PAD_H,
        K_PAD_W, K_DIL, K_DIL_H, K_DIL_W, K_GROUPS, K_BIAS, K_C, K_H, K_W, K_OUT, K_GLOBAL, K_CEIL,
-       K_P, K_MODE, K_FROM, K_POINTWISE, K_LEARNABLE, K_OUTPAD, K_OUTPAD_H, K_OUTPAD_W, NKEYS };
+       K_P, K_MODE, K_FROM, K_POINTWISE, K_LEARNABLE, K_OUTPAD, K_OUTPAD_H, K_OUTPAD_W, K_UNFUSED, NKEYS };
 static const char *const key_names[NKEYS] = {
     "name", "in", "k", "r", "s", "size", "stride", "stride_h", "stride_w", "pad", "pad_h",
     "pad_w", "dil", "dil_h", "dil_w", "groups", "bias", "c", "h", "w", "out", "global", "ceil",
-    "p", "mode", "from", "pointwise", "learnable", "outpad", "outpad_h", "outpad_w"};
+    "p", "mode", "from", "pointwise", "learnable", "outpad", "outpad_h", "outpad_w", "unfused"};
 
 #define B(k) (1u << (k))
 #define WINDOW (B(K_R) | B(K_S) | B(K_SIZE) | B(K_STRIDE) | B(K_STRIDE_H) | B(K_STRIDE_W) | \
@@ -68,7 +68,7 @@ static const struct {
     {"mul", SEER_OP_MUL, 0, BASIC},
     {"fc", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS) | B(K_POINTWISE)},
     {"linear", SEER_OP_FC, 0, BASIC | B(K_K) | B(K_BIAS) | B(K_POINTWISE)},
-    {"layernorm", SEER_OP_LAYERNORM, 0, BASIC},
+    {"layernorm", SEER_OP_LAYERNORM, 0, BASIC | B(K_UNFUSED)},
     {"groupnorm", SEER_OP_GROUPNORM, 0, BASIC | B(K_GROUPS) | B(K_LEARNABLE)},
     {"resize", SEER_OP_RESIZE, 0, BASIC | B(K_H) | B(K_W)},
     {"pad", SEER_OP_PAD, 0, BASIC | B(K_H) | B(K_W)},
@@ -258,7 +258,7 @@ static seer_status_t parse_opt(ps_t *ps, int ti, char *tok, opts_t *o)
         o->p = p;
         return SEER_STATUS_SUCCESS;
     }
-    case K_BIAS: case K_GLOBAL: case K_CEIL: case K_POINTWISE: case K_LEARNABLE:
+    case K_BIAS: case K_GLOBAL: case K_CEIL: case K_POINTWISE: case K_LEARNABLE: case K_UNFUSED:
         return parse_int(ps, key, v, 0, 1, &o->v[key]);
     case K_PAD: case K_PAD_H: case K_PAD_W: case K_FROM: case K_OUTPAD: case K_OUTPAD_H: case K_OUTPAD_W:
         return parse_int(ps, key, v, 0, SEER_NET_MAX_DIM, &o->v[key]);
@@ -427,8 +427,10 @@ static seer_status_t infer(ps_t *ps, seer_net_layer_t *l, const opts_t *o)
     case SEER_OP_DECONV:
         if ((st = infer_conv(ps, L, o, &oc, &oh, &ow))) return st;
         break;
-    case SEER_OP_BATCHNORM:
-    case SEER_OP_LAYERNORM: /* a scale and a shift per channel */
+    case SEER_OP_LAYERNORM: /* unfused=1: written out in its element-wise ops, each a kernel */
+        l->kind = (int)o->v[K_UNFUSED];
+        /* fall through */
+    case SEER_OP_BATCHNORM: /* a scale and a shift per channel */
         L->params = 2 * c;
         break;
     case SEER_OP_GROUPNORM: /* ... unless learnable=0 (InstanceNorm2d's default) */

@@ -570,6 +570,24 @@ static seer_status_t amp_cast_row(pctx_t *c, int li, seer_direction_t dir)
     return mem_row(c, li, dir, 1, (4.0 + seer_dtype_size(c->dt)) * p, p, SEER_RESULT_AMP_CAST);
 }
 
+/* A layer norm over the channels written out in element-wise ops, as
+ * ConvNeXt's reference code and Hugging Face's write their channels-first
+ * one (u = x.mean(1); d = x - u; s = d.pow(2).mean(1); z = d / (s +
+ * eps).sqrt(); w * z + b), which eager PyTorch runs op by op: forward
+ * the two means read x and d^2, the difference, square, quotient,
+ * product and sum each read and write a tensor of x's size, 12 of its
+ * element passes in 9 kernels (the sum with eps and the root touch one
+ * value a position); backward autograd's per-op formulas, 25 passes in 14
+ * kernels (the bias and weight gradients' reductions, the quotient's two
+ * gradients and its reduction over the channels, the square's, the two
+ * means' expansions, and the sums where d and x collect two gradients).
+ * Counted from the ops, not measured. */
+static seer_status_t unfused_layernorm_row(pctx_t *c, int li, int backward, double ein)
+{
+    return backward ? mem_row(c, li, SEER_DIR_BWD_DATA, 14, 25 * ein * c->es, ein, 0)
+                    : mem_row(c, li, SEER_DIR_FWD, 9, 12 * ein * c->es, ein, 0);
+}
+
 /* Forward (backward = 0) or backward rows of one layer. */
 static seer_status_t layer_rows(pctx_t *c, int li, int backward)
 {
@@ -617,10 +635,13 @@ static seer_status_t layer_rows(pctx_t *c, int li, int backward)
         return SEER_STATUS_SUCCESS;
     }
     case SEER_OP_LAYERNORM:
+        if (l->kind) /* unfused: its element-wise ops (above) */
+            return unfused_layernorm_row(c, li, backward, ein);
         /* one kernel reads x, writes y and each position's mean and
          * 1 / std (PyTorch's vectorized layer norm) in either mode: no
          * running statistics to fold; backward as batch norm's, dx and
          * the reduction of dgamma, dbeta over x and dy */
+        /* fall through */
     case SEER_OP_GROUPNORM:
         /* a group norm's statistics in either mode too: one kernel reads
          * x for each (sample, group)'s moments, one reads it again and

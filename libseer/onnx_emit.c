@@ -1010,13 +1010,13 @@ static int per_position(const tensor_t *x)
     return (x->rank == 4 && x->nhwc) || x->rank == 2;
 }
 
-/* Whether ReduceMean node m of a tensor of rank r averages its last axis
+/* Whether ReduceMean node m of a tensor of rank r averages its axis a
  * alone, keeping it (axes an attribute before opset 18, an input since). */
-static int mean_of_last_axis(cx_t *cx, const SeerOnnx__NodeProto *m, int r)
+static int mean_of_axis(cx_t *cx, const SeerOnnx__NodeProto *m, int r, int a)
 {
     int64_t ax[2];
     int na = seer_onnx_reduce_axes(cx, m, ax, 2);
-    return na == 1 && seer_onnx_norm_axis(ax[0], r) == r - 1 && seer_onnx_attr_int(m, "keepdims", 1);
+    return na == 1 && seer_onnx_norm_axis(ax[0], r) == a && seer_onnx_attr_int(m, "keepdims", 1);
 }
 
 /* The node after node ni in a fused chain: the only reader of ni's
@@ -1030,18 +1030,23 @@ static int next_of(cx_t *cx, int ni, const char *op, int in, int *at)
     return i;
 }
 
-/* Layer norm over the last axis as exporters write it before opset 17
+/* Layer norm over the channels as exporters write it before opset 17
  * brought LayerNormalization: mean = ReduceMean(x), d = Sub(x, mean),
  * y = Div(d, Sqrt(Add(ReduceMean(Pow(d, 2)), eps))), then its affine
  * part, Mul by a weight and Add of a bias, where there is one.  Every
- * node after the first ReduceMean (node ni) is fused into it; 1 when
- * found. */
+ * node after the first ReduceMean (node ni) is fused into it.  1 when
+ * found over the last axis (of a channels-last view or N x C: F.layer_norm,
+ * one kernel in PyTorch); 2 over axis 1 of N x C x H x W, which only a
+ * model's own code writes (ConvNeXt's reference channels-first layer
+ * norm, Hugging Face's), and PyTorch runs op by op. */
 static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
 {
     const SeerOnnx__NodeProto *n = cx->g->node[ni];
     enum { SUB, POW, MEAN, EPS, SQRT, DIV, MUL, ADD, N };
     int c[N], in[N], nc = 0;
-    if (!x || !x->known || !per_position(x) || !mean_of_last_axis(cx, n, x->rank) ||
+    if (!x || !x->known) return 0;
+    int first = x->rank == 4 && !x->nhwc, axis = first ? 1 : x->rank - 1;
+    if ((!first && !per_position(x)) || !mean_of_axis(cx, n, x->rank, axis) ||
         (c[SUB] = next_of(cx, ni, "Sub", 1, &in[SUB])) < 0 || strcmp(cx->g->node[c[SUB]]->input[0], n->input[0]))
         return 0;
     /* d feeds the square and the division, nothing else */
@@ -1056,7 +1061,7 @@ static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
     if (c[POW] < 0 || c[DIV] < 0) return 0;
     in[POW] = in[DIV] = 0;
     if ((c[MEAN] = next_of(cx, c[POW], "ReduceMean", 0, &in[MEAN])) < 0 ||
-        !mean_of_last_axis(cx, cx->g->node[c[MEAN]], x->rank) ||
+        !mean_of_axis(cx, cx->g->node[c[MEAN]], x->rank, axis) ||
         (c[EPS] = next_of(cx, c[MEAN], "Add", -1, &in[EPS])) < 0 ||
         !const_input(cx, cx->g->node[c[EPS]], (size_t)(1 - in[EPS])) ||
         (c[SQRT] = next_of(cx, c[EPS], "Sqrt", 0, &in[SQRT])) < 0)
@@ -1073,7 +1078,7 @@ static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
         nc = k + 1;
     }
     for (int k = 0; k < nc; k++) cx->alias_in[c[k]] = in[k];
-    return 1;
+    return first ? 2 : 1;
 }
 
 /* ReduceMean / ReduceMax over the two spatial axes: a global pool (the
@@ -1548,6 +1553,7 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     const SeerOnnx__NodeProto *n = cx->g->node[ni];
     const char *op = n->op_type;
     char why[160];
+    int ln;
     for (size_t i = 0; i < sizeof SIMPLE_OPS / sizeof SIMPLE_OPS[0]; i++)
         if (!strcmp(op, SIMPLE_OPS[i].op)) {
             /* batch norm, softmax and LRN have an axis; the activations do not */
@@ -1569,7 +1575,8 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     if (!strcmp(op, "Dropout")) return do_dropout(cx, n, x, o);
     if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) return do_pool(cx, n, x, o, op[0] == 'M');
     if (!strcmp(op, "GlobalAveragePool") || !strcmp(op, "GlobalMaxPool")) return do_global_pool(cx, n, x, o);
-    if (!strcmp(op, "ReduceMean") && decomposed_layernorm(cx, ni, x)) return simple(cx, n, x, o, "layernorm", "");
+    if (!strcmp(op, "ReduceMean") && (ln = decomposed_layernorm(cx, ni, x)))
+        return simple(cx, n, x, o, "layernorm", ln == 2 ? " unfused=1" : "");
     if (!strcmp(op, "ReduceMean") || !strcmp(op, "ReduceMax")) return do_reduce(cx, n, x, o);
     if (!strcmp(op, "Add") || !strcmp(op, "Sum") || !strcmp(op, "Sub")) return do_add(cx, n, o);
     if (!strcmp(op, "Concat")) return do_concat(cx, n, o);

@@ -378,6 +378,14 @@ TEST(net_parse_layernorm_and_pointwise_fc)
           SEER_STATUS_NET_PARSE);
     CHECK(parse(h, "input name=x c=8 h=2 w=2\nlayernorm name=f in=x pointwise=1\n", &net, msg, sizeof msg) ==
           SEER_STATUS_NET_PARSE && strstr(msg, "unknown option 'pointwise'"));
+    /* unfused is a layer norm's option, 0 or 1 */
+    CHECK(parse(h, "input name=x c=8 h=2 w=2\nlayernorm name=f in=x unfused=1\n", &net, msg, sizeof msg) ==
+          SEER_STATUS_SUCCESS);
+    seer_network_destroy(net);
+    CHECK(parse(h, "input name=x c=8 h=2 w=2\nlayernorm name=f in=x unfused=2\n", &net, msg, sizeof msg) ==
+          SEER_STATUS_NET_PARSE);
+    CHECK(parse(h, "input name=x c=8 h=2 w=2\nbn name=f in=x unfused=1\n", &net, msg, sizeof msg) ==
+          SEER_STATUS_NET_PARSE && strstr(msg, "unknown option 'unfused'"));
     seer_destroy(h);
 }
 

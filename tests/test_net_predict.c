@@ -1,6 +1,7 @@
 /* Networks: GEMM prediction for fc layers, the backward-from-forward
  * table, and seer_predict_network with models trained from the shared
  * data (skipped when it is missing) (libseer/net_predict.c). */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1056,6 +1057,39 @@ TEST(net_groupnorm_nhwc_layout_copies)
     /* forward and backward: one copy row each, x and y (dy and dx) */
     CHECK(s[1].rows == s[0].rows + 2 && s[1].bytes == s[0].bytes + 2 * (2 * e * (4 + 2)));
     CHECK(s[1].t[0] + s[1].t[1] > s[0].t[0] + s[0].t[1]);
+    seer_model_free(m);
+    seer_destroy(h);
+}
+
+/* A layer norm written out in element-wise ops (unfused=1: ConvNeXt's
+ * reference channels-first one) runs them as kernels of their own: 12 of
+ * x's element passes in 9 kernels forward, 25 in 14 backward
+ * (net_predict.c), so it costs more than the fused one in either pass. */
+TEST(net_layernorm_unfused_runs_its_ops)
+{
+    seer_handle_t h;
+    seer_model_t m;
+    REQUIRE(seer_create(&h) == SEER_STATUS_SUCCESS);
+    REQUIRE(seer_model_load(h, "models/a100-pcie-80gb.seer", &m) == SEER_STATUS_SUCCESS);
+    seer_net_options_t o = SEER_NET_OPTIONS_DEFAULT;
+    o.batch = 64;
+    o.mode = SEER_MODE_TRAIN;
+    op_rows_t f = op_rows(h, m, "input c=96 h=56 w=56\nconv k=96 size=4 stride=4\nlayernorm name=n\n", &o,
+                          SEER_OP_LAYERNORM);
+    op_rows_t u = op_rows(h, m, "input c=96 h=56 w=56\nconv k=96 size=4 stride=4\nlayernorm name=n unfused=1\n", &o,
+                          SEER_OP_LAYERNORM);
+    double e = 64.0 * 96 * 14 * 14 * 4; /* x's bytes */
+    CHECK(u.rows == 2 && fabs(u.bytes - 37 * e) < 1e-6 * e);
+    CHECK(u.t[0] > f.t[0] && u.t[1] > f.t[1]);
+    seer_network_t net = NULL;
+    seer_layer_result_t r[8];
+    seer_net_totals_t tot = {0, 0, 0, 0, 0, 0, 0};
+    static const char text[] = "input c=96 h=56 w=56\nconv k=96 size=4 stride=4\nlayernorm name=n unfused=1\n";
+    REQUIRE(seer_network_create(h, text, strlen(text), &net) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, r, 8, &tot), SEER_STATUS_SUCCESS);
+    for (int i = 0; i < tot.rows && i < 8; i++)
+        if (r[i].op == SEER_OP_LAYERNORM) CHECK(r[i].n_kernels == (r[i].direction == SEER_DIR_FWD ? 9 : 14));
+    seer_network_destroy(net);
     seer_model_free(m);
     seer_destroy(h);
 }

@@ -469,6 +469,11 @@ TEST(onnx_ops_translate_to_layers)
                                                          "pool name=gap in=se/excite avg global\n"
                                                          "fc name=fc in=gap k=10 bias=0\n"));
     CHECK(text_has(h, "tests/onnx/keras_style.onnx", 64, "input name=x c=3 h=64 w=64\n"));
+    /* the channels-first layer norm of ConvNeXt's reference code, written
+     * out over axis 1: one layer norm, run op by op */
+    CHECK(text_has(h, "tests/onnx/layernorm_first.onnx", 0, "conv name=stem in=x k=16 size=4 stride=4\n"
+                                                             "layernorm name=ln/mean in=stem unfused=1\n"
+                                                             "conv name=down in=ln/mean k=32 size=2 stride=2\n"));
     CHECK(text_has(h, "tests/onnx/image_scaler9.onnx", 0, "relu name=relu in=conv\nscale name=scaler in=relu\n"));
     /* Pad of H and W (an attribute, an input; any mode): a pad layer, 8 x 8
      * -> 11 x 11, which a stride-2 3 x 3 conv reads */

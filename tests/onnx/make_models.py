@@ -442,6 +442,24 @@ def keras_style():
     return g.model(g.node("Gemm", [y, g.weight("w2", [10, 16])], "fc", transB=1))
 
 
+def layernorm_first():
+    """ConvNeXt's reference channels-first layer norm (Hugging Face's too),
+    as either exporter writes the model's own code: mean and variance over
+    axis 1 of N x C x H x W, then weight[:, None, None] * x + bias[:, None,
+    None]; between a 4x4 stride-4 stem and a 2x2 stride-2 downsampling."""
+    g = Graph("layernorm_first", 13)
+    y = g.node("Conv", [g.input("x", ["N", 3, 32, 32]), g.weight("w1", [16, 3, 4, 4])], "stem",
+               kernel_shape=[4, 4], strides=[4, 4])
+    u = g.node("ReduceMean", [y], "ln/mean", axes=[1], keepdims=1)
+    d = g.node("Sub", [y, u], "ln/sub")
+    s = g.node("ReduceMean", [g.node("Pow", [d, g.weight("two", [], [2.0])], "ln/pow")], "ln/var", axes=[1])
+    s = g.node("Sqrt", [g.node("Add", [s, g.weight("eps", [], [1e-6])], "ln/add")], "ln/sqrt")
+    z = g.node("Mul", [g.weight("ln.weight", [16, 1, 1]), g.node("Div", [d, s], "ln/div")], "ln/mul")
+    z = g.node("Add", [z, g.weight("ln.bias", [16, 1, 1])], "ln/bias")
+    return g.model(g.node("Conv", [z, g.weight("w2", [32, 16, 2, 2])], "down", kernel_shape=[2, 2],
+                          strides=[2, 2]))
+
+
 def conv_transpose():
     """nn.ConvTranspose2d as torch.onnx.export writes it (kernel_shape,
     strides, pads, dilations, group, output_padding): a decoder's
@@ -836,7 +854,7 @@ def main():
              "group_norm18_no_params": tiny(18, params=False, extra=lambda g, y: g.node("GroupNormalization", [
                  y, g.input("gs", [2]), g.input("gb", [2])], "gn18", num_groups=2)),
              "alexnet_caffe3": alexnet_caffe(3), "legacy_bias5": legacy_bias(5), "tf_style": tf_style(),
-             "keras_style": keras_style(),
+             "keras_style": keras_style(), "layernorm_first": layernorm_first(),
              # ImageScaler (opsets 1-9): the input's scale and per-channel bias
              "image_scaler9": tiny(9, extra=lambda g, y: g.node("ImageScaler", [y], "scaler", scale=0.5,
                                                                bias=[0.1, 0.2, 0.3, 0.4])),
@@ -869,7 +887,7 @@ def main():
                                    "convnext_opset18", "convnext_opset13", "hardswish13", "tiny_no_params",
                                    "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
-                                   "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style", "keras_style",
+                                   "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style", "keras_style", "layernorm_first",
                                    "image_scaler9", "pad9", "pad13", "pad_torchscript", "pool_same", "tiny_folded",
                                    "tiny_folded_meta", "conv_transpose", "timm_bits", "group_norms",
                                    "group_norm18", "weight_std", "gathered_pool")}
