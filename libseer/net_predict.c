@@ -571,9 +571,9 @@ static seer_status_t amp_cast_row(pctx_t *c, int li, seer_direction_t dir)
 }
 
 /* A layer norm over the channels written out in element-wise ops, as
- * ConvNeXt's reference code and Hugging Face's write their channels-first
- * one (u = x.mean(1); d = x - u; s = d.pow(2).mean(1); z = d / (s +
- * eps).sqrt(); w * z + b), which eager PyTorch runs op by op: forward
+ * ConvNeXt's reference code writes its channels-first one (u =
+ * x.mean(1); d = x - u; s = d.pow(2).mean(1); z = d / (s + eps).sqrt();
+ * w * z + b), which eager PyTorch runs op by op: forward
  * the two means read x and d^2, the difference, square, quotient,
  * product and sum each read and write a tensor of x's size, 12 of its
  * element passes in 9 kernels (the sum with eps and the root touch one

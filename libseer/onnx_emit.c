@@ -1038,7 +1038,7 @@ static int next_of(cx_t *cx, int ni, const char *op, int in, int *at)
  * found over the last axis (of a channels-last view or N x C: F.layer_norm,
  * one kernel in PyTorch); 2 over axis 1 of N x C x H x W, which only a
  * model's own code writes (ConvNeXt's reference channels-first layer
- * norm, Hugging Face's), and PyTorch runs op by op. */
+ * norm), and PyTorch runs op by op. */
 static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
 {
     const SeerOnnx__NodeProto *n = cx->g->node[ni];

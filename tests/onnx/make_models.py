@@ -443,7 +443,7 @@ def keras_style():
 
 
 def layernorm_first():
-    """ConvNeXt's reference channels-first layer norm (Hugging Face's too),
+    """ConvNeXt's reference channels-first layer norm (facebookresearch/ConvNeXt),
     as either exporter writes the model's own code: mean and variance over
     axis 1 of N x C x H x W, then weight[:, None, None] * x + bias[:, None,
     None]; between a 4x4 stride-4 stem and a 2x2 stride-2 downsampling."""
