@@ -1081,13 +1081,41 @@ static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
     return first ? 2 : 1;
 }
 
+/* GRN's statistic (ConvNeXt-V2's global response normalization, as
+ * Hugging Face and timm write it): g = ReduceL2(x) over the spatial
+ * axes (node ni), then g / (ReduceMean(g over the channels) + eps).  The
+ * mean, the sum and the quotient touch N x C values each and are fused
+ * into the reduction's pool layer (their three small kernels are not
+ * costed); x times that, the weight, the bias and the residual are
+ * layers of their own. */
+static void grn_norm(cx_t *cx, int ni, const tensor_t *x)
+{
+    const tensor_t *g = seer_onnx_output(cx, cx->g->node[ni], 0);
+    int mean = -1, div = -1, add, k, kd;
+    if (!g || g->readers != 2) return;
+    for (size_t i = 0; i < cx->g->n_node; i++) {
+        const SeerOnnx__NodeProto *m = cx->g->node[i];
+        if (m->n_input < 1 || strcmp(m->input[0], g->name)) continue;
+        if (!strcmp(m->op_type, "ReduceMean")) mean = (int)i;
+        else if (!strcmp(m->op_type, "Div") && m->n_input == 2) div = (int)i;
+    }
+    if (mean < 0 || div < 0 || !mean_of_axis(cx, cx->g->node[mean], 4, x->nhwc ? 3 : 1) ||
+        (add = next_of(cx, mean, "Add", -1, &k)) < 0 || !const_input(cx, cx->g->node[add], (size_t)(1 - k)) ||
+        next_of(cx, add, "Div", 1, &kd) != div)
+        return;
+    cx->alias_in[mean] = 0;
+    cx->alias_in[add] = k;
+    cx->alias_in[div] = 0;
+}
+
 /* ReduceMean / ReduceMax over the two spatial axes: a global pool (the
  * torch.export-based exporter, PyTorch's default since 2.9, writes
  * AdaptiveAvgPool2d(1) and x.mean((2, 3)) so), N x C x 1 x 1, or N x C
  * as a view of it without keepdims.  The axes are an attribute before
  * opset 18 and an input from it. */
-static seer_status_t do_reduce(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x, tensor_t *o)
+static seer_status_t do_reduce(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
 {
+    const SeerOnnx__NodeProto *n = cx->g->node[ni];
     int64_t ax[SEER_ONNX_MAX_RANK + 1];
     seer_status_t st;
     if (!x || x->layer < 0 || !x->known) return seer_onnx_need_view(cx, n, x); /* names what is missing */
@@ -1101,9 +1129,10 @@ static seer_status_t do_reduce(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t 
      * (tf2onnx's squeeze-and-excite of Keras's MobileNetV3) */
     if (x->rank != 4 || na != 2 || mark != (x->nhwc ? 0x6u : 0xcu))
         return unsupported_shape(cx, n, x, o, "a reduction over other than the two spatial axes of N x C x H x W");
-    if ((st = seer_onnx_need_data(cx, n, x, 1)) ||
-        (st = adaptive_pool(cx, n, x, o, 1, !(n->op_type[6] == 'M' && n->op_type[7] == 'e'))))
+    /* ReduceL2 (GRN's) reads x as a mean does */
+    if ((st = seer_onnx_need_data(cx, n, x, 1)) || (st = adaptive_pool(cx, n, x, o, 1, !strcmp(n->op_type, "ReduceMax"))))
         return st;
+    if (!strcmp(n->op_type, "ReduceL2") && seer_onnx_attr_int(n, "keepdims", 1)) grn_norm(cx, ni, x);
     int64_t d[2] = {x->d[0], x->nhwc ? x->d[3] : x->d[1]};
     return seer_onnx_attr_int(n, "keepdims", 1) ? SEER_STATUS_SUCCESS : seer_onnx_set_dims(cx, n, o, 2, d);
 }
@@ -1577,7 +1606,7 @@ static seer_status_t dispatch(cx_t *cx, int ni, tensor_t *x, tensor_t *o)
     if (!strcmp(op, "GlobalAveragePool") || !strcmp(op, "GlobalMaxPool")) return do_global_pool(cx, n, x, o);
     if (!strcmp(op, "ReduceMean") && (ln = decomposed_layernorm(cx, ni, x)))
         return simple(cx, n, x, o, "layernorm", ln == 2 ? " unfused=1" : "");
-    if (!strcmp(op, "ReduceMean") || !strcmp(op, "ReduceMax")) return do_reduce(cx, n, x, o);
+    if (!strcmp(op, "ReduceMean") || !strcmp(op, "ReduceMax") || !strcmp(op, "ReduceL2")) return do_reduce(cx, ni, x, o);
     if (!strcmp(op, "Add") || !strcmp(op, "Sum") || !strcmp(op, "Sub")) return do_add(cx, n, o);
     if (!strcmp(op, "Concat")) return do_concat(cx, n, o);
     if (!strcmp(op, "Mul")) return do_mul(cx, n, o);

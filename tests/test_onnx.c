@@ -469,6 +469,14 @@ TEST(onnx_ops_translate_to_layers)
                                                          "pool name=gap in=se/excite avg global\n"
                                                          "fc name=fc in=gap k=10 bias=0\n"));
     CHECK(text_has(h, "tests/onnx/keras_style.onnx", 64, "input name=x c=3 h=64 w=64\n"));
+    /* ConvNeXt-V2's GRN on a channels-last view: the L2 norm over H and W
+     * a global pool (its normalization by the channels' mean fused in),
+     * gating x; the weight, bias and residual layers of their own */
+    CHECK(text_has(h, "tests/onnx/grn.onnx", 0, "pool name=grn/l2 in=conv avg global\n"
+                                                 "mul name=grn/mul in=conv,grn/l2\n"
+                                                 "scale name=grn/mul_w in=grn/mul learnable=1\n"
+                                                 "scale name=grn/add_b in=grn/mul_w\n"
+                                                 "add name=grn/res in=grn/add_b,conv\n"));
     /* the channels-first layer norm of ConvNeXt's reference code, written
      * out over axis 1: one layer norm, run op by op */
     CHECK(text_has(h, "tests/onnx/layernorm_first.onnx", 0, "conv name=stem in=x k=16 size=4 stride=4\n"

@@ -460,6 +460,24 @@ def layernorm_first():
                           strides=[2, 2]))
 
 
+def grn():
+    """ConvNeXt-V2's global response normalization on a channels-last
+    view, as Hugging Face's and timm's models export: the L2 norm over H
+    and W, divided by its mean over the channels plus eps, gating x, then
+    the weight, the bias and the residual."""
+    g = Graph("grn", 13)
+    y = g.node("Conv", [g.input("x", ["N", 3, 16, 16]), g.weight("w1", [8, 3, 3, 3])], "conv", kernel_shape=[3, 3],
+               pads=[1, 1, 1, 1])
+    y = g.node("Transpose", [y], "to_nhwc", perm=[0, 2, 3, 1])
+    n2 = g.node("ReduceL2", [y], "grn/l2", axes=[1, 2], keepdims=1)
+    m = g.node("ReduceMean", [n2], "grn/mean", axes=[-1], keepdims=1)
+    nx = g.node("Div", [n2, g.node("Add", [m, g.weight("grn/eps", [], [1e-6])], "grn/add_eps")], "grn/div")
+    z = g.node("Mul", [g.weight("grn.weight", [1, 1, 1, 8]), g.node("Mul", [y, nx], "grn/mul")], "grn/mul_w")
+    z = g.node("Add", [g.node("Add", [z, g.weight("grn.bias", [1, 1, 1, 8])], "grn/add_b"), y], "grn/res")
+    z = g.node("Transpose", [z], "to_nchw", perm=[0, 3, 1, 2])
+    return g.model(g.node("Conv", [z, g.weight("w2", [4, 8, 1, 1])], "conv2", kernel_shape=[1, 1]))
+
+
 def conv_transpose():
     """nn.ConvTranspose2d as torch.onnx.export writes it (kernel_shape,
     strides, pads, dilations, group, output_padding): a decoder's
@@ -855,6 +873,7 @@ def main():
                  y, g.input("gs", [2]), g.input("gb", [2])], "gn18", num_groups=2)),
              "alexnet_caffe3": alexnet_caffe(3), "legacy_bias5": legacy_bias(5), "tf_style": tf_style(),
              "keras_style": keras_style(), "layernorm_first": layernorm_first(),
+             "grn": grn(),
              # ImageScaler (opsets 1-9): the input's scale and per-channel bias
              "image_scaler9": tiny(9, extra=lambda g, y: g.node("ImageScaler", [y], "scaler", scale=0.5,
                                                                bias=[0.1, 0.2, 0.3, 0.4])),
@@ -887,7 +906,7 @@ def main():
                                    "convnext_opset18", "convnext_opset13", "hardswish13", "tiny_no_params",
                                    "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
-                                   "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style", "keras_style", "layernorm_first",
+                                   "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style", "keras_style", "layernorm_first", "grn",
                                    "image_scaler9", "pad9", "pad13", "pad_torchscript", "pool_same", "tiny_folded",
                                    "tiny_folded_meta", "conv_transpose", "timm_bits", "group_norms",
                                    "group_norm18", "weight_std", "gathered_pool")}
