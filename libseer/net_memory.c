@@ -111,6 +111,7 @@ static void mark_saved(const acc_t *a, char *saved)
         case SEER_OP_SOFTMAX: saved[storage_of(a, i)] = 1; break;
         case SEER_OP_LAYERNORM:
         case SEER_OP_GROUPNORM:
+            if (L->op == SEER_OP_LAYERNORM && l->kind) break; /* unfused: its ops' tensors (train_activations) */
             if (a->amp && a->es < 4) break; /* its fp32 copy instead (train_activations) */
             saved[storage_of(a, L->input0)] = 1;
             break;
@@ -156,7 +157,13 @@ static seer_status_t train_activations(acc_t *a, char *saved)
         st = SEER_STATUS_SUCCESS;
         if (saved[i] && (st = add_tensor(a, out_elems(a, i), a->es, 1))) return st;
         if (L->op == SEER_OP_BATCHNORM) st = add_tensor(a, L->c, BN_SAVED_BYTES_PER_CHANNEL, 1);
-        else if (L->op == SEER_OP_LAYERNORM || L->op == SEER_OP_GROUPNORM) {
+        else if (L->op == SEER_OP_LAYERNORM && l->kind) {
+            /* unfused (net_predict.c): autograd keeps x - mean for the
+             * square and the quotient, and the quotient for the weight's
+             * product, fp32 under autocast, whose pow runs in fp32 */
+            st = add_tensor(a, out_elems(a, L->input0), a->es, 1);
+            if (!st) st = add_tensor(a, out_elems(a, L->input0), a->amp && a->es < 4 ? 4 : a->es, 1);
+        } else if (L->op == SEER_OP_LAYERNORM || L->op == SEER_OP_GROUPNORM) {
             /* fp32 mean and 1 / std per position (a layer norm's) or per
              * sample and group */
             int64_t stats = L->op == SEER_OP_LAYERNORM ? out_elems(a, i) / L->c : a->batch * L->shape.groups;

@@ -31,6 +31,8 @@ static const char *const key_names[NKEYS] = {
     "pad_w", "dil", "dil_h", "dil_w", "groups", "bias", "c", "h", "w", "out", "global", "ceil",
     "p", "mode", "from", "pointwise", "learnable", "outpad", "outpad_h", "outpad_w", "unfused"};
 
+/* seen and a type's keys are bit masks of unsigned */
+_Static_assert(NKEYS <= 32, "an option key past bit 31");
 #define B(k) (1u << (k))
 #define WINDOW (B(K_R) | B(K_S) | B(K_SIZE) | B(K_STRIDE) | B(K_STRIDE_H) | B(K_STRIDE_W) | \
                 B(K_PAD) | B(K_PAD_H) | B(K_PAD_W))

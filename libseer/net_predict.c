@@ -581,11 +581,16 @@ static seer_status_t amp_cast_row(pctx_t *c, int li, seer_direction_t dir)
  * kernels (the bias and weight gradients' reductions, the quotient's two
  * gradients and its reduction over the channels, the square's, the two
  * means' expansions, and the sums where d and x collect two gradients).
- * Counted from the ops, not measured. */
+ * Under autocast pow runs in fp32, and the ops after it with it: forward
+ * 38 bytes an element of fp16 x (2 + 2 + 2 for the mean and difference, 6
+ * + 4 for the square and its mean, 6 + 8 + 8 for the quotient, product
+ * and sum), backward its passes at 4 bytes.  Counted from the ops, not
+ * measured. */
 static seer_status_t unfused_layernorm_row(pctx_t *c, int li, int backward, double ein)
 {
-    return backward ? mem_row(c, li, SEER_DIR_BWD_DATA, 14, 25 * ein * c->es, ein, 0)
-                    : mem_row(c, li, SEER_DIR_FWD, 9, 12 * ein * c->es, ein, 0);
+    int half = c->amp && c->es < 4;
+    return backward ? mem_row(c, li, SEER_DIR_BWD_DATA, 14, 25 * ein * (half ? 4 : c->es), ein, 0)
+                    : mem_row(c, li, SEER_DIR_FWD, 9, (half ? 38 : 12 * c->es) * ein, ein, 0);
 }
 
 /* Forward (backward = 0) or backward rows of one layer. */

@@ -75,31 +75,45 @@ static int weight_only(const SeerOnnx__GraphProto *g, const char *name, int dept
     return readers > 0;
 }
 
-/* Whether a shape is fixed with at most one size over 1: a per-channel
- * vector in any rank (a Keras Normalization layer's mean, 1 x 1 x 1 x C,
- * which tf2onnx may list as a graph input). */
-static int per_channel(const SeerOnnx__TensorShapeProto *sh)
+/* Whether a graph input's shape is fixed, of rank 2 to 4, with at most
+ * one size over 1, and a first size that cannot be the batch of data
+ * whose first size is batch (0: symbolic): a per-channel vector (a Keras
+ * Normalization layer's mean, 1 x 1 x 1 x C, which tf2onnx may list as a
+ * graph input beside a symbolic batch), not a second data input. */
+static int per_channel(const SeerOnnx__TensorShapeProto *sh, int64_t batch)
 {
     int over = 0;
-    if (sh->n_dim > 4) return 0;
+    if (sh->n_dim < 2 || sh->n_dim > 4) return 0;
     for (size_t k = 0; k < sh->n_dim; k++) {
         const SeerOnnx__TensorShapeProto__Dimension *dm = sh->dim[k];
         if (dm->value_case != SEER_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE || dm->dim_value < 1) return 0;
         over += dm->dim_value > 1;
     }
-    return over <= 1;
+    return over <= 1 && sh->dim[0]->dim_value != batch;
 }
 
-/* Whether name is a constant: an initializer (registered by now), a
- * graph input of a per-channel shape (above) or a Constant node's output. */
-static int constant_name(cx_t *cx, const char *name, long *budget)
+/* The first size of a graph input's shape; 0 when symbolic or unknown. */
+static int64_t first_size(const SeerOnnx__ValueInfoProto *vi)
+{
+    const SeerOnnx__TypeProto *tp = vi->type;
+    if (!tp || tp->value_case != SEER_ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type->shape ||
+        !tp->tensor_type->shape->n_dim)
+        return 0;
+    const SeerOnnx__TensorShapeProto__Dimension *d0 = tp->tensor_type->shape->dim[0];
+    return d0->value_case == SEER_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ? d0->dim_value : 0;
+}
+
+/* Whether name is a constant beside data whose first size is batch: an
+ * initializer (registered by now), a graph input of a per-channel shape
+ * (above) or a Constant node's output. */
+static int constant_name(cx_t *cx, const char *name, int64_t batch, long *budget)
 {
     if (seer_onnx_find_tensor(cx, name) >= 0) return 1;
     for (size_t i = 0; i < cx->g->n_input; i++) {
         const SeerOnnx__ValueInfoProto *vi = cx->g->input[i];
         if (vi->name && !strcmp(vi->name, name))
             return vi->type && vi->type->value_case == SEER_ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
-                   vi->type->tensor_type->shape && per_channel(vi->type->tensor_type->shape);
+                   vi->type->tensor_type->shape && per_channel(vi->type->tensor_type->shape, batch);
     }
     for (size_t i = 0; i < cx->g->n_node && --*budget > 0; i++) {
         const SeerOnnx__NodeProto *n = cx->g->node[i];
@@ -115,7 +129,7 @@ static int constant_name(cx_t *cx, const char *name, long *budget)
  * x W, or through element-wise arithmetic with constants on its way to
  * them (Keras's Rescaling and Normalization layers, which the
  * applications of keras.applications carry inside the model). */
-static int channels_last_input(cx_t *cx, const char *name, int depth, long *budget)
+static int channels_last_input(cx_t *cx, const char *name, int64_t batch, int depth, long *budget)
 {
     static const int64_t to_first[4] = {0, 3, 1, 2};
     static const char *const arith[] = {"Add", "Sub", "Mul", "Div"};
@@ -128,9 +142,11 @@ static int channels_last_input(cx_t *cx, const char *name, int depth, long *budg
             int64_t perm[4];
             size_t a = 0;
             while (a < sizeof arith / sizeof arith[0] && (!n->op_type || strcmp(n->op_type, arith[a]))) a++;
+            /* (data divided by a constant, not a constant by data) */
             if (a < sizeof arith / sizeof arith[0] && depth < 8 && n->n_input == 2 && n->n_output == 1 &&
-                n->output[0] && n->input[1 - k] && constant_name(cx, n->input[1 - k], budget) &&
-                channels_last_input(cx, n->output[0], depth + 1, budget)) {
+                (a != 3 || k == 0) && n->output[0] && n->input[1 - k] &&
+                constant_name(cx, n->input[1 - k], batch, budget) &&
+                channels_last_input(cx, n->output[0], batch, depth + 1, budget)) {
                 readers++;
                 continue;
             }
@@ -143,9 +159,11 @@ static int channels_last_input(cx_t *cx, const char *name, int depth, long *budg
     return readers > 0 && *budget > 0;
 }
 
-/* Whether a node reads name. */
+/* Whether a node reads name, or the graph outputs it. */
 static int read_by_node(const SeerOnnx__GraphProto *g, const char *name, long *budget)
 {
+    for (size_t i = 0; i < g->n_output; i++)
+        if (g->output[i]->name && !strcmp(g->output[i]->name, name)) return 1;
     for (size_t i = 0; i < g->n_node && --*budget > 0; i++)
         for (size_t k = 0; k < g->node[i]->n_input; k++)
             if (g->node[i]->input[k] && !strcmp(g->node[i]->input[k], name)) return 1;
@@ -181,7 +199,7 @@ static seer_status_t graph_inputs(cx_t *cx)
         const SeerOnnx__TensorShapeProto__Dimension *d0 = sh->n_dim ? sh->dim[0] : NULL;
         int lead = d0 && d0->value_case == SEER_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d0->dim_value > 0;
         int arith = sh->n_dim == 1 || (sh->n_dim == 3 && lead && (n_data == 0 || d0->dim_value != cx->batch)) ||
-                    (n_data && per_channel(sh));
+                    (n_data && per_channel(sh, cx->batch_static ? cx->batch : 0));
         if (weight_only(cx->g, vi->name, 0, arith, &budget)) {
             int64_t d[SEER_ONNX_MAX_RANK];
             if (sh->n_dim > SEER_ONNX_MAX_RANK)
@@ -206,7 +224,7 @@ static seer_status_t graph_inputs(cx_t *cx)
                               "features expected)", nm, sh->n_dim);
         int64_t d[4];
         /* the spatial axes: 2 and 3, or 1 and 2 of a channels-last input */
-        int last = sh->n_dim == 4 && channels_last_input(cx, vi->name, 0, &budget), hw0 = last ? 1 : 2;
+        int last = sh->n_dim == 4 && channels_last_input(cx, vi->name, first_size(vi), 0, &budget), hw0 = last ? 1 : 2;
         for (size_t k = 0; k < sh->n_dim; k++) {
             const SeerOnnx__TensorShapeProto__Dimension *dm = sh->dim[k];
             int fixed = dm->value_case == SEER_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dm->dim_value > 0;
@@ -250,7 +268,7 @@ static seer_status_t graph_inputs(cx_t *cx)
             seer_onnx_emit(cx, "# input dtype: %s\n", et == SEER_ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16 ? "fp16" : "bf16");
         n_data++;
     }
-    if (!n_data) return seer_error(cx->h, SEER_STATUS_NET_INPUT, "the graph has no data input (a graph input that is not an initializer and that a node reads)");
+    if (!n_data) return seer_error(cx->h, SEER_STATUS_NET_INPUT, "the graph has no data input (a graph input that is not an initializer and that a node or graph output reads)");
     return SEER_STATUS_SUCCESS;
 }
 

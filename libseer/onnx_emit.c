@@ -411,7 +411,10 @@ static seer_status_t do_pool(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
         return seer_onnx_nerr(cx, n, SEER_STATUS_NET_SHAPE, "kernel_shape must list 2 sizes >= 1");
     int64_t p4[4];
     int win = window(n, x, k, s2, dil, pad, p4, why, sizeof why);
-    if (!win) return seer_onnx_unsupported(cx, n, why);
+    int ceil_mode = seer_onnx_attr_int(n, "ceil_mode", 0) != 0;
+    /* (ceil_mode drops a window that starts in the end padding, which a
+     * pool over the padded copy cannot tell from the input) */
+    if (!win || (win == 2 && ceil_mode)) return seer_onnx_unsupported(cx, n, why);
     if (dil[0] != 1 || dil[1] != 1) return seer_onnx_unsupported(cx, n, "dilated pooling");
     tensor_t padded;
     if (win == 2) {
@@ -423,7 +426,6 @@ static seer_status_t do_pool(cx_t *cx, const SeerOnnx__NodeProto *n, tensor_t *x
         pad[0] = pad[1] = 0;
     }
     if (2 * pad[0] > k[0] || 2 * pad[1] > k[1]) return seer_onnx_unsupported(cx, n, "a pad over half the window");
-    int ceil_mode = seer_onnx_attr_int(n, "ceil_mode", 0) != 0;
     int64_t d[4] = {x->d[0], x->d[1], win_out(x->d[2], pad[0], k[0], s2[0], ceil_mode),
                     win_out(x->d[3], pad[1], k[1], s2[1], ceil_mode)};
     if (d[2] < 1 || d[3] < 1)

@@ -1089,6 +1089,17 @@ TEST(net_layernorm_unfused_runs_its_ops)
     CHECK_STATUS(seer_predict_network_opts(h, m, net, &o, r, 8, &tot), SEER_STATUS_SUCCESS);
     for (int i = 0; i < tot.rows && i < 8; i++)
         if (r[i].op == SEER_OP_LAYERNORM) CHECK(r[i].n_kernels == (r[i].direction == SEER_DIR_FWD ? 9 : 14));
+    /* training keeps x - mean and the quotient, where the fused one keeps
+     * x and 8 bytes a position: one tensor of x's size more, less the
+     * statistics (the same before net_memory.c told them apart) */
+    seer_net_memory_t mu, mf;
+    seer_network_t fused = NULL;
+    static const char ftext[] = "input c=96 h=56 w=56\nconv k=96 size=4 stride=4\nlayernorm name=n\n";
+    REQUIRE(seer_network_create(h, ftext, strlen(ftext), &fused) == SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_network_memory(h, m, net, &o, &mu), SEER_STATUS_SUCCESS);
+    CHECK_STATUS(seer_network_memory(h, m, fused, &o, &mf), SEER_STATUS_SUCCESS);
+    CHECK(mu.activations > mf.activations);
+    seer_network_destroy(fused);
     seer_network_destroy(net);
     seer_model_free(m);
     seer_destroy(h);

@@ -477,6 +477,11 @@ TEST(onnx_ops_translate_to_layers)
                                                  "scale name=grn/mul_w in=grn/mul learnable=1\n"
                                                  "scale name=grn/add_b in=grn/mul_w\n"
                                                  "add name=grn/res in=grn/add_b,conv\n"));
+    /* beside a fixed batch of 1, a 1 x 10 input added to the logits is
+     * data; an input that is a graph output is not an unread one */
+    CHECK(text_has(h, "tests/onnx/two_inputs.onnx", 0, "input name=x c=3 h=8 w=8\ninput name=cond c=10 h=1 w=1\n"
+                                                        "input name=z c=3 h=8 w=8\n"));
+    CHECK(text_has(h, "tests/onnx/two_inputs.onnx", 0, "add name=cond_add in=fc,cond\n"));
     /* the channels-first layer norm of ConvNeXt's reference code, written
      * out over axis 1: one layer norm, run op by op */
     CHECK(text_has(h, "tests/onnx/layernorm_first.onnx", 0, "conv name=stem in=x k=16 size=4 stride=4\n"
@@ -548,6 +553,7 @@ TEST(onnx_bad_inputs_named_status)
         {"bad_prelu_slope", SEER_STATUS_ONNX_UNSUPPORTED_OP, "PRelu x1 ('prelu': a PRelu slope other than one value"},
         {"bad_prelu_last_axis", SEER_STATUS_ONNX_UNSUPPORTED_OP, "PRelu x1 ('prelu': a PRelu slope other than one"},
         {"bad_split_opset1", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Split x1 ('split': split sizes given as an input (opset 1)"},
+        {"bad_pool_ceil_asym", SEER_STATUS_ONNX_UNSUPPORTED_OP, "MaxPool x1 ('p': asymmetric padding (1, 1, 3, 3)"},
         {"bad_pad_channels", SEER_STATUS_ONNX_UNSUPPORTED_OP, "Pad x1 ('cpad': a pad of other than the two spatial axes"},
         {"bad_transpose_perm", SEER_STATUS_NET_SHAPE, "node 'tr' (Transpose): perm is no permutation of rank 2"},
         {"bad_weight_symbolic", SEER_STATUS_NET_SHAPE, "weight 'w2' (a graph input read only as a weight): dimension 0 is symbolic"},

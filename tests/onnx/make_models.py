@@ -478,6 +478,20 @@ def grn():
     return g.model(g.node("Conv", [z, g.weight("w2", [4, 8, 1, 1])], "conv2", kernel_shape=[1, 1]))
 
 
+def two_inputs():
+    """A fixed batch of 1 and a second data input of 1 x 10 added to the
+    logits: data, not a per-channel constant; and a third input passed
+    straight to a graph output, read by no node but not unread."""
+    g = Graph("two_inputs", 13)
+    y = g.node("Conv", [g.input("x", [1, 3, 8, 8]), g.weight("w", [4, 3, 3, 3])], "conv", kernel_shape=[3, 3])
+    y = g.node("Flatten", [g.node("GlobalAveragePool", [y], "gap")], "flat")
+    y = g.node("Add", [g.node("Gemm", [y, g.weight("fw", [10, 4])], "fc", transB=1), g.input("cond", [1, 10])], "cond_add")
+    m = g.model(y)
+    m.graph.input.append(helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, 3, 8, 8]))
+    m.graph.output.append(helper.make_tensor_value_info("z", TensorProto.FLOAT, None))
+    return m
+
+
 def conv_transpose():
     """nn.ConvTranspose2d as torch.onnx.export writes it (kernel_shape,
     strides, pads, dilations, group, output_padding): a decoder's
@@ -649,6 +663,10 @@ def bad_models(good):
     out["garbage"] = bytes(range(256)) * 4
     out["empty"] = b""
     out["opset99"] = tiny(99).SerializeToString()
+    # a pool's asymmetric padding with ceil_mode: a pool over the padded copy
+    # cannot drop a window that starts in the end padding
+    out["pool_ceil_asym"] = tiny(input_dims=[1, 3, 3, 3], extra=lambda g, y: g.node(
+        "MaxPool", [y], "p", kernel_shape=[4, 4], strides=[2, 2], pads=[1, 1, 3, 3], ceil_mode=1)).SerializeToString()
     m = tiny()
     del m.opset_import[:]
     out["no_opset"] = m.SerializeToString()
@@ -873,7 +891,7 @@ def main():
                  y, g.input("gs", [2]), g.input("gb", [2])], "gn18", num_groups=2)),
              "alexnet_caffe3": alexnet_caffe(3), "legacy_bias5": legacy_bias(5), "tf_style": tf_style(),
              "keras_style": keras_style(), "layernorm_first": layernorm_first(),
-             "grn": grn(),
+             "grn": grn(), "two_inputs": two_inputs(),
              # ImageScaler (opsets 1-9): the input's scale and per-channel bias
              "image_scaler9": tiny(9, extra=lambda g, y: g.node("ImageScaler", [y], "scaler", scale=0.5,
                                                                bias=[0.1, 0.2, 0.3, 0.4])),
@@ -906,7 +924,7 @@ def main():
                                    "convnext_opset18", "convnext_opset13", "hardswish13", "tiny_no_params",
                                    "resize_concat_sizes", "resize_shape_sizes", "resize_ceil", "tiny26",
                                    "resize_odd", "transform_input",
-                                   "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style", "keras_style", "layernorm_first", "grn",
+                                   "upsample9", "alexnet_caffe3", "legacy_bias5", "prelu9", "tf_style", "keras_style", "layernorm_first", "grn", "two_inputs",
                                    "image_scaler9", "pad9", "pad13", "pad_torchscript", "pool_same", "tiny_folded",
                                    "tiny_folded_meta", "conv_transpose", "timm_bits", "group_norms",
                                    "group_norm18", "weight_std", "gathered_pool")}
