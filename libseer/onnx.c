@@ -38,8 +38,9 @@
  * subtracted, multiplied in or divided by, as a bias (C), a layer scale
  * (C x 1 x 1) or a normalization's mean (1 x 1 x 1 x C) is: of rank 1,
  * or 3 with a fixed first size that is not the batch (data is N x C x H
- * x W or N x F), or a per-channel vector after a data input.  *budget: nodes left to look at, over every call
- * (an Identity's readers are a scan each): spent, the rest are data. */
+ * x W or N x F), or a per-channel vector after a data input (below).
+ * *budget: nodes left to look at, over every call (an Identity's
+ * readers are a scan each): spent, the rest are data. */
 static int weight_only(const SeerOnnx__GraphProto *g, const char *name, int depth, int arith, long *budget)
 {
     static const struct { const char *op; unsigned first; } weights[] = {
