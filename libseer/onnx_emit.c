@@ -1032,6 +1032,19 @@ static int next_of(cx_t *cx, int ni, const char *op, int in, int *at)
     return i;
 }
 
+/* The two readers of t (it has two), nodes of ops a and b reading it at
+ * input 0: their indices in *ia and *ib, -1 where there is none. */
+static void two_readers(cx_t *cx, const tensor_t *t, const char *a, const char *b, int *ia, int *ib)
+{
+    *ia = *ib = -1;
+    for (size_t i = 0; t && t->readers == 2 && i < cx->g->n_node; i++) {
+        const SeerOnnx__NodeProto *m = cx->g->node[i];
+        if (m->n_input < 1 || strcmp(m->input[0], t->name)) continue;
+        if (!strcmp(m->op_type, a)) *ia = (int)i;
+        else if (!strcmp(m->op_type, b)) *ib = (int)i;
+    }
+}
+
 /* Layer norm over the channels as exporters write it before opset 17
  * brought LayerNormalization: mean = ReduceMean(x), d = Sub(x, mean),
  * y = Div(d, Sqrt(Add(ReduceMean(Pow(d, 2)), eps))), then its affine
@@ -1052,15 +1065,9 @@ static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
         (c[SUB] = next_of(cx, ni, "Sub", 1, &in[SUB])) < 0 || strcmp(cx->g->node[c[SUB]]->input[0], n->input[0]))
         return 0;
     /* d feeds the square and the division, nothing else */
-    const tensor_t *d = seer_onnx_output(cx, cx->g->node[c[SUB]], 0);
-    c[POW] = c[DIV] = -1;
-    for (size_t i = 0; d && d->readers == 2 && i < cx->g->n_node; i++) {
-        const SeerOnnx__NodeProto *m = cx->g->node[i];
-        if (m->n_input != 2 || strcmp(m->input[0], d->name)) continue;
-        if (!strcmp(m->op_type, "Pow") && const_near(cx, m, 1, 2.0)) c[POW] = (int)i;
-        if (!strcmp(m->op_type, "Div")) c[DIV] = (int)i;
-    }
-    if (c[POW] < 0 || c[DIV] < 0) return 0;
+    two_readers(cx, seer_onnx_output(cx, cx->g->node[c[SUB]], 0), "Pow", "Div", &c[POW], &c[DIV]);
+    if (c[POW] < 0 || c[DIV] < 0 || cx->g->node[c[DIV]]->n_input != 2 || !const_near(cx, cx->g->node[c[POW]], 1, 2.0))
+        return 0;
     in[POW] = in[DIV] = 0;
     if ((c[MEAN] = next_of(cx, c[POW], "ReduceMean", 0, &in[MEAN])) < 0 ||
         !mean_of_axis(cx, cx->g->node[c[MEAN]], x->rank, axis) ||
@@ -1092,16 +1099,9 @@ static int decomposed_layernorm(cx_t *cx, int ni, const tensor_t *x)
  * layers of their own. */
 static void grn_norm(cx_t *cx, int ni, const tensor_t *x)
 {
-    const tensor_t *g = seer_onnx_output(cx, cx->g->node[ni], 0);
-    int mean = -1, div = -1, add, k, kd;
-    if (!g || g->readers != 2) return;
-    for (size_t i = 0; i < cx->g->n_node; i++) {
-        const SeerOnnx__NodeProto *m = cx->g->node[i];
-        if (m->n_input < 1 || strcmp(m->input[0], g->name)) continue;
-        if (!strcmp(m->op_type, "ReduceMean")) mean = (int)i;
-        else if (!strcmp(m->op_type, "Div") && m->n_input == 2) div = (int)i;
-    }
-    if (mean < 0 || div < 0 || !mean_of_axis(cx, cx->g->node[mean], 4, x->nhwc ? 3 : 1) ||
+    int mean, div, add, k, kd;
+    two_readers(cx, seer_onnx_output(cx, cx->g->node[ni], 0), "ReduceMean", "Div", &mean, &div);
+    if (mean < 0 || div < 0 || cx->g->node[div]->n_input != 2 || !mean_of_axis(cx, cx->g->node[mean], 4, x->nhwc ? 3 : 1) ||
         (add = next_of(cx, mean, "Add", -1, &k)) < 0 || !const_input(cx, cx->g->node[add], (size_t)(1 - k)) ||
         next_of(cx, add, "Div", 1, &kd) != div)
         return;
