@@ -16,11 +16,14 @@
 # usage (repository root, on the GPU machine): OUT=dir bash bench/device-run.sh
 # with build/seer-bench built here (carried) or buildable there.  Settings
 # (whole seconds): SEER_DEVICE_SECONDS (560), SEER_BENCH_SECONDS (300),
-# SEER_GEMM_SECONDS (50); SEER_TORCH=1 (default) runs the ResNet-50
+# SEER_GEMM_SECONDS (50); SEER_SEED (1): the seed of seer-bench's plan and
+# of torch_gemm.py's shapes (another seed measures shapes the shipped
+# models never trained on); SEER_TORCH=1 (default) runs the ResNet-50
 # iterations, any other value skips them.
 set -u
 . "$(dirname "$0")/device-lib.sh"
 TOTAL=$(num SEER_DEVICE_SECONDS 560)
+SEED=$(num SEER_SEED 1)
 TORCH=1; [ "${SEER_TORCH:-1}" = 1 ] || TORCH=0
 # seconds for a stage: its plan, or what is left minus the reserve of the later ones
 budget() { local l; l=$(($(left) - $2)); [ "$l" -lt 5 ] && l=5; [ "$l" -lt "$1" ] && echo "$l" || echo "$1"; }
@@ -70,7 +73,7 @@ s=$(budget $((BS + 20)) $((GS + 20 + TORCH * 160)))
 [ $((s - 20)) -lt "$BS" ] && BS=$((s > 25 ? s - 20 : 5))
 if [ -n "$BENCH" ]; then
     log "seer-bench: --minutes $BS/60, hard limit $s s"
-    timeout -k 15 -s INT "$s" ${BENCH_ENV[@]+"${BENCH_ENV[@]}"} "$BENCH" --out "$W/bench" \
+    timeout -k 15 -s INT "$s" ${BENCH_ENV[@]+"${BENCH_ENV[@]}"} "$BENCH" --out "$W/bench" --seed "$SEED" \
         --minutes "$(awk -v s="$BS" 'BEGIN { print s / 60 }')" > "$W/bench.log" 2>&1
     log "seer-bench exit $?: $(grep -E '^(status|elapsed_s|entries_run|entries_not_reached|layer_rows|failed_rows|unattributed_kernels|hold_expired|cudnn|cudnn_header)=' "$W/bench/manifest.txt" 2>/dev/null | tr '\n' ' ')"
     # a cuDNN older or newer than the headers it was built with: say so
@@ -92,7 +95,7 @@ log "torch_gemm: $s s"
 # every 8th row's kernels (names, grid, block): the Hopper FP32 nn.Linear
 # calls of a few microseconds' work that took 10-45 us (docs/networks.md)
 # were timed with none, so what ran is unknown
-timeout -k 10 $((s + 15)) python3 bench/torch_gemm.py --out "$OUT/gemm.csv" --seconds "$s" \
+timeout -k 10 $((s + 15)) python3 bench/torch_gemm.py --out "$OUT/gemm.csv" --seconds "$s" --seed "$SEED" \
     --gpu-id "${GPUID:-}" --kernels-every 8 > "$W/gemm.log" 2>&1
 log "torch_gemm exit $?: $(tail -1 "$W/gemm.log") ($(grep -c '^skip' "$W/gemm.log") skipped)"
 cp "$W/gemm.log" "$OUT/gemm.log"
