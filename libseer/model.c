@@ -1490,6 +1490,44 @@ void seer_model_set_analytical_scales(struct seer_model *m)
     memcpy(m->ascale, s, sizeof s);
 }
 
+/* The plain implicit GEMM is the precomputed one computing its offsets
+ * as it goes: where both run the same math (FP32, pseudo-half on GPUs
+ * without FP16 tensor cores; not TF32 or FP16 on tensor-core GPUs, whose
+ * precomputed GEMM runs tensor cores and the plain one SIMT), it is never
+ * faster.  Measured on the cuDNN 9.14 sweeps of Hopper (FP32 forward
+ * convs timed both ways, data/GPU/): the plain one was over 1.10x the
+ * precomputed one in 158 of 262 convs, under 0.90x in 12; at batch 1
+ * cuDNN 9 launches it on a few CTAs that each loop over C·R·S
+ * (ResNet-50's 1024 -> 256, 14x14: 0.174 ms against 0.042).  The
+ * transferred families timed the two alike, and the picker took the
+ * plain one at a tie.  So its time is at least the precomputed one's, a
+ * hair above (1e-9) so that at a tie the precomputed one ranks first; on
+ * every GPU, or the physics between GPUs breaks.  Nonzero where the rule
+ * applies. */
+static int implicit_after_precomp(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir,
+                                  int algo)
+{
+    return dir == SEER_DIR_FWD && algo == SEER_FWD_ALGO_IMPLICIT_GEMM &&
+           seer_conv_run_dtype(&m->gpu, desc->dtype, dir, algo) ==
+               seer_conv_run_dtype(&m->gpu, desc->dtype, dir, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
+}
+#define SEER_PRECOMP_TIE 1e-9
+
+/* implicit_after_precomp in the bounds: the plain implicit GEMM's lie
+ * above the precomputed one's */
+static seer_status_t precomp_bounds(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir,
+                                    int algo, int peers, seer_conv_bounds_t *b)
+{
+    seer_conv_bounds_t p;
+    if (implicit_after_precomp(m, desc, dir, algo) &&
+        !seer_model_conv_bounds(NULL, m, desc, dir, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, peers, &p)) {
+        b->lo = fmax(b->lo, p.lo * (1 + SEER_PRECOMP_TIE));
+        b->hi = fmax(b->hi, p.hi * (1 + SEER_PRECOMP_TIE));
+        b->tied &= p.tied;
+    }
+    return SEER_STATUS_SUCCESS;
+}
+
 seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
                                      seer_direction_t dir, int algo, int peers, seer_conv_bounds_t *b)
 {
@@ -1532,14 +1570,14 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
             b->tied = 0;
             b->lo = fl + tr;
             b->hi = fmax(lifted(&ps, &ph, -1, ph.phys) * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), fl) + tr;
-            return SEER_STATUS_SUCCESS;
+            return precomp_bounds(m, desc, dir, algo, peers, b);
         }
     }
     /* the time is fmax(exp(logcorr) * phys, floor), |logcorr| at most the
      * limit up to rounding, which the 1e-12 covers many times over */
     b->lo = fmax(b->phys * exp(-SEER_CORRECTION_LIMIT) * (1 - 1e-12), fl) + tr;
     b->hi = fmax(b->phys * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), fl) + tr;
-    return SEER_STATUS_SUCCESS;
+    return precomp_bounds(m, desc, dir, algo, peers, b);
 }
 
 seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
@@ -1560,6 +1598,7 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     seer_terms_t k, kw;
     seer_status_t st = conv_kernels(e, m, desc, dir, algo, &run, &k);
     if (st) return st;
+    const struct seer_conv *orig = desc;
     desc = &run;
     if (narrow_groups(desc)) return narrow_conv(e, m, &k, algo, bounds, time_ms, kernels, kernels_cap, n_kernels);
     seer_family_t af;
@@ -1584,7 +1623,11 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     /* a wide grouped conv's floor is its own kernels': the transposes
      * come on top (held in the physics, they are in it) */
     double fl = fmax(ph.floor, seer_model_grouped_floor(m, desc, dir));
-    double total = fmax(exp(ph.logcorr) * phys, fl) + (tr_in ? 0 : tr);
+    double total = fmax(exp(ph.logcorr) * phys, fl) + (tr_in ? 0 : tr), tp;
+    if (!variant && implicit_after_precomp(m, orig, dir, algo) &&
+        !seer_model_predict_conv(NULL, m, orig, dir, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, NULL, NULL, &tp, NULL, 0,
+                                 NULL, NULL))
+        total = fmax(total, tp * (1 + SEER_PRECOMP_TIE));
     if (seer_check_time(NULL, total, "")) { /* named only when it fails: the picker's hot path */
         char what[96];
         snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),

@@ -205,10 +205,20 @@ int seer_picker_eval(const struct seer_model *m, const struct seer_conv *cv, see
  * FP32 kernels, ranks with the analytical guesses, not above the
  * tensor-core algorithms.  A model without tensor-core data (the A100's
  * alone) would otherwise pick the SIMT kernels for every FP16 conv,
- * which are the slowest (5-60x the tensor-core ones on an H200). */
+ * which are the slowest (5-60x the tensor-core ones on an H200).  So
+ * does FP16's non-fused Winograd from Hopper on: cuDNN 9 runs it as
+ * BF16's (seer_conv_run_dtype), FP16-to-FP32 transforms around FP32 SIMT
+ * GEMMs, in every FP16 call of the H200's sweeps of seeds 2 and 3
+ * (data/h200-sxm-141gb/seed*), TENSOR_OP and DEFAULT alike, where its
+ * FP16 family, fitted to tensor-core kernels, timed it 3-6x under them
+ * and the picker took it over ALGO_1 in 17 of seed 3's VGG-16 convs.
+ * Its time stays the FP16 family's: timed as FP32, a Hopper GPU came
+ * out slower than a V100 on it. */
 int seer_picker_simt(const struct seer_model *m, const struct seer_conv *cv, seer_direction_t dir, int algo)
 {
-    return seer_dtype_math(seer_gpu_run_dtype(&m->gpu, cv->dtype)) && seer_algo_simt(dir, algo);
+    seer_dtype_t run = seer_gpu_run_dtype(&m->gpu, cv->dtype);
+    return seer_dtype_math(run) && (seer_algo_simt(dir, algo) || (run == SEER_DTYPE_FP16 && m->gpu.cc_major >= 9 &&
+                                                                 seer_algo_kind(dir, algo) == SEER_K_WINO_NF));
 }
 
 /* seer_picker_best's rule over cv's own algorithms; above as in
@@ -230,15 +240,17 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
      * predicted whole too, so the same error surfaces first, with its
      * message; an answer (no such algorithm here) needs none, it is
      * never reported. */
-    double top[2] = {INFINITY, INFINITY};
+    double top[3] = {INFINITY, INFINITY, INFINITY};
     seer_status_t answer[SEER_MAX_ALGOS];
-    int rk[SEER_MAX_ALGOS], simt[SEER_MAX_ALGOS]; /* rank: 0 measured, 1 analytical or SIMT */
+    /* rank: 0 measured, 1 analytical, 2 SIMT in tensor-core math (after
+     * the tensor-core guesses too: rank_of) */
+    int rk[SEER_MAX_ALGOS], simt[SEER_MAX_ALGOS];
     for (int a = 0; a < n; a++) {
         seer_status_t st = seer_model_conv_bounds(NULL, m, cv, dir, a, 0, &bd[a]);
         answer[a] = seer_picker_soft(st) ? st : SEER_STATUS_SUCCESS;
         exact[a] = !answer[a] && (st || seer_check_time(NULL, bd[a].lo, "") || seer_check_time(NULL, bd[a].hi, ""));
         simt[a] = seer_picker_simt(m, cv, dir, a);
-        rk[a] = bd[a].analytical || simt[a];
+        rk[a] = simt[a] ? 2 : bd[a].analytical;
         if (!answer[a] && !exact[a] && bd[a].tied && bd[a].hi < top[rk[a]])
             top[rk[a]] = bd[a].hi;
     }
@@ -278,18 +290,20 @@ static seer_status_t best_of(const struct seer_model *m, const struct seer_conv 
      * fail: their bounds passed, and the tied ones lie inside the loose
      * ones), in order, so ties go to the first. */
     for (int a = 0; a < n; a++)
-        if (!answer[a] && !exact[a] && bd[a].analytical && !bd[a].tied &&
-            !seer_model_conv_bounds(NULL, m, cv, dir, a, 1, &bd[a]) && bd[a].hi < top[1])
-            top[1] = bd[a].hi;
-    for (int a = 0; a < n; a++) {
-        if (!done[a] && !answer[a] && rk[a] && bd[a].lo <= top[1]) {
-            predict(m, cv, dir, a, bd[a].tied ? &bd[a] : NULL, &ev[a]);
-            done[a] = 1;
+        if (!answer[a] && !exact[a] && rk[a] && bd[a].analytical && !bd[a].tied &&
+            !seer_model_conv_bounds(NULL, m, cv, dir, a, 1, &bd[a]) && bd[a].hi < top[rk[a]])
+            top[rk[a]] = bd[a].hi;
+    for (int r = 1; r <= 2 && guess < 0; r++) /* the SIMT ones only where no other guess answers */
+        for (int a = 0; a < n; a++) {
+            if (rk[a] != r && !(done[a] && r == 1 && !simt[a])) continue;
+            if (!done[a] && !answer[a] && bd[a].lo <= top[r]) {
+                predict(m, cv, dir, a, bd[a].tied ? &bd[a] : NULL, &ev[a]);
+                done[a] = 1;
+            }
+            if (done[a] && !ev[a].err.st && (ev[a].source == SEER_SOURCE_ANALYTICAL || simt[a]) &&
+                (guess < 0 || ev[a].time_ms < ev[guess].time_ms))
+                guess = a;
         }
-        if (done[a] && !ev[a].err.st && (ev[a].source == SEER_SOURCE_ANALYTICAL || simt[a]) &&
-            (guess < 0 || ev[a].time_ms < ev[guess].time_ms))
-            guess = a;
-    }
     /* cuDNN's choice timed analytically stands with the guesses (a narrow
      * grouped conv's is bounded by its padded wide conv's measured one) */
     if (guess >= 0 && (st || ev[guess].time_ms <= out->time_ms)) {
@@ -925,18 +939,19 @@ seer_status_t seer_conv_workspace_size(seer_handle_t h, const seer_conv *desc,
 
 typedef struct {
     seer_conv_algo_perf_t p;
-    int simt;                   /* seer_picker_simt: ranks with the analytical ones */
+    int simt;                   /* seer_picker_simt: ranks after the analytical ones */
 } ranked_t;
 
 /* Sort rank of an entry: usable and timed from measurements, usable and
- * timed by the analytical model only or a SIMT plain GEMM in tensor-core
- * math (seer_picker_simt), untimed, over the limit, unsupported. */
+ * timed by the analytical model only, SIMT kernels in tensor-core math
+ * (seer_picker_simt: slower than any tensor-core algorithm, whatever
+ * times guess), untimed, over the limit, unsupported. */
 static int rank_of(const ranked_t *r)
 {
     const seer_conv_algo_perf_t *p = &r->p;
-    if (p->status == SEER_STATUS_SUCCESS) return p->source == SEER_SOURCE_ANALYTICAL || r->simt;
-    return p->status == SEER_STATUS_NOT_CALIBRATED || p->status == SEER_STATUS_BAD_PREDICTION ? 2
-         : p->status == SEER_STATUS_WORKSPACE_LIMIT ? 3 : 4;
+    if (p->status == SEER_STATUS_SUCCESS) return r->simt ? 2 : p->source == SEER_SOURCE_ANALYTICAL;
+    return p->status == SEER_STATUS_NOT_CALIBRATED || p->status == SEER_STATUS_BAD_PREDICTION ? 3
+         : p->status == SEER_STATUS_WORKSPACE_LIMIT ? 4 : 5;
 }
 
 static int by_rank(const void *x, const void *y)
@@ -979,7 +994,7 @@ static seer_status_t pick(seer_handle_t h, const seer_model *m, const seer_conv 
         all[i].simt = seer_picker_simt(m, desc, dir, p->algo);
         p->determinism = seer_algo_deterministic(dir, p->algo);
         /* cuDNN lists a SIMT plain GEMM under DEFAULT math only (seer_picker_simt) */
-        p->math_type = all[i].simt ? SEER_MATH_DEFAULT : seer_algo_math_type(desc->dtype);
+        p->math_type = all[i].simt && seer_algo_simt(dir, p->algo) ? SEER_MATH_DEFAULT : seer_algo_math_type(desc->dtype);
         p->time = -1;
         p->source = ev[i].source;
         size_t ws = 0;

@@ -412,12 +412,18 @@ for d in data/*/bench/layers.csv; do
     arch=$("$SEER" eval --gpu "$g" --models "$tmp/arch" --data "$tmp/gemm-fp32.csv" --split test --format json) || status=1
     hop_gemm="$hop_gemm| $g | $(jnum "$served" n) | $(pct "$(jnum "$served" mape)") | $(pct "$(jnum "$served" rmspe)") | $(jnum "$json" fp32 gemm_source_gpu) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(jnum "$arch" fp32 gemm_source_gpu) | $(pct "$(jnum "$arch" mape)") | $(pct "$(jnum "$served" mape baseline_roofline)") |$nl"
 done
-# a later sweep of the same GPU with another cuDNN (data/G/bench-cudnnV):
-# rows no served model saw, its scales fitted on the first sweep
-for d in data/*/bench-cudnn*/layers.csv; do
+# a later sweep of the same GPU with another cuDNN (data/G/bench-cudnnV),
+# or of the plan of another seed (data/G/seedN/bench: other shapes, held
+# out of training): rows no served model saw, its scales fitted on the
+# first sweep
+for d in data/*/bench-cudnn*/layers.csv data/*/seed*/bench/layers.csv; do
     [ -f "$d" ] || continue
-    g=$(basename "$(dirname "$(dirname "$d")")")
-    v=$(basename "$(dirname "$d")"); v=${v#bench-cudnn}
+    case $d in
+        */seed*) g=$(basename "$(dirname "$(dirname "$(dirname "$d")")")")
+                 v=$(basename "$(dirname "$(dirname "$d")")"); v="seed ${v#seed}, held out" ;;
+        *) g=$(basename "$(dirname "$(dirname "$d")")")
+           v=$(basename "$(dirname "$d")"); v="cuDNN ${v#bench-cudnn}" ;;
+    esac
     cnn_rows "$d" > "$tmp/cnn-layers.csv"
     for mode in "all served all" "fastest served all" "cnn-fastest served all"; do
         set -- $mode
@@ -426,7 +432,7 @@ for d in data/*/bench-cudnn*/layers.csv; do
         data=$d
         [ "$1" = cnn-fastest ] && data=$tmp/cnn-layers.csv
         json=$("$SEER" eval --gpu "$g" --models models --data "$data" $flag --format json) || { status=1; continue; }
-        hop_conv="$hop_conv| $g (cuDNN $v) | $1 | $2 | $3 | $(jnum "$json" n) | $(jnum "$json" other_math) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$json" median_ape)") | $(pct "$(jnum "$json" p90_ape)") | $(pct "$(jnum "$json" mape baseline_roofline)") |$nl"
+        hop_conv="$hop_conv| $g ($v) | $1 | $2 | $3 | $(jnum "$json" n) | $(jnum "$json" other_math) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$json" median_ape)") | $(pct "$(jnum "$json" p90_ape)") | $(pct "$(jnum "$json" mape baseline_roofline)") |$nl"
     done
 done
 if [ -n "$hop_conv" ]; then
@@ -465,7 +471,10 @@ a new architecture, as the convs of every GPU without a sweep (an L4,
 an RTX 4090) are served.  **G (cuDNN V)** is a second sweep of the
 GPU with another cuDNN (data/G/bench-cudnnV: the H200 again, with
 PyTorch's cuDNN 9.19 against the system's 9.14), which no served model
-saw: their scales come from the first sweep.  Every algorithm includes cuDNN's slow
+saw: their scales come from the first sweep.  **G (seed N, held out)**
+is a sweep of the plan of another seed (data/G/seedN: every CNN layer at
+another batch size and dtype, new random shapes; no entry of one seed's
+plan is in another's), measured on a later lease and never trained on.  Every algorithm includes cuDNN's slow
 fallbacks (FP16 \`dgrad2d_grouped_direct\` kernels of over 100 ms),
 which the models, fitted to the kernels frameworks pick, time poorly.
 
@@ -501,20 +510,26 @@ fi
 # The picker against cuDNN's v7 heuristic on those sweeps (seer
 # eval-picker): one line per GPU, picker and direction.
 hop_pick=""
-for d in data/*/bench/picks.csv; do
+for d in data/*/bench/picks.csv data/*/bench-cudnn*/picks.csv data/*/seed*/bench/picks.csv; do
     [ -f "$d" ] || continue
-    g=$(basename "$(dirname "$(dirname "$d")")")
-    json=$("$SEER" eval-picker --gpu "$g" --data "data/$g/bench/layers.csv" --picks "$d" --format json) || { status=1; continue; }
+    dir=${d%/picks.csv}
+    g=${dir#data/}; g=${g%%/*}
+    case $dir in
+        */seed*/bench) v=${dir%/bench}; v=" (seed ${v##*/seed}, held out)" ;;
+        */bench-cudnn*) v=" (cuDNN ${dir##*/bench-cudnn})" ;;
+        *) v="" ;;
+    esac
+    json=$("$SEER" eval-picker --gpu "$g" --data "$dir/layers.csv" --picks "$d" --format json) || { status=1; continue; }
     hop_pick="$hop_pick$(printf '%s\n' "$json" | grep '"picker"' |
         sed 's/.*"picker": "\([^"]*\)", "direction": "\([^"]*\)", "shapes": \([0-9]*\), "wrong": \([0-9]*\), "wrong_rate": \([^,]*\), "regret": \([^}]*\)}.*/\1 \2 \3 \4 \5 \6/' |
-        awk -v g="$g" '{ printf "| %s | %s | %s | %d | %d | %.1f %% | %.2f |\n", g, $2, $1, $3, $4, 100 * $5, $6 }')$nl"
+        awk -v g="$g$v" '{ printf "| %s | %s | %s | %d | %d | %.1f %% | %.2f |\n", g, $2, $1, $3, $4, 100 * $5, $6 }')$nl"
 done
 if [ -n "$hop_pick" ]; then
     cat <<EOF
 
 The picker against cuDNN on the same sweeps, \`seer eval-picker --gpu G
 --data data/G/bench/layers.csv --picks data/G/bench/picks.csv\`
-(docs/picker.md): a pick is wrong when its measured time is over 1.10x
+(docs/picker.md; the later sweeps' files likewise): a pick is wrong when its measured time is over 1.10x
 the fastest measured algorithm's; regret is the picked times' sum over
 the fastest's.
 
