@@ -384,6 +384,17 @@ mkdir -p "$tmp/arch"
 for m in models/*.seer; do
     [ -d "data/$(basename "$m" .seer)/bench" ] || cp "$m" "$tmp/arch/"
 done
+# One row of the FP32 GEMM table: GPU g's rows of file f (split S), as
+# served, transferred (g's own model left out) and unseen-arch
+gemm_row() {
+    [ -f "$3" ] && [ -f "models/$1.seer" ] || return 0
+    awk -F, 'NR == 1 || $3 == "fp32"' "$3" > "$tmp/gemm-fp32.csv"
+    served=$("$SEER" eval --gpu "$1" --data "$tmp/gemm-fp32.csv" --split "$4" --format json) || status=1
+    models_but "$1"
+    json=$("$SEER" eval --gpu "$1" --models "$tmp" --data "$tmp/gemm-fp32.csv" --split "$4" --format json) || status=1
+    arch=$("$SEER" eval --gpu "$1" --models "$tmp/arch" --data "$tmp/gemm-fp32.csv" --split "$4" --format json) || status=1
+    hop_gemm="$hop_gemm| $2 | $(jnum "$served" n) | $(pct "$(jnum "$served" mape)") | $(pct "$(jnum "$served" rmspe)") | $(jnum "$json" fp32 gemm_source_gpu) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(jnum "$arch" fp32 gemm_source_gpu) | $(pct "$(jnum "$arch" mape)") | $(pct "$(jnum "$served" mape baseline_roofline)") |$nl"
+}
 for d in data/*/bench/layers.csv; do
     [ -f "$d" ] || continue
     g=$(basename "$(dirname "$(dirname "$d")")")
@@ -403,14 +414,15 @@ for d in data/*/bench/layers.csv; do
         json=$("$SEER" eval --gpu "$g" --models "$dir" --data "$data" $flag --format json) || { status=1; continue; }
         hop_conv="$hop_conv| $g | $1 | $2 | $3 | $(jnum "$json" n) | $(jnum "$json" other_math) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$json" median_ape)") | $(pct "$(jnum "$json" p90_ape)") | $(pct "$(jnum "$json" mape baseline_roofline)") |$nl"
     done
-    f="data/$g/gemm.csv"
-    [ -f "$f" ] && [ -f "models/$g.seer" ] || continue
-    awk -F, 'NR == 1 || $3 == "fp32"' "$f" > "$tmp/gemm-fp32.csv"
-    served=$("$SEER" eval --gpu "$g" --data "$tmp/gemm-fp32.csv" --split test --format json) || status=1
-    models_but "$g"
-    json=$("$SEER" eval --gpu "$g" --models "$tmp" --data "$tmp/gemm-fp32.csv" --split test --format json) || status=1
-    arch=$("$SEER" eval --gpu "$g" --models "$tmp/arch" --data "$tmp/gemm-fp32.csv" --split test --format json) || status=1
-    hop_gemm="$hop_gemm| $g | $(jnum "$served" n) | $(pct "$(jnum "$served" mape)") | $(pct "$(jnum "$served" rmspe)") | $(jnum "$json" fp32 gemm_source_gpu) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(jnum "$arch" fp32 gemm_source_gpu) | $(pct "$(jnum "$arch" mape)") | $(pct "$(jnum "$served" mape baseline_roofline)") |$nl"
+    gemm_row "$g" "$g" "data/$g/gemm.csv" test
+done
+# the GEMMs of a later lease's seeds (data/G/seedN/gemm.csv: other
+# shapes, held out of training), every row
+for f in data/*/seed*/gemm.csv; do
+    [ -f "$f" ] || continue
+    g=${f#data/}; g=${g%%/*}
+    v=${f%/gemm.csv}; v=${v##*/seed}
+    gemm_row "$g" "$g (seed $v, held out)" "$f" all
 done
 # a later sweep of the same GPU with another cuDNN (data/G/bench-cudnnV),
 # or of the plan of another seed (data/G/seedN/bench: other shapes, held
@@ -484,7 +496,9 @@ EOF
     printf '%s' "$hop_conv"
     cat <<EOF
 
-FP32 GEMMs (\`torch_gemm.py\`'s linear and bmm, random sizes), test split:
+FP32 GEMMs (\`torch_gemm.py\`'s linear and bmm, random sizes), test split
+(**G (seed N, held out)**: every row of a later lease's GEMMs of another
+seed, data/G/seedN/gemm.csv, shapes no model trained on):
 **served** is the GPU's own GEMM-only model, **transferred** what the
 other models give with it left out (the nearest architecture's fit: the
 H100's for the H200 and the H200's for the H100), **unseen-arch** what
