@@ -543,9 +543,11 @@ if [ -n "$hop_pick" ]; then
 
 The picker against cuDNN on the same sweeps, \`seer eval-picker --gpu G
 --data data/G/bench/layers.csv --picks data/G/bench/picks.csv\`
-(docs/picker.md; the later sweeps' files likewise): a pick is wrong when its measured time is over 1.10x
-the fastest measured algorithm's; regret is the picked times' sum over
-the fastest's.
+(docs/picker.md; the later sweeps' files likewise): a pick is wrong
+when its measured time is over 1.10x the fastest measured algorithm's;
+regret is the picked times' sum over the fastest's.  \`make test\`
+gates these sweeps' fastest-algorithm MAPE and wrong picks at 2 points
+over the figures here (\`accuracy_gate_hopper_sweeps\`).
 
 | GPU | direction | picker | shapes | wrong | wrong rate | regret |
 | --- | --- | --- | ---: | ---: | ---: | ---: |
