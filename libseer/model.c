@@ -1496,40 +1496,28 @@ void seer_model_set_analytical_scales(struct seer_model *m)
  * precomputed GEMM runs tensor cores and the plain one SIMT), it is never
  * faster.  Measured on the cuDNN 9.14 sweeps of Hopper (FP32 forward
  * convs timed both ways, data/GPU/): the plain one was over 1.10x the
- * precomputed one in 158 of 262 convs, under 0.90x in 12; at batch 1
+ * precomputed one in 158 of 209 dense convs, under 0.90x in 9; at batch 1
  * cuDNN 9 launches it on a few CTAs that each loop over C·R·S
  * (ResNet-50's 1024 -> 256, 14x14: 0.174 ms against 0.042).  The
  * transferred families timed the two alike, and the picker took the
  * plain one at a tie.  So its time is at least the precomputed one's, a
  * hair above (1e-9) so that at a tie the precomputed one ranks first; on
- * every GPU, or the physics between GPUs breaks.  Nonzero where the rule
- * applies. */
+ * every GPU, or the physics between GPUs breaks.  Not for grouped convs:
+ * cuDNN runs its grouped kernels for both, which tied (within 10 %) in
+ * 50 of those 53 convs, and the analytical time of a narrow grouped
+ * conv's cuDNN's choice is the plain one's structure.  Nonzero where the
+ * rule applies. */
 static int implicit_after_precomp(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir,
                                   int algo)
 {
-    return dir == SEER_DIR_FWD && algo == SEER_FWD_ALGO_IMPLICIT_GEMM &&
+    return dir == SEER_DIR_FWD && algo == SEER_FWD_ALGO_IMPLICIT_GEMM && desc->shape.groups == 1 &&
            seer_conv_run_dtype(&m->gpu, desc->dtype, dir, algo) ==
                seer_conv_run_dtype(&m->gpu, desc->dtype, dir, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
 }
 #define SEER_PRECOMP_TIE 1e-9
 
-/* implicit_after_precomp in the bounds: the plain implicit GEMM's lie
- * above the precomputed one's */
-static seer_status_t precomp_bounds(const struct seer_model *m, const struct seer_conv *desc, seer_direction_t dir,
-                                    int algo, int peers, seer_conv_bounds_t *b)
-{
-    seer_conv_bounds_t p;
-    if (implicit_after_precomp(m, desc, dir, algo) &&
-        !seer_model_conv_bounds(NULL, m, desc, dir, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, peers, &p)) {
-        b->lo = fmax(b->lo, p.lo * (1 + SEER_PRECOMP_TIE));
-        b->hi = fmax(b->hi, p.hi * (1 + SEER_PRECOMP_TIE));
-        b->tied &= p.tied;
-    }
-    return SEER_STATUS_SUCCESS;
-}
-
-seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
-                                     seer_direction_t dir, int algo, int peers, seer_conv_bounds_t *b)
+static seer_status_t bounds_at(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
+                               seer_direction_t dir, int algo, int peers, seer_conv_bounds_t *b)
 {
     struct seer_conv run;
     seer_terms_t k;
@@ -1570,21 +1558,36 @@ seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, 
             b->tied = 0;
             b->lo = fl + tr;
             b->hi = fmax(lifted(&ps, &ph, -1, ph.phys) * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), fl) + tr;
-            return precomp_bounds(m, desc, dir, algo, peers, b);
+            return SEER_STATUS_SUCCESS;
         }
     }
     /* the time is fmax(exp(logcorr) * phys, floor), |logcorr| at most the
      * limit up to rounding, which the 1e-12 covers many times over */
     b->lo = fmax(b->phys * exp(-SEER_CORRECTION_LIMIT) * (1 - 1e-12), fl) + tr;
     b->hi = fmax(b->phys * exp(SEER_CORRECTION_LIMIT) * (1 + 1e-12), fl) + tr;
-    return precomp_bounds(m, desc, dir, algo, peers, b);
+    return SEER_STATUS_SUCCESS;
 }
 
-seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
-                                      const struct seer_conv *desc, seer_direction_t dir, int algo,
-                                      const char *variant, int *matched, double *time_ms,
-                                      seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels,
-                                      const seer_conv_bounds_t *bounds)
+seer_status_t seer_model_conv_bounds(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
+                                     seer_direction_t dir, int algo, int peers, seer_conv_bounds_t *b)
+{
+    seer_conv_bounds_t p;
+    seer_status_t st = bounds_at(e, m, desc, dir, algo, peers, b);
+    /* implicit_after_precomp: the plain implicit GEMM's lie above the
+     * precomputed one's */
+    if (!st && implicit_after_precomp(m, desc, dir, algo) &&
+        !bounds_at(NULL, m, desc, dir, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, peers, &p)) {
+        b->lo = fmax(b->lo, p.lo * (1 + SEER_PRECOMP_TIE));
+        b->hi = fmax(b->hi, p.hi * (1 + SEER_PRECOMP_TIE));
+        b->tied &= p.tied;
+    }
+    return st;
+}
+
+static seer_status_t predict_at(seer_err_t *e, const struct seer_model *m, const struct seer_conv *desc,
+                                seer_direction_t dir, int algo, const char *variant, int *matched, double *time_ms,
+                                seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels,
+                                const seer_conv_bounds_t *bounds)
 {
     if (!m || !desc || !time_ms)
         return seer_fail(e, SEER_STATUS_BAD_PARAM, "seer_predict_conv: %s is NULL",
@@ -1598,7 +1601,6 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     seer_terms_t k, kw;
     seer_status_t st = conv_kernels(e, m, desc, dir, algo, &run, &k);
     if (st) return st;
-    const struct seer_conv *orig = desc;
     desc = &run;
     if (narrow_groups(desc)) return narrow_conv(e, m, &k, algo, bounds, time_ms, kernels, kernels_cap, n_kernels);
     seer_family_t af;
@@ -1623,11 +1625,7 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     /* a wide grouped conv's floor is its own kernels': the transposes
      * come on top (held in the physics, they are in it) */
     double fl = fmax(ph.floor, seer_model_grouped_floor(m, desc, dir));
-    double total = fmax(exp(ph.logcorr) * phys, fl) + (tr_in ? 0 : tr), tp;
-    if (!variant && implicit_after_precomp(m, orig, dir, algo) &&
-        !seer_model_predict_conv(NULL, m, orig, dir, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, NULL, NULL, &tp, NULL, 0,
-                                 NULL, NULL))
-        total = fmax(total, tp * (1 + SEER_PRECOMP_TIE));
+    double total = fmax(exp(ph.logcorr) * phys, fl) + (tr_in ? 0 : tr);
     if (seer_check_time(NULL, total, "")) { /* named only when it fails: the picker's hot path */
         char what[96];
         snprintf(what, sizeof what, "%s %s convolution", seer_direction_name(dir),
@@ -1658,6 +1656,28 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
         return seer_fail(e, SEER_STATUS_BUFFER_TOO_SMALL, "%d kernels, room for %d", ph.t.nk + ntr,
                          kernels_cap);
     return SEER_STATUS_SUCCESS;
+}
+
+/* predict_at, with implicit_after_precomp's raise spread over the
+ * kernels in proportion (a given variant is the measured kernel's time,
+ * a diagnostic: not raised) */
+seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
+                                      const struct seer_conv *desc, seer_direction_t dir, int algo,
+                                      const char *variant, int *matched, double *time_ms,
+                                      seer_kernel_pred_t *kernels, int kernels_cap, int *n_kernels,
+                                      const seer_conv_bounds_t *bounds)
+{
+    seer_status_t st = predict_at(e, m, desc, dir, algo, variant, matched, time_ms, kernels, kernels_cap, n_kernels,
+                                  bounds);
+    double tp;
+    if ((st && st != SEER_STATUS_BUFFER_TOO_SMALL) || variant || !implicit_after_precomp(m, desc, dir, algo) ||
+        predict_at(NULL, m, desc, dir, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, NULL, NULL, &tp, NULL, 0, NULL, NULL) ||
+        !(tp * (1 + SEER_PRECOMP_TIE) > *time_ms))
+        return st;
+    double q = tp * (1 + SEER_PRECOMP_TIE) / *time_ms;
+    *time_ms *= q;
+    for (int i = 0; kernels && n_kernels && i < *n_kernels && i < kernels_cap; i++) kernels[i].time_ms *= q;
+    return st;
 }
 
 int seer_conv_simt_twin(const struct seer_model *m, const struct seer_conv *cv, struct seer_conv *twin)

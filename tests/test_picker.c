@@ -1684,6 +1684,15 @@ TEST(picker_hopper_fp16_winograd_ranks_after_tensor_cores)
             CHECK(seer_picker_simt(m, d, SEER_DIR_BWD_FILTER, p[j].algo));
     }
     CHECK(seen_w);
+    /* seer predict lists them in seer pick's order */
+    if (access(test_seer_bin(), X_OK) == 0) {
+        test_run_t r;
+        test_run_seer(&r, "predict", "--gpu", "h200-sxm-141gb", "--models", "models", "--n", "32", "--c", "128", "--h",
+                      "56", "--w", "56", "--k", "128", "--dtype", "fp16", "--direction", "bwd_filter", NULL);
+        const char *a1 = r.rc ? NULL : strstr(r.out, "ALGO_1 "), *wn = r.rc ? NULL : strstr(r.out, "WINOGRAD_NONFUSED");
+        CHECK(a1 && wn && a1 < wn);
+        test_run_free(&r);
+    }
     seer_conv_desc_destroy(d);
     seer_model_destroy(v);
     seer_model_destroy(m);

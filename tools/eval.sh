@@ -422,7 +422,7 @@ for f in data/*/seed*/gemm.csv; do
     [ -f "$f" ] || continue
     g=${f#data/}; g=${g%%/*}
     v=${f%/gemm.csv}; v=${v##*/seed}
-    gemm_row "$g" "$g (seed $v, held out)" "$f" all
+    gemm_row "$g" "$g (seed $v, not trained on)" "$f" all
 done
 # a later sweep of the same GPU with another cuDNN (data/G/bench-cudnnV),
 # or of the plan of another seed (data/G/seedN/bench: other shapes, held
@@ -432,7 +432,7 @@ for d in data/*/bench-cudnn*/layers.csv data/*/seed*/bench/layers.csv; do
     [ -f "$d" ] || continue
     case $d in
         */seed*) g=$(basename "$(dirname "$(dirname "$(dirname "$d")")")")
-                 v=$(basename "$(dirname "$(dirname "$d")")"); v="seed ${v#seed}, held out" ;;
+                 v=$(basename "$(dirname "$(dirname "$d")")"); v="seed ${v#seed}, not trained on" ;;
         *) g=$(basename "$(dirname "$(dirname "$d")")")
            v=$(basename "$(dirname "$d")"); v="cuDNN ${v#bench-cudnn}" ;;
     esac
@@ -483,10 +483,13 @@ a new architecture, as the convs of every GPU without a sweep (an L4,
 an RTX 4090) are served.  **G (cuDNN V)** is a second sweep of the
 GPU with another cuDNN (data/G/bench-cudnnV: the H200 again, with
 PyTorch's cuDNN 9.19 against the system's 9.14), which no served model
-saw: their scales come from the first sweep.  **G (seed N, held out)**
-is a sweep of the plan of another seed (data/G/seedN: every CNN layer at
-another batch size and dtype, new random shapes; no entry of one seed's
-plan is in another's), measured on a later lease and never trained on.  Every algorithm includes cuDNN's slow
+saw: their scales come from the first sweep.  **G (seed N, not trained
+on)** is a sweep of the plan of another seed (data/G/seedN: every CNN
+layer at another batch size and dtype, new random shapes; no entry of
+one seed's plan is in another's), measured on a later lease and never
+trained on; two picker rules were drawn from what they showed, so
+their picker figures below are not held-out scores (docs/picker.md
+gives the ones before the rules).  Every algorithm includes cuDNN's slow
 fallbacks (FP16 \`dgrad2d_grouped_direct\` kernels of over 100 ms),
 which the models, fitted to the kernels frameworks pick, time poorly.
 
@@ -497,7 +500,7 @@ EOF
     cat <<EOF
 
 FP32 GEMMs (\`torch_gemm.py\`'s linear and bmm, random sizes), test split
-(**G (seed N, held out)**: every row of a later lease's GEMMs of another
+(**G (seed N, not trained on)**: every row of a later lease's GEMMs of another
 seed, data/G/seedN/gemm.csv, shapes no model trained on):
 **served** is the GPU's own GEMM-only model, **transferred** what the
 other models give with it left out (the nearest architecture's fit: the
@@ -529,7 +532,7 @@ for d in data/*/bench/picks.csv data/*/bench-cudnn*/picks.csv data/*/seed*/bench
     dir=${d%/picks.csv}
     g=${dir#data/}; g=${g%%/*}
     case $dir in
-        */seed*/bench) v=${dir%/bench}; v=" (seed ${v##*/seed}, held out)" ;;
+        */seed*/bench) v=${dir%/bench}; v=" (seed ${v##*/seed}, not trained on)" ;;
         */bench-cudnn*) v=" (cuDNN ${dir##*/bench-cudnn})" ;;
         *) v="" ;;
     esac

@@ -65,24 +65,17 @@ typedef struct {
     int algo;
     seer_status_t st;
     cli_pred_t p;
+    int pos;                    /* its place in seer pick's list (every algorithm but cuDNN's choice) */
 } algo_result_t;
 
-/* As seer pick ranks (docs/picker.md): predicted from measurements
- * (calibrated, transferred) by time, then the analytical guesses by time,
- * then the algorithms that could not be predicted. */
-static int rank_of(const algo_result_t *r)
-{
-    if (r->st != SEER_STATUS_SUCCESS) return 2;
-    return r->p.source == SEER_SOURCE_ANALYTICAL;
-}
-
-static int by_rank(const void *x, const void *y)
+/* As seer pick ranks (docs/picker.md): its list's order, which puts the
+ * algorithms predicted from measurements (calibrated, transferred) first
+ * by time, then the analytical guesses, then SIMT kernels in tensor-core
+ * math, then the algorithms that could not be predicted. */
+static int by_pos(const void *x, const void *y)
 {
     const algo_result_t *a = x, *b = y;
-    int ra = rank_of(a), rb = rank_of(b);
-    if (ra != rb) return ra - rb;
-    if (ra < 2 && a->p.time_ms != b->p.time_ms) return a->p.time_ms < b->p.time_ms ? -1 : 1;
-    return a->algo - b->algo;
+    return a->pos != b->pos ? a->pos - b->pos : a->algo - b->algo;
 }
 
 /* regs / smem of 0 mean "not known" (the conv model does not predict
@@ -174,6 +167,47 @@ static int algo_failure(seer_status_t st)
     return cli_soft_failure(st) || st == SEER_STATUS_BAD_PREDICTION;
 }
 
+/* o->res in seer pick's order, cuDNN's choice (listed where measured)
+ * before the first algorithm that is a guess or slower. */
+static seer_status_t rank_as_picked(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, one_t *o)
+{
+    static seer_status_t (*const pick[3])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
+                                          seer_conv_algo_perf_t *, int, int *) = {
+        seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
+    seer_conv_algo_perf_t perf[16];
+    int np = 0, nr = 0;
+    /* a failing pick (nothing predicts, an unsupported conv) leaves its
+     * perf entries ranked all the same */
+    seer_status_t st = pick[o->dir](h, m, d, SIZE_MAX, perf, 16, &np);
+    if (st && st != SEER_STATUS_NOT_CALIBRATED && st != SEER_STATUS_UNSUPPORTED && st != SEER_STATUS_NO_ALGORITHM &&
+        st != SEER_STATUS_BAD_PREDICTION)
+        return st;
+    algo_result_t choice;
+    int has_choice = 0;
+    for (int i = 0; i < o->n; i++) {
+        algo_result_t *r = &o->res[i];
+        if (r->algo == SEER_ALGO_CUDNN_CHOICE) {
+            choice = *r;
+            has_choice = 1;
+            continue;
+        }
+        r->pos = np;
+        for (int j = 0; j < np; j++)
+            if (perf[j].algo == r->algo) r->pos = j;
+        o->res[nr++] = *r;
+    }
+    qsort(o->res, (size_t)nr, sizeof o->res[0], by_pos);
+    if (has_choice) {
+        int at = 0;
+        while (at < nr && o->res[at].st == SEER_STATUS_SUCCESS && o->res[at].p.source != SEER_SOURCE_ANALYTICAL &&
+               o->res[at].p.time_ms <= choice.p.time_ms)
+            at++;
+        memmove(&o->res[at + 1], &o->res[at], (size_t)(nr - at) * sizeof o->res[0]);
+        o->res[at] = choice;
+    }
+    return SEER_STATUS_SUCCESS;
+}
+
 /* Every algorithm (SEER_ALGO_AUTO) or one (cuDNN's choice included),
  * fastest first.  Only an algorithm's own failure (algo_failure) is in
  * the results. */
@@ -211,8 +245,8 @@ static int predict_algos(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, in
         seer_status_t st = seer_pick_conv_fastest(h, m, d, o->dir, &o->pick, &o->pick_ms);
         if (st) return cli_lib_error(h, st);
         if ((st = seer_conv_bwd_from_fwd(h, m, d, o->dir, &o->bwd_from_fwd))) return cli_lib_error(h, st);
+        if ((st = rank_as_picked(h, m, d, o))) return cli_lib_error(h, st);
     }
-    qsort(o->res, (size_t)o->n, sizeof o->res[0], by_rank);
     seer_gpu_info_t g;
     seer_status_t st;
     if ((st = seer_model_get_info(m, &o->info)) || (st = seer_model_get_gpu(m, &g))) return cli_lib_error(h, st);
