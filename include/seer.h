@@ -1077,9 +1077,10 @@ SEER_API seer_status_t seer_conv_workspace_size(seer_handle_t handle, const seer
 /* Rank every algorithm of the direction, like
  * cudnnGetConvolution*Algorithm_v7: perf[0..*returned-1] sorted by
  * predicted time, those timed from measurements (calibrated or
- * transferred) before those only the analytical model times (and, in
- * tensor-core math, the SIMT plain GEMMs: docs/picker.md), so perf[0] is
- * not always the lowest time (seer_pick_conv_fastest is); then algorithms
+ * transferred) before those only the analytical model times, and those
+ * before SIMT kernels in tensor-core math (the plain GEMMs; FP16's
+ * non-fused Winograd on Hopper: docs/picker.md), so perf[0] is not
+ * always the lowest time (seer_pick_conv_fastest is); then algorithms
  * the model cannot time (NOT_CALIBRATED, or BAD_PREDICTION: a predicted
  * time out of range, which leaves the others ranked), then those over workspace_limit_bytes
  * (WORKSPACE_LIMIT; their time is still predicted), then unsupported ones
