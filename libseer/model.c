@@ -1670,7 +1670,12 @@ seer_status_t seer_model_predict_conv(seer_err_t *e, const struct seer_model *m,
     seer_status_t st = predict_at(e, m, desc, dir, algo, variant, matched, time_ms, kernels, kernels_cap, n_kernels,
                                   bounds);
     double tp;
+    seer_conv_bounds_t pb;
+    /* the precomputed one's bounds first, cheaper than its time: most
+     * plain implicit GEMMs lie above them already */
     if ((st && st != SEER_STATUS_BUFFER_TOO_SMALL) || variant || !implicit_after_precomp(m, desc, dir, algo) ||
+        (!bounds_at(NULL, m, desc, dir, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, 1, &pb) &&
+         pb.hi * (1 + SEER_PRECOMP_TIE) <= *time_ms) ||
         predict_at(NULL, m, desc, dir, SEER_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, NULL, NULL, &tp, NULL, 0, NULL, NULL) ||
         !(tp * (1 + SEER_PRECOMP_TIE) > *time_ms))
         return st;
