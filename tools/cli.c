@@ -579,6 +579,15 @@ int cli_algo_count(seer_direction_t dir)
     return 0;
 }
 
+seer_status_t cli_pick_algos(seer_handle_t h, const seer_model *m, const seer_conv *d, seer_direction_t dir,
+                             size_t limit, seer_conv_algo_perf_t *perf, int capacity, int *returned)
+{
+    static seer_status_t (*const fn[3])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
+                                        seer_conv_algo_perf_t *, int, int *) = {
+        seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
+    return fn[dir](h, m, d, limit, perf, capacity, returned);
+}
+
 int cli_soft_failure(seer_status_t st)
 {
     return st == SEER_STATUS_UNSUPPORTED || st == SEER_STATUS_NOT_CALIBRATED;

@@ -174,6 +174,9 @@ typedef struct {
 
 /* Number of algorithms of a direction. */
 int cli_algo_count(seer_direction_t dir);
+/* seer_pick_conv_algo, _bwd_data_algo or _bwd_filter_algo, as dir says. */
+seer_status_t cli_pick_algos(seer_handle_t h, const seer_model *m, const seer_conv *d, seer_direction_t dir,
+                             size_t limit, seer_conv_algo_perf_t *perf, int capacity, int *returned);
 /* Predict with one algorithm.  Fills p (kernels only if want_kernels) and
  * returns the library status; p->kernels must be freed by the caller. */
 seer_status_t cli_predict(seer_handle_t h, const seer_model *m, const seer_conv *d,

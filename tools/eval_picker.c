@@ -194,9 +194,6 @@ static int epick_parse(int argc, char **argv, epick_opts_t *o, int *done)
 static int score_shape(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, size_t limit, const prow_t *L,
                        size_t n, const prow_t *P, size_t np, size_t *pj, epick_t *E)
 {
-    static seer_status_t (*const fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
-                                       seer_conv_algo_perf_t *, int, int *) = {
-        seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
     double meas[SEER_FWD_ALGO_COUNT];
     int nmeas = 0;
     for (int k = 0; k < SEER_FWD_ALGO_COUNT; k++) meas[k] = -1;
@@ -225,7 +222,7 @@ static int score_shape(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, size
     if ((st = cli_desc_as_measured(h, r, d))) return cli_lib_error(h, st);
     seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
     int np2 = 0;
-    st = fn[r->dir](h, m, d, limit, perf, SEER_FWD_ALGO_COUNT, &np2);
+    st = cli_pick_algos(h, m, d, r->dir, limit, perf, SEER_FWD_ALGO_COUNT, &np2);
     double mine = -1;
     if (st == SEER_STATUS_SUCCESS)
         for (int q = 0; q < np2 && perf[q].status == SEER_STATUS_SUCCESS; q++)

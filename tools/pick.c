@@ -175,12 +175,9 @@ static void print_pick_table(const pick_opts_t *o, const seer_model_info_t *mi, 
 /* Rank, print, and say why when nothing can be picked (exit status 1). */
 static int pick_rank(seer_handle_t h, const pick_opts_t *o, seer_model_t m, seer_conv_desc_t d)
 {
-    static seer_status_t (*const fn[])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
-                                       seer_conv_algo_perf_t *, int, int *) = {
-        seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
     seer_conv_algo_perf_t perf[SEER_FWD_ALGO_COUNT];
     int n = 0;
-    seer_status_t st = fn[o->dir](h, m, d, o->limit, perf, SEER_FWD_ALGO_COUNT, &n);
+    seer_status_t st = cli_pick_algos(h, m, d, (seer_direction_t)o->dir, o->limit, perf, SEER_FWD_ALGO_COUNT, &n);
     int picked = st == SEER_STATUS_SUCCESS;
     if (!picked && st != SEER_STATUS_NO_ALGORITHM && st != SEER_STATUS_NOT_CALIBRATED && st != SEER_STATUS_UNSUPPORTED)
         return cli_lib_error(h, st);

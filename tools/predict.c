@@ -171,14 +171,11 @@ static int algo_failure(seer_status_t st)
  * before the first algorithm that is a guess or slower. */
 static seer_status_t rank_as_picked(seer_handle_t h, seer_model_t m, seer_conv_desc_t d, one_t *o)
 {
-    static seer_status_t (*const pick[3])(seer_handle_t, const seer_model *, const seer_conv *, size_t,
-                                          seer_conv_algo_perf_t *, int, int *) = {
-        seer_pick_conv_algo, seer_pick_conv_bwd_data_algo, seer_pick_conv_bwd_filter_algo};
     seer_conv_algo_perf_t perf[16];
     int np = 0, nr = 0;
     /* a failing pick (nothing predicts, an unsupported conv) leaves its
      * perf entries ranked all the same */
-    seer_status_t st = pick[o->dir](h, m, d, SIZE_MAX, perf, 16, &np);
+    seer_status_t st = cli_pick_algos(h, m, d, o->dir, SIZE_MAX, perf, 16, &np);
     if (st && st != SEER_STATUS_NOT_CALIBRATED && st != SEER_STATUS_UNSUPPORTED && st != SEER_STATUS_NO_ALGORITHM &&
         st != SEER_STATUS_BAD_PREDICTION)
         return st;
