@@ -384,6 +384,17 @@ mkdir -p "$tmp/arch"
 for m in models/*.seer; do
     [ -d "data/$(basename "$m" .seer)/bench" ] || cp "$m" "$tmp/arch/"
 done
+# The GPU (g) and the label (v: " (cuDNN V)", " (seed N, not trained
+# on)" or "") of a sweep directory: data/G/bench, data/G/bench-cudnnV,
+# data/G/seedN or data/G/seedN/bench
+sweep_of() {
+    g=${1#data/}; g=${g%%/*}
+    case $1 in
+        */seed*) v=${1%/bench}; v=" (seed ${v##*/seed}, not trained on)" ;;
+        */bench-cudnn*) v=" (cuDNN ${1##*/bench-cudnn})" ;;
+        *) v="" ;;
+    esac
+}
 # One row of the FP32 GEMM table: GPU g's rows of file f (split S), as
 # served, transferred (g's own model left out) and unseen-arch
 gemm_row() {
@@ -420,9 +431,8 @@ done
 # shapes, held out of training), every row
 for f in data/*/seed*/gemm.csv; do
     [ -f "$f" ] || continue
-    g=${f#data/}; g=${g%%/*}
-    v=${f%/gemm.csv}; v=${v##*/seed}
-    gemm_row "$g" "$g (seed $v, not trained on)" "$f" all
+    sweep_of "${f%/gemm.csv}"
+    gemm_row "$g" "$g$v" "$f" all
 done
 # a later sweep of the same GPU with another cuDNN (data/G/bench-cudnnV),
 # or of the plan of another seed (data/G/seedN/bench: other shapes, held
@@ -430,12 +440,7 @@ done
 # first sweep
 for d in data/*/bench-cudnn*/layers.csv data/*/seed*/bench/layers.csv; do
     [ -f "$d" ] || continue
-    case $d in
-        */seed*) g=$(basename "$(dirname "$(dirname "$(dirname "$d")")")")
-                 v=$(basename "$(dirname "$(dirname "$d")")"); v="seed ${v#seed}, not trained on" ;;
-        *) g=$(basename "$(dirname "$(dirname "$d")")")
-           v=$(basename "$(dirname "$d")"); v="cuDNN ${v#bench-cudnn}" ;;
-    esac
+    sweep_of "${d%/layers.csv}"
     cnn_rows "$d" > "$tmp/cnn-layers.csv"
     for mode in "all served all" "fastest served all" "cnn-fastest served all"; do
         set -- $mode
@@ -444,7 +449,7 @@ for d in data/*/bench-cudnn*/layers.csv data/*/seed*/bench/layers.csv; do
         data=$d
         [ "$1" = cnn-fastest ] && data=$tmp/cnn-layers.csv
         json=$("$SEER" eval --gpu "$g" --models models --data "$data" $flag --format json) || { status=1; continue; }
-        hop_conv="$hop_conv| $g ($v) | $1 | $2 | $3 | $(jnum "$json" n) | $(jnum "$json" other_math) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$json" median_ape)") | $(pct "$(jnum "$json" p90_ape)") | $(pct "$(jnum "$json" mape baseline_roofline)") |$nl"
+        hop_conv="$hop_conv| $g$v | $1 | $2 | $3 | $(jnum "$json" n) | $(jnum "$json" other_math) | $(pct "$(jnum "$json" mape)") | $(pct "$(jnum "$json" rmspe)") | $(pct "$(jnum "$json" median_ape)") | $(pct "$(jnum "$json" p90_ape)") | $(pct "$(jnum "$json" mape baseline_roofline)") |$nl"
     done
 done
 if [ -n "$hop_conv" ]; then
@@ -530,12 +535,7 @@ hop_pick=""
 for d in data/*/bench/picks.csv data/*/bench-cudnn*/picks.csv data/*/seed*/bench/picks.csv; do
     [ -f "$d" ] || continue
     dir=${d%/picks.csv}
-    g=${dir#data/}; g=${g%%/*}
-    case $dir in
-        */seed*/bench) v=${dir%/bench}; v=" (seed ${v##*/seed}, not trained on)" ;;
-        */bench-cudnn*) v=" (cuDNN ${dir##*/bench-cudnn})" ;;
-        *) v="" ;;
-    esac
+    sweep_of "$dir"
     json=$("$SEER" eval-picker --gpu "$g" --data "$dir/layers.csv" --picks "$d" --format json) || { status=1; continue; }
     hop_pick="$hop_pick$(printf '%s\n' "$json" | grep '"picker"' |
         sed 's/.*"picker": "\([^"]*\)", "direction": "\([^"]*\)", "shapes": \([0-9]*\), "wrong": \([0-9]*\), "wrong_rate": \([^,]*\), "regret": \([^}]*\)}.*/\1 \2 \3 \4 \5 \6/' |
